@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import { AgentJobSchema, ErrorBodySchema } from '../../src/mintlify/schemas.js';
+import type { Simulator, SimulatorOptions } from '../../src/simulator/server.js';
+import { manualClock, useSimulator } from '../fakes/start-simulator.js';
+import { AUTH, call } from './http.js';
+
+const DURATION = 3000;
+let clock = manualClock();
+
+/** A simulator per test with a fresh manual clock, read through `clock`. */
+function useClockedSimulator(options: SimulatorOptions = {}) {
+  return useSimulator(() => {
+    clock = manualClock();
+    return { now: () => clock.now(), jobDurationMs: DURATION, ...options };
+  });
+}
+
+const jobsPath = '/v2/agent/proj_1/job';
+
+async function createJob(sim: () => Simulator, prompt: string) {
+  const { status, json } = await call(sim().url, 'POST', jobsPath, { prompt });
+  expect(status).toBe(201);
+  return AgentJobSchema.parse(json);
+}
+
+async function getJob(sim: () => Simulator, id: string) {
+  const { status, json } = await call(sim().url, 'GET', `${jobsPath}/${id}`);
+  expect(status).toBe(200);
+  return AgentJobSchema.parse(json);
+}
+
+describe('auth and routing', () => {
+  const sim = useClockedSimulator();
+
+  it('answers 401 without a bearer or with a wrong one', async () => {
+    const wrongHeaders: Record<string, string>[] = [
+      {},
+      { Authorization: 'Bearer sk_live_1' },
+      { Authorization: 'mint_abc' },
+    ];
+    for (const headers of wrongHeaders) {
+      const { status, json } = await call(sim().url, 'POST', jobsPath, { prompt: 'hi' }, headers);
+      expect(status).toBe(401);
+      expect(json).toEqual({ error: 'Unauthorized' });
+    }
+    const visitors = await call(sim().url, 'GET', '/v1/analytics/proj_1/visitors', undefined, {});
+    expect(visitors.status).toBe(401);
+  });
+
+  it('answers 404 on unknown routes and 405 on wrong methods', async () => {
+    expect((await call(sim().url, 'GET', '/v2/nope')).json).toEqual({ error: 'Not found' });
+    const wrong = await call(sim().url, 'DELETE', `${jobsPath}/x`);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET');
+  });
+
+  it('records requests without the Authorization header and decodes path params', async () => {
+    const job = await createJob(sim, 'hello');
+    const project = await call(sim().url, 'GET', `/v2/agent/${encodeURIComponent('proj 1')}/job/${job.id}`);
+    expect(project.status).toBe(404); // the job belongs to proj_1, not "proj 1"
+    expect(sim().requests[0]).toEqual({ method: 'POST', path: jobsPath, query: {}, body: { prompt: 'hello' } });
+    expect(JSON.stringify(sim().requests)).not.toContain('mint_test_key');
+  });
+});
+
+describe('jobs', () => {
+  const sim = useClockedSimulator();
+
+  it('creates an active job with the documented shape', async () => {
+    const job = await createJob(sim, 'Document the webhooks');
+    expect(job).toMatchObject({
+      status: 'active',
+      source: { repository: 'https://github.com/acme/docs', ref: `mintlify/agent-${job.id.slice(0, 8)}` },
+      model: 'claude-sonnet-4',
+      prLink: null,
+      createdAt: new Date(clock.now()).toISOString(),
+      archivedAt: null,
+    });
+    expect(sim().counts()).toMatchObject({ creates: 1 });
+  });
+
+  it('rejects a missing, malformed or empty prompt with 400', async () => {
+    for (const body of [undefined, '{nope', { prompt: '' }, { prompt: '   ' }, { prompt: 3 }]) {
+      const { status, json } = await call(sim().url, 'POST', jobsPath, body);
+      expect(status).toBe(400);
+      expect(ErrorBodySchema.parse(json).error).not.toBe('');
+    }
+    expect(sim().counts().creates).toBe(0);
+  });
+
+  it('answers 404 for an unknown or deleted job', async () => {
+    const missing = await call(sim().url, 'GET', `${jobsPath}/does-not-exist`);
+    expect(missing).toMatchObject({ status: 404, json: { error: 'Job not found' } });
+    const job = await createJob(sim, 'hi');
+    expect(sim().deleteJob(job.id)).toBe(true);
+    expect((await call(sim().url, 'GET', `${jobsPath}/${job.id}`)).status).toBe(404);
+  });
+
+  it('completes with a PR after the duration', async () => {
+    const job = await createJob(sim, 'Add a quickstart');
+    clock.advance(DURATION - 1);
+    expect((await getJob(sim, job.id)).status).toBe('active');
+    clock.advance(1);
+    const done = await getJob(sim, job.id);
+    expect(done.status).toBe('completed');
+    expect(done.prLink).toMatch(/^https:\/\/github\.com\/acme\/docs\/pull\/\d+$/);
+  });
+
+  it.each([
+    ['Please FAIL this', 'failed', null],
+    ['there are no changes needed', 'completed', null],
+    ['Archive it', 'archived', null],
+  ])('scripts the outcome of %j', async (prompt, status, prLink) => {
+    const job = await createJob(sim, prompt);
+    clock.advance(DURATION);
+    const done = await getJob(sim, job.id);
+    expect(done).toMatchObject({ status, prLink });
+    expect(done.archivedAt).toBe(status === 'archived' ? new Date(clock.now()).toISOString() : null);
+  });
+
+  it('makes a job active again on follow-up and keeps its PR', async () => {
+    const job = await createJob(sim, 'Add a quickstart');
+    clock.advance(DURATION);
+    const { prLink } = await getJob(sim, job.id);
+    const followUp = await call(sim().url, 'POST', `${jobsPath}/${job.id}/message`, { prompt: 'Also fix typos' });
+    expect(followUp.status).toBe(200);
+    expect(AgentJobSchema.parse(followUp.json)).toMatchObject({ id: job.id, status: 'active', prLink });
+    clock.advance(DURATION);
+    expect(await getJob(sim, job.id)).toMatchObject({ status: 'completed', prLink });
+    expect(sim().counts()).toMatchObject({ creates: 1, followUps: 1 });
+  });
+
+  it('gives a new PR to a successful follow-up on a job without one', async () => {
+    const job = await createJob(sim, 'no changes please');
+    clock.advance(DURATION);
+    await call(sim().url, 'POST', `${jobsPath}/${job.id}/message`, { prompt: 'ok, now edit' });
+    clock.advance(DURATION);
+    expect((await getJob(sim, job.id)).prLink).toMatch(/\/pull\/\d+$/);
+  });
+
+  it('rejects follow-ups on archived jobs, unknown jobs and empty prompts', async () => {
+    const job = await createJob(sim, 'archive');
+    clock.advance(DURATION);
+    const archived = await call(sim().url, 'POST', `${jobsPath}/${job.id}/message`, { prompt: 'more' });
+    expect(archived.status).toBe(400);
+    expect(ErrorBodySchema.parse(archived.json).error).toMatch(/archived/);
+    const unknown = await call(sim().url, 'POST', `${jobsPath}/nope/message`, { prompt: 'more' });
+    expect(unknown).toMatchObject({ status: 404, json: { error: 'Job not found' } });
+    const empty = await call(sim().url, 'POST', `${jobsPath}/${job.id}/message`, { prompt: '' });
+    expect(empty.status).toBe(400);
+  });
+
+  it('lets tests end a job now, by script or with a forced outcome', async () => {
+    const first = await createJob(sim, 'fail please');
+    expect(sim().endJob(first.id).status).toBe('failed');
+    const second = await createJob(sim, 'write docs');
+    expect(sim().endJob(second.id, { status: 'completed', prLink: 'https://example.test/pr/9' })).toMatchObject({
+      status: 'completed',
+      prLink: 'https://example.test/pr/9',
+    });
+    expect(await getJob(sim, second.id)).toMatchObject({ status: 'completed', prLink: 'https://example.test/pr/9' });
+    expect(sim().getJob('missing')).toBeUndefined();
+  });
+});
+
+describe('rate limits', () => {
+  const sim = useClockedSimulator();
+
+  it('allows 100 creates per project per hour, then 429 with Retry-After', async () => {
+    for (let i = 0; i < 100; i++) await createJob(sim, `job ${i}`);
+    clock.advance(60_000);
+    const limited = await call(sim().url, 'POST', jobsPath, { prompt: 'one more' });
+    expect(limited).toMatchObject({ status: 429, json: { error: 'Rate limit exceeded' } });
+    expect(Number(limited.headers.get('retry-after'))).toBe(3540);
+    // Other projects have their own window; the window frees after an hour.
+    expect((await call(sim().url, 'POST', '/v2/agent/proj_2/job', { prompt: 'x' }, AUTH)).status).toBe(201);
+    clock.advance(3_540_000);
+    expect((await call(sim().url, 'POST', jobsPath, { prompt: 'again' })).status).toBe(201);
+  });
+});
+
+describe('with a duration computed from the prompt', () => {
+  const sim = useClockedSimulator({ jobDurationMs: (prompt) => prompt.length * 1000 });
+
+  it('keeps the job active for that long', async () => {
+    const { id } = await createJob(sim, 'abcde');
+    clock.advance(4999);
+    expect(sim().getJob(id)?.status).toBe('active');
+    clock.advance(1);
+    expect(sim().getJob(id)?.status).toBe('completed');
+  });
+});
+
+describe('with small limits', () => {
+  const sim = useClockedSimulator({ createLimitPerHour: 1, followUpLimitPerHour: 2 });
+
+  it('counts follow-ups separately from creates', async () => {
+    const { id } = await createJob(sim, 'x');
+    expect((await call(sim().url, 'POST', jobsPath, { prompt: 'y' })).status).toBe(429);
+    const followUp = () => call(sim().url, 'POST', `${jobsPath}/${id}/message`, { prompt: 'more' });
+    expect((await followUp()).status).toBe(200);
+    expect((await followUp()).status).toBe(200);
+    const third = await followUp();
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(sim().counts()).toMatchObject({ creates: 1, followUps: 2 });
+  });
+});
