@@ -1,0 +1,127 @@
+import { existsSync } from 'node:fs';
+import { z } from 'zod';
+
+export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
+export const DEFAULT_MINTLIFY_API_URL = 'https://api.mintlify.com';
+export const DEFAULT_PORT = 3000;
+export const DEFAULT_POLL_INTERVAL_MS = 5_000;
+export const DEFAULT_POLL_MAX_INTERVAL_MS = 60_000;
+export const DEFAULT_JOB_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+
+const required = (what: string) => z.string({ error: `required: ${what}` }).trim().min(1, `required: ${what}`);
+const optional = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+const url = (fallback: string) =>
+  z
+    .string()
+    .trim()
+    .default(fallback)
+    .pipe(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }));
+const positiveInt = (fallback: number) =>
+  z.coerce
+    .number({ error: 'expected a whole number' })
+    .int('expected a whole number')
+    .positive('expected a positive whole number')
+    .default(fallback);
+const idList = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().regex(/^[A-Z0-9]+$/, 'expected comma-separated Slack ids such as U012AB3CD')));
+
+const EnvSchema = z
+  .object({
+    SLACK_BOT_TOKEN: required('the bot token (xoxb-…)'),
+    SLACK_SIGNING_SECRET: optional,
+    SLACK_APP_TOKEN: optional,
+    SLACK_API_URL: url(DEFAULT_SLACK_API_URL),
+    MINTLIFY_API_KEY: required('an admin API key (mint_…)').refine((v) => v.startsWith('mint_'), {
+      message: 'must be an admin API key starting with "mint_"',
+    }),
+    MINTLIFY_PROJECT_ID: required('the Mintlify project id'),
+    MINTLIFY_API_URL: url(DEFAULT_MINTLIFY_API_URL),
+    REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'expected redis:// or rediss:// URL' }).optional()),
+    PORT: z.coerce.number().int().min(0).max(65_535, 'expected a port number (0–65535)').default(DEFAULT_PORT),
+    POLL_INTERVAL_MS: positiveInt(DEFAULT_POLL_INTERVAL_MS),
+    POLL_MAX_INTERVAL_MS: positiveInt(DEFAULT_POLL_MAX_INTERVAL_MS),
+    JOB_MAX_AGE_MS: positiveInt(DEFAULT_JOB_MAX_AGE_MS),
+    AGENT_ALLOWED_USERS: idList,
+    AGENT_ALLOWED_CHANNELS: idList,
+    LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  })
+  .superRefine((env, ctx) => {
+    if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SLACK_SIGNING_SECRET'],
+        message: 'required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)',
+      });
+    }
+    if (env.SLACK_APP_TOKEN && !env.SLACK_APP_TOKEN.startsWith('xapp-')) {
+      ctx.addIssue({ code: 'custom', path: ['SLACK_APP_TOKEN'], message: 'must be an app-level token starting with "xapp-"' });
+    }
+    if (env.POLL_MAX_INTERVAL_MS < env.POLL_INTERVAL_MS) {
+      ctx.addIssue({ code: 'custom', path: ['POLL_MAX_INTERVAL_MS'], message: 'must be at least POLL_INTERVAL_MS' });
+    }
+  });
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export interface Config {
+  slack: { botToken: string; signingSecret?: string; appToken?: string; apiUrl: string; port: number };
+  mintlify: { apiKey: string; projectId: string; apiUrl: string };
+  redisUrl?: string;
+  pollIntervalMs: number;
+  pollMaxIntervalMs: number;
+  jobMaxAgeMs: number;
+  allowedUsers: string[];
+  allowedChannels: string[];
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
+}
+
+/** Parses the environment. Problems name the variable and what is expected, never the value given. */
+export function parseConfig(env: NodeJS.ProcessEnv): Config {
+  const result = EnvSchema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = result.data;
+  return {
+    slack: {
+      botToken: e.SLACK_BOT_TOKEN,
+      ...(e.SLACK_SIGNING_SECRET && { signingSecret: e.SLACK_SIGNING_SECRET }),
+      ...(e.SLACK_APP_TOKEN && { appToken: e.SLACK_APP_TOKEN }),
+      apiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
+      port: e.PORT,
+    },
+    mintlify: { apiKey: e.MINTLIFY_API_KEY, projectId: e.MINTLIFY_PROJECT_ID, apiUrl: e.MINTLIFY_API_URL },
+    ...(e.REDIS_URL && { redisUrl: e.REDIS_URL }),
+    pollIntervalMs: e.POLL_INTERVAL_MS,
+    pollMaxIntervalMs: e.POLL_MAX_INTERVAL_MS,
+    jobMaxAgeMs: e.JOB_MAX_AGE_MS,
+    allowedUsers: e.AGENT_ALLOWED_USERS,
+    allowedChannels: e.AGENT_ALLOWED_CHANNELS,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** Loads `.env` from the working directory when present; real environment variables win. */
+export function loadEnvFile(path = '.env'): void {
+  if (existsSync(path)) process.loadEnvFile(path);
+}

@@ -1,0 +1,54 @@
+import type { Logger as SlackLogger, LogLevel as SlackLogLevel } from '@slack/bolt';
+import type { LogLevel } from './config.js';
+
+export type Fields = Record<string, unknown>;
+
+export interface Logger {
+  debug(event: string, fields?: Fields): void;
+  info(event: string, fields?: Fields): void;
+  warn(event: string, fields?: Fields): void;
+  error(event: string, fields?: Fields): void;
+}
+
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const SECRET_PATTERNS = [/mint_[A-Za-z0-9_-]+/g, /xox[a-z]-[A-Za-z0-9-]+/g, /xapp-[A-Za-z0-9-]+/g];
+const SECRET_KEYS = /^(authorization|token|apikey|api_key|secret|password)$/i;
+
+/** Replaces anything shaped like a Mintlify key or Slack token, wherever it hides in a string. */
+export function redact(text: string): string {
+  return SECRET_PATTERNS.reduce((out, pattern) => out.replace(pattern, (m) => `${m.slice(0, 5)}[redacted]`), text);
+}
+
+function serialise(fields: Fields): string {
+  return JSON.stringify(fields, (key, value: unknown) => {
+    if (SECRET_KEYS.test(key)) return '[redacted]';
+    if (value instanceof Error) return { name: value.name, message: value.message, code: (value as { code?: unknown }).code };
+    return value;
+  });
+}
+
+/** One JSON line per event (`mintlify.create_job`, `poller.tick`, …), secrets redacted. */
+export function createLogger(
+  level: LogLevel = 'info',
+  write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): Logger {
+  const emit = (at: LogLevel) => (event: string, fields: Fields = {}) => {
+    if (RANK[at] < RANK[level]) return;
+    write(redact(serialise({ time: new Date().toISOString(), level: at, event, ...fields })));
+  };
+  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+}
+
+/** Adapts our logger to the interface Bolt and the Slack Web API client expect. */
+export function toSlackLogger(log: Logger, level: LogLevel): SlackLogger {
+  const text = (args: unknown[]) => ({ message: args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ') });
+  return {
+    debug: (...args) => log.debug('slack.sdk', text(args)),
+    info: (...args) => log.info('slack.sdk', text(args)),
+    warn: (...args) => log.warn('slack.sdk', text(args)),
+    error: (...args) => log.error('slack.sdk', text(args)),
+    setLevel: () => {},
+    getLevel: () => level as SlackLogLevel,
+    setName: () => {},
+  };
+}
