@@ -1,0 +1,8 @@
+/** Parses a `Retry-After` header (delta-seconds or HTTP-date) into milliseconds from `now`. */
+export function parseRetryAfterMs(header: string | null | undefined, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
