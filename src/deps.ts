@@ -1,0 +1,17 @@
+import type { webApi } from '@slack/bolt';
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import type { MintlifyClient } from './mintlify/client.js';
+import type { Store } from './store/store.js';
+
+/** What every feature needs, passed explicitly so tests can run several apps in one process. */
+export interface Deps {
+  config: Config;
+  log: Logger;
+  mintlify: MintlifyClient;
+  store: Store;
+  slack: webApi.WebClient;
+  /** Identifies this process in leases, so replicas can tell their own from a peer's. */
+  instanceId: string;
+  now: () => number;
+}

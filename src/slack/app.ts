@@ -1,0 +1,63 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, type CustomRoute } from '@slack/bolt';
+import type { Config } from '../config.js';
+import { type Logger, toSlackLogger } from '../log.js';
+
+export interface SlackApp {
+  readonly bolt: App;
+  /** Starts the receiver; resolves with the HTTP port (the health port in Socket Mode). */
+  start(): Promise<number>;
+  stop(): Promise<void>;
+  /** Marks the app ready: `/healthz` answers 200 from then on. */
+  setReady(ready: boolean): void;
+}
+
+/**
+ * The Bolt app and its transport: HTTP (`POST /slack/events`) or Socket Mode when an app token is set,
+ * `/healthz`, the Web API base URL and the one error handler. Features never learn which receiver runs.
+ */
+export function createSlackApp(config: Config, log: Logger): SlackApp {
+  let ready = false;
+  const healthz: CustomRoute = {
+    path: '/healthz',
+    method: ['GET'],
+    handler: (_req, res) => {
+      res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: ready }));
+    },
+  };
+  const { slack } = config;
+  const socketMode = slack.appToken !== undefined;
+  const bolt = new App({
+    token: slack.botToken,
+    logger: toSlackLogger(log, config.logLevel),
+    clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 2, factor: 2, minTimeout: 200 } },
+    customRoutes: [healthz],
+    convoStore: false,
+    ...(socketMode
+      ? { socketMode: true, appToken: slack.appToken, installerOptions: { port: slack.port } }
+      : { signingSecret: slack.signingSecret ?? '', port: slack.port }),
+  });
+
+  bolt.error(async (error) => {
+    const { code, message, name } = error as Error & { code?: string };
+    log.error('slack.listener_error', { name, code, error: message });
+  });
+
+  return {
+    bolt,
+    async start() {
+      const server = (await bolt.start(slack.port)) as Server | undefined;
+      const address = server?.address?.() as AddressInfo | null | undefined;
+      return address?.port ?? slack.port;
+    },
+    async stop() {
+      ready = false;
+      await bolt.stop();
+    },
+    setReady(value) {
+      ready = value;
+    },
+  };
+}

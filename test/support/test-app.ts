@@ -1,0 +1,56 @@
+import { type RunningApp, type StartOptions, startApp } from '../../src/app.js';
+import { parseConfig } from '../../src/config.js';
+import type { FakeSlackApi } from '../fakes/fake-slack-api.js';
+import { SIGNING_SECRET } from '../fakes/signed-request.js';
+import { captureLogs } from './logs.js';
+
+export const TEST_API_KEY = 'mint_test_0123456789secret';
+export const TEST_PROJECT_ID = 'proj_test';
+
+/** The environment a test app runs with: fakes on 127.0.0.1, an ephemeral port, fast polling. */
+export function testEnv(slack: FakeSlackApi, simulatorUrl: string, env: Record<string, string> = {}) {
+  return {
+    SLACK_BOT_TOKEN: 'xoxb-test-token',
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    MINTLIFY_API_KEY: TEST_API_KEY,
+    MINTLIFY_PROJECT_ID: TEST_PROJECT_ID,
+    MINTLIFY_API_URL: simulatorUrl,
+    PORT: '0',
+    POLL_INTERVAL_MS: '50',
+    POLL_MAX_INTERVAL_MS: '200',
+    LOG_LEVEL: 'debug',
+    ...env,
+  };
+}
+
+export interface TestApp {
+  url: string;
+  app: RunningApp;
+  logs: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts the real app (Bolt over HTTP, real client, real store) against the fakes. */
+export async function startTestApp(
+  slack: FakeSlackApi,
+  simulatorUrl: string,
+  options: { env?: Record<string, string>; redisUrl?: string | undefined } & StartOptions = {},
+): Promise<TestApp> {
+  const { env, redisUrl, ...start } = options;
+  const config = parseConfig(testEnv(slack, simulatorUrl, { ...env, ...(redisUrl && { REDIS_URL: redisUrl }) }));
+  const captured = captureLogs();
+  const app = await startApp(config, { log: captured.log, mintlifyTimeoutMs: 1_000, ...start });
+  return { url: `http://127.0.0.1:${app.port}`, app, logs: captured.text, stop: () => app.stop() };
+}
+
+/** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 5_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
