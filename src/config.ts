@@ -9,7 +9,12 @@ export const DEFAULT_POLL_MAX_INTERVAL_MS = 60_000;
 export const DEFAULT_JOB_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
-const required = (what: string) => z.string({ error: `required: ${what}` }).trim().min(1, `required: ${what}`);
+const PORT_EXPECTED = 'expected a port number (0–65535)';
+const required = (what: string) =>
+  z
+    .string({ error: `required: ${what}` })
+    .trim()
+    .min(1, `required: ${what}`);
 const optional = z
   .string()
   .trim()
@@ -50,7 +55,12 @@ const EnvSchema = z
     MINTLIFY_PROJECT_ID: required('the Mintlify project id'),
     MINTLIFY_API_URL: url(DEFAULT_MINTLIFY_API_URL),
     REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'expected redis:// or rediss:// URL' }).optional()),
-    PORT: z.coerce.number().int().min(0).max(65_535, 'expected a port number (0–65535)').default(DEFAULT_PORT),
+    PORT: z.coerce
+      .number({ error: PORT_EXPECTED })
+      .int(PORT_EXPECTED)
+      .min(0, PORT_EXPECTED)
+      .max(65_535, PORT_EXPECTED)
+      .default(DEFAULT_PORT),
     POLL_INTERVAL_MS: positiveInt(DEFAULT_POLL_INTERVAL_MS),
     POLL_MAX_INTERVAL_MS: positiveInt(DEFAULT_POLL_MAX_INTERVAL_MS),
     JOB_MAX_AGE_MS: positiveInt(DEFAULT_JOB_MAX_AGE_MS),
@@ -58,21 +68,33 @@ const EnvSchema = z
     AGENT_ALLOWED_CHANNELS: idList,
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   })
-  .superRefine((env, ctx) => {
-    if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['SLACK_SIGNING_SECRET'],
-        message: 'required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)',
-      });
-    }
-    if (env.SLACK_APP_TOKEN && !env.SLACK_APP_TOKEN.startsWith('xapp-')) {
-      ctx.addIssue({ code: 'custom', path: ['SLACK_APP_TOKEN'], message: 'must be an app-level token starting with "xapp-"' });
-    }
-    if (env.POLL_MAX_INTERVAL_MS < env.POLL_INTERVAL_MS) {
-      ctx.addIssue({ code: 'custom', path: ['POLL_MAX_INTERVAL_MS'], message: 'must be at least POLL_INTERVAL_MS' });
-    }
-  });
+  .superRefine(
+    (env, ctx) => {
+      if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SLACK_SIGNING_SECRET'],
+          message: 'required in HTTP mode (or set SLACK_APP_TOKEN for Socket Mode)',
+        });
+      }
+      if (env.SLACK_APP_TOKEN && !env.SLACK_APP_TOKEN.startsWith('xapp-')) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SLACK_APP_TOKEN'],
+          message: 'must be an app-level token starting with "xapp-"',
+        });
+      }
+      // Compare the intervals only when both parsed: otherwise their own problems already say what is wrong.
+      const pollParsed = !ctx.issues.some(
+        (i) => i.path[0] === 'POLL_INTERVAL_MS' || i.path[0] === 'POLL_MAX_INTERVAL_MS',
+      );
+      if (pollParsed && env.POLL_MAX_INTERVAL_MS < env.POLL_INTERVAL_MS) {
+        ctx.addIssue({ code: 'custom', path: ['POLL_MAX_INTERVAL_MS'], message: 'must be at least POLL_INTERVAL_MS' });
+      }
+    },
+    // Run even when a field failed to parse, so every problem is reported at once, not one per restart.
+    { when: () => true },
+  );
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -97,7 +119,9 @@ export class ConfigError extends Error {
 
 /** Parses the environment. Problems name the variable and what is expected, never the value given. */
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
-  const result = EnvSchema.safeParse(env);
+  // `PORT=` (as left by a copied .env.example) means "not set", so defaults apply.
+  const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
+  const result = EnvSchema.safeParse(set);
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }

@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ConfigError,
+  DEFAULT_JOB_MAX_AGE_MS,
+  DEFAULT_MINTLIFY_API_URL,
+  DEFAULT_POLL_INTERVAL_MS,
+  DEFAULT_POLL_MAX_INTERVAL_MS,
+  DEFAULT_PORT,
+  DEFAULT_SLACK_API_URL,
+  parseConfig,
+} from '../../src/config.js';
+
+/** Recognisable fake secrets: none of them may ever appear in an error message. */
+const BOT_TOKEN = 'xoxb-fake-bot-VALUE-4242';
+const SIGNING_SECRET = 'fake-signing-VALUE-4242';
+const API_KEY = 'mint_fake_key_VALUE_4242';
+const SECRETS = [BOT_TOKEN, SIGNING_SECRET, API_KEY, 'VALUE'];
+
+const valid = {
+  SLACK_BOT_TOKEN: BOT_TOKEN,
+  SLACK_SIGNING_SECRET: SIGNING_SECRET,
+  MINTLIFY_API_KEY: API_KEY,
+  MINTLIFY_PROJECT_ID: 'proj_123',
+};
+
+/** Parses `env` expecting failure and returns the problems (one line each). */
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    parseConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    const configError = error as ConfigError;
+    for (const secret of SECRETS) expect(configError.message).not.toContain(secret);
+    expect(configError.message.split('\n').slice(1)).toEqual(configError.problems.map((p) => `  ${p}`));
+    return configError.problems;
+  }
+  throw new Error('expected parseConfig to throw');
+}
+
+describe('parseConfig', () => {
+  it('applies defaults when only the required variables are set', () => {
+    expect(parseConfig(valid)).toEqual({
+      slack: {
+        botToken: BOT_TOKEN,
+        signingSecret: SIGNING_SECRET,
+        apiUrl: DEFAULT_SLACK_API_URL,
+        port: DEFAULT_PORT,
+      },
+      mintlify: { apiKey: API_KEY, projectId: 'proj_123', apiUrl: DEFAULT_MINTLIFY_API_URL },
+      pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
+      pollMaxIntervalMs: DEFAULT_POLL_MAX_INTERVAL_MS,
+      jobMaxAgeMs: DEFAULT_JOB_MAX_AGE_MS,
+      allowedUsers: [],
+      allowedChannels: [],
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every optional variable', () => {
+    const config = parseConfig({
+      ...valid,
+      SLACK_APP_TOKEN: 'xapp-1-abc',
+      SLACK_API_URL: 'http://127.0.0.1:9000/api',
+      MINTLIFY_API_URL: 'http://127.0.0.1:9001',
+      REDIS_URL: 'rediss://user:pw@redis.example:6380/2',
+      PORT: '8080',
+      POLL_INTERVAL_MS: '100',
+      POLL_MAX_INTERVAL_MS: '100',
+      JOB_MAX_AGE_MS: '1000',
+      AGENT_ALLOWED_USERS: ' U012AB3CD , W0123 ,',
+      AGENT_ALLOWED_CHANNELS: 'C01,G02',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      slack: { appToken: 'xapp-1-abc', apiUrl: 'http://127.0.0.1:9000/api/', port: 8080 },
+      mintlify: { apiUrl: 'http://127.0.0.1:9001' },
+      redisUrl: 'rediss://user:pw@redis.example:6380/2',
+      pollIntervalMs: 100,
+      pollMaxIntervalMs: 100,
+      jobMaxAgeMs: 1000,
+      allowedUsers: ['U012AB3CD', 'W0123'],
+      allowedChannels: ['C01', 'G02'],
+      logLevel: 'debug',
+    });
+  });
+
+  it('treats blank variables (as left by a copied .env.example) as unset, so defaults apply', () => {
+    const blank = ['SLACK_API_URL', 'MINTLIFY_API_URL', 'REDIS_URL', 'PORT', 'POLL_INTERVAL_MS', 'LOG_LEVEL'];
+    const config = parseConfig({ ...valid, ...Object.fromEntries(blank.map((name) => [name, '  '])) });
+    expect(config.slack.port).toBe(DEFAULT_PORT);
+    expect(config.slack.apiUrl).toBe(DEFAULT_SLACK_API_URL);
+    expect(config.pollIntervalMs).toBe(DEFAULT_POLL_INTERVAL_MS);
+    expect(config.logLevel).toBe('info');
+    expect(config.redisUrl).toBeUndefined();
+  });
+
+  it('accepts Socket Mode (SLACK_APP_TOKEN) without a signing secret', () => {
+    const config = parseConfig({ ...valid, SLACK_SIGNING_SECRET: undefined, SLACK_APP_TOKEN: 'xapp-1-A0-123' });
+    expect(config.slack.appToken).toBe('xapp-1-A0-123');
+    expect(config.slack.signingSecret).toBeUndefined();
+  });
+
+  it('lists every missing required variable, one line each, naming the variable', () => {
+    expect(problemsOf({})).toEqual([
+      expect.stringMatching(/^SLACK_BOT_TOKEN: required/),
+      expect.stringMatching(/^MINTLIFY_API_KEY: required/),
+      expect.stringMatching(/^MINTLIFY_PROJECT_ID: required/),
+      expect.stringMatching(/^SLACK_SIGNING_SECRET: required in HTTP mode/),
+    ]);
+  });
+
+  it('reports every problem at once, even when a field fails to parse', () => {
+    const problems = problemsOf({ ...valid, SLACK_SIGNING_SECRET: undefined, SLACK_BOT_TOKEN: undefined, PORT: 'x' });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual(['PORT', 'SLACK_BOT_TOKEN', 'SLACK_SIGNING_SECRET']);
+  });
+
+  it.each<[string, Record<string, string | undefined>, string, RegExp]>([
+    ['missing bot token', { SLACK_BOT_TOKEN: undefined }, 'SLACK_BOT_TOKEN', /required/],
+    ['whitespace bot token', { SLACK_BOT_TOKEN: '   ' }, 'SLACK_BOT_TOKEN', /required/],
+    ['no signing secret in HTTP mode', { SLACK_SIGNING_SECRET: undefined }, 'SLACK_SIGNING_SECRET', /HTTP mode/],
+    ['app token without xapp- prefix', { SLACK_APP_TOKEN: 'xoxb-VALUE' }, 'SLACK_APP_TOKEN', /"xapp-"/],
+    ['missing API key', { MINTLIFY_API_KEY: undefined }, 'MINTLIFY_API_KEY', /required/],
+    ['API key without mint_ prefix', { MINTLIFY_API_KEY: 'sk_live_VALUE' }, 'MINTLIFY_API_KEY', /"mint_"/],
+    ['missing project id', { MINTLIFY_PROJECT_ID: undefined }, 'MINTLIFY_PROJECT_ID', /required/],
+    ['Slack API URL not a URL', { SLACK_API_URL: 'not a url' }, 'SLACK_API_URL', /http\(s\) URL/],
+    ['Slack API URL with another scheme', { SLACK_API_URL: 'ftp://slack.test/' }, 'SLACK_API_URL', /http\(s\)/],
+    ['Mintlify API URL not a URL', { MINTLIFY_API_URL: 'api.mintlify.com' }, 'MINTLIFY_API_URL', /http\(s\) URL/],
+    ['Mintlify API URL javascript:', { MINTLIFY_API_URL: 'javascript:alert(1)' }, 'MINTLIFY_API_URL', /http\(s\)/],
+    ['REDIS_URL with http scheme', { REDIS_URL: 'http://u:VALUE@h:6379' }, 'REDIS_URL', /redis:\/\/ or rediss:\/\//],
+    ['REDIS_URL not a URL', { REDIS_URL: 'localhost:6379' }, 'REDIS_URL', /redis:\/\//],
+    ['PORT not numeric', { PORT: 'eighty' }, 'PORT', /port number/],
+    ['PORT fractional', { PORT: '80.5' }, 'PORT', /port number/],
+    ['PORT negative', { PORT: '-1' }, 'PORT', /port number/],
+    ['PORT above 65535', { PORT: '65536' }, 'PORT', /port number/],
+    ['POLL_INTERVAL_MS zero', { POLL_INTERVAL_MS: '0' }, 'POLL_INTERVAL_MS', /positive whole number/],
+    ['POLL_INTERVAL_MS negative', { POLL_INTERVAL_MS: '-5' }, 'POLL_INTERVAL_MS', /positive whole number/],
+    ['POLL_INTERVAL_MS not numeric', { POLL_INTERVAL_MS: 'soon' }, 'POLL_INTERVAL_MS', /whole number/],
+    ['POLL_MAX_INTERVAL_MS zero', { POLL_MAX_INTERVAL_MS: '0' }, 'POLL_MAX_INTERVAL_MS', /positive whole number/],
+    [
+      'POLL_MAX_INTERVAL_MS below POLL_INTERVAL_MS',
+      { POLL_INTERVAL_MS: '1000', POLL_MAX_INTERVAL_MS: '999' },
+      'POLL_MAX_INTERVAL_MS',
+      /at least POLL_INTERVAL_MS/,
+    ],
+    ['JOB_MAX_AGE_MS fractional', { JOB_MAX_AGE_MS: '1.5' }, 'JOB_MAX_AGE_MS', /whole number/],
+    ['LOG_LEVEL unknown', { LOG_LEVEL: 'verbose' }, 'LOG_LEVEL', /one of debug, info, warn, error/],
+    ['LOG_LEVEL wrong case', { LOG_LEVEL: 'INFO' }, 'LOG_LEVEL', /one of/],
+    ['lower-case user id', { AGENT_ALLOWED_USERS: 'U012,u345' }, 'AGENT_ALLOWED_USERS', /Slack ids/],
+    ['channel name instead of id', { AGENT_ALLOWED_CHANNELS: '#general' }, 'AGENT_ALLOWED_CHANNELS', /Slack ids/],
+    ['ids separated by spaces', { AGENT_ALLOWED_USERS: 'U01 U02' }, 'AGENT_ALLOWED_USERS', /Slack ids/],
+  ])('rejects %s with exactly one problem naming the variable', (_case, change, variable, expected) => {
+    const problems = problemsOf({ ...valid, ...change });
+    expect(problems).toHaveLength(1);
+    const [problem] = problems;
+    expect(problem?.startsWith(`${variable}`)).toBe(true);
+    expect(problem).toMatch(expected);
+  });
+
+  it('one line per problem when several variables are wrong', () => {
+    const problems = problemsOf({
+      ...valid,
+      MINTLIFY_API_KEY: 'sk_live_VALUE',
+      PORT: '99999',
+      LOG_LEVEL: 'loud',
+      POLL_INTERVAL_MS: '-1',
+    });
+    expect(problems.map((p) => p.split(':')[0]).sort()).toEqual([
+      'LOG_LEVEL',
+      'MINTLIFY_API_KEY',
+      'POLL_INTERVAL_MS',
+      'PORT',
+    ]);
+  });
+
+  it.each([
+    ['bot token', { SLACK_BOT_TOKEN: BOT_TOKEN, MINTLIFY_PROJECT_ID: undefined }],
+    ['signing secret', { SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_APP_TOKEN: 'not-xapp-VALUE' }],
+    ['wrong-prefix API key', { MINTLIFY_API_KEY: 'sk_live_totallysecret_VALUE' }],
+    ['Redis password', { REDIS_URL: 'http://admin:VALUEpw@redis.internal:6379' }],
+    ['app token', { SLACK_APP_TOKEN: 'xoxp-VALUE-123' }],
+  ])('never echoes the %s in the error', (_case, change) => {
+    // problemsOf asserts that no fake secret (all contain "VALUE") appears in the message.
+    expect(problemsOf({ ...valid, ...change }).length).toBeGreaterThan(0);
+  });
+});
