@@ -20,11 +20,18 @@ export function redact(text: string): string {
 }
 
 function serialise(fields: Fields): string {
-  return JSON.stringify(fields, (key, value: unknown) => {
-    if (SECRET_KEYS.test(key)) return '[redacted]';
-    if (value instanceof Error) return { name: value.name, message: value.message, code: (value as { code?: unknown }).code };
-    return value;
-  });
+  try {
+    return JSON.stringify(fields, (key, value: unknown) => {
+      if (SECRET_KEYS.test(key)) return '[redacted]';
+      if (value instanceof Error) return { name: value.name, message: value.message, code: (value as { code?: unknown }).code };
+      if (typeof value === 'bigint') return value.toString();
+      return value;
+    });
+  } catch (error) {
+    // A circular field must not turn a log call into a crash: keep the event, say why the fields are missing.
+    const { time, level, event } = fields;
+    return JSON.stringify({ time, level, event, log_error: (error as Error).message.split('\n')[0] });
+  }
 }
 
 /** One JSON line per event (`mintlify.create_job`, `poller.tick`, …), secrets redacted. */

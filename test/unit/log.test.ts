@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import type { LogLevel } from '../../src/config.js';
+import { createLogger, redact, toSlackLogger } from '../../src/log.js';
+
+const MINT_KEY = 'mint_live_Abc123_def-456';
+const BOT_TOKEN = 'xoxb-1234-5678-AbCdEf';
+const APP_TOKEN = 'xapp-1-A012-3456-abcdef';
+const USER_TOKEN = 'xoxp-9999-8888-zz';
+
+function capture(level: LogLevel = 'debug') {
+  const lines: string[] = [];
+  const log = createLogger(level, (line) => lines.push(line));
+  const parsed = () => lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  return { log, lines, parsed, text: () => lines.join('\n') };
+}
+
+describe('redact', () => {
+  it.each([
+    ['a Mintlify key', `key=${MINT_KEY} end`, 'key=mint_[redacted] end'],
+    ['a bot token', `Bearer ${BOT_TOKEN}`, 'Bearer xoxb-[redacted]'],
+    ['an app token', `token:${APP_TOKEN}.`, 'token:xapp-[redacted].'],
+    ['a user token', `(${USER_TOKEN})`, '(xoxp-[redacted])'],
+    ['several secrets in one string', `${MINT_KEY} and ${BOT_TOKEN}`, 'mint_[redacted] and xoxb-[redacted]'],
+    ['a secret inside a URL', `https://x.test/?k=${MINT_KEY}&a=1`, 'https://x.test/?k=mint_[redacted]&a=1'],
+  ])('hides %s', (_case, input, expected) => {
+    expect(redact(input)).toBe(expected);
+  });
+
+  it.each(['mintlify.create_job', 'xoxo hugs', 'a plain sentence', 'xapp without dash'])('leaves %j alone', (text) => {
+    expect(redact(text)).toBe(text);
+  });
+});
+
+describe('createLogger', () => {
+  it('writes one JSON line per event with time, level and event', () => {
+    const { log, parsed, lines } = capture();
+    log.info('mintlify.create_job', { job_id: 'j1', duration_ms: 12 });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain('\n');
+    expect(parsed()[0]).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      level: 'info',
+      event: 'mintlify.create_job',
+      job_id: 'j1',
+      duration_ms: 12,
+    });
+  });
+
+  it('redacts secrets inside strings, nested objects, arrays and error messages', () => {
+    const { log, text, parsed } = capture();
+    log.error('thing.failed', {
+      message: `calling with ${MINT_KEY}`,
+      nested: { deeper: { note: `bot ${BOT_TOKEN}` }, list: [`app ${APP_TOKEN}`] },
+      error: new Error(`401 for ${MINT_KEY}`),
+    });
+    for (const secret of [MINT_KEY, BOT_TOKEN, APP_TOKEN]) expect(text()).not.toContain(secret);
+    const [line] = parsed();
+    expect(line).toMatchObject({
+      message: 'calling with mint_[redacted]',
+      nested: { deeper: { note: 'bot xoxb-[redacted]' }, list: ['app xapp-[redacted]'] },
+      error: { name: 'Error', message: '401 for mint_[redacted]' },
+    });
+  });
+
+  it('redacts secrets in the event name too', () => {
+    const { log, text } = capture();
+    log.info(`odd.${BOT_TOKEN}`);
+    expect(text()).not.toContain(BOT_TOKEN);
+  });
+
+  it.each(['authorization', 'Authorization', 'token', 'TOKEN', 'apiKey', 'api_key', 'secret', 'password'])(
+    'replaces the whole value of a field named %s, at any depth',
+    (key) => {
+      const { log, parsed, text } = capture();
+      log.info('request', { [key]: 'plain-looking-value', headers: { [key]: { any: 'shape' } } });
+      expect(text()).not.toContain('plain-looking-value');
+      expect(text()).not.toContain('shape');
+      expect(parsed()[0]).toMatchObject({ [key]: '[redacted]', headers: { [key]: '[redacted]' } });
+    },
+  );
+
+  it('keeps error code alongside name and message', () => {
+    const { log, parsed } = capture();
+    const error = Object.assign(new Error('connect refused'), { code: 'ECONNREFUSED' });
+    log.warn('store.redis_error', { error });
+    expect(parsed()[0]?.error).toEqual({ name: 'Error', message: 'connect refused', code: 'ECONNREFUSED' });
+  });
+
+  it('never throws on fields JSON cannot represent (circular, BigInt)', () => {
+    const { log, parsed } = capture();
+    const circular: Record<string, unknown> = { name: 'loop' };
+    circular.self = circular;
+    expect(() => log.error('weird.circular', { circular })).not.toThrow();
+    expect(() => log.info('weird.bigint', { n: 10n })).not.toThrow();
+    const [first, second] = parsed();
+    expect(first).toMatchObject({ level: 'error', event: 'weird.circular', log_error: expect.any(String) });
+    expect(second).toMatchObject({ event: 'weird.bigint', n: '10' });
+  });
+
+  it.each<[LogLevel, string[]]>([
+    ['debug', ['debug', 'info', 'warn', 'error']],
+    ['info', ['info', 'warn', 'error']],
+    ['warn', ['warn', 'error']],
+    ['error', ['error']],
+  ])('at level %s writes only %j', (level, expected) => {
+    const { log, parsed } = capture(level);
+    log.debug('e');
+    log.info('e');
+    log.warn('e');
+    log.error('e');
+    expect(parsed().map((line) => line.level)).toEqual(expected);
+  });
+
+  it('defaults to info', () => {
+    const lines: string[] = [];
+    const log = createLogger(undefined, (line) => lines.push(line));
+    log.debug('hidden');
+    log.info('shown');
+    expect(lines.map((line) => (JSON.parse(line) as { event: string }).event)).toEqual(['shown']);
+  });
+});
+
+describe('toSlackLogger', () => {
+  it('forwards SDK messages as slack.sdk events, redacted, under our level filter', () => {
+    const { log, parsed } = capture('info');
+    const slack = toSlackLogger(log, 'info');
+    slack.debug('dropped');
+    slack.warn('token', BOT_TOKEN, 'rejected');
+    slack.error(new Error(`bad ${APP_TOKEN}`));
+    expect(parsed()).toEqual([
+      expect.objectContaining({ level: 'warn', event: 'slack.sdk', message: 'token xoxb-[redacted] rejected' }),
+      expect.objectContaining({ level: 'error', event: 'slack.sdk', message: 'bad xapp-[redacted]' }),
+    ]);
+    expect(slack.getLevel()).toBe('info');
+  });
+});
