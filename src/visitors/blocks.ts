@@ -1,0 +1,213 @@
+import type { types } from '@slack/bolt';
+import type { PageVisitors, VisitorsResponse } from '../mintlify/schemas.js';
+import { escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
+import { encodeRequest, MAX_OFFSET, type VisitorsRequest } from './date-range.js';
+import { formatCount, formatPercent, formatUtcTime, ratioBar } from './format.js';
+import { BUTTON_LABELS, reportCopy, type SlackMessage, section } from './messages.js';
+
+/** Block Kit limits the report must respect under every input. */
+export const LIMITS = {
+  blocks: 50,
+  sectionText: 3000,
+  fields: 10,
+  headerText: 150,
+  buttonValue: 2000,
+  buttonText: 75,
+  contextElements: 10,
+} as const;
+
+/** Longest path shown in the table, in characters; longer ones keep their start and end around `…`. */
+export const PATH_WIDTH = 40;
+
+export const ACTION_IDS = {
+  prev: 'visitors.prev',
+  next: 'visitors.next',
+  share: 'visitors.share',
+  csv: 'visitors.csv',
+} as const;
+
+/** One fetched page of the report. `fetchedAt` is when the service answered (earlier when cached). */
+export interface VisitorsPage {
+  request: VisitorsRequest;
+  response: VisitorsResponse;
+  fetchedAt: number;
+}
+
+export interface ReportOptions {
+  /** Set for the copy posted in the channel: says who shared it and has no buttons. */
+  sharedBy?: string;
+}
+
+/** The report as Block Kit: header, site totals, the page's rows as a monospace table, footer, buttons. */
+export function buildReport(page: VisitorsPage, options: ReportOptions = {}): SlackMessage {
+  const { request, response, fetchedAt } = page;
+  const { totals, visitors } = response;
+  const shared = options.sharedBy !== undefined;
+
+  const head: types.KnownBlock[] = [
+    {
+      type: 'header',
+      text: { type: 'plain_text', text: truncate(reportCopy.header(request.from, request.to), LIMITS.headerText) },
+    },
+    {
+      type: 'section',
+      fields: [
+        field(reportCopy.total, formatCount(totals.total)),
+        field(reportCopy.human, formatCount(totals.human)),
+        field(reportCopy.ai, formatCount(totals.ai)),
+        field(reportCopy.aiShare, formatPercent(totals.ai, totals.total)),
+      ],
+    },
+    context([reportCopy.dedupNote]),
+    { type: 'divider' },
+  ];
+
+  const first = request.offset + 1;
+  const footerParts = [
+    visitors.length > 0 ? reportCopy.rows(first, request.offset + visitors.length) : reportCopy.noRows,
+    reportCopy.utc,
+    reportCopy.fetched(formatUtcTime(fetchedAt)),
+    ...(visitors.length > 0 ? [reportCopy.legend] : []),
+  ];
+  const tail: types.KnownBlock[] = [context([footerParts.join(' · ')])];
+  if (shared) tail.push(context([reportCopy.sharedBy(options.sharedBy ?? '')]));
+  else tail.push(actions(page));
+
+  let body: types.KnownBlock[];
+  if (visitors.length === 0) {
+    body = [section(request.offset > 0 ? reportCopy.pastTheEnd : reportCopy.noVisitors)];
+  } else {
+    const room = LIMITS.blocks - head.length - tail.length;
+    const texts = tableSections(visitors, request.offset);
+    if (texts.length <= room) {
+      body = texts.map((t) => section(t.text));
+    } else {
+      const kept = texts.slice(0, room - 1);
+      const shownRows = kept.reduce((n, t) => n + t.rows, 0);
+      body = [...kept.map((t) => section(t.text)), section(reportCopy.moreRowsHidden(visitors.length - shownRows))];
+    }
+  }
+
+  return {
+    text: reportCopy.fallback(request.from, request.to, totals.total, totals.human, totals.ai),
+    blocks: [...head, ...body, ...tail],
+  };
+}
+
+function field(label: string, value: string): types.MrkdwnElement {
+  return { type: 'mrkdwn', text: `*${label}*\n${value}` };
+}
+
+function context(texts: string[]): types.ContextBlock {
+  return { type: 'context', elements: texts.map((text) => ({ type: 'mrkdwn', text })) };
+}
+
+function actions(page: VisitorsPage): types.ActionsBlock {
+  const { request, response } = page;
+  const elements: types.Button[] = [];
+  if (request.offset > 0) {
+    elements.push(
+      button(ACTION_IDS.prev, BUTTON_LABELS.prev, { ...request, offset: Math.max(0, request.offset - request.limit) }),
+    );
+  }
+  if (response.hasMore && request.offset + request.limit <= MAX_OFFSET) {
+    elements.push(button(ACTION_IDS.next, BUTTON_LABELS.next, { ...request, offset: request.offset + request.limit }));
+  }
+  elements.push(button(ACTION_IDS.share, BUTTON_LABELS.share, request, 'primary'));
+  elements.push(button(ACTION_IDS.csv, BUTTON_LABELS.csv, { ...request, offset: 0 }));
+  return { type: 'actions', elements };
+}
+
+function button(actionId: string, label: string, request: VisitorsRequest, style?: 'primary'): types.Button {
+  return {
+    type: 'button',
+    action_id: actionId,
+    text: { type: 'plain_text', text: truncate(label, LIMITS.buttonText), emoji: true },
+    value: encodeRequest(request),
+    ...(style && { style }),
+  };
+}
+
+interface TableSection {
+  text: string;
+  rows: number;
+}
+
+const FENCE = '```';
+
+/**
+ * The rows as a monospace table split into section texts of at most 3,000 characters,
+ * each repeating the column header. Lines are built from visible widths, then escaped.
+ */
+export function tableSections(rows: PageVisitors[], offset: number): TableSection[] {
+  const h = reportCopy.tableHeader;
+  const cells = rows.map((row, index) => ({
+    rank: String(offset + index + 1),
+    path: displayPath(row.path),
+    total: formatCount(row.total),
+    human: formatCount(row.human),
+    ai: formatCount(row.ai),
+    bar: ratioBar(row.human, row.ai),
+  }));
+  const width = (key: 'rank' | 'path' | 'total' | 'human' | 'ai') =>
+    Math.max(length(h[key]), ...cells.map((c) => length(c[key])));
+  const w = { rank: width('rank'), path: width('path'), total: width('total'), human: width('human'), ai: width('ai') };
+  const line = (c: { rank: string; path: string; total: string; human: string; ai: string; bar: string }) =>
+    escapeMrkdwn(
+      [
+        padStart(c.rank, w.rank),
+        padEnd(c.path, w.path),
+        padStart(c.total, w.total),
+        padStart(c.human, w.human),
+        padStart(c.ai, w.ai),
+        c.bar,
+      ].join('  '),
+    );
+  const header = line({ ...h, bar: h.bar });
+  const budget = LIMITS.sectionText - `${FENCE}\n${header}\n\n${FENCE}`.length;
+
+  const sections: TableSection[] = [];
+  let current: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (current.length === 0) return;
+    sections.push({ text: `${FENCE}\n${header}\n${current.join('\n')}\n${FENCE}`, rows: current.length });
+    current = [];
+    size = 0;
+  };
+  for (const c of cells) {
+    const text = truncate(line(c), budget);
+    const cost = text.length + (current.length > 0 ? 1 : 0);
+    if (size + cost > budget) flush();
+    size += text.length + (current.length > 0 ? 1 : 0);
+    current.push(text);
+  }
+  flush();
+  return sections;
+}
+
+/**
+ * A path as one table cell: control characters become spaces, backticks (which could close the code block)
+ * become `ˋ`, and long paths keep their beginning and end around an ellipsis.
+ */
+export function displayPath(path: string, max = PATH_WIDTH): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
+  const clean = path.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/`/g, 'ˋ');
+  const chars = Array.from(clean);
+  if (chars.length <= max) return clean;
+  const head = Math.ceil((max - 1) / 2);
+  const tail = max - 1 - head;
+  return `${chars.slice(0, head).join('')}…${tail > 0 ? chars.slice(-tail).join('') : ''}`;
+}
+
+function length(text: string): number {
+  return Array.from(text).length;
+}
+
+function padStart(text: string, width: number): string {
+  return ' '.repeat(Math.max(0, width - length(text))) + text;
+}
+
+function padEnd(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - length(text)));
+}

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { VISITORS_MAX_LIMIT } from '../mintlify/schemas.js';
+import { escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
+
+/**
+ * `/visitors` command syntax → a validated request. Pure: "today" comes from the caller.
+ * Days are UTC calendar days written `YYYY-MM-DD`; `from` and `to` are both inclusive, as people read them.
+ * Problems are mrkdwn: any user text they echo is escaped.
+ */
+
+export const DAY_MS = 86_400_000;
+export const MAX_RANGE_DAYS = 366;
+export const DEFAULT_RANGE_DAYS = 7;
+export const DEFAULT_ROWS = 10;
+/** Far beyond any docs site; a button claiming more was forged. */
+export const MAX_OFFSET = 100_000;
+
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Day number (days since 1970-01-01) of a real calendar day, or undefined (`2026-02-30`, `2026-13-01`). */
+export function dayNumber(day: string): number | undefined {
+  if (!ISO_DAY.test(day)) return undefined;
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== day) return undefined;
+  return ms / DAY_MS;
+}
+
+export function dayString(dayNum: number): string {
+  return new Date(dayNum * DAY_MS).toISOString().slice(0, 10);
+}
+
+export function todayNumber(nowMs: number): number {
+  return Math.floor(nowMs / DAY_MS);
+}
+
+export const IsoDaySchema = z
+  .string()
+  .refine((day) => dayNumber(day) !== undefined, 'not a calendar date (YYYY-MM-DD)');
+
+/** Everything needed to fetch (and re-fetch) one page of the report. Also the button value. */
+export const VisitorsRequestSchema = z
+  .object({
+    from: IsoDaySchema,
+    to: IsoDaySchema,
+    limit: z.number().int().min(1).max(VISITORS_MAX_LIMIT),
+    offset: z.number().int().min(0).max(MAX_OFFSET),
+  })
+  .strict()
+  .refine((r) => r.from <= r.to, { message: 'the start is after the end', path: ['to'] })
+  .refine((r) => spanDays(r.from, r.to) <= MAX_RANGE_DAYS, {
+    message: `the range is longer than ${MAX_RANGE_DAYS} days`,
+    path: ['to'],
+  });
+export type VisitorsRequest = z.infer<typeof VisitorsRequestSchema>;
+
+/** Days in the inclusive range; only meaningful for real days. */
+export function spanDays(from: string, to: string): number {
+  return (dayNumber(to) ?? 0) - (dayNumber(from) ?? 0) + 1;
+}
+
+/** The service's `dateTo` is exclusive: the day after the last day shown. */
+export function exclusiveEnd(to: string): string {
+  return dayString((dayNumber(to) ?? 0) + 1);
+}
+
+export type ParsedCommand =
+  | { kind: 'report'; request: VisitorsRequest }
+  | { kind: 'help' }
+  | { kind: 'invalid'; problem: string };
+
+interface Range {
+  from: number;
+  to: number;
+  /** How the user wrote it, for messages. */
+  source: string;
+}
+
+const PRESET_DAYS = /^(\d{1,4})d$/;
+const DATE_LIKE = /^\d{1,4}-\d{1,2}-\d{1,2}$/;
+const RANGE_SEPARATORS = new Set(['..', 'to', '-', '–', '—']);
+
+/**
+ * Parses the text after `/visitors`. Forms (order-free, case-insensitive):
+ * nothing (last 7 days), `today`, `yesterday`, `Nd`, `this month`, `last month`, `YYYY-MM-DD`,
+ * `YYYY-MM-DD YYYY-MM-DD`, `YYYY-MM-DD..YYYY-MM-DD`, plus `top N` and `help`.
+ */
+export function parseVisitorsCommand(text: string, nowMs: number): ParsedCommand {
+  const today = todayNumber(nowMs);
+  const tokens = text
+    .trim()
+    .toLowerCase()
+    .replace(/\s*\.\.\s*/g, ' .. ')
+    .split(/\s+/)
+    .filter(Boolean);
+  if (tokens.some((t) => t === 'help' || t === '?' || t === '-h' || t === '--help')) return { kind: 'help' };
+
+  let limit: number | undefined;
+  const ranges: Range[] = [];
+  const dates: { day: number; source: string }[] = [];
+
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] ?? '';
+    const next = tokens[i + 1];
+    if (token === 'top') {
+      if (limit !== undefined) return invalid('`top` appears twice.');
+      if (next === undefined || !/^\d+$/.test(next)) return invalid('`top` needs a number of rows, e.g. `top 20`.');
+      const n = Number(next);
+      if (n < 1 || n > VISITORS_MAX_LIMIT) return invalid(`\`top\` must be between 1 and ${VISITORS_MAX_LIMIT}.`);
+      limit = n;
+      i++;
+    } else if ((token === 'this' || token === 'last') && next === 'month') {
+      ranges.push({ ...monthRange(today, token === 'this' ? 0 : -1), source: `${token} month` });
+      i++;
+    } else if (token === 'today') {
+      ranges.push({ from: today, to: today, source: token });
+    } else if (token === 'yesterday') {
+      ranges.push({ from: today - 1, to: today - 1, source: token });
+    } else if (PRESET_DAYS.test(token)) {
+      const n = Number(token.slice(0, -1));
+      if (n < 1 || n > MAX_RANGE_DAYS) return invalid(`${code(token)} is out of range: use 1d to ${MAX_RANGE_DAYS}d.`);
+      ranges.push({ from: today - n + 1, to: today, source: token });
+    } else if (DATE_LIKE.test(token)) {
+      const day = dayNumber(token);
+      if (day === undefined) return invalid(`${code(token)} is not a date in the calendar (use YYYY-MM-DD).`);
+      dates.push({ day, source: token });
+    } else if (RANGE_SEPARATORS.has(token) && dates.length === 1 && next !== undefined && DATE_LIKE.test(next)) {
+      // `2026-11-01 .. 2026-11-08`, `2026-11-01 to 2026-11-08`: the separator is optional.
+    } else {
+      return invalid(`I don't understand ${code(token)}.`);
+    }
+  }
+
+  if (dates.length > 2) return invalid('Give at most two dates: a start and an end.');
+  const first = dates[0];
+  const last = dates[1] ?? first;
+  if (first && last) ranges.push({ from: first.day, to: last.day, source: dates.map((d) => d.source).join(' ') });
+  if (ranges.length > 1) return invalid('Give one range only, e.g. `30d` or `2026-11-01 2026-11-08`.');
+
+  const range = ranges[0] ?? { from: today - DEFAULT_RANGE_DAYS + 1, to: today, source: 'default' };
+  const problem = rangeProblem(range.from, range.to, today);
+  if (problem) return invalid(problem);
+  return {
+    kind: 'report',
+    request: { from: dayString(range.from), to: dayString(range.to), limit: limit ?? DEFAULT_ROWS, offset: 0 },
+  };
+}
+
+/** Why a range cannot be asked for, or undefined. Shared by the command and by button values. */
+export function rangeProblem(from: number, to: number, today: number): string | undefined {
+  if (from > to) return `The start (${dayString(from)}) is after the end (${dayString(to)}).`;
+  if (to - from + 1 > MAX_RANGE_DAYS) return `That range is ${to - from + 1} days; the longest is ${MAX_RANGE_DAYS}.`;
+  if (from > today) return `That range is entirely in the future (today is ${dayString(today)} UTC).`;
+  return undefined;
+}
+
+/** First day of the month `delta` months from today's, through today (this month) or its last day. */
+function monthRange(today: number, delta: number): { from: number; to: number } {
+  const date = new Date(today * DAY_MS);
+  const year = date.getUTCFullYear();
+  const month = date.getUTCMonth() + delta;
+  const from = Date.UTC(year, month, 1) / DAY_MS;
+  if (delta === 0) return { from, to: today };
+  return { from, to: Date.UTC(year, month + 1, 1) / DAY_MS - 1 };
+}
+
+const MAX_BUTTON_VALUE = 2000;
+
+/** Compact JSON for a button value; always far below Slack's 2,000 characters. */
+export function encodeRequest(request: VisitorsRequest): string {
+  const { from, to, limit, offset } = request;
+  return JSON.stringify({ from, to, limit, offset });
+}
+
+/** Reads a button value back. Anything forged, stale in shape or out of range is refused. */
+export function decodeRequest(value: unknown, nowMs: number): VisitorsRequest | undefined {
+  if (typeof value !== 'string' || value.length > MAX_BUTTON_VALUE) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+  const parsed = VisitorsRequestSchema.safeParse(json);
+  if (!parsed.success) return undefined;
+  const { from, to } = parsed.data;
+  if (rangeProblem(dayNumber(from) ?? 0, dayNumber(to) ?? 0, todayNumber(nowMs))) return undefined;
+  return parsed.data;
+}
+
+/** The command that shows this range again (first page), for "try again" messages. */
+export function commandFor(request: VisitorsRequest): string {
+  const range = request.from === request.to ? request.from : `${request.from}..${request.to}`;
+  return `/visitors ${range}${request.limit === DEFAULT_ROWS ? '' : ` top ${request.limit}`}`;
+}
+
+function invalid(problem: string): ParsedCommand {
+  return { kind: 'invalid', problem };
+}
+
+/** User text as inline code, escaped and shortened; backticks cannot close the span early. */
+function code(token: string): string {
+  return `\`${escapeMrkdwn(truncate(token.replace(/`/g, "'"), 40))}\``;
+}

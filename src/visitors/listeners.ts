@@ -1,0 +1,117 @@
+import type { App, BlockAction, ButtonAction, RespondFn, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { Deps } from '../deps.js';
+import { ACTION_IDS, buildReport } from './blocks.js';
+import { decodeRequest, parseVisitorsCommand, type VisitorsRequest } from './date-range.js';
+import { exportVisitorsCsv, postFailedText, slackErrorCode } from './export.js';
+import { errorCopy, helpMessage, notice, type SlackMessage } from './messages.js';
+import { failureText, showVisitors } from './report.js';
+
+export const COMMAND = '/visitors';
+
+type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
+
+/**
+ * `/visitors` and its buttons. Each listener acks at once (Slack never waits on the service), then does one
+ * thing and answers privately through `response_url`, except Share (a channel post) and CSV (a channel upload).
+ */
+export function registerVisitors(app: App, deps: Deps): void {
+  app.command(COMMAND, async ({ command, ack, respond }) => {
+    await ack();
+    const parsed = parseVisitorsCommand(command.text, deps.now());
+    deps.log.info('visitors.command', { user: command.user_id, channel: command.channel_id, parsed: parsed.kind });
+    await guard(deps, respond, 'command', async () => {
+      if (parsed.kind !== 'report') {
+        await privately(respond, helpMessage(deps.now(), parsed.kind === 'invalid' ? parsed.problem : undefined));
+        return;
+      }
+      const result = await showVisitors(deps, parsed.request);
+      await privately(
+        respond,
+        result.ok ? buildReport(result.page) : notice(failureText(result.failure, parsed.request)),
+      );
+    });
+  });
+
+  const turnPage = async ({ ack, action, body, respond }: ButtonArgs) => {
+    await ack();
+    await guard(deps, respond, action.action_id, async () => {
+      const request = readButton(deps, action, body);
+      if (!request) return privately(respond, notice(errorCopy.forgedButton));
+      const result = await showVisitors(deps, request);
+      if (!result.ok) return privately(respond, notice(failureText(result.failure, request)));
+      await respond({ replace_original: true, ...buildReport(result.page) });
+    });
+  };
+  app.action<BlockAction<ButtonAction>>(ACTION_IDS.prev, turnPage);
+  app.action<BlockAction<ButtonAction>>(ACTION_IDS.next, turnPage);
+
+  app.action<BlockAction<ButtonAction>>(ACTION_IDS.share, async ({ ack, action, body, respond, client }) => {
+    await ack();
+    await guard(deps, respond, action.action_id, async () => {
+      const request = readButton(deps, action, body);
+      const channel = channelOf(body);
+      if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
+      const result = await showVisitors(deps, request);
+      if (!result.ok) return privately(respond, notice(failureText(result.failure, request)));
+      const message = buildReport(result.page, { sharedBy: body.user.id });
+      try {
+        await client.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false });
+        deps.log.info('visitors.shared', { user: body.user.id, channel, from: request.from, to: request.to });
+      } catch (error) {
+        const code = slackErrorCode(error);
+        deps.log.warn('visitors.share_failed', { channel, code });
+        await privately(respond, notice(postFailedText(code)));
+      }
+    });
+  });
+
+  app.action<BlockAction<ButtonAction>>(ACTION_IDS.csv, async ({ ack, action, body, respond }) => {
+    await ack();
+    await guard(deps, respond, action.action_id, async () => {
+      const request = readButton(deps, action, body);
+      const channel = channelOf(body);
+      if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
+      await exportVisitorsCsv(deps, request, {
+        channel,
+        userId: body.user.id,
+        tellPrivately: (message) => privately(respond, message),
+      });
+    });
+  });
+}
+
+/** The request a button carries, or undefined (logged) when the value was forged or tampered with. */
+function readButton(deps: Deps, action: ButtonAction, body: BlockAction): VisitorsRequest | undefined {
+  const request = decodeRequest(action.value, deps.now());
+  if (!request) {
+    deps.log.warn('visitors.bad_button_value', {
+      action: action.action_id,
+      user: body.user.id,
+      value_length: action.value?.length ?? 0,
+    });
+  }
+  return request;
+}
+
+function channelOf(body: BlockAction): string | undefined {
+  return body.channel?.id ?? body.container?.channel_id;
+}
+
+/** A new private message to the person; never replaces the report they are looking at. */
+async function privately(respond: RespondFn, message: SlackMessage): Promise<void> {
+  await respond({ response_type: 'ephemeral', replace_original: false, ...message });
+}
+
+/** Runs a listener body; anything unexpected is logged and answered with a plain private apology. */
+async function guard(deps: Deps, respond: RespondFn, what: string, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    deps.log.error('visitors.listener_failed', { what, error });
+    await respond({
+      response_type: 'ephemeral',
+      replace_original: false,
+      text: errorCopy.listenerFailed,
+    }).catch(() => {});
+  }
+}

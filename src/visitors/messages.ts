@@ -1,0 +1,133 @@
+import type { types } from '@slack/bolt';
+import { escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
+import { commandFor, DEFAULT_ROWS, dayString, MAX_RANGE_DAYS, type VisitorsRequest } from './date-range.js';
+import { formatCount, formatRange } from './format.js';
+
+/** Every sentence `/visitors` says to people. Builders here are pure and return a plain `text` fallback. */
+
+export interface SlackMessage {
+  text: string;
+  blocks?: types.KnownBlock[];
+}
+
+export const BUTTON_LABELS = {
+  prev: '← Previous',
+  next: 'Next →',
+  share: 'Share to channel',
+  csv: 'Download CSV',
+} as const;
+
+export const reportCopy = {
+  header: (from: string, to: string) => `Unique visitors · ${formatRange(from, to)}`,
+  total: 'Total visitors',
+  human: 'Human',
+  ai: 'AI',
+  aiShare: 'AI share',
+  dedupNote:
+    'Total counts each visitor once: someone seen both as a human and as an AI agent is one visitor, ' +
+    'so Total is not Human + AI. AI share is AI visitors as a share of Total.',
+  tableHeader: { rank: '#', path: 'Page', total: 'Total', human: 'Human', ai: 'AI', bar: 'Human/AI' },
+  noVisitors: 'No visitors in this range. Try a longer range, e.g. `/visitors 30d`.',
+  pastTheEnd: 'No more rows: this page is past the end of the list. Go back with *← Previous*.',
+  rows: (first: number, last: number) => `Rows ${formatCount(first)}–${formatCount(last)}`,
+  noRows: 'No rows',
+  moreRowsHidden: (hidden: number) =>
+    `…and ${formatCount(hidden)} more rows on this page that do not fit in one message. Use *Download CSV* for all of them.`,
+  legend: 'bar: █ human ░ AI',
+  utc: 'dates in UTC',
+  fetched: (when: string) => `fetched ${when}`,
+  sharedBy: (userId: string) => `Shared by ${mention(userId)}`,
+  fallback: (from: string, to: string, total: number, human: number, ai: number) =>
+    `Unique visitors · ${formatRange(from, to)}: ${formatCount(total)} total (${formatCount(human)} human, ${formatCount(ai)} AI).`,
+};
+
+/** `<@U123>` for a real user id; anything else is shown as escaped text. */
+export function mention(userId: string): string {
+  return /^[UW][A-Z0-9]{1,20}$/.test(userId) ? `<@${userId}>` : escapeMrkdwn(truncate(userId, 30));
+}
+
+/** The syntax, with examples that are never in the future (they end yesterday). */
+export function helpMessage(nowMs: number, problem?: string): SlackMessage {
+  const today = Math.floor(nowMs / 86_400_000);
+  const start = dayString(today - 7);
+  const end = dayString(today - 1);
+  const lines = [
+    '*How to use `/visitors`* (all dates are UTC)',
+    '• `/visitors` — the last 7 days, including today',
+    `• \`/visitors today\`, \`yesterday\`, \`7d\`, \`30d\`, \`90d\` — any \`Nd\` from 1d to ${MAX_RANGE_DAYS}d, ending today`,
+    '• `/visitors this month` (so far) · `/visitors last month`',
+    `• \`/visitors ${end}\` — one day`,
+    `• \`/visitors ${start} ${end}\` or \`/visitors ${start}..${end}\` — both days included`,
+    `• Add \`top N\` for rows per page (1–250, default ${DEFAULT_ROWS}), e.g. \`/visitors 30d top 25\``,
+    `Ranges can be up to ${MAX_RANGE_DAYS} days long.`,
+  ];
+  const intro = problem ? `:warning: ${problem}` : undefined;
+  const body = lines.join('\n');
+  return {
+    text: [problem ? `${problem}` : undefined, 'Usage: /visitors [range] [top N]. Try /visitors 30d']
+      .filter(Boolean)
+      .join(' '),
+    blocks: [...(intro ? [section(intro)] : []), section(body)],
+  };
+}
+
+export const errorCopy = {
+  forgedButton: 'That button is not valid any more. Run `/visitors` again to get a fresh report.',
+  invalidRequest: (serviceMessage: string, details: string[]) => {
+    const shown = details.slice(0, 5).map((d) => `• ${plain(d, 300)}`);
+    const more = details.length > 5 ? [`• …and ${details.length - 5} more`] : [];
+    return [
+      `The analytics service could not answer that request: ${plain(serviceMessage, 300)}.`,
+      ...shown,
+      ...more,
+    ].join('\n');
+  },
+  unavailable: (request: VisitorsRequest) =>
+    `The analytics service is not answering right now. Please try again in a minute: \`${commandFor(request)}\``,
+  rateLimited: (request: VisitorsRequest, retryAfterMs: number) =>
+    `The analytics service is busy. Please try again in about ${Math.max(1, Math.ceil(retryAfterMs / 1000))} seconds: \`${commandFor(request)}\``,
+  unauthorized:
+    'The Mintlify app is misconfigured: the analytics service refused its API key. Please ask your Slack admin to check the app’s Mintlify settings.',
+  unexpected: (request: VisitorsRequest) =>
+    `Something went wrong on my side while getting the report. Please try again: \`${commandFor(request)}\``,
+  listenerFailed: 'Something went wrong on my side. Please try `/visitors` again.',
+  notInChannel:
+    'I can’t post in this conversation because the app is not a member. Invite it with `/invite @Mintlify` (or your app’s name) and try again.',
+  postFailed: (code: string) => `I couldn’t post to this conversation (\`${plain(code, 60)}\`). Please try again.`,
+};
+
+export const exportCopy = {
+  filename: (request: VisitorsRequest) => `visitors_${request.from}_${request.to}.csv`,
+  title: (request: VisitorsRequest) => `Unique visitors ${formatRange(request.from, request.to)}`,
+  progress: (request: VisitorsRequest, userId: string, rows: number) =>
+    `:hourglass_flowing_sand: Exporting unique visitors for ${formatRange(request.from, request.to)} for ${mention(userId)}… ${formatCount(rows)} rows so far.`,
+  done: (request: VisitorsRequest, userId: string, rows: number, capped: boolean) =>
+    `:white_check_mark: Unique visitors for ${formatRange(request.from, request.to)}, requested by ${mention(userId)}: ` +
+    `${formatCount(rows)} rows, CSV in the thread.${capped ? ` ${exportCopy.capped(rows)}` : ''}`,
+  capped: (rows: number) =>
+    `The export stops at ${formatCount(rows)} rows; narrow the range to see the rest. The totals line still covers the whole site.`,
+  initialComment: (request: VisitorsRequest, rows: number, capped: boolean) =>
+    `Unique visitors per page, ${formatRange(request.from, request.to)} (dates in UTC): ${formatCount(rows)} rows.` +
+    (capped ? ` ${exportCopy.capped(rows)}` : ''),
+  failed: (request: VisitorsRequest) =>
+    `:x: The export of unique visitors for ${formatRange(request.from, request.to)} did not finish.`,
+  busy: 'An export of this range is already running here. The file will appear in the thread when it is ready.',
+  uploadFailed: (code: string) =>
+    code === 'not_in_channel' || code === 'channel_not_found'
+      ? errorCopy.notInChannel
+      : `I couldn’t upload the CSV (\`${plain(code, 60)}\`). Please try again.`,
+};
+
+/** Service text shown to people: one line, escaped, shortened. */
+function plain(text: string, max: number): string {
+  return escapeMrkdwn(truncate(text.replace(/\s+/g, ' ').trim(), max));
+}
+
+export function section(text: string): types.SectionBlock {
+  return { type: 'section', text: { type: 'mrkdwn', text } };
+}
+
+/** A private one-liner with the same text as fallback. */
+export function notice(text: string): SlackMessage {
+  return { text, blocks: [section(text)] };
+}

@@ -1,0 +1,229 @@
+import { describe, expect, it } from 'vitest';
+import {
+  commandFor,
+  DEFAULT_ROWS,
+  decodeRequest,
+  encodeRequest,
+  exclusiveEnd,
+  type ParsedCommand,
+  parseVisitorsCommand,
+  type VisitorsRequest,
+} from '../../../src/visitors/date-range.js';
+
+const NOW = Date.parse('2026-11-22T15:30:00Z');
+const at = (iso: string) => Date.parse(`${iso}T12:00:00Z`);
+
+function range(text: string, now = NOW): { from: string; to: string; limit: number } {
+  const parsed = parseVisitorsCommand(text, now);
+  if (parsed.kind !== 'report') throw new Error(`expected a report for "${text}", got ${JSON.stringify(parsed)}`);
+  expect(parsed.request.offset).toBe(0);
+  const { from, to, limit } = parsed.request;
+  return { from, to, limit };
+}
+
+function problem(text: string, now = NOW): string {
+  const parsed: ParsedCommand = parseVisitorsCommand(text, now);
+  if (parsed.kind !== 'invalid') throw new Error(`expected "${text}" to be refused, got ${JSON.stringify(parsed)}`);
+  return parsed.problem;
+}
+
+describe('parseVisitorsCommand: presets', () => {
+  it('defaults to the last 7 days including today, 10 rows', () => {
+    expect(range('')).toEqual({ from: '2026-11-16', to: '2026-11-22', limit: DEFAULT_ROWS });
+    expect(range('   ')).toEqual(range(''));
+  });
+
+  it('reads today, yesterday and Nd', () => {
+    expect(range('today')).toMatchObject({ from: '2026-11-22', to: '2026-11-22' });
+    expect(range('yesterday')).toMatchObject({ from: '2026-11-21', to: '2026-11-21' });
+    expect(range('7d')).toMatchObject({ from: '2026-11-16', to: '2026-11-22' });
+    expect(range('30d')).toMatchObject({ from: '2026-10-24', to: '2026-11-22' });
+    expect(range('90d')).toMatchObject({ from: '2026-08-25', to: '2026-11-22' });
+    expect(range('1d')).toMatchObject({ from: '2026-11-22', to: '2026-11-22' });
+    expect(range('366d')).toMatchObject({ from: '2025-11-22', to: '2026-11-22' });
+  });
+
+  it('refuses Nd outside 1–366', () => {
+    expect(problem('0d')).toContain('1d to 366d');
+    expect(problem('367d')).toContain('1d to 366d');
+    expect(problem('9999d')).toContain('366d');
+  });
+
+  it('is case-insensitive and ignores extra spaces', () => {
+    expect(range('  Last   Month ')).toMatchObject({ from: '2026-10-01', to: '2026-10-31' });
+    expect(range('TODAY')).toMatchObject({ from: '2026-11-22' });
+  });
+
+  it('uses UTC days whatever the hour', () => {
+    expect(range('today', Date.parse('2026-11-22T23:59:59Z'))).toMatchObject({ from: '2026-11-22' });
+    expect(range('today', Date.parse('2026-11-23T00:00:00Z'))).toMatchObject({ from: '2026-11-23' });
+  });
+});
+
+describe('parseVisitorsCommand: months', () => {
+  it('this month runs from the 1st through today; last month is the whole previous month', () => {
+    expect(range('this month')).toMatchObject({ from: '2026-11-01', to: '2026-11-22' });
+    expect(range('last month')).toMatchObject({ from: '2026-10-01', to: '2026-10-31' });
+  });
+
+  it('crosses the year in January and ends December on the 31st', () => {
+    expect(range('this month', at('2027-01-15'))).toMatchObject({ from: '2027-01-01', to: '2027-01-15' });
+    expect(range('last month', at('2027-01-15'))).toMatchObject({ from: '2026-12-01', to: '2026-12-31' });
+    expect(range('this month', at('2026-12-31'))).toMatchObject({ from: '2026-12-01', to: '2026-12-31' });
+    expect(range('last month', at('2026-12-31'))).toMatchObject({ from: '2026-11-01', to: '2026-11-30' });
+  });
+
+  it('knows February in leap and common years', () => {
+    expect(range('last month', at('2024-03-10'))).toMatchObject({ from: '2024-02-01', to: '2024-02-29' });
+    expect(range('last month', at('2025-03-01'))).toMatchObject({ from: '2025-02-01', to: '2025-02-28' });
+    expect(range('this month', at('2024-02-29'))).toMatchObject({ from: '2024-02-01', to: '2024-02-29' });
+  });
+
+  it('this month on the 1st is one day', () => {
+    expect(range('this month', at('2026-11-01'))).toMatchObject({ from: '2026-11-01', to: '2026-11-01' });
+  });
+});
+
+describe('parseVisitorsCommand: explicit dates', () => {
+  it('reads one day and inclusive ranges in every spelling', () => {
+    expect(range('2026-11-01')).toMatchObject({ from: '2026-11-01', to: '2026-11-01' });
+    const expected = { from: '2026-11-01', to: '2026-11-08' };
+    expect(range('2026-11-01 2026-11-08')).toMatchObject(expected);
+    expect(range('2026-11-01..2026-11-08')).toMatchObject(expected);
+    expect(range('2026-11-01 .. 2026-11-08')).toMatchObject(expected);
+    expect(range('2026-11-01 to 2026-11-08')).toMatchObject(expected);
+  });
+
+  it('allows a same-day range and a range reaching past today', () => {
+    expect(range('2026-11-05 2026-11-05')).toMatchObject({ from: '2026-11-05', to: '2026-11-05' });
+    expect(range('2026-11-20..2026-11-30')).toMatchObject({ from: '2026-11-20', to: '2026-11-30' });
+  });
+
+  it('accepts 29 February only in leap years', () => {
+    expect(range('2024-02-29')).toMatchObject({ from: '2024-02-29', to: '2024-02-29' });
+    expect(problem('2025-02-29')).toContain('not a date');
+  });
+
+  it('refuses malformed dates', () => {
+    for (const text of ['2026-02-30', '2026-13-01', '2026-00-10', '2026-04-31', '2026-1-5', '2026-11-01..2026-11-31']) {
+      expect(problem(text), text).toContain('not a date');
+    }
+  });
+
+  it('refuses a start after the end', () => {
+    expect(problem('2026-11-08 2026-11-01')).toContain('after the end');
+    expect(problem('2026-11-08..2026-11-01')).toContain('after the end');
+  });
+
+  it('allows 366 days and refuses 367', () => {
+    expect(range('2024-01-01..2024-12-31')).toMatchObject({ from: '2024-01-01', to: '2024-12-31' });
+    expect(problem('2025-01-01..2026-01-02')).toContain('367 days');
+  });
+
+  it('refuses a range entirely in the future', () => {
+    expect(problem('2026-11-23')).toContain('future');
+    expect(problem('2027-01-01 2027-01-31')).toContain('future');
+  });
+
+  it('refuses more than two dates, two ranges, or dangling separators', () => {
+    expect(problem('2026-11-01 2026-11-02 2026-11-03')).toContain('two dates');
+    expect(problem('7d 30d')).toContain('one range');
+    expect(problem('today 2026-11-01')).toContain('one range');
+    expect(problem('..2026-11-08')).toContain("don't understand");
+    expect(problem('2026-11-01..')).toContain("don't understand");
+  });
+});
+
+describe('parseVisitorsCommand: options, help and nonsense', () => {
+  it('reads top N anywhere, within 1–250', () => {
+    expect(range('top 1')).toMatchObject({ limit: 1, from: '2026-11-16' });
+    expect(range('30d top 250')).toMatchObject({ limit: 250, from: '2026-10-24' });
+    expect(range('top 25 last month')).toMatchObject({ limit: 25, from: '2026-10-01' });
+    expect(range('2026-11-01 2026-11-08 TOP 20')).toMatchObject({ limit: 20, to: '2026-11-08' });
+  });
+
+  it('refuses top out of bounds or without a number', () => {
+    expect(problem('top 0')).toContain('between 1 and 250');
+    expect(problem('top 251')).toContain('between 1 and 250');
+    expect(problem('top')).toContain('needs a number');
+    expect(problem('top ten')).toContain('needs a number');
+    expect(problem('top -5')).toContain('needs a number');
+    expect(problem('top 5 top 6')).toContain('twice');
+  });
+
+  it('answers help wherever it appears', () => {
+    expect(parseVisitorsCommand('help', NOW)).toEqual({ kind: 'help' });
+    expect(parseVisitorsCommand('HELP', NOW)).toEqual({ kind: 'help' });
+    expect(parseVisitorsCommand('30d help', NOW)).toEqual({ kind: 'help' });
+  });
+
+  it('names an unknown word, escaped for mrkdwn', () => {
+    expect(problem('banana')).toBe("I don't understand `banana`.");
+    const tricky = problem('<!channel>');
+    expect(tricky).not.toContain('<!channel>');
+    expect(tricky).toContain('&lt;!channel&gt;');
+    expect(problem('`x`')).not.toMatch(/`x`/);
+    expect(problem('a'.repeat(500)).length).toBeLessThan(80);
+  });
+});
+
+describe('button values', () => {
+  const request: VisitorsRequest = { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 20 };
+
+  it('round-trips as compact JSON', () => {
+    const value = encodeRequest(request);
+    expect(value).toBe('{"from":"2026-11-01","to":"2026-11-08","limit":10,"offset":20}');
+    expect(value.length).toBeLessThan(2000);
+    expect(decodeRequest(value, NOW)).toEqual(request);
+  });
+
+  it('refuses forged values', () => {
+    const forged = (patch: Record<string, unknown>) => JSON.stringify({ ...request, ...patch });
+    const values: unknown[] = [
+      undefined,
+      42,
+      '',
+      'not json',
+      '{"from":',
+      '[]',
+      'null',
+      `${encodeRequest(request)}${' '.repeat(2000)}`,
+      forged({ limit: 0 }),
+      forged({ limit: 251 }),
+      forged({ limit: 2.5 }),
+      forged({ limit: '10' }),
+      forged({ offset: -1 }),
+      forged({ offset: 1e9 }),
+      forged({ offset: 0.5 }),
+      forged({ from: '2026-02-30' }),
+      forged({ from: '2026-13-01' }),
+      forged({ to: 'yesterday' }),
+      forged({ from: '2026-11-09' }),
+      forged({ from: '2024-01-01', to: '2026-01-01' }),
+      forged({ from: '2026-12-01', to: '2026-12-02' }),
+      forged({ extra: 'x' }),
+      JSON.stringify({ from: '2026-11-01', to: '2026-11-08', limit: 10 }),
+    ];
+    for (const value of values) expect(decodeRequest(value, NOW), String(value).slice(0, 80)).toBeUndefined();
+  });
+});
+
+describe('helpers', () => {
+  it('turns the inclusive end into the service’s exclusive dateTo', () => {
+    expect(exclusiveEnd('2026-11-08')).toBe('2026-11-09');
+    expect(exclusiveEnd('2024-02-28')).toBe('2024-02-29');
+    expect(exclusiveEnd('2025-02-28')).toBe('2025-03-01');
+    expect(exclusiveEnd('2026-12-31')).toBe('2027-01-01');
+  });
+
+  it('writes the command that shows a request again, and it parses back to the same range', () => {
+    const request: VisitorsRequest = { from: '2026-11-01', to: '2026-11-08', limit: 25, offset: 50 };
+    expect(commandFor(request)).toBe('/visitors 2026-11-01..2026-11-08 top 25');
+    expect(commandFor({ ...request, to: '2026-11-01', limit: DEFAULT_ROWS })).toBe('/visitors 2026-11-01');
+    expect(range(commandFor(request).replace('/visitors ', ''))).toEqual({
+      from: '2026-11-01',
+      to: '2026-11-08',
+      limit: 25,
+    });
+  });
+});
