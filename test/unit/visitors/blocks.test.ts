@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import type { PageVisitors, VisitorsResponse } from '../../../src/mintlify/schemas.js';
+import { ACTION_IDS, buildReport, displayPath, PATH_WIDTH, type VisitorsPage } from '../../../src/visitors/blocks.js';
+import { decodeRequest, type VisitorsRequest } from '../../../src/visitors/date-range.js';
+import { assertBlockKitLimits, buttons } from './limits.js';
+
+const NOW = Date.parse('2026-11-22T23:05:00Z');
+const REQUEST: VisitorsRequest = { from: '2026-11-15', to: '2026-11-21', limit: 10, offset: 0 };
+
+function rows(count: number, path = (i: number) => `/guides/page-${i}`): PageVisitors[] {
+  return Array.from({ length: count }, (_, i) => ({
+    path: path(i),
+    human: 1000 * (count - i),
+    ai: 300 * i,
+    total: 1100 * (count - i),
+  }));
+}
+
+function page(visitors: PageVisitors[], patch: Partial<VisitorsRequest> = {}, hasMore = false): VisitorsPage {
+  const response: VisitorsResponse = { totals: { human: 123_456, ai: 7_890, total: 128_000 }, visitors, hasMore };
+  return {
+    request: { ...REQUEST, limit: Math.max(1, Math.min(250, visitors.length || 10)), ...patch },
+    response,
+    fetchedAt: NOW,
+  };
+}
+
+const joined = (texts: string[]) => texts.join('\n');
+
+describe('buildReport', () => {
+  it('shows header, totals with separators, dedup note, one row and footer', () => {
+    const report = buildReport(page([{ path: '/quickstart', human: 1234, ai: 567, total: 1700 }]));
+    const texts = assertBlockKitLimits(report);
+    const all = joined(texts);
+    expect(texts[0]).toBe('Unique visitors · 15–21 Nov 2026');
+    expect(all).toContain('*Total visitors*\n128,000');
+    expect(all).toContain('*Human*\n123,456');
+    expect(all).toContain('*AI*\n7,890');
+    expect(all).toContain('*AI share*\n6.2%');
+    expect(all).toContain('not Human + AI');
+    expect(all).toMatch(/1 {2}\/quickstart {2}1,700 {2}1,234 {2}567 {2}[█░]{10}/);
+    expect(all).toContain('Rows 1–1 · dates in UTC · fetched 22 Nov 2026 23:05 UTC');
+    expect(report.text).toBe('Unique visitors · 15–21 Nov 2026: 128,000 total (123,456 human, 7,890 AI).');
+  });
+
+  it('fits 250 rows with every row present, in the service order', () => {
+    const visitors = rows(250);
+    const report = buildReport(page(visitors, { limit: 250 }, true));
+    const texts = assertBlockKitLimits(report);
+    const table = texts.filter((t) => t.startsWith('```'));
+    expect(table.length).toBeGreaterThan(1);
+    const lines = table.flatMap((t) => t.split('\n').filter((l) => /^\s*\d+ {2}/.test(l)));
+    expect(lines).toHaveLength(250);
+    lines.forEach((line, i) => expect(line).toContain(`${i + 1}  /guides/page-${i} `));
+  });
+
+  it('keeps every limit with 5,000-character paths full of characters that need escaping', () => {
+    const nasty = (i: number) => `/${'&<>'.repeat(1600)}\`\`\`@channel\n${'é'.repeat(100)}-${i}-end`;
+    for (const count of [1, 250]) {
+      const report = buildReport(page(rows(count, nasty), { limit: Math.max(1, count) }, true));
+      const texts = assertBlockKitLimits(report);
+      const table = texts.filter((t) => t.startsWith('```'));
+      for (const t of table) {
+        expect(t.match(/```/g)).toHaveLength(2);
+        expect(t).not.toContain('@channel');
+        expect(t).not.toMatch(/<(?!\/)/);
+      }
+      expect(joined(table)).toContain('…');
+    }
+  });
+
+  it('keeps limits with absurd numbers and a 250-row page of them', () => {
+    const huge = rows(250).map((r) => ({ ...r, human: 1e300, ai: 9.99e299, total: 1e300 }));
+    const report = buildReport({
+      ...page(huge, { limit: 250 }),
+      response: { totals: { human: 1e300, ai: 1, total: 1e300 }, visitors: huge, hasMore: false },
+    });
+    assertBlockKitLimits(report);
+    expect(joined(assertBlockKitLimits(report))).toContain('1.00e+300');
+  });
+
+  it('offers Next with the following offset when hasMore, Previous when not on the first page', () => {
+    const first = buttons(buildReport(page(rows(10), { limit: 10, offset: 0 }, true)));
+    expect(first.map((b) => b.action_id)).toEqual([ACTION_IDS.next, ACTION_IDS.share, ACTION_IDS.csv]);
+    expect(decodeRequest(first[0]?.value, NOW)).toEqual({ ...REQUEST, offset: 10 });
+
+    const middle = buttons(buildReport(page(rows(10), { limit: 10, offset: 10 }, true)));
+    expect(middle.map((b) => b.action_id)).toEqual([
+      ACTION_IDS.prev,
+      ACTION_IDS.next,
+      ACTION_IDS.share,
+      ACTION_IDS.csv,
+    ]);
+    expect(decodeRequest(middle[0]?.value, NOW)?.offset).toBe(0);
+    expect(decodeRequest(middle[1]?.value, NOW)?.offset).toBe(20);
+    expect(decodeRequest(middle[2]?.value, NOW)?.offset).toBe(10);
+
+    const last = buttons(buildReport(page(rows(3), { limit: 10, offset: 20 }, false)));
+    expect(last.map((b) => b.action_id)).toEqual([ACTION_IDS.prev, ACTION_IDS.share, ACTION_IDS.csv]);
+    for (const b of last) expect(decodeRequest(b.value, NOW)).toBeDefined();
+  });
+
+  it('numbers rows from the offset and says which rows are shown', () => {
+    const texts = assertBlockKitLimits(buildReport(page(rows(10), { limit: 10, offset: 10 }, true)));
+    expect(joined(texts)).toContain('Rows 11–20');
+    expect(joined(texts)).toMatch(/\n11 {2}\/guides\/page-0/);
+  });
+
+  it('says there are no visitors, still with header and totals', () => {
+    const report = buildReport({
+      request: REQUEST,
+      response: { totals: { human: 0, ai: 0, total: 0 }, visitors: [], hasMore: false },
+      fetchedAt: NOW,
+    });
+    const texts = assertBlockKitLimits(report);
+    expect(texts[0]).toBe('Unique visitors · 15–21 Nov 2026');
+    expect(joined(texts)).toContain('No visitors in this range');
+    expect(joined(texts)).toContain('*AI share*\n—');
+    expect(joined(texts)).not.toContain('```');
+    expect(buttons(report).map((b) => b.action_id)).toEqual([ACTION_IDS.share, ACTION_IDS.csv]);
+  });
+
+  it('says a page past the end is empty and offers Previous', () => {
+    const report = buildReport(page([], { limit: 10, offset: 30 }));
+    expect(joined(assertBlockKitLimits(report))).toContain('past the end');
+    expect(buttons(report)[0]?.action_id).toBe(ACTION_IDS.prev);
+  });
+
+  it('the shared copy names who shared it and has no buttons', () => {
+    const report = buildReport(page(rows(5)), { sharedBy: 'U123ALICE' });
+    const texts = assertBlockKitLimits(report);
+    expect(buttons(report)).toEqual([]);
+    expect(joined(texts)).toContain('Shared by <@U123ALICE>');
+    const odd = joined(assertBlockKitLimits(buildReport(page(rows(1)), { sharedBy: '<!here>' })));
+    expect(odd).not.toContain('<!here>');
+  });
+
+  it('formats headers for single days, cross-month and cross-year ranges', () => {
+    const header = (from: string, to: string) => assertBlockKitLimits(buildReport(page(rows(1), { from, to })))[0];
+    expect(header('2026-11-21', '2026-11-21')).toBe('Unique visitors · 21 Nov 2026');
+    expect(header('2026-10-28', '2026-11-03')).toBe('Unique visitors · 28 Oct – 3 Nov 2026');
+    expect(header('2025-12-28', '2026-01-03')).toBe('Unique visitors · 28 Dec 2025 – 3 Jan 2026');
+  });
+});
+
+describe('displayPath', () => {
+  it('keeps short paths and shortens long ones around an ellipsis', () => {
+    expect(displayPath('/quickstart')).toBe('/quickstart');
+    const long = `/api-reference/${'x'.repeat(100)}/endpoint`;
+    const shown = displayPath(long);
+    expect(Array.from(shown)).toHaveLength(PATH_WIDTH);
+    expect(shown.startsWith('/api-reference/')).toBe(true);
+    expect(shown.endsWith('/endpoint')).toBe(true);
+    expect(shown).toContain('…');
+  });
+
+  it('never splits emoji and neutralises backticks and line breaks', () => {
+    const shown = displayPath(`/${'😀'.repeat(100)}`);
+    expect(Array.from(shown)).toHaveLength(PATH_WIDTH);
+    expect(shown).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+    expect(displayPath('/a```b\nc')).toBe('/aˋˋˋb c');
+  });
+});

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { UnavailableError } from '../../../src/mintlify/errors.js';
+import type { VisitorsRequest } from '../../../src/visitors/date-range.js';
+import { EXPORT_MAX_ROWS, exportVisitorsCsv } from '../../../src/visitors/export.js';
+import type { SlackMessage } from '../../../src/visitors/messages.js';
+import { fakeDeps, fakeSlack, fakeVisitorsService } from './fake-deps.js';
+
+const REQUEST: VisitorsRequest = { from: '2026-11-01', to: '2026-11-30', limit: 10, offset: 30 };
+
+function setup(rowCount: number) {
+  const service = fakeVisitorsService(rowCount);
+  const slack = fakeSlack();
+  const { deps, logs } = fakeDeps(service, slack.client);
+  const told: SlackMessage[] = [];
+  const target = { channel: 'C1', userId: 'U1', tellPrivately: async (m: SlackMessage) => void told.push(m) };
+  return { service, slack, deps, logs, told, target };
+}
+
+describe('exportVisitorsCsv', () => {
+  it('fetches every page at 250 rows from offset 0 and uploads one CSV in the progress thread', async () => {
+    const { service, slack, deps, told, target } = setup(1_100);
+    const result = await exportVisitorsCsv(deps, REQUEST, target);
+    expect(result).toEqual({ ok: true, rows: 1_100, capped: false, fileId: 'F1' });
+    expect(service.queries.map((q) => [q.limit, q.offset])).toEqual([
+      [250, 0],
+      [250, 250],
+      [250, 500],
+      [250, 750],
+      [250, 1000],
+    ]);
+    expect(service.queries.every((q) => q.dateFrom === '2026-11-01' && q.dateTo === '2026-12-01')).toBe(true);
+    expect(slack.calls.map((c) => c.method)).toEqual([
+      'chat.postMessage',
+      'chat.update',
+      'filesUploadV2',
+      'chat.update',
+    ]);
+    const [post, progress, upload, done] = slack.calls;
+    expect(post?.args.text).toContain('0 rows so far');
+    expect(progress?.args.text).toContain('1,000 rows so far');
+    expect(upload?.args).toMatchObject({
+      channel_id: 'C1',
+      thread_ts: '1700000000.001',
+      filename: 'visitors_2026-11-01_2026-11-30.csv',
+    });
+    const csv = String(upload?.args.content).split('\r\n');
+    expect(csv[0]).toBe('path,human,ai,total');
+    expect(csv).toHaveLength(1 + 1_100 + 1 + 1);
+    expect(csv[4]).toBe(`"'=cmd|""/c calc"",x",1097,0,1097`);
+    expect(csv[1_101]).toBe('(site total),900,90,950');
+    expect(done?.args.text).toContain('1,100 rows');
+    expect(told).toEqual([]);
+  });
+
+  it('stops at 20,000 rows and says so', async () => {
+    const { slack, deps, target } = setup(EXPORT_MAX_ROWS + 10);
+    const result = await exportVisitorsCsv(deps, REQUEST, target);
+    expect(result).toMatchObject({ ok: true, rows: EXPORT_MAX_ROWS, capped: true });
+    const upload = slack.calls.find((c) => c.method === 'filesUploadV2');
+    expect(String(upload?.args.content).split('\r\n')).toHaveLength(EXPORT_MAX_ROWS + 3);
+    expect(upload?.args.initial_comment).toContain('stops at 20,000 rows');
+  });
+
+  it('is not capped at exactly 20,000 rows', async () => {
+    const { deps, target } = setup(EXPORT_MAX_ROWS);
+    expect(await exportVisitorsCsv(deps, REQUEST, target)).toMatchObject({ rows: EXPORT_MAX_ROWS, capped: false });
+  });
+
+  it('tells the person privately how to invite the bot when it is not in the channel', async () => {
+    const { slack, deps, told, target, service } = setup(10);
+    slack.failNext('chat.postMessage', 'not_in_channel');
+    expect(await exportVisitorsCsv(deps, REQUEST, target)).toEqual({ ok: false, reason: 'post_failed' });
+    expect(told[0]?.text).toContain('/invite');
+    expect(service.queries).toHaveLength(0);
+  });
+
+  it('reports a failed upload privately and marks the progress message', async () => {
+    const { slack, deps, told, target } = setup(10);
+    slack.failNext('filesUploadV2', 'not_in_channel');
+    expect(await exportVisitorsCsv(deps, REQUEST, target)).toEqual({ ok: false, reason: 'upload_failed' });
+    expect(told[0]?.text).toContain('/invite');
+    expect(slack.calls.at(-1)?.args.text).toContain('did not finish');
+  });
+
+  it('reports a service failure mid-way with the command to re-run', async () => {
+    const { service, deps, told, target } = setup(600);
+    const original = service.getVisitors;
+    let n = 0;
+    deps.mintlify.getVisitors = async (q) => {
+      if (++n === 2) throw new UnavailableError('get visitors', '503', 503);
+      return original(q);
+    };
+    expect(await exportVisitorsCsv(deps, REQUEST, target)).toEqual({ ok: false, reason: 'fetch_failed' });
+    expect(told[0]?.text).toContain('`/visitors 2026-11-01..2026-11-30`');
+  });
+
+  it('runs one export per channel and range at a time', async () => {
+    const { deps, told, target } = setup(10);
+    await deps.store.claims.claim('visitors:export:C1:2026-11-01:2026-11-30', 'someone-else', 60_000);
+    expect(await exportVisitorsCsv(deps, REQUEST, target)).toEqual({ ok: false, reason: 'busy' });
+    expect(told[0]?.text).toContain('already running');
+    await deps.store.claims.release('visitors:export:C1:2026-11-01:2026-11-30', 'someone-else');
+    expect((await exportVisitorsCsv(deps, REQUEST, target)).ok).toBe(true);
+    expect((await exportVisitorsCsv(deps, REQUEST, target)).ok).toBe(true);
+  });
+});
