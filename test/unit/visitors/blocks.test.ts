@@ -51,7 +51,7 @@ describe('buildReport', () => {
     expect(table.length).toBeGreaterThan(1);
     const lines = table.flatMap((t) => t.split('\n').filter((l) => /^\s*\d+ {2}/.test(l)));
     expect(lines).toHaveLength(250);
-    lines.forEach((line, i) => expect(line).toContain(`${i + 1}  /guides/page-${i} `));
+    for (const [i, line] of lines.entries()) expect(line).toContain(`${i + 1}  /guides/page-${i} `);
   });
 
   it('keeps every limit with 5,000-character paths full of characters that need escaping', () => {
