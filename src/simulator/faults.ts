@@ -6,9 +6,13 @@ export interface FaultMatch {
   path?: RegExp;
 }
 
+/** 5xx bursts, or 401/403 as when a key is revoked while the app runs. */
+const FAULT_STATUSES = [401, 403, 500, 502, 503] as const;
+export type FaultStatus = (typeof FAULT_STATUSES)[number];
+
 /** `count` is how many matching requests get the fault; `Infinity` is allowed. */
 export type Fault =
-  | { kind: 'status'; status: 500 | 502 | 503; count: number; match?: FaultMatch }
+  | { kind: 'status'; status: FaultStatus; count: number; match?: FaultMatch }
   | { kind: 'slow'; delayMs: number; count: number; match?: FaultMatch }
   | { kind: 'rate-limit'; retryAfterSec: number; count: number; match?: FaultMatch }
   | { kind: 'reset'; count: number; match?: FaultMatch };
@@ -60,7 +64,7 @@ const MatchSchema = z
   })
   .optional();
 const FaultBodySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('status'), status: z.union([z.literal(500), z.literal(502), z.literal(503)]) }),
+  z.object({ kind: z.literal('status'), status: z.union(FAULT_STATUSES.map((s) => z.literal(s))) }),
   z.object({ kind: z.literal('slow'), delayMs: z.number().int().min(0) }),
   z.object({ kind: z.literal('rate-limit'), retryAfterSec: z.number().int().min(0) }),
   z.object({ kind: z.literal('reset') }),

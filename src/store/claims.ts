@@ -9,6 +9,8 @@ export interface Claims {
   claim(key: string, owner: string, ttlMs: number): Promise<boolean>;
   /** Extends the hold when `owner` still holds `key`, or takes it when it is free. */
   renew(key: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Takes `key` for `owner` whoever holds it (a follow-up moves a job's lease to the instance that took it). */
+  takeOver(key: string, owner: string, ttlMs: number): Promise<void>;
   /** Lets go of `key` if `owner` holds it. */
   release(key: string, owner: string): Promise<void>;
   /** Adds one to a counter that lives `windowMs` from its first increment. */
@@ -47,12 +49,18 @@ export function createMemoryClaims(now: () => number = Date.now): Claims {
       held.set(key, { value: owner, expiresAt: now() + ttlMs });
       return true;
     },
+    async takeOver(key, owner, ttlMs) {
+      held.set(key, { value: owner, expiresAt: now() + ttlMs });
+    },
     async release(key, owner) {
       if (live(key)?.value === owner) held.delete(key);
     },
     async increment(key, windowMs) {
       const entry = live(key);
-      const next = { value: String((entry ? Number(entry.value) : 0) + 1), expiresAt: entry?.expiresAt ?? now() + windowMs };
+      const next = {
+        value: String((entry ? Number(entry.value) : 0) + 1),
+        expiresAt: entry?.expiresAt ?? now() + windowMs,
+      };
       held.set(key, next);
       return { count: Number(next.value), resetInMs: next.expiresAt - now() };
     },
@@ -95,6 +103,9 @@ export function createRedisClaims(client: RedisClientType, prefix: string): Clai
     },
     async renew(key, owner, ttlMs) {
       return (await client.eval(RENEW, { keys: [k(key)], arguments: [owner, String(ttlMs)] })) === 1;
+    },
+    async takeOver(key, owner, ttlMs) {
+      await client.set(k(key), owner, { expiration: { type: 'PX', value: ttlMs } });
     },
     async release(key, owner) {
       await client.eval(RELEASE, { keys: [k(key)], arguments: [owner] });

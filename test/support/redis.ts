@@ -24,7 +24,9 @@ if (failure && process.env.REQUIRE_REDIS === '1') {
   throw new Error(`REQUIRE_REDIS=1 but Redis at ${TEST_REDIS_URL} is unreachable: ${failure}`);
 }
 if (failure) {
-  console.warn(`[redis tests skipped] Redis at ${TEST_REDIS_URL} is unreachable (${failure}). Start redis-server or set TEST_REDIS_URL.`);
+  console.warn(
+    `[redis tests skipped] Redis at ${TEST_REDIS_URL} is unreachable (${failure}). Start redis-server or set TEST_REDIS_URL.`,
+  );
 }
 export const redisAvailable = failure === undefined;
 

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { registerAgent } from './agent/listeners.js';
+import { createPoller, type PollerOptions } from './agent/poller.js';
+import type { Config } from './config.js';
+import type { Deps } from './deps.js';
+import { createLogger, type Logger } from './log.js';
+import { createMintlifyClient } from './mintlify/client.js';
+import { createSlackApp } from './slack/app.js';
+import { createStore } from './store/store.js';
+import { registerVisitors } from './visitors/listeners.js';
+
+export interface RunningApp {
+  /** The HTTP port Slack requests (and `/healthz`) are served on. */
+  port: number;
+  deps: Deps;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  log?: Logger;
+  /** Store namespace; tests give each run its own. */
+  namespace?: string;
+  mintlifyTimeoutMs?: number;
+  poller?: PollerOptions;
+}
+
+/** Wires config → deps → Slack app + poller and starts them. The poller resumes jobs left active. */
+export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
+  const log = options.log ?? createLogger(config.logLevel);
+  const store = await createStore({
+    redisUrl: config.redisUrl,
+    log,
+    ...(options.namespace && { namespace: options.namespace }),
+  });
+  const slackApp = createSlackApp(config, log);
+  const deps: Deps = {
+    config,
+    log,
+    store,
+    slack: slackApp.bolt.client,
+    mintlify: createMintlifyClient({
+      ...config.mintlify,
+      log,
+      ...(options.mintlifyTimeoutMs && { timeoutMs: options.mintlifyTimeoutMs }),
+    }),
+    instanceId: randomUUID(),
+    now: Date.now,
+  };
+  const poller = createPoller(deps, options.poller);
+  registerAgent(slackApp.bolt, { ...deps, poller, bindings: poller.bindings });
+  registerVisitors(slackApp.bolt, deps);
+
+  const port = await slackApp.start();
+  await poller.start();
+  slackApp.setReady(true);
+  log.info('app.started', { port, mode: config.slack.appToken ? 'socket' : 'http', store: store.kind });
+
+  return {
+    port,
+    deps,
+    async stop() {
+      slackApp.setReady(false);
+      await poller.stop();
+      await slackApp.stop();
+      await store.close();
+      log.info('app.stopped');
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { startApp } from './app.js';
+import { ConfigError, loadEnvFile, parseConfig } from './config.js';
+import { createLogger } from './log.js';
+import { StoreUnavailableError } from './store/store.js';
+
+loadEnvFile();
+let config: ReturnType<typeof parseConfig>;
+try {
+  config = parseConfig(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(78); // EX_CONFIG
+}
+
+const log = createLogger(config.logLevel);
+process.on('unhandledRejection', (reason) => log.error('process.unhandled_rejection', { error: reason }));
+
+try {
+  const app = await startApp(config, { log });
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('app.stopping', { signal });
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    await app.stop();
+    clearTimeout(force);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+} catch (error) {
+  const message =
+    error instanceof StoreUnavailableError ? error.message : `Failed to start: ${(error as Error).message}`;
+  log.error('app.start_failed', { error: message });
+  process.exit(1);
+}
