@@ -86,7 +86,7 @@ const EnvSchema = z
       }
       // Compare the intervals only when both parsed: otherwise their own problems already say what is wrong.
       const pollParsed = !ctx.issues.some(
-        (i) => i.path[0] === 'POLL_INTERVAL_MS' || i.path[0] === 'POLL_MAX_INTERVAL_MS',
+        (i) => i.path?.[0] === 'POLL_INTERVAL_MS' || i.path?.[0] === 'POLL_MAX_INTERVAL_MS',
       );
       if (pollParsed && env.POLL_MAX_INTERVAL_MS < env.POLL_INTERVAL_MS) {
         ctx.addIssue({ code: 'custom', path: ['POLL_MAX_INTERVAL_MS'], message: 'must be at least POLL_INTERVAL_MS' });
