@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { type Logger, redact } from '../log.js';
 import {
   InvalidRequestError,
-  MintlifyError,
+  type MintlifyError,
   NotFoundError,
   RateLimitedError,
   UnauthorizedError,
@@ -102,7 +102,10 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
       const op = 'get visitors';
       const q = validate(op, VisitorsQuerySchema, query);
       const searchParams = { dateFrom: q.dateFrom, dateTo: q.dateTo, limit: q.limit, offset: q.offset };
-      return call(http, op, VisitorsResponseSchema, `v1/analytics/${project}/visitors`, { method: 'get', searchParams });
+      return call(http, op, VisitorsResponseSchema, `v1/analytics/${project}/visitors`, {
+        method: 'get',
+        searchParams,
+      });
     },
   };
 }
@@ -137,6 +140,8 @@ async function call<S extends z.ZodType>(
 
 async function toMintlifyError(operation: string, error: unknown): Promise<MintlifyError> {
   if (error instanceof TimeoutError) return new UnavailableError(operation, 'timed out');
+  // A 2xx whose body is not JSON (a proxy's HTML page, say) is a bad answer, not a network failure.
+  if (error instanceof SyntaxError) return new UnavailableError(operation, 'response is not JSON');
   if (!(error instanceof HTTPError)) {
     // fetch rejects with a TypeError whose cause says why (ECONNREFUSED, socket hang up, …).
     const cause = (error as { cause?: { code?: string } }).cause?.code;

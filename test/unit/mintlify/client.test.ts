@@ -1,0 +1,444 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMintlifyClient, type MintlifyClientOptions } from '../../../src/mintlify/client.js';
+import {
+  InvalidRequestError,
+  MintlifyError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthorizedError,
+  UnavailableError,
+} from '../../../src/mintlify/errors.js';
+import type { VisitorsQuery } from '../../../src/mintlify/schemas.js';
+import { startSimulator } from '../../../src/simulator/server.js';
+import { useSimulator } from '../../fakes/start-simulator.js';
+import { captureLogs } from '../../support/logs.js';
+
+const API_KEY = 'mint_client_test_SeCrEt_9876';
+const PROJECT = 'proj_1';
+const JOB_PATH = `/v2/agent/${PROJECT}/job`;
+const VISITORS_PATH = `/v1/analytics/${PROJECT}/visitors`;
+const QUERY: VisitorsQuery = { dateFrom: '2025-05-01', dateTo: '2025-05-08' };
+
+const sim = useSimulator();
+
+/** Every client gets its own captured log, so each test can check that the key never reached it. */
+let logTexts: (() => string)[] = [];
+afterEach(() => {
+  for (const text of logTexts) expect(text()).not.toContain(API_KEY);
+  logTexts = [];
+});
+
+function client(options: Partial<MintlifyClientOptions> = {}) {
+  const captured = captureLogs();
+  logTexts.push(captured.text);
+  return createMintlifyClient({
+    apiUrl: sim().url,
+    apiKey: API_KEY,
+    projectId: PROJECT,
+    log: captured.log,
+    timeoutMs: 2_000,
+    ...options,
+  });
+}
+
+/** Awaits a rejection, checks its class and that the API key is nowhere in it, and returns it. */
+async function failure<E extends MintlifyError>(
+  promise: Promise<unknown>,
+  type: new (...args: never[]) => E,
+): Promise<E> {
+  const error = await promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(type);
+  const e = error as E;
+  expect(e.message).not.toContain(API_KEY);
+  expect(JSON.stringify({ ...e, message: e.message, stack: e.stack })).not.toContain(API_KEY);
+  return e;
+}
+
+interface StubRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+}
+interface StubReply {
+  status: number;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+/** A plain node:http server on 127.0.0.1 answering what the test scripts (for statuses the simulator never sends). */
+const stubs: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(stubs.splice(0).map((stub) => stub.close()));
+});
+async function startStub(reply: (req: StubRequest) => StubReply) {
+  const requests: StubRequest[] = [];
+  const server = createServer((req, res) => {
+    const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers };
+    requests.push(seen);
+    req.resume();
+    req.on('end', () => {
+      const { status, body, headers } = reply(seen);
+      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const stub = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+  stubs.push(stub);
+  return stub;
+}
+const json = (status: number, body: unknown, headers?: Record<string, string>): StubReply => ({
+  status,
+  body: JSON.stringify(body),
+  ...(headers && { headers }),
+});
+
+describe('createJob', () => {
+  it('posts the prompt with the bearer key and parses the 201 job', async () => {
+    const job = await client().createJob('  Document the new webhook endpoint ');
+    expect(job).toMatchObject({ id: expect.any(String), status: 'active' });
+    expect(sim().getJob(job.id)?.id).toBe(job.id);
+    expect(sim().requests).toEqual([
+      { method: 'POST', path: JOB_PATH, query: {}, body: { prompt: 'Document the new webhook endpoint' } },
+    ]);
+  });
+
+  it.each(['', '   ', '\n\t '])('rejects the empty prompt %j before sending anything', async (prompt) => {
+    const error = await failure(client().createJob(prompt), InvalidRequestError);
+    expect(error.details).toEqual([expect.stringContaining('prompt is empty')]);
+    expect(sim().requests).toHaveLength(0);
+  });
+
+  it('maps a 429 to RateLimitedError with the Retry-After delay', async () => {
+    sim().injectFault({ kind: 'rate-limit', retryAfterSec: 42, count: 1 });
+    const error = await failure(client().createJob('x'), RateLimitedError);
+    expect(error.retryAfterMs).toBe(42_000);
+    expect(error.code).toBe('rate_limited');
+  });
+
+  it("maps the simulator's own hourly create limit to RateLimitedError", async () => {
+    const limited = await startSimulator({ createLimitPerHour: 1 });
+    try {
+      const c = client({ apiUrl: limited.url });
+      await c.createJob('first');
+      const error = await failure(c.createJob('second'), RateLimitedError);
+      expect(error.retryAfterMs).toBeGreaterThan(0);
+      expect(error.retryAfterMs).toBeLessThanOrEqual(3_600_000);
+      expect(limited.requests).toHaveLength(2);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('sendFollowUp', () => {
+  it('posts to the job and parses the 200 job', async () => {
+    const c = client();
+    const job = await c.createJob('first');
+    sim().endJob(job.id, { status: 'completed' });
+    const updated = await c.sendFollowUp(job.id, 'also fix the typo');
+    expect(updated).toMatchObject({ id: job.id, status: 'active' });
+    expect(sim().requests.at(-1)).toEqual({
+      method: 'POST',
+      path: `${JOB_PATH}/${job.id}/message`,
+      query: {},
+      body: { prompt: 'also fix the typo' },
+    });
+  });
+
+  it('maps a 400 to InvalidRequestError carrying the service message', async () => {
+    const c = client();
+    const job = await c.createJob('first');
+    sim().endJob(job.id, { status: 'archived' });
+    const error = await failure(c.sendFollowUp(job.id, 'more'), InvalidRequestError);
+    expect(error.serviceMessage).toBe('Job is archived');
+    expect(error.message).toBe('send follow-up: Job is archived');
+  });
+
+  it('maps a 404 to NotFoundError', async () => {
+    await failure(client().sendFollowUp('missing-job', 'more'), NotFoundError);
+  });
+
+  it('rejects an empty prompt before sending anything', async () => {
+    await failure(client().sendFollowUp('job-1', ' '), InvalidRequestError);
+    expect(sim().requests).toHaveLength(0);
+  });
+});
+
+describe('getJob', () => {
+  it('parses the 200 job', async () => {
+    const c = client();
+    const created = await c.createJob('first');
+    await expect(c.getJob(created.id)).resolves.toMatchObject({ id: created.id, status: 'active' });
+    expect(sim().requests.at(-1)).toMatchObject({ method: 'GET', path: `${JOB_PATH}/${created.id}` });
+  });
+
+  it('maps a 404 to NotFoundError with the service message, without retrying', async () => {
+    const error = await failure(client().getJob('nope'), NotFoundError);
+    expect(error.message).toBe('get job: Job not found');
+    expect(error.code).toBe('not_found');
+    expect(sim().requests).toHaveLength(1);
+  });
+
+  it.each([
+    ['a slash', 'a/b'],
+    ['a dot-dot segment', '..'],
+    ['dot-dots inside', 'a..b'],
+    ['a percent sign', 'a%2Fb'],
+    ['an empty id', ''],
+    ['a space', 'a b'],
+    ['a leading dot', '.hidden'],
+    ['a query string', 'a?x=1'],
+    ['a fragment', 'a#b'],
+    ['a very long id', 'a'.repeat(129)],
+  ])('refuses a job id with %s before sending anything', async (_case, id) => {
+    const c = client();
+    await failure(c.getJob(id), InvalidRequestError);
+    await failure(c.sendFollowUp(id, 'x'), InvalidRequestError);
+    expect(sim().requests).toHaveLength(0);
+  });
+
+  it('URL-encodes path parameters (project id and job id)', async () => {
+    const c = client({ projectId: 'team a/b' });
+    const job = await c.createJob('first');
+    expect(sim().requests.at(-1)?.path).toBe('/v2/agent/team%20a%2Fb/job');
+    await failure(c.getJob('job:1'), NotFoundError);
+    expect(sim().requests.at(-1)?.path).toBe('/v2/agent/team%20a%2Fb/job/job%3A1');
+    await expect(c.getJob(job.id)).resolves.toMatchObject({ id: job.id });
+  });
+
+  it('retries a 5xx on GET and then succeeds', async () => {
+    const c = client();
+    const job = await c.createJob('first');
+    sim().injectFault({ kind: 'status', status: 503, count: 2, match: { method: 'GET' } });
+    await expect(c.getJob(job.id)).resolves.toMatchObject({ id: job.id });
+    expect(sim().requests.filter((r) => r.method === 'GET')).toHaveLength(3);
+  });
+
+  it.each([500, 502, 503] as const)(
+    'gives up on a persistent %i with UnavailableError carrying the status',
+    async (status) => {
+      sim().injectFault({ kind: 'status', status, count: Number.POSITIVE_INFINITY });
+      const error = await failure(client({ getRetries: 1 }).getJob('job-1'), UnavailableError);
+      expect(error.status).toBe(status);
+      expect(error.message).toBe(`get job: ${status} Simulated ${status} error`);
+      expect(sim().requests).toHaveLength(2);
+    },
+  );
+
+  it('retries a connection reset on GET', async () => {
+    const c = client();
+    const job = await c.createJob('first');
+    sim().injectFault({ kind: 'reset', count: 1, match: { method: 'GET' } });
+    await expect(c.getJob(job.id)).resolves.toMatchObject({ id: job.id });
+    expect(sim().requests.filter((r) => r.method === 'GET')).toHaveLength(2);
+  });
+
+  it('times out a slow answer with UnavailableError "timed out"', async () => {
+    sim().injectFault({ kind: 'slow', delayMs: 2_000, count: Number.POSITIVE_INFINITY });
+    const error = await failure(client({ timeoutMs: 100, getRetries: 0 }).getJob('job-1'), UnavailableError);
+    expect(error.message).toBe('get job: timed out');
+    expect(error.status).toBeUndefined();
+  });
+
+  it('retries a timed-out GET', async () => {
+    const c = client({ timeoutMs: 300 });
+    const job = await c.createJob('first');
+    sim().injectFault({ kind: 'slow', delayMs: 2_000, count: 1, match: { method: 'GET' } });
+    await expect(c.getJob(job.id)).resolves.toMatchObject({ id: job.id });
+  });
+
+  it('maps an unreachable server to UnavailableError "network error"', async () => {
+    const url = sim().url;
+    await sim().close();
+    const error = await failure(client({ apiUrl: url, getRetries: 0 }).getJob('job-1'), UnavailableError);
+    expect(error.message).toMatch(/^get job: network error/);
+  });
+});
+
+describe('no POST is ever retried', () => {
+  const posts: [string, (c: ReturnType<typeof client>, jobId: string) => Promise<unknown>][] = [
+    ['createJob', (c) => c.createJob('do it')],
+    ['sendFollowUp', (c, jobId) => c.sendFollowUp(jobId, 'and this')],
+  ];
+
+  it.each(posts)('%s: a 503 is seen exactly once and reported with its status', async (_name, post) => {
+    const job = await client().createJob('first');
+    sim().requests.length = 0;
+    sim().injectFault({ kind: 'status', status: 503, count: Number.POSITIVE_INFINITY, match: { method: 'POST' } });
+    const error = await failure(post(client(), job.id), UnavailableError);
+    expect(error.status).toBe(503);
+    expect(sim().requests).toHaveLength(1);
+  });
+
+  it.each(posts)('%s: a connection reset is seen exactly once', async (_name, post) => {
+    const job = await client().createJob('first');
+    sim().requests.length = 0;
+    sim().injectFault({ kind: 'reset', count: Number.POSITIVE_INFINITY, match: { method: 'POST' } });
+    const error = await failure(post(client(), job.id), UnavailableError);
+    expect(error.message).toMatch(/network error/);
+    expect(sim().requests).toHaveLength(1);
+  });
+
+  it.each(posts)('%s: a timeout is seen exactly once', async (_name, post) => {
+    const job = await client().createJob('first');
+    sim().requests.length = 0;
+    sim().injectFault({ kind: 'slow', delayMs: 2_000, count: Number.POSITIVE_INFINITY, match: { method: 'POST' } });
+    const error = await failure(post(client({ timeoutMs: 100 }), job.id), UnavailableError);
+    expect(error.message).toMatch(/timed out$/);
+    expect(sim().requests).toHaveLength(1);
+  });
+
+  it.each(posts)('%s: a 429 is seen exactly once', async (_name, post) => {
+    const job = await client().createJob('first');
+    sim().requests.length = 0;
+    sim().injectFault({ kind: 'rate-limit', retryAfterSec: 1, count: Number.POSITIVE_INFINITY });
+    await failure(post(client(), job.id), RateLimitedError);
+    expect(sim().requests).toHaveLength(1);
+  });
+});
+
+describe('getVisitors', () => {
+  it('sends the query and parses the response', async () => {
+    const result = await client().getVisitors({ ...QUERY, limit: 5, offset: 10 });
+    expect(result.visitors.length).toBeLessThanOrEqual(5);
+    expect(result.totals).toEqual({ human: expect.any(Number), ai: expect.any(Number), total: expect.any(Number) });
+    expect(sim().requests).toEqual([
+      {
+        method: 'GET',
+        path: VISITORS_PATH,
+        query: { dateFrom: '2025-05-01', dateTo: '2025-05-08', limit: '5', offset: '10' },
+        body: undefined,
+      },
+    ]);
+  });
+
+  it('applies the default limit and offset', async () => {
+    await client().getVisitors(QUERY);
+    expect(sim().requests[0]?.query).toMatchObject({ limit: '50', offset: '0' });
+  });
+
+  it.each<[string, Partial<VisitorsQuery>]>([
+    ['limit 0', { limit: 0 }],
+    ['limit 251', { limit: 251 }],
+    ['fractional limit', { limit: 1.5 }],
+    ['offset -1', { offset: -1 }],
+    ['a slash date', { dateFrom: '2025/05/01' }],
+    ['an impossible date', { dateFrom: '2025-02-30' }],
+    ['a short date', { dateTo: '2025-5-8' }],
+    ['a date-time', { dateTo: '2025-05-08T00:00:00Z' }],
+    ['dateFrom equal to dateTo', { dateFrom: '2025-05-08', dateTo: '2025-05-08' }],
+    ['dateFrom after dateTo', { dateFrom: '2025-05-09', dateTo: '2025-05-08' }],
+  ])('refuses %s without sending anything', async (_case, change) => {
+    const error = await failure(client().getVisitors({ ...QUERY, ...change }), InvalidRequestError);
+    expect(error.serviceMessage).toBe('invalid input');
+    expect(error.details.length).toBeGreaterThan(0);
+    expect(sim().requests).toHaveLength(0);
+  });
+
+  it('maps an analytics 400 to InvalidRequestError with its details', async () => {
+    const stub = await startStub(() =>
+      json(400, { error: 'Invalid query parameters', details: [{ message: 'dateFrom: too old' }, { message: 'x' }] }),
+    );
+    const error = await failure(client({ apiUrl: stub.url }).getVisitors(QUERY), InvalidRequestError);
+    expect(error.serviceMessage).toBe('Invalid query parameters');
+    expect(error.details).toEqual(['dateFrom: too old', 'x']);
+    expect(error.message).toBe('get visitors: Invalid query parameters; dateFrom: too old; x');
+  });
+});
+
+describe('answers the simulator never gives (local stub server)', () => {
+  it.each([401, 403])('maps %i to UnauthorizedError without retrying', async (status) => {
+    const stub = await startStub(() => json(status, { error: 'Invalid API key' }));
+    const error = await failure(client({ apiUrl: stub.url }).getJob('job-1'), UnauthorizedError);
+    expect(error.message).toBe(`get job: ${status} Invalid API key`);
+    expect(error.code).toBe('unauthorized');
+    expect(stub.requests).toHaveLength(1);
+    expect(stub.requests[0]?.headers.authorization).toBe(`Bearer ${API_KEY}`);
+  });
+
+  it('maps a 422 to InvalidRequestError', async () => {
+    const stub = await startStub(() => json(422, { error: 'Unprocessable' }));
+    const error = await failure(client({ apiUrl: stub.url }).createJob('x'), InvalidRequestError);
+    expect(error.serviceMessage).toBe('Unprocessable');
+  });
+
+  it('redacts a key the service echoes back in its error message and details', async () => {
+    const stub = await startStub(() =>
+      json(400, { error: `bad key ${API_KEY}`, details: [{ message: `header was Bearer ${API_KEY}` }] }),
+    );
+    const error = await failure(client({ apiUrl: stub.url }).getVisitors(QUERY), InvalidRequestError);
+    expect(error.serviceMessage).toBe('bad key mint_[redacted]');
+    expect(error.details).toEqual(['header was Bearer mint_[redacted]']);
+  });
+
+  it('redacts a key echoed in a 401 message', async () => {
+    const stub = await startStub(() => json(401, { error: `unknown key ${API_KEY}` }));
+    const error = await failure(client({ apiUrl: stub.url }).createJob('x'), UnauthorizedError);
+    expect(error.message).toBe('create job: 401 unknown key mint_[redacted]');
+  });
+
+  it.each<[string, StubReply, RegExp]>([
+    ['a 500 with an HTML body', { status: 500, body: '<html>oops</html>' }, /^get job: 500$/],
+    ['a 429 without Retry-After', json(429, { error: 'slow down' }), /rate limited, retry in 60s/],
+    ['a 429 with a garbage Retry-After', json(429, {}, { 'retry-after': 'soon' }), /retry in 60s/],
+    ['a 429 with an HTTP-date Retry-After', json(429, {}, { 'retry-after': 'Thu, 01 Jan 1970 00:00:00 GMT' }), /in 0s/],
+    ['a 404 without a body', { status: 404 }, /^get job: not found$/],
+  ])('copes with %s', async (_case, reply, expected) => {
+    const stub = await startStub(() => reply);
+    const error = await client({ apiUrl: stub.url, getRetries: 0 })
+      .getJob('job-1')
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MintlifyError);
+    expect((error as Error).message).toMatch(expected);
+  });
+
+  it.each<[string, string]>([
+    ['a job without a status', JSON.stringify({ id: 'j1' })],
+    ['an unknown status', JSON.stringify({ id: 'j1', status: 'paused' })],
+    ['an empty body', ''],
+    ['a JSON array', '[]'],
+  ])('reports %s as a contract violation', async (_case, body) => {
+    const stub = await startStub(() => ({ status: 200, body }));
+    const error = await failure(client({ apiUrl: stub.url }).getJob('job-1'), UnavailableError);
+    expect(error.message).toBe('get job: response does not match the API contract');
+  });
+
+  it('reports a 200 that is not JSON as a bad response, not a network error', async () => {
+    const stub = await startStub(() => ({
+      status: 200,
+      body: '<html>login</html>',
+      headers: { 'content-type': 'text/html' },
+    }));
+    const error = await failure(client({ apiUrl: stub.url }).getJob('job-1'), UnavailableError);
+    expect(error.message).toBe('get job: response is not JSON');
+  });
+});
+
+describe('the API key stays secret', () => {
+  it('never appears in debug logs of successful and failed requests', async () => {
+    const captured = captureLogs();
+    const c = createMintlifyClient({ apiUrl: sim().url, apiKey: API_KEY, projectId: PROJECT, log: captured.log });
+    const job = await c.createJob('first');
+    await c.getJob(job.id);
+    await c.getJob('missing').catch(() => {});
+    await c.getVisitors(QUERY);
+    expect(captured.lines.length).toBeGreaterThanOrEqual(4);
+    expect(captured.text()).toContain('mintlify.request');
+    expect(captured.text()).not.toContain(API_KEY);
+  });
+});
