@@ -27,7 +27,8 @@ export function quote(text: string, max = 500): string {
 /** A mrkdwn link only for https URLs; anything else gives `undefined` so callers show plain text. */
 export function safeLink(url: string | null | undefined, label?: string): string | undefined {
   if (!url || !isHttpsUrl(url)) return undefined;
-  const target = url.replace(/[<>|]/g, (c) => encodeURIComponent(c));
+  // Emit the URL as parsed (spaces encoded, tabs and newlines dropped), with Slack's link delimiters encoded.
+  const target = new URL(url).href.replace(/[<>|]/g, (c) => encodeURIComponent(c));
   return label ? `<${target}|${escapeMrkdwn(label).replace(/\|/g, '¦')}>` : `<${target}>`;
 }
 
