@@ -25,10 +25,12 @@ export function usage(reason?: string): Message {
   return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
 }
 
-/** Echoes the user's text back so it is not lost when we could not act on it. */
+/** Text alone (no blocks) carries up to 40,000 characters, where a section block would cut at 3,000. */
+const ECHO_MAX_CHARS = 30_000;
+
+/** Echoes the user's text back, whole, so it is not lost when we could not act on it. */
 function withPrompt(problem: string, prompt: string): Message {
-  const text = `${problem}\n\nYour instruction, to copy and retry:\n${quote(prompt, 2_500)}`;
-  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+  return { text: `${problem}\n\nYour instruction, to copy and retry:\n${quote(prompt, ECHO_MAX_CHARS)}` };
 }
 
 export const errors = {
