@@ -18,8 +18,6 @@ export interface RunningApp {
 
 export interface StartOptions {
   log?: Logger;
-  /** Store namespace; tests give each run its own. */
-  namespace?: string;
   mintlifyTimeoutMs?: number;
   poller?: PollerOptions;
 }
@@ -30,7 +28,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const store = await createStore({
     redisUrl: config.redisUrl,
     log,
-    ...(options.namespace && { namespace: options.namespace }),
+    namespace: config.storeNamespace,
   });
   const slackApp = createSlackApp(config, log);
   const deps: Deps = {

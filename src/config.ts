@@ -6,6 +6,7 @@ export const DEFAULT_MINTLIFY_API_URL = 'https://api.mintlify.com';
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_POLL_INTERVAL_MS = 5_000;
 export const DEFAULT_POLL_MAX_INTERVAL_MS = 60_000;
+export const DEFAULT_STORE_NAMESPACE = 'mintlify-slack';
 export const DEFAULT_JOB_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
@@ -55,6 +56,11 @@ const EnvSchema = z
     MINTLIFY_PROJECT_ID: required('the Mintlify project id'),
     MINTLIFY_API_URL: url(DEFAULT_MINTLIFY_API_URL),
     REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'expected redis:// or rediss:// URL' }).optional()),
+    STORE_NAMESPACE: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'expected 1–64 letters, digits, dots, dashes or underscores')
+      .default(DEFAULT_STORE_NAMESPACE),
     PORT: z.coerce
       .number({ error: PORT_EXPECTED })
       .int(PORT_EXPECTED)
@@ -102,6 +108,8 @@ export interface Config {
   slack: { botToken: string; signingSecret?: string; appToken?: string; apiUrl: string; port: number };
   mintlify: { apiKey: string; projectId: string; apiUrl: string };
   redisUrl?: string;
+  /** Prefix of every store key, so several bots can share one Redis. */
+  storeNamespace: string;
   pollIntervalMs: number;
   pollMaxIntervalMs: number;
   jobMaxAgeMs: number;
@@ -136,6 +144,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     },
     mintlify: { apiKey: e.MINTLIFY_API_KEY, projectId: e.MINTLIFY_PROJECT_ID, apiUrl: e.MINTLIFY_API_URL },
     ...(e.REDIS_URL && { redisUrl: e.REDIS_URL }),
+    storeNamespace: e.STORE_NAMESPACE,
     pollIntervalMs: e.POLL_INTERVAL_MS,
     pollMaxIntervalMs: e.POLL_MAX_INTERVAL_MS,
     jobMaxAgeMs: e.JOB_MAX_AGE_MS,

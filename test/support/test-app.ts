@@ -35,10 +35,16 @@ export interface TestApp {
 export async function startTestApp(
   slack: FakeSlackApi,
   simulatorUrl: string,
-  options: { env?: Record<string, string>; redisUrl?: string | undefined } & StartOptions = {},
+  options: { env?: Record<string, string>; redisUrl?: string | undefined; namespace?: string } & StartOptions = {},
 ): Promise<TestApp> {
-  const { env, redisUrl, ...start } = options;
-  const config = parseConfig(testEnv(slack, simulatorUrl, { ...env, ...(redisUrl && { REDIS_URL: redisUrl }) }));
+  const { env, redisUrl, namespace, ...start } = options;
+  const config = parseConfig(
+    testEnv(slack, simulatorUrl, {
+      ...env,
+      ...(redisUrl && { REDIS_URL: redisUrl }),
+      ...(namespace && { STORE_NAMESPACE: namespace }),
+    }),
+  );
   const captured = captureLogs();
   const app = await startApp(config, { log: captured.log, mintlifyTimeoutMs: 1_000, ...start });
   return { url: `http://127.0.0.1:${app.port}`, app, logs: captured.text, stop: () => app.stop() };
