@@ -74,8 +74,9 @@ export async function showVisitors(
     return { ok: true, page: { request, response, fetchedAt }, cached: false };
   } catch (error) {
     const failure = toFailure(error);
-    const log = failure.kind === 'unauthorized' || failure.kind === 'unexpected' ? deps.log.error : deps.log.warn;
-    log('visitors.report_failed', { ...fields, failure: failure.kind, error });
+    // The admin has to act on these; the rest are the service's weather.
+    const level = failure.kind === 'unauthorized' || failure.kind === 'unexpected' ? 'error' : 'warn';
+    deps.log[level]('visitors.report_failed', { ...fields, failure: failure.kind, error });
     return { ok: false, failure };
   }
 }

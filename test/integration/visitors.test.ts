@@ -304,6 +304,15 @@ describe.each(storeKinds)('/visitors ($kind store)', ({ kind, redisUrl, availabl
     expect(text).not.toMatch(/\bat .*\.(ts|js):\d+|Error:/);
   });
 
+  it('asks people to wait when the service rate-limits', async () => {
+    await boot();
+    sim.injectFault({ kind: 'rate-limit', retryAfterSec: 30, count: 1 });
+    await visitors('2026-10-01 2026-10-31');
+    const text = textOf(await nthResponse('cmd', 0));
+    expect(text).toContain('about 30 seconds');
+    expect(text).toContain('`/visitors 2026-10-01..2026-10-31`');
+  });
+
   it('says the app is misconfigured on a 401 and logs it', async () => {
     await boot();
     sim.injectFault({ kind: 'status', status: 401, count: 1 });
