@@ -19,9 +19,10 @@ async function probe(): Promise<string | undefined> {
 }
 
 const failure = await probe();
-/** CI sets REQUIRE_REDIS=1: an unreachable Redis then fails the run instead of skipping. */
-if (failure && process.env.REQUIRE_REDIS === '1') {
-  throw new Error(`REQUIRE_REDIS=1 but Redis at ${TEST_REDIS_URL} is unreachable: ${failure}`);
+/** In CI (CI=true) or with REQUIRE_REDIS=1 an unreachable Redis fails the run instead of skipping. */
+const required = process.env.REQUIRE_REDIS === '1' || process.env.CI === 'true';
+if (failure && required) {
+  throw new Error(`Redis tests are required here (CI/REQUIRE_REDIS) but ${TEST_REDIS_URL} is unreachable: ${failure}`);
 }
 if (failure) {
   console.warn(

@@ -53,6 +53,7 @@ describe('parseConfig', () => {
       allowedUsers: [],
       allowedChannels: [],
       logLevel: 'info',
+      storeNamespace: 'mintlify-slack',
     });
   });
 
