@@ -27,7 +27,8 @@ export interface StoreOptions {
 export async function createStore({ redisUrl, namespace = DEFAULT_NAMESPACE, log }: StoreOptions): Promise<Store> {
   if (!redisUrl) {
     log.warn('store.memory', {
-      message: 'Using the in-memory store: job bindings vanish on restart and replicas cannot share them. Set REDIS_URL.',
+      message:
+        'Using the in-memory store: job bindings vanish on restart and replicas cannot share them. Set REDIS_URL.',
     });
     return { kind: 'memory', kv: new Keyv({ namespace }), claims: createMemoryClaims(), close: async () => {} };
   }
@@ -51,7 +52,11 @@ async function connectRedis(redisUrl: string, log: Logger): Promise<RedisClientT
     url: redisUrl,
     // Fail commands at once while disconnected instead of queueing them: Slack must get an answer in time.
     disableOfflineQueue: true,
-    socket: { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 5_000) },
+    socket: {
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      // Before the first connection, give up at the first failure (refused, wrong password) and say why.
+      reconnectStrategy: (retries, cause) => (connected ? Math.min(100 * 2 ** retries, 5_000) : cause),
+    },
   });
   let connected = false;
   client.on('error', (error: Error) => {
@@ -67,7 +72,7 @@ async function connectRedis(redisUrl: string, log: Logger): Promise<RedisClientT
   try {
     await Promise.race([client.connect(), timeout]);
   } catch (error) {
-    client.destroy();
+    if (client.isOpen) client.destroy();
     throw error instanceof StoreUnavailableError
       ? error
       : new StoreUnavailableError(`Cannot reach Redis at ${where} (check REDIS_URL): ${(error as Error).message}`);

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { createStore } from '../../src/store/store.js';
+import { captureLogs } from '../support/logs.js';
+import { storeContract } from './store-contract.js';
+
+describe('memory store', () => {
+  storeContract({ create: (namespace) => createStore({ namespace, log: captureLogs().log }) });
+
+  it('is used without REDIS_URL, and warns that bindings vanish on restart', async () => {
+    const captured = captureLogs();
+    const store = await createStore({ redisUrl: undefined, log: captured.log });
+    try {
+      expect(store.kind).toBe('memory');
+      expect(captured.lines).toHaveLength(1);
+      expect(JSON.parse(captured.lines[0] ?? '{}')).toMatchObject({
+        level: 'warn',
+        event: 'store.memory',
+        message: expect.stringContaining('REDIS_URL'),
+      });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('treats an empty REDIS_URL as none', async () => {
+    const store = await createStore({ redisUrl: '', log: captureLogs().log });
+    expect(store.kind).toBe('memory');
+    await store.close();
+  });
+});
