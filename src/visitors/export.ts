@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
 import { type PageVisitors, VISITORS_MAX_LIMIT, type VisitorCounts } from '../mintlify/schemas.js';
+import { NOT_IN_CHANNEL, slackErrorCode } from '../slack/errors.js';
 import { toCsv } from './csv.js';
 import type { VisitorsRequest } from './date-range.js';
 import { errorCopy, exportCopy, notice, type SlackMessage } from './messages.js';
@@ -110,15 +111,5 @@ export async function exportVisitorsCsv(
 }
 
 export function postFailedText(code: string): string {
-  return code === 'not_in_channel' || code === 'channel_not_found'
-    ? errorCopy.notInChannel
-    : errorCopy.postFailed(code);
-}
-
-/** Slack's error code (`not_in_channel`, …) from a Web API error, or the SDK's own code. */
-export function slackErrorCode(error: unknown): string {
-  const e = error as { data?: { error?: unknown }; code?: unknown } | undefined;
-  if (typeof e?.data?.error === 'string') return e.data.error;
-  if (typeof e?.code === 'string') return e.code;
-  return 'unknown_error';
+  return NOT_IN_CHANNEL.has(code) ? errorCopy.notInChannel : errorCopy.postFailed(code);
 }

@@ -1,8 +1,9 @@
 import type { App, BlockAction, ButtonAction, RespondFn, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../deps.js';
+import { slackErrorCode } from '../slack/errors.js';
 import { ACTION_IDS, buildReport } from './blocks.js';
 import { decodeRequest, parseVisitorsCommand, type VisitorsRequest } from './date-range.js';
-import { exportVisitorsCsv, postFailedText, slackErrorCode } from './export.js';
+import { exportVisitorsCsv, postFailedText } from './export.js';
 import { errorCopy, helpMessage, notice, type SlackMessage } from './messages.js';
 import { failureText, showVisitors } from './report.js';
 
