@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
@@ -7,6 +9,7 @@ import {
   DEFAULT_POLL_MAX_INTERVAL_MS,
   DEFAULT_PORT,
   DEFAULT_SLACK_API_URL,
+  DEFAULT_STORE_NAMESPACE,
   parseConfig,
 } from '../../src/config.js';
 
@@ -47,6 +50,7 @@ describe('parseConfig', () => {
         port: DEFAULT_PORT,
       },
       mintlify: { apiKey: API_KEY, projectId: 'proj_123', apiUrl: DEFAULT_MINTLIFY_API_URL },
+      storeNamespace: DEFAULT_STORE_NAMESPACE,
       pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
       pollMaxIntervalMs: DEFAULT_POLL_MAX_INTERVAL_MS,
       jobMaxAgeMs: DEFAULT_JOB_MAX_AGE_MS,
@@ -64,6 +68,7 @@ describe('parseConfig', () => {
       SLACK_API_URL: 'http://127.0.0.1:9000/api',
       MINTLIFY_API_URL: 'http://127.0.0.1:9001',
       REDIS_URL: 'rediss://user:pw@redis.example:6380/2',
+      STORE_NAMESPACE: 'bot-2.prod',
       PORT: '8080',
       POLL_INTERVAL_MS: '100',
       POLL_MAX_INTERVAL_MS: '100',
@@ -76,6 +81,7 @@ describe('parseConfig', () => {
       slack: { appToken: 'xapp-1-abc', apiUrl: 'http://127.0.0.1:9000/api/', port: 8080 },
       mintlify: { apiUrl: 'http://127.0.0.1:9001' },
       redisUrl: 'rediss://user:pw@redis.example:6380/2',
+      storeNamespace: 'bot-2.prod',
       pollIntervalMs: 100,
       pollMaxIntervalMs: 100,
       jobMaxAgeMs: 1000,
@@ -86,13 +92,22 @@ describe('parseConfig', () => {
   });
 
   it('treats blank variables (as left by a copied .env.example) as unset, so defaults apply', () => {
-    const blank = ['SLACK_API_URL', 'MINTLIFY_API_URL', 'REDIS_URL', 'PORT', 'POLL_INTERVAL_MS', 'LOG_LEVEL'];
+    const blank = [
+      'SLACK_API_URL',
+      'MINTLIFY_API_URL',
+      'REDIS_URL',
+      'STORE_NAMESPACE',
+      'PORT',
+      'POLL_INTERVAL_MS',
+      'LOG_LEVEL',
+    ];
     const config = parseConfig({ ...valid, ...Object.fromEntries(blank.map((name) => [name, '  '])) });
     expect(config.slack.port).toBe(DEFAULT_PORT);
     expect(config.slack.apiUrl).toBe(DEFAULT_SLACK_API_URL);
     expect(config.pollIntervalMs).toBe(DEFAULT_POLL_INTERVAL_MS);
     expect(config.logLevel).toBe('info');
     expect(config.redisUrl).toBeUndefined();
+    expect(config.storeNamespace).toBe(DEFAULT_STORE_NAMESPACE);
   });
 
   it('accepts Socket Mode (SLACK_APP_TOKEN) without a signing secret', () => {
@@ -129,6 +144,9 @@ describe('parseConfig', () => {
     ['Mintlify API URL javascript:', { MINTLIFY_API_URL: 'javascript:alert(1)' }, 'MINTLIFY_API_URL', /http\(s\)/],
     ['REDIS_URL with http scheme', { REDIS_URL: 'http://u:VALUE@h:6379' }, 'REDIS_URL', /redis:\/\/ or rediss:\/\//],
     ['REDIS_URL not a URL', { REDIS_URL: 'localhost:6379' }, 'REDIS_URL', /redis:\/\//],
+    ['STORE_NAMESPACE with a colon', { STORE_NAMESPACE: 'a:b' }, 'STORE_NAMESPACE', /letters, digits/],
+    ['STORE_NAMESPACE with a space', { STORE_NAMESPACE: 'my bot' }, 'STORE_NAMESPACE', /letters, digits/],
+    ['STORE_NAMESPACE too long', { STORE_NAMESPACE: 'n'.repeat(65) }, 'STORE_NAMESPACE', /1–64/],
     ['PORT not numeric', { PORT: 'eighty' }, 'PORT', /port number/],
     ['PORT fractional', { PORT: '80.5' }, 'PORT', /port number/],
     ['PORT negative', { PORT: '-1' }, 'PORT', /port number/],
@@ -182,5 +200,23 @@ describe('parseConfig', () => {
   ])('never echoes the %s in the error', (_case, change) => {
     // problemsOf asserts that no fake secret (all contain "VALUE") appears in the message.
     expect(problemsOf({ ...valid, ...change }).length).toBeGreaterThan(0);
+  });
+});
+
+describe('.env.example', () => {
+  const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+
+  it('documents every variable the configuration reads, and nothing else', () => {
+    const schemaVariables = [...read('src/config.ts').matchAll(/^ {4}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]).sort();
+    const exampleVariables = Object.keys(parseEnv(read('.env.example'))).sort();
+    expect(schemaVariables.length).toBeGreaterThan(10);
+    expect(exampleVariables).toEqual(schemaVariables);
+  });
+
+  it('parses as it is, with only obviously fake values', () => {
+    const example = parseEnv(read('.env.example'));
+    expect(() => parseConfig(example)).not.toThrow();
+    expect(example.SLACK_BOT_TOKEN).toBe('xoxb-...');
+    expect(example.MINTLIFY_API_KEY).toBe('mint_...');
   });
 });
