@@ -57,7 +57,6 @@ describe('parseConfig', () => {
       allowedUsers: [],
       allowedChannels: [],
       logLevel: 'info',
-      storeNamespace: 'mintlify-slack',
     });
   });
 
