@@ -23,7 +23,8 @@ function serialise(fields: Fields): string {
   try {
     return JSON.stringify(fields, (key, value: unknown) => {
       if (SECRET_KEYS.test(key)) return '[redacted]';
-      if (value instanceof Error) return { name: value.name, message: value.message, code: (value as { code?: unknown }).code };
+      if (value instanceof Error)
+        return { name: value.name, message: value.message, code: (value as { code?: unknown }).code };
       if (typeof value === 'bigint') return value.toString();
       return value;
     });
@@ -39,16 +40,20 @@ export function createLogger(
   level: LogLevel = 'info',
   write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Logger {
-  const emit = (at: LogLevel) => (event: string, fields: Fields = {}) => {
-    if (RANK[at] < RANK[level]) return;
-    write(redact(serialise({ time: new Date().toISOString(), level: at, event, ...fields })));
-  };
+  const emit =
+    (at: LogLevel) =>
+    (event: string, fields: Fields = {}) => {
+      if (RANK[at] < RANK[level]) return;
+      write(redact(serialise({ time: new Date().toISOString(), level: at, event, ...fields })));
+    };
   return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
 }
 
 /** Adapts our logger to the interface Bolt and the Slack Web API client expect. */
 export function toSlackLogger(log: Logger, level: LogLevel): SlackLogger {
-  const text = (args: unknown[]) => ({ message: args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ') });
+  const text = (args: unknown[]) => ({
+    message: args.map((a) => (a instanceof Error ? a.message : String(a))).join(' '),
+  });
   return {
     debug: (...args) => log.debug('slack.sdk', text(args)),
     info: (...args) => log.info('slack.sdk', text(args)),

@@ -86,7 +86,11 @@ export class FakeSlackApi {
       const f = fault.fault;
       if ('error' in f) return { status: 200, headers: {}, body: { ok: false, error: f.error } };
       if (f.status === 429) {
-        return { status: 429, headers: { 'retry-after': String(f.retryAfterSec) }, body: { ok: false, error: 'ratelimited' } };
+        return {
+          status: 429,
+          headers: { 'retry-after': String(f.retryAfterSec) },
+          body: { ok: false, error: 'ratelimited' },
+        };
       }
       return { status: f.status, headers: {}, body: { ok: false, error: 'internal_error' } };
     }
