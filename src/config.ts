@@ -53,7 +53,9 @@ const EnvSchema = z
     MINTLIFY_API_KEY: required('an admin API key (mint_…)').refine((v) => v.startsWith('mint_'), {
       message: 'must be an admin API key starting with "mint_"',
     }),
-    MINTLIFY_PROJECT_ID: required('the Mintlify project id'),
+    MINTLIFY_PROJECT_ID: required('the Mintlify project id').refine((v) => !/^\.{1,2}$/.test(v), {
+      message: 'must be a project id, not a path segment like "."',
+    }),
     MINTLIFY_API_URL: url(DEFAULT_MINTLIFY_API_URL),
     REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'expected redis:// or rediss:// URL' }).optional()),
     STORE_NAMESPACE: z

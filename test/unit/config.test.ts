@@ -137,6 +137,7 @@ describe('parseConfig', () => {
     ['missing API key', { MINTLIFY_API_KEY: undefined }, 'MINTLIFY_API_KEY', /required/],
     ['API key without mint_ prefix', { MINTLIFY_API_KEY: 'sk_live_VALUE' }, 'MINTLIFY_API_KEY', /"mint_"/],
     ['missing project id', { MINTLIFY_PROJECT_ID: undefined }, 'MINTLIFY_PROJECT_ID', /required/],
+    ['project id that is a dot segment', { MINTLIFY_PROJECT_ID: '..' }, 'MINTLIFY_PROJECT_ID', /path segment/],
     ['Slack API URL not a URL', { SLACK_API_URL: 'not a url' }, 'SLACK_API_URL', /http\(s\) URL/],
     ['Slack API URL with another scheme', { SLACK_API_URL: 'ftp://slack.test/' }, 'SLACK_API_URL', /http\(s\)/],
     ['Mintlify API URL not a URL', { MINTLIFY_API_URL: 'api.mintlify.com' }, 'MINTLIFY_API_URL', /http\(s\) URL/],
