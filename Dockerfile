@@ -2,7 +2,7 @@
 # Build:  docker build -t mintlify-slack .
 # Run:    docker run --env-file .env -p 3000:3000 mintlify-slack
 
-ARG NODE_IMAGE=node:22-bookworm-slim
+ARG NODE_IMAGE=node:24-bookworm-slim
 
 # --- build: all dependencies, compile src/ to dist/ ---
 FROM ${NODE_IMAGE} AS build
