@@ -37,9 +37,14 @@ export const errors = {
   notAllowed: (): Message => ({
     text: 'Sorry, you are not allowed to use the Mintlify agent here. Ask your workspace admin to add you or this channel.',
   }),
-  notInChannel: (prompt: string, command = '/invite @Mintlify'): Message =>
+  notInChannel: (prompt: string): Message =>
     withPrompt(
-      `:warning: I can't post in this conversation, so I didn't start the job. Add me with \`${command}\` (or from the channel's Integrations tab) and run the command again.`,
+      ":warning: I can't post in this channel, so I didn't start the job. Add me with `/invite @Mintlify` (or from the channel's Integrations tab) and run the command again.",
+      prompt,
+    ),
+  notInConversation: (prompt: string): Message =>
+    withPrompt(
+      ":warning: I can't post in this conversation, so I didn't start the job. Run the command in a channel I'm in, or in my Messages tab (open Mintlify under Apps).",
       prompt,
     ),
   createLimit: (prompt: string, retryAfterMs: number, now: number): Message =>

@@ -43,7 +43,10 @@ export async function startJob(deps: AgentContext, input: StartJobInput): Promis
     rootTs = posted.ts as string;
   } catch (error) {
     log.warn('slack.post_failed', { op: 'agent.root', channel: channelId, slack_error: slackErrorCode(error) });
-    return { ok: false, reply: isNotInChannel(error) ? errors.notInChannel(prompt) : errors.slackFailed(prompt) };
+    if (!isNotInChannel(error)) return { ok: false, reply: errors.slackFailed(prompt) };
+    // A direct message between people (D…) cannot be fixed with /invite.
+    const isDm = channelId.startsWith('D');
+    return { ok: false, reply: isDm ? errors.notInConversation(prompt) : errors.notInChannel(prompt) };
   }
 
   let record: JobRecord;

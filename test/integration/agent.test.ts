@@ -145,6 +145,16 @@ describe.each(storeKinds)('agent jobs in Slack ($kind store)', ({ kind, redisUrl
     expect(sim.requests).toHaveLength(0);
   });
 
+  it('in a direct message it cannot post in, points to the Messages tab instead of /invite', async () => {
+    await boot();
+    slack.fail('chat.postMessage', { error: 'channel_not_found' });
+    await agent('Fix the broken links', { channel_id: 'D123ALICEBOB' });
+    const [reply] = await eventually(() => responses().length && responses());
+    expect(reply?.args.text).toContain('Messages tab');
+    expect(reply?.args.text).toContain('>Fix the broken links');
+    expect(sim.requests).toHaveLength(0);
+  });
+
   it('on 429 from the service tells the user when to retry, echoes the prompt and withdraws the root message', async () => {
     await boot();
     sim.injectFault({ kind: 'rate-limit', retryAfterSec: 1800, count: 1, match: { method: 'POST' } });
