@@ -32,8 +32,18 @@ export function registerAgent(app: App, ctx: AgentContext): void {
   });
 }
 
+const isId = (value: unknown) => typeof value === 'string' && value !== '';
+
 function commandAccess(ctx: Deps) {
   return async ({ command, ack, next, logger }: CommandArgs) => {
+    // Without both there is nobody to credit and nowhere to post: refuse before any slot, post or job.
+    if (!isId(command.user_id) || !isId(command.channel_id)) {
+      await ack({
+        response_type: 'ephemeral',
+        ...usage('I could not tell who ran this command or where, so I did nothing.'),
+      });
+      return;
+    }
     if (isAllowed(ctx.config, command.user_id, command.channel_id)) return next();
     logger.info(`agent.refused user=${command.user_id} channel=${command.channel_id}`);
     await ack({ response_type: 'ephemeral', ...errors.notAllowed() });

@@ -28,9 +28,23 @@ export function usage(reason?: string): Message {
 /** Text alone (no blocks) carries up to 40,000 characters, where a section block would cut at 3,000. */
 const ECHO_MAX_CHARS = 30_000;
 
+/** Slack's limits on a message's text and on one section's text. */
+const TEXT_MAX_CHARS = 40_000;
+const SECTION_MAX_CHARS = 3_000;
+
+/**
+ * Escaping can make quoted text up to 5× longer (`&` → `&amp;`), so limits are applied to the result too:
+ * cut at `max` characters, never inside an entity or a surrogate pair.
+ */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max - 1).replace(/&[a-z]*$|[\uD800-\uDBFF]$/, '')}…`;
+}
+
 /** Echoes the user's text back, whole, so it is not lost when we could not act on it. */
 function withPrompt(problem: string, prompt: string): Message {
-  return { text: `${problem}\n\nYour instruction, to copy and retry:\n${quote(prompt, ECHO_MAX_CHARS)}` };
+  const head = `${problem}\n\nYour instruction, to copy and retry:\n`;
+  return { text: `${head}${clip(quote(prompt, ECHO_MAX_CHARS), TEXT_MAX_CHARS - head.length)}` };
 }
 
 export const errors = {
@@ -112,7 +126,8 @@ const STATUS: Record<NonNullable<JobRecord['ended']> | 'working' | 'starting', s
 
 /** The root message everyone sees: who asked, what, and a status line kept fresh while the job runs. */
 export function rootMessage(input: { userId: string; prompt: string }, record?: JobRecord, now = Date.now()): Message {
-  const asked = `<@${input.userId}> asked the Mintlify agent:\n${quote(input.prompt, PROMPT_PREVIEW_CHARS)}`;
+  const who = `<@${input.userId}> asked the Mintlify agent:\n`;
+  const asked = `${who}${clip(quote(input.prompt, PROMPT_PREVIEW_CHARS), SECTION_MAX_CHARS - who.length)}`;
   const state = !record ? 'starting' : (record.ended ?? 'working');
   const parts = [STATUS[state]];
   if (record) {

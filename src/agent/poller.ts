@@ -54,6 +54,8 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
 
   const tracked = new Map<string, Tracked>();
   const inFlight = new Set<Promise<void>>();
+  /** Outcomes Slack accepted whose `posted:` mark the store then failed to write: record them, never post again. */
+  const postedUnrecorded = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let nextDiscoverAt = 0;
   let running = false;
@@ -131,22 +133,28 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
     const claim = `posting:${jobId}:${record.round}`;
     const postedKey = `posted:${jobId}:${record.round}`;
     if (!(await store.kv.get(postedKey))) {
-      if (!(await store.claims.claim(claim, instanceId, POSTING_CLAIM_MS))) {
-        return schedule(jobId, entry?.intervalMs ?? min); // a peer is posting it right now
-      }
-      try {
-        await slack.chat.postMessage({
-          channel: record.channel,
-          thread_ts: record.threadTs,
-          unfurl_links: false,
-          ...outcomeMessage(record, outcome, config.jobMaxAgeMs),
-        });
-      } catch (error) {
-        await store.claims.release(claim, instanceId);
-        log.warn('slack.post_failed', { op: 'agent.outcome', job_id: jobId, slack_error: slackErrorCode(error) });
-        return schedule(jobId, entry?.intervalMs ?? min);
+      if (!postedUnrecorded.has(postedKey)) {
+        // `renew`, not `claim`: a posting claim this instance already holds is from an attempt cut off by the
+        // store (reply lost, release failed); only one poll per job runs here, so it is ours to retry now.
+        if (!(await store.claims.renew(claim, instanceId, POSTING_CLAIM_MS))) {
+          return schedule(jobId, entry?.intervalMs ?? min); // a peer is posting it right now
+        }
+        try {
+          await slack.chat.postMessage({
+            channel: record.channel,
+            thread_ts: record.threadTs,
+            unfurl_links: false,
+            ...outcomeMessage(record, outcome, config.jobMaxAgeMs),
+          });
+        } catch (error) {
+          await store.claims.release(claim, instanceId);
+          log.warn('slack.post_failed', { op: 'agent.outcome', job_id: jobId, slack_error: slackErrorCode(error) });
+          return schedule(jobId, entry?.intervalMs ?? min);
+        }
+        postedUnrecorded.add(postedKey);
       }
       await store.kv.set(postedKey, true, RECORD_TTL_MS);
+      postedUnrecorded.delete(postedKey);
       log.info('poller.outcome_posted', { job_id: jobId, outcome: outcome.kind, round: record.round });
     }
     const ended: JobRecord = {

@@ -1,0 +1,441 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createBindings, type JobRecord } from '../../src/agent/bindings.js';
+import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
+import { postForm, postInteraction, postJson, slackSignature } from '../fakes/signed-request.js';
+import { blockAction, CHANNEL_ID, slashCommand, threadReply, USER_ID } from '../fixtures/slack.js';
+import { startAppProcess } from '../support/app-process.js';
+import { eventually, startTestApp, TEST_PROJECT_ID, type TestApp, testEnv } from '../support/test-app.js';
+import { LONG_JOB_MS, overlongTexts, oversizedSections, sleep, startJobVia } from './support.js';
+
+/**
+ * Hostile or broken input against the real app over HTTP (one app for the whole sweep, so anything that
+ * wedges it shows up in the next case). Every case must end in a clear 4xx or a private message, never a
+ * crash, and nothing reaching the simulator that was built from unvalidated input.
+ */
+describe('bad input sweep', () => {
+  let slack: FakeSlackApi;
+  let sim: Simulator;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    slack = await startFakeSlackApi();
+    sim = await startSimulator({ jobDurationMs: LONG_JOB_MS });
+    app = await startTestApp(slack, sim.url, { env: { POLL_INTERVAL_MS: '50', POLL_MAX_INTERVAL_MS: '300' } });
+  });
+
+  afterAll(async () => {
+    await app?.stop();
+    await sim?.close();
+    await slack?.close();
+  });
+
+  beforeEach(async () => {
+    // The app is still alive and answering after the previous case.
+    const health = await fetch(`${app.url}/healthz`);
+    expect(health.status).toBe(200);
+    slack.reset();
+    sim.requests.length = 0;
+  });
+
+  /** Requests that would start or change something, or fetch analytics (polls of earlier cases' jobs excluded). */
+  const work = () => sim.requests.filter((r) => r.method !== 'GET' || r.path.endsWith('/visitors'));
+
+  /** Every request the simulator saw must be one of the API's own paths with a well-formed id. */
+  function expectOnlyValidatedPaths(): void {
+    const project = TEST_PROJECT_ID;
+    const allowed = [
+      new RegExp(`^/v2/agent/${project}/job$`),
+      new RegExp(`^/v2/agent/${project}/job/[0-9a-f-]{36}(/message)?$`),
+      new RegExp(`^/v1/analytics/${project}/visitors$`),
+    ];
+    for (const request of sim.requests) {
+      expect(
+        allowed.some((re) => re.test(request.path)),
+        `unexpected request ${request.method} ${request.path}`,
+      ).toBe(true);
+    }
+  }
+
+  /** Raw signed POST: the signature covers the body as the receiver decodes it (UTF-8, invalid bytes replaced). */
+  async function postRaw(body: Buffer | string, contentType: string, headers: Record<string, string> = {}) {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    return fetch(`${app.url}/slack/events`, {
+      method: 'POST',
+      headers: {
+        'content-type': contentType,
+        'x-slack-request-timestamp': String(timestamp),
+        'x-slack-signature': slackSignature(text, timestamp),
+        ...headers,
+      },
+      body,
+    });
+  }
+
+  describe('authenticity: refused with 401 and nothing else happens', () => {
+    const form = () => new URLSearchParams(slashCommand({ text: 'Forged command' })).toString();
+    const now = () => Math.floor(Date.now() / 1000);
+    const cases: [string, () => Record<string, string>][] = [
+      ['a wrong signature', () => ({ 'x-slack-request-timestamp': String(now()), 'x-slack-signature': 'v0=deadbeef' })],
+      [
+        'a signature made with another secret',
+        () => ({ 'x-slack-request-timestamp': String(now()), 'x-slack-signature': slackSignature(form(), now(), 'x') }),
+      ],
+      [
+        'a timestamp older than five minutes',
+        () => ({
+          'x-slack-request-timestamp': String(now() - 301),
+          'x-slack-signature': slackSignature(form(), now() - 301),
+        }),
+      ],
+      [
+        'a timestamp from the future',
+        () => ({
+          'x-slack-request-timestamp': String(now() + 600),
+          'x-slack-signature': slackSignature(form(), now() + 600),
+        }),
+      ],
+      ['no signature headers', () => ({})],
+      ['a non-numeric timestamp', () => ({ 'x-slack-request-timestamp': 'soon', 'x-slack-signature': 'v0=00' })],
+    ];
+    it.each(cases)('%s', async (_, headers) => {
+      const res = await fetch(`${app.url}/slack/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers() },
+        body: form(),
+      });
+      expect(res.status).toBe(401);
+      await sleep(200);
+      expect(slack.calls).toHaveLength(0);
+      expect(work()).toHaveLength(0);
+    });
+  });
+
+  describe('malformed bodies (correctly signed)', () => {
+    const cases: [string, string | Buffer, string][] = [
+      ['truncated JSON', '{"type":"event_callback","event":{', 'application/json'],
+      ['a form whose payload is not JSON', 'payload=%7Bnot-json', 'application/x-www-form-urlencoded'],
+      ['an empty body', '', 'application/json'],
+    ];
+    it.each(cases)('%s → 400', async (_, body, contentType) => {
+      const res = await postRaw(body, contentType);
+      expect(res.status).toBe(400);
+      await sleep(100);
+      expect(work()).toHaveLength(0);
+      expect(slack.calls).toHaveLength(0);
+    });
+
+    const oddButParseable: [string, string, string][] = [
+      ['JSON sent as text/plain', '{"type":"event_callback"}', 'text/plain'],
+      ['a JSON array', '[1,2,3]', 'application/json'],
+      [
+        'a command with its text given twice',
+        'command=%2Fagent&text=one&text=two&user_id=U1&channel_id=C1&team_id=T1',
+        'application/x-www-form-urlencoded',
+      ],
+      ['a JSON string', '"hello"', 'application/json'],
+      ['an event with no event inside', '{"type":"event_callback","team_id":"T1"}', 'application/json'],
+      [
+        'a form with broken percent escapes',
+        'command=%2Fagent&text=%E0%A4%A&user_id=%ZZ',
+        'application/x-www-form-urlencoded',
+      ],
+      [
+        'block_actions with no actions',
+        'payload=%7B%22type%22%3A%22block_actions%22%7D',
+        'application/x-www-form-urlencoded',
+      ],
+    ];
+    it.each(oddButParseable)(
+      '%s → a 4xx, or a quiet 2xx, never a 5xx and no work done',
+      async (_, body, contentType) => {
+        const res = await postRaw(body, contentType);
+        expect(res.status).toBeLessThan(500);
+        await sleep(100);
+        expect(work()).toHaveLength(0);
+        expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+      },
+    );
+  });
+
+  describe('/agent with missing or odd fields', () => {
+    it('no text → private usage, nothing started', async () => {
+      const { text: _, ...fields } = slashCommand({ response_url: slack.responseUrl('notext') });
+      const res = await postForm(app.url, fields);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { text: string }).text).toContain('/agent <instruction>');
+      expect(work()).toHaveLength(0);
+    });
+
+    it.each(['user_id', 'channel_id'])('no %s → refused privately, no root message and no job', async (missing) => {
+      const fields = slashCommand({ text: `Missing ${missing}`, response_url: slack.responseUrl('missing') });
+      delete fields[missing];
+      const res = await postForm(app.url, fields);
+      expect(res.status).toBe(200);
+      const body = await res.text();
+      await sleep(300);
+      const replies = [
+        ...(body ? [JSON.parse(body)] : []),
+        ...slack.callsTo('response_url:missing').map((c) => c.args),
+      ];
+      expect(replies.length).toBeGreaterThan(0);
+      expect(replies[0]?.response_type).toBe('ephemeral');
+      expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+      expect(work()).toHaveLength(0);
+    });
+
+    it('no response_url → the job still starts normally and nothing crashes', async () => {
+      const { response_url: _, ...fields } = slashCommand({ text: 'No response url here' });
+      const before = sim.counts().creates;
+      const res = await postForm(app.url, fields);
+      expect(res.status).toBe(200);
+      await eventually(() => sim.counts().creates === before + 1, 3_000, 'the job');
+      expectOnlyValidatedPaths();
+    });
+  });
+
+  describe('oversized and undecodable text', () => {
+    const huge = (unit: string) => unit.repeat(Math.ceil(40_000 / unit.length)).slice(0, 40_000);
+
+    it.each([
+      ['plain letters', huge('abcdefghij ')],
+      ['characters Slack needs escaped', huge('<&> ')],
+      ['nothing but ampersands (5× longer once escaped)', huge('&')],
+    ])('a 40,000-character /agent prompt of %s: every message fits Slack and the user is answered', async (_, text) => {
+      const res = await postForm(app.url, slashCommand({ text, response_url: slack.responseUrl('huge') }));
+      expect(res.status).toBe(200);
+      await eventually(
+        () =>
+          slack.callsTo('response_url:huge').length > 0 ||
+          slack.callsTo('chat.update').some((c) => JSON.stringify(c.args.blocks).includes('job `')),
+        5_000,
+        'an answer',
+      );
+      expect(oversizedSections(slack.calls)).toEqual([]);
+      expect(overlongTexts(slack.calls)).toEqual([]);
+      expectOnlyValidatedPaths();
+    });
+
+    it('a 40,000-character prompt the service refuses: the private error echoing it still fits Slack', async () => {
+      sim.injectFault({ kind: 'status', status: 502, count: 1, match: { method: 'POST' } });
+      const text = huge('&<');
+      expect((await postForm(app.url, slashCommand({ text, response_url: slack.responseUrl('refused') }))).status).toBe(
+        200,
+      );
+      const [reply] = await eventually(
+        () => slack.callsTo('response_url:refused').length && slack.callsTo('response_url:refused'),
+        5_000,
+        'the private error',
+      );
+      expect(reply?.args.text).toContain('>&amp;&lt;&amp;&lt;');
+      expect(oversizedSections(slack.calls)).toEqual([]);
+      expect(overlongTexts(slack.calls)).toEqual([]);
+    });
+
+    it('a 40,000-character thread reply the service refuses: the private error echoing it still fits Slack', async () => {
+      const { jobId, rootTs } = await startJobVia(app.url, slack, 'Job that will vanish');
+      sim.deleteJob(jobId);
+      expect((await postJson(app.url, threadReply(rootTs, { text: huge('&') }))).status).toBe(200);
+      const [eph] = await eventually(
+        () => slack.callsTo('chat.postEphemeral').length && slack.callsTo('chat.postEphemeral'),
+        5_000,
+        'the private error',
+      );
+      expect(eph?.args.text).toContain('>&amp;&amp;');
+      expect(oversizedSections(slack.calls)).toEqual([]);
+      expect(overlongTexts(slack.calls)).toEqual([]);
+    });
+
+    it('a 40,000-character thread reply: one follow-up or a private refusal, every message fits Slack', async () => {
+      const { rootTs } = await startJobVia(app.url, slack, 'Job for a huge reply');
+      const text = `${'Please also '.repeat(3_000)}<&>`.padEnd(40_000, '&');
+      expect((await postJson(app.url, threadReply(rootTs, { text }))).status).toBe(200);
+      await eventually(
+        () => slack.callsTo('reactions.add').some((c) => c.args.name === 'white_check_mark' || c.args.name === 'x'),
+        5_000,
+        'the follow-up handled',
+      );
+      expect(oversizedSections(slack.calls)).toEqual([]);
+      expect(overlongTexts(slack.calls)).toEqual([]);
+      expect(sim.requests.filter((r) => r.path.endsWith('/message')).length).toBeLessThanOrEqual(1);
+      expectOnlyValidatedPaths();
+    });
+
+    it('invalid UTF-8 in a slash command and in a thread reply is handled like any other text', async () => {
+      const { text: _, ...fields } = slashCommand({ response_url: slack.responseUrl('utf8') });
+      const before = sim.counts().creates;
+      const form = Buffer.concat([
+        Buffer.from(new URLSearchParams(fields).toString()),
+        Buffer.from('&text=Fix%20'),
+        Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xe2, 0x82]),
+        Buffer.from('%FF%C0%AF%20the%20docs'),
+      ]);
+      const res = await postRaw(form, 'application/x-www-form-urlencoded');
+      expect(res.status).toBe(200);
+      await eventually(() => sim.counts().creates === before + 1, 5_000, 'the job from the odd bytes');
+      const { rootTs } = await eventually(() => {
+        const update = slack.callsTo('chat.update').find((c) => JSON.stringify(c.args.blocks).includes('job `'));
+        return update && { rootTs: update.args.ts as string };
+      });
+
+      const event = Buffer.from(JSON.stringify(threadReply(rootTs, { text: 'Then XXXX please' })));
+      const at = event.indexOf('XXXX');
+      Buffer.from([0xff, 0xc3, 0x28, 0xed]).copy(event, at);
+      expect((await postRaw(event, 'application/json')).status).toBe(200);
+      await eventually(
+        () => slack.callsTo('reactions.add').some((c) => c.args.name === 'white_check_mark' || c.args.name === 'x'),
+        5_000,
+        'the reply handled',
+      );
+      expectOnlyValidatedPaths();
+    });
+  });
+
+  describe('forged visitors buttons', () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const values: [string, string][] = [
+      ['not JSON', 'garbage'],
+      ['an empty object', '{}'],
+      ['a path traversal in a date', JSON.stringify({ from: '../../etc', to: day, limit: 10, offset: 0 })],
+      ['extra keys', JSON.stringify({ from: day, to: day, limit: 10, offset: 0, projectId: '../other' })],
+      [
+        'a prototype-polluting key',
+        `{"__proto__":{"polluted":true},"from":"${day}","to":"${day}","limit":10,"offset":0}`,
+      ],
+      ['a limit over the maximum', JSON.stringify({ from: day, to: day, limit: 100_000, offset: 0 })],
+      ['a negative offset', JSON.stringify({ from: day, to: day, limit: 10, offset: -10 })],
+      ['a range reaching into the far past', JSON.stringify({ from: '1900-01-01', to: day, limit: 10, offset: 0 })],
+      ['an oversized value', JSON.stringify({ from: day, to: day, limit: 10, offset: 0, pad: 'x'.repeat(5_000) })],
+    ];
+    const actions = ['visitors.prev', 'visitors.next', 'visitors.share', 'visitors.csv'];
+    it.each(values)(
+      '%s → every button answers privately that it is not valid, and asks nothing of the service',
+      async (_, value) => {
+        for (const actionId of actions) {
+          const id = actionId.replace('.', '-');
+          const res = await postInteraction(
+            app.url,
+            blockAction(actionId, value, { response_url: slack.responseUrl(id) }),
+          );
+          expect(res.status).toBe(200);
+        }
+        for (const actionId of actions) {
+          const id = actionId.replace('.', '-');
+          const [reply] = await eventually(
+            () => slack.callsTo(`response_url:${id}`).length && slack.callsTo(`response_url:${id}`),
+            3_000,
+            `reply to ${actionId}`,
+          );
+          expect(reply?.args.response_type).toBe('ephemeral');
+          expect(reply?.args.replace_original).toBe(false);
+          expect(reply?.args.text).toContain('not valid any more');
+        }
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        expect(work()).toHaveLength(0);
+        expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+        expect(slack.callsTo('files.getUploadURLExternal')).toHaveLength(0);
+      },
+    );
+  });
+
+  describe('job ids with /, .., % and friends', () => {
+    const weirdIds = [
+      '../../v1/analytics/proj_test/visitors',
+      'a/b',
+      '..',
+      '%2e%2e%2f',
+      'job%00null',
+      'x?y=1#z',
+      'job id with spaces',
+      '-leading-dash',
+    ];
+    const record = (jobId: string, threadTs: string): JobRecord => ({
+      jobId,
+      channel: CHANNEL_ID,
+      threadTs,
+      userId: USER_ID,
+      prompt: 'planted',
+      status: 'active',
+      round: 0,
+      createdAtMs: Date.now(),
+      roundStartedAtMs: Date.now(),
+    });
+
+    it('a thread reply to a thread bound to a weird id is refused privately and never reaches the service', async () => {
+      const bindings = createBindings(app.app.deps.store);
+      for (const [i, jobId] of weirdIds.entries()) {
+        const threadTs = `1690000000.00${String(i).padStart(4, '0')}`;
+        await app.app.deps.store.kv.set(`thread:${CHANNEL_ID}:${threadTs}`, jobId);
+        await bindings.save(record(jobId, threadTs));
+        expect((await postJson(app.url, threadReply(threadTs, { text: `Reply ${i}` }))).status).toBe(200);
+      }
+      await eventually(
+        () => slack.callsTo('chat.postEphemeral').length === weirdIds.length,
+        5_000,
+        'a private answer per reply',
+      );
+      for (const call of slack.callsTo('chat.postEphemeral')) expect(call.args.text).toMatch(/>Reply \d/);
+      expect(slack.callsTo('reactions.add').filter((c) => c.args.name === 'x')).toHaveLength(weirdIds.length);
+      expect(work()).toHaveLength(0);
+    });
+
+    it('planted active jobs with weird ids are never polled through a crafted path, and the app stays healthy', async () => {
+      const bindings = createBindings(app.app.deps.store);
+      for (const [i, jobId] of weirdIds.entries()) await bindings.bind(record(jobId, `1690000001.00${i}`));
+      await sleep(1_500); // several discovery and poll rounds
+      expectOnlyValidatedPaths();
+      expect(app.logs()).toContain('poller.get_failed'); // refused by the client's id check, before any request
+      expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+      // A normal job still works next to them.
+      const { jobId, rootTs } = await startJobVia(app.url, slack, 'Ordinary job among weird ones');
+      sim.endJob(jobId, { status: 'completed', prLink: null });
+      await eventually(
+        () => slack.callsTo('chat.postMessage').some((c) => c.args.thread_ts === rootTs),
+        5_000,
+        'the ordinary outcome',
+      );
+      expectOnlyValidatedPaths();
+      for (const id of weirdIds) await bindings.stopTracking(id);
+    });
+  });
+
+  it('still answers /healthz and a normal /agent after the whole sweep', async () => {
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+    await startJobVia(app.url, slack, 'Final sanity job');
+    expectOnlyValidatedPaths();
+  });
+
+  describe('a signed body that is JSON null, against the real entry point', () => {
+    // Bolt 5's HTTPReceiver reads `body.ssl_check` on the parsed body; for `null` that throws inside its request
+    // handler (an unhandled rejection) and the request is never answered. It takes the signing secret to send one,
+    // and the process must survive it: src/index.ts logs unhandled rejections and keeps serving.
+    it('leaves the process serving: /healthz and /agent still work afterwards', async () => {
+      const child = await startAppProcess(testEnv(slack, sim.url, { LOG_LEVEL: 'info' }));
+      try {
+        const timestamp = Math.floor(Date.now() / 1000);
+        const answer = await fetch(`${child.url}/slack/events`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-slack-request-timestamp': String(timestamp),
+            'x-slack-signature': slackSignature('null', timestamp),
+          },
+          body: 'null',
+          signal: AbortSignal.timeout(1_500),
+        }).then(
+          (res) => res.status,
+          () => 'no answer',
+        );
+        expect(answer === 'no answer' || (typeof answer === 'number' && answer < 500), `answered ${answer}`).toBe(true);
+        await eventually(() => child.output().includes('process.unhandled_rejection'), 3_000, 'the logged rejection');
+        expect(child.child.exitCode).toBeNull();
+        expect((await fetch(`${child.url}/healthz`)).status).toBe(200);
+        await startJobVia(child.url, slack, 'After a null body');
+        expectOnlyValidatedPaths();
+      } finally {
+        await child.kill('SIGTERM');
+      }
+    });
+  });
+});
