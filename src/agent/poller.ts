@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { NotFoundError, RateLimitedError } from '../mintlify/errors.js';
+import { InvalidRequestError, NotFoundError, RateLimitedError } from '../mintlify/errors.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { nextPollInterval } from './backoff.js';
 import { type Bindings, createBindings, type JobRecord, RECORD_TTL_MS } from './bindings.js';
@@ -100,7 +100,10 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
     try {
       job = await mintlify.getJob(jobId);
     } catch (error) {
-      if (error instanceof NotFoundError) return finish(jobId, record, { kind: 'gone' });
+      // A 404, or an id the client refuses to put in a URL (a corrupt binding): either way the job is gone.
+      if (error instanceof NotFoundError || error instanceof InvalidRequestError) {
+        return finish(jobId, record, { kind: 'gone' });
+      }
       const waitMs =
         error instanceof RateLimitedError ? error.retryAfterMs : nextPollInterval(entry.intervalMs, false, min, max);
       log.warn('poller.get_failed', { job_id: jobId, error, retry_in_ms: waitMs });
@@ -130,33 +133,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
       // A follow-up arrived while we polled: what we saw belongs to the previous round.
       return schedule(jobId, 0, { record, intervalMs: min });
     }
-    const claim = `posting:${jobId}:${record.round}`;
-    const postedKey = `posted:${jobId}:${record.round}`;
-    if (!(await store.kv.get(postedKey))) {
-      if (!postedUnrecorded.has(postedKey)) {
-        // `renew`, not `claim`: a posting claim this instance already holds is from an attempt cut off by the
-        // store (reply lost, release failed); only one poll per job runs here, so it is ours to retry now.
-        if (!(await store.claims.renew(claim, instanceId, POSTING_CLAIM_MS))) {
-          return schedule(jobId, entry?.intervalMs ?? min); // a peer is posting it right now
-        }
-        try {
-          await slack.chat.postMessage({
-            channel: record.channel,
-            thread_ts: record.threadTs,
-            unfurl_links: false,
-            ...outcomeMessage(record, outcome, config.jobMaxAgeMs),
-          });
-        } catch (error) {
-          await store.claims.release(claim, instanceId);
-          log.warn('slack.post_failed', { op: 'agent.outcome', job_id: jobId, slack_error: slackErrorCode(error) });
-          return schedule(jobId, entry?.intervalMs ?? min);
-        }
-        postedUnrecorded.add(postedKey);
-      }
-      await store.kv.set(postedKey, true, RECORD_TTL_MS);
-      postedUnrecorded.delete(postedKey);
-      log.info('poller.outcome_posted', { job_id: jobId, outcome: outcome.kind, round: record.round });
-    }
+    if (!(await postOnce(record, outcome))) return schedule(jobId, entry?.intervalMs ?? min);
     const ended: JobRecord = {
       ...record,
       ended: outcome.kind,
@@ -166,6 +143,39 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
     await bindings.stopTracking(jobId);
     forget(jobId);
     await updateRoot(ended);
+  }
+
+  /**
+   * Posts the round's outcome unless it already was. False when it must be tried again later: a peer is
+   * posting it right now, or Slack refused (the claim is then released so the next poll retries).
+   */
+  async function postOnce(record: JobRecord, outcome: Outcome): Promise<boolean> {
+    const { jobId, round } = record;
+    const claim = `posting:${jobId}:${round}`;
+    const postedKey = `posted:${jobId}:${round}`;
+    if (await store.kv.get(postedKey)) return true;
+    if (!postedUnrecorded.has(postedKey)) {
+      // `renew`, not `claim`: a posting claim this instance already holds is from an attempt cut off by the
+      // store (reply lost, release failed); only one poll per job runs here, so it is ours to retry now.
+      if (!(await store.claims.renew(claim, instanceId, POSTING_CLAIM_MS))) return false;
+      try {
+        await slack.chat.postMessage({
+          channel: record.channel,
+          thread_ts: record.threadTs,
+          unfurl_links: false,
+          ...outcomeMessage(record, outcome, config.jobMaxAgeMs),
+        });
+      } catch (error) {
+        await store.claims.release(claim, instanceId);
+        log.warn('slack.post_failed', { op: 'agent.outcome', job_id: jobId, slack_error: slackErrorCode(error) });
+        return false;
+      }
+      postedUnrecorded.add(postedKey);
+    }
+    await store.kv.set(postedKey, true, RECORD_TTL_MS);
+    postedUnrecorded.delete(postedKey);
+    log.info('poller.outcome_posted', { job_id: jobId, outcome: outcome.kind, round });
+    return true;
   }
 
   async function updateRoot(record: JobRecord): Promise<void> {

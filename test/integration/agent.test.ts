@@ -313,10 +313,10 @@ describe.each(storeKinds)('agent jobs in Slack ($kind store)', ({ kind, redisUrl
       await boot();
       const { jobId, rootTs } = await startedJob();
       sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/1' });
-      await eventually(() => threadPosts(rootTs).length === 1);
+      await eventually(() => app.logs().includes('poller.outcome_posted'));
+      expect(threadPosts(rootTs)).toHaveLength(1);
       expect(JSON.stringify(slack.calls)).not.toContain(TEST_API_KEY);
       expect(app.logs()).not.toContain(TEST_API_KEY);
-      expect(app.logs()).toContain('poller.outcome_posted');
     });
   });
 

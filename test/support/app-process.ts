@@ -45,7 +45,7 @@ export async function startAppProcess(env: Record<string, string>, timeoutMs = 1
     child,
     output: () => output,
     async kill(signal) {
-      if (child.exitCode !== null) return child.exitCode;
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, 'exit');
       child.kill(signal);
       const [code] = (await exited) as [number | null];

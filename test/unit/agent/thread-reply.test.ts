@@ -49,3 +49,9 @@ describe('parseAgentCommand', () => {
     });
   });
 });
+
+describe('parseAgentCommand with a malformed body', () => {
+  it('treats a repeated text field (an array) as a request for usage', () => {
+    expect(parseAgentCommand(['a', 'b'])).toEqual({ kind: 'help' });
+  });
+});
