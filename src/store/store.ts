@@ -1,9 +1,9 @@
 import KeyvRedis, { createClient, type RedisClientType } from '@keyv/redis';
 import { Keyv } from 'keyv';
+import { DEFAULT_STORE_NAMESPACE } from '../config.js';
 import type { Logger } from '../log.js';
 import { type Claims, createMemoryClaims, createRedisClaims } from './claims.js';
 
-export const DEFAULT_NAMESPACE = 'mintlify-slack';
 const CONNECT_TIMEOUT_MS = 5_000;
 
 /** Key-value data (bindings, caches) through Keyv, plus the atomic operations Keyv lacks. */
@@ -24,7 +24,11 @@ export interface StoreOptions {
   log: Logger;
 }
 
-export async function createStore({ redisUrl, namespace = DEFAULT_NAMESPACE, log }: StoreOptions): Promise<Store> {
+export async function createStore({
+  redisUrl,
+  namespace = DEFAULT_STORE_NAMESPACE,
+  log,
+}: StoreOptions): Promise<Store> {
   if (!redisUrl) {
     log.warn('store.memory', {
       message:
