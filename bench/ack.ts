@@ -1,0 +1,169 @@
+/** Benchmark 1: time to Slack's 200 for /agent, /visitors and thread replies, ours vs a bare Bolt app. */
+import { type Simulator, startSimulator } from '../src/simulator/server.js';
+import { type FakeSlackApi, startFakeSlackApi } from '../test/fakes/fake-slack-api.js';
+import { testEnv } from '../test/support/test-app.js';
+import { type Child, startChild } from './lib/rpc.js';
+import { percentile, round, sleep } from './lib/stats.js';
+import type { Kind, LoadResult } from './loadgen.js';
+import type { StartRequest, TargetStats } from './target.js';
+
+export const RATES = [50, 200, 500];
+export const KINDS: Kind[] = ['agent', 'visitors', 'reply'];
+const RUN_MS = 3_000;
+const WARMUP_RATE = 50;
+const WARMUP_MS = 1_000;
+const THREADS = 50;
+/** After a run, wait (at most this long) until the app under test is idle again. */
+const QUIESCE_MAX_MS = 5_000;
+
+type Variant = 'ours' | 'bare';
+
+export interface AckSummary {
+  samples: number;
+  failed: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** Worst lateness of a dispatch against the open-loop schedule (load generator health). */
+  maxSlipMs: number;
+}
+
+export interface AckCell {
+  kind: Kind;
+  rate: number;
+  ours: AckSummary;
+  bare: AckSummary;
+  /** ours p99 ÷ bare p99 */
+  ratioP99: number;
+  /** App CPU time per request for ours, including the work after the ack (ms). */
+  oursCpuMsPerRequest: number;
+}
+
+function summarise(results: LoadResult[]): AckSummary {
+  const latencies = results.flatMap((r) => r.latencies);
+  return {
+    samples: latencies.length,
+    failed: results.reduce((n, r) => n + r.failed + r.timedOut, 0),
+    p50Ms: round(percentile(latencies, 50)),
+    p99Ms: round(percentile(latencies, 99)),
+    maxMs: round(latencies.length ? Math.max(...latencies) : Number.NaN),
+    maxSlipMs: round(Math.max(...results.map((r) => r.maxSlipMs))),
+  };
+}
+
+const cpuMs = (s: TargetStats) => (s.cpuUserUs + s.cpuSystemUs) / 1000;
+
+/** Waits until the child used under 10% of a core over 250 ms, or QUIESCE_MAX_MS passed. */
+async function quiesce(child: Child): Promise<TargetStats> {
+  const deadline = Date.now() + QUIESCE_MAX_MS;
+  let last = await child.call<TargetStats>('stats');
+  for (;;) {
+    await sleep(250);
+    const now = await child.call<TargetStats>('stats');
+    if (cpuMs(now) - cpuMs(last) < 25 || Date.now() > deadline) return now;
+    last = now;
+  }
+}
+
+/** One (rate, kind) cell against fresh app processes, so work left by earlier cells never leaks in. */
+async function cell(
+  slack: FakeSlackApi,
+  sim: Simulator,
+  generator: Child,
+  env: Record<string, string>,
+  kind: Kind,
+  rate: number,
+): Promise<AckCell> {
+  const targets: Record<Variant, Child> = { ours: startChild('target.ts'), bare: startChild('target.ts') };
+  try {
+    const [ours, bare] = await Promise.all([
+      targets.ours.call<{ port: number }>('start', { variant: 'ours', env, unlimited: true } satisfies StartRequest),
+      targets.bare.call<{ port: number }>('start', { variant: 'bare', env } satisfies StartRequest),
+    ]);
+    const ports: Record<Variant, number> = { ours: ours.port, bare: bare.port };
+    const threads = await targets.ours.call<string[]>('seedThreads', { count: THREADS });
+    let runNo = 0;
+    const fire = async (variant: Variant, runRate: number, durationMs: number) => {
+      const result = await generator.call<LoadResult>('run', {
+        url: `http://127.0.0.1:${ports[variant]}`,
+        kind,
+        rate: runRate,
+        durationMs,
+        responseUrl: slack.responseUrl(kind),
+        threads,
+        tag: `${kind}${rate}-${variant}-${++runNo}`,
+      });
+      const stats = await quiesce(targets[variant]);
+      slack.reset();
+      sim.requests.length = 0;
+      return { result, stats };
+    };
+
+    for (const variant of ['ours', 'bare'] as const) await fire(variant, WARMUP_RATE, WARMUP_MS);
+    const runs: Record<Variant, LoadResult[]> = { ours: [], bare: [] };
+    let oursCpu = 0;
+    let oursRequests = 0;
+    // ABBA: each variant goes first once, so drift affects both alike.
+    for (const variant of ['ours', 'bare', 'bare', 'ours'] as const) {
+      const before = await targets[variant].call<TargetStats>('stats');
+      const { result, stats } = await fire(variant, rate, RUN_MS);
+      runs[variant].push(result);
+      if (variant === 'ours') {
+        oursCpu += cpuMs(stats) - cpuMs(before);
+        oursRequests += result.sent;
+      }
+    }
+    const o = summarise(runs.ours);
+    const b = summarise(runs.bare);
+    return {
+      kind,
+      rate,
+      ours: o,
+      bare: b,
+      ratioP99: round(o.p99Ms / b.p99Ms),
+      oursCpuMsPerRequest: round(oursCpu / oursRequests),
+    };
+  } finally {
+    await Promise.allSettled([targets.ours.close(), targets.bare.close()]);
+  }
+}
+
+export async function runAck(progress: (line: string) => void) {
+  const slack = await startFakeSlackApi();
+  const sim = await startSimulator({ createLimitPerHour: 1e9, followUpLimitPerHour: 1e9, jobDurationMs: 3_600_000 });
+  const env = testEnv(slack, sim.url, { POLL_INTERVAL_MS: '5000', POLL_MAX_INTERVAL_MS: '60000', LOG_LEVEL: 'info' });
+  const generator = startChild('loadgen.ts');
+  try {
+    const before = sim.counts();
+    const cells: AckCell[] = [];
+    for (const rate of RATES) {
+      for (const kind of KINDS) {
+        const c = await cell(slack, sim, generator, env, kind, rate);
+        cells.push(c);
+        const failed = c.ours.failed + c.bare.failed ? `  failed ours ${c.ours.failed} bare ${c.bare.failed}` : '';
+        progress(
+          `ack ${kind.padEnd(8)} @${rate}/s  ours p50 ${c.ours.p50Ms} p99 ${c.ours.p99Ms} ms  ` +
+            `bare p50 ${c.bare.p50Ms} p99 ${c.bare.p99Ms} ms  ratio ${c.ratioP99}  ours cpu/req ${c.oursCpuMsPerRequest} ms${failed}`,
+        );
+      }
+    }
+    const after = sim.counts();
+    return {
+      runMs: RUN_MS,
+      runsPerVariantPerCell: 2,
+      threads: THREADS,
+      cells,
+      // Sanity: the app really did the work behind each ack.
+      serviceCalls: {
+        creates: after.creates - before.creates,
+        followUps: after.followUps - before.followUps,
+        visitors: after.visitors - before.visitors,
+        polls: after.gets - before.gets,
+      },
+    };
+  } finally {
+    await generator.close();
+    await sim.close();
+    await slack.close();
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * `npm run bench`: runs every benchmark in turn, prints a table per benchmark and writes bench/results.json.
+ * Everything listens on 127.0.0.1; every loop is bounded in count and time.
+ */
+import { execSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type AckCell, runAck } from './ack.js';
+import { machine, round, table } from './lib/stats.js';
+import { fmtS, runPollEconomy } from './poll-economy.js';
+import { runTracking, type Scale, type TrackingResult } from './tracking.js';
+import { runExport, runRender } from './visitors.js';
+
+const only = new Set((process.env.BENCH_ONLY ?? 'ack,tracking,economy,visitors').split(','));
+const started = Date.now();
+const log = (line: string) => console.log(`[${round((Date.now() - started) / 1000, 0)}s] ${line}`);
+
+const SCALES: Scale[] = [
+  { jobs: 100, store: 'memory', pollIntervalMs: 1_000, pollMaxIntervalMs: 5_000, steadyS: 8, windowS: 15, drainS: 15 },
+  {
+    jobs: 1_000,
+    store: 'memory',
+    pollIntervalMs: 5_000,
+    pollMaxIntervalMs: 15_000,
+    steadyS: 8,
+    windowS: 20,
+    drainS: 20,
+  },
+  {
+    jobs: 10_000,
+    store: 'memory',
+    pollIntervalMs: 5_000,
+    pollMaxIntervalMs: 60_000,
+    poller: { concurrency: 128 },
+    steadyS: 8,
+    windowS: 20,
+    drainS: 45,
+  },
+  {
+    jobs: 1_000,
+    store: 'redis',
+    pollIntervalMs: 5_000,
+    pollMaxIntervalMs: 15_000,
+    steadyS: 8,
+    windowS: 20,
+    drainS: 20,
+  },
+];
+
+const RESULTS = fileURLToPath(new URL('results.json', import.meta.url));
+// With BENCH_ONLY, the sections not run keep their previous numbers.
+const previous = process.env.BENCH_ONLY && existsSync(RESULTS) ? JSON.parse(readFileSync(RESULTS, 'utf8')) : {};
+const git = (args: string) => {
+  try {
+    return execSync(`git ${args}`, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
+};
+// Others edit src/ while benchmarks run: record which code was measured.
+const code = {
+  commit: git('rev-parse --short HEAD'),
+  modifiedInSrc: git('status --porcelain src').split('\n').filter(Boolean),
+};
+const results: Record<string, unknown> = { ...previous, date: new Date().toISOString(), machine: machine(), code };
+const sections: string[] = [];
+
+if (only.has('economy')) {
+  const economy = runPollEconomy();
+  results.pollEconomy = economy;
+  sections.push(
+    `Poll economy: one ${economy.jobMinutes}-minute job, backoff ×${economy.backoffFactor}\n${table(
+      [
+        'min',
+        'max',
+        'polls/job',
+        'interval at end',
+        'expected delay (½ interval)',
+        'delay if it ends at 30:00',
+        'ramp to max',
+      ],
+      economy.rows.map((r) => [
+        fmtS(r.minMs),
+        fmtS(r.maxMs),
+        r.pollsPerJob,
+        fmtS(r.intervalAtEndMs),
+        fmtS(r.expectedDelayMs),
+        fmtS(r.delayAt30MinMs),
+        fmtS(r.rampMs),
+      ]),
+    )}`,
+  );
+  log('poll economy done');
+}
+
+if (only.has('visitors')) {
+  const render = runRender();
+  log(`visitors render: ${render.rows} rows → ${render.blocks} blocks, p50 ${render.p50Ms} ms`);
+  const exported = await runExport();
+  log(`visitors export: ${exported.rows} rows in ${exported.medianMs} ms (median)`);
+  results.visitors = { render, export: exported };
+  sections.push(
+    `Visitors\n${table(
+      ['what', 'result'],
+      [
+        [
+          `render ${render.rows}-row page (buildReport)`,
+          `p50 ${render.p50Ms} ms, p99 ${render.p99Ms} ms, ${render.blocks} blocks`,
+        ],
+        [
+          `export ${exported.rows} rows (exportVisitorsCsv)`,
+          `median ${exported.medianMs} ms of [${exported.msRuns.join(', ')}] ms, ${exported.serviceRequests} service requests, ` +
+            `${Object.values(exported.slackCalls).reduce((a, b) => a + b, 0)} Slack calls, CSV ${round(exported.csvBytes / 1024, 0)} KiB`,
+        ],
+      ],
+    )}`,
+  );
+}
+
+if (only.has('tracking')) {
+  const tracking: TrackingResult[] = [];
+  for (const scale of SCALES) tracking.push(await runTracking(scale, log));
+  results.tracking = tracking;
+  sections.push(
+    `Tracking at scale\n${table(
+      [
+        'jobs',
+        'store',
+        'poll min/max',
+        'conc.',
+        'cap/s',
+        'RSS MB (base/steady/peak)',
+        'polls/s',
+        'CPU ms/poll',
+        'store ops/poll',
+        'posted',
+        'dup',
+        'delay p50/p99',
+        'nominal interval',
+        '≤ interval',
+      ],
+      tracking.map((t) => [
+        t.jobs,
+        t.store,
+        `${fmtS(t.pollIntervalMs)}/${fmtS(t.pollMaxIntervalMs)}`,
+        t.concurrency,
+        t.pollCapPerS,
+        `${t.baselineRssMb}/${t.rssMb}/${t.peakRssMb}`,
+        t.steady.pollsPerS,
+        t.steady.cpuMsPerPoll,
+        t.steady.storeOpsPerPoll,
+        `${t.detection.posted}/${t.jobs}`,
+        t.detection.duplicated,
+        `${fmtS(t.detection.p50Ms)}/${fmtS(t.detection.p99Ms)}`,
+        fmtS(t.detection.nominalIntervalP50Ms),
+        `${t.detection.withinIntervalPct}%`,
+      ]),
+    )}`,
+  );
+}
+
+if (only.has('ack')) {
+  const ack = await runAck(log);
+  results.ack = ack;
+  sections.push(
+    `Ack latency (ms to Slack's 200; ${ack.runsPerVariantPerCell} × ${ack.runMs / 1000} s per variant per cell, ABBA)\n${table(
+      ['kind', 'rate/s', 'ours p50', 'ours p99', 'bare p50', 'bare p99', 'p99 ratio', 'ours CPU ms/req', 'failed o/b'],
+      ack.cells.map((c: AckCell) => [
+        c.kind,
+        c.rate,
+        c.ours.p50Ms,
+        c.ours.p99Ms,
+        c.bare.p50Ms,
+        c.bare.p99Ms,
+        c.ratioP99,
+        c.oursCpuMsPerRequest,
+        `${c.ours.failed}/${c.bare.failed}`,
+      ]),
+    )}`,
+  );
+}
+
+results.durationS = round((Date.now() - started) / 1000, 0);
+writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+console.log(
+  `\n${sections.join('\n\n')}\n\nCode ${code.commit}${code.modifiedInSrc.length ? ' + local changes in src' : ''}; total ${results.durationS} s; results in bench/results.json`,
+);
+process.exit(0);

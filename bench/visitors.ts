@@ -1,0 +1,103 @@
+/** Benchmark 4: rendering a 250-row report page, and exporting 20,000 rows through the export function. */
+import { randomUUID } from 'node:crypto';
+import { webApi } from '@slack/bolt';
+import { parseConfig } from '../src/config.js';
+import type { Deps } from '../src/deps.js';
+import { createLogger } from '../src/log.js';
+import { createMintlifyClient } from '../src/mintlify/client.js';
+import { VISITORS_MAX_LIMIT } from '../src/mintlify/schemas.js';
+import { startSimulator } from '../src/simulator/server.js';
+import { VisitorsDataSet } from '../src/simulator/visitors-data.js';
+import { createStore } from '../src/store/store.js';
+import { buildReport } from '../src/visitors/blocks.js';
+import { parseVisitorsCommand, type VisitorsRequest } from '../src/visitors/date-range.js';
+import { exportVisitorsCsv } from '../src/visitors/export.js';
+import { startFakeSlackApi } from '../test/fakes/fake-slack-api.js';
+import { testEnv } from '../test/support/test-app.js';
+import { percentile, round } from './lib/stats.js';
+
+const RENDER_ITERATIONS = 2_000;
+const EXPORT_ROWS = 20_000;
+const EXPORT_REPEATS = 3;
+
+function lastDays(days: number): VisitorsRequest {
+  const parsed = parseVisitorsCommand(`${days}d`, Date.now());
+  if (parsed.kind !== 'report') throw new Error(`could not parse ${days}d`);
+  return { ...parsed.request, limit: VISITORS_MAX_LIMIT, offset: 0 };
+}
+
+export function runRender() {
+  const request = lastDays(30);
+  const data = new VisitorsDataSet(1_000, 1);
+  const response = data.page(Date.parse(request.from), Date.parse(request.to) + 86_400_000, VISITORS_MAX_LIMIT, 0);
+  const page = { request, response, fetchedAt: Date.now() };
+  for (let i = 0; i < 200; i++) buildReport(page); // warm up
+  const times: number[] = [];
+  let blocks = 0;
+  for (let i = 0; i < RENDER_ITERATIONS; i++) {
+    const started = performance.now();
+    blocks = buildReport(page).blocks?.length ?? 0;
+    times.push(performance.now() - started);
+  }
+  return {
+    rows: response.visitors.length,
+    blocks,
+    iterations: RENDER_ITERATIONS,
+    p50Ms: round(percentile(times, 50), 3),
+    p99Ms: round(percentile(times, 99), 3),
+  };
+}
+
+export async function runExport() {
+  const slack = await startFakeSlackApi();
+  const sim = await startSimulator({ pathCount: EXPORT_ROWS });
+  const config = parseConfig(testEnv(slack, sim.url, { LOG_LEVEL: 'info' }));
+  const log = createLogger('warn', () => {});
+  const store = await createStore({ log, namespace: `bench-${randomUUID().slice(0, 8)}` });
+  const deps: Deps = {
+    config,
+    log,
+    store,
+    slack: new webApi.WebClient(config.slack.botToken, { slackApiUrl: config.slack.apiUrl }),
+    mintlify: createMintlifyClient({ ...config.mintlify, log }),
+    instanceId: randomUUID(),
+    now: Date.now,
+  };
+  // Long enough that every one of the 20,000 paths has visitors in the range.
+  const request = lastDays(180);
+  const runs: { ms: number; rows: number; serviceRequests: number; slackCalls: Record<string, number> }[] = [];
+  try {
+    for (let i = 0; i < EXPORT_REPEATS; i++) {
+      slack.reset();
+      const before = sim.counts().visitors;
+      const started = performance.now();
+      const result = await exportVisitorsCsv(deps, request, {
+        channel: 'C123DOCS',
+        userId: 'U123ALICE',
+        tellPrivately: async () => {},
+      });
+      const ms = performance.now() - started;
+      if (!result.ok) throw new Error(`export failed: ${result.reason}`);
+      const slackCalls: Record<string, number> = {};
+      for (const call of slack.calls) slackCalls[call.method] = (slackCalls[call.method] ?? 0) + 1;
+      runs.push({ ms: round(ms, 0), rows: result.rows, serviceRequests: sim.counts().visitors - before, slackCalls });
+    }
+    const upload = slack.calls.find((c) => c.method === 'file_upload');
+    const last = runs[runs.length - 1];
+    return {
+      rows: last?.rows ?? 0,
+      msRuns: runs.map((r) => r.ms),
+      medianMs: percentile(
+        runs.map((r) => r.ms),
+        50,
+      ),
+      serviceRequests: last?.serviceRequests ?? 0,
+      slackCalls: last?.slackCalls ?? {},
+      csvBytes: Buffer.byteLength(String(upload?.args.content ?? '')),
+    };
+  } finally {
+    await store.close();
+    await sim.close();
+    await slack.close();
+  }
+}
