@@ -61,6 +61,7 @@ export async function runExport() {
     slack: new webApi.WebClient(config.slack.botToken, { slackApiUrl: config.slack.apiUrl }),
     mintlify: createMintlifyClient({ ...config.mintlify, log }),
     instanceId: randomUUID(),
+    afterAck: (task) => task(),
     now: Date.now,
   };
   // Long enough that every one of the 20,000 paths has visitors in the range.

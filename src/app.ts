@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import pLimit from 'p-limit';
 import { registerAgent } from './agent/listeners.js';
 import { createPoller, type PollerOptions } from './agent/poller.js';
 import type { Config } from './config.js';
@@ -8,6 +9,9 @@ import { createMintlifyClient } from './mintlify/client.js';
 import { createSlackApp } from './slack/app.js';
 import { createStore } from './store/store.js';
 import { registerVisitors } from './visitors/listeners.js';
+
+/** Listener work in flight at once; more waits its turn (see `Deps.afterAck`). */
+const AFTER_ACK_CONCURRENCY = 8;
 
 export interface RunningApp {
   /** The HTTP port Slack requests (and `/healthz`) are served on. */
@@ -43,6 +47,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     }),
     instanceId: randomUUID(),
     now: Date.now,
+    afterAck: pLimit(AFTER_ACK_CONCURRENCY),
   };
   const poller = createPoller(deps, options.poller);
   registerAgent(slackApp.bolt, { ...deps, poller, bindings: poller.bindings });

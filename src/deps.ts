@@ -14,4 +14,9 @@ export interface Deps {
   /** Identifies this process in leases, so replicas can tell their own from a peer's. */
   instanceId: string;
   now: () => number;
+  /**
+   * Runs what a listener does after its ack (service calls, posts) with bounded concurrency, so under load the
+   * backlog waits here and new requests from Slack are still acknowledged at once.
+   */
+  afterAck: <T>(task: () => Promise<T>) => Promise<T>;
 }

@@ -23,12 +23,15 @@ export function registerAgent(app: App, ctx: AgentContext): void {
     }
     await ack();
     const input = { userId: command.user_id, channelId: command.channel_id, prompt: parsed.prompt };
-    const result = await startJob(ctx, input);
-    if (!result.ok) await respond({ response_type: 'ephemeral', ...result.reply });
+    await ctx.afterAck(async () => {
+      const result = await startJob(ctx, input);
+      if (!result.ok) await respond({ response_type: 'ephemeral', ...result.reply });
+    });
   });
 
   app.event('message', boundThreadReply(ctx), replyAccess(ctx), async ({ context }) => {
-    if (context.followUp) await sendFollowUp(ctx, context.followUp);
+    const { followUp } = context;
+    if (followUp) await ctx.afterAck(() => sendFollowUp(ctx, followUp));
   });
 }
 

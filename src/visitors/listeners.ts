@@ -106,7 +106,7 @@ async function privately(respond: RespondFn, message: SlackMessage): Promise<voi
 /** Runs a listener body; anything unexpected is logged and answered with a plain private apology. */
 async function guard(deps: Deps, respond: RespondFn, what: string, run: () => Promise<void>): Promise<void> {
   try {
-    await run();
+    await deps.afterAck(run);
   } catch (error) {
     deps.log.error('visitors.listener_failed', { what, error });
     await respond({

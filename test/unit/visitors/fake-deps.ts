@@ -71,6 +71,7 @@ export function fakeDeps(
     store: { kind: 'memory', kv: new Keyv(), claims: createMemoryClaims(() => NOW), close: async () => {} },
     slack,
     instanceId: 'test-instance',
+    afterAck: (task: () => Promise<unknown>) => task(),
     now: () => NOW,
   } as unknown as Deps;
   return { deps, logs };
