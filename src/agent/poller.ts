@@ -195,8 +195,22 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
       .finally(() => {
         entry.inFlight = false;
         inFlight.delete(task);
+        pump();
       });
     inFlight.add(task);
+  }
+
+  /** Due jobs in the order found; refilled by a scan only once drained, so a 10,000-job map is walked once a tick. */
+  let due: string[] = [];
+  let dueAt = 0;
+
+  /** Starts due polls up to `concurrency`; called on every tick and whenever a poll finishes. */
+  function pump(): void {
+    while (running && inFlight.size < concurrency && dueAt < due.length) {
+      const jobId = due[dueAt++] as string;
+      const entry = tracked.get(jobId);
+      if (entry && !entry.inFlight && entry.nextAt <= deps.now()) run(jobId, entry);
+    }
   }
 
   async function tick(): Promise<void> {
@@ -205,10 +219,12 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
       nextDiscoverAt = now + discoverMs;
       await discover().catch((error) => log.error('poller.discover_failed', { error }));
     }
-    for (const [jobId, entry] of tracked) {
-      if (inFlight.size >= concurrency) break;
-      if (!entry.inFlight && entry.nextAt <= now) run(jobId, entry);
+    if (dueAt >= due.length) {
+      due = [];
+      dueAt = 0;
+      for (const [jobId, entry] of tracked) if (!entry.inFlight && entry.nextAt <= now) due.push(jobId);
     }
+    pump();
   }
 
   function loop(): void {
