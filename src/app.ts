@@ -11,7 +11,7 @@ import { createStore } from './store/store.js';
 import { registerVisitors } from './visitors/listeners.js';
 
 /** Listener work in flight at once; more waits its turn (see `Deps.afterAck`). */
-const AFTER_ACK_CONCURRENCY = 8;
+const AFTER_ACK_CONCURRENCY = 4;
 
 export interface RunningApp {
   /** The HTTP port Slack requests (and `/healthz`) are served on. */

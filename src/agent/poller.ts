@@ -48,7 +48,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
   const max = config.pollMaxIntervalMs;
   const leaseMs = options.leaseMs ?? 2 * max + 1_000;
   const rootRefreshMs = options.rootRefreshMs ?? DEFAULT_ROOT_REFRESH_MS;
-  const concurrency = options.concurrency ?? 32;
+  const concurrency = options.concurrency ?? 16;
   const tickMs = Math.min(500, Math.max(10, Math.floor(min / 2)));
   const discoverMs = Math.min(leaseMs / 2, 5_000);
 
