@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { createClient } from '@keyv/redis';
 import { nextPollInterval } from '../src/agent/backoff.js';
-import type { PollerOptions } from '../src/agent/poller.js';
+import { DEFAULT_POLL_CONCURRENCY, type PollerOptions } from '../src/agent/poller.js';
 import { type Simulator, startSimulator } from '../src/simulator/server.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../test/fakes/fake-slack-api.js';
 import { TEST_API_KEY, TEST_PROJECT_ID, testEnv } from '../test/support/test-app.js';
@@ -23,7 +23,7 @@ export interface Scale {
   store: 'memory' | 'redis';
   pollIntervalMs: number;
   pollMaxIntervalMs: number;
-  /** Poller options passed to startApp; undefined = as shipped (concurrency 32). */
+  /** Poller options passed to startApp; undefined = as shipped (DEFAULT_POLL_CONCURRENCY). */
   poller?: PollerOptions;
   /** Steady polling measured before any job ends (s). */
   steadyS: number;
@@ -39,8 +39,6 @@ export interface TrackingResult {
   pollIntervalMs: number;
   pollMaxIntervalMs: number;
   concurrency: number;
-  /** Most polls the poller can start per second: concurrency per tick (tick = min(500, interval/2) ms). */
-  pollCapPerS: number;
   createAndSeedS: number;
   /** RSS of the started app before any job was bound. */
   baselineRssMb: number;
@@ -219,15 +217,13 @@ export async function runTracking(scale: Scale, progress: (line: string) => void
     const allPolls = polls(end) - polls(steadyFrom);
     const opsNow: Record<string, number> = {};
     for (const [name, n] of Object.entries(end.storeOps)) opsNow[name] = n - (steadyFrom.storeOps[name] ?? 0);
-    const concurrency = scale.poller?.concurrency ?? 32;
-    const tickMs = Math.min(500, Math.max(10, Math.floor(scale.pollIntervalMs / 2)));
+    const concurrency = scale.poller?.concurrency ?? DEFAULT_POLL_CONCURRENCY;
     const result: TrackingResult = {
       jobs: scale.jobs,
       store: scale.store,
       pollIntervalMs: scale.pollIntervalMs,
       pollMaxIntervalMs: scale.pollMaxIntervalMs,
       concurrency,
-      pollCapPerS: round((concurrency * 1000) / tickMs),
       createAndSeedS,
       baselineRssMb: mb(baseline),
       rssMb: mb(steadyTo.rss),

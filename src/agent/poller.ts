@@ -33,6 +33,8 @@ interface Tracked {
   record?: JobRecord;
 }
 
+/** Polls in flight at once; the next due poll starts as soon as one finishes. */
+export const DEFAULT_POLL_CONCURRENCY = 16;
 const POSTING_CLAIM_MS = 30_000;
 const DEFAULT_ROOT_REFRESH_MS = 60_000;
 
@@ -48,7 +50,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
   const max = config.pollMaxIntervalMs;
   const leaseMs = options.leaseMs ?? 2 * max + 1_000;
   const rootRefreshMs = options.rootRefreshMs ?? DEFAULT_ROOT_REFRESH_MS;
-  const concurrency = options.concurrency ?? 16;
+  const concurrency = options.concurrency ?? DEFAULT_POLL_CONCURRENCY;
   const tickMs = Math.min(500, Math.max(10, Math.floor(min / 2)));
   const discoverMs = Math.min(leaseMs / 2, 5_000);
 
