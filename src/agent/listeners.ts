@@ -2,11 +2,12 @@ import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs, SlackEventMidd
 import type { Deps } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { isAllowed } from './access.js';
+import { parseAgentCommand } from './command.js';
 import type { AgentContext } from './context.js';
 import { sendFollowUp, type ThreadReply } from './follow-up.js';
 import { errors, usage } from './messages.js';
 import { startJob } from './start-job.js';
-import { parseAgentCommand, toThreadReply } from './thread-reply.js';
+import { toThreadReply } from './thread-reply.js';
 
 /** Slack may deliver an event again; remember what was handled this long. */
 const DEDUPE_TTL_MS = 60 * 60 * 1000;

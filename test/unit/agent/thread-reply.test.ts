@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAgentCommand, toThreadReply } from '../../../src/agent/thread-reply.js';
+import { toThreadReply } from '../../../src/agent/thread-reply.js';
 
 const reply = { channel: 'C1', user: 'U1', ts: '2.0', thread_ts: '1.0', text: 'more detail' };
 
@@ -30,28 +30,5 @@ describe('toThreadReply (guard ladder)', () => {
     ['empty text', { text: '   ' }],
   ])('ignores %s', (_name, overrides) => {
     expect(toThreadReply({ ...reply, ...overrides })).toBeUndefined();
-  });
-});
-
-describe('parseAgentCommand', () => {
-  it.each(['', '  ', 'help', ' Help ', undefined])('treats %j as a request for usage', (text) => {
-    expect(parseAgentCommand(text)).toEqual({ kind: 'help' });
-  });
-
-  it('trims the prompt', () => {
-    expect(parseAgentCommand('  fix the links \n')).toEqual({ kind: 'prompt', prompt: 'fix the links' });
-  });
-
-  it('keeps prompts that merely mention help', () => {
-    expect(parseAgentCommand('help me document webhooks')).toEqual({
-      kind: 'prompt',
-      prompt: 'help me document webhooks',
-    });
-  });
-});
-
-describe('parseAgentCommand with a malformed body', () => {
-  it('treats a repeated text field (an array) as a request for usage', () => {
-    expect(parseAgentCommand(['a', 'b'])).toEqual({ kind: 'help' });
   });
 });

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { parseAgentCommand } from '../../../src/agent/command.js';
+
+describe('parseAgentCommand', () => {
+  it.each(['', '  ', 'help', ' Help ', undefined])('treats %j as a request for usage', (text) => {
+    expect(parseAgentCommand(text)).toEqual({ kind: 'help' });
+  });
+
+  it('trims the prompt', () => {
+    expect(parseAgentCommand('  fix the links \n')).toEqual({ kind: 'prompt', prompt: 'fix the links' });
+  });
+
+  it('keeps prompts that merely mention help', () => {
+    expect(parseAgentCommand('help me document webhooks')).toEqual({
+      kind: 'prompt',
+      prompt: 'help me document webhooks',
+    });
+  });
+});
+
+describe('parseAgentCommand with a malformed body', () => {
+  it('treats a repeated text field (an array) as a request for usage', () => {
+    expect(parseAgentCommand(['a', 'b'])).toEqual({ kind: 'help' });
+  });
+});
