@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { registerAgent } from './agent/listeners.js';
 import { createPoller, type PollerOptions } from './agent/poller.js';
@@ -12,6 +13,8 @@ import { registerVisitors } from './visitors/listeners.js';
 
 /** Listener work in flight at once; more waits its turn (see `Deps.afterAck`). */
 const AFTER_ACK_CONCURRENCY = 4;
+/** How long a graceful stop waits for acknowledged work; index.ts force-exits after 10 s in all. */
+const DRAIN_TIMEOUT_MS = 8_000;
 
 export interface RunningApp {
   /** The HTTP port Slack requests (and `/healthz`) are served on. */
@@ -35,6 +38,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     namespace: config.storeNamespace,
   });
   const slackApp = createSlackApp(config, log);
+  const afterAck = pLimit(AFTER_ACK_CONCURRENCY);
   const deps: Deps = {
     config,
     log,
@@ -47,7 +51,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     }),
     instanceId: randomUUID(),
     now: Date.now,
-    afterAck: pLimit(AFTER_ACK_CONCURRENCY),
+    afterAck,
   };
   const poller = createPoller(deps, options.poller);
   registerAgent(slackApp.bolt, { ...deps, poller, bindings: poller.bindings });
@@ -63,8 +67,11 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     deps,
     async stop() {
       slackApp.setReady(false);
-      await poller.stop();
       await slackApp.stop();
+      // Let acknowledged work finish (a job being started must get its binding) before the store closes.
+      const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+      while (afterAck.activeCount + afterAck.pendingCount > 0 && Date.now() < deadline) await delay(50);
+      await poller.stop();
       await store.close();
       log.info('app.stopped');
     },

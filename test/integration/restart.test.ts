@@ -53,4 +53,26 @@ describe.skipIf(!redisAvailable)('restart (real process, SIGTERM, Redis store)',
     await new Promise((r) => setTimeout(r, 500));
     expect(posts()).toHaveLength(1);
   });
+
+  it('on SIGTERM mid-create, finishes starting the acknowledged job (bound, tracked) before exiting', async () => {
+    running = await startAppProcess(env());
+    sim.injectFault({ kind: 'slow', delayMs: 800, count: 1, match: { method: 'POST' } });
+    await postForm(running.url, slashCommand({ text: 'Slow to start', response_url: slack.responseUrl() }));
+    await eventually(() => slack.callsTo('chat.postMessage').length === 1, 5_000, 'root message');
+    expect(sim.counts().creates).toBe(0); // the create is still in flight
+
+    expect(await running.kill('SIGTERM')).toBe(0);
+    expect(sim.counts().creates).toBe(1);
+    const update = slack.callsTo('chat.update').find((c) => JSON.stringify(c.args.blocks).includes('job `'));
+    const id = JSON.stringify(update?.args.blocks).match(/job `([^`]+)`/)?.[1] as string;
+    expect(id).toBeDefined();
+
+    sim.endJob(id, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/78' });
+    running = await startAppProcess(env());
+    await eventually(
+      () => slack.callsTo('chat.postMessage').filter((c) => String(c.args.text).includes('/pull/78')).length === 1,
+      10_000,
+      'outcome of the job started during shutdown',
+    );
+  });
 });
