@@ -25,6 +25,8 @@ export interface Scale {
   pollMaxIntervalMs: number;
   /** Poller options passed to startApp; undefined = as shipped (DEFAULT_POLL_CONCURRENCY). */
   poller?: PollerOptions;
+  /** Node flags for the app process (e.g. a heap cap). */
+  nodeFlags?: string[];
   /** Steady polling measured before any job ends (s). */
   steadyS: number;
   /** Jobs end uniformly at random within this window (s). */
@@ -39,6 +41,7 @@ export interface TrackingResult {
   pollIntervalMs: number;
   pollMaxIntervalMs: number;
   concurrency: number;
+  nodeFlags: string;
   createAndSeedS: number;
   /** RSS of the started app before any job was bound. */
   baselineRssMb: number;
@@ -137,7 +140,7 @@ export async function runTracking(scale: Scale, progress: (line: string) => void
     STORE_NAMESPACE: namespace,
     ...(scale.store === 'redis' && { REDIS_URL }),
   });
-  const child = startChild('target.ts');
+  const child = startChild('target.ts', {}, scale.nodeFlags ?? []);
   const label = `tracking ${scale.jobs} ${scale.store}`;
   try {
     await child.call('start', {
@@ -224,6 +227,7 @@ export async function runTracking(scale: Scale, progress: (line: string) => void
       pollIntervalMs: scale.pollIntervalMs,
       pollMaxIntervalMs: scale.pollMaxIntervalMs,
       concurrency,
+      nodeFlags: (scale.nodeFlags ?? []).join(' ') || '-',
       createAndSeedS,
       baselineRssMb: mb(baseline),
       rssMb: mb(steadyTo.rss),
