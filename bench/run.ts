@@ -15,6 +15,16 @@ const only = new Set((process.env.BENCH_ONLY ?? 'ack,tracking,economy,visitors')
 const started = Date.now();
 const log = (line: string) => console.log(`[${round((Date.now() - started) / 1000, 0)}s] ${line}`);
 
+const TEN_THOUSAND: Scale = {
+  jobs: 10_000,
+  store: 'memory',
+  pollIntervalMs: 5_000,
+  pollMaxIntervalMs: 60_000,
+  steadyS: 8,
+  windowS: 20,
+  drainS: 45,
+};
+
 const SCALES: Scale[] = [
   { jobs: 100, store: 'memory', pollIntervalMs: 1_000, pollMaxIntervalMs: 5_000, steadyS: 8, windowS: 15, drainS: 15 },
   {
@@ -26,26 +36,9 @@ const SCALES: Scale[] = [
     windowS: 20,
     drainS: 20,
   },
-  {
-    jobs: 10_000,
-    store: 'memory',
-    pollIntervalMs: 5_000,
-    pollMaxIntervalMs: 60_000,
-    steadyS: 8,
-    windowS: 20,
-    drainS: 45,
-  },
-  {
-    jobs: 10_000,
-    // Same load with V8's old space capped: RSS is mostly allocation churn, not retained jobs.
-    nodeFlags: ['--max-old-space-size=128'],
-    store: 'memory',
-    pollIntervalMs: 5_000,
-    pollMaxIntervalMs: 60_000,
-    steadyS: 8,
-    windowS: 20,
-    drainS: 45,
-  },
+  TEN_THOUSAND,
+  // Same load with V8's old space capped: RSS is mostly allocation churn, not retained jobs.
+  { ...TEN_THOUSAND, nodeFlags: ['--max-old-space-size=128'] },
   {
     jobs: 1_000,
     store: 'redis',
