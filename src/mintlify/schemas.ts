@@ -55,8 +55,8 @@ const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** Query of `GET /v1/analytics/{projectId}/visitors`. Dates are `YYYY-MM-DD`; `dateTo` is exclusive. */
 export const VisitorsQuerySchema = z
   .object({
-    dateFrom: z.string().regex(ISO_DAY).refine(isRealDay, 'not a calendar date'),
-    dateTo: z.string().regex(ISO_DAY).refine(isRealDay, 'not a calendar date'),
+    dateFrom: z.string().regex(ISO_DAY).refine(isCalendarDay, 'not a calendar date'),
+    dateTo: z.string().regex(ISO_DAY).refine(isCalendarDay, 'not a calendar date'),
     limit: z.number().int().min(1).max(VISITORS_MAX_LIMIT).default(VISITORS_DEFAULT_LIMIT),
     offset: z.number().int().min(0).default(0),
   })
@@ -65,7 +65,9 @@ export type VisitorsQuery = z.input<typeof VisitorsQuerySchema>;
 
 export const PromptSchema = z.string().trim().min(1, 'prompt is empty');
 
-function isRealDay(day: string): boolean {
+/** A real calendar day written `YYYY-MM-DD` (so not `2026-02-30` or `2026-13-01`). */
+export function isCalendarDay(day: string): boolean {
+  if (!ISO_DAY.test(day)) return false;
   const date = new Date(`${day}T00:00:00Z`);
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VISITORS_MAX_LIMIT } from '../mintlify/schemas.js';
+import { isCalendarDay, VISITORS_MAX_LIMIT } from '../mintlify/schemas.js';
 import { escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
 
 /**
@@ -15,14 +15,9 @@ export const DEFAULT_ROWS = 10;
 /** Far beyond any docs site; a button claiming more was forged. */
 export const MAX_OFFSET = 100_000;
 
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 /** Day number (days since 1970-01-01) of a real calendar day, or undefined (`2026-02-30`, `2026-13-01`). */
 export function dayNumber(day: string): number | undefined {
-  if (!ISO_DAY.test(day)) return undefined;
-  const ms = Date.parse(`${day}T00:00:00Z`);
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== day) return undefined;
-  return ms / DAY_MS;
+  return isCalendarDay(day) ? Date.parse(`${day}T00:00:00Z`) / DAY_MS : undefined;
 }
 
 export function dayString(dayNum: number): string {
