@@ -1,7 +1,8 @@
 import { slackErrorCode } from '../slack/errors.js';
 import type { AgentContext } from './context.js';
 import { takeSlot } from './limits.js';
-import { errors, type Message, rootMessage } from './messages.js';
+import { errors, type Message } from './messages.js';
+import { refreshRootMessage } from './root-message.js';
 import { replyForServiceError } from './start-job.js';
 
 /** A person's reply in a job's thread, narrowed from the raw event. */
@@ -58,9 +59,7 @@ export async function sendFollowUp(ctx: AgentContext, reply: ThreadReply): Promi
     };
     await bindings.bind(resumed);
     poller.track(resumed);
-    await slack.chat
-      .update({ channel: record.channel, ts: record.threadTs, ...rootMessage(record, resumed, ctx.now()) })
-      .catch((error) => log.warn('slack.update_failed', { op: 'agent.root', slack_error: slackErrorCode(error) }));
+    await refreshRootMessage(ctx, resumed);
   }
   await react(ctx, reply, 'remove', SEEN);
   await react(ctx, reply, 'add', ACCEPTED);

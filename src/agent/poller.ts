@@ -3,8 +3,9 @@ import { InvalidRequestError, NotFoundError, RateLimitedError } from '../mintlif
 import { slackErrorCode } from '../slack/errors.js';
 import { nextPollInterval } from './backoff.js';
 import { type Bindings, createBindings, type JobRecord, RECORD_TTL_MS } from './bindings.js';
-import { outcomeMessage, rootMessage } from './messages.js';
+import { outcomeMessage } from './messages.js';
 import { type Outcome, outcomeOf } from './outcome.js';
+import { refreshRootMessage } from './root-message.js';
 
 export interface Poller {
   start(): Promise<void>;
@@ -119,7 +120,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
     const intervalMs = nextPollInterval(entry.intervalMs, changed, min, max);
     if (deps.now() - entry.lastRefreshAt >= rootRefreshMs) {
       entry.lastRefreshAt = deps.now();
-      await updateRoot(record);
+      await refreshRootMessage(deps, record);
     }
     schedule(jobId, intervalMs, { intervalMs, lastStatus: job.status });
   }
@@ -144,7 +145,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
     await bindings.save(ended);
     await bindings.stopTracking(jobId);
     forget(jobId);
-    await updateRoot(ended);
+    await refreshRootMessage(deps, ended);
   }
 
   /**
@@ -178,12 +179,6 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
     postedUnrecorded.delete(postedKey);
     log.info('poller.outcome_posted', { job_id: jobId, outcome: outcome.kind, round });
     return true;
-  }
-
-  async function updateRoot(record: JobRecord): Promise<void> {
-    await slack.chat
-      .update({ channel: record.channel, ts: record.threadTs, ...rootMessage(record, record, deps.now()) })
-      .catch((error) => log.warn('slack.update_failed', { job_id: record.jobId, slack_error: slackErrorCode(error) }));
   }
 
   function run(jobId: string, entry: Tracked): void {

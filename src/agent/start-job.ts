@@ -11,6 +11,7 @@ import type { JobRecord } from './bindings.js';
 import type { AgentContext } from './context.js';
 import { type LimitKind, takeSlot } from './limits.js';
 import { errors, type Message, rootMessage } from './messages.js';
+import { refreshRootMessage } from './root-message.js';
 
 export interface StartJobInput {
   userId: string;
@@ -85,9 +86,7 @@ export async function startJob(deps: AgentContext, input: StartJobInput): Promis
     return { ok: false, reply: errors.storeUnavailable(prompt) };
   }
   poller.track(record);
-  await slack.chat
-    .update({ channel: channelId, ts: rootTs, ...rootMessage(input, record, deps.now()) })
-    .catch((error) => log.warn('slack.update_failed', { op: 'agent.root', slack_error: slackErrorCode(error) }));
+  await refreshRootMessage(deps, record);
   return { ok: true, record };
 }
 
