@@ -4,13 +4,14 @@
  * HTTPReceiver/App options) whose listeners only ack.
  */
 
-import { createBindings, type JobRecord } from '../src/agent/bindings.js';
 import type { PollerOptions } from '../src/agent/poller.js';
 import { type RunningApp, startApp } from '../src/app.js';
 import { parseConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { createSlackApp, type SlackApp } from '../src/slack/app.js';
-import type { Store } from '../src/store/store.js';
+import type { Budget } from '../src/store/budget.js';
+import type { JobBinding } from '../src/store/jobs.js';
+import { createStore, type Store } from '../src/store/store.js';
 import { serve } from './lib/rpc.js';
 
 if (process.env.BENCH_SOURCE_MAPS === '0') process.setSourceMapsEnabled(false);
@@ -54,21 +55,30 @@ const log = createLogger('info', (line) => {
   process.stdout.write(`${line}\n`);
 });
 
+/** A budget that never runs out: the ack bench sends far more than 100 commands an hour. */
+const unlimitedBudget: Budget = {
+  take: async () => ({ ok: true, used: 1, left: 99, resetInMs: 3_600_000 }),
+  refund: async () => {},
+  peek: async () => ({ ok: true, used: 0, left: 100, resetInMs: 0 }),
+};
+
 /** Counts every store call by wrapping the live objects' methods (no hook in src needed). */
-function countStore(store: Store, unlimited: boolean): void {
-  const claims = store.claims as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  for (const name of Object.keys(claims)) {
-    const original = claims[name];
-    if (typeof original !== 'function') continue;
-    claims[name] = (...args: unknown[]) => {
-      storeOps[`claims.${name}`] = (storeOps[`claims.${name}`] ?? 0) + 1;
-      const result = original.apply(store.claims, args);
-      if (unlimited && name === 'increment' && String(args[0]).startsWith('limit:')) {
-        return result.then((r) => ({ ...(r as object), count: 1 }));
-      }
-      return result;
-    };
+function countStore(store: Store, unlimited: boolean): Store {
+  for (const [group, target] of [
+    ['claims', store.claims],
+    ['jobs', store.jobs],
+  ] as const) {
+    const methods = target as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    for (const name of Object.keys(methods)) {
+      const original = methods[name];
+      if (typeof original !== 'function') continue;
+      methods[name] = (...args: unknown[]) => {
+        storeOps[`${group}.${name}`] = (storeOps[`${group}.${name}`] ?? 0) + 1;
+        return original.apply(target, args);
+      };
+    }
   }
+  if (unlimited) Object.assign(store, { budget: () => unlimitedBudget });
   const kv = store.kv as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   for (const name of ['get', 'getMany', 'set', 'setMany', 'delete', 'deleteMany', 'has', 'clear']) {
     const original = kv[name];
@@ -78,23 +88,19 @@ function countStore(store: Store, unlimited: boolean): void {
       return original.apply(store.kv, args);
     };
   }
+  return store;
 }
 
-function record(jobId: string, threadTs: string, now: number): JobRecord {
+function binding(project: string, jobId: string, threadTs: string, now: number): JobBinding {
   return {
+    project,
     jobId,
     channel: 'CBENCH',
     threadTs,
+    statusTs: threadTs,
     userId: 'U123ALICE',
     prompt: 'bench job',
-    status: 'active',
-    repository: null,
-    ref: null,
-    model: null,
-    prLink: null,
-    round: 0,
     createdAtMs: now,
-    roundStartedAtMs: now,
   };
 }
 
@@ -115,11 +121,12 @@ serve(
         bare.setReady(true);
         return { port };
       }
+      const store = await createStore({ redisUrl: config.redisUrl, namespace: config.storeNamespace, log });
       ours = await startApp(config, {
         log,
+        store: countStore(store, request.unlimited ?? false),
         ...(request.poller && { poller: request.poller }),
       });
-      countStore(ours.deps.store, request.unlimited ?? false);
       return { port: ours.port };
     },
 
@@ -127,12 +134,13 @@ serve(
     async seedThreads({ count }: { count: number }) {
       if (!ours) throw new Error('not started');
       const { deps } = ours;
-      const bindings = createBindings(deps.store);
+      const project = deps.projects.defaultProject;
       const threads: string[] = [];
       for (let i = 0; i < count; i++) {
-        const job = await deps.mintlify.createJob(`bench thread ${i}`);
+        const job = await deps.mintlify.createJob(project, `bench thread ${i}`);
         const threadTs = `1800000000.${String(i).padStart(6, '0')}`;
-        await bindings.bind({ ...record(job.id, threadTs, deps.now()), channel: 'C123DOCS' });
+        const bound = { ...binding(project, job.id, threadTs, deps.now()), channel: 'C123DOCS' };
+        await deps.store.jobs.create(bound, { status: 'active' }, deps.now());
         threads.push(threadTs);
       }
       return threads;
@@ -141,9 +149,15 @@ serve(
     /** Binds jobs created on the simulator by the orchestrator; the poller discovers them from the active set. */
     async seedJobs({ jobs }: { jobs: { jobId: string; threadTs: string }[] }) {
       if (!ours) throw new Error('not started');
-      const bindings = createBindings(ours.deps.store);
+      const { store, projects } = ours.deps;
       const now = Date.now();
-      await inBatches(jobs, 200, (job) => bindings.bind(record(job.jobId, job.threadTs, now)));
+      await inBatches(jobs, 200, async (job) => {
+        await store.jobs.create(
+          binding(projects.defaultProject, job.jobId, job.threadTs, now),
+          { status: 'active' },
+          now,
+        );
+      });
       return jobs.length;
     },
 

@@ -6,6 +6,7 @@ import type { Deps } from '../src/deps.js';
 import { createLogger } from '../src/log.js';
 import { createMintlifyClient } from '../src/mintlify/client.js';
 import { VISITORS_MAX_LIMIT } from '../src/mintlify/schemas.js';
+import { createProjects } from '../src/projects.js';
 import { startSimulator } from '../src/simulator/server.js';
 import { VisitorsDataSet } from '../src/simulator/visitors-data.js';
 import { createStore } from '../src/store/store.js';
@@ -59,9 +60,11 @@ export async function runExport() {
     log,
     store,
     slack: new webApi.WebClient(config.slack.botToken, { slackApiUrl: config.slack.apiUrl }),
-    mintlify: createMintlifyClient({ ...config.mintlify, log }),
+    mintlify: createMintlifyClient({ apiUrl: config.mintlify.apiUrl, keyFor: () => config.mintlify.apiKey, log }),
+    projects: createProjects(config),
     instanceId: randomUUID(),
     afterAck: (task) => task(),
+    background: (task) => task(),
     now: Date.now,
   };
   // Long enough that every one of the 20,000 paths has visitors in the range.
@@ -72,7 +75,7 @@ export async function runExport() {
       slack.reset();
       const before = sim.counts().visitors;
       const started = performance.now();
-      const result = await exportVisitorsCsv(deps, request, {
+      const result = await exportVisitorsCsv(deps, config.mintlify.projectId, request, {
         channel: 'C123DOCS',
         userId: 'U123ALICE',
         tellPrivately: async () => {},

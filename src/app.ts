@@ -3,16 +3,20 @@ import { setTimeout as delay } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { registerAgent } from './agent/listeners.js';
 import { createPoller, type PollerOptions } from './agent/poller.js';
+import { createQuota } from './agent/quota.js';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { createLogger, type Logger } from './log.js';
 import { createMintlifyClient } from './mintlify/client.js';
+import { createProjects } from './projects.js';
 import { createSlackApp } from './slack/app.js';
-import { createStore } from './store/store.js';
+import { createStore, type Store } from './store/store.js';
 import { registerVisitors } from './visitors/listeners.js';
 
 /** Listener work in flight at once; more waits its turn (see `Deps.afterAck`). */
 const AFTER_ACK_CONCURRENCY = 4;
+/** Long work in flight at once (CSV exports), on its own queue so it never delays the interactive one. */
+const BACKGROUND_CONCURRENCY = 2;
 /** How long a graceful stop waits for acknowledged work; index.ts force-exits after 10 s in all. */
 const DRAIN_TIMEOUT_MS = 8_000;
 
@@ -25,6 +29,8 @@ export interface RunningApp {
 
 export interface StartOptions {
   log?: Logger;
+  /** A store opened by the caller (benchmarks wrap one to count its calls); the app closes it on stop. */
+  store?: Store;
   mintlifyTimeoutMs?: number;
   poller?: PollerOptions;
 }
@@ -32,29 +38,31 @@ export interface StartOptions {
 /** Wires config → deps → Slack app + poller and starts them. The poller resumes jobs left active. */
 export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
   const log = options.log ?? createLogger(config.logLevel);
-  const store = await createStore({
-    redisUrl: config.redisUrl,
-    log,
-    namespace: config.storeNamespace,
-  });
+  const store =
+    options.store ?? (await createStore({ redisUrl: config.redisUrl, log, namespace: config.storeNamespace }));
   const slackApp = createSlackApp(config, log);
   const afterAck = pLimit(AFTER_ACK_CONCURRENCY);
+  const background = pLimit(BACKGROUND_CONCURRENCY);
+  const projects = createProjects(config);
   const deps: Deps = {
     config,
     log,
     store,
+    projects,
     slack: slackApp.bolt.client,
     mintlify: createMintlifyClient({
-      ...config.mintlify,
+      apiUrl: config.mintlify.apiUrl,
+      keyFor: projects.keyFor,
       log,
       ...(options.mintlifyTimeoutMs && { timeoutMs: options.mintlifyTimeoutMs }),
     }),
     instanceId: randomUUID(),
     now: Date.now,
     afterAck,
+    background,
   };
   const poller = createPoller(deps, options.poller);
-  registerAgent(slackApp.bolt, { ...deps, poller, bindings: poller.bindings });
+  registerAgent(slackApp.bolt, { ...deps, poller, quota: createQuota(store) });
   registerVisitors(slackApp.bolt, deps);
 
   const port = await slackApp.start();
@@ -70,7 +78,9 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       await slackApp.stop();
       // Let acknowledged work finish (a job being started must get its binding) before the store closes.
       const deadline = Date.now() + DRAIN_TIMEOUT_MS;
-      while (afterAck.activeCount + afterAck.pendingCount > 0 && Date.now() < deadline) await delay(50);
+      const busy = () =>
+        afterAck.activeCount + afterAck.pendingCount + background.activeCount + background.pendingCount;
+      while (busy() > 0 && Date.now() < deadline) await delay(50);
       await poller.stop();
       await store.close();
       log.info('app.stopped');

@@ -5,7 +5,7 @@ import { isAllowed } from './access.js';
 import { parseAgentCommand } from './command.js';
 import type { AgentContext } from './context.js';
 import { sendFollowUp, type ThreadReply } from './follow-up.js';
-import { errors, usage } from './messages.js';
+import { errors, OPEN_PR_ACTION, usage } from './messages.js';
 import { startJob } from './start-job.js';
 import { toThreadReply } from './thread-reply.js';
 
@@ -23,7 +23,12 @@ export function registerAgent(app: App, ctx: AgentContext): void {
       return;
     }
     await ack();
-    const input = { userId: command.user_id, channelId: command.channel_id, prompt: parsed.prompt };
+    const input = {
+      project: ctx.projects.forChannel(command.channel_id),
+      userId: command.user_id,
+      channelId: command.channel_id,
+      prompt: parsed.prompt,
+    };
     await ctx.afterAck(async () => {
       const result = await startJob(ctx, input);
       if (!result.ok) await respond({ response_type: 'ephemeral', ...result.reply });
@@ -34,6 +39,9 @@ export function registerAgent(app: App, ctx: AgentContext): void {
     const { followUp } = context;
     if (followUp) await ctx.afterAck(() => sendFollowUp(ctx, followUp));
   });
+
+  // A link button opens its URL in the browser, and Slack still sends the click: acknowledge it, do nothing else.
+  app.action(OPEN_PR_ACTION, async ({ ack }) => ack());
 }
 
 const isId = (value: unknown) => typeof value === 'string' && value !== '';
@@ -55,32 +63,49 @@ function commandAccess(ctx: Deps) {
 }
 
 /**
- * Guard ladder before any work: a person's reply in a thread bound to a job, seen for the first time.
- * Retries from Slack (`X-Slack-Retry-Num`) carry the same `event_id`; both it and `client_msg_id` are
- * claimed atomically so a redelivery never sends a second follow-up.
+ * Guard ladder before any work: a person's reply in a thread bound to one of this bot's jobs, seen for the
+ * first time. Retries from Slack (`X-Slack-Retry-Num`) carry the same `event_id`, and a mention arrives as two
+ * events with one `client_msg_id`; both are claimed atomically, per project, so no delivery sends a follow-up twice.
  */
 function boundThreadReply(ctx: AgentContext) {
   return async ({ event, body, context, next }: MessageArgs) => {
     const reply = toThreadReply(event as unknown as Record<string, unknown>);
     if (!reply) return;
+    let job: Awaited<ReturnType<typeof ctx.store.jobs.forThread>>;
     try {
-      const jobId = await ctx.bindings.jobForThread(reply.channel, reply.threadTs);
-      if (!jobId) return;
-      const seen = [`event:${body.event_id}`];
+      job = await ctx.store.jobs.forThread(ctx.projects.all, reply.channel, reply.threadTs);
+    } catch (error) {
+      // Without the store we cannot tell whether this thread is a job's at all, so we must stay silent.
+      ctx.log.error('store.degraded', { op: 'agent.thread_lookup', channel: reply.channel, error });
+      return;
+    }
+    if (!job) return;
+    const followUp = { ...reply, ...job };
+    try {
+      const seen = [`event:${job.project}:${body.event_id}`];
       const clientMsgId = (event as { client_msg_id?: unknown }).client_msg_id;
-      if (typeof clientMsgId === 'string') seen.push(`message:${clientMsgId}`);
+      if (typeof clientMsgId === 'string') seen.push(`message:${job.project}:${clientMsgId}`);
       for (const key of seen) {
         if (!(await ctx.store.claims.claim(key, ctx.instanceId, DEDUPE_TTL_MS))) {
           ctx.log.info('agent.duplicate_event', { key, retry_num: context.retryNum });
           return;
         }
       }
-      context.followUp = { ...reply, jobId };
     } catch (error) {
-      // Without the store we cannot tell a first delivery from a retry; doing nothing is the safe side.
-      ctx.log.error('store.degraded', { op: 'agent.thread_reply', channel: reply.channel, error });
+      // It is a job's thread, but a first delivery cannot be told from a retry: say so, with the text to resend.
+      ctx.log.error('store.degraded', { op: 'agent.dedupe', project: job.project, job_id: job.jobId, error });
+      await ctx.slack.reactions.add({ channel: reply.channel, timestamp: reply.ts, name: 'x' }).catch(() => {});
+      await ctx.slack.chat
+        .postEphemeral({
+          channel: reply.channel,
+          user: reply.userId,
+          thread_ts: reply.threadTs,
+          ...errors.storeUnavailable(reply.text),
+        })
+        .catch(() => {});
       return;
     }
+    context.followUp = followUp;
     await next();
   };
 }

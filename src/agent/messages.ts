@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
-import { escapeMrkdwn, quote, safeLink } from '../slack/mrkdwn.js';
-import type { JobRecord } from './bindings.js';
+import { clipEscaped, escapeMrkdwn, plainText, quote, safeLink, safeUrl } from '../slack/mrkdwn.js';
+import type { EndedKind, JobRecord } from '../store/jobs.js';
 import type { Outcome } from './outcome.js';
 
 /** A Slack message: Block Kit with the plain-text fallback Slack shows in notifications. */
@@ -10,6 +10,8 @@ export interface Message {
 }
 
 const PROMPT_PREVIEW_CHARS = 600;
+/** Notifications show only `text`: a status word and the start of the prompt. */
+const FALLBACK_PROMPT_CHARS = 150;
 
 export const USAGE = [
   '*Start a Mintlify agent job on the docs:* `/agent <instruction>`',
@@ -27,25 +29,17 @@ export function usage(reason?: string): Message {
 
 /** Text alone (no blocks) carries up to 40,000 characters, where a section block would cut at 3,000. */
 const ECHO_MAX_CHARS = 30_000;
-
 /** Slack's limits on a message's text and on one section's text. */
 const TEXT_MAX_CHARS = 40_000;
 const SECTION_MAX_CHARS = 3_000;
 
-/**
- * Escaping can make quoted text up to 5× longer (`&` → `&amp;`), so limits are applied to the result too:
- * cut at `max` characters, never inside an entity or a surrogate pair.
- */
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max - 1).replace(/&[a-z]*$|[\uD800-\uDBFF]$/, '')}…`;
-}
-
 /** Echoes the user's text back, whole, so it is not lost when we could not act on it. */
 function withPrompt(problem: string, prompt: string): Message {
   const head = `${problem}\n\nYour instruction, to copy and retry:\n`;
-  return { text: `${head}${clip(quote(prompt, ECHO_MAX_CHARS), TEXT_MAX_CHARS - head.length)}` };
+  return { text: `${head}${clipEscaped(quote(prompt, ECHO_MAX_CHARS), TEXT_MAX_CHARS - head.length)}` };
 }
+
+const code = (text: string) => `\`${plainText(text, 100)}\``;
 
 export const errors = {
   notAllowed: (): Message => ({
@@ -61,24 +55,31 @@ export const errors = {
       ":warning: I can't post in this conversation, so I didn't start the job. Run the command in a channel I'm in, or in my Messages tab (open Mintlify under Apps).",
       prompt,
     ),
-  createLimit: (prompt: string, retryAfterMs: number, now: number): Message =>
+  createLimit: (project: string, prompt: string, retryAfterMs: number, now: number): Message =>
     withPrompt(
-      `:hourglass: The Mintlify agent has reached its limit of new jobs for this project (100 per hour). The next slot opens ${when(retryAfterMs, now)}.`,
+      `:hourglass: The Mintlify agent has reached its limit of new jobs for project ${code(project)} (100 per hour). The next slot opens ${when(retryAfterMs, now)}.`,
       prompt,
     ),
-  followUpLimit: (prompt: string, retryAfterMs: number, now: number): Message =>
+  followUpLimit: (project: string, prompt: string, retryAfterMs: number, now: number): Message =>
     withPrompt(
-      `:hourglass: The Mintlify agent has reached its limit of follow-ups for this project (100 per hour). The next slot opens ${when(retryAfterMs, now)}.`,
+      `:hourglass: The Mintlify agent has reached its limit of follow-ups for project ${code(project)} (100 per hour). The next slot opens ${when(retryAfterMs, now)}.`,
       prompt,
     ),
   unavailable: (prompt: string): Message =>
+    withPrompt(':warning: I could not reach Mintlify, so nothing was started. Try again in a minute.', prompt),
+  maybeStarted: (prompt: string): Message =>
     withPrompt(
-      ':warning: Mintlify did not answer in time, so the job may not have started. Try again in a minute.',
+      ':warning: Mintlify did not answer in time, so I cannot tell whether the job started. Check the Mintlify dashboard before you run it again.',
       prompt,
     ),
-  misconfigured: (prompt: string): Message =>
+  maybeDelivered: (prompt: string): Message =>
     withPrompt(
-      ':no_entry: The Mintlify app is misconfigured (its API key was refused). Ask the admin who installed it to check `MINTLIFY_API_KEY`.',
+      ':warning: Mintlify did not answer in time, so I cannot tell whether the agent received this instruction. Wait for the result in this thread before sending it again.',
+      prompt,
+    ),
+  misconfigured: (project: string, prompt: string): Message =>
+    withPrompt(
+      `:no_entry: The Mintlify app is misconfigured: the API key for project ${code(project)} was refused. Ask the admin who installed it to check its key.`,
       prompt,
     ),
   invalid: (prompt: string, serviceMessage: string): Message =>
@@ -86,6 +87,11 @@ export const errors = {
   storeUnavailable: (prompt: string): Message =>
     withPrompt(
       ':warning: My storage is unavailable right now, so I could not take this on. Try again shortly.',
+      prompt,
+    ),
+  followUpUntracked: (prompt: string): Message =>
+    withPrompt(
+      ":warning: The agent received your instruction, but my storage is unavailable, so I can't post its result in this thread. Check the Mintlify dashboard for the outcome.",
       prompt,
     ),
   jobGone: (prompt: string): Message =>
@@ -113,69 +119,94 @@ function sourceLine(record: JobRecord): string | undefined {
   return `\`${escapeMrkdwn(repo)}${record.ref ? `@${escapeMrkdwn(record.ref)}` : ''}\``;
 }
 
-const STATUS: Record<NonNullable<JobRecord['ended']> | 'working' | 'starting', string> = {
-  starting: ':hourglass_flowing_sand: Starting…',
-  working: ':hourglass_flowing_sand: Working',
-  pull_request: ':white_check_mark: Pull request ready',
-  no_changes: ':white_check_mark: Finished without changes',
-  failed: ':x: Failed',
-  archived: ':file_cabinet: Archived',
-  gone: ':grey_question: No longer exists',
-  expired: ':zzz: Stopped tracking',
+type RootState = EndedKind | 'working' | 'starting' | 'unknown';
+
+const STATUS: Record<RootState, { emoji: string; words: string }> = {
+  starting: { emoji: ':hourglass_flowing_sand:', words: 'Starting…' },
+  working: { emoji: ':hourglass_flowing_sand:', words: 'Working' },
+  unknown: { emoji: ':grey_question:', words: 'Status unknown: Mintlify did not answer in time' },
+  pull_request: { emoji: ':white_check_mark:', words: 'Pull request ready' },
+  no_changes: { emoji: ':white_check_mark:', words: 'Finished without changes' },
+  failed: { emoji: ':x:', words: 'Failed' },
+  archived: { emoji: ':file_cabinet:', words: 'Archived' },
+  gone: { emoji: ':grey_question:', words: 'No longer exists' },
+  expired: { emoji: ':zzz:', words: 'Stopped tracking' },
+  untracked: { emoji: ':warning:', words: 'Result could not be posted in this thread' },
 };
 
+/** Who asked, in which project, before the job exists. */
+export interface PendingJob {
+  project: string;
+  userId: string;
+  prompt: string;
+}
+
+export interface RootOptions {
+  now?: number;
+  /** Name the project: set when the bot serves more than one. */
+  showProject?: boolean;
+  /** The job could not be confirmed (the create timed out). */
+  unknown?: boolean;
+}
+
 /** The root message everyone sees: who asked, what, and a status line kept fresh while the job runs. */
-export function rootMessage(input: { userId: string; prompt: string }, record?: JobRecord, now = Date.now()): Message {
-  const who = `<@${input.userId}> asked the Mintlify agent:\n`;
-  const asked = `${who}${clip(quote(input.prompt, PROMPT_PREVIEW_CHARS), SECTION_MAX_CHARS - who.length)}`;
-  const state = !record ? 'starting' : (record.ended ?? 'working');
-  const parts = [STATUS[state]];
+export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = {}): Message {
+  const record = 'jobId' in job ? job : undefined;
+  const who = `<@${job.userId}> asked the Mintlify agent:\n`;
+  const asked = `${who}${clipEscaped(quote(job.prompt, PROMPT_PREVIEW_CHARS), SECTION_MAX_CHARS - who.length)}`;
+  const state: RootState = options.unknown ? 'unknown' : !record ? 'starting' : (record.ended ?? 'working');
+  const { emoji, words } = STATUS[state];
+  const parts = [`${emoji} ${words}`];
+  if (options.showProject) parts.push(`project ${code(job.project)}`);
   if (record) {
-    if (state === 'working') parts.push(`${formatElapsed(now - record.roundStartedAtMs)} elapsed`);
+    if (state === 'working')
+      parts.push(`${formatElapsed((options.now ?? Date.now()) - record.roundStartedAtMs)} elapsed`);
     parts.push(`job \`${escapeMrkdwn(record.jobId)}\``);
     const source = sourceLine(record);
     if (source) parts.push(source);
     if (record.model) parts.push(escapeMrkdwn(record.model));
   }
-  const status = parts.join(' · ');
   const hint = record && !record.ended ? 'Reply in this thread to give the agent follow-up instructions.' : undefined;
   return {
-    text: `${STATUS[state].replace(/^:[a-z_]+: /, '')}: ${input.prompt.slice(0, 150)}`,
+    text: `${words}: ${plainText(job.prompt, FALLBACK_PROMPT_CHARS)}`,
     blocks: [
       { type: 'section', text: { type: 'mrkdwn', text: asked } },
-      { type: 'context', elements: [{ type: 'mrkdwn', text: status }] },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: parts.join(' · ') }] },
       ...(hint ? [{ type: 'context' as const, elements: [{ type: 'mrkdwn' as const, text: hint }] }] : []),
     ],
   };
 }
 
-/** The one thread message that reports how the job ended. */
+/** `metadata.event_type` of an outcome post: the thread itself says which rounds were reported. */
+export const OUTCOME_EVENT_TYPE = 'mintlify_agent_outcome';
+
+/** The one thread message that reports how a round ended. */
 export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs: number): Message {
   const source = sourceLine(record);
   switch (outcome.kind) {
     case 'pull_request': {
-      const link = safeLink(outcome.prLink);
+      const url = safeUrl(outcome.prLink);
       const verb = outcome.updated ? 'updated the pull request' : 'opened a pull request';
-      const text = link
-        ? `:white_check_mark: The agent ${verb}: ${link}`
-        : `:white_check_mark: The agent ${verb}, but its link is not a safe https URL: \`${escapeMrkdwn(outcome.prLink)}\``;
+      const text = url
+        ? `:white_check_mark: The agent ${verb}: ${safeLink(url)}`
+        : `:white_check_mark: The agent ${verb}, but its link is not a safe https URL: ${code(outcome.prLink)}`;
       const blocks: types.KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text } }];
-      if (link) {
+      if (url) {
         blocks.push({
           type: 'actions',
           elements: [
             {
               type: 'button',
-              action_id: 'agent.open_pr',
+              action_id: OPEN_PR_ACTION,
               text: { type: 'plain_text', text: 'Open pull request' },
-              url: outcome.prLink,
+              url,
               style: 'primary',
             },
           ],
         });
       }
       if (source) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: source }] });
-      return { text: `The agent ${verb}: ${link ? outcome.prLink : '(link withheld)'}`, blocks };
+      return { text: `The agent ${verb}: ${url ? `<${url}>` : '(link withheld)'}`, blocks };
     }
     case 'no_changes':
       return plain(':white_check_mark: The agent finished without changing any files, so there is no pull request.');
@@ -192,6 +223,19 @@ export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs:
         `:zzz: I stopped tracking this job after ${formatElapsed(jobMaxAgeMs)} without a result. Check the Mintlify dashboard for its status.`,
       );
   }
+}
+
+/** The link button on a pull request outcome. Slack sends a click on it too, which must be acknowledged. */
+export const OPEN_PR_ACTION = 'agent.open_pr';
+
+/** A private note to the requester when their job's outcome could not be posted in its thread for good. */
+export function undeliveredNote(record: JobRecord, outcome: Outcome, jobMaxAgeMs: number, slackError: string): Message {
+  const head = `:warning: I couldn't post the result of your Mintlify agent job in <#${record.channel}> (Slack said ${code(slackError)}), so here it is:`;
+  const result = outcomeMessage(record, outcome, jobMaxAgeMs);
+  return {
+    text: `${head}\n${result.text}`,
+    blocks: [plain(head).blocks?.[0], ...(result.blocks ?? [])].filter((b) => b !== undefined),
+  };
 }
 
 function plain(text: string): Message {

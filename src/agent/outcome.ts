@@ -1,7 +1,7 @@
 import type { AgentJob } from '../mintlify/schemas.js';
-import type { JobRecord } from './bindings.js';
+import type { JobRecord } from '../store/jobs.js';
 
-/** How a tracked job ended, as the thread should hear it. */
+/** How a tracked round ended, as the thread should hear it. */
 export type Outcome =
   | { kind: 'pull_request'; prLink: string; updated: boolean }
   | { kind: 'no_changes' }
@@ -9,7 +9,7 @@ export type Outcome =
   | { kind: 'archived' }
   /** The service answered 404: the job is gone. */
   | { kind: 'gone' }
-  /** Tracked for longer than the configured maximum age. */
+  /** Still active after the configured maximum age. */
   | { kind: 'expired' };
 
 /**
@@ -30,5 +30,4 @@ export function outcomeOf(job: AgentJob, record: Pick<JobRecord, 'prLink' | 'rou
   }
 }
 
-export const OUTCOME_KINDS = ['pull_request', 'no_changes', 'failed', 'archived', 'gone', 'expired'] as const;
 export type OutcomeKind = Outcome['kind'];

@@ -1,18 +1,19 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Deps } from '../deps.js';
 import { InvalidRequestError, NotFoundError, RateLimitedError } from '../mintlify/errors.js';
-import { slackErrorCode } from '../slack/errors.js';
-import { nextPollInterval } from './backoff.js';
-import { type Bindings, createBindings, type JobRecord, RECORD_TTL_MS } from './bindings.js';
-import { outcomeMessage } from './messages.js';
+import { CorruptJobError, type JobRecord, type JobRef } from '../store/jobs.js';
+import { nextPollInterval, nextRetryDelay, SLOW_RETRY_MS } from './backoff.js';
+import { undeliveredNote } from './messages.js';
 import { type Outcome, outcomeOf } from './outcome.js';
+import { deliverOutcome } from './poster.js';
 import { refreshRootMessage } from './root-message.js';
 
 export interface Poller {
   start(): Promise<void>;
-  /** Stops polling, waits for polls in flight and hands this instance's leases back. */
+  /** Stops polling, waits (a bounded while) for polls in flight and hands this instance's leases back. */
   stop(): Promise<void>;
-  /** Tracks a job from now on at the shortest interval (new job, or a follow-up that made it active again). */
-  track(record: JobRecord): void;
+  /** Tracks a job's current round from now on, at the shortest interval (a new job, or an accepted follow-up). */
+  track(ref: JobRef): void;
 }
 
 export interface PollerOptions {
@@ -25,28 +26,34 @@ export interface PollerOptions {
 }
 
 interface Tracked {
+  ref: JobRef;
   nextAt: number;
   intervalMs: number;
   inFlight: boolean;
   lastStatus?: string;
   lastRefreshAt: number;
-  /** Cached record; re-read before an outcome is posted, since a peer may have taken a follow-up. */
-  record?: JobRecord;
+  /** `track()` ran while a poll was in flight: a new round started, so poll again soon whatever that poll saw. */
+  retracked: boolean;
+  /** Since when, and with what last wait, Slack has refused this round's outcome for now. */
+  failingSince?: number | undefined;
+  retryDelayMs?: number | undefined;
 }
 
 /** Polls in flight at once; the next due poll starts as soon as one finishes. */
 export const DEFAULT_POLL_CONCURRENCY = 16;
-const POSTING_CLAIM_MS = 30_000;
 const DEFAULT_ROOT_REFRESH_MS = 60_000;
+/** A graceful stop waits this long for polls in flight (each bounded by the clients' own timeouts). */
+const STOP_WAIT_MS = 5_000;
+
+const keyOf = ({ project, jobId }: JobRef) => `${project}\u0000${jobId}`;
 
 /**
- * Polls every active job, on one instance at a time (a lease per job in the store), and posts each
- * outcome exactly once: the poster claims `posting:<job>:<round>` atomically, marks it posted after
- * Slack accepted the message, and releases the claim when posting failed so the next poll retries.
+ * Schedules the polls of every active job of every project this bot serves, on one instance at a time (a lease
+ * per job), and hands what it sees to the job's transitions and to the poster. It decides when, never how:
+ * the record lives in `store.jobs`, the posting rules in `poster.ts`.
  */
-export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & { bindings: Bindings } {
-  const { config, log, store, slack, mintlify, instanceId } = deps;
-  const bindings = createBindings(store);
+export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
+  const { config, log, store, slack, mintlify, instanceId, projects } = deps;
   const min = config.pollIntervalMs;
   const max = config.pollMaxIntervalMs;
   const leaseMs = options.leaseMs ?? 2 * max + 1_000;
@@ -57,137 +64,152 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
 
   const tracked = new Map<string, Tracked>();
   const inFlight = new Set<Promise<void>>();
-  /** Outcomes Slack accepted whose `posted:` mark the store then failed to write: record them, never post again. */
-  const postedUnrecorded = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let nextDiscoverAt = 0;
   let running = false;
 
-  const leaseKey = (jobId: string) => `lease:${jobId}`;
+  const leaseKey = ({ project, jobId }: JobRef) => `lease:${project}:${jobId}`;
+  const fields = ({ project, jobId }: JobRef) => ({ project, job_id: jobId });
 
-  function schedule(jobId: string, delayMs: number, patch: Partial<Tracked> = {}): void {
-    const entry = tracked.get(jobId);
-    if (entry) Object.assign(entry, patch, { nextAt: deps.now() + delayMs });
+  function entryFor(ref: JobRef): Tracked {
+    const now = deps.now();
+    return { ref, nextAt: now, intervalMs: min, inFlight: false, lastRefreshAt: now, retracked: false };
   }
 
-  function forget(jobId: string): void {
-    tracked.delete(jobId);
-    void store.claims.release(leaseKey(jobId), instanceId).catch(() => {});
+  function schedule(entry: Tracked, delayMs: number, patch: Partial<Tracked> = {}): void {
+    Object.assign(entry, patch, { nextAt: deps.now() + delayMs });
+  }
+
+  function forget(entry: Tracked): void {
+    tracked.delete(keyOf(entry.ref));
+    void store.claims.release(leaseKey(entry.ref), instanceId).catch(() => {});
+  }
+
+  /** Nothing left to track: the index points at a record that ended, vanished or cannot be read. */
+  async function drop(entry: Tracked): Promise<void> {
+    await store.jobs.untrack(entry.ref);
+    forget(entry);
   }
 
   async function discover(): Promise<void> {
-    const ids = new Set(await bindings.activeJobIds());
-    for (const id of ids) {
-      if (!tracked.has(id)) {
-        tracked.set(id, { nextAt: deps.now(), intervalMs: min, inFlight: false, lastRefreshAt: deps.now() });
+    const found = new Set<string>();
+    for (const project of projects.all) {
+      for (const jobId of await store.jobs.active(project)) {
+        const ref = { project, jobId };
+        found.add(keyOf(ref));
+        if (!tracked.has(keyOf(ref))) tracked.set(keyOf(ref), entryFor(ref));
       }
     }
-    for (const id of tracked.keys()) if (!ids.has(id) && !tracked.get(id)?.inFlight) tracked.delete(id);
+    for (const [key, entry] of tracked) if (!found.has(key) && !entry.inFlight) tracked.delete(key);
   }
 
-  async function poll(jobId: string, entry: Tracked): Promise<void> {
-    if (!(await store.claims.renew(leaseKey(jobId), instanceId, leaseMs))) {
-      // A peer holds it; look again about when its lease would lapse if the peer died.
-      entry.record = undefined;
-      return schedule(jobId, leaseMs / 2);
+  async function poll(entry: Tracked): Promise<void> {
+    const { ref } = entry;
+    // A peer holds the lease; look again within the longest poll interval in case it stopped or died.
+    if (!(await store.claims.renew(leaseKey(ref), instanceId, leaseMs))) return schedule(entry, max);
+    entry.retracked = false;
+    let record: JobRecord | undefined;
+    try {
+      record = await store.jobs.get(ref);
+    } catch (error) {
+      if (!(error instanceof CorruptJobError)) throw error;
+      log.error('store.corrupt_record', { ...fields(ref), problems: error.problems });
+      return drop(entry);
     }
-    const record = entry.record ?? (await bindings.getJob(jobId));
-    if (!record || record.ended) {
-      await bindings.stopTracking(jobId);
-      return forget(jobId);
-    }
-    entry.record = record;
-    if (deps.now() - record.roundStartedAtMs > config.jobMaxAgeMs) return finish(jobId, record, { kind: 'expired' });
+    if (!record || record.ended) return drop(entry);
 
+    // The status first: a job that ended while nobody was polling still gets its result, however long ago.
     let job: Awaited<ReturnType<typeof mintlify.getJob>>;
     try {
-      job = await mintlify.getJob(jobId);
+      job = await mintlify.getJob(ref.project, ref.jobId);
     } catch (error) {
       // A 404, or an id the client refuses to put in a URL (a corrupt binding): either way the job is gone.
       if (error instanceof NotFoundError || error instanceof InvalidRequestError) {
-        return finish(jobId, record, { kind: 'gone' });
+        return conclude(entry, record, { kind: 'gone' });
       }
       const waitMs =
         error instanceof RateLimitedError ? error.retryAfterMs : nextPollInterval(entry.intervalMs, false, min, max);
-      log.warn('poller.get_failed', { job_id: jobId, error, retry_in_ms: waitMs });
-      return schedule(jobId, waitMs, { intervalMs: Math.min(max, waitMs) });
+      log.warn('poller.get_failed', { ...fields(ref), error, retry_in_ms: waitMs });
+      return schedule(entry, waitMs, { intervalMs: Math.min(max, waitMs) });
     }
 
-    const outcome = outcomeOf(job, record);
-    if (outcome) return finish(jobId, record, outcome, job.prLink ?? null);
+    // Only a job still active can expire.
+    const expired = deps.now() - record.roundStartedAtMs > config.jobMaxAgeMs;
+    const outcome = outcomeOf(job, record) ?? (expired ? { kind: 'expired' as const } : undefined);
+    if (outcome) return conclude(entry, record, outcome);
 
-    const changed = entry.lastStatus !== undefined && entry.lastStatus !== job.status;
-    const intervalMs = nextPollInterval(entry.intervalMs, changed, min, max);
-    if (deps.now() - entry.lastRefreshAt >= rootRefreshMs) {
+    const shown = { status: job.status, repository: job.source?.repository, ref: job.source?.ref, model: job.model };
+    const changed = await store.jobs.observe(ref, shown);
+    if (changed || deps.now() - entry.lastRefreshAt >= rootRefreshMs) {
       entry.lastRefreshAt = deps.now();
-      await refreshRootMessage(deps, record);
+      await refreshRootMessage(deps, ref);
     }
-    schedule(jobId, intervalMs, { intervalMs, lastStatus: job.status });
+    const statusChanged = entry.lastStatus !== undefined && entry.lastStatus !== job.status;
+    const intervalMs = entry.retracked ? min : nextPollInterval(entry.intervalMs, statusChanged, min, max);
+    schedule(entry, intervalMs, { intervalMs, lastStatus: job.status, retracked: false });
   }
 
-  async function finish(jobId: string, seen: JobRecord, outcome: Outcome, prLink?: string | null): Promise<void> {
-    const entry = tracked.get(jobId);
-    const record = await bindings.getJob(jobId);
-    if (!record || record.ended) {
-      await bindings.stopTracking(jobId);
-      return forget(jobId);
-    }
-    if (record.round !== seen.round) {
-      // A follow-up arrived while we polled: what we saw belongs to the previous round.
-      return schedule(jobId, 0, { record, intervalMs: min });
-    }
-    if (!(await postOnce(record, outcome))) return schedule(jobId, entry?.intervalMs ?? min);
-    const ended: JobRecord = {
-      ...record,
-      ended: outcome.kind,
-      ...(prLink !== undefined && { prLink: prLink ?? record.prLink }),
-    };
-    await bindings.save(ended);
-    await bindings.stopTracking(jobId);
-    forget(jobId);
-    await refreshRootMessage(deps, ended);
-  }
-
-  /**
-   * Posts the round's outcome unless it already was. False when it must be tried again later: a peer is
-   * posting it right now, or Slack refused (the claim is then released so the next poll retries).
-   */
-  async function postOnce(record: JobRecord, outcome: Outcome): Promise<boolean> {
-    const { jobId, round } = record;
-    const claim = `posting:${jobId}:${round}`;
-    const postedKey = `posted:${jobId}:${round}`;
-    if (await store.kv.get(postedKey)) return true;
-    if (!postedUnrecorded.has(postedKey)) {
-      // `renew`, not `claim`: a posting claim this instance already holds is from an attempt cut off by the
-      // store (reply lost, release failed); only one poll per job runs here, so it is ours to retry now.
-      if (!(await store.claims.renew(claim, instanceId, POSTING_CLAIM_MS))) return false;
-      try {
-        await slack.chat.postMessage({
-          channel: record.channel,
-          thread_ts: record.threadTs,
-          unfurl_links: false,
-          ...outcomeMessage(record, outcome, config.jobMaxAgeMs),
+  /** The round ended: post its outcome once, then end the round (or keep trying, or give up for good). */
+  async function conclude(entry: Tracked, record: JobRecord, outcome: Outcome): Promise<void> {
+    const { ref } = entry;
+    const delivery = await deliverOutcome(deps, record, outcome);
+    switch (delivery.kind) {
+      case 'posted': {
+        const prLink = outcome.kind === 'pull_request' ? outcome.prLink : undefined;
+        const ended = await store.jobs.endRound(ref, record.round, outcome.kind, prLink);
+        log.info('poller.outcome_posted', {
+          ...fields(ref),
+          outcome: outcome.kind,
+          round: record.round,
+          found: delivery.found,
         });
-      } catch (error) {
-        await store.claims.release(claim, instanceId);
-        log.warn('slack.post_failed', { op: 'agent.outcome', job_id: jobId, slack_error: slackErrorCode(error) });
-        return false;
+        // A follow-up started a new round while this one's outcome was being posted: track that one.
+        if (!ended.ok) return schedule(entry, min, { intervalMs: min });
+        forget(entry);
+        return refreshRootMessage(deps, ref);
       }
-      postedUnrecorded.add(postedKey);
+      case 'superseded':
+      case 'busy':
+        return schedule(entry, min, { intervalMs: min });
+      case 'retry': {
+        const failingSince = entry.failingSince ?? deps.now();
+        if (deps.now() - failingSince > config.jobMaxAgeMs) return giveUp(entry, record, outcome, delivery.code);
+        const backoff = delivery.slow ? SLOW_RETRY_MS : nextRetryDelay(entry.retryDelayMs, min);
+        const waitMs = delivery.retryAfterMs ?? backoff;
+        log.warn('poller.post_failed', { ...fields(ref), slack_error: delivery.code, retry_in_ms: waitMs });
+        return schedule(entry, waitMs, { failingSince, retryDelayMs: backoff });
+      }
+      case 'final':
+        return giveUp(entry, record, outcome, delivery.code);
     }
-    await store.kv.set(postedKey, true, RECORD_TTL_MS);
-    postedUnrecorded.delete(postedKey);
-    log.info('poller.outcome_posted', { job_id: jobId, outcome: outcome.kind, round });
-    return true;
   }
 
-  function run(jobId: string, entry: Tracked): void {
+  /** Slack will never take this outcome in its thread: stop tracking, tell the admin and, if possible, the requester. */
+  async function giveUp(entry: Tracked, record: JobRecord, outcome: Outcome, code: string): Promise<void> {
+    const stopped = await store.jobs.stopTracking(entry.ref, record.round);
+    if (!stopped.ok) return schedule(entry, min, { intervalMs: min });
+    log.error('poller.outcome_undeliverable', {
+      ...fields(entry.ref),
+      channel: record.channel,
+      outcome: outcome.kind,
+      slack_error: code,
+      hint: 'Slack refused the outcome for good (channel archived, bot removed, message refused); tracking stopped',
+    });
+    forget(entry);
+    // The bot's DM with the requester: the result is not lost even when its channel is gone.
+    await slack.chat
+      .postMessage({ channel: record.userId, ...undeliveredNote(record, outcome, config.jobMaxAgeMs, code) })
+      .catch((error) => log.warn('slack.post_failed', { op: 'agent.undelivered_note', ...fields(entry.ref), error }));
+    await refreshRootMessage(deps, entry.ref);
+  }
+
+  function run(entry: Tracked): void {
     entry.inFlight = true;
-    const task = poll(jobId, entry)
+    const task = poll(entry)
       .catch((error) => {
         // Store or Slack trouble: keep the job, try again later.
-        log.error('poller.error', { job_id: jobId, error });
-        schedule(jobId, nextPollInterval(entry.intervalMs, false, min, max));
+        log.error('poller.error', { ...fields(entry.ref), error });
+        schedule(entry, nextPollInterval(entry.intervalMs, false, min, max));
       })
       .finally(() => {
         entry.inFlight = false;
@@ -198,15 +220,14 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
   }
 
   /** Due jobs in the order found; refilled by a scan only once drained, so a 10,000-job map is walked once a tick. */
-  let due: string[] = [];
+  let due: Tracked[] = [];
   let dueAt = 0;
 
   /** Starts due polls up to `concurrency`; called on every tick and whenever a poll finishes. */
   function pump(): void {
     while (running && inFlight.size < concurrency && dueAt < due.length) {
-      const jobId = due[dueAt++] as string;
-      const entry = tracked.get(jobId);
-      if (entry && !entry.inFlight && entry.nextAt <= deps.now()) run(jobId, entry);
+      const entry = due[dueAt++] as Tracked;
+      if (tracked.get(keyOf(entry.ref)) === entry && !entry.inFlight && entry.nextAt <= deps.now()) run(entry);
     }
   }
 
@@ -219,7 +240,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
     if (dueAt >= due.length) {
       due = [];
       dueAt = 0;
-      for (const [jobId, entry] of tracked) if (!entry.inFlight && entry.nextAt <= now) due.push(jobId);
+      for (const entry of tracked.values()) if (!entry.inFlight && entry.nextAt <= now) due.push(entry);
     }
     pump();
   }
@@ -232,7 +253,6 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
   }
 
   return {
-    bindings,
     async start() {
       running = true;
       loop();
@@ -240,16 +260,23 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller & 
     async stop() {
       running = false;
       clearTimeout(timer);
-      await Promise.allSettled(inFlight);
-      await Promise.allSettled([...tracked.keys()].map((id) => store.claims.release(leaseKey(id), instanceId)));
+      await Promise.race([Promise.allSettled(inFlight), delay(STOP_WAIT_MS)]);
+      const entries = [...tracked.values()];
+      await Promise.allSettled(entries.map((entry) => store.claims.release(leaseKey(entry.ref), instanceId)));
       tracked.clear();
     },
-    track(record) {
-      const entry = tracked.get(record.jobId);
-      const patch = { record, intervalMs: min, lastRefreshAt: deps.now(), nextAt: deps.now() + min };
-      if (entry) Object.assign(entry, patch);
-      else tracked.set(record.jobId, { ...patch, inFlight: false });
-      void store.claims.takeOver(leaseKey(record.jobId), instanceId, leaseMs).catch(() => {});
+    track(ref) {
+      const entry = tracked.get(keyOf(ref)) ?? entryFor(ref);
+      tracked.set(keyOf(ref), entry);
+      Object.assign(entry, {
+        intervalMs: min,
+        lastRefreshAt: deps.now(),
+        nextAt: deps.now() + min,
+        retracked: entry.inFlight,
+        failingSince: undefined,
+        retryDelayMs: undefined,
+      });
+      void store.claims.takeOver(leaseKey(ref), instanceId, leaseMs).catch(() => {});
     },
   };
 }

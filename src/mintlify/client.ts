@@ -28,29 +28,28 @@ const FALLBACK_RETRY_AFTER_MS = 60_000;
 
 export interface MintlifyClientOptions {
   apiUrl: string;
-  apiKey: string;
-  projectId: string;
+  /** The admin key for a project (projects may have keys of their own). */
+  keyFor: (project: string) => string;
   log: Logger;
   timeoutMs?: number;
   /** Retries for GETs on network errors, timeouts and 5xx (ky's backoff, honouring Retry-After). */
   getRetries?: number;
 }
 
+/** Every call names its project: a job belongs to one for life, and each project may have its own key. */
 export interface MintlifyClient {
-  createJob(prompt: string): Promise<AgentJob>;
-  sendFollowUp(jobId: string, prompt: string): Promise<AgentJob>;
-  getJob(jobId: string): Promise<AgentJob>;
-  getVisitors(query: VisitorsQuery): Promise<VisitorsResponse>;
+  createJob(project: string, prompt: string): Promise<AgentJob>;
+  sendFollowUp(project: string, jobId: string, prompt: string): Promise<AgentJob>;
+  getJob(project: string, jobId: string): Promise<AgentJob>;
+  getVisitors(project: string, query: VisitorsQuery): Promise<VisitorsResponse>;
 }
 
 export function createMintlifyClient(options: MintlifyClientOptions): MintlifyClient {
-  const { log } = options;
-  const project = encodeURIComponent(options.projectId);
+  const { log, keyFor } = options;
   const started = new WeakMap<Request, number>();
   const http = ky.create({
     prefixUrl: options.apiUrl,
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    headers: { authorization: `Bearer ${options.apiKey}` },
     retry: {
       limit: options.getRetries ?? 2,
       methods: ['get'],
@@ -75,46 +74,70 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
     },
   });
 
+  /** The path and headers of a call for `project`; its key travels only in the header. */
+  const scoped = (project: string, path: string, options: Options): [string, Options] => [
+    `${path.replace('{project}', encodeURIComponent(project))}`,
+    { ...options, headers: { authorization: `Bearer ${keyFor(project)}` } },
+  ];
+
   return {
-    async createJob(prompt) {
+    async createJob(project, prompt) {
       const op = 'create job';
-      const body = { prompt: validate(op, PromptSchema, prompt) };
+      const body = { prompt: validate(op, project, PromptSchema, prompt) };
       // Never retried: a retried create could start a second agent.
-      return call(http, op, AgentJobSchema, `v2/agent/${project}/job`, { method: 'post', json: body, retry: 0 });
+      return call(
+        http,
+        op,
+        project,
+        AgentJobSchema,
+        ...scoped(project, 'v2/agent/{project}/job', { method: 'post', json: body, retry: 0 }),
+      );
     },
-    async sendFollowUp(jobId, prompt) {
+    async sendFollowUp(project, jobId, prompt) {
       const op = 'send follow-up';
-      const id = encodeURIComponent(validate(op, JobIdSchema, jobId));
-      const body = { prompt: validate(op, PromptSchema, prompt) };
+      const id = encodeURIComponent(validate(op, project, JobIdSchema, jobId));
+      const body = { prompt: validate(op, project, PromptSchema, prompt) };
       // Never retried: the agent would receive the instruction twice.
-      return call(http, op, AgentJobSchema, `v2/agent/${project}/job/${id}/message`, {
-        method: 'post',
-        json: body,
-        retry: 0,
-      });
+      return call(
+        http,
+        op,
+        project,
+        AgentJobSchema,
+        ...scoped(project, `v2/agent/{project}/job/${id}/message`, { method: 'post', json: body, retry: 0 }),
+      );
     },
-    async getJob(jobId) {
+    async getJob(project, jobId) {
       const op = 'get job';
-      const id = encodeURIComponent(validate(op, JobIdSchema, jobId));
-      return call(http, op, AgentJobSchema, `v2/agent/${project}/job/${id}`, { method: 'get' });
+      const id = encodeURIComponent(validate(op, project, JobIdSchema, jobId));
+      return call(
+        http,
+        op,
+        project,
+        AgentJobSchema,
+        ...scoped(project, `v2/agent/{project}/job/${id}`, { method: 'get' }),
+      );
     },
-    async getVisitors(query) {
+    async getVisitors(project, query) {
       const op = 'get visitors';
-      const q = validate(op, VisitorsQuerySchema, query);
+      const q = validate(op, project, VisitorsQuerySchema, query);
       const searchParams = { dateFrom: q.dateFrom, dateTo: q.dateTo, limit: q.limit, offset: q.offset };
-      return call(http, op, VisitorsResponseSchema, `v1/analytics/${project}/visitors`, {
-        method: 'get',
-        searchParams,
-      });
+      return call(
+        http,
+        op,
+        project,
+        VisitorsResponseSchema,
+        ...scoped(project, 'v1/analytics/{project}/visitors', { method: 'get', searchParams }),
+      );
     },
   };
 }
 
-function validate<S extends z.ZodType>(operation: string, schema: S, input: unknown): z.output<S> {
+function validate<S extends z.ZodType>(operation: string, project: string, schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   throw new InvalidRequestError(
     operation,
+    project,
     'invalid input',
     result.error.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`),
   );
@@ -123,6 +146,7 @@ function validate<S extends z.ZodType>(operation: string, schema: S, input: unkn
 async function call<S extends z.ZodType>(
   http: KyInstance,
   operation: string,
+  project: string,
   schema: S,
   path: string,
   options: Options,
@@ -131,21 +155,25 @@ async function call<S extends z.ZodType>(
   try {
     body = await http(path, options).json();
   } catch (error) {
-    throw await toMintlifyError(operation, error);
+    throw await toMintlifyError(operation, project, error);
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new UnavailableError(operation, 'response does not match the API contract');
+  if (!parsed.success) throw new UnavailableError(operation, project, 'response does not match the API contract', true);
   return parsed.data;
 }
 
-async function toMintlifyError(operation: string, error: unknown): Promise<MintlifyError> {
-  if (error instanceof TimeoutError) return new UnavailableError(operation, 'timed out');
+/** Network failures that mean the request never reached the service, so nothing can have happened there. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+async function toMintlifyError(operation: string, project: string, error: unknown): Promise<MintlifyError> {
+  if (error instanceof TimeoutError) return new UnavailableError(operation, project, 'timed out', true);
   // A 2xx whose body is not JSON (a proxy's HTML page, say) is a bad answer, not a network failure.
-  if (error instanceof SyntaxError) return new UnavailableError(operation, 'response is not JSON');
+  if (error instanceof SyntaxError) return new UnavailableError(operation, project, 'response is not JSON', true);
   if (!(error instanceof HTTPError)) {
     // fetch rejects with a TypeError whose cause says why (ECONNREFUSED, socket hang up, …).
     const cause = (error as { cause?: { code?: string } }).cause?.code;
-    return new UnavailableError(operation, `network error${cause ? ` (${cause})` : ''}`);
+    const reason = `network error${cause ? ` (${cause})` : ''}`;
+    return new UnavailableError(operation, project, reason, !NEVER_SENT.has(cause ?? ''));
   }
   const { status, headers } = error.response;
   const parsed = ErrorBodySchema.safeParse(await error.response.json().catch(() => undefined));
@@ -154,16 +182,21 @@ async function toMintlifyError(operation: string, error: unknown): Promise<Mintl
     case status === 400 || status === 422:
       return new InvalidRequestError(
         operation,
+        project,
         message ?? 'invalid request',
         parsed.data?.details?.map((d) => redact(d.message)),
       );
     case status === 401 || status === 403:
-      return new UnauthorizedError(operation, `${status} ${message ?? 'unauthorized'}`);
+      return new UnauthorizedError(operation, project, `${status} ${message ?? 'unauthorized'}`);
     case status === 404:
-      return new NotFoundError(operation, message ?? 'not found');
+      return new NotFoundError(operation, project, message ?? 'not found');
     case status === 429:
-      return new RateLimitedError(operation, parseRetryAfterMs(headers.get('retry-after')) ?? FALLBACK_RETRY_AFTER_MS);
+      return new RateLimitedError(
+        operation,
+        project,
+        parseRetryAfterMs(headers.get('retry-after')) ?? FALLBACK_RETRY_AFTER_MS,
+      );
     default:
-      return new UnavailableError(operation, `${status}${message ? ` ${message}` : ''}`, status);
+      return new UnavailableError(operation, project, `${status}${message ? ` ${message}` : ''}`, true, status);
   }
 }

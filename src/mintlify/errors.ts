@@ -1,16 +1,14 @@
-import type { ErrorBody } from './schemas.js';
-
 export type MintlifyErrorCode = 'invalid_request' | 'unauthorized' | 'not_found' | 'rate_limited' | 'unavailable';
 
-/** Base of every failure the client reports. Messages name the operation, never the key. */
+/** Base of every failure the client reports. Messages name the operation and the project, never the key. */
 export abstract class MintlifyError extends Error {
   abstract readonly code: MintlifyErrorCode;
   constructor(
     readonly operation: string,
+    readonly project: string,
     message: string,
-    options?: ErrorOptions,
   ) {
-    super(`${operation}: ${message}`, options);
+    super(`${operation} (project ${project}): ${message}`);
   }
 }
 
@@ -20,14 +18,15 @@ export class InvalidRequestError extends MintlifyError {
   readonly code = 'invalid_request';
   constructor(
     operation: string,
+    project: string,
     readonly serviceMessage: string,
     readonly details: string[] = [],
   ) {
-    super(operation, [serviceMessage, ...details].join('; '));
+    super(operation, project, [serviceMessage, ...details].join('; '));
   }
 }
 
-/** 401 or 403: the key is wrong or lacks access. The admin has to act, not the user. */
+/** 401 or 403: the project's key is wrong or lacks access. The admin has to act, not the user. */
 export class UnauthorizedError extends MintlifyError {
   override name = 'UnauthorizedError';
   readonly code = 'unauthorized';
@@ -43,9 +42,10 @@ export class RateLimitedError extends MintlifyError {
   readonly code = 'rate_limited';
   constructor(
     operation: string,
+    project: string,
     readonly retryAfterMs: number,
   ) {
-    super(operation, `rate limited, retry in ${Math.ceil(retryAfterMs / 1000)}s`);
+    super(operation, project, `rate limited, retry in ${Math.ceil(retryAfterMs / 1000)}s`);
   }
 }
 
@@ -55,18 +55,16 @@ export class UnavailableError extends MintlifyError {
   readonly code = 'unavailable';
   constructor(
     operation: string,
+    project: string,
     message: string,
+    /** The request may have reached the service and done its work (a timeout, a 5xx); false when it never left. */
+    readonly ambiguous: boolean,
     readonly status?: number,
-    options?: ErrorOptions,
   ) {
-    super(operation, message, options);
+    super(operation, project, message);
   }
 }
 
 export function isMintlifyError(error: unknown): error is MintlifyError {
   return error instanceof MintlifyError;
-}
-
-export function describeErrorBody(body: ErrorBody | undefined): { message: string; details: string[] } {
-  return { message: body?.error ?? 'invalid request', details: body?.details?.map((d) => d.message) ?? [] };
 }

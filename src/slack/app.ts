@@ -4,6 +4,9 @@ import { App, type CustomRoute } from '@slack/bolt';
 import type { Config } from '../config.js';
 import { type Logger, toSlackLogger } from '../log.js';
 
+/** Deadline of one Slack Web API call; shorter than the poster's claim (see agent/poster.ts). */
+export const SLACK_TIMEOUT_MS = 10_000;
+
 export interface SlackApp {
   readonly bolt: App;
   /** Starts the receiver; resolves with the HTTP port (the health port in Socket Mode). */
@@ -32,7 +35,15 @@ export function createSlackApp(config: Config, log: Logger): SlackApp {
   const bolt = new App({
     token: slack.botToken,
     logger: toSlackLogger(log, config.logLevel),
-    clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 2, factor: 2, minTimeout: 200 } },
+    clientOptions: {
+      slackApiUrl: slack.apiUrl,
+      // No automatic retries: a repeated chat.postMessage after a 5xx or a timeout posts twice (Slack often stored
+      // the first). Callers own retrying (the poster, after reading the thread). A 429 is surfaced, not slept on
+      // while a claim lapses, and every call has a deadline so a hung request cannot hold a poll slot or a stop.
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+      timeout: SLACK_TIMEOUT_MS,
+    },
     customRoutes: [healthz],
     convoStore: false,
     ...(socketMode

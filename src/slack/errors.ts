@@ -1,7 +1,8 @@
 /** The Slack Web API error string (`not_in_channel`, `ratelimited`, …) of a failed call, or the SDK's own code. */
 export function slackErrorCode(error: unknown): string {
-  const e = error as { data?: { error?: unknown }; code?: unknown } | undefined;
+  const e = error as { data?: { error?: unknown }; code?: unknown; statusCode?: unknown } | undefined;
   if (typeof e?.data?.error === 'string') return e.data.error;
+  if (e?.code === 'slack_webapi_http_error' && typeof e.statusCode === 'number') return `http_${e.statusCode}`;
   if (typeof e?.code === 'string') return e.code;
   return 'unknown_error';
 }
@@ -12,3 +13,45 @@ export function isNotInChannel(error: unknown): boolean {
 }
 
 export const NOT_IN_CHANNEL = new Set(['not_in_channel', 'channel_not_found', 'is_archived']);
+
+/**
+ * What a failed Slack call means for trying it again, decided once for every caller:
+ * - `rate_limited`: Slack did nothing; try after its `Retry-After`.
+ * - `transient`: a 5xx, a timeout, a dropped connection or Slack's own `internal_error`. Slack may have done it
+ *   anyway (it can store a message and still answer 5xx), so a post must be looked for before it is retried.
+ * - `misconfigured`: the token or its scopes are refused. Nothing works until an admin acts; retry slowly.
+ * - `final`: this conversation or message can never take it (archived, bot removed, blocks refused, …).
+ */
+export type SlackFailure =
+  | { kind: 'rate_limited'; code: string; retryAfterMs: number }
+  | { kind: 'transient'; code: string }
+  | { kind: 'misconfigured'; code: string }
+  | { kind: 'final'; code: string };
+
+/** Slack's documented transient errors: "it's possible some aspect of the operation succeeded". */
+const TRANSIENT = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'ratelimited']);
+const MISCONFIGURED = new Set([
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'missing_scope',
+  'not_allowed_token_type',
+]);
+
+export function classifySlackError(error: unknown): SlackFailure {
+  const e = error as { code?: unknown; retryAfter?: unknown } | undefined;
+  const code = slackErrorCode(error);
+  switch (e?.code) {
+    case 'slack_webapi_rate_limited_error':
+      return { kind: 'rate_limited', code: 'ratelimited', retryAfterMs: Math.max(1, Number(e.retryAfter) || 1) * 1000 };
+    case 'slack_webapi_http_error':
+    case 'slack_webapi_request_error':
+      return { kind: 'transient', code };
+  }
+  if (TRANSIENT.has(code)) return { kind: 'transient', code };
+  if (MISCONFIGURED.has(code)) return { kind: 'misconfigured', code };
+  // Any other `ok: false` answer is Slack refusing this very call; repeating it would be refused again.
+  return { kind: 'final', code };
+}

@@ -16,6 +16,20 @@ export function truncate(text: string, max: number): string {
   return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
 }
 
+/**
+ * Cuts mrkdwn that is already escaped to `max` characters with an ellipsis, never inside an entity (`&amp;`) or a
+ * character. Escaping can make text up to 5× longer, so Slack's limits are applied to the escaped result.
+ */
+export function clipEscaped(text: string, max: number): string {
+  const cut = truncate(text, max);
+  return cut === text ? text : cut.replace(/&[a-z]*…$/, '…');
+}
+
+/** User text as one escaped mrkdwn string of at most `max` characters: for notification fallbacks and labels. */
+export function plainText(text: string, max: number): string {
+  return clipEscaped(escapeMrkdwn(text), max);
+}
+
 /** Quotes (possibly multi-line) user text as a mrkdwn block quote, escaped. */
 export function quote(text: string, max = 500): string {
   return escapeMrkdwn(truncate(text.trim(), max))
@@ -24,11 +38,23 @@ export function quote(text: string, max = 500): string {
     .join('\n');
 }
 
+/** Slack refuses a button `url` longer than this. */
+const MAX_URL_CHARS = 3_000;
+
+/**
+ * An https URL as Slack should receive it (parsed: spaces encoded, tabs and newlines dropped; Slack's link
+ * delimiters encoded), or `undefined` for anything else, so callers show plain text instead of a link.
+ */
+export function safeUrl(url: string | null | undefined): string | undefined {
+  if (!url || !isHttpsUrl(url)) return undefined;
+  const href = new URL(url).href.replace(/[<>|]/g, (c) => encodeURIComponent(c));
+  return href.length <= MAX_URL_CHARS ? href : undefined;
+}
+
 /** A mrkdwn link only for https URLs; anything else gives `undefined` so callers show plain text. */
 export function safeLink(url: string | null | undefined, label?: string): string | undefined {
-  if (!url || !isHttpsUrl(url)) return undefined;
-  // Emit the URL as parsed (spaces encoded, tabs and newlines dropped), with Slack's link delimiters encoded.
-  const target = new URL(url).href.replace(/[<>|]/g, (c) => encodeURIComponent(c));
+  const target = safeUrl(url);
+  if (!target) return undefined;
   return label ? `<${target}|${escapeMrkdwn(label).replace(/\|/g, '¦')}>` : `<${target}>`;
 }
 

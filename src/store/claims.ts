@@ -1,8 +1,9 @@
+import { CacheableMemory } from '@cacheable/memory';
 import type { RedisClientType } from '@keyv/redis';
 
 /**
- * The store's atomic operations: claims and leases (SET NX PX), rolling counters and one set index.
- * Keyv alone only offers get-then-set, which races between replicas.
+ * Claims and leases (SET NX PX): who holds a key, for how long. Keyv alone only offers get-then-set,
+ * which races between replicas.
  */
 export interface Claims {
   /** Takes `key` for `owner` for `ttlMs` if nobody holds it. True when this caller now holds it. */
@@ -13,68 +14,34 @@ export interface Claims {
   takeOver(key: string, owner: string, ttlMs: number): Promise<void>;
   /** Lets go of `key` if `owner` holds it. */
   release(key: string, owner: string): Promise<void>;
-  /** Adds one to a counter that lives `windowMs` from its first increment. */
-  increment(key: string, windowMs: number): Promise<{ count: number; resetInMs: number }>;
-  /** Reads a counter without changing it. */
-  peek(key: string): Promise<{ count: number; resetInMs: number }>;
-  addMember(set: string, member: string): Promise<void>;
-  removeMember(set: string, member: string): Promise<void>;
-  members(set: string): Promise<string[]>;
 }
 
-/**
- * Single-process claims. Correct for one instance only: replicas need the Redis implementation.
- */
-export function createMemoryClaims(now: () => number = Date.now): Claims {
-  const held = new Map<string, { value: string; expiresAt: number }>();
-  const sets = new Map<string, Set<string>>();
-  const live = (key: string) => {
-    const entry = held.get(key);
-    if (entry && entry.expiresAt <= now()) held.delete(key);
-    return held.get(key);
-  };
-  const counter = (key: string) => {
-    const entry = live(key);
-    return { count: entry ? Number(entry.value) : 0, resetInMs: entry ? entry.expiresAt - now() : 0 };
-  };
+/** How often expired claims are swept out of memory, so a stream of short claims cannot grow the map. */
+const SWEEP_MS = 30_000;
+
+/** Single-process claims. Correct for one instance only: replicas need the Redis implementation. */
+export function createMemoryClaims(): Claims & { close(): void } {
+  const held = new CacheableMemory({ checkInterval: SWEEP_MS, useClone: false });
   return {
     async claim(key, owner, ttlMs) {
-      if (live(key)) return false;
-      held.set(key, { value: owner, expiresAt: now() + ttlMs });
+      if (held.has(key)) return false;
+      held.set(key, owner, ttlMs);
       return true;
     },
     async renew(key, owner, ttlMs) {
-      const entry = live(key);
-      if (entry && entry.value !== owner) return false;
-      held.set(key, { value: owner, expiresAt: now() + ttlMs });
+      const holder = held.get<string>(key);
+      if (holder !== undefined && holder !== owner) return false;
+      held.set(key, owner, ttlMs);
       return true;
     },
     async takeOver(key, owner, ttlMs) {
-      held.set(key, { value: owner, expiresAt: now() + ttlMs });
+      held.set(key, owner, ttlMs);
     },
     async release(key, owner) {
-      if (live(key)?.value === owner) held.delete(key);
+      if (held.get(key) === owner) held.delete(key);
     },
-    async increment(key, windowMs) {
-      const entry = live(key);
-      const next = {
-        value: String((entry ? Number(entry.value) : 0) + 1),
-        expiresAt: entry?.expiresAt ?? now() + windowMs,
-      };
-      held.set(key, next);
-      return { count: Number(next.value), resetInMs: next.expiresAt - now() };
-    },
-    async peek(key) {
-      return counter(key);
-    },
-    async addMember(set, member) {
-      sets.set(set, (sets.get(set) ?? new Set()).add(member));
-    },
-    async removeMember(set, member) {
-      sets.get(set)?.delete(member);
-    },
-    async members(set) {
-      return [...(sets.get(set) ?? [])];
+    close() {
+      held.stopIntervalCheck();
     },
   };
 }
@@ -89,10 +56,6 @@ return 0`;
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 0`;
-const INCREMENT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return {n, redis.call('PTTL', KEYS[1])}`;
 
 /** Claims shared by every instance on one Redis; keys live under `prefix`. */
 export function createRedisClaims(client: RedisClientType, prefix: string): Claims {
@@ -109,26 +72,6 @@ export function createRedisClaims(client: RedisClientType, prefix: string): Clai
     },
     async release(key, owner) {
       await client.eval(RELEASE, { keys: [k(key)], arguments: [owner] });
-    },
-    async increment(key, windowMs) {
-      const [count, pttl] = (await client.eval(INCREMENT, { keys: [k(key)], arguments: [String(windowMs)] })) as [
-        number,
-        number,
-      ];
-      return { count, resetInMs: Math.max(0, pttl) };
-    },
-    async peek(key) {
-      const [count, pttl] = await Promise.all([client.get(k(key)), client.pTTL(k(key))]);
-      return { count: Number(count ?? 0), resetInMs: Math.max(0, pttl) };
-    },
-    async addMember(set, member) {
-      await client.sAdd(k(set), member);
-    },
-    async removeMember(set, member) {
-      await client.sRem(k(set), member);
-    },
-    async members(set) {
-      return client.sMembers(k(set));
     },
   };
 }

@@ -1,16 +1,26 @@
+import { KeyvCacheableMemory } from '@cacheable/memory';
 import KeyvRedis, { createClient, type RedisClientType } from '@keyv/redis';
 import { Keyv } from 'keyv';
 import { DEFAULT_STORE_NAMESPACE } from '../config.js';
 import type { Logger } from '../log.js';
+import { type Budget, type BudgetOptions, createMemoryBudget, createRedisBudget } from './budget.js';
 import { type Claims, createMemoryClaims, createRedisClaims } from './claims.js';
+import type { JobStore } from './jobs.js';
+import { createMemoryJobStore } from './jobs-memory.js';
+import { createRedisJobStore } from './jobs-redis.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
+/** How often expired cache entries are swept out of the memory store. */
+const SWEEP_MS = 30_000;
 
-/** Key-value data (bindings, caches) through Keyv, plus the atomic operations Keyv lacks. */
+/** Key-value data (caches, settings) through Keyv, plus what Keyv cannot do atomically: claims, jobs, budgets. */
 export interface Store {
   readonly kind: 'memory' | 'redis';
   readonly kv: Keyv;
   readonly claims: Claims;
+  readonly jobs: JobStore;
+  /** A budget of uses per window, shared by every instance on the same store; one per name. */
+  budget(options: BudgetOptions): Budget;
   close(): Promise<void>;
 }
 
@@ -34,20 +44,76 @@ export async function createStore({
       message:
         'Using the in-memory store: job bindings vanish on restart and replicas cannot share them. Set REDIS_URL.',
     });
-    return { kind: 'memory', kv: new Keyv({ namespace }), claims: createMemoryClaims(), close: async () => {} };
+    return createMemoryStore(namespace);
   }
   const client = await connectRedis(redisUrl, log);
   // Throw on errors: a Redis outage must surface, not read as "no binding" and forget a thread.
-  const adapter = new KeyvRedis(client, { namespace, throwOnErrors: true, throwOnConnectError: true });
+  const adapter = new ClosableKeyvRedis(client, { namespace, throwOnErrors: true, throwOnConnectError: true });
   const kv = new Keyv({ store: adapter, namespace, useKeyPrefix: false, throwOnErrors: true });
   return {
     kind: 'redis',
     kv,
     claims: createRedisClaims(client, namespace),
+    jobs: createRedisJobStore(client, namespace),
+    budget: byName((options) => createRedisBudget(client, namespace, options)),
     async close() {
+      adapter.closed = true;
       await client.close().catch(() => {});
     },
   };
+}
+
+function createMemoryStore(namespace: string): Store {
+  // Bounded: expired entries are swept, so caches and dedupe claims cannot grow the heap without end.
+  const memory = new ExactKeyvMemory({ checkInterval: SWEEP_MS });
+  const kv = new Keyv({ store: memory, namespace });
+  const claims = createMemoryClaims();
+  const jobs = createMemoryJobStore();
+  return {
+    kind: 'memory',
+    kv,
+    claims,
+    jobs,
+    budget: byName(createMemoryBudget),
+    async close() {
+      memory.close();
+      claims.close();
+      jobs.close();
+    },
+  };
+}
+
+/** One budget per name, so every caller counts against the same window (in memory, the only copy of it). */
+function byName(create: (options: BudgetOptions) => Budget): (options: BudgetOptions) => Budget {
+  const budgets = new Map<string, Budget>();
+  return (options) => {
+    const budget = budgets.get(options.name) ?? create(options);
+    budgets.set(options.name, budget);
+    return budget;
+  };
+}
+
+/** The memory adapter, telling `delete` whether the key existed as Keyv's contract says (the package always says yes). */
+class ExactKeyvMemory extends KeyvCacheableMemory {
+  override async delete(key: string): Promise<boolean> {
+    const existed = this.store.has(key);
+    await super.delete(key);
+    return existed;
+  }
+
+  close(): void {
+    this.store.stopIntervalCheck();
+    this.getStore(undefined).stopIntervalCheck();
+  }
+}
+
+/** The Redis adapter, refusing work after `close()` instead of quietly opening a new connection. */
+class ClosableKeyvRedis extends KeyvRedis<unknown> {
+  closed = false;
+  override async getClient() {
+    if (this.closed) throw new StoreUnavailableError('The store is closed');
+    return super.getClient();
+  }
 }
 
 async function connectRedis(redisUrl: string, log: Logger): Promise<RedisClientType> {

@@ -29,11 +29,12 @@ export type ExportResult =
  */
 export async function exportVisitorsCsv(
   deps: Deps,
+  project: string,
   request: VisitorsRequest,
   target: ExportTarget,
 ): Promise<ExportResult> {
   const { log, slack } = deps;
-  const lease = `visitors:export:${target.channel}:${request.from}:${request.to}`;
+  const lease = `visitors:export:${project}:${target.channel}:${request.from}:${request.to}`;
   if (!(await deps.store.claims.claim(lease, deps.instanceId, EXPORT_LEASE_MS))) {
     await target.tellPrivately(notice(exportCopy.busy));
     return { ok: false, reason: 'busy' };
@@ -67,7 +68,7 @@ export async function exportVisitorsCsv(
     let capped = false;
     for (let offset = 0, pages = 0; ; pages++) {
       const pageRequest = { ...request, limit: VISITORS_MAX_LIMIT, offset };
-      const result = await showVisitors(deps, pageRequest, { cache: false });
+      const result = await showVisitors(deps, project, pageRequest, { cache: false });
       if (!result.ok) {
         await update(exportCopy.failed(request));
         await target.tellPrivately(notice(failureText(result.failure, request)));

@@ -1,5 +1,5 @@
 import type { App, BlockAction, ButtonAction, RespondFn, SlackActionMiddlewareArgs } from '@slack/bolt';
-import type { Deps } from '../deps.js';
+import type { Deps, Limiter } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { ACTION_IDS, buildReport } from './blocks.js';
 import { decodeRequest, parseVisitorsCommand, type VisitorsRequest } from './date-range.js';
@@ -20,12 +20,12 @@ export function registerVisitors(app: App, deps: Deps): void {
     await ack();
     const parsed = parseVisitorsCommand(command.text, deps.now());
     deps.log.info('visitors.command', { user: command.user_id, channel: command.channel_id, parsed: parsed.kind });
-    await guard(deps, respond, 'command', async () => {
+    await guard(deps, respond, 'command', deps.afterAck, async () => {
       if (parsed.kind !== 'report') {
         await privately(respond, helpMessage(deps.now(), parsed.kind === 'invalid' ? parsed.problem : undefined));
         return;
       }
-      const result = await showVisitors(deps, parsed.request);
+      const result = await showVisitors(deps, deps.projects.forChannel(command.channel_id), parsed.request);
       await privately(
         respond,
         result.ok ? buildReport(result.page) : notice(failureText(result.failure, parsed.request)),
@@ -35,10 +35,11 @@ export function registerVisitors(app: App, deps: Deps): void {
 
   const turnPage = async ({ ack, action, body, respond }: ButtonArgs) => {
     await ack();
-    await guard(deps, respond, action.action_id, async () => {
+    await guard(deps, respond, action.action_id, deps.afterAck, async () => {
       const request = readButton(deps, action, body);
-      if (!request) return privately(respond, notice(errorCopy.forgedButton));
-      const result = await showVisitors(deps, request);
+      const channel = channelOf(body);
+      if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
+      const result = await showVisitors(deps, deps.projects.forChannel(channel), request);
       if (!result.ok) return privately(respond, notice(failureText(result.failure, request)));
       await respond({ replace_original: true, ...buildReport(result.page) });
     });
@@ -48,11 +49,11 @@ export function registerVisitors(app: App, deps: Deps): void {
 
   app.action<BlockAction<ButtonAction>>(ACTION_IDS.share, async ({ ack, action, body, respond, client }) => {
     await ack();
-    await guard(deps, respond, action.action_id, async () => {
+    await guard(deps, respond, action.action_id, deps.afterAck, async () => {
       const request = readButton(deps, action, body);
       const channel = channelOf(body);
       if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
-      const result = await showVisitors(deps, request);
+      const result = await showVisitors(deps, deps.projects.forChannel(channel), request);
       if (!result.ok) return privately(respond, notice(failureText(result.failure, request)));
       const message = buildReport(result.page, { sharedBy: body.user.id });
       try {
@@ -68,11 +69,12 @@ export function registerVisitors(app: App, deps: Deps): void {
 
   app.action<BlockAction<ButtonAction>>(ACTION_IDS.csv, async ({ ack, action, body, respond }) => {
     await ack();
-    await guard(deps, respond, action.action_id, async () => {
+    // An export makes dozens of requests: it runs on the background queue, never delaying other commands.
+    await guard(deps, respond, action.action_id, deps.background, async () => {
       const request = readButton(deps, action, body);
       const channel = channelOf(body);
       if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
-      await exportVisitorsCsv(deps, request, {
+      await exportVisitorsCsv(deps, deps.projects.forChannel(channel), request, {
         channel,
         userId: body.user.id,
         tellPrivately: (message) => privately(respond, message),
@@ -104,9 +106,15 @@ async function privately(respond: RespondFn, message: SlackMessage): Promise<voi
 }
 
 /** Runs a listener body; anything unexpected is logged and answered with a plain private apology. */
-async function guard(deps: Deps, respond: RespondFn, what: string, run: () => Promise<void>): Promise<void> {
+async function guard(
+  deps: Deps,
+  respond: RespondFn,
+  what: string,
+  queue: Limiter,
+  run: () => Promise<void>,
+): Promise<void> {
   try {
-    await deps.afterAck(run);
+    await queue(run);
   } catch (error) {
     deps.log.error('visitors.listener_failed', { what, error });
     await respond({

@@ -39,13 +39,14 @@ export function cacheKey(projectId: string, request: VisitorsRequest): string {
  */
 export async function showVisitors(
   deps: Deps,
+  project: string,
   request: VisitorsRequest,
   options: { cache?: boolean } = {},
 ): Promise<VisitorsResult> {
   const useCache = options.cache ?? true;
-  const key = cacheKey(deps.config.mintlify.projectId, request);
+  const key = cacheKey(project, request);
   const started = performance.now();
-  const fields = { from: request.from, to: request.to, limit: request.limit, offset: request.offset };
+  const fields = { project, from: request.from, to: request.to, limit: request.limit, offset: request.offset };
 
   if (useCache) {
     const hit = await readCache(deps, key);
@@ -56,7 +57,7 @@ export async function showVisitors(
   }
 
   try {
-    const response = await deps.mintlify.getVisitors({
+    const response = await deps.mintlify.getVisitors(project, {
       dateFrom: request.from,
       dateTo: exclusiveEnd(request.to),
       limit: request.limit,

@@ -9,7 +9,19 @@ export interface SlackCall {
   at: number;
 }
 
-export type SlackFault = { error: string } | { status: 429; retryAfterSec: number } | { status: 500 | 502 | 503 };
+export type SlackFault =
+  | { error: string }
+  | { status: 429; retryAfterSec: number }
+  | { status: 500 | 502 | 503; afterStoring?: boolean };
+
+/** A message the fake stored, as `conversations.history`/`replies` return it. */
+interface StoredMessage {
+  channel: string;
+  ts: string;
+  thread_ts?: string;
+  text?: unknown;
+  metadata?: unknown;
+}
 
 export const BOT_USER_ID = 'UBOT';
 export const BOT_ID = 'BBOT';
@@ -20,6 +32,7 @@ export const BOT_ID = 'BBOT';
  */
 export class FakeSlackApi {
   readonly calls: SlackCall[] = [];
+  readonly messages: StoredMessage[] = [];
   private readonly faults: { method: string; fault: SlackFault; remaining: number }[] = [];
   private server?: Server;
   private seq = 0;
@@ -84,6 +97,8 @@ export class FakeSlackApi {
     if (fault) {
       fault.remaining -= 1;
       const f = fault.fault;
+      // Slack can store a message and still answer 5xx.
+      if ('afterStoring' in f && f.afterStoring) this.answer(method, args);
       if ('error' in f) return { status: 200, headers: {}, body: { ok: false, error: f.error } };
       if (f.status === 429) {
         return {
@@ -102,8 +117,28 @@ export class FakeSlackApi {
     switch (method) {
       case 'auth.test':
         return { ok: true, user_id: BOT_USER_ID, bot_id: BOT_ID, team_id: 'T1', user: 'mintlify' };
-      case 'chat.postMessage':
-        return { ok: true, channel: args.channel, ts: ts(), message: { text: args.text } };
+      case 'chat.postMessage': {
+        const message: StoredMessage = {
+          channel: String(args.channel),
+          ts: ts(),
+          text: args.text,
+          ...(typeof args.thread_ts === 'string' && { thread_ts: args.thread_ts }),
+          ...(args.metadata !== undefined && { metadata: args.metadata }),
+        };
+        this.messages.push(message);
+        return { ok: true, channel: args.channel, ts: message.ts, message: { text: args.text } };
+      }
+      case 'conversations.replies':
+      case 'conversations.history': {
+        const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
+        const inThread = (m: StoredMessage) => m.ts === args.ts || m.thread_ts === args.ts;
+        const found = this.messages
+          .filter(
+            (m) => m.channel === args.channel && (method === 'conversations.replies' ? inThread(m) : !m.thread_ts),
+          )
+          .map(({ metadata, ...m }) => ({ ...m, ...(withMetadata && metadata !== undefined && { metadata }) }));
+        return { ok: true, messages: found, has_more: false };
+      }
       case 'chat.postEphemeral':
         return { ok: true, message_ts: ts() };
       case 'chat.update':

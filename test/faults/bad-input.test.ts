@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createBindings, type JobRecord } from '../../src/agent/bindings.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import type { JobBinding } from '../../src/store/jobs.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
 import { postForm, postInteraction, postJson, slackSignature } from '../fakes/signed-request.js';
 import { blockAction, CHANNEL_ID, slashCommand, threadReply, USER_ID } from '../fixtures/slack.js';
@@ -350,24 +350,23 @@ describe('bad input sweep', () => {
       'job id with spaces',
       '-leading-dash',
     ];
-    const record = (jobId: string, threadTs: string): JobRecord => ({
+    const binding = (jobId: string, threadTs: string): JobBinding => ({
+      project: TEST_PROJECT_ID,
       jobId,
       channel: CHANNEL_ID,
       threadTs,
+      statusTs: threadTs,
       userId: USER_ID,
       prompt: 'planted',
-      status: 'active',
-      round: 0,
       createdAtMs: Date.now(),
-      roundStartedAtMs: Date.now(),
     });
 
     it('a thread reply to a thread bound to a weird id is refused privately and never reaches the service', async () => {
-      const bindings = createBindings(app.app.deps.store);
+      const { jobs } = app.app.deps.store;
       for (const [i, jobId] of weirdIds.entries()) {
         const threadTs = `1690000000.00${String(i).padStart(4, '0')}`;
-        await app.app.deps.store.kv.set(`thread:${CHANNEL_ID}:${threadTs}`, jobId);
-        await bindings.save(record(jobId, threadTs));
+        await jobs.create(binding(jobId, threadTs), { status: 'active' }, Date.now());
+        await jobs.untrack({ project: TEST_PROJECT_ID, jobId });
         expect((await postJson(app.url, threadReply(threadTs, { text: `Reply ${i}` }))).status).toBe(200);
       }
       await eventually(
@@ -381,13 +380,15 @@ describe('bad input sweep', () => {
     });
 
     it('planted active jobs with weird ids are never polled through a crafted path, and the app stays healthy', async () => {
-      const bindings = createBindings(app.app.deps.store);
-      for (const [i, jobId] of weirdIds.entries()) await bindings.bind(record(jobId, `1690000001.00${i}`));
+      const { jobs } = app.app.deps.store;
+      for (const [i, jobId] of weirdIds.entries()) {
+        await jobs.create(binding(jobId, `1690000001.00${i}`), { status: 'active' }, Date.now());
+      }
       await sleep(1_500); // several discovery and poll rounds
       expectOnlyValidatedPaths();
       // Refused by the client's id check before any request, then treated as gone: tracking stops for good.
       await eventually(
-        async () => (await bindings.activeJobIds()).every((id) => !weirdIds.includes(id)),
+        async () => (await jobs.active(TEST_PROJECT_ID)).every((id) => !weirdIds.includes(id)),
         5_000,
         'weird ids no longer tracked',
       );

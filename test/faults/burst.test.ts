@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { HOURLY_LIMIT } from '../../src/agent/limits.js';
+import { HOURLY_LIMIT } from '../../src/agent/quota.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
 import { SIGNING_SECRET } from '../fakes/signed-request.js';
 import { CHANNEL_ID, slashCommand } from '../fixtures/slack.js';
 import { dropNamespace, storeKinds, testNamespace } from '../support/redis.js';
-import { eventually, startTestApp, type TestApp } from '../support/test-app.js';
+import { eventually, startTestApp, TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
 import { boundRoots, burstFromAnotherProcess, holdCpuLock, LONG_JOB_MS } from './support.js';
 
 const BURST = 200;
@@ -90,7 +90,10 @@ describe.each(storeKinds)('a burst of $kind-store /agent commands', ({ kind, red
     expect(jobIds.size).toBe(HOURLY_LIMIT);
     for (const id of jobIds) expect(sim.getJob(id), id).toBeDefined();
     for (const [ts, jobId] of roots) {
-      expect(await running.app.deps.store.kv.get(`thread:${CHANNEL_ID}:${ts}`)).toBe(jobId);
+      expect(await running.app.deps.store.jobs.forThread([TEST_PROJECT_ID], CHANNEL_ID, ts)).toEqual({
+        project: TEST_PROJECT_ID,
+        jobId,
+      });
     }
     expect(slack.callsTo('chat.postMessage').filter((c) => !c.args.thread_ts)).toHaveLength(HOURLY_LIMIT);
     expect(slack.callsTo('chat.delete')).toHaveLength(0);

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
 import { testNamespace } from '../support/redis.js';
-import { eventually, startTestApp, type TestApp } from '../support/test-app.js';
+import { eventually, startTestApp, TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
 import {
   agentCommand,
   FAST_POLL,
@@ -59,7 +59,7 @@ describe.skipIf(!redisServerAvailable)('Redis dropped or restarted while jobs ar
     await redis.shutdownSave();
     await eventually(
       () =>
-        running.app.deps.store.claims.members('probe').then(
+        running.app.deps.store.jobs.active('probe').then(
           () => false,
           () => true,
         ),
@@ -162,17 +162,17 @@ describe.skipIf(!redisServerAvailable)('Redis dropped or restarted while jobs ar
     it('after Slack accepted the post but before it was recorded: marked ended promptly, never posted twice', async () => {
       const running = app as TestApp;
       const { jobId, rootTs } = await startJobVia(running.url, slack, 'Drop after the post');
-      const kv = running.app.deps.store.kv;
-      const set = kv.set.bind(kv);
+      const { jobs } = running.app.deps.store;
+      const endRound = jobs.endRound.bind(jobs);
       let dropped = 0;
-      kv.set = (async (key: string, value: unknown, ttl?: number) => {
-        if (key.startsWith(`posted:${jobId}`) && dropped++ === 0) {
+      jobs.endRound = async (...args) => {
+        if (args[0].jobId === jobId && dropped++ === 0) {
           // Slack has the post; the connection drops before the write that records it reaches Redis.
           await redis.command(['CLIENT', 'KILL', 'TYPE', 'normal']);
           throw new Error('Socket closed unexpectedly');
         }
-        return set(key, value, ttl);
-      }) as typeof kv.set;
+        return endRound(...args);
+      };
       sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/55' });
 
       await eventually(() => rootEnded(rootTs), 6_000, 'the root message marked ended');
@@ -191,7 +191,7 @@ describe.skipIf(!redisServerAvailable)('Redis dropped or restarted while jobs ar
         const take = claims[name].bind(claims);
         claims[name] = async (key, owner, ttlMs) => {
           const granted = await take(key, owner, ttlMs);
-          if (key.startsWith(`posting:${jobId}`) && lost++ === 0) {
+          if (key.startsWith(`posting:${TEST_PROJECT_ID}:${jobId}`) && lost++ === 0) {
             await redis.command(['CLIENT', 'KILL', 'TYPE', 'normal']);
             throw new Error('Socket closed unexpectedly');
           }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createQuota } from '../../src/agent/quota.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
 import { postForm, postJson } from '../fakes/signed-request.js';
@@ -70,7 +71,10 @@ describe.each(storeKinds)('agent jobs in Slack ($kind store)', ({ kind, redisUrl
     expect(JSON.stringify(update?.args.blocks)).toContain('acme/docs@mintlify/agent-');
     expect(sim.requests.filter((r) => r.path === `/v2/agent/${TEST_PROJECT_ID}/job`)).toHaveLength(1);
     expect(sim.requests[0]?.body).toEqual({ prompt: 'Document the webhooks endpoint' });
-    expect(await app.app.deps.store.kv.get(`thread:${CHANNEL_ID}:${rootTs}`)).toBe(jobId);
+    expect(await app.app.deps.store.jobs.forThread([TEST_PROJECT_ID], CHANNEL_ID, rootTs)).toEqual({
+      project: TEST_PROJECT_ID,
+      jobId,
+    });
   });
 
   it('posts the pull request exactly once when the job completes, and marks the root message', async () => {
@@ -167,8 +171,8 @@ describe.each(storeKinds)('agent jobs in Slack ($kind store)', ({ kind, redisUrl
 
   it('refuses early at the hourly limit, saying when the next slot opens, without calling the service', async () => {
     await boot();
-    for (let i = 0; i < 100; i++)
-      await app.app.deps.store.claims.increment(`limit:create:${TEST_PROJECT_ID}`, 3_600_000);
+    const quota = createQuota(app.app.deps.store);
+    for (let i = 0; i < 100; i++) await quota.take(TEST_PROJECT_ID, 'create');
     await agent('One more job');
     const [reply] = await eventually(() => responses().length && responses());
     expect(reply?.args.text).toMatch(/next slot opens in 60 minutes/);
@@ -177,14 +181,31 @@ describe.each(storeKinds)('agent jobs in Slack ($kind store)', ({ kind, redisUrl
     expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
   });
 
-  it('on 5xx from the service asks the user to retry and echoes the prompt', async () => {
+  it('on 5xx from the service keeps the root as "status unknown" (the job may exist) and says so, echoing the prompt', async () => {
     await boot();
     sim.injectFault({ kind: 'status', status: 502, count: 1, match: { method: 'POST' } });
     await agent('Add a changelog entry');
     const [reply] = await eventually(() => responses().length && responses());
-    expect(reply?.args.text).toContain('Try again');
+    expect(reply?.args.text).toContain('cannot tell whether the job started');
     expect(reply?.args.text).toContain('>Add a changelog entry');
     expect(sim.requests.filter((r) => r.method === 'POST')).toHaveLength(1); // never retried
+    expect(slack.callsTo('chat.delete')).toHaveLength(0);
+    const rootTs = slack.messages.find((m) => !m.thread_ts)?.ts;
+    const updates = slack.callsTo('chat.update').filter((c) => c.args.ts === rootTs);
+    expect(updates).toHaveLength(1);
+    expect(JSON.stringify(updates[0]?.args.blocks)).toContain('Status unknown');
+  });
+
+  it('when the service cannot be reached at all, withdraws the root and says nothing was started', async () => {
+    const url = sim.url;
+    await sim.close();
+    sim = await startSimulator({ jobDurationMs: LONG_JOB_MS });
+    app = await startTestApp(slack, url, { redisUrl, namespace });
+    await agent('Add a changelog entry');
+    const [reply] = await eventually(() => responses().length && responses());
+    expect(reply?.args.text).toContain('could not reach Mintlify, so nothing was started');
+    expect(reply?.args.text).toContain('>Add a changelog entry');
+    expect(slack.callsTo('chat.delete')).toHaveLength(1);
   });
 
   it('on 401 tells the user the app is misconfigured and logs it for the admin, never the key', async () => {

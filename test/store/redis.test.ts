@@ -1,8 +1,10 @@
 import { createClient } from '@keyv/redis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CorruptJobError } from '../../src/store/jobs.js';
 import { createStore, describeRedisUrl, type Store, StoreUnavailableError } from '../../src/store/store.js';
 import { captureLogs } from '../support/logs.js';
 import { dropNamespace, redisAvailable, TEST_REDIS_URL, testNamespace } from '../support/redis.js';
+import { binding } from './job-store-contract.js';
 import { storeContract } from './store-contract.js';
 
 const PASSWORD = 's3cretpw';
@@ -41,24 +43,54 @@ describe.skipIf(!redisAvailable)('redis store', () => {
       expect(wins.filter(Boolean)).toHaveLength(1);
     });
 
-    it('two stores on one namespace share kv values, counters and sets', async () => {
+    it('two stores on one namespace share kv values, budgets and jobs', async () => {
       const [a, b] = [await replica(), await replica()];
       await a.kv.set('binding', { channel: 'C1' });
       expect(await b.kv.get('binding')).toEqual({ channel: 'C1' });
-      await a.claims.increment('rate:U1', 10_000);
-      expect((await b.claims.increment('rate:U1', 10_000)).count).toBe(2);
-      await a.claims.addMember('active', 'job-1');
-      expect(await b.claims.members('active')).toEqual(['job-1']);
+      const quota = { name: 'quota', points: 100, durationMs: 60_000 };
+      await a.budget(quota).take('proj_a');
+      expect((await b.budget(quota).take('proj_a')).used).toBe(2);
+      await a.jobs.create(binding(), { status: 'active' }, 1);
+      await b.jobs.startRound(binding(), 2);
+      expect(await a.jobs.get({ project: 'proj_a', jobId: 'job-1' })).toMatchObject({ round: 1 });
+      expect(await b.jobs.active('proj_a')).toEqual(['job-1']);
     });
 
     it('a store opened later (a restart) finds what the first one left', async () => {
       const first = await replica();
       await first.kv.set('binding', 'kept');
-      await first.claims.addMember('active', 'job-1');
+      await first.jobs.create(binding(), { status: 'active' }, 1);
       await first.close();
       const second = await replica();
       expect(await second.kv.get('binding')).toBe('kept');
-      expect(await second.claims.members('active')).toEqual(['job-1']);
+      expect(await second.jobs.active('proj_a')).toEqual(['job-1']);
+      expect(await second.jobs.forThread(['proj_a'], 'C1', binding().threadTs)).toEqual({
+        project: 'proj_a',
+        jobId: 'job-1',
+      });
+    });
+
+    it('refuses work after close instead of quietly reconnecting', async () => {
+      const store = await replica();
+      await store.close();
+      await expect(store.kv.get('binding')).rejects.toThrow();
+      await expect(store.claims.claim('k', 'owner', 1_000)).rejects.toThrow();
+      await expect(store.jobs.active('proj_a')).rejects.toThrow();
+    });
+
+    it('reports a record that does not match its schema instead of reading it as no job', async () => {
+      const store = await replica();
+      await store.jobs.create(binding(), { status: 'active' }, 1);
+      const client = createClient({ url: TEST_REDIS_URL });
+      await client.connect();
+      try {
+        await client.hSet(`${namespace}:job:proj_a:job-1`, 'round', 'many');
+      } finally {
+        await client.close();
+      }
+      const error = await store.jobs.get({ project: 'proj_a', jobId: 'job-1' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CorruptJobError);
+      expect((error as Error).message).toContain('round');
     });
 
     it('keeps every key under its namespace', async () => {
@@ -66,14 +98,14 @@ describe.skipIf(!redisAvailable)('redis store', () => {
       expect(store.kind).toBe('redis');
       await store.kv.set('binding', 'v');
       await store.claims.claim('job:1', 'owner', 10_000);
-      await store.claims.addMember('active', 'job-1');
-      await store.claims.increment('rate:U1', 10_000);
+      await store.jobs.create(binding(), { status: 'active' }, 1);
+      await store.budget({ name: 'quota', points: 100, durationMs: 60_000 }).take('proj_a');
       const client = createClient({ url: TEST_REDIS_URL });
       await client.connect();
       try {
         const keys: string[] = [];
         for await (const batch of client.scanIterator({ MATCH: `*${namespace}*`, COUNT: 500 })) keys.push(...batch);
-        expect(keys.length).toBeGreaterThanOrEqual(4);
+        expect(keys.length).toBeGreaterThanOrEqual(6);
         for (const key of keys) expect(key.startsWith(`${namespace}:`)).toBe(true);
       } finally {
         await client.close();

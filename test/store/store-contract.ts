@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/store.js';
+import { binding, jobStoreContract } from './job-store-contract.js';
 
 /** Makes a store on `namespace`; the contract closes it. `dispose` (optional) cleans up after the test. */
 export interface StoreFactory {
@@ -29,6 +30,9 @@ export function storeContract(factory: StoreFactory): void {
     opened.push(next);
     return next;
   };
+
+  /** Budgets of the store under test; a minute-long window so nothing refills during a test. */
+  const budget = (points = 100, name = 'quota') => store.budget({ name, points, durationMs: 60_000 });
 
   beforeEach(async () => {
     namespace = uniqueNamespace();
@@ -76,19 +80,18 @@ export function storeContract(factory: StoreFactory): void {
       expect(await store.kv.get('forever')).toBe('v');
     });
 
-    // Claims, counters and sets share one key space on Redis (callers give them distinct names); kv is apart.
-    it('keeps kv keys apart from claim, counter and set keys of the same name', async () => {
-      await Promise.all(['lease', 'count', 'set'].map((key) => store.kv.set(key, `kv ${key}`)));
+    // Claims, jobs and budgets share one key space on Redis (callers give them distinct names); kv is apart.
+    it('keeps kv keys apart from claim, job and budget keys of the same name', async () => {
+      await Promise.all(['lease', 'count', 'job'].map((key) => store.kv.set(key, `kv ${key}`)));
       expect(await store.claims.claim('lease', 'owner', 10_000)).toBe(true);
-      expect((await store.claims.increment('count', 10_000)).count).toBe(1);
-      await store.claims.addMember('set', 'member');
-      expect(await Promise.all(['lease', 'count', 'set'].map((key) => store.kv.get(key)))).toEqual([
+      expect((await budget().take('count')).used).toBe(1);
+      await store.jobs.create(binding({ jobId: 'job' }), { status: 'active' }, 1);
+      expect(await Promise.all(['lease', 'count', 'job'].map((key) => store.kv.get(key)))).toEqual([
         'kv lease',
         'kv count',
-        'kv set',
+        'kv job',
       ]);
       expect(await store.claims.renew('lease', 'owner', 10_000)).toBe(true);
-      expect(await store.claims.members('set')).toEqual(['member']);
     });
   });
 
@@ -154,85 +157,39 @@ export function storeContract(factory: StoreFactory): void {
     });
   });
 
-  describe('counters', () => {
-    it('counts increments within the window', async () => {
-      const counts = [];
-      for (let i = 0; i < 3; i++) counts.push(await store.claims.increment('rate:U1', 10_000));
-      expect(counts.map((c) => c.count)).toEqual([1, 2, 3]);
-      for (const { resetInMs } of counts) {
-        expect(resetInMs).toBeGreaterThan(0);
-        expect(resetInMs).toBeLessThanOrEqual(10_000);
-      }
+  describe('budgets', () => {
+    it('takes uses until the budget is spent, then refuses and says when it refills', async () => {
+      const uses = [];
+      for (let i = 0; i < 4; i++) uses.push(await budget(3).take('proj'));
+      expect(uses.map((u) => [u.ok, u.used, u.left])).toEqual([
+        [true, 1, 2],
+        [true, 2, 1],
+        [true, 3, 0],
+        [false, 3, 0],
+      ]);
+      expect(uses[3]?.resetInMs).toBeGreaterThan(50_000);
+      expect(uses[3]?.resetInMs).toBeLessThanOrEqual(60_000);
     });
 
-    it('keeps the window from the first increment (later increments do not extend it)', async () => {
-      await store.claims.increment('rate:U1', 1_000);
-      await sleep(200);
-      const { resetInMs } = await store.claims.increment('rate:U1', 1_000);
-      expect(resetInMs).toBeLessThanOrEqual(850);
+    it('keeps keys and budgets apart', async () => {
+      await budget(3).take('a');
+      await budget(3).take('a');
+      expect((await budget(3).take('b')).used).toBe(1);
+      expect((await budget(3, 'other').take('a')).used).toBe(1);
     });
 
-    it('starts again from one after the window', async () => {
-      await store.claims.increment('rate:U1', SHORT_TTL_MS);
-      await store.claims.increment('rate:U1', SHORT_TTL_MS);
-      await sleep(PAST_SHORT_TTL_MS);
-      expect((await store.claims.increment('rate:U1', 10_000)).count).toBe(1);
-    });
-
-    it('counts keys separately', async () => {
-      await store.claims.increment('rate:U1', 10_000);
-      await store.claims.increment('rate:U1', 10_000);
-      expect((await store.claims.increment('rate:U2', 10_000)).count).toBe(1);
-    });
-
-    it('peeks without counting', async () => {
-      expect(await store.claims.peek('rate:U1')).toEqual({ count: 0, resetInMs: 0 });
-      await store.claims.increment('rate:U1', 10_000);
-      await store.claims.increment('rate:U1', 10_000);
-      const first = await store.claims.peek('rate:U1');
-      const second = await store.claims.peek('rate:U1');
-      expect(first.count).toBe(2);
-      expect(second.count).toBe(2);
-      expect(first.resetInMs).toBeGreaterThan(0);
-      expect(first.resetInMs).toBeLessThanOrEqual(10_000);
-    });
-
-    it('peeks zero once the window is over', async () => {
-      await store.claims.increment('rate:U1', SHORT_TTL_MS);
-      await sleep(PAST_SHORT_TTL_MS);
-      expect(await store.claims.peek('rate:U1')).toEqual({ count: 0, resetInMs: 0 });
+    it('peeks without taking, and gives a refunded use back', async () => {
+      expect(await budget(3).peek('proj')).toEqual({ ok: true, used: 0, left: 3, resetInMs: 0 });
+      await budget(3).take('proj');
+      await budget(3).take('proj');
+      expect((await budget(3).peek('proj')).used).toBe(2);
+      expect((await budget(3).peek('proj')).used).toBe(2);
+      await budget(3).refund('proj');
+      expect((await budget(3).peek('proj')).left).toBe(2);
     });
   });
 
-  describe('sets', () => {
-    it('adds members once each and lists them', async () => {
-      await store.claims.addMember('active', 'job-1');
-      await store.claims.addMember('active', 'job-2');
-      await store.claims.addMember('active', 'job-1');
-      expect((await store.claims.members('active')).sort()).toEqual(['job-1', 'job-2']);
-    });
-
-    it('removes members', async () => {
-      await store.claims.addMember('active', 'job-1');
-      await store.claims.addMember('active', 'job-2');
-      await store.claims.removeMember('active', 'job-1');
-      expect(await store.claims.members('active')).toEqual(['job-2']);
-      await store.claims.removeMember('active', 'job-2');
-      expect(await store.claims.members('active')).toEqual([]);
-    });
-
-    it('lists nothing for an unknown set, and removing from it is harmless', async () => {
-      await store.claims.removeMember('unknown', 'job-1');
-      expect(await store.claims.members('unknown')).toEqual([]);
-    });
-
-    it('keeps sets apart', async () => {
-      await store.claims.addMember('a', 'x');
-      await store.claims.addMember('b', 'y');
-      expect(await store.claims.members('a')).toEqual(['x']);
-      expect(await store.claims.members('b')).toEqual(['y']);
-    });
-  });
+  jobStoreContract(() => store);
 
   describe('namespaces', () => {
     it('isolates stores on different namespaces', async () => {
@@ -240,13 +197,12 @@ export function storeContract(factory: StoreFactory): void {
       try {
         await store.kv.set('k', 'mine');
         expect(await store.claims.claim('job:1', 'owner-a', 10_000)).toBe(true);
-        await store.claims.addMember('active', 'job-1');
-        await store.claims.increment('rate:U1', 10_000);
+        await store.jobs.create(binding(), { status: 'active' }, 1);
 
         expect(await other.kv.get('k')).toBeUndefined();
         expect(await other.claims.claim('job:1', 'owner-b', 10_000)).toBe(true);
-        expect(await other.claims.members('active')).toEqual([]);
-        expect((await other.claims.peek('rate:U1')).count).toBe(0);
+        expect(await other.jobs.active('proj_a')).toEqual([]);
+        expect(await other.jobs.get({ project: 'proj_a', jobId: 'job-1' })).toBeUndefined();
       } finally {
         await factory.dispose?.(`${namespace}-other`);
       }

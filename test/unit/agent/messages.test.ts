@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { JobRecord } from '../../../src/agent/bindings.js';
 import { errors, formatElapsed, outcomeMessage, rootMessage } from '../../../src/agent/messages.js';
+import type { JobRecord } from '../../../src/store/jobs.js';
 
 const record: JobRecord = {
+  project: 'proj_a',
   jobId: 'job_1',
   channel: 'C1',
   threadTs: '1.0',
+  statusTs: '1.0',
   userId: 'U1',
   prompt: 'Document <!here> & webhooks',
   status: 'active',
@@ -16,20 +18,23 @@ const record: JobRecord = {
   round: 0,
   createdAtMs: 0,
   roundStartedAtMs: 0,
+  ended: null,
+  attempt: null,
+  rev: 0,
 };
 
 const allText = (m: { text: string; blocks?: unknown[] }) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
 
 describe('rootMessage', () => {
   it('shows who asked, the escaped prompt and a starting status before the job exists', () => {
-    const m = rootMessage({ userId: 'U1', prompt: record.prompt });
+    const m = rootMessage({ project: 'proj_a', userId: 'U1', prompt: record.prompt });
     expect(allText(m)).toContain('<@U1> asked the Mintlify agent');
     expect(allText(m)).toContain('&lt;!here&gt; &amp; webhooks');
     expect(allText(m)).toContain('Starting');
   });
 
   it('shows elapsed time, job id, repository@ref and model while working', () => {
-    const m = allText(rootMessage(record, record, 3 * 60_000));
+    const m = allText(rootMessage(record, { now: 3 * 60_000 }));
     expect(m).toContain('3m elapsed');
     expect(m).toContain('job `job_1`');
     expect(m).toContain('acme/docs@mintlify/agent-1');
@@ -37,7 +42,7 @@ describe('rootMessage', () => {
   });
 
   it('trims a long prompt to a readable length', () => {
-    const m = rootMessage({ userId: 'U1', prompt: 'x'.repeat(10_000) });
+    const m = rootMessage({ project: 'proj_a', userId: 'U1', prompt: 'x'.repeat(10_000) });
     const section = JSON.stringify(m.blocks?.[0]);
     expect(section.length).toBeLessThan(1_000);
     expect(section).toContain('…');
@@ -92,7 +97,7 @@ describe('error replies', () => {
   });
 
   it('says when the next slot opens', () => {
-    expect(errors.createLimit('p', 90_000, Date.parse('2026-11-22T10:00:00Z')).text).toContain(
+    expect(errors.createLimit('proj_a', 'p', 90_000, Date.parse('2026-11-22T10:00:00Z')).text).toContain(
       'in 2 minutes (10:01 UTC)',
     );
   });

@@ -30,17 +30,24 @@ afterEach(() => {
   logTexts = [];
 });
 
-function client(options: Partial<MintlifyClientOptions> = {}) {
+/** A client with every call made for one project (`PROJECT` unless told), as most tests need. */
+function client(options: Partial<MintlifyClientOptions> & { projectId?: string } = {}) {
   const captured = captureLogs();
   logTexts.push(captured.text);
-  return createMintlifyClient({
+  const { projectId = PROJECT, ...rest } = options;
+  const c = createMintlifyClient({
     apiUrl: sim().url,
-    apiKey: API_KEY,
-    projectId: PROJECT,
+    keyFor: () => API_KEY,
     log: captured.log,
     timeoutMs: 2_000,
-    ...options,
+    ...rest,
   });
+  return {
+    createJob: (prompt: string) => c.createJob(projectId, prompt),
+    sendFollowUp: (jobId: string, prompt: string) => c.sendFollowUp(projectId, jobId, prompt),
+    getJob: (jobId: string) => c.getJob(projectId, jobId),
+    getVisitors: (query: VisitorsQuery) => c.getVisitors(projectId, query),
+  };
 }
 
 /** Awaits a rejection, checks its class and that the API key is nowhere in it, and returns it. */
@@ -166,7 +173,7 @@ describe('sendFollowUp', () => {
     sim().endJob(job.id, { status: 'archived' });
     const error = await failure(c.sendFollowUp(job.id, 'more'), InvalidRequestError);
     expect(error.serviceMessage).toBe('Job is archived');
-    expect(error.message).toBe('send follow-up: Job is archived');
+    expect(error.message).toBe('send follow-up (project proj_1): Job is archived');
   });
 
   it('maps a 404 to NotFoundError', async () => {
@@ -189,7 +196,7 @@ describe('getJob', () => {
 
   it('maps a 404 to NotFoundError with the service message, without retrying', async () => {
     const error = await failure(client().getJob('nope'), NotFoundError);
-    expect(error.message).toBe('get job: Job not found');
+    expect(error.message).toBe('get job (project proj_1): Job not found');
     expect(error.code).toBe('not_found');
     expect(sim().requests).toHaveLength(1);
   });
@@ -235,7 +242,7 @@ describe('getJob', () => {
       sim().injectFault({ kind: 'status', status, count: Number.POSITIVE_INFINITY });
       const error = await failure(client({ getRetries: 1 }).getJob('job-1'), UnavailableError);
       expect(error.status).toBe(status);
-      expect(error.message).toBe(`get job: ${status} Simulated ${status} error`);
+      expect(error.message).toBe(`get job (project proj_1): ${status} Simulated ${status} error`);
       expect(sim().requests).toHaveLength(2);
     },
   );
@@ -251,7 +258,7 @@ describe('getJob', () => {
   it('times out a slow answer with UnavailableError "timed out"', async () => {
     sim().injectFault({ kind: 'slow', delayMs: 2_000, count: Number.POSITIVE_INFINITY });
     const error = await failure(client({ timeoutMs: 100, getRetries: 0 }).getJob('job-1'), UnavailableError);
-    expect(error.message).toBe('get job: timed out');
+    expect(error.message).toBe('get job (project proj_1): timed out');
     expect(error.status).toBeUndefined();
   });
 
@@ -266,7 +273,7 @@ describe('getJob', () => {
     const url = sim().url;
     await sim().close();
     const error = await failure(client({ apiUrl: url, getRetries: 0 }).getJob('job-1'), UnavailableError);
-    expect(error.message).toMatch(/^get job: network error/);
+    expect(error.message).toMatch(/^get job \(project proj_1\): network error/);
   });
 });
 
@@ -357,7 +364,7 @@ describe('getVisitors', () => {
     const error = await failure(client({ apiUrl: stub.url }).getVisitors(QUERY), InvalidRequestError);
     expect(error.serviceMessage).toBe('Invalid query parameters');
     expect(error.details).toEqual(['dateFrom: too old', 'x']);
-    expect(error.message).toBe('get visitors: Invalid query parameters; dateFrom: too old; x');
+    expect(error.message).toBe('get visitors (project proj_1): Invalid query parameters; dateFrom: too old; x');
   });
 });
 
@@ -365,7 +372,7 @@ describe('answers the simulator never gives (local stub server)', () => {
   it.each([401, 403])('maps %i to UnauthorizedError without retrying', async (status) => {
     const stub = await startStub(() => json(status, { error: 'Invalid API key' }));
     const error = await failure(client({ apiUrl: stub.url }).getJob('job-1'), UnauthorizedError);
-    expect(error.message).toBe(`get job: ${status} Invalid API key`);
+    expect(error.message).toBe(`get job (project proj_1): ${status} Invalid API key`);
     expect(error.code).toBe('unauthorized');
     expect(stub.requests).toHaveLength(1);
     expect(stub.requests[0]?.headers.authorization).toBe(`Bearer ${API_KEY}`);
@@ -389,15 +396,15 @@ describe('answers the simulator never gives (local stub server)', () => {
   it('redacts a key echoed in a 401 message', async () => {
     const stub = await startStub(() => json(401, { error: `unknown key ${API_KEY}` }));
     const error = await failure(client({ apiUrl: stub.url }).createJob('x'), UnauthorizedError);
-    expect(error.message).toBe('create job: 401 unknown key mint_[redacted]');
+    expect(error.message).toBe('create job (project proj_1): 401 unknown key mint_[redacted]');
   });
 
   it.each<[string, StubReply, RegExp]>([
-    ['a 500 with an HTML body', { status: 500, body: '<html>oops</html>' }, /^get job: 500$/],
+    ['a 500 with an HTML body', { status: 500, body: '<html>oops</html>' }, /^get job \(project proj_1\): 500$/],
     ['a 429 without Retry-After', json(429, { error: 'slow down' }), /rate limited, retry in 60s/],
     ['a 429 with a garbage Retry-After', json(429, {}, { 'retry-after': 'soon' }), /retry in 60s/],
     ['a 429 with an HTTP-date Retry-After', json(429, {}, { 'retry-after': 'Thu, 01 Jan 1970 00:00:00 GMT' }), /in 0s/],
-    ['a 404 without a body', { status: 404 }, /^get job: not found$/],
+    ['a 404 without a body', { status: 404 }, /^get job \(project proj_1\): not found$/],
   ])('copes with %s', async (_case, reply, expected) => {
     const stub = await startStub(() => reply);
     const error = await client({ apiUrl: stub.url, getRetries: 0 })
@@ -415,7 +422,7 @@ describe('answers the simulator never gives (local stub server)', () => {
   ])('reports %s as a contract violation', async (_case, body) => {
     const stub = await startStub(() => ({ status: 200, body }));
     const error = await failure(client({ apiUrl: stub.url }).getJob('job-1'), UnavailableError);
-    expect(error.message).toBe('get job: response does not match the API contract');
+    expect(error.message).toBe('get job (project proj_1): response does not match the API contract');
   });
 
   it('reports a 200 that is not JSON as a bad response, not a network error', async () => {
@@ -425,14 +432,14 @@ describe('answers the simulator never gives (local stub server)', () => {
       headers: { 'content-type': 'text/html' },
     }));
     const error = await failure(client({ apiUrl: stub.url }).getJob('job-1'), UnavailableError);
-    expect(error.message).toBe('get job: response is not JSON');
+    expect(error.message).toBe('get job (project proj_1): response is not JSON');
   });
 });
 
 describe('the API key stays secret', () => {
   it('never appears in debug logs of successful and failed requests', async () => {
     const captured = captureLogs();
-    const c = createMintlifyClient({ apiUrl: sim().url, apiKey: API_KEY, projectId: PROJECT, log: captured.log });
+    const c = client({ log: captured.log });
     const job = await c.createJob('first');
     await c.getJob(job.id);
     await c.getJob('missing').catch(() => {});
@@ -440,5 +447,47 @@ describe('the API key stays secret', () => {
     expect(captured.lines.length).toBeGreaterThanOrEqual(4);
     expect(captured.text()).toContain('mintlify.request');
     expect(captured.text()).not.toContain(API_KEY);
+  });
+});
+
+describe('several projects', () => {
+  const KEYS: Record<string, string> = { proj_a: 'mint_key_for_a_123', proj_b: 'mint_key_for_b_456' };
+
+  it('sends each project’s own key, and only to that project’s paths', async () => {
+    const stub = await startStub(() => json(200, { id: 'job-1', status: 'active' }));
+    const c = createMintlifyClient({ apiUrl: stub.url, keyFor: (p) => KEYS[p] ?? API_KEY, log: captureLogs().log });
+    await c.getJob('proj_a', 'job-1');
+    await c.getJob('proj_b', 'job-1');
+    await c.getVisitors('proj_b', QUERY).catch(() => {});
+    expect(stub.requests.map((r) => [r.url.split('?')[0], r.headers.authorization])).toEqual([
+      ['/v2/agent/proj_a/job/job-1', `Bearer ${KEYS.proj_a}`],
+      ['/v2/agent/proj_b/job/job-1', `Bearer ${KEYS.proj_b}`],
+      ['/v1/analytics/proj_b/visitors', `Bearer ${KEYS.proj_b}`],
+    ]);
+  });
+
+  it('names the project, never the key, when the key is refused', async () => {
+    const stub = await startStub(() => json(401, { error: 'Invalid API key' }));
+    const c = createMintlifyClient({ apiUrl: stub.url, keyFor: (p) => KEYS[p] ?? API_KEY, log: captureLogs().log });
+    const error = await c.createJob('proj_b', 'x').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect((error as UnauthorizedError).project).toBe('proj_b');
+    expect((error as Error).message).toContain('proj_b');
+    expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain('mint_key');
+  });
+});
+
+describe('whether a failed call may have done its work', () => {
+  it('is unknown after a timeout or a 5xx: the service may have created the job', async () => {
+    sim().injectFault({ kind: 'slow', delayMs: 1_000, count: 1, match: { method: 'POST' } });
+    expect((await failure(client({ timeoutMs: 100 }).createJob('x'), UnavailableError)).ambiguous).toBe(true);
+    sim().injectFault({ kind: 'status', status: 503, count: 1, match: { method: 'POST' } });
+    expect((await failure(client().createJob('x'), UnavailableError)).ambiguous).toBe(true);
+  });
+
+  it('is known not to have happened when the connection was refused', async () => {
+    const url = sim().url;
+    await sim().close();
+    expect((await failure(client({ apiUrl: url }).createJob('x'), UnavailableError)).ambiguous).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { UnavailableError } from '../../../src/mintlify/errors.js';
 import type { VisitorsRequest } from '../../../src/visitors/date-range.js';
 import { EXPORT_MAX_ROWS, exportVisitorsCsv } from '../../../src/visitors/export.js';
 import type { SlackMessage } from '../../../src/visitors/messages.js';
-import { fakeDeps, fakeSlack, fakeVisitorsService } from './fake-deps.js';
+import { fakeDeps, fakeSlack, fakeVisitorsService, PROJECT } from './fake-deps.js';
 
 const REQUEST: VisitorsRequest = { from: '2026-11-01', to: '2026-11-30', limit: 10, offset: 30 };
 
@@ -19,7 +19,7 @@ function setup(rowCount: number) {
 describe('exportVisitorsCsv', () => {
   it('fetches every page at 250 rows from offset 0 and uploads one CSV in the progress thread', async () => {
     const { service, slack, deps, told, target } = setup(1_100);
-    const result = await exportVisitorsCsv(deps, REQUEST, target);
+    const result = await exportVisitorsCsv(deps, PROJECT, REQUEST, target);
     expect(result).toEqual({ ok: true, rows: 1_100, capped: false, fileId: 'F1' });
     expect(service.queries.map((q) => [q.limit, q.offset])).toEqual([
       [250, 0],
@@ -54,7 +54,7 @@ describe('exportVisitorsCsv', () => {
 
   it('stops at 20,000 rows and says so', async () => {
     const { slack, deps, target } = setup(EXPORT_MAX_ROWS + 10);
-    const result = await exportVisitorsCsv(deps, REQUEST, target);
+    const result = await exportVisitorsCsv(deps, PROJECT, REQUEST, target);
     expect(result).toMatchObject({ ok: true, rows: EXPORT_MAX_ROWS, capped: true });
     const upload = slack.calls.find((c) => c.method === 'filesUploadV2');
     expect(String(upload?.args.content).split('\r\n')).toHaveLength(EXPORT_MAX_ROWS + 3);
@@ -63,13 +63,16 @@ describe('exportVisitorsCsv', () => {
 
   it('is not capped at exactly 20,000 rows', async () => {
     const { deps, target } = setup(EXPORT_MAX_ROWS);
-    expect(await exportVisitorsCsv(deps, REQUEST, target)).toMatchObject({ rows: EXPORT_MAX_ROWS, capped: false });
+    expect(await exportVisitorsCsv(deps, PROJECT, REQUEST, target)).toMatchObject({
+      rows: EXPORT_MAX_ROWS,
+      capped: false,
+    });
   });
 
   it('tells the person privately how to invite the bot when it is not in the channel', async () => {
     const { slack, deps, told, target, service } = setup(10);
     slack.failNext('chat.postMessage', 'not_in_channel');
-    expect(await exportVisitorsCsv(deps, REQUEST, target)).toEqual({ ok: false, reason: 'post_failed' });
+    expect(await exportVisitorsCsv(deps, PROJECT, REQUEST, target)).toEqual({ ok: false, reason: 'post_failed' });
     expect(told[0]?.text).toContain('/invite');
     expect(service.queries).toHaveLength(0);
   });
@@ -77,7 +80,7 @@ describe('exportVisitorsCsv', () => {
   it('reports a failed upload privately and marks the progress message', async () => {
     const { slack, deps, told, target } = setup(10);
     slack.failNext('filesUploadV2', 'not_in_channel');
-    expect(await exportVisitorsCsv(deps, REQUEST, target)).toEqual({ ok: false, reason: 'upload_failed' });
+    expect(await exportVisitorsCsv(deps, PROJECT, REQUEST, target)).toEqual({ ok: false, reason: 'upload_failed' });
     expect(told[0]?.text).toContain('/invite');
     expect(slack.calls.at(-1)?.args.text).toContain('did not finish');
   });
@@ -86,21 +89,21 @@ describe('exportVisitorsCsv', () => {
     const { service, deps, told, target } = setup(600);
     const original = service.getVisitors;
     let n = 0;
-    deps.mintlify.getVisitors = async (q) => {
-      if (++n === 2) throw new UnavailableError('get visitors', '503', 503);
-      return original(q);
+    deps.mintlify.getVisitors = async (project, q) => {
+      if (++n === 2) throw new UnavailableError('get visitors', project, '503', true, 503);
+      return original(project, q);
     };
-    expect(await exportVisitorsCsv(deps, REQUEST, target)).toEqual({ ok: false, reason: 'fetch_failed' });
+    expect(await exportVisitorsCsv(deps, PROJECT, REQUEST, target)).toEqual({ ok: false, reason: 'fetch_failed' });
     expect(told[0]?.text).toContain('`/visitors 2026-11-01..2026-11-30`');
   });
 
   it('runs one export per channel and range at a time', async () => {
     const { deps, told, target } = setup(10);
-    await deps.store.claims.claim('visitors:export:C1:2026-11-01:2026-11-30', 'someone-else', 60_000);
-    expect(await exportVisitorsCsv(deps, REQUEST, target)).toEqual({ ok: false, reason: 'busy' });
+    await deps.store.claims.claim(`visitors:export:${PROJECT}:C1:2026-11-01:2026-11-30`, 'someone-else', 60_000);
+    expect(await exportVisitorsCsv(deps, PROJECT, REQUEST, target)).toEqual({ ok: false, reason: 'busy' });
     expect(told[0]?.text).toContain('already running');
-    await deps.store.claims.release('visitors:export:C1:2026-11-01:2026-11-30', 'someone-else');
-    expect((await exportVisitorsCsv(deps, REQUEST, target)).ok).toBe(true);
-    expect((await exportVisitorsCsv(deps, REQUEST, target)).ok).toBe(true);
+    await deps.store.claims.release(`visitors:export:${PROJECT}:C1:2026-11-01:2026-11-30`, 'someone-else');
+    expect((await exportVisitorsCsv(deps, PROJECT, REQUEST, target)).ok).toBe(true);
+    expect((await exportVisitorsCsv(deps, PROJECT, REQUEST, target)).ok).toBe(true);
   });
 });

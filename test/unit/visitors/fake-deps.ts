@@ -2,10 +2,12 @@ import { Keyv } from 'keyv';
 import type { Deps } from '../../../src/deps.js';
 import type { MintlifyClient } from '../../../src/mintlify/client.js';
 import type { PageVisitors, VisitorsQuery, VisitorsResponse } from '../../../src/mintlify/schemas.js';
+import { createProjects } from '../../../src/projects.js';
 import { createMemoryClaims } from '../../../src/store/claims.js';
 import { captureLogs } from '../../support/logs.js';
 
 export const NOW = Date.parse('2026-11-22T23:05:00Z');
+export const PROJECT = 'proj_test';
 
 /** A visitors service in memory: `rowCount` pages ranked by total; `fail` replaces the next answers. */
 export function fakeVisitorsService(rowCount: number) {
@@ -16,8 +18,10 @@ export function fakeVisitorsService(rowCount: number) {
     total: rowCount - i + (i % 3 ? 1 : 0),
   }));
   const queries: VisitorsQuery[] = [];
+  const projects: string[] = [];
   const failures: Error[] = [];
-  const getVisitors = async (query: VisitorsQuery): Promise<VisitorsResponse> => {
+  const getVisitors = async (project: string, query: VisitorsQuery): Promise<VisitorsResponse> => {
+    projects.push(project);
     queries.push(query);
     const failure = failures.shift();
     if (failure) throw failure;
@@ -26,7 +30,7 @@ export function fakeVisitorsService(rowCount: number) {
     const visitors = data.slice(offset, offset + limit);
     return { totals: { human: 900, ai: 90, total: 950 }, visitors, hasMore: offset + visitors.length < data.length };
   };
-  return { data, queries, failures, getVisitors };
+  return { data, queries, projects, failures, getVisitors };
 }
 
 export interface SlackCallLog {
@@ -65,13 +69,15 @@ export function fakeDeps(
 ) {
   const logs = captureLogs();
   const deps = {
-    config: { mintlify: { projectId: 'proj_test', apiKey: 'mint_x', apiUrl: 'http://127.0.0.1:1' } },
+    config: { mintlify: { projectId: PROJECT, apiKey: 'mint_x', apiUrl: 'http://127.0.0.1:1' } },
+    projects: createProjects({ mintlify: { projectId: PROJECT, apiKey: 'mint_x', apiUrl: 'http://127.0.0.1:1' } }),
     log: logs.log,
     mintlify: service,
-    store: { kind: 'memory', kv: new Keyv(), claims: createMemoryClaims(() => NOW), close: async () => {} },
+    store: { kind: 'memory', kv: new Keyv(), claims: createMemoryClaims(), close: async () => {} },
     slack,
     instanceId: 'test-instance',
     afterAck: (task: () => Promise<unknown>) => task(),
+    background: (task: () => Promise<unknown>) => task(),
     now: () => NOW,
   } as unknown as Deps;
   return { deps, logs };

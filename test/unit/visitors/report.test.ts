@@ -7,7 +7,7 @@ import {
 } from '../../../src/mintlify/errors.js';
 import type { VisitorsRequest } from '../../../src/visitors/date-range.js';
 import { cacheKey, failureText, showVisitors } from '../../../src/visitors/report.js';
-import { fakeDeps, fakeVisitorsService, NOW } from './fake-deps.js';
+import { fakeDeps, fakeVisitorsService, NOW, PROJECT } from './fake-deps.js';
 
 const REQUEST: VisitorsRequest = { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 20 };
 
@@ -15,7 +15,7 @@ describe('showVisitors', () => {
   it('asks the service with an exclusive dateTo and returns the page', async () => {
     const service = fakeVisitorsService(100);
     const { deps, logs } = fakeDeps(service);
-    const result = await showVisitors(deps, REQUEST);
+    const result = await showVisitors(deps, PROJECT, REQUEST);
     expect(service.queries).toEqual([{ dateFrom: '2026-11-01', dateTo: '2026-11-09', limit: 10, offset: 20 }]);
     expect(result).toMatchObject({ ok: true, cached: false, page: { request: REQUEST, fetchedAt: NOW } });
     expect(result.ok && result.page.response.visitors[0]?.path).toBe('/p/20');
@@ -25,13 +25,13 @@ describe('showVisitors', () => {
   it('serves an identical request from the cache, but not a different page', async () => {
     const service = fakeVisitorsService(100);
     const { deps } = fakeDeps(service);
-    await showVisitors(deps, REQUEST);
-    const again = await showVisitors(deps, { ...REQUEST });
+    await showVisitors(deps, PROJECT, REQUEST);
+    const again = await showVisitors(deps, PROJECT, { ...REQUEST });
     expect(again).toMatchObject({ ok: true, cached: true, page: { fetchedAt: NOW } });
     expect(service.queries).toHaveLength(1);
-    await showVisitors(deps, { ...REQUEST, offset: 30 });
+    await showVisitors(deps, PROJECT, { ...REQUEST, offset: 30 });
     expect(service.queries).toHaveLength(2);
-    await showVisitors(deps, REQUEST, { cache: false });
+    await showVisitors(deps, PROJECT, REQUEST, { cache: false });
     expect(service.queries).toHaveLength(3);
   });
 
@@ -43,11 +43,11 @@ describe('showVisitors', () => {
     const service = fakeVisitorsService(5);
     const { deps, logs } = fakeDeps(service);
     await deps.store.kv.set(cacheKey('proj_test', REQUEST), { nonsense: true });
-    expect((await showVisitors(deps, REQUEST)).ok).toBe(true);
+    expect((await showVisitors(deps, PROJECT, REQUEST)).ok).toBe(true);
     deps.store.kv.get = async () => {
       throw new Error('redis down');
     };
-    expect((await showVisitors(deps, REQUEST)).ok).toBe(true);
+    expect((await showVisitors(deps, PROJECT, REQUEST)).ok).toBe(true);
     expect(service.queries).toHaveLength(2);
     expect(logs.text()).toContain('visitors.cache_unavailable');
   });
@@ -56,15 +56,15 @@ describe('showVisitors', () => {
     const service = fakeVisitorsService(5);
     const { deps, logs } = fakeDeps(service);
     service.failures.push(
-      new InvalidRequestError('get visitors', 'Invalid query parameters', ['dateFrom: bad']),
-      new UnavailableError('get visitors', '503', 503),
-      new RateLimitedError('get visitors', 12_300),
-      new UnauthorizedError('get visitors', '401 Unauthorized'),
+      new InvalidRequestError('get visitors', PROJECT, 'Invalid query parameters', ['dateFrom: bad']),
+      new UnavailableError('get visitors', PROJECT, '503', true, 503),
+      new RateLimitedError('get visitors', PROJECT, 12_300),
+      new UnauthorizedError('get visitors', PROJECT, '401 Unauthorized'),
       new TypeError('boom'),
     );
     const kinds = [];
     for (let i = 0; i < 5; i++) {
-      const result = await showVisitors(deps, REQUEST);
+      const result = await showVisitors(deps, PROJECT, REQUEST);
       kinds.push(result.ok ? 'ok' : result.failure);
     }
     expect(kinds).toEqual([

@@ -1,0 +1,57 @@
+import type { webApi } from '@slack/bolt';
+
+/** Pages of a thread read when looking for an earlier post (200 messages each). */
+const MAX_THREAD_PAGES = 10;
+/** Latest messages of a channel read when looking for a top-level post that went out moments ago. */
+const CHANNEL_WINDOW = 50;
+
+export interface Where {
+  channel: string;
+  /** Look in this thread; unset: among the channel's latest top-level messages. */
+  threadTs?: string | undefined;
+}
+
+/**
+ * Slack as the witness: the `ts` of a message in `where` whose `metadata` has `eventType` and a payload that
+ * `matches`, or `undefined`. After an ambiguous failure (a timeout, a 5xx: Slack may have stored the message
+ * anyway) this tells whether the post exists before anything is posted again.
+ */
+export async function findPosted(
+  slack: webApi.WebClient,
+  where: Where,
+  eventType: string,
+  matches: (payload: Record<string, unknown>) => boolean,
+): Promise<string | undefined> {
+  const hit = (messages: { ts?: string; metadata?: unknown }[] | undefined) =>
+    messages?.find((message) => {
+      const { event_type, event_payload } = (message.metadata ?? {}) as {
+        event_type?: string;
+        event_payload?: Record<string, unknown>;
+      };
+      return event_type === eventType && event_payload !== undefined && matches(event_payload);
+    })?.ts;
+
+  if (!where.threadTs) {
+    const history = await slack.conversations.history({
+      channel: where.channel,
+      include_all_metadata: true,
+      limit: CHANNEL_WINDOW,
+    });
+    return hit(history.messages);
+  }
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_THREAD_PAGES; page++) {
+    const replies = await slack.conversations.replies({
+      channel: where.channel,
+      ts: where.threadTs,
+      include_all_metadata: true,
+      limit: 200,
+      ...(cursor && { cursor }),
+    });
+    const ts = hit(replies.messages);
+    if (ts) return ts;
+    cursor = replies.response_metadata?.next_cursor || undefined;
+    if (!cursor) return undefined;
+  }
+  return undefined;
+}

@@ -1,0 +1,151 @@
+import type { RedisClientType } from '@keyv/redis';
+import {
+  fromFields,
+  initialRecord,
+  type JobBinding,
+  type JobRef,
+  type JobStore,
+  jobKeys,
+  RECORD_TTL_MS,
+  type Transition,
+  toFields,
+} from './jobs.js';
+
+// Each transition is one script, so it is atomic however many replicas share the Redis. A record is a hash
+// of strings; scripts only touch its scalar fields and answer with the whole hash (HGETALL's flat list).
+
+/** KEYS: job, thread, active · ARGV: ttlMs, jobId, then field/value pairs. */
+const CREATE = `
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[2])
+return redis.call('HGETALL', KEYS[1])`;
+
+/** KEYS: job, thread, active · ARGV: ttlMs, jobId, atMs, then the binding's field/value pairs (a vanished record). */
+const START_ROUND = `
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 4)) end
+redis.call('HINCRBY', KEYS[1], 'round', 1)
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
+redis.call('HSET', KEYS[1], 'roundStartedAtMs', ARGV[3], 'status', 'active', 'ended', '', 'attempt', '')
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[2])
+return redis.call('HGETALL', KEYS[1])`;
+
+/** KEYS: job, active · ARGV: round, ended, prLink ('' keeps it), jobId · → {1|0, fields…} */
+const END_ROUND = `
+local cur = redis.call('HMGET', KEYS[1], 'round', 'ended')
+if not cur[1] then return {0} end
+if cur[1] ~= ARGV[1] or (cur[2] and cur[2] ~= '') then return {0, unpack(redis.call('HGETALL', KEYS[1]))} end
+redis.call('HSET', KEYS[1], 'ended', ARGV[2], 'attempt', '')
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'prLink', ARGV[3]) end
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
+redis.call('SREM', KEYS[2], ARGV[4])
+return {1, unpack(redis.call('HGETALL', KEYS[1]))}`;
+
+/** KEYS: job · ARGV: round · → 'missing' | 'superseded' | 'ended' | 'first' | 'again' */
+const BEGIN_POST = `
+local cur = redis.call('HMGET', KEYS[1], 'round', 'ended', 'attempt')
+if not cur[1] then return 'missing' end
+if cur[1] ~= ARGV[1] then return 'superseded' end
+if cur[2] and cur[2] ~= '' then return 'ended' end
+redis.call('HSET', KEYS[1], 'attempt', ARGV[1])
+if cur[3] == ARGV[1] then return 'again' end
+return 'first'`;
+
+/** KEYS: job · ARGV: field/value pairs ('' = unchanged, except status) · bumps rev when a value changed. */
+const OBSERVE = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+local changed = 0
+for i = 1, #ARGV, 2 do
+  local value = ARGV[i + 1]
+  if value ~= '' and redis.call('HGET', KEYS[1], ARGV[i]) ~= value then
+    redis.call('HSET', KEYS[1], ARGV[i], value)
+    changed = 1
+  end
+end
+if changed == 1 then redis.call('HINCRBY', KEYS[1], 'rev', 1) end
+return changed`;
+
+const pairs = (fields: Record<string, string>) => Object.entries(fields).flat();
+
+/** Turns HGETALL's flat list back into an object. */
+function hash(list: unknown): Record<string, string> {
+  const flat = list as string[];
+  const fields: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) fields[flat[i] as string] = flat[i + 1] as string;
+  return fields;
+}
+
+/** The job store shared by every instance on one Redis; keys live under `ns`. */
+export function createRedisJobStore(client: RedisClientType, ns: string): JobStore {
+  const keys = (ref: JobRef, channel = '', threadTs = '') => [
+    jobKeys.job(ns, ref),
+    jobKeys.thread(ns, ref.project, channel, threadTs),
+    jobKeys.active(ns, ref.project),
+  ];
+  const ttl = String(RECORD_TTL_MS);
+
+  const end = async (ref: JobRef, round: number, ended: string, prLink?: string | null): Promise<Transition> => {
+    const [ok, ...rest] = (await client.eval(END_ROUND, {
+      keys: [jobKeys.job(ns, ref), jobKeys.active(ns, ref.project)],
+      arguments: [String(round), ended, prLink ?? '', ref.jobId],
+    })) as [number, ...string[]];
+    const record = fromFields(ref, hash(rest));
+    return ok === 1 && record ? { ok: true, record } : { ok: false, record };
+  };
+
+  return {
+    async create(binding, observation, atMs) {
+      const fields = toFields(initialRecord(binding, observation, atMs));
+      const result = await client.eval(CREATE, {
+        keys: keys(binding, binding.channel, binding.threadTs),
+        arguments: [ttl, binding.jobId, ...pairs(fields)],
+      });
+      return fromFields(binding, hash(result)) as NonNullable<ReturnType<typeof fromFields>>;
+    },
+    async get(ref) {
+      return fromFields(ref, await client.hGetAll(jobKeys.job(ns, ref)));
+    },
+    async forThread(projects, channel, threadTs) {
+      if (projects.length === 0) return undefined;
+      const ids = await client.mGet(projects.map((p) => jobKeys.thread(ns, p, channel, threadTs)));
+      const index = ids.findIndex((id) => typeof id === 'string' && id !== '');
+      return index < 0 ? undefined : { project: projects[index] as string, jobId: ids[index] as string };
+    },
+    async active(project) {
+      return client.sMembers(jobKeys.active(ns, project));
+    },
+    async startRound(binding: JobBinding, atMs) {
+      const seed = toFields(initialRecord(binding, { status: 'active' }, atMs));
+      const result = await client.eval(START_ROUND, {
+        keys: keys(binding, binding.channel, binding.threadTs),
+        arguments: [ttl, binding.jobId, String(atMs), ...pairs(seed)],
+      });
+      return fromFields(binding, hash(result)) as NonNullable<ReturnType<typeof fromFields>>;
+    },
+    endRound: (ref, round, ended, prLink) => end(ref, round, ended, prLink),
+    stopTracking: (ref, round) => end(ref, round, 'untracked'),
+    async beginPost(ref, round) {
+      const answer = (await client.eval(BEGIN_POST, {
+        keys: [jobKeys.job(ns, ref)],
+        arguments: [String(round)],
+      })) as 'missing' | 'superseded' | 'ended' | 'first' | 'again';
+      if (answer === 'first' || answer === 'again') return { ok: true, earlierAttempt: answer === 'again' };
+      return { ok: false, reason: answer };
+    },
+    async observe(ref, observation) {
+      const { status, repository, ref: gitRef, model } = observation;
+      const changed = await client.eval(OBSERVE, {
+        keys: [jobKeys.job(ns, ref)],
+        arguments: pairs(toFields({ status, repository, ref: gitRef, model })),
+      });
+      return changed === 1;
+    },
+    async untrack(ref) {
+      await client.sRem(jobKeys.active(ns, ref.project), ref.jobId);
+    },
+  };
+}

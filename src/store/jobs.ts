@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { JobStatusSchema } from '../mintlify/schemas.js';
+
+/** How a round ended: the outcome posted in the thread, or `untracked` when it could not be posted for good. */
+export const ENDED_KINDS = [
+  'pull_request',
+  'no_changes',
+  'failed',
+  'archived',
+  'gone',
+  'expired',
+  'untracked',
+] as const;
+export type EndedKind = (typeof ENDED_KINDS)[number];
+
+/** Ended jobs are kept a while so late thread replies still find their job. */
+export const RECORD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** A job is named by its project and its id: two projects may use the same id. */
+export interface JobRef {
+  project: string;
+  jobId: string;
+}
+
+/** Where a job's thread is and who started it; written once, when the job is bound to its thread. */
+export const JobBindingSchema = z.object({
+  project: z.string().min(1),
+  jobId: z.string().min(1),
+  channel: z.string().min(1),
+  /** `ts` of the message whose thread belongs to the job. */
+  threadTs: z.string().min(1),
+  /** `ts` of the bot's status message: the thread's root for `/agent`, a reply in the thread for a mention. */
+  statusTs: z.string().min(1),
+  userId: z.string(),
+  prompt: z.string(),
+  createdAtMs: z.coerce.number(),
+});
+export type JobBinding = z.infer<typeof JobBindingSchema>;
+
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((v) => v || null);
+
+/**
+ * Everything the bot knows about a job. Stored flat (a Redis hash) so the transitions below can run as
+ * scripts on Redis without parsing JSON; every value comes back as a string and is coerced here.
+ */
+export const JobRecordSchema = JobBindingSchema.extend({
+  /** Last status the service reported. */
+  status: JobStatusSchema,
+  repository: optionalText,
+  ref: optionalText,
+  model: optionalText,
+  /** The pull request last posted in the thread, so a later round can say it "updated" it. */
+  prLink: optionalText,
+  /** Bumped by each accepted follow-up; an outcome is posted once per round. */
+  round: z.coerce.number().int().min(0),
+  roundStartedAtMs: z.coerce.number(),
+  /** Set when the current round's outcome was posted (or could not be, for good). */
+  ended: z.union([z.enum(ENDED_KINDS), z.literal('')]).transform((v) => v || null),
+  /** A round whose outcome post was started and not confirmed: Slack may hold it, so look before posting. */
+  attempt: z
+    .union([z.literal(''), z.coerce.number().int()])
+    .nullish()
+    .transform((v) => (typeof v === 'number' ? v : null)),
+  /** Bumped by every change the root message shows, so concurrent updaters can converge on the latest. */
+  rev: z.coerce.number().int().min(0),
+});
+export type JobRecord = z.infer<typeof JobRecordSchema>;
+
+/** What the service said about a job while it runs. */
+export interface JobObservation {
+  status: JobRecord['status'];
+  repository?: string | null | undefined;
+  ref?: string | null | undefined;
+  model?: string | null | undefined;
+}
+
+/** A transition that compares the round first: `ok: false` when the job moved on (or is gone) meanwhile. */
+export type Transition = { ok: true; record: JobRecord } | { ok: false; record: JobRecord | undefined };
+
+/** Whether an outcome post of a round may go ahead, and whether an earlier attempt may already have posted it. */
+export type PostPermit =
+  | { ok: true; earlierAttempt: boolean }
+  | { ok: false; reason: 'ended' | 'superseded' | 'missing' };
+
+export class CorruptJobError extends Error {
+  override name = 'CorruptJobError';
+  constructor(
+    readonly ref: JobRef,
+    readonly problems: string[],
+  ) {
+    super(`job record ${ref.project}/${ref.jobId} does not match its schema: ${problems.join('; ')}`);
+  }
+}
+
+/**
+ * One home for a job's state. Every change is a named transition that is atomic on its store (a script on
+ * Redis, one synchronous step in memory) and compares the round, so a follow-up and an outcome racing on the
+ * same job can never overwrite each other.
+ */
+export interface JobStore {
+  /** Binds a new job to its thread and starts tracking it. */
+  create(binding: JobBinding, observation: JobObservation, atMs: number): Promise<JobRecord>;
+  /** The record, `undefined` when there is none; throws `CorruptJobError` when one exists but is unreadable. */
+  get(ref: JobRef): Promise<JobRecord | undefined>;
+  /** The job whose thread this is, among `projects`. */
+  forThread(projects: readonly string[], channel: string, threadTs: string): Promise<JobRef | undefined>;
+  /** Ids of the project's jobs whose current round has not ended. */
+  active(project: string): Promise<string[]>;
+  /**
+   * A follow-up was accepted: the next round starts (round + 1, tracked again). Concurrent calls each get
+   * their own round. A record that vanished is bound again from `binding`.
+   */
+  startRound(binding: JobBinding, atMs: number): Promise<JobRecord>;
+  /** Round `round`'s outcome is in the thread: the round ends, unless it already did or a newer one started. */
+  endRound(
+    ref: JobRef,
+    round: number,
+    ended: Exclude<EndedKind, 'untracked'>,
+    prLink?: string | null,
+  ): Promise<Transition>;
+  /** Round `round` ends without its outcome in the thread (Slack refused it for good). */
+  stopTracking(ref: JobRef, round: number): Promise<Transition>;
+  /** Marks round `round`'s outcome post as started; says whether an earlier attempt may have posted it already. */
+  beginPost(ref: JobRef, round: number): Promise<PostPermit>;
+  /** Records what the service reports while the job runs; bumps `rev` (and says so) only when something changed. */
+  observe(ref: JobRef, observation: JobObservation): Promise<boolean>;
+  /** Drops a job id from the project's active set without touching its record (nothing left to track). */
+  untrack(ref: JobRef): Promise<void>;
+}
+
+export const jobKeys = {
+  job: (ns: string, { project, jobId }: JobRef) => `${ns}:job:${project}:${jobId}`,
+  thread: (ns: string, project: string, channel: string, threadTs: string) =>
+    `${ns}:thread:${project}:${channel}:${threadTs}`,
+  active: (ns: string, project: string) => `${ns}:active:${project}`,
+};
+
+/** The flat form a record is stored in: strings, `''` for nothing. */
+export function toFields(record: Partial<JobRecord>): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [key, value] of Object.entries(record))
+    fields[key] = value === null || value === undefined ? '' : String(value);
+  return fields;
+}
+
+/** Reads a stored record back; `undefined` for an empty hash (no record). */
+export function fromFields(ref: JobRef, fields: Record<string, string> | undefined): JobRecord | undefined {
+  if (!fields || Object.keys(fields).length === 0) return undefined;
+  const parsed = JobRecordSchema.safeParse(fields);
+  if (!parsed.success) {
+    throw new CorruptJobError(
+      ref,
+      parsed.error.issues.map((i) => `${i.path.join('.') || 'record'}: ${i.message}`),
+    );
+  }
+  return parsed.data;
+}
+
+/** The fields a new record starts with. */
+export function initialRecord(binding: JobBinding, observation: JobObservation, atMs: number): JobRecord {
+  return {
+    ...binding,
+    status: observation.status,
+    repository: observation.repository ?? null,
+    ref: observation.ref ?? null,
+    model: observation.model ?? null,
+    prLink: null,
+    round: 0,
+    roundStartedAtMs: atMs,
+    ended: null,
+    attempt: null,
+    rev: 0,
+  };
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import type { JobBinding } from '../../src/store/jobs.js';
+import type { Store } from '../../src/store/store.js';
+
+export function binding(overrides: Partial<JobBinding> = {}): JobBinding {
+  return {
+    project: 'proj_a',
+    jobId: 'job-1',
+    channel: 'C1',
+    threadTs: '1700000000.000100',
+    statusTs: '1700000000.000100',
+    userId: 'U1',
+    prompt: 'Document the retry policy',
+    createdAtMs: 1_000,
+    ...overrides,
+  };
+}
+
+const ref = (overrides: Partial<JobBinding> = {}) => {
+  const { project, jobId } = binding(overrides);
+  return { project, jobId };
+};
+
+/** The job store's transitions, run unchanged on every store (memory and Redis). */
+export function jobStoreContract(current: () => Store): void {
+  describe('jobs', () => {
+    const jobs = () => current().jobs;
+
+    it('binds a new job to its thread and tracks it', async () => {
+      const created = await jobs().create(binding(), { status: 'active', repository: 'acme/docs', model: 'm1' }, 5);
+      expect(created).toMatchObject({ round: 0, rev: 0, ended: null, attempt: null, roundStartedAtMs: 5 });
+      expect(await jobs().get(ref())).toEqual(created);
+      expect(await jobs().get(ref())).toMatchObject({ repository: 'acme/docs', ref: null, model: 'm1', prLink: null });
+      expect(await jobs().active('proj_a')).toEqual(['job-1']);
+      expect(await jobs().forThread(['proj_x', 'proj_a'], 'C1', '1700000000.000100')).toEqual(ref());
+    });
+
+    it('knows nothing of a job never bound or a thread that is not a job’s', async () => {
+      expect(await jobs().get(ref())).toBeUndefined();
+      expect(await jobs().forThread(['proj_a'], 'C1', '1.2')).toBeUndefined();
+      expect(await jobs().forThread([], 'C1', '1.2')).toBeUndefined();
+      expect(await jobs().active('proj_a')).toEqual([]);
+    });
+
+    it('keeps projects apart: the same job id and thread in two projects are two jobs', async () => {
+      await jobs().create(binding(), { status: 'active' }, 1);
+      await jobs().create(binding({ project: 'proj_b', prompt: 'other' }), { status: 'active' }, 1);
+      await jobs().startRound(binding({ project: 'proj_b' }), 2);
+      expect((await jobs().get(ref()))?.round).toBe(0);
+      expect((await jobs().get(ref({ project: 'proj_b' })))?.round).toBe(1);
+      expect(await jobs().forThread(['proj_b'], 'C1', '1700000000.000100')).toEqual(ref({ project: 'proj_b' }));
+      await jobs().endRound(ref({ project: 'proj_b' }), 1, 'no_changes');
+      expect(await jobs().active('proj_a')).toEqual(['job-1']);
+      expect(await jobs().active('proj_b')).toEqual([]);
+    });
+
+    it('starts a new round on a follow-up: round + 1, active again, outcome and attempt cleared', async () => {
+      await jobs().create(binding(), { status: 'active' }, 1);
+      await jobs().beginPost(ref(), 0);
+      await jobs().endRound(ref(), 0, 'pull_request', 'https://github.com/acme/docs/pull/1');
+      const next = await jobs().startRound(binding(), 50);
+      expect(next).toMatchObject({ round: 1, status: 'active', ended: null, attempt: null, roundStartedAtMs: 50 });
+      expect(next.prLink).toBe('https://github.com/acme/docs/pull/1');
+      expect(next.rev).toBe(2);
+      expect(await jobs().active('proj_a')).toEqual(['job-1']);
+    });
+
+    it('gives concurrent follow-ups a round each, never the same one twice', async () => {
+      await jobs().create(binding(), { status: 'active' }, 1);
+      const rounds = await Promise.all(Array.from({ length: 10 }, (_, i) => jobs().startRound(binding(), i)));
+      expect(rounds.map((r) => r.round).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect((await jobs().get(ref()))?.round).toBe(10);
+    });
+
+    it('binds a vanished record again from the follow-up’s thread', async () => {
+      const started = await jobs().startRound(binding({ prompt: 'the follow-up' }), 7);
+      expect(started).toMatchObject({ round: 1, prompt: 'the follow-up', channel: 'C1', status: 'active' });
+      expect(await jobs().forThread(['proj_a'], 'C1', '1700000000.000100')).toEqual(ref());
+      expect(await jobs().active('proj_a')).toEqual(['job-1']);
+    });
+
+    it('ends the current round once: stops tracking, keeps the PR link', async () => {
+      await jobs().create(binding(), { status: 'active' }, 1);
+      const ended = await jobs().endRound(ref(), 0, 'pull_request', 'https://github.com/acme/docs/pull/9');
+      expect(ended).toMatchObject({
+        ok: true,
+        record: { ended: 'pull_request', prLink: 'https://github.com/acme/docs/pull/9' },
+      });
+      expect(await jobs().active('proj_a')).toEqual([]);
+      const again = await jobs().endRound(ref(), 0, 'failed');
+      expect(again.ok).toBe(false);
+      expect(again.record?.ended).toBe('pull_request');
+    });
+
+    it('never ends a round that a follow-up replaced while its outcome was being posted', async () => {
+      await jobs().create(binding(), { status: 'active' }, 1);
+      expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: true, earlierAttempt: false });
+      await jobs().startRound(binding(), 20); // the follow-up lands mid-post
+      const stale = await jobs().endRound(ref(), 0, 'pull_request', 'https://github.com/acme/docs/pull/1');
+      expect(stale.ok).toBe(false);
+      expect(await jobs().get(ref())).toMatchObject({ round: 1, ended: null, status: 'active', prLink: null });
+      expect(await jobs().active('proj_a')).toEqual(['job-1']);
+    });
+
+    it('stops tracking a round whose outcome cannot be posted, but not a newer round', async () => {
+      await jobs().create(binding(), { status: 'active' }, 1);
+      await jobs().startRound(binding(), 2);
+      expect((await jobs().stopTracking(ref(), 0)).ok).toBe(false);
+      expect(await jobs().active('proj_a')).toEqual(['job-1']);
+      expect(await jobs().stopTracking(ref(), 1)).toMatchObject({ ok: true, record: { ended: 'untracked' } });
+      expect(await jobs().active('proj_a')).toEqual([]);
+    });
+
+    it('says whether an earlier attempt may already have posted the round’s outcome', async () => {
+      expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: false, reason: 'missing' });
+      await jobs().create(binding(), { status: 'active' }, 1);
+      expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: true, earlierAttempt: false });
+      expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: true, earlierAttempt: true });
+      expect(await jobs().beginPost(ref(), 1)).toEqual({ ok: false, reason: 'superseded' });
+      await jobs().endRound(ref(), 0, 'no_changes');
+      expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: false, reason: 'ended' });
+      await jobs().startRound(binding(), 3);
+      expect(await jobs().beginPost(ref(), 1)).toEqual({ ok: true, earlierAttempt: false });
+    });
+
+    it('records what the service reports, bumping rev only on a change', async () => {
+      await jobs().create(binding(), { status: 'active' }, 1);
+      expect(await jobs().observe(ref(), { status: 'active', repository: null, ref: undefined, model: null })).toBe(
+        false,
+      );
+      expect((await jobs().get(ref()))?.rev).toBe(0);
+      expect(
+        await jobs().observe(ref(), { status: 'active', repository: 'acme/docs', ref: 'mintlify/x', model: 'm2' }),
+      ).toBe(true);
+      expect(await jobs().get(ref())).toMatchObject({
+        rev: 1,
+        repository: 'acme/docs',
+        ref: 'mintlify/x',
+        model: 'm2',
+      });
+      expect(await jobs().observe(ref(), { status: 'active', repository: 'acme/docs' })).toBe(false);
+      expect((await jobs().get(ref()))?.rev).toBe(1);
+      expect(await jobs().observe(ref({ jobId: 'unknown' }), { status: 'active' })).toBe(false);
+      expect(await jobs().get(ref({ jobId: 'unknown' }))).toBeUndefined();
+    });
+
+    it('untracks an id without touching its record', async () => {
+      await jobs().create(binding(), { status: 'active' }, 1);
+      await jobs().untrack(ref());
+      expect(await jobs().active('proj_a')).toEqual([]);
+      expect((await jobs().get(ref()))?.round).toBe(0);
+    });
+  });
+}
