@@ -32,6 +32,8 @@ export interface StartOptions {
   /** A store opened by the caller (benchmarks wrap one to count its calls); the app closes it on stop. */
   store?: Store;
   mintlifyTimeoutMs?: number;
+  /** Deadline of one Slack Web API call (tests shorten it). */
+  slackTimeoutMs?: number;
   poller?: PollerOptions;
 }
 
@@ -40,7 +42,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const log = options.log ?? createLogger(config.logLevel);
   const store =
     options.store ?? (await createStore({ redisUrl: config.redisUrl, log, namespace: config.storeNamespace }));
-  const slackApp = createSlackApp(config, log);
+  const slackApp = createSlackApp(config, log, options.slackTimeoutMs);
   const afterAck = pLimit(AFTER_ACK_CONCURRENCY);
   const background = pLimit(BACKGROUND_CONCURRENCY);
   const projects = createProjects(config);

@@ -20,7 +20,7 @@ export interface SlackApp {
  * The Bolt app and its transport: HTTP (`POST /slack/events`) or Socket Mode when an app token is set,
  * `/healthz`, the Web API base URL and the one error handler. Features never learn which receiver runs.
  */
-export function createSlackApp(config: Config, log: Logger): SlackApp {
+export function createSlackApp(config: Config, log: Logger, timeoutMs = SLACK_TIMEOUT_MS): SlackApp {
   let ready = false;
   const healthz: CustomRoute = {
     path: '/healthz',
@@ -42,7 +42,7 @@ export function createSlackApp(config: Config, log: Logger): SlackApp {
       // while a claim lapses, and every call has a deadline so a hung request cannot hold a poll slot or a stop.
       retryConfig: { retries: 0 },
       rejectRateLimitedCalls: true,
-      timeout: SLACK_TIMEOUT_MS,
+      timeout: timeoutMs,
     },
     customRoutes: [healthz],
     convoStore: false,

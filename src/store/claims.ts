@@ -20,9 +20,13 @@ export interface Claims {
 const SWEEP_MS = 30_000;
 
 /** Single-process claims. Correct for one instance only: replicas need the Redis implementation. */
-export function createMemoryClaims(): Claims & { close(): void } {
-  const held = new CacheableMemory({ checkInterval: SWEEP_MS, useClone: false });
+export function createMemoryClaims(sweepMs = SWEEP_MS): Claims & { close(): void; readonly size: number } {
+  const held = new CacheableMemory({ checkInterval: sweepMs, useClone: false });
   return {
+    /** Claims held in memory, expired ones included until the next sweep. */
+    get size() {
+      return held.size;
+    },
     async claim(key, owner, ttlMs) {
       if (held.has(key)) return false;
       held.set(key, owner, ttlMs);

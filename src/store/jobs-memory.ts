@@ -40,13 +40,13 @@ export function createMemoryJobStore(): JobStore & { close(): void } {
   };
 
   const end = (ref: JobRef, round: number, ended: JobRecord['ended'], prLink?: string | null): Transition => {
-    const record = read(ref);
-    if (!record || record.round !== round || record.ended) return { ok: false, record };
+    const found = read(ref);
+    if (!found) return { ok: false, record: found };
+    // A posted PR link is recorded even when the round moved on: it is in the thread, so the next round "updates" it.
+    const record = prLink ? write({ ...found, prLink }) : found;
+    if (record.round !== round || record.ended) return { ok: false, record };
     active(ref.project).delete(ref.jobId);
-    return {
-      ok: true,
-      record: write({ ...record, ended, attempt: null, prLink: prLink ?? record.prLink, rev: record.rev + 1 }),
-    };
+    return { ok: true, record: write({ ...record, ended, attempt: null, rev: record.rev + 1 }) };
   };
 
   return {

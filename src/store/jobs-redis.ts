@@ -34,13 +34,16 @@ redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[2])
 return redis.call('HGETALL', KEYS[1])`;
 
-/** KEYS: job, active · ARGV: round, ended, prLink ('' keeps it), jobId · → {1|0, fields…} */
+/**
+ * KEYS: job, active · ARGV: round, ended, prLink ('' keeps it), jobId · → {1|0, fields…}
+ * A posted PR link is recorded even when the round moved on: it is in the thread, so the next round "updates" it.
+ */
 const END_ROUND = `
 local cur = redis.call('HMGET', KEYS[1], 'round', 'ended')
 if not cur[1] then return {0} end
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'prLink', ARGV[3]) end
 if cur[1] ~= ARGV[1] or (cur[2] and cur[2] ~= '') then return {0, unpack(redis.call('HGETALL', KEYS[1]))} end
 redis.call('HSET', KEYS[1], 'ended', ARGV[2], 'attempt', '')
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'prLink', ARGV[3]) end
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
 redis.call('SREM', KEYS[2], ARGV[4])
 return {1, unpack(redis.call('HGETALL', KEYS[1]))}`;

@@ -114,7 +114,10 @@ export interface JobStore {
    * their own round. A record that vanished is bound again from `binding`.
    */
   startRound(binding: JobBinding, atMs: number): Promise<JobRecord>;
-  /** Round `round`'s outcome is in the thread: the round ends, unless it already did or a newer one started. */
+  /**
+   * Round `round`'s outcome is in the thread: the round ends, unless it already did or a newer one started.
+   * Its PR link is recorded either way, since the thread shows it.
+   */
   endRound(
     ref: JobRef,
     round: number,

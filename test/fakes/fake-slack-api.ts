@@ -12,7 +12,9 @@ export interface SlackCall {
 export type SlackFault =
   | { error: string }
   | { status: 429; retryAfterSec: number }
-  | { status: 500 | 502 | 503; afterStoring?: boolean };
+  | { status: 500 | 502 | 503; afterStoring?: boolean }
+  /** Answers normally, this much later (longer than the client's timeout: a hung request). */
+  | { delayMs: number };
 
 /** A message the fake stored, as `conversations.history`/`replies` return it. */
 interface StoredMessage {
@@ -33,7 +35,12 @@ export const BOT_ID = 'BBOT';
 export class FakeSlackApi {
   readonly calls: SlackCall[] = [];
   readonly messages: StoredMessage[] = [];
-  private readonly faults: { method: string; fault: SlackFault; remaining: number }[] = [];
+  private readonly faults: {
+    method: string;
+    fault: SlackFault;
+    remaining: number;
+    when?: ((args: Record<string, unknown>) => boolean) | undefined;
+  }[] = [];
   private server?: Server;
   private seq = 0;
   url = '';
@@ -66,9 +73,9 @@ export class FakeSlackApi {
     return `${this.url}/respond/${id}`;
   }
 
-  /** Makes the next `count` calls of `method` fail with `fault`. */
-  fail(method: string, fault: SlackFault, count = 1): void {
-    this.faults.push({ method, fault, remaining: count });
+  /** Makes the next `count` calls of `method` (those `when` accepts, if given) fail with `fault`. */
+  fail(method: string, fault: SlackFault, count = 1, when?: (args: Record<string, unknown>) => boolean): void {
+    this.faults.push({ method, fault, remaining: count, when });
   }
 
   callsTo(method: string): SlackCall[] {
@@ -93,10 +100,14 @@ export class FakeSlackApi {
     const args = method === 'file_upload' ? { content: raw.toString('utf8') } : parseArgs(req, raw);
     this.calls.push({ method, args, at: Date.now() });
 
-    const fault = this.faults.find((f) => f.method === method && f.remaining > 0);
+    const fault = this.faults.find((f) => f.method === method && f.remaining > 0 && (f.when?.(args) ?? true));
     if (fault) {
       fault.remaining -= 1;
       const f = fault.fault;
+      if ('delayMs' in f) {
+        await new Promise((resolve) => setTimeout(resolve, f.delayMs));
+        return { status: 200, headers: {}, body: this.answer(method, args) };
+      }
       // Slack can store a message and still answer 5xx.
       if ('afterStoring' in f && f.afterStoring) this.answer(method, args);
       if ('error' in f) return { status: 200, headers: {}, body: { ok: false, error: f.error } };

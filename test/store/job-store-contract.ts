@@ -98,7 +98,13 @@ export function jobStoreContract(current: () => Store): void {
       await jobs().startRound(binding(), 20); // the follow-up lands mid-post
       const stale = await jobs().endRound(ref(), 0, 'pull_request', 'https://github.com/acme/docs/pull/1');
       expect(stale.ok).toBe(false);
-      expect(await jobs().get(ref())).toMatchObject({ round: 1, ended: null, status: 'active', prLink: null });
+      // The PR is in the thread, so the next round will say it "updated" it.
+      expect(await jobs().get(ref())).toMatchObject({
+        round: 1,
+        ended: null,
+        status: 'active',
+        prLink: 'https://github.com/acme/docs/pull/1',
+      });
       expect(await jobs().active('proj_a')).toEqual(['job-1']);
     });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createMemoryClaims } from '../../src/store/claims.js';
 import { createStore } from '../../src/store/store.js';
 import { captureLogs } from '../support/logs.js';
 import { storeContract } from './store-contract.js';
@@ -26,5 +27,20 @@ describe('memory store', () => {
     const store = await createStore({ redisUrl: '', log: captureLogs().log });
     expect(store.kind).toBe('memory');
     await store.close();
+  });
+});
+
+describe('memory claims', () => {
+  it('sweeps expired claims out of memory, so a stream of short claims cannot grow it', async () => {
+    const claims = createMemoryClaims(20);
+    try {
+      for (let i = 0; i < 10_000; i++) await claims.claim(`event:${i}`, 'owner', 10);
+      expect(claims.size).toBe(10_000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(claims.size).toBe(0);
+      expect(await claims.claim('event:1', 'owner', 10_000)).toBe(true);
+    } finally {
+      claims.close();
+    }
   });
 });
