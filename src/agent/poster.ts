@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import { SLACK_TIMEOUT_MS } from '../slack/app.js';
 import { classifySlackError } from '../slack/errors.js';
 import { findPosted } from '../slack/witness.js';
 import type { JobRecord, JobRef } from '../store/jobs.js';
@@ -29,8 +30,11 @@ export type Delivery =
   | { kind: 'retry'; code: string; retryAfterMs?: number; slow?: boolean }
   | { kind: 'final'; code: string };
 
-/** Longer than the Slack client's request timeout, so a slow post cannot outlive its claim. */
-export const POSTING_CLAIM_MS = 60_000;
+/**
+ * Longer than the Slack client's request deadline, so a slow post cannot outlive its claim (the claim is renewed
+ * just before posting). No longer: a crashed holder's claim only delays the next instance.
+ */
+export const POSTING_CLAIM_MS = SLACK_TIMEOUT_MS + 5_000;
 /** Where a Slack 429 is remembered, so every instance waits out its Retry-After, not only the one that got it. */
 const COOLDOWN_KEY = 'slack:cooldown:chat.postMessage';
 
@@ -48,6 +52,8 @@ export async function deliverOutcome(deps: Deps, record: JobRecord, outcome: Out
       if (permit.earlierAttempt && (await postedEarlier(deps, record))) return { kind: 'posted', found: true };
       const coolingMs = (await rateLimitedUntil(deps)) - deps.now();
       if (coolingMs > 0) return { kind: 'retry', code: 'ratelimited', retryAfterMs: coolingMs };
+      // Reading the thread took time: the claim must be ours for the whole post.
+      if (!(await store.claims.renew(claim, instanceId, POSTING_CLAIM_MS))) return { kind: 'busy' };
       await slack.chat.postMessage({
         channel: record.channel,
         thread_ts: record.threadTs,

@@ -14,7 +14,9 @@ export type SlackFault =
   | { status: 429; retryAfterSec: number }
   | { status: 500 | 502 | 503; afterStoring?: boolean }
   /** Answers normally, this much later (longer than the client's timeout: a hung request). */
-  | { delayMs: number };
+  | { delayMs: number }
+  /** Stores the message, then runs `then` before answering (e.g. kills the caller between Slack's answer and its record). */
+  | { storeThen: () => void | Promise<void> };
 
 /** A message the fake stored, as `conversations.history`/`replies` return it. */
 interface StoredMessage {
@@ -104,6 +106,11 @@ export class FakeSlackApi {
     if (fault) {
       fault.remaining -= 1;
       const f = fault.fault;
+      if ('storeThen' in f) {
+        const body = this.answer(method, args);
+        await f.storeThen();
+        return { status: 200, headers: {}, body };
+      }
       if ('delayMs' in f) {
         await new Promise((resolve) => setTimeout(resolve, f.delayMs));
         return { status: 200, headers: {}, body: this.answer(method, args) };

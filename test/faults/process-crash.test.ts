@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { POSTING_CLAIM_MS } from '../../src/agent/poster.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
+import { postJson } from '../fakes/signed-request.js';
+import { threadReply } from '../fixtures/slack.js';
 import { type AppProcess, startAppProcess } from '../support/app-process.js';
 import { eventually, testEnv } from '../support/test-app.js';
 import {
@@ -48,9 +51,9 @@ describe.skipIf(!redisServerAvailable)('instances killed with SIGKILL', () => {
     await redis.stop();
   });
 
-  async function spawnApp(): Promise<AppProcess> {
+  async function spawnApp(env: Record<string, string> = {}): Promise<AppProcess> {
     const app = await startAppProcess(
-      testEnv(slack, sim.url, { ...FAST_POLL, REDIS_URL: redis.url, LOG_LEVEL: 'info' }),
+      testEnv(slack, sim.url, { ...FAST_POLL, REDIS_URL: redis.url, LOG_LEVEL: 'info', ...env }),
     );
     processes.push(app);
     return app;
@@ -137,5 +140,76 @@ describe.skipIf(!redisServerAvailable)('instances killed with SIGKILL', () => {
     await sleep(1_000);
     for (const job of jobs) expect(threadPosts(slack, job.rootTs), job.jobId).toHaveLength(1);
     expect(outcomesPosted(one) + outcomesPosted(two)).toBe(8);
+  });
+
+  it('killed between Slack’s answer and the record of it, the next instance finds the post in the thread and never repeats it', async () => {
+    const first = await spawnApp();
+    const { jobId, rootTs } = await startJobVia(first.url, slack, 'Die right after posting');
+    // Slack stores the outcome; the instance dies before its answer arrives, so nothing is recorded.
+    slack.fail('chat.postMessage', { storeThen: () => void first.kill('SIGKILL') }, 1, (a) => a.thread_ts === rootTs);
+    sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/8' });
+    await eventually(() => first.child.signalCode === 'SIGKILL', 5_000, 'the kill');
+
+    const second = await spawnApp();
+    await eventually(
+      () =>
+        slack
+          .callsTo('chat.update')
+          .some((c) => c.args.ts === rootTs && JSON.stringify(c.args.blocks).includes('Pull request ready')),
+      LEASE_MS + POSTING_CLAIM_MS + 3_000,
+      'the round ended by the next instance',
+    );
+    await sleep(800);
+    expect(slack.messages.filter((m) => m.thread_ts === rootTs)).toHaveLength(1);
+    expect(slack.callsTo('conversations.replies').length).toBeGreaterThan(0);
+    await eventually(() => second.output().includes('"found":true'), 2_000, 'the post found in the thread');
+  });
+
+  it('two bots for two projects on one Redis, default namespace: each posts its own outcome once, never polls the other’s jobs', async () => {
+    const a = await spawnApp({ MINTLIFY_PROJECT_ID: 'proj_a' });
+    const b = await spawnApp({ MINTLIFY_PROJECT_ID: 'proj_b' });
+    const jobA = await startJobVia(a.url, slack, 'A job for project a');
+    const jobB = await startJobVia(b.url, slack, 'A job for project b');
+    await sleep(LEASE_MS); // both discover every active job they can see, and contend for leases
+
+    // A reply in A's thread reaches both bots (both are in the channel): only A forwards it.
+    await postJson(b.url, threadReply(jobA.rootTs, { text: 'For bot A only' }));
+    await postJson(a.url, threadReply(jobA.rootTs, { text: 'For bot A only' }));
+    await eventually(() => sim.requests.some((r) => r.path === `/v2/agent/proj_a/job/${jobA.jobId}/message`), 5_000);
+
+    // B restarts mid-job; both jobs end.
+    await b.kill('SIGTERM');
+    const b2 = await spawnApp({ MINTLIFY_PROJECT_ID: 'proj_b' });
+    sim.endJob(jobA.jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/10' });
+    sim.endJob(jobB.jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/20' });
+    await eventually(
+      () => threadPosts(slack, jobA.rootTs).length === 1 && threadPosts(slack, jobB.rootTs).length === 1,
+      LEASE_MS + 6_000,
+      'each outcome',
+    );
+    await sleep(800);
+    expect(threadPosts(slack, jobA.rootTs)).toHaveLength(1);
+    expect(threadPosts(slack, jobB.rootTs)).toHaveLength(1);
+    expect(sim.requests.filter((r) => r.path.endsWith('/message'))).toHaveLength(1);
+    // Nobody asked project b about a's job, or the other way round.
+    expect(sim.requests.some((r) => r.path.includes(`proj_b/job/${jobA.jobId}`))).toBe(false);
+    expect(sim.requests.some((r) => r.path.includes(`proj_a/job/${jobB.jobId}`))).toBe(false);
+    for (const out of [b.output(), b2.output()]) expect(out).not.toContain('no longer exists');
+    expect(outcomesPosted(a)).toBe(1);
+    expect(outcomesPosted(b2)).toBe(1);
+  });
+
+  it('a gracefully stopped instance’s jobs are picked up by its peer within the longest poll interval', async () => {
+    const leaving = await spawnApp();
+    const staying = await spawnApp();
+    const { jobId, rootTs } = await startJobVia(leaving.url, slack, 'Hand over on stop');
+    await eventually(() => getsFor(jobId).length > 0, 5_000, 'polling');
+    expect(await leaving.kill('SIGTERM')).toBe(0);
+    const stoppedAt = Date.now();
+    sim.endJob(jobId, { status: 'completed', prLink: null });
+    await eventually(() => threadPosts(slack, rootTs).length === 1, 5_000, 'the outcome from the peer');
+    // The peer looks at a job another instance holds once per POLL_MAX_INTERVAL_MS, not once per half a lease.
+    expect((threadPosts(slack, rootTs)[0]?.at ?? 0) - stoppedAt).toBeLessThan(LEASE_MS / 2);
+    await eventually(() => outcomesPosted(staying) === 1, 2_000, 'the peer’s log line');
   });
 });

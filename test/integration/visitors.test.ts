@@ -231,6 +231,28 @@ describe.each(storeKinds)('/visitors ($kind store)', ({ kind, redisUrl, availabl
     expect(String(done.args.text)).toContain(`${rows.length} rows`);
   });
 
+  it('four CSV exports running at once never delay /agent: its root message goes out while they all still run', async () => {
+    await boot();
+    // Every analytics request takes a while, so each export is in flight for seconds.
+    sim.injectFault({ kind: 'slow', delayMs: 800, count: 100, match: { method: 'GET', path: /visitors/ } });
+    for (let i = 0; i < 4; i++) {
+      const day = `2026-11-0${i + 1}`;
+      await click(ACTION_IDS.csv, JSON.stringify({ from: day, to: day, limit: 10, offset: 0 }), `csv${i}`);
+    }
+    await eventually(() => visitorQueries().length === 4, 5_000, 'four exports fetching');
+    const res = await postForm(
+      running().url,
+      slashCommand({ text: 'Document the export queue', response_url: slack.responseUrl('agent') }),
+    );
+    expect(res.status).toBe(200);
+    await eventually(
+      () => slack.callsTo('chat.postMessage').some((c) => JSON.stringify(c.args.blocks ?? '').includes('export queue')),
+      5_000,
+      'the /agent root message',
+    );
+    expect(slack.callsTo('files.completeUploadExternal')).toHaveLength(0); // no export has finished yet
+  });
+
   it('Download CSV explains how to invite the bot when the upload is refused', async () => {
     await boot();
     slack.fail('files.completeUploadExternal', { error: 'not_in_channel' });
