@@ -41,7 +41,13 @@ export interface StartOptions {
 export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
   const log = options.log ?? createLogger(config.logLevel);
   const store =
-    options.store ?? (await createStore({ redisUrl: config.redisUrl, log, namespace: config.storeNamespace }));
+    options.store ??
+    (await createStore({
+      redisUrl: config.redisUrl,
+      log,
+      namespace: config.storeNamespace,
+      legacyProject: config.mintlify.projectId,
+    }));
   const slackApp = createSlackApp(config, log, options.slackTimeoutMs);
   const afterAck = pLimit(AFTER_ACK_CONCURRENCY);
   const background = pLimit(BACKGROUND_CONCURRENCY);

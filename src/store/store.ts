@@ -8,6 +8,7 @@ import { type Claims, createMemoryClaims, createRedisClaims } from './claims.js'
 import type { JobStore } from './jobs.js';
 import { createMemoryJobStore } from './jobs-memory.js';
 import { createRedisJobStore } from './jobs-redis.js';
+import { migrateV1 } from './migrate-v1.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 /** How often expired cache entries are swept out of the memory store. */
@@ -32,12 +33,15 @@ export interface StoreOptions {
   redisUrl?: string | undefined;
   namespace?: string;
   log: Logger;
+  /** The project version 0.1 served: its jobs, kept without a project, are moved to it (on Redis, once). */
+  legacyProject?: string;
 }
 
 export async function createStore({
   redisUrl,
   namespace = DEFAULT_STORE_NAMESPACE,
   log,
+  legacyProject,
 }: StoreOptions): Promise<Store> {
   if (!redisUrl) {
     log.warn('store.memory', {
@@ -50,6 +54,7 @@ export async function createStore({
   // Throw on errors: a Redis outage must surface, not read as "no binding" and forget a thread.
   const adapter = new ClosableKeyvRedis(client, { namespace, throwOnErrors: true, throwOnConnectError: true });
   const kv = new Keyv({ store: adapter, namespace, useKeyPrefix: false, throwOnErrors: true });
+  if (legacyProject) await migrateV1(client, kv, namespace, legacyProject, log);
   return {
     kind: 'redis',
     kv,

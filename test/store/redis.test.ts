@@ -154,3 +154,66 @@ describe('describeRedisUrl', () => {
     expect(describeRedisUrl(url)).toBe(expected);
   });
 });
+
+describe.skipIf(!redisAvailable)('redis store, state written by version 0.1', () => {
+  const namespace = testNamespace();
+  afterEach(() => dropNamespace(namespace));
+
+  it('moves jobs kept without a project to the project that version served, once, tracking the active ones', async () => {
+    const log = captureLogs();
+    // What 0.1 wrote: Keyv values under the namespace, an `active-jobs` set, a `posted:` mark.
+    const old = await createStore({ redisUrl: TEST_REDIS_URL, namespace, log: log.log });
+    const legacy = (jobId: string, threadTs: string, ended: string | null) => ({
+      jobId,
+      channel: 'C1',
+      threadTs,
+      userId: 'U1',
+      prompt: `legacy ${jobId}`,
+      status: ended ? 'completed' : 'active',
+      ended,
+      repository: 'https://github.com/acme/docs',
+      ref: null,
+      model: 'm',
+      prLink: ended ? 'https://github.com/acme/docs/pull/1' : null,
+      round: 1,
+      createdAtMs: 1,
+      roundStartedAtMs: 2,
+    });
+    await old.kv.set('job:job-live', legacy('job-live', '1.1', null), 60_000);
+    await old.kv.set('thread:C1:1.1', 'job-live', 60_000);
+    await old.kv.set('job:job-done', legacy('job-done', '2.2', 'pull_request'), 60_000);
+    await old.kv.set('thread:C1:2.2', 'job-done', 60_000);
+    await old.kv.set('posted:job-live:1', true, 60_000);
+    const client = createClient({ url: TEST_REDIS_URL });
+    await client.connect();
+    await client.sAdd(`${namespace}:active-jobs`, ['job-live', 'job-done']);
+    await old.close();
+
+    const store = await createStore({ redisUrl: TEST_REDIS_URL, namespace, log: log.log, legacyProject: 'proj_v1' });
+    try {
+      expect(await store.jobs.active('proj_v1')).toEqual(['job-live']);
+      expect(await store.jobs.forThread(['proj_v1'], 'C1', '2.2')).toEqual({ project: 'proj_v1', jobId: 'job-done' });
+      expect(await store.jobs.get({ project: 'proj_v1', jobId: 'job-live' })).toMatchObject({
+        round: 1,
+        ended: null,
+        statusTs: '1.1',
+        attempt: 1, // its outcome was marked posted: the poster reads the thread before posting again
+      });
+      expect(await store.jobs.get({ project: 'proj_v1', jobId: 'job-done' })).toMatchObject({
+        ended: 'pull_request',
+        prLink: 'https://github.com/acme/docs/pull/1',
+      });
+      expect(await client.exists(`${namespace}:active-jobs`)).toBe(0);
+      expect(log.text()).toContain('"event":"store.migrated"');
+
+      // A second start changes nothing.
+      await store.jobs.startRound({ ...(await store.jobs.get({ project: 'proj_v1', jobId: 'job-live' }))! }, 5);
+      const again = await createStore({ redisUrl: TEST_REDIS_URL, namespace, log: log.log, legacyProject: 'proj_v1' });
+      expect((await again.jobs.get({ project: 'proj_v1', jobId: 'job-live' }))?.round).toBe(2);
+      await again.close();
+    } finally {
+      await store.close();
+      await client.close();
+    }
+  });
+});
