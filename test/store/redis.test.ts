@@ -207,7 +207,8 @@ describe.skipIf(!redisAvailable)('redis store, state written by version 0.1', ()
       expect(log.text()).toContain('"event":"store.migrated"');
 
       // A second start changes nothing.
-      await store.jobs.startRound({ ...(await store.jobs.get({ project: 'proj_v1', jobId: 'job-live' }))! }, 5);
+      const live = await store.jobs.get({ project: 'proj_v1', jobId: 'job-live' });
+      if (live) await store.jobs.startRound(live, 5);
       const again = await createStore({ redisUrl: TEST_REDIS_URL, namespace, log: log.log, legacyProject: 'proj_v1' });
       expect((await again.jobs.get({ project: 'proj_v1', jobId: 'job-live' }))?.round).toBe(2);
       await again.close();
