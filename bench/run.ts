@@ -8,10 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { type AckCell, runAck } from './ack.js';
 import { machine, round, table } from './lib/stats.js';
 import { fmtS, runPollEconomy } from './poll-economy.js';
+import { runSoak } from './soak.js';
 import { runTracking, type Scale, type TrackingResult } from './tracking.js';
 import { runExport, runRender } from './visitors.js';
 
-const only = new Set((process.env.BENCH_ONLY ?? 'ack,tracking,economy,visitors').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'ack,tracking,soak,economy,visitors').split(','));
 const started = Date.now();
 const log = (line: string) => console.log(`[${round((Date.now() - started) / 1000, 0)}s] ${line}`);
 
@@ -118,6 +119,18 @@ if (only.has('visitors')) {
       ],
     )}`,
   );
+}
+
+if (only.has('soak')) {
+  const soak = runSoak();
+  results.soak = soak;
+  sections.push(
+    `Memory store soak: ${soak.entries.toLocaleString('en-US')} dedupe claims + ${soak.entries.toLocaleString('en-US')} cache entries, 2 s TTL\n${table(
+      ['heap MB before', 'filled', 'after expiry + sweep', 'claims left', 'cache hits after expiry'],
+      [[soak.heapMb.before, soak.heapMb.filled, soak.heapMb.afterSweep, soak.claimsLeft, soak.cacheHitsAfterExpiry]],
+    )}`,
+  );
+  log('soak done');
 }
 
 if (only.has('tracking')) {
