@@ -42,7 +42,7 @@ export function defaultWorkspace(overrides: Partial<Workspace> = {}): Workspace 
     appToken: 'xapp-test-token',
     users: [
       { id: 'U123ALICE', name: 'alice', realName: 'Alice Archer', displayName: 'alice' },
-      { id: 'U234BOB', name: 'bob', realName: 'Bob Baker', displayName: 'Bob B' },
+      { id: 'U456BOB', name: 'bob', realName: 'Bob Baker', displayName: 'Bob Lee' },
       { id: 'U345CAROL', name: 'carol', realName: 'Carol Chen', displayName: '' },
       { id: BOT_USER_ID, name: 'mintlify', realName: 'Mintlify', displayName: 'Mintlify', isBot: true },
     ],
