@@ -90,7 +90,7 @@ export function createSlackApp(config: Config, log: Logger, options: SlackAppOpt
     socket.client.on('connected', () => {
       connected = true;
     });
-    for (const state of ['reconnecting', 'disconnected']) {
+    for (const state of ['close', 'reconnecting', 'disconnected']) {
       socket.client.on(state, () => {
         connected = false;
         if (ready) log.warn('slack.socket_disconnected', { state });
