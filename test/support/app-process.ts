@@ -9,13 +9,17 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** An empty working directory: the entry point loads `.env` from its working directory, and a test's must not. */
 const CLEAN_CWD = mkdtempSync(join(tmpdir(), 'app-process-'));
 
-/** Spawns the real entry point (`src/index.ts` through tsx) with exactly `env` (plus PATH), never a developer's .env. */
-export function spawnEntryPoint(env: Record<string, string>): ChildProcess & {
-  stdout: NodeJS.ReadableStream;
-  stderr: NodeJS.ReadableStream;
-} {
+/** Which entry point runs: the source through tsx, or the compiled `dist/index.js` that `npm start` runs. */
+export type Entry = 'src' | 'dist';
+
+/** Spawns the real entry point with exactly `env` (plus PATH), never a developer's .env. */
+export function spawnEntryPoint(
+  env: Record<string, string>,
+  entry: Entry = 'src',
+): ChildProcess & { stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream } {
   const tsx = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
-  return spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/index.ts')], {
+  const args = entry === 'src' ? ['--import', tsx, join(ROOT, 'src/index.ts')] : [join(ROOT, 'dist/index.js')];
+  return spawn(process.execPath, args, {
     cwd: CLEAN_CWD,
     env: { PATH: process.env.PATH ?? '', ...(process.env.TMPDIR && { TMPDIR: process.env.TMPDIR }), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -32,9 +36,9 @@ export interface Exit {
 }
 
 /** Runs the real entry point with exactly `env` and waits for it to exit (killed after `timeoutMs`). */
-export function runEntryPoint(env: Record<string, string>, timeoutMs = 15_000): Promise<Exit> {
+export function runEntryPoint(env: Record<string, string>, timeoutMs = 15_000, entry: Entry = 'src'): Promise<Exit> {
   const started = performance.now();
-  const child = spawnEntryPoint(env);
+  const child = spawnEntryPoint(env, entry);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -98,4 +102,26 @@ export async function startAppProcess(env: Record<string, string>, timeoutMs = 1
       return code;
     },
   };
+}
+
+/** Runs `npm start`'s build step (`scripts/build-if-stale.mjs`): compiles only when src/ is newer than dist/. */
+export function buildIfStale(): Promise<Exit> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, 'scripts/build-if-stale.mjs')], {
+    cwd: CLEAN_CWD,
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ms: performance.now() - started }));
+  });
 }
