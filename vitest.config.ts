@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/wire-safety-setup.ts'],
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 20_000,
