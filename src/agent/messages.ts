@@ -14,7 +14,7 @@ const PROMPT_PREVIEW_CHARS = 600;
 const FALLBACK_PROMPT_CHARS = 150;
 
 export const USAGE = [
-  '*Start a Mintlify agent job on the docs:* `/agent <instruction>`',
+  '*Start a Mintlify agent job on the docs:* `/agent &lt;instruction&gt;`',
   'Examples:',
   '• `/agent Document the new rate-limit headers on the webhooks page`',
   '• `/agent Fix broken links in the quickstart`',

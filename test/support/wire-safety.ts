@@ -40,3 +40,6 @@ export function unsafeBodies(calls: readonly SlackCall[]): string[] {
 
 /** Every stand-in a test file started: walked once the file's tests are done (see wire-safety-setup.ts). */
 export const startedStandins: { calls: readonly SlackCall[] }[] = [];
+
+/** The bodies of the app's answers to signed requests (acks with a reply), recorded by test/fakes/signed-request.ts. */
+export const ackBodies: SlackCall[] = [];
