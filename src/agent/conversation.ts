@@ -1,0 +1,116 @@
+import { decodeSlackText } from '../slack/decode.js';
+import { slackErrorCode } from '../slack/errors.js';
+import { decodeWithNames } from '../slack/user-names.js';
+import type { JobRef } from '../store/jobs.js';
+import { isAllowed } from './access.js';
+import type { AgentContext } from './context.js';
+import { sendFollowUp } from './follow-up.js';
+import type { Incoming } from './incoming.js';
+import { conversationUsage, errors, type Message } from './messages.js';
+import { startJob } from './start-job.js';
+import { readThreadContext } from './thread-context.js';
+
+/** Slack may deliver an event again; remember what was handled this long. */
+const DEDUPE_TTL_MS = 60 * 60 * 1000;
+
+/** One message from a conversation, with what the listener knows about how it arrived. */
+export interface Turn extends Incoming {
+  eventId: string;
+  /** Spoken to the bot (a mention, a DM): outside a job's thread it starts a job. Otherwise it only follows one up. */
+  addressed: boolean;
+  botUserId?: string | undefined;
+  botId?: string | undefined;
+  retryNum?: number | undefined;
+}
+
+/** Where a private answer to the person goes. */
+export interface Spot {
+  channel: string;
+  userId: string;
+  threadTs?: string | undefined;
+}
+
+/**
+ * The one path of every conversational door (a mention, a DM, a reply in a job's thread): in a job's thread a
+ * message is that job's follow-up; addressed elsewhere it starts a job in its own thread (with the thread's
+ * earlier messages as context). Each message is handled once per project: by `event_id` (Slack's retries) and
+ * by `client_msg_id` (a mention arrives as two events).
+ */
+export async function handleTurn(ctx: AgentContext, turn: Turn): Promise<void> {
+  const spot = { channel: turn.channel, userId: turn.userId, threadTs: turn.threadTs ?? turn.ts };
+  let job: JobRef | undefined;
+  if (turn.threadTs) {
+    try {
+      job = await ctx.store.jobs.forThread(ctx.projects.all, turn.channel, turn.threadTs);
+    } catch (error) {
+      // Without the store we cannot tell whether this thread is a job's: silent, unless the person spoke to us.
+      ctx.log.error('store.degraded', { op: 'agent.thread_lookup', channel: turn.channel, error });
+      if (turn.addressed) await tellPrivately(ctx, spot, errors.storeUnavailable(decodeSlackText(turn.text)));
+      return;
+    }
+  }
+  if (job ? !turn.text : !turn.addressed) return;
+  const project = job?.project ?? ctx.projects.forChannel(turn.channel);
+  if (!(await firstDelivery(ctx, turn, project))) return;
+  if (!isAllowed(ctx.config, turn.userId, turn.channel)) {
+    ctx.log.info(`agent.refused user=${turn.userId} channel=${turn.channel}`);
+    return tellPrivately(ctx, spot, errors.notAllowed());
+  }
+
+  const text = await decodeWithNames(ctx, turn.text);
+  if (job) return sendFollowUp(ctx, { ...job, ...spot, ts: turn.ts, text });
+  if (!text || /^help$/i.test(text)) return tellPrivately(ctx, spot, conversationUsage());
+
+  const context = turn.threadTs
+    ? await readThreadContext(ctx, { ...turn, threadTs: turn.threadTs, beforeTs: turn.ts }).catch((error) => {
+        // The instruction still stands on its own; the log says why the context is missing.
+        ctx.log.warn('slack.thread_context_unavailable', { channel: turn.channel, slack_error: slackErrorCode(error) });
+        return undefined;
+      })
+    : undefined;
+  const result = await startJob(ctx, {
+    project,
+    userId: turn.userId,
+    channelId: turn.channel,
+    prompt: text,
+    threadTs: spot.threadTs,
+    context,
+  });
+  if (!result.ok) await tellPrivately(ctx, spot, result.reply);
+}
+
+/** Claims the message's event and its `client_msg_id`; false (after saying so when the store fails) when not first. */
+async function firstDelivery(ctx: AgentContext, turn: Turn, project: string): Promise<boolean> {
+  const seen = [`event:${project}:${turn.eventId}`];
+  if (turn.clientMsgId) seen.push(`message:${project}:${turn.clientMsgId}`);
+  try {
+    for (const key of seen) {
+      if (!(await ctx.store.claims.claim(key, ctx.instanceId, DEDUPE_TTL_MS))) {
+        ctx.log.info('agent.duplicate_event', { key, retry_num: turn.retryNum });
+        return false;
+      }
+    }
+    return true;
+  } catch (error) {
+    // A first delivery cannot be told from a retry: do nothing, say so, with the text to resend.
+    ctx.log.error('store.degraded', { op: 'agent.dedupe', project, error });
+    await ctx.slack.reactions.add({ channel: turn.channel, timestamp: turn.ts, name: 'x' }).catch(() => {});
+    const spot = { channel: turn.channel, userId: turn.userId, threadTs: turn.threadTs ?? turn.ts };
+    await tellPrivately(ctx, spot, errors.storeUnavailable(decodeSlackText(turn.text)));
+    return false;
+  }
+}
+
+/** A message only the person sees, in the conversation (and thread) they wrote in. */
+export async function tellPrivately(ctx: AgentContext, spot: Spot, message: Message): Promise<void> {
+  await ctx.slack.chat
+    .postEphemeral({
+      channel: spot.channel,
+      user: spot.userId,
+      ...(spot.threadTs && { thread_ts: spot.threadTs }),
+      ...message,
+    })
+    .catch((error) =>
+      ctx.log.warn('slack.post_failed', { op: 'agent.private_note', slack_error: slackErrorCode(error) }),
+    );
+}
