@@ -77,7 +77,7 @@ function formatMessage(m: ThreadMessage, names: ReadonlyMap<string, string>): st
   const files = (m.files ?? []).map((f) =>
     `\n  [file: ${f.name ?? f.title ?? 'unnamed'} ${f.permalink ?? ''}]`.trimEnd(),
   );
-  return `${author}: ${decodeSlackText(m.text ?? '').trim()}${files.join('')}`;
+  return `${author}: ${decodeSlackText(m.text ?? '', names).trim()}${files.join('')}`;
 }
 
 /** Keeps the newest lines that fit the cap, oldest first. Pure, so the cap is tested without Slack. */

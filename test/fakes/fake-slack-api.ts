@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,7 +26,20 @@ interface StoredMessage {
   thread_ts?: string;
   text?: unknown;
   metadata?: unknown;
+  user?: string;
+  bot_id?: string;
+  files?: SharedFile[];
 }
+
+/** A file attached to a message, as `conversations.replies` lists it. */
+export interface SharedFile {
+  id: string;
+  name: string;
+  permalink: string;
+}
+
+/** An Events API envelope, as Slack POSTs it to the app. */
+export type EventEnvelope = Record<string, unknown> & { event_id: string; event: Record<string, unknown> };
 
 export const BOT_USER_ID = 'UBOT';
 export const BOT_ID = 'BBOT';
@@ -50,6 +64,7 @@ export class FakeSlackApi {
   }[] = [];
   private server?: Server;
   private seq = 0;
+  private nextTs = () => `${1_700_000_000 + ++this.seq}.000100`;
   url = '';
 
   async start(): Promise<this> {
@@ -94,6 +109,91 @@ export class FakeSlackApi {
     this.faults.length = 0;
   }
 
+  // --- What people do in Slack: a message as Slack stores it and the events it delivers for it. ---
+
+  /** The bot's name as people type it (`@Mintlify`). */
+  botName = 'Mintlify';
+
+  /**
+   * `user` writes `typed` in `channel` (in `threadTs`'s thread, when given): Slack stores it in its wire form (`&`,
+   * `<`, `>` escaped, `@name` as `<@U…>`) and delivers a `message` event, plus an `app_mention` (same ts and
+   * client_msg_id, its own event_id) when it mentions the bot outside a DM. Returns the message's ts and the
+   * events, for the test to deliver (and redeliver).
+   */
+  say(
+    user: string,
+    channel: string,
+    typed: string,
+    options: { threadTs?: string; files?: SharedFile[] } = {},
+  ): { ts: string; text: string; events: EventEnvelope[] } {
+    const ts = this.nextTs();
+    const text = this.toWire(typed);
+    const isDm = channel.startsWith('D');
+    this.messages.push({
+      channel,
+      ts,
+      text,
+      user,
+      ...(options.threadTs && { thread_ts: options.threadTs }),
+      ...(options.files && { files: options.files }),
+    });
+    const clientMsgId = randomUUID();
+    const base = {
+      user,
+      text,
+      ts,
+      channel,
+      event_ts: ts,
+      client_msg_id: clientMsgId,
+      ...(options.threadTs && { thread_ts: options.threadTs }),
+      ...(options.files && { files: options.files }),
+    };
+    const events = [
+      envelope({
+        type: 'message',
+        channel_type: isDm ? 'im' : 'channel',
+        ...(options.files && { subtype: 'file_share' }),
+        ...base,
+      }),
+    ];
+    if (!isDm && text.includes(`<@${BOT_USER_ID}>`)) events.unshift(envelope({ type: 'app_mention', ...base }));
+    return { ts, text, events };
+  }
+
+  /** What a person typed, as Slack sends it: entities escaped, links as `<url>`, `@Display Name` as `<@U…>`. */
+  toWire(typed: string): string {
+    let text = typed
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/https?:\/\/[^\s<>]+/g, '<$&>');
+    const people: [string, string][] = [
+      [this.botName, BOT_USER_ID],
+      ...[...this.users].map(([id, n]) => [n, id] as [string, string]),
+    ];
+    for (const [name, id] of people.sort((a, b) => b[0].length - a[0].length))
+      text = text.split(`@${name}`).join(`<@${id}>`);
+    return text;
+  }
+
+  /** Answers of the methods behind modals, App Home and links (`views.*`, `chat.getPermalink`). */
+  private viewAnswer(method: string, args: Record<string, unknown>): Record<string, unknown> | undefined {
+    switch (method) {
+      case 'views.open':
+      case 'views.publish':
+      case 'views.update':
+        return { ok: true, view: { id: `V${++this.seq}`, ...(args.view as object) } };
+      case 'chat.getPermalink':
+        return {
+          ok: true,
+          channel: args.channel,
+          permalink: `https://acme.slack.com/archives/${args.channel}/p${String(args.message_ts).replace('.', '')}`,
+        };
+      default:
+        return undefined;
+    }
+  }
+
   private async handle(req: IncomingMessage) {
     const raw = await readBody(req);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -136,7 +236,9 @@ export class FakeSlackApi {
   }
 
   private answer(method: string, args: Record<string, unknown>): Record<string, unknown> {
-    const ts = () => `${1_700_000_000 + ++this.seq}.000100`;
+    const ts = this.nextTs;
+    const view = this.viewAnswer(method, args);
+    if (view) return view;
     switch (method) {
       case 'auth.test':
         return { ok: true, user_id: BOT_USER_ID, bot_id: BOT_ID, team_id: 'T1', user: 'mintlify' };
@@ -145,6 +247,8 @@ export class FakeSlackApi {
           channel: String(args.channel),
           ts: ts(),
           text: args.text,
+          user: BOT_USER_ID,
+          bot_id: BOT_ID,
           ...(typeof args.thread_ts === 'string' && { thread_ts: args.thread_ts }),
           ...(args.metadata !== undefined && { metadata: args.metadata }),
         };
@@ -159,6 +263,7 @@ export class FakeSlackApi {
           .filter(
             (m) => m.channel === args.channel && (method === 'conversations.replies' ? inThread(m) : !m.thread_ts),
           )
+          .sort((a, b) => Number(a.ts) - Number(b.ts))
           .map(({ metadata, ...m }) => ({ ...m, ...(withMetadata && metadata !== undefined && { metadata }) }));
         return { ok: true, messages: found, has_more: false };
       }
@@ -180,6 +285,19 @@ export class FakeSlackApi {
         return { ok: true };
     }
   }
+}
+
+function envelope(event: Record<string, unknown>): EventEnvelope {
+  return {
+    token: 'legacy-verification-token',
+    team_id: 'T1',
+    api_app_id: 'A1',
+    type: 'event_callback',
+    event_id: `Ev${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ team_id: 'T1', user_id: BOT_USER_ID, is_bot: true }],
+    event,
+  };
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

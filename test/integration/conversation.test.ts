@@ -1,0 +1,269 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createQuota } from '../../src/agent/quota.js';
+import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { BOT_USER_ID, type EventEnvelope, type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
+import { postForm, postJson } from '../fakes/signed-request.js';
+import { CHANNEL_ID, slashCommand, USER_ID } from '../fixtures/slack.js';
+import { dropNamespace, storeKinds, testNamespace } from '../support/redis.js';
+import { eventually, startTestApp, TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
+
+const LONG_JOB_MS = 60_000;
+const BOB = 'U456BOB';
+const DM = 'D123ALICE';
+
+describe.each(storeKinds)(
+  'talking to the agent where the conversation is ($kind store)',
+  ({ kind, redisUrl, available }) => {
+    let slack: FakeSlackApi;
+    let sim: Simulator;
+    let app: TestApp;
+    let namespace: string;
+
+    async function boot(env: Record<string, string> = {}) {
+      app = await startTestApp(slack, sim.url, { redisUrl, namespace, env });
+    }
+
+    beforeEach(async (context) => {
+      if (!available) context.skip();
+      namespace = testNamespace();
+      slack = await startFakeSlackApi();
+      sim = await startSimulator({ jobDurationMs: LONG_JOB_MS });
+    });
+
+    afterEach(async () => {
+      await app?.stop();
+      await sim?.close();
+      await slack?.close();
+      if (kind === 'redis' && available) await dropNamespace(namespace);
+    });
+
+    /** Delivers events the way Slack does (signed HTTP); `retry` marks them as Slack's redelivery. */
+    async function deliver(events: EventEnvelope[], retry = false) {
+      for (const event of events) {
+        const headers = retry ? { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } : undefined;
+        expect((await postJson(app.url, event, headers && { headers })).status).toBe(200);
+      }
+    }
+
+    const creates = () => sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/job'));
+    const followUps = () => sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/message'));
+    const prompts = () => creates().map((r) => (r.body as { prompt: string }).prompt);
+    const statusPosts = () =>
+      slack
+        .callsTo('chat.postMessage')
+        .filter((c) => JSON.stringify(c.args.blocks ?? '').includes('asked the Mintlify agent'));
+    const ephemerals = () => slack.callsTo('chat.postEphemeral');
+    const settle = (ms = 400) => new Promise((r) => setTimeout(r, ms));
+    const jobOf = async (channel: string, threadTs: string) =>
+      eventually(() => app.app.deps.store.jobs.forThread([TEST_PROJECT_ID], channel, threadTs), 5_000, 'job binding');
+
+    describe('@mention in a channel', () => {
+      it('starts a job whose thread is the mention’s own, without the bot’s mention in the prompt, once', async () => {
+        await boot();
+        const mention = slack.say(USER_ID, CHANNEL_ID, '@Mintlify document the new retry policy & its <Note>');
+        expect(mention.events.map((e) => e.event.type)).toEqual(['app_mention', 'message']);
+        await deliver(mention.events);
+        const { jobId } = await jobOf(CHANNEL_ID, mention.ts);
+        await deliver(mention.events, true);
+        await settle();
+        expect(prompts()).toEqual(['document the new retry policy & its <Note>']);
+        expect(statusPosts()).toHaveLength(1);
+        expect(statusPosts()[0]?.args).toMatchObject({ channel: CHANNEL_ID, thread_ts: mention.ts });
+        expect(followUps()).toHaveLength(0);
+
+        sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/12' });
+        const outcome = await eventually(() =>
+          slack.callsTo('chat.postMessage').find((c) => String(c.args.text).includes('pull/12')),
+        );
+        expect(outcome.args.thread_ts).toBe(mention.ts);
+      });
+
+      it('in a thread that is not a job’s, takes the earlier messages as context: names, decoded text, files, oldest first', async () => {
+        await boot();
+        const root = slack.say(BOB, CHANNEL_ID, 'Retries changed: we now back off 3 times & give up after <30s>');
+        slack.say(USER_ID, CHANNEL_ID, '@Bob Lee is that in the docs? See https://docs.acme.dev/retries', {
+          threadTs: root.ts,
+        });
+        slack.say(BOB, CHANNEL_ID, 'Not yet, here is the design', {
+          threadTs: root.ts,
+          files: [
+            {
+              id: 'F1',
+              name: 'retry-design.pdf',
+              permalink: 'https://acme.slack.com/files/U456BOB/F1/retry-design.pdf',
+            },
+          ],
+        });
+        const mention = slack.say(USER_ID, CHANNEL_ID, '@Mintlify document this', { threadTs: root.ts });
+        const [appMention, message] = mention.events as [EventEnvelope, EventEnvelope];
+        await deliver([appMention]);
+        await jobOf(CHANNEL_ID, root.ts);
+        // The message twin arrives once the thread is already the new job's: it is not a follow-up.
+        await deliver([message]);
+        await settle();
+
+        expect(creates()).toHaveLength(1);
+        expect(followUps()).toHaveLength(0);
+        const prompt = prompts()[0] as string;
+        expect(prompt.startsWith('document this\n\n--- Context: the 3 earlier messages')).toBe(true);
+        const lines = [
+          'Bob Lee: Retries changed: we now back off 3 times & give up after <30s>',
+          'alice: @Bob Lee is that in the docs? See https://docs.acme.dev/retries',
+          'Bob Lee: Not yet, here is the design\n  [file: retry-design.pdf https://acme.slack.com/files/U456BOB/F1/retry-design.pdf]',
+        ];
+        for (const line of lines) expect(prompt).toContain(line);
+        expect(prompt.indexOf(lines[0] as string)).toBeLessThan(prompt.indexOf(lines[2] as string));
+        expect(prompt).not.toContain('<@');
+        expect(prompt).not.toContain('&amp;');
+        expect(prompt).not.toContain('document this\n--- End');
+        expect(prompt.trimEnd().endsWith('--- End of context ---')).toBe(true);
+
+        expect(statusPosts()[0]?.args.thread_ts).toBe(root.ts);
+        const status = JSON.stringify(statusPosts()[0]?.args.blocks);
+        expect(status).toContain('context: 3 earlier thread messages (capped at 8,000 characters)');
+        expect(status).toContain('>document this');
+      });
+
+      it('leaves out the oldest messages past the cap, and says so in the status line', async () => {
+        await boot();
+        const root = slack.say(BOB, CHANNEL_ID, `oldest ${'x'.repeat(3_000)}`);
+        slack.say(BOB, CHANNEL_ID, `middle ${'y'.repeat(3_000)}`, { threadTs: root.ts });
+        slack.say(BOB, CHANNEL_ID, `newest ${'z'.repeat(3_000)}`, { threadTs: root.ts });
+        const mention = slack.say(USER_ID, CHANNEL_ID, '@Mintlify summarise into a page', { threadTs: root.ts });
+        await deliver(mention.events);
+        await jobOf(CHANNEL_ID, root.ts);
+        const prompt = prompts()[0] as string;
+        expect(prompt).toContain('middle');
+        expect(prompt).toContain('newest');
+        expect(prompt).not.toContain('xxx');
+        expect(JSON.stringify(statusPosts()[0]?.args.blocks)).toContain(
+          'the last 2 of 3 earlier thread messages (capped at 8,000 characters, oldest left out)',
+        );
+      });
+
+      it('in a job’s thread is one follow-up, with both events delivered and redelivered, never a new job', async () => {
+        await boot();
+        const start = slack.say(USER_ID, CHANNEL_ID, '@Mintlify document webhooks');
+        await deliver(start.events);
+        await jobOf(CHANNEL_ID, start.ts);
+        const more = slack.say(BOB, CHANNEL_ID, '@Mintlify also add an example for @alice', { threadTs: start.ts });
+        await deliver(more.events);
+        await eventually(() => slack.callsTo('reactions.add').some((c) => c.args.name === 'white_check_mark'));
+        await deliver(more.events, true);
+        await deliver([...more.events].reverse(), true);
+        await settle();
+        expect(creates()).toHaveLength(1);
+        expect(followUps()).toHaveLength(1);
+        expect(followUps()[0]?.body).toEqual({ prompt: 'also add an example for @alice' });
+        expect(slack.callsTo('reactions.add').map((c) => c.args.name)).toEqual(['eyes', 'white_check_mark']);
+      });
+
+      it('ignores a plain message in a thread that is not a job’s', async () => {
+        await boot();
+        const root = slack.say(BOB, CHANNEL_ID, 'Lunch?');
+        await deliver(slack.say(USER_ID, CHANNEL_ID, 'Yes, at noon', { threadTs: root.ts }).events);
+        await deliver(root.events);
+        await settle();
+        expect(sim.requests).toHaveLength(0);
+        expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+        expect(ephemerals()).toHaveLength(0);
+      });
+
+      it('answers a bare mention with usage, privately', async () => {
+        await boot();
+        await deliver(slack.say(USER_ID, CHANNEL_ID, '@Mintlify').events);
+        const [note] = await eventually(() => ephemerals().length && ephemerals());
+        expect(note?.args).toMatchObject({ channel: CHANNEL_ID, user: USER_ID });
+        expect(note?.args.text).toContain('Ask the Mintlify agent');
+        expect(sim.requests).toHaveLength(0);
+      });
+
+      it('refuses people outside the allow-list privately and starts nothing', async () => {
+        await boot({ AGENT_ALLOWED_USERS: 'U999BOSS' });
+        await deliver(slack.say(USER_ID, CHANNEL_ID, '@Mintlify sneaky change').events);
+        const [note] = await eventually(() => ephemerals().length && ephemerals());
+        expect(note?.args.text).toContain('not allowed');
+        expect(sim.requests).toHaveLength(0);
+      });
+
+      it('at the hourly limit says when the next slot opens and echoes the instruction privately', async () => {
+        await boot();
+        const quota = createQuota(app.app.deps.store);
+        for (let i = 0; i < 100; i++) await quota.take(TEST_PROJECT_ID, 'create');
+        const mention = slack.say(USER_ID, CHANNEL_ID, '@Mintlify one more job');
+        await deliver(mention.events);
+        const [note] = await eventually(() => ephemerals().length && ephemerals());
+        expect(note?.args).toMatchObject({ user: USER_ID, thread_ts: mention.ts });
+        expect(note?.args.text).toContain('next slot opens');
+        expect(note?.args.text).toContain('>one more job');
+        expect(sim.requests).toHaveLength(0);
+      });
+    });
+
+    describe('direct messages', () => {
+      it('starts a job from a top-level DM, answers in its thread, and takes replies there as follow-ups', async () => {
+        await boot();
+        const dm = slack.say(USER_ID, DM, 'Document the CLI flags');
+        expect(dm.events.map((e) => e.event.type)).toEqual(['message']);
+        await deliver(dm.events);
+        const { jobId } = await jobOf(DM, dm.ts);
+        expect(prompts()).toEqual(['Document the CLI flags']);
+        expect(statusPosts()[0]?.args).toMatchObject({ channel: DM, thread_ts: dm.ts });
+
+        const reply = slack.say(USER_ID, DM, 'Include --verbose too', { threadTs: dm.ts });
+        await deliver(reply.events);
+        await eventually(() => followUps().length === 1);
+        await deliver(reply.events, true);
+        await settle();
+        expect(followUps()).toHaveLength(1);
+        expect(followUps()[0]?.body).toEqual({ prompt: 'Include --verbose too' });
+        expect(creates()).toHaveLength(1);
+
+        sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/3' });
+        const outcome = await eventually(() =>
+          slack.callsTo('chat.postMessage').find((c) => String(c.args.text).includes('pull/3')),
+        );
+        expect(outcome.args).toMatchObject({ channel: DM, thread_ts: dm.ts });
+      });
+
+      it('answers `help` with usage and starts nothing', async () => {
+        await boot();
+        await deliver(slack.say(USER_ID, DM, 'help').events);
+        const [note] = await eventually(() => ephemerals().length && ephemerals());
+        expect(note?.args.channel).toBe(DM);
+        expect(note?.args.text).toContain('direct message');
+        expect(sim.requests).toHaveLength(0);
+      });
+
+      it('ignores its own messages in the DM', async () => {
+        await boot();
+        await deliver([
+          {
+            type: 'event_callback',
+            event_id: 'EvSELF',
+            team_id: 'T1',
+            api_app_id: 'A1',
+            event: {
+              type: 'message',
+              channel: DM,
+              channel_type: 'im',
+              user: BOT_USER_ID,
+              bot_id: 'BBOT',
+              text: 'hi',
+              ts: '1.2',
+            },
+          },
+        ]);
+        await settle();
+        expect(sim.requests).toHaveLength(0);
+      });
+    });
+
+    it('/agent still starts a job in a new message, as before', async () => {
+      await boot();
+      await postForm(app.url, slashCommand({ text: 'Document the webhooks endpoint' }));
+      await eventually(() => creates().length === 1);
+      expect(statusPosts()[0]?.args.thread_ts).toBeUndefined();
+    });
+  },
+);
