@@ -101,16 +101,22 @@ async function firstDelivery(ctx: AgentContext, turn: Turn, project: string): Pr
   }
 }
 
-/** A message only the person sees, in the conversation (and thread) they wrote in. */
+/**
+ * A message only the person sees, in the conversation (and thread) they wrote in; where the bot cannot post
+ * (not in the channel), in its DM with them instead, so the echoed instruction is never lost.
+ */
 export async function tellPrivately(ctx: AgentContext, spot: Spot, message: Message): Promise<void> {
-  await ctx.slack.chat
-    .postEphemeral({
+  try {
+    await ctx.slack.chat.postEphemeral({
       channel: spot.channel,
       user: spot.userId,
       ...(spot.threadTs && { thread_ts: spot.threadTs }),
       ...message,
-    })
-    .catch((error) =>
-      ctx.log.warn('slack.post_failed', { op: 'agent.private_note', slack_error: slackErrorCode(error) }),
-    );
+    });
+  } catch (error) {
+    ctx.log.warn('slack.post_failed', { op: 'agent.private_note', slack_error: slackErrorCode(error) });
+    await ctx.slack.chat
+      .postMessage({ channel: spot.userId, ...message })
+      .catch((e) => ctx.log.warn('slack.post_failed', { op: 'agent.private_note_dm', slack_error: slackErrorCode(e) }));
+  }
 }

@@ -7,6 +7,14 @@ import type { AgentContext } from './context.js';
 import { handleTurn } from './conversation.js';
 import { toIncoming } from './incoming.js';
 import { errors, OPEN_PR_ACTION, usage } from './messages.js';
+import {
+  INSTRUCTION_BLOCK,
+  type MessageAction,
+  openShortcutModal,
+  parseSubmission,
+  SHORTCUT_ID,
+  startFromShortcut,
+} from './shortcut.js';
 import { startJob } from './start-job.js';
 
 type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
@@ -42,6 +50,22 @@ export function registerAgent(app: App, ctx: AgentContext): void {
     // Outside a DM, only a reply in a thread can concern the bot (a job's follow-up); mentions come as app_mention.
     if (!turn || (!isDm && (turn.mentionsBot || !turn.threadTs))) return;
     await ctx.afterAck(() => handleTurn(ctx, { ...turn, ...arrival(body, context), addressed: isDm }));
+  });
+
+  // The shortcut opens its modal straight after the ack, outside the after-ack queue: the trigger lasts 3 s.
+  app.shortcut({ callback_id: SHORTCUT_ID, type: 'message_action' }, async ({ shortcut, ack }) => {
+    await ack();
+    await openShortcutModal(ctx, shortcut as unknown as MessageAction);
+  });
+
+  app.view(SHORTCUT_ID, async ({ ack, body, view }) => {
+    const submission = parseSubmission(view.private_metadata, view.state.values);
+    if (!submission.ok) return ack({ response_action: 'errors', errors: submission.errors });
+    if (!isAllowed(ctx.config, body.user.id, submission.origin.channel)) {
+      return ack({ response_action: 'errors', errors: { [INSTRUCTION_BLOCK]: errors.notAllowed().text } });
+    }
+    await ack();
+    await ctx.afterAck(() => startFromShortcut(ctx, body.user.id, submission));
   });
 
   // A link button opens its URL in the browser, and Slack still sends the click: acknowledge it, do nothing else.

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQuota } from '../../src/agent/quota.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { BOT_USER_ID, type EventEnvelope, type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
-import { postForm, postJson } from '../fakes/signed-request.js';
+import { postForm, postInteraction, postJson } from '../fakes/signed-request.js';
 import { CHANNEL_ID, slashCommand, USER_ID } from '../fixtures/slack.js';
 import { dropNamespace, storeKinds, testNamespace } from '../support/redis.js';
 import { eventually, startTestApp, TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
@@ -256,6 +256,111 @@ describe.each(storeKinds)(
         ]);
         await settle();
         expect(sim.requests).toHaveLength(0);
+      });
+    });
+
+    describe('message shortcut', () => {
+      function shortcut(message: { ts: string; text: string; user: string; thread_ts?: string }) {
+        return {
+          type: 'message_action',
+          callback_id: 'agent_from_message',
+          trigger_id: `trigger-${message.ts}`,
+          response_url: slack.responseUrl('shortcut'),
+          action_ts: String(Date.now() / 1000),
+          token: 'legacy-verification-token',
+          team: { id: 'T1', domain: 'acme' },
+          user: { id: USER_ID, username: 'alice', team_id: 'T1' },
+          channel: { id: CHANNEL_ID, name: 'docs' },
+          message_ts: message.ts,
+          message: { type: 'message', ...message },
+        };
+      }
+
+      function submission(view: Record<string, unknown>, instruction: string | null) {
+        return {
+          type: 'view_submission',
+          team: { id: 'T1', domain: 'acme' },
+          user: { id: USER_ID, username: 'alice', team_id: 'T1' },
+          api_app_id: 'A1',
+          token: 'legacy-verification-token',
+          trigger_id: 'trigger-submit',
+          view: {
+            ...view,
+            id: 'V1',
+            team_id: 'T1',
+            hash: 'h1',
+            state: { values: { instruction: { value: { type: 'plain_text_input', value: instruction } } } },
+          },
+        };
+      }
+
+      async function openModal(message: { ts: string; text: string; user: string; thread_ts?: string }) {
+        const sentAt = Date.now();
+        expect((await postInteraction(app.url, shortcut(message))).status).toBe(200);
+        const opened = await eventually(() => slack.callsTo('views.open')[0], 5_000, 'views.open');
+        return { opened, afterMs: opened.at - sentAt, view: opened.args.view as Record<string, unknown> };
+      }
+
+      it('opens a modal within 3 s, prefilled with the decoded message and its link, and starts the job in its thread', async () => {
+        await boot();
+        const message = slack.say(
+          BOB,
+          CHANNEL_ID,
+          'The retry page still says 5 tries & <no backoff>, @alice can you fix?',
+        );
+        const { opened, afterMs, view } = await openModal({ ts: message.ts, text: message.text, user: BOB });
+        expect(afterMs).toBeLessThan(3_000);
+        expect(opened.args.trigger_id).toBe(`trigger-${message.ts}`);
+        const permalink = `https://acme.slack.com/archives/${CHANNEL_ID}/p${message.ts.replace('.', '')}`;
+        expect(JSON.parse(String(view.private_metadata))).toEqual({
+          channel: CHANNEL_ID,
+          threadTs: message.ts,
+          permalink,
+        });
+        const blocks = JSON.stringify(view.blocks);
+        expect(blocks).toContain(`<${permalink}|this message>`);
+        expect(blocks).toContain(
+          '"initial_value":"The retry page still says 5 tries & <no backoff>, @alice can you fix?"',
+        );
+        expect(blocks).not.toContain('static_select'); // one project: no picker
+        expect(sim.requests).toHaveLength(0);
+
+        const empty = await postInteraction(app.url, submission(view, '   '));
+        expect(await empty.json()).toEqual({
+          response_action: 'errors',
+          errors: { instruction: 'Write what the agent should do.' },
+        });
+        expect(sim.requests).toHaveLength(0);
+
+        const submitted = await postInteraction(app.url, submission(view, 'Fix the retry count on the retry page'));
+        expect(submitted.status).toBe(200);
+        expect(await submitted.text()).toBe('');
+        await jobOf(CHANNEL_ID, message.ts);
+        expect(prompts()).toEqual([
+          `Fix the retry count on the retry page\n\nSlack message this request is about: ${permalink}`,
+        ]);
+        expect(statusPosts()[0]?.args).toMatchObject({ channel: CHANNEL_ID, thread_ts: message.ts });
+      });
+
+      it('still opens the modal in time when the permalink is slow, and starts the job in the thread the message is in', async () => {
+        await boot();
+        const root = slack.say(BOB, CHANNEL_ID, 'Docs question');
+        const reply = slack.say(BOB, CHANNEL_ID, 'The SDK page is outdated', { threadTs: root.ts });
+        slack.fail('chat.getPermalink', { delayMs: 5_000 });
+        const { afterMs, view } = await openModal({ ts: reply.ts, text: reply.text, user: BOB, thread_ts: root.ts });
+        expect(afterMs).toBeLessThan(3_000);
+        expect(JSON.parse(String(view.private_metadata))).toEqual({ channel: CHANNEL_ID, threadTs: root.ts });
+        await postInteraction(app.url, submission(view, 'Update the SDK page'));
+        await jobOf(CHANNEL_ID, root.ts);
+        expect(prompts()).toEqual(['Update the SDK page']);
+      });
+
+      it('offers no form to people outside the allow-list', async () => {
+        await boot({ AGENT_ALLOWED_USERS: 'U999BOSS' });
+        const message = slack.say(BOB, CHANNEL_ID, 'Fix this');
+        const { view } = await openModal({ ts: message.ts, text: message.text, user: BOB });
+        expect(view.submit).toBeUndefined();
+        expect(JSON.stringify(view.blocks)).toContain('not allowed');
       });
     });
 
