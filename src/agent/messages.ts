@@ -151,6 +151,11 @@ const STATUS: Record<RootState, { emoji: string; words: string }> = {
   untracked: { emoji: ':warning:', words: 'Result could not be posted in this thread' },
 };
 
+/** How a job's status reads (emoji and words), as its status line shows it. */
+export function jobStatus(record: JobRecord): { emoji: string; words: string } {
+  return STATUS[record.ended ?? 'working'];
+}
+
 /** Who asked, in which project, before the job exists. */
 export interface PendingJob {
   project: string;
