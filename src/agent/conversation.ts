@@ -37,11 +37,13 @@ export interface Spot {
  * by `client_msg_id` (a mention arrives as two events).
  */
 export async function handleTurn(ctx: AgentContext, turn: Turn): Promise<void> {
-  const spot = { channel: turn.channel, userId: turn.userId, threadTs: turn.threadTs ?? turn.ts };
-  let job: JobRef | undefined;
+  // Private answers go where the person wrote: in their thread, or at the top level of the conversation.
+  const spot = { channel: turn.channel, userId: turn.userId, threadTs: turn.threadTs };
+  let job: (JobRef & { threadTs: string }) | undefined;
   if (turn.threadTs) {
     try {
-      job = await ctx.store.jobs.forThread(ctx.projects.all, turn.channel, turn.threadTs);
+      const found = await ctx.store.jobs.forThread(ctx.projects.all, turn.channel, turn.threadTs);
+      job = found && { ...found, threadTs: turn.threadTs };
     } catch (error) {
       // Without the store we cannot tell whether this thread is a job's: silent, unless the person spoke to us.
       ctx.log.error('store.degraded', { op: 'agent.thread_lookup', channel: turn.channel, error });
@@ -58,7 +60,7 @@ export async function handleTurn(ctx: AgentContext, turn: Turn): Promise<void> {
   }
 
   const text = await decodeWithNames(ctx, turn.text);
-  if (job) return sendFollowUp(ctx, { ...job, ...spot, ts: turn.ts, text });
+  if (job) return sendFollowUp(ctx, { ...job, channel: turn.channel, userId: turn.userId, ts: turn.ts, text });
   if (!text || /^help$/i.test(text)) return tellPrivately(ctx, spot, conversationUsage());
 
   const context = turn.threadTs
@@ -73,7 +75,7 @@ export async function handleTurn(ctx: AgentContext, turn: Turn): Promise<void> {
     userId: turn.userId,
     channelId: turn.channel,
     prompt: text,
-    threadTs: spot.threadTs,
+    threadTs: turn.threadTs ?? turn.ts,
     context,
   });
   if (!result.ok) await tellPrivately(ctx, spot, result.reply);
@@ -95,7 +97,7 @@ async function firstDelivery(ctx: AgentContext, turn: Turn, project: string): Pr
     // A first delivery cannot be told from a retry: do nothing, say so, with the text to resend.
     ctx.log.error('store.degraded', { op: 'agent.dedupe', project, error });
     await ctx.slack.reactions.add({ channel: turn.channel, timestamp: turn.ts, name: 'x' }).catch(() => {});
-    const spot = { channel: turn.channel, userId: turn.userId, threadTs: turn.threadTs ?? turn.ts };
+    const spot = { channel: turn.channel, userId: turn.userId, threadTs: turn.threadTs };
     await tellPrivately(ctx, spot, errors.storeUnavailable(decodeSlackText(turn.text)));
     return false;
   }

@@ -193,7 +193,8 @@ describe.each(storeKinds)(
         const mention = slack.say(USER_ID, CHANNEL_ID, '@Mintlify one more job');
         await deliver(mention.events);
         const [note] = await eventually(() => ephemerals().length && ephemerals());
-        expect(note?.args).toMatchObject({ user: USER_ID, thread_ts: mention.ts });
+        expect(note?.args).toMatchObject({ channel: CHANNEL_ID, user: USER_ID });
+        expect(note?.args.thread_ts).toBeUndefined(); // where the person wrote, not hidden in a new thread
         expect(note?.args.text).toContain('next slot opens');
         expect(note?.args.text).toContain('>one more job');
         expect(sim.requests).toHaveLength(0);
