@@ -169,6 +169,15 @@ describe.each(storeKinds)(
         expect(ephemerals()).toHaveLength(0);
       });
 
+      it('uses the channel’s project', async () => {
+        await boot({ MINTLIFY_CHANNEL_PROJECTS: `${CHANNEL_ID}:proj_b` });
+        const mention = slack.say(USER_ID, CHANNEL_ID, '@Mintlify fix the quickstart');
+        await deliver(mention.events);
+        await eventually(() => creates().length === 1);
+        expect(creates()[0]?.path).toBe('/v2/agent/proj_b/job');
+        expect(await app.app.deps.store.jobs.forThread(['proj_b'], CHANNEL_ID, mention.ts)).toBeDefined();
+      });
+
       it('answers a bare mention with usage, privately', async () => {
         await boot();
         await deliver(slack.say(USER_ID, CHANNEL_ID, '@Mintlify').events);
@@ -277,7 +286,7 @@ describe.each(storeKinds)(
         };
       }
 
-      function submission(view: Record<string, unknown>, instruction: string | null) {
+      function submission(view: Record<string, unknown>, instruction: string | null, project?: string) {
         return {
           type: 'view_submission',
           team: { id: 'T1', domain: 'acme' },
@@ -290,7 +299,12 @@ describe.each(storeKinds)(
             id: 'V1',
             team_id: 'T1',
             hash: 'h1',
-            state: { values: { instruction: { value: { type: 'plain_text_input', value: instruction } } } },
+            state: {
+              values: {
+                instruction: { value: { type: 'plain_text_input', value: instruction } },
+                ...(project && { project: { value: { type: 'static_select', selected_option: { value: project } } } }),
+              },
+            },
           },
         };
       }
@@ -354,6 +368,23 @@ describe.each(storeKinds)(
         await postInteraction(app.url, submission(view, 'Update the SDK page'));
         await jobOf(CHANNEL_ID, root.ts);
         expect(prompts()).toEqual(['Update the SDK page']);
+      });
+
+      it('with several projects, presets the channel’s project and starts the job in the one picked', async () => {
+        await boot({ MINTLIFY_CHANNEL_PROJECTS: `${CHANNEL_ID}:proj_b` });
+        const message = slack.say(BOB, CHANNEL_ID, 'Fix the quickstart');
+        const { view } = await openModal({ ts: message.ts, text: message.text, user: BOB });
+        const picker = (view.blocks as { block_id?: string; element?: Record<string, unknown> }[]).find(
+          (b) => b.block_id === 'project',
+        );
+        expect(picker?.element).toMatchObject({
+          type: 'static_select',
+          initial_option: { value: 'proj_b' },
+          options: [{ value: TEST_PROJECT_ID }, { value: 'proj_b' }],
+        });
+        await postInteraction(app.url, submission(view, 'Fix the quickstart', TEST_PROJECT_ID));
+        await eventually(() => creates().length === 1);
+        expect(creates()[0]?.path).toBe(`/v2/agent/${TEST_PROJECT_ID}/job`);
       });
 
       it('offers no form to people outside the allow-list', async () => {
