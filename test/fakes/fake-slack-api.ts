@@ -1,329 +1,81 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { SlackStandin, type StandinUser } from '../../src/slack-standin/index.js';
 
-/** One Web API call, response_url post or file upload the app made. Form fields holding JSON are decoded. */
-export interface SlackCall {
-  method: string;
-  args: Record<string, unknown>;
-  at: number;
+export type {
+  EphemeralMessage,
+  SlackCall,
+  SlackFault,
+  StoredMessage,
+  StoredView,
+  UploadedFile,
+} from '../../src/slack-standin/index.js';
+export { BOT_ID, BOT_USER_ID } from '../../src/slack-standin/index.js';
+
+/** The Slack stand-in as the tests know it (src/slack-standin), with the default workspace and its tokens. */
+export class FakeSlackApi extends SlackStandin {
+  /** The workspace's people by id → display name, as `users.info` answers; set or delete to change who exists. */
+  readonly users = new Map<string, string>(this.workspace.users.map((u) => [u.id, u.displayName || u.realName]));
+
+  override user(id: string): StandinUser | undefined {
+    const name = this.users.get(id);
+    if (name === undefined) return undefined;
+    const known = super.user(id);
+    return known ? { ...known, displayName: name } : { id, name, realName: name, displayName: name };
+  }
 }
 
-export type SlackFault =
-  | { error: string }
-  | { status: 429; retryAfterSec: number }
-  | { status: 500 | 502 | 503; afterStoring?: boolean }
-  /** Answers normally, this much later (longer than the client's timeout: a hung request). */
-  | { delayMs: number }
-  /** Stores the message, then runs `then` before answering (e.g. kills the caller between Slack's answer and its record). */
-  | { storeThen: () => void | Promise<void> };
+// --- What people do in Slack: a message as Slack stores it, and the events it delivers for it. ---
 
-/** A message the fake stored, as `conversations.history`/`replies` return it. */
-interface StoredMessage {
-  channel: string;
-  ts: string;
-  thread_ts?: string;
-  text?: unknown;
-  metadata?: unknown;
-  user?: string;
-  bot_id?: string;
-  files?: SharedFile[];
-}
-
-/** A file attached to a message, as `conversations.replies` lists it. */
-export interface SharedFile {
-  id: string;
-  name: string;
-  permalink: string;
-}
-
-/** An Events API envelope, as Slack POSTs it to the app. */
+/** An Events API envelope, as Slack sends it to the app (over HTTP or in a Socket Mode `events_api` envelope). */
 export type EventEnvelope = Record<string, unknown> & { event_id: string; event: Record<string, unknown> };
 
-export const BOT_USER_ID = 'UBOT';
-export const BOT_ID = 'BBOT';
-
 /**
- * A fake Slack Web API on 127.0.0.1. Answers every method with `ok: true` (plus a fresh `ts` for posts),
- * records what it received, and fails the next matching calls on demand.
+ * `user` writes `typed` in `channel` (in `threadTs`'s thread, when given): the stand-in stores it in its wire form
+ * and this returns the events Slack delivers for it: a `message`, plus an `app_mention` (same ts and client_msg_id,
+ * its own event_id) when it mentions the bot outside a DM. The test delivers them (and redelivers them).
  */
-export class FakeSlackApi {
-  readonly calls: SlackCall[] = [];
-  readonly messages: StoredMessage[] = [];
-  /** The workspace's people by id, as `users.info` answers (display names). */
-  readonly users = new Map<string, string>([
-    ['U123ALICE', 'alice'],
-    ['U456BOB', 'Bob Lee'],
-  ]);
-  private readonly faults: {
-    method: string;
-    fault: SlackFault;
-    remaining: number;
-    when?: ((args: Record<string, unknown>) => boolean) | undefined;
-  }[] = [];
-  private server?: Server;
-  private seq = 0;
-  private nextTs = () => `${1_700_000_000 + ++this.seq}.000100`;
-  url = '';
-
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      void this.handle(req).then(({ status, headers, body }) => {
-        res.writeHead(status, { 'content-type': 'application/json', ...headers });
-        res.end(JSON.stringify(body));
-      });
-    });
-    this.server.listen(0, '127.0.0.1');
-    await once(this.server, 'listening');
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-    return this;
-  }
-
-  async close(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise((resolve) => this.server?.close(resolve));
-  }
-
-  /** Base URL for the app's `SLACK_API_URL`. */
-  get apiUrl(): string {
-    return `${this.url}/api/`;
-  }
-
-  /** A `response_url` for a slash command or action; posts to it are recorded as method `response_url:<id>`. */
-  responseUrl(id = 'r1'): string {
-    return `${this.url}/respond/${id}`;
-  }
-
-  /** Makes the next `count` calls of `method` (those `when` accepts, if given) fail with `fault`. */
-  fail(method: string, fault: SlackFault, count = 1, when?: (args: Record<string, unknown>) => boolean): void {
-    this.faults.push({ method, fault, remaining: count, when });
-  }
-
-  callsTo(method: string): SlackCall[] {
-    return this.calls.filter((c) => c.method === method);
-  }
-
-  reset(): void {
-    this.calls.length = 0;
-    this.faults.length = 0;
-  }
-
-  // --- What people do in Slack: a message as Slack stores it and the events it delivers for it. ---
-
-  /** The bot's name as people type it (`@Mintlify`). */
-  botName = 'Mintlify';
-
-  /**
-   * `user` writes `typed` in `channel` (in `threadTs`'s thread, when given): Slack stores it in its wire form (`&`,
-   * `<`, `>` escaped, `@name` as `<@U…>`) and delivers a `message` event, plus an `app_mention` (same ts and
-   * client_msg_id, its own event_id) when it mentions the bot outside a DM. Returns the message's ts and the
-   * events, for the test to deliver (and redeliver).
-   */
-  say(
-    user: string,
-    channel: string,
-    typed: string,
-    options: { threadTs?: string; files?: SharedFile[] } = {},
-  ): { ts: string; text: string; events: EventEnvelope[] } {
-    const ts = this.nextTs();
-    const text = this.toWire(typed);
-    const isDm = channel.startsWith('D');
-    this.messages.push({
-      channel,
-      ts,
-      text,
-      user,
-      ...(options.threadTs && { thread_ts: options.threadTs }),
-      ...(options.files && { files: options.files }),
-    });
-    const clientMsgId = randomUUID();
-    const base = {
-      user,
-      text,
-      ts,
-      channel,
-      event_ts: ts,
-      client_msg_id: clientMsgId,
-      ...(options.threadTs && { thread_ts: options.threadTs }),
-      ...(options.files && { files: options.files }),
-    };
-    const events = [
-      envelope({
-        type: 'message',
-        channel_type: isDm ? 'im' : 'channel',
-        ...(options.files && { subtype: 'file_share' }),
-        ...base,
-      }),
-    ];
-    if (!isDm && text.includes(`<@${BOT_USER_ID}>`)) events.unshift(envelope({ type: 'app_mention', ...base }));
-    return { ts, text, events };
-  }
-
-  /** What a person typed, as Slack sends it: entities escaped, links as `<url>`, `@Display Name` as `<@U…>`. */
-  toWire(typed: string): string {
-    let text = typed
-      .replace(/&/g, '&amp;')
-      .replace(/</g, '&lt;')
-      .replace(/>/g, '&gt;')
-      .replace(/https?:\/\/[^\s<>]+/g, '<$&>');
-    const people: [string, string][] = [
-      [this.botName, BOT_USER_ID],
-      ...[...this.users].map(([id, n]) => [n, id] as [string, string]),
-    ];
-    for (const [name, id] of people.sort((a, b) => b[0].length - a[0].length))
-      text = text.split(`@${name}`).join(`<@${id}>`);
-    return text;
-  }
-
-  /** Answers of the methods behind modals, App Home and links (`views.*`, `chat.getPermalink`). */
-  private viewAnswer(method: string, args: Record<string, unknown>): Record<string, unknown> | undefined {
-    switch (method) {
-      case 'views.open':
-      case 'views.publish':
-      case 'views.update':
-        return { ok: true, view: { id: `V${++this.seq}`, ...(args.view as object) } };
-      case 'chat.getPermalink':
-        return {
-          ok: true,
-          channel: args.channel,
-          permalink: `https://acme.slack.com/archives/${args.channel}/p${String(args.message_ts).replace('.', '')}`,
-        };
-      default:
-        return undefined;
-    }
-  }
-
-  private async handle(req: IncomingMessage) {
-    const raw = await readBody(req);
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const method = path.startsWith('/api/')
-      ? path.slice(5)
-      : path.startsWith('/respond/')
-        ? `response_url:${path.slice(9)}`
-        : path.startsWith('/upload/')
-          ? 'file_upload'
-          : path;
-    const args = method === 'file_upload' ? { content: raw.toString('utf8') } : parseArgs(req, raw);
-    this.calls.push({ method, args, at: Date.now() });
-
-    const fault = this.faults.find((f) => f.method === method && f.remaining > 0 && (f.when?.(args) ?? true));
-    if (fault) {
-      fault.remaining -= 1;
-      const f = fault.fault;
-      if ('storeThen' in f) {
-        const body = this.answer(method, args);
-        await f.storeThen();
-        return { status: 200, headers: {}, body };
-      }
-      if ('delayMs' in f) {
-        await new Promise((resolve) => setTimeout(resolve, f.delayMs));
-        return { status: 200, headers: {}, body: this.answer(method, args) };
-      }
-      // Slack can store a message and still answer 5xx.
-      if ('afterStoring' in f && f.afterStoring) this.answer(method, args);
-      if ('error' in f) return { status: 200, headers: {}, body: { ok: false, error: f.error } };
-      if (f.status === 429) {
-        return {
-          status: 429,
-          headers: { 'retry-after': String(f.retryAfterSec) },
-          body: { ok: false, error: 'ratelimited' },
-        };
-      }
-      return { status: f.status, headers: {}, body: { ok: false, error: 'internal_error' } };
-    }
-    return { status: 200, headers: {}, body: this.answer(method, args) };
-  }
-
-  private answer(method: string, args: Record<string, unknown>): Record<string, unknown> {
-    const ts = this.nextTs;
-    const view = this.viewAnswer(method, args);
-    if (view) return view;
-    switch (method) {
-      case 'auth.test':
-        return { ok: true, user_id: BOT_USER_ID, bot_id: BOT_ID, team_id: 'T1', user: 'mintlify' };
-      case 'chat.postMessage': {
-        const message: StoredMessage = {
-          channel: String(args.channel),
-          ts: ts(),
-          text: args.text,
-          user: BOT_USER_ID,
-          bot_id: BOT_ID,
-          ...(typeof args.thread_ts === 'string' && { thread_ts: args.thread_ts }),
-          ...(args.metadata !== undefined && { metadata: args.metadata }),
-        };
-        this.messages.push(message);
-        return { ok: true, channel: args.channel, ts: message.ts, message: { text: args.text } };
-      }
-      case 'conversations.replies':
-      case 'conversations.history': {
-        const withMetadata = args.include_all_metadata === true || args.include_all_metadata === 'true';
-        const inThread = (m: StoredMessage) => m.ts === args.ts || m.thread_ts === args.ts;
-        const found = this.messages
-          .filter(
-            (m) => m.channel === args.channel && (method === 'conversations.replies' ? inThread(m) : !m.thread_ts),
-          )
-          .sort((a, b) => Number(a.ts) - Number(b.ts))
-          .map(({ metadata, ...m }) => ({ ...m, ...(withMetadata && metadata !== undefined && { metadata }) }));
-        return { ok: true, messages: found, has_more: false };
-      }
-      case 'users.info': {
-        const name = this.users.get(String(args.user));
-        return name
-          ? { ok: true, user: { id: args.user, name, real_name: name, profile: { display_name: name } } }
-          : { ok: false, error: 'user_not_found' };
-      }
-      case 'chat.postEphemeral':
-        return { ok: true, message_ts: ts() };
-      case 'chat.update':
-        return { ok: true, channel: args.channel, ts: args.ts };
-      case 'files.getUploadURLExternal':
-        return { ok: true, upload_url: `${this.url}/upload/F${++this.seq}`, file_id: `F${this.seq}` };
-      case 'files.completeUploadExternal':
-        return { ok: true, files: (args.files as { id: string }[] | undefined)?.map((f) => ({ id: f.id })) ?? [] };
-      default:
-        return { ok: true };
-    }
-  }
+export function say(
+  slack: SlackStandin,
+  user: string,
+  channel: string,
+  typed: string,
+  options: { threadTs?: string; files?: { id: string; name: string }[] } = {},
+): { ts: string; text: string; events: EventEnvelope[] } {
+  const stored = slack.postAs(user, channel, typed, options);
+  const isDm = channel.startsWith('D');
+  const base = {
+    user,
+    text: stored.text,
+    ts: stored.ts,
+    channel,
+    event_ts: stored.ts,
+    client_msg_id: randomUUID(),
+    ...(stored.thread_ts && { thread_ts: stored.thread_ts }),
+    ...(stored.files && { files: stored.files }),
+  };
+  const message = {
+    type: 'message',
+    channel_type: isDm ? 'im' : 'channel',
+    ...(stored.files && { subtype: 'file_share' }),
+  };
+  const events = [envelope(slack, { ...message, ...base })];
+  const mentionsBot = stored.text.includes(`<@${slack.workspace.botUserId}>`);
+  if (!isDm && mentionsBot) events.unshift(envelope(slack, { type: 'app_mention', ...base }));
+  return { ts: stored.ts, text: stored.text, events };
 }
 
-function envelope(event: Record<string, unknown>): EventEnvelope {
+function envelope(slack: SlackStandin, event: Record<string, unknown>): EventEnvelope {
+  const { teamId, appId, botUserId } = slack.workspace;
   return {
     token: 'legacy-verification-token',
-    team_id: 'T1',
-    api_app_id: 'A1',
+    team_id: teamId,
+    api_app_id: appId,
     type: 'event_callback',
     event_id: `Ev${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`,
     event_time: Math.floor(Date.now() / 1000),
-    authorizations: [{ team_id: 'T1', user_id: BOT_USER_ID, is_bot: true }],
+    authorizations: [{ team_id: teamId, user_id: botUserId, is_bot: true }],
     event,
   };
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
-function parseArgs(req: IncomingMessage, raw: Buffer): Record<string, unknown> {
-  const text = raw.toString('utf8');
-  if (req.headers['content-type']?.includes('application/json')) return text ? JSON.parse(text) : {};
-  const args: Record<string, unknown> = {};
-  for (const [key, value] of new URLSearchParams(text)) args[key] = decodeJsonField(value);
-  return args;
-}
-
-function decodeJsonField(value: string): unknown {
-  if (!/^[[{]/.test(value)) return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
 }
 
 export async function startFakeSlackApi(): Promise<FakeSlackApi> {

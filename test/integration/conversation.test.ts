@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createQuota } from '../../src/agent/quota.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
-import { BOT_USER_ID, type EventEnvelope, type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
+import { BOT_USER_ID, type EventEnvelope, type FakeSlackApi, say, startFakeSlackApi } from '../fakes/fake-slack-api.js';
 import { postForm, postInteraction, postJson } from '../fakes/signed-request.js';
 import { CHANNEL_ID, slashCommand, USER_ID } from '../fixtures/slack.js';
 import { dropNamespace, storeKinds, testNamespace } from '../support/redis.js';
@@ -60,7 +60,7 @@ describe.each(storeKinds)(
     describe('@mention in a channel', () => {
       it('starts a job whose thread is the mention’s own, without the bot’s mention in the prompt, once', async () => {
         await boot();
-        const mention = slack.say(USER_ID, CHANNEL_ID, '@Mintlify document the new retry policy & its <Note>');
+        const mention = say(slack, USER_ID, CHANNEL_ID, '@Mintlify document the new retry policy & its <Note>');
         expect(mention.events.map((e) => e.event.type)).toEqual(['app_mention', 'message']);
         await deliver(mention.events);
         const { jobId } = await jobOf(CHANNEL_ID, mention.ts);
@@ -80,21 +80,15 @@ describe.each(storeKinds)(
 
       it('in a thread that is not a job’s, takes the earlier messages as context: names, decoded text, files, oldest first', async () => {
         await boot();
-        const root = slack.say(BOB, CHANNEL_ID, 'Retries changed: we now back off 3 times & give up after <30s>');
-        slack.say(USER_ID, CHANNEL_ID, '@Bob Lee is that in the docs? See https://docs.acme.dev/retries', {
+        const root = say(slack, BOB, CHANNEL_ID, 'Retries changed: we now back off 3 times & give up after <30s>');
+        say(slack, USER_ID, CHANNEL_ID, '@bob is that in the docs? See https://docs.acme.dev/retries', {
           threadTs: root.ts,
         });
-        slack.say(BOB, CHANNEL_ID, 'Not yet, here is the design', {
+        say(slack, BOB, CHANNEL_ID, 'Not yet, here is the design', {
           threadTs: root.ts,
-          files: [
-            {
-              id: 'F1',
-              name: 'retry-design.pdf',
-              permalink: 'https://acme.slack.com/files/U456BOB/F1/retry-design.pdf',
-            },
-          ],
+          files: [{ id: 'F1', name: 'retry-design.pdf' }],
         });
-        const mention = slack.say(USER_ID, CHANNEL_ID, '@Mintlify document this', { threadTs: root.ts });
+        const mention = say(slack, USER_ID, CHANNEL_ID, '@Mintlify document this', { threadTs: root.ts });
         const [appMention, message] = mention.events as [EventEnvelope, EventEnvelope];
         await deliver([appMention]);
         await jobOf(CHANNEL_ID, root.ts);
@@ -109,7 +103,7 @@ describe.each(storeKinds)(
         const lines = [
           'Bob Lee: Retries changed: we now back off 3 times & give up after <30s>',
           'alice: @Bob Lee is that in the docs? See https://docs.acme.dev/retries',
-          'Bob Lee: Not yet, here is the design\n  [file: retry-design.pdf https://acme.slack.com/files/U456BOB/F1/retry-design.pdf]',
+          'Bob Lee: Not yet, here is the design\n  [file: retry-design.pdf https://acme.slack.com/files/C123DOCS/F1/retry-design.pdf]',
         ];
         for (const line of lines) expect(prompt).toContain(line);
         expect(prompt.indexOf(lines[0] as string)).toBeLessThan(prompt.indexOf(lines[2] as string));
@@ -126,10 +120,10 @@ describe.each(storeKinds)(
 
       it('leaves out the oldest messages past the cap, and says so in the status line', async () => {
         await boot();
-        const root = slack.say(BOB, CHANNEL_ID, `oldest ${'x'.repeat(3_000)}`);
-        slack.say(BOB, CHANNEL_ID, `middle ${'y'.repeat(3_000)}`, { threadTs: root.ts });
-        slack.say(BOB, CHANNEL_ID, `newest ${'z'.repeat(3_000)}`, { threadTs: root.ts });
-        const mention = slack.say(USER_ID, CHANNEL_ID, '@Mintlify summarise into a page', { threadTs: root.ts });
+        const root = say(slack, BOB, CHANNEL_ID, `oldest ${'x'.repeat(3_000)}`);
+        say(slack, BOB, CHANNEL_ID, `middle ${'y'.repeat(3_000)}`, { threadTs: root.ts });
+        say(slack, BOB, CHANNEL_ID, `newest ${'z'.repeat(3_000)}`, { threadTs: root.ts });
+        const mention = say(slack, USER_ID, CHANNEL_ID, '@Mintlify summarise into a page', { threadTs: root.ts });
         await deliver(mention.events);
         await jobOf(CHANNEL_ID, root.ts);
         const prompt = prompts()[0] as string;
@@ -143,10 +137,10 @@ describe.each(storeKinds)(
 
       it('in a job’s thread is one follow-up, with both events delivered and redelivered, never a new job', async () => {
         await boot();
-        const start = slack.say(USER_ID, CHANNEL_ID, '@Mintlify document webhooks');
+        const start = say(slack, USER_ID, CHANNEL_ID, '@Mintlify document webhooks');
         await deliver(start.events);
         await jobOf(CHANNEL_ID, start.ts);
-        const more = slack.say(BOB, CHANNEL_ID, '@Mintlify also add an example for @alice', { threadTs: start.ts });
+        const more = say(slack, BOB, CHANNEL_ID, '@Mintlify also add an example for @alice', { threadTs: start.ts });
         await deliver(more.events);
         await eventually(() => slack.callsTo('reactions.add').some((c) => c.args.name === 'white_check_mark'));
         await deliver(more.events, true);
@@ -160,8 +154,8 @@ describe.each(storeKinds)(
 
       it('ignores a plain message in a thread that is not a job’s', async () => {
         await boot();
-        const root = slack.say(BOB, CHANNEL_ID, 'Lunch?');
-        await deliver(slack.say(USER_ID, CHANNEL_ID, 'Yes, at noon', { threadTs: root.ts }).events);
+        const root = say(slack, BOB, CHANNEL_ID, 'Lunch?');
+        await deliver(say(slack, USER_ID, CHANNEL_ID, 'Yes, at noon', { threadTs: root.ts }).events);
         await deliver(root.events);
         await settle();
         expect(sim.requests).toHaveLength(0);
@@ -171,7 +165,7 @@ describe.each(storeKinds)(
 
       it('uses the channel’s project', async () => {
         await boot({ MINTLIFY_CHANNEL_PROJECTS: `${CHANNEL_ID}:proj_b` });
-        const mention = slack.say(USER_ID, CHANNEL_ID, '@Mintlify fix the quickstart');
+        const mention = say(slack, USER_ID, CHANNEL_ID, '@Mintlify fix the quickstart');
         await deliver(mention.events);
         await eventually(() => creates().length === 1);
         expect(creates()[0]?.path).toBe('/v2/agent/proj_b/job');
@@ -180,7 +174,7 @@ describe.each(storeKinds)(
 
       it('answers a bare mention with usage, privately', async () => {
         await boot();
-        await deliver(slack.say(USER_ID, CHANNEL_ID, '@Mintlify').events);
+        await deliver(say(slack, USER_ID, CHANNEL_ID, '@Mintlify').events);
         const [note] = await eventually(() => ephemerals().length && ephemerals());
         expect(note?.args).toMatchObject({ channel: CHANNEL_ID, user: USER_ID });
         expect(note?.args.text).toContain('Ask the Mintlify agent');
@@ -189,7 +183,7 @@ describe.each(storeKinds)(
 
       it('refuses people outside the allow-list privately and starts nothing', async () => {
         await boot({ AGENT_ALLOWED_USERS: 'U999BOSS' });
-        await deliver(slack.say(USER_ID, CHANNEL_ID, '@Mintlify sneaky change').events);
+        await deliver(say(slack, USER_ID, CHANNEL_ID, '@Mintlify sneaky change').events);
         const [note] = await eventually(() => ephemerals().length && ephemerals());
         expect(note?.args.text).toContain('not allowed');
         expect(sim.requests).toHaveLength(0);
@@ -199,7 +193,7 @@ describe.each(storeKinds)(
         await boot();
         const quota = createQuota(app.app.deps.store);
         for (let i = 0; i < 100; i++) await quota.take(TEST_PROJECT_ID, 'create');
-        const mention = slack.say(USER_ID, CHANNEL_ID, '@Mintlify one more job');
+        const mention = say(slack, USER_ID, CHANNEL_ID, '@Mintlify one more job');
         await deliver(mention.events);
         const [note] = await eventually(() => ephemerals().length && ephemerals());
         expect(note?.args).toMatchObject({ channel: CHANNEL_ID, user: USER_ID });
@@ -213,14 +207,14 @@ describe.each(storeKinds)(
     describe('direct messages', () => {
       it('starts a job from a top-level DM, answers in its thread, and takes replies there as follow-ups', async () => {
         await boot();
-        const dm = slack.say(USER_ID, DM, 'Document the CLI flags');
+        const dm = say(slack, USER_ID, DM, 'Document the CLI flags');
         expect(dm.events.map((e) => e.event.type)).toEqual(['message']);
         await deliver(dm.events);
         const { jobId } = await jobOf(DM, dm.ts);
         expect(prompts()).toEqual(['Document the CLI flags']);
         expect(statusPosts()[0]?.args).toMatchObject({ channel: DM, thread_ts: dm.ts });
 
-        const reply = slack.say(USER_ID, DM, 'Include --verbose too', { threadTs: dm.ts });
+        const reply = say(slack, USER_ID, DM, 'Include --verbose too', { threadTs: dm.ts });
         await deliver(reply.events);
         await eventually(() => followUps().length === 1);
         await deliver(reply.events, true);
@@ -238,7 +232,7 @@ describe.each(storeKinds)(
 
       it('answers `help` with usage and starts nothing', async () => {
         await boot();
-        await deliver(slack.say(USER_ID, DM, 'help').events);
+        await deliver(say(slack, USER_ID, DM, 'help').events);
         const [note] = await eventually(() => ephemerals().length && ephemerals());
         expect(note?.args.channel).toBe(DM);
         expect(note?.args.text).toContain('direct message');
@@ -318,7 +312,8 @@ describe.each(storeKinds)(
 
       it('opens a modal within 3 s, prefilled with the decoded message and its link, and starts the job in its thread', async () => {
         await boot();
-        const message = slack.say(
+        const message = say(
+          slack,
           BOB,
           CHANNEL_ID,
           'The retry page still says 5 tries & <no backoff>, @alice can you fix?',
@@ -359,8 +354,8 @@ describe.each(storeKinds)(
 
       it('still opens the modal in time when the permalink is slow, and starts the job in the thread the message is in', async () => {
         await boot();
-        const root = slack.say(BOB, CHANNEL_ID, 'Docs question');
-        const reply = slack.say(BOB, CHANNEL_ID, 'The SDK page is outdated', { threadTs: root.ts });
+        const root = say(slack, BOB, CHANNEL_ID, 'Docs question');
+        const reply = say(slack, BOB, CHANNEL_ID, 'The SDK page is outdated', { threadTs: root.ts });
         slack.fail('chat.getPermalink', { delayMs: 5_000 });
         const { afterMs, view } = await openModal({ ts: reply.ts, text: reply.text, user: BOB, thread_ts: root.ts });
         expect(afterMs).toBeLessThan(3_000);
@@ -372,7 +367,7 @@ describe.each(storeKinds)(
 
       it('with several projects, presets the channel’s project and starts the job in the one picked', async () => {
         await boot({ MINTLIFY_CHANNEL_PROJECTS: `${CHANNEL_ID}:proj_b` });
-        const message = slack.say(BOB, CHANNEL_ID, 'Fix the quickstart');
+        const message = say(slack, BOB, CHANNEL_ID, 'Fix the quickstart');
         const { view } = await openModal({ ts: message.ts, text: message.text, user: BOB });
         const picker = (view.blocks as { block_id?: string; element?: Record<string, unknown> }[]).find(
           (b) => b.block_id === 'project',
@@ -389,7 +384,7 @@ describe.each(storeKinds)(
 
       it('offers no form to people outside the allow-list', async () => {
         await boot({ AGENT_ALLOWED_USERS: 'U999BOSS' });
-        const message = slack.say(BOB, CHANNEL_ID, 'Fix this');
+        const message = say(slack, BOB, CHANNEL_ID, 'Fix this');
         const { view } = await openModal({ ts: message.ts, text: message.text, user: BOB });
         expect(view.submit).toBeUndefined();
         expect(JSON.stringify(view.blocks)).toContain('not allowed');

@@ -48,7 +48,7 @@ describe.each(storeKinds)('App Home ($kind store)', ({ kind, redisUrl, available
   const settle = (ms = 400) => new Promise((r) => setTimeout(r, ms));
 
   async function startJob(user: string, prompt: string) {
-    await postForm(app.url, slashCommand({ user_id: user, text: slack.toWire(prompt) }));
+    await postForm(app.url, slashCommand({ user_id: user, text: prompt }));
     const created = () => sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/job'));
     const before = created().length;
     await eventually(() => created().length > before || created().some((r) => JSON.stringify(r.body).includes(prompt)));
