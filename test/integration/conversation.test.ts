@@ -3,6 +3,7 @@ import { createQuota } from '../../src/agent/quota.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { BOT_USER_ID, type EventEnvelope, type FakeSlackApi, say, startFakeSlackApi } from '../fakes/fake-slack-api.js';
 import { postForm, postInteraction, postJson } from '../fakes/signed-request.js';
+import { messageShortcut, type ShortcutMessage, viewSubmission } from '../fixtures/conversation.js';
 import { CHANNEL_ID, slashCommand, USER_ID } from '../fixtures/slack.js';
 import { dropNamespace, storeKinds, testNamespace } from '../support/redis.js';
 import { eventually, startTestApp, TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
@@ -264,48 +265,11 @@ describe.each(storeKinds)(
     });
 
     describe('message shortcut', () => {
-      function shortcut(message: { ts: string; text: string; user: string; thread_ts?: string }) {
-        return {
-          type: 'message_action',
-          callback_id: 'agent_from_message',
-          trigger_id: `trigger-${message.ts}`,
-          response_url: slack.responseUrl('shortcut'),
-          action_ts: String(Date.now() / 1000),
-          token: 'legacy-verification-token',
-          team: { id: 'T1', domain: 'acme' },
-          user: { id: USER_ID, username: 'alice', team_id: 'T1' },
-          channel: { id: CHANNEL_ID, name: 'docs' },
-          message_ts: message.ts,
-          message: { type: 'message', ...message },
-        };
-      }
-
-      function submission(view: Record<string, unknown>, instruction: string | null, project?: string) {
-        return {
-          type: 'view_submission',
-          team: { id: 'T1', domain: 'acme' },
-          user: { id: USER_ID, username: 'alice', team_id: 'T1' },
-          api_app_id: 'A1',
-          token: 'legacy-verification-token',
-          trigger_id: 'trigger-submit',
-          view: {
-            ...view,
-            id: 'V1',
-            team_id: 'T1',
-            hash: 'h1',
-            state: {
-              values: {
-                instruction: { value: { type: 'plain_text_input', value: instruction } },
-                ...(project && { project: { value: { type: 'static_select', selected_option: { value: project } } } }),
-              },
-            },
-          },
-        };
-      }
-
-      async function openModal(message: { ts: string; text: string; user: string; thread_ts?: string }) {
+      async function openModal(message: ShortcutMessage) {
         const sentAt = Date.now();
-        expect((await postInteraction(app.url, shortcut(message))).status).toBe(200);
+        expect((await postInteraction(app.url, messageShortcut(message, slack.responseUrl('shortcut')))).status).toBe(
+          200,
+        );
         const opened = await eventually(() => slack.callsTo('views.open')[0], 5_000, 'views.open');
         return { opened, afterMs: opened.at - sentAt, view: opened.args.view as Record<string, unknown> };
       }
@@ -335,14 +299,14 @@ describe.each(storeKinds)(
         expect(blocks).not.toContain('static_select'); // one project: no picker
         expect(sim.requests).toHaveLength(0);
 
-        const empty = await postInteraction(app.url, submission(view, '   '));
+        const empty = await postInteraction(app.url, viewSubmission(view, '   '));
         expect(await empty.json()).toEqual({
           response_action: 'errors',
           errors: { instruction: 'Write what the agent should do.' },
         });
         expect(sim.requests).toHaveLength(0);
 
-        const submitted = await postInteraction(app.url, submission(view, 'Fix the retry count on the retry page'));
+        const submitted = await postInteraction(app.url, viewSubmission(view, 'Fix the retry count on the retry page'));
         expect(submitted.status).toBe(200);
         expect(await submitted.text()).toBe('');
         await jobOf(CHANNEL_ID, message.ts);
@@ -360,7 +324,7 @@ describe.each(storeKinds)(
         const { afterMs, view } = await openModal({ ts: reply.ts, text: reply.text, user: BOB, thread_ts: root.ts });
         expect(afterMs).toBeLessThan(3_000);
         expect(JSON.parse(String(view.private_metadata))).toEqual({ channel: CHANNEL_ID, threadTs: root.ts });
-        await postInteraction(app.url, submission(view, 'Update the SDK page'));
+        await postInteraction(app.url, viewSubmission(view, 'Update the SDK page'));
         await jobOf(CHANNEL_ID, root.ts);
         expect(prompts()).toEqual(['Update the SDK page']);
       });
@@ -377,7 +341,7 @@ describe.each(storeKinds)(
           initial_option: { value: 'proj_b' },
           options: [{ value: TEST_PROJECT_ID }, { value: 'proj_b' }],
         });
-        await postInteraction(app.url, submission(view, 'Fix the quickstart', TEST_PROJECT_ID));
+        await postInteraction(app.url, viewSubmission(view, 'Fix the quickstart', TEST_PROJECT_ID));
         await eventually(() => creates().length === 1);
         expect(creates()[0]?.path).toBe(`/v2/agent/${TEST_PROJECT_ID}/job`);
       });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
 import { postForm, postJson } from '../fakes/signed-request.js';
+import { homeOpened } from '../fixtures/conversation.js';
 import { CHANNEL_ID, slashCommand, USER_ID } from '../fixtures/slack.js';
 import { dropNamespace, storeKinds, testNamespace } from '../support/redis.js';
 import { eventually, startTestApp, TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
@@ -29,18 +30,8 @@ describe.each(storeKinds)('App Home ($kind store)', ({ kind, redisUrl, available
     if (kind === 'redis' && available) await dropNamespace(namespace);
   });
 
-  /** Slack's event when `user` opens one of the app's tabs. */
   async function openTab(user: string, tab: 'home' | 'messages') {
-    const event = {
-      type: 'event_callback',
-      token: 'legacy-verification-token',
-      team_id: 'T1',
-      api_app_id: 'A1',
-      event_id: `EvHOME${Math.random().toString(36).slice(2, 10)}`,
-      event_time: Math.floor(Date.now() / 1000),
-      event: { type: 'app_home_opened', user, channel: `D${user}`, tab, event_ts: String(Date.now() / 1000) },
-    };
-    expect((await postJson(app.url, event)).status).toBe(200);
+    expect((await postJson(app.url, homeOpened(user, tab))).status).toBe(200);
   }
 
   const published = (user: string) => slack.callsTo('views.publish').filter((c) => c.args.user_id === user);
