@@ -3,6 +3,7 @@ import { slackErrorCode } from '../slack/errors.js';
 import { decodeWithNames } from '../slack/user-names.js';
 import type { JobRef } from '../store/jobs.js';
 import { isAllowed } from './access.js';
+import { readJobRequest } from './command.js';
 import type { AgentContext } from './context.js';
 import { sendFollowUp } from './follow-up.js';
 import type { Incoming } from './incoming.js';
@@ -59,10 +60,15 @@ export async function handleTurn(ctx: AgentContext, turn: Turn): Promise<void> {
     return tellPrivately(ctx, spot, errors.notAllowed());
   }
 
-  const text = await decodeWithNames(ctx, turn.text);
-  if (job) return sendFollowUp(ctx, { ...job, channel: turn.channel, userId: turn.userId, ts: turn.ts, text });
-  if (!text || /^help$/i.test(text)) return tellPrivately(ctx, spot, conversationUsage());
+  if (job) {
+    const text = await decodeWithNames(ctx, turn.text);
+    return sendFollowUp(ctx, { ...job, channel: turn.channel, userId: turn.userId, ts: turn.ts, text });
+  }
 
+  // A new job: the same words as `/agent` (`help`, `projects`, `--project <id> <instruction>`).
+  const request = readJobRequest(turn.text, ctx.projects, turn.channel, conversationUsage);
+  if (request.kind === 'answer') return tellPrivately(ctx, spot, request.message);
+  const text = await decodeWithNames(ctx, request.prompt);
   const context = turn.threadTs
     ? await readThreadContext(ctx, { ...turn, threadTs: turn.threadTs, beforeTs: turn.ts }).catch((error) => {
         // The instruction still stands on its own; the log says why the context is missing.
@@ -71,7 +77,7 @@ export async function handleTurn(ctx: AgentContext, turn: Turn): Promise<void> {
       })
     : undefined;
   const result = await startJob(ctx, {
-    project,
+    project: request.project ?? project,
     userId: turn.userId,
     channelId: turn.channel,
     prompt: text,

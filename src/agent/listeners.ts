@@ -1,10 +1,8 @@
 import type { AllMiddlewareArgs, App, Context, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../deps.js';
-import { describeProjects } from '../projects.js';
-import { decodeSlackText } from '../slack/decode.js';
 import { decodeWithNames } from '../slack/user-names.js';
 import { isAllowed } from './access.js';
-import { parseAgentCommand } from './command.js';
+import { readJobRequest } from './command.js';
 import type { AgentContext } from './context.js';
 import { handleTurn } from './conversation.js';
 import { toIncoming } from './incoming.js';
@@ -23,21 +21,9 @@ type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
 export function registerAgent(app: App, ctx: AgentContext): void {
   app.command('/agent', commandAccess(ctx), async ({ command, ack, respond }) => {
-    const parsed = parseAgentCommand(command.text);
-    const projects = describeProjects(ctx.projects, command.channel_id, '/agent');
-    if (parsed.kind === 'help' || parsed.kind === 'projects') {
-      await ack({
-        response_type: 'ephemeral',
-        ...(parsed.kind === 'help' ? usage(undefined, projects) : { text: projects }),
-      });
-      return;
-    }
-    if (parsed.kind === 'no-project-id' || (parsed.project && !ctx.projects.knows(parsed.project))) {
-      const project = parsed.kind === 'prompt' ? parsed.project : undefined;
-      await ack({
-        response_type: 'ephemeral',
-        ...errors.unknownProject(project, projects, decodeSlackText(parsed.prompt)),
-      });
+    const parsed = readJobRequest(command.text, ctx.projects, command.channel_id, (here) => usage(undefined, here));
+    if (parsed.kind === 'answer') {
+      await ack({ response_type: 'ephemeral', ...parsed.message });
       return;
     }
     await ack();

@@ -31,12 +31,10 @@ const CONVERSATION_USAGE = [
   "I answer in the message's thread; reply there to give the agent follow-up instructions, and I post the pull request there when it is ready. Your jobs and this hour's quota are on my Home tab.",
 ].join('\n');
 
-/** Usage for the conversational doors (a bare mention, `help` in a DM). */
-export function conversationUsage(): Message {
-  return {
-    text: CONVERSATION_USAGE,
-    blocks: [{ type: 'section', text: { type: 'mrkdwn', text: CONVERSATION_USAGE } }],
-  };
+/** Usage for the conversational doors (a bare mention, `help` in a DM), then which project this place uses. */
+export function conversationUsage(projects?: string): Message {
+  const text = [CONVERSATION_USAGE, projects].filter(Boolean).join('\n\n');
+  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
 }
 
 /** Usage, after `reason` when there is one, and before `projects` (which project this channel uses). */

@@ -91,7 +91,7 @@ describe.each(storeKinds)('conversations over Socket Mode ($kind store)', ({ kin
     expect(empty.ackPayload).toMatchObject({ response_action: 'errors', errors: { instruction: expect.any(String) } });
     ackedInTime(await socket.interaction(viewSubmission(view, 'Update the SDK page')));
     await jobOf(message.ts);
-    expect((creates()[0]?.body as { prompt: string }).prompt).toMatch(/^Update the SDK page\n\nSlack message/);
+    expect(creates()[0]?.body).toEqual({ prompt: expect.stringMatching(/^Update the SDK page\n\nSlack message/) });
   });
 
   it('a DM starts a job and App Home lists it for its owner only', async () => {

@@ -240,6 +240,22 @@ describe.each(storeKinds)(
         expect(sim.requests).toHaveLength(0);
       });
 
+      it('takes `--project <id>` like /agent, and refuses an unknown one with the instruction echoed', async () => {
+        await boot({ MINTLIFY_CHANNEL_PROJECTS: 'C234GENERAL:proj_b' });
+        const dm = say(slack, USER_ID, DM, '--project proj_b Document the CLI');
+        await deliver(dm.events);
+        await eventually(() => creates().length === 1);
+        expect(creates()[0]?.path).toBe('/v2/agent/proj_b/job');
+        expect(prompts()).toEqual(['Document the CLI']);
+        expect(await app.app.deps.store.jobs.forThread(['proj_b'], DM, dm.ts)).toBeDefined();
+
+        await deliver(say(slack, USER_ID, DM, '--project nope Fix <this> & that').events);
+        const [note] = await eventually(() => ephemerals().length && ephemerals());
+        expect(note?.args.text).toContain("I don't serve a project `nope`");
+        expect(note?.args.text).toContain('>Fix &lt;this&gt; &amp; that');
+        expect(creates()).toHaveLength(1);
+      });
+
       it('ignores its own messages in the DM', async () => {
         await boot();
         await deliver([
