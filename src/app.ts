@@ -5,7 +5,8 @@ import { registerAgent } from './agent/listeners.js';
 import { createPoller, type PollerOptions } from './agent/poller.js';
 import { createQuota } from './agent/quota.js';
 import type { Config } from './config.js';
-import type { Deps } from './deps.js';
+import { createJobWatchers, type Deps } from './deps.js';
+import { registerHome } from './home/home.js';
 import { createLogger, type Logger } from './log.js';
 import { createMintlifyClient } from './mintlify/client.js';
 import { createProjects } from './projects.js';
@@ -76,9 +77,12 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     now: Date.now,
     afterAck,
     background,
+    jobWatchers: createJobWatchers(log),
   };
   const poller = createPoller(deps, options.poller);
-  registerAgent(slackApp.bolt, { ...deps, poller, quota: createQuota(store) });
+  const agent = { ...deps, poller, quota: createQuota(store) };
+  registerAgent(slackApp.bolt, agent);
+  registerHome(slackApp.bolt, agent);
   registerVisitors(slackApp.bolt, deps);
 
   let port: number;
