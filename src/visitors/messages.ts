@@ -15,6 +15,8 @@ export const BUTTON_LABELS = {
   next: 'Next →',
   share: 'Share to channel',
   csv: 'Download CSV',
+  chart: 'Chart',
+  shareChart: 'Share chart to channel',
 } as const;
 
 export const reportCopy = {
@@ -34,6 +36,8 @@ export const reportCopy = {
   moreRowsHidden: (hidden: number) =>
     `…and ${formatCount(hidden)} more rows on this page that do not fit in one message. Use *Download CSV* for all of them.`,
   legend: 'bar: █ human ░ AI',
+  comparedWith: (previous: { from: string; to: string }) =>
+    `Changes compare with the previous period of the same length, ${formatRange(previous.from, previous.to)}; AI share changes in percentage points.`,
   utc: 'dates in UTC',
   fetched: (when: string) => `fetched ${when}`,
   sharedBy: (userId: string) => `Shared by ${mention(userId)}`,
