@@ -59,7 +59,7 @@ export function exclusiveEnd(to: string): string {
 }
 
 export type ParsedCommand =
-  | { kind: 'report'; request: VisitorsRequest }
+  | { kind: 'report'; request: VisitorsRequest; chart?: boolean }
   | { kind: 'help' }
   | { kind: 'invalid'; problem: string };
 
@@ -77,7 +77,7 @@ const RANGE_SEPARATORS = new Set(['..', 'to', '-', '–', '—']);
 /**
  * Parses the text after `/visitors`. Forms (order-free, case-insensitive):
  * nothing (last 7 days), `today`, `yesterday`, `Nd`, `this month`, `last month`, `YYYY-MM-DD`,
- * `YYYY-MM-DD YYYY-MM-DD`, `YYYY-MM-DD..YYYY-MM-DD`, plus `top N` and `help`.
+ * `YYYY-MM-DD YYYY-MM-DD`, `YYYY-MM-DD..YYYY-MM-DD`, plus `top N`, `chart` and `help`.
  */
 export function parseVisitorsCommand(text: string, nowMs: number): ParsedCommand {
   const today = todayNumber(nowMs);
@@ -90,6 +90,7 @@ export function parseVisitorsCommand(text: string, nowMs: number): ParsedCommand
   if (tokens.some((t) => t === 'help' || t === '?' || t === '-h' || t === '--help')) return { kind: 'help' };
 
   let limit: number | undefined;
+  let chart = false;
   const ranges: Range[] = [];
   const dates: { day: number; source: string }[] = [];
 
@@ -106,6 +107,8 @@ export function parseVisitorsCommand(text: string, nowMs: number): ParsedCommand
     } else if ((token === 'this' || token === 'last') && next === 'month') {
       ranges.push({ ...monthRange(today, token === 'this' ? 0 : -1), source: `${token} month` });
       i++;
+    } else if (token === 'chart') {
+      chart = true;
     } else if (token === 'today') {
       ranges.push({ from: today, to: today, source: token });
     } else if (token === 'yesterday') {
@@ -137,6 +140,7 @@ export function parseVisitorsCommand(text: string, nowMs: number): ParsedCommand
   return {
     kind: 'report',
     request: { from: dayString(range.from), to: dayString(range.to), limit: limit ?? DEFAULT_ROWS, offset: 0 },
+    ...(chart && { chart }),
   };
 }
 

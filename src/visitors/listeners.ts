@@ -2,10 +2,11 @@ import type { App, BlockAction, ButtonAction, RespondFn, SlackActionMiddlewareAr
 import type { Deps, Limiter } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { ACTION_IDS, buildReport } from './blocks.js';
+import { sendChartPrivately, shareChart } from './chart-delivery.js';
 import { decodeRequest, parseVisitorsCommand, type VisitorsRequest } from './date-range.js';
 import { exportVisitorsCsv, postFailedText } from './export.js';
 import { errorCopy, helpMessage, notice, type SlackMessage } from './messages.js';
-import { failureText, showVisitors } from './report.js';
+import { failureText, previousTotals, showVisitors } from './report.js';
 
 export const COMMAND = '/visitors';
 
@@ -20,15 +21,26 @@ export function registerVisitors(app: App, deps: Deps): void {
     await ack();
     const parsed = parseVisitorsCommand(command.text, deps.now());
     deps.log.info('visitors.command', { user: command.user_id, channel: command.channel_id, parsed: parsed.kind });
-    await guard(deps, respond, 'command', deps.afterAck, async () => {
+    // A chart makes up to 31 requests: like an export, it runs on the background queue.
+    const queue = parsed.kind === 'report' && parsed.chart ? deps.background : deps.afterAck;
+    await guard(deps, respond, 'command', queue, async () => {
       if (parsed.kind !== 'report') {
         await privately(respond, helpMessage(deps.now(), parsed.kind === 'invalid' ? parsed.problem : undefined));
         return;
       }
-      const result = await showVisitors(deps, deps.projects.forChannel(command.channel_id), parsed.request);
+      const project = deps.projects.forChannel(command.channel_id);
+      if (parsed.chart) {
+        await sendChartPrivately(deps, project, parsed.request, command.user_id, (message) =>
+          privately(respond, message),
+        );
+        return;
+      }
+      const result = await showVisitors(deps, project, parsed.request);
       await privately(
         respond,
-        result.ok ? buildReport(result.page) : notice(failureText(result.failure, parsed.request)),
+        result.ok
+          ? buildReport(result.page, { previous: await previousTotals(deps, project, parsed.request) })
+          : notice(failureText(result.failure, parsed.request)),
       );
     });
   });
@@ -39,9 +51,11 @@ export function registerVisitors(app: App, deps: Deps): void {
       const request = readButton(deps, action, body);
       const channel = channelOf(body);
       if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
-      const result = await showVisitors(deps, deps.projects.forChannel(channel), request);
+      const project = deps.projects.forChannel(channel);
+      const result = await showVisitors(deps, project, request);
       if (!result.ok) return privately(respond, notice(failureText(result.failure, request)));
-      await respond({ replace_original: true, ...buildReport(result.page) });
+      const previous = await previousTotals(deps, project, request);
+      await respond({ replace_original: true, ...buildReport(result.page, { previous }) });
     });
   };
   app.action<BlockAction<ButtonAction>>(ACTION_IDS.prev, turnPage);
@@ -53,9 +67,11 @@ export function registerVisitors(app: App, deps: Deps): void {
       const request = readButton(deps, action, body);
       const channel = channelOf(body);
       if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
-      const result = await showVisitors(deps, deps.projects.forChannel(channel), request);
+      const project = deps.projects.forChannel(channel);
+      const result = await showVisitors(deps, project, request);
       if (!result.ok) return privately(respond, notice(failureText(result.failure, request)));
-      const message = buildReport(result.page, { sharedBy: body.user.id });
+      const previous = await previousTotals(deps, project, request);
+      const message = buildReport(result.page, { sharedBy: body.user.id, previous });
       try {
         await client.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false });
         deps.log.info('visitors.shared', { user: body.user.id, channel, from: request.from, to: request.to });
@@ -79,6 +95,30 @@ export function registerVisitors(app: App, deps: Deps): void {
         userId: body.user.id,
         tellPrivately: (message) => privately(respond, message),
       });
+    });
+  });
+
+  app.action<BlockAction<ButtonAction>>(ACTION_IDS.chart, async ({ ack, action, body, respond }) => {
+    await ack();
+    await guard(deps, respond, action.action_id, deps.background, async () => {
+      const request = readButton(deps, action, body);
+      const channel = channelOf(body);
+      if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
+      await sendChartPrivately(deps, deps.projects.forChannel(channel), request, body.user.id, (message) =>
+        privately(respond, message),
+      );
+    });
+  });
+
+  app.action<BlockAction<ButtonAction>>(ACTION_IDS.shareChart, async ({ ack, action, body, respond }) => {
+    await ack();
+    await guard(deps, respond, action.action_id, deps.background, async () => {
+      const request = readButton(deps, action, body);
+      const channel = channelOf(body);
+      if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
+      await shareChart(deps, deps.projects.forChannel(channel), request, channel, body.user.id, (message) =>
+        privately(respond, message),
+      );
     });
   });
 }

@@ -135,3 +135,14 @@ export function section(text: string): types.SectionBlock {
 export function notice(text: string): SlackMessage {
   return { text, blocks: [section(text)] };
 }
+
+export const chartCopy = {
+  filename: (range: { from: string; to: string }) => `visitors_${range.from}_${range.to}.png`,
+  dmComment: (range: { from: string; to: string }) =>
+    `Unique visitors (total, human, AI) for ${formatRange(range.from, range.to)}, dates in UTC.`,
+  sharedComment: (range: { from: string; to: string }, userId: string) =>
+    `Unique visitors (total, human, AI) for ${formatRange(range.from, range.to)}, dates in UTC. Shared by ${mention(userId)}.`,
+  sentToDm: (request: VisitorsRequest) =>
+    `:chart_with_upwards_trend: Your chart of unique visitors for ${formatRange(request.from, request.to)} is in your DM with me (Slack cannot show pictures in a private reply).`,
+  uploadFailed: (code: string) => `I couldn’t send you the chart (\`${plain(code, 60)}\`). Please try again.`,
+};

@@ -163,6 +163,10 @@ export class FakeSlackApi {
         return { ok: true, channel: args.channel, ts: args.ts };
       case 'files.getUploadURLExternal':
         return { ok: true, upload_url: `${this.url}/upload/F${++this.seq}`, file_id: `F${this.seq}` };
+      // --- visitors charts (issue 12): the DM a chart is sent to ---
+      case 'conversations.open':
+        return { ok: true, channel: { id: `D${String(args.users ?? '').split(',')[0]}` } };
+      // --- end visitors charts ---
       case 'files.completeUploadExternal':
         return { ok: true, files: (args.files as { id: string }[] | undefined)?.map((f) => ({ id: f.id })) ?? [] };
       default:
