@@ -11,6 +11,7 @@ import { createMintlifyClient } from './mintlify/client.js';
 import { createProjects } from './projects.js';
 import { createSlackApp } from './slack/app.js';
 import { createStore, type Store } from './store/store.js';
+import { createDigestScheduler, type DigestSchedulerOptions } from './visitors/digest-scheduler.js';
 import { registerVisitors } from './visitors/listeners.js';
 
 /** Listener work in flight at once; more waits its turn (see `Deps.afterAck`). */
@@ -35,6 +36,9 @@ export interface StartOptions {
   /** Deadline of one Slack Web API call (tests shorten it). */
   slackTimeoutMs?: number;
   poller?: PollerOptions;
+  /** The clock features read through `deps.now` (tests accelerate it). */
+  now?: () => number;
+  digest?: DigestSchedulerOptions;
 }
 
 /** Wires config → deps → Slack app + poller and starts them. The poller resumes jobs left active. */
@@ -65,7 +69,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       ...(options.mintlifyTimeoutMs && { timeoutMs: options.mintlifyTimeoutMs }),
     }),
     instanceId: randomUUID(),
-    now: Date.now,
+    now: options.now ?? Date.now,
     afterAck,
     background,
   };
@@ -73,8 +77,11 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   registerAgent(slackApp.bolt, { ...deps, poller, quota: createQuota(store) });
   registerVisitors(slackApp.bolt, deps);
 
+  const digests = createDigestScheduler(deps, options.digest);
+
   const port = await slackApp.start();
   await poller.start();
+  await digests.start();
   slackApp.setReady(true);
   log.info('app.started', { port, mode: config.slack.appToken ? 'socket' : 'http', store: store.kind });
 
@@ -90,6 +97,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
         afterAck.activeCount + afterAck.pendingCount + background.activeCount + background.pendingCount;
       while (busy() > 0 && Date.now() < deadline) await delay(50);
       await poller.stop();
+      await digests.stop();
       await store.close();
       log.info('app.stopped');
     },

@@ -4,6 +4,8 @@ import { slackErrorCode } from '../slack/errors.js';
 import { ACTION_IDS, buildReport } from './blocks.js';
 import { sendChartPrivately, shareChart } from './chart-delivery.js';
 import { decodeRequest, parseVisitorsCommand, type VisitorsRequest } from './date-range.js';
+import { parseDigestCommand } from './digest-schedule.js';
+import { answerDigestCommand } from './digest-subscribe.js';
 import { exportVisitorsCsv, postFailedText } from './export.js';
 import { errorCopy, helpMessage, notice, type SlackMessage } from './messages.js';
 import { failureText, previousTotals, showVisitors } from './report.js';
@@ -19,6 +21,15 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
 export function registerVisitors(app: App, deps: Deps): void {
   app.command(COMMAND, async ({ command, ack, respond }) => {
     await ack();
+    const digest = digestWords(command.text);
+    if (digest) {
+      deps.log.info('visitors.command', { user: command.user_id, channel: command.channel_id, parsed: 'digest' });
+      await guard(deps, respond, 'digest', deps.afterAck, async () => {
+        const caller = { channel: command.channel_id, userId: command.user_id };
+        await privately(respond, await answerDigestCommand(deps, caller, parseDigestCommand(digest)));
+      });
+      return;
+    }
     const parsed = parseVisitorsCommand(command.text, deps.now());
     deps.log.info('visitors.command', { user: command.user_id, channel: command.channel_id, parsed: parsed.kind });
     // A chart makes up to 31 requests: like an export, it runs on the background queue.
@@ -121,6 +132,12 @@ export function registerVisitors(app: App, deps: Deps): void {
       );
     });
   });
+}
+
+/** The words after `/visitors digest`, or undefined when the command is not about digests. */
+function digestWords(text: string): string[] | undefined {
+  const [first, ...rest] = text.trim().toLowerCase().split(/\s+/);
+  return first === 'digest' ? rest : undefined;
 }
 
 /** The request a button carries, or undefined (logged) when the value was forged or tampered with. */

@@ -63,12 +63,17 @@ export function helpMessage(nowMs: number, problem?: string): SlackMessage {
     `• \`/visitors ${end}\` — one day`,
     `• \`/visitors ${start} ${end}\` or \`/visitors ${start}..${end}\` — both days included`,
     `• Add \`top N\` for rows per page (1–250, default ${DEFAULT_ROWS}), e.g. \`/visitors 30d top 25\``,
+    '• Add `chart` for a trend chart, e.g. `/visitors 30d chart` (sent to your DM with me)',
+    '• `/visitors digest weekly` (or `daily`, `monthly`, with a UTC time such as `16:30`) posts a digest here on a schedule; `/visitors digest` shows it, `/visitors digest off` ends it',
     `Ranges can be up to ${MAX_RANGE_DAYS} days long.`,
   ];
   const intro = problem ? `:warning: ${problem}` : undefined;
   const body = lines.join('\n');
   return {
-    text: [problem ? `${problem}` : undefined, 'Usage: /visitors [range] [top N]. Try /visitors 30d']
+    text: [
+      problem ? `${problem}` : undefined,
+      'Usage: /visitors [range] [top N] [chart] | /visitors digest [weekly|daily|monthly|off]. Try /visitors 30d',
+    ]
       .filter(Boolean)
       .join(' '),
     blocks: [...(intro ? [section(intro)] : []), section(body)],
