@@ -172,8 +172,10 @@ export async function sendDigest(deps: Deps, subscription: Subscription, dueAt: 
     return 'failed';
   }
   const chart = await makeChart(deps, project, { ...chartRange(schedule.cadence, period), limit: 1, offset: 0 });
-  if (chart.ok)
-    await uploadChart(deps, chart.chart, { kind: 'channel', channel, sharedBy: subscription.createdBy }, '');
+  if (chart.ok) {
+    const comment = `Trend for the ${schedule.cadence} visitors digest (dates in UTC).`;
+    await uploadChart(deps, chart.chart, { kind: 'channel', channel, sharedBy: subscription.createdBy }, comment);
+  }
   deps.log.info('visitors.digest_posted', { ...fields, chart: chart.ok });
   return 'posted';
 }
