@@ -1,7 +1,5 @@
 import { createRequire } from 'node:module';
-import { Resvg } from '@resvg/resvg-js';
-import { parse, View } from 'vega';
-import { compile, type TopLevelSpec } from 'vega-lite';
+import type { TopLevelSpec } from 'vega-lite';
 import { formatRange } from './format.js';
 import type { Trend } from './trend.js';
 
@@ -104,8 +102,16 @@ export function chartSpec(trend: Trend): TopLevelSpec {
   };
 }
 
-/** Renders a spec to PNG bytes, `CHART_SCALE` times the spec's size. */
+/**
+ * Renders a spec to PNG bytes, `CHART_SCALE` times the spec's size. The renderers load on first use: Vega alone
+ * takes about a second to import, which would otherwise slow every start-up.
+ */
 export async function renderChart(spec: TopLevelSpec): Promise<Buffer> {
+  const [{ parse, View }, { compile }, { Resvg }] = await Promise.all([
+    import('vega'),
+    import('vega-lite'),
+    import('@resvg/resvg-js'),
+  ]);
   const view = new View(parse(compile(spec).spec), { renderer: 'none' });
   try {
     const svg = await view.toSVG();

@@ -112,4 +112,14 @@ describe.each(storeKinds)('/visitors changes and charts ($kind store)', ({ kind,
     expect((await click(ACTION_IDS.shareChart, value, 'share')).status).toBe(200);
     expect(text(await reply('share'))).toContain('/invite');
   });
+
+  it('refuses forged Chart and Share chart values privately and asks the service nothing', async () => {
+    const forged = ['not json', JSON.stringify({ from: '2020-01-01', to: '2026-11-08', limit: 10, offset: 0 })];
+    for (const [i, value] of forged.entries()) {
+      expect((await click(i ? ACTION_IDS.shareChart : ACTION_IDS.chart, value, `f${i}`)).status).toBe(200);
+      expect(text(await reply(`f${i}`))).toContain('button is not valid');
+    }
+    expect(queries()).toHaveLength(0);
+    expect(slack.callsTo('files.completeUploadExternal')).toHaveLength(0);
+  });
 });
