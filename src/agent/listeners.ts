@@ -1,6 +1,9 @@
 import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../deps.js';
+import { describeProjects } from '../projects.js';
+import { decodeSlackText } from '../slack/decode.js';
 import { slackErrorCode } from '../slack/errors.js';
+import { decodeWithNames } from '../slack/user-names.js';
 import { isAllowed } from './access.js';
 import { parseAgentCommand } from './command.js';
 import type { AgentContext } from './context.js';
@@ -18,26 +21,41 @@ type MessageArgs = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs<{ fol
 export function registerAgent(app: App, ctx: AgentContext): void {
   app.command('/agent', commandAccess(ctx), async ({ command, ack, respond }) => {
     const parsed = parseAgentCommand(command.text);
-    if (parsed.kind === 'help') {
-      await ack({ response_type: 'ephemeral', ...usage() });
+    const projects = describeProjects(ctx.projects, command.channel_id, '/agent');
+    if (parsed.kind === 'help' || parsed.kind === 'projects') {
+      await ack({
+        response_type: 'ephemeral',
+        ...(parsed.kind === 'help' ? usage(undefined, projects) : { text: projects }),
+      });
+      return;
+    }
+    if (parsed.kind === 'no-project-id' || (parsed.project && !ctx.projects.knows(parsed.project))) {
+      const project = parsed.kind === 'prompt' ? parsed.project : undefined;
+      await ack({
+        response_type: 'ephemeral',
+        ...errors.unknownProject(project, projects, decodeSlackText(parsed.prompt)),
+      });
       return;
     }
     await ack();
-    const input = {
-      project: ctx.projects.forChannel(command.channel_id),
-      userId: command.user_id,
-      channelId: command.channel_id,
-      prompt: parsed.prompt,
-    };
     await ctx.afterAck(async () => {
-      const result = await startJob(ctx, input);
+      const result = await startJob(ctx, {
+        project: parsed.project ?? ctx.projects.forChannel(command.channel_id),
+        userId: command.user_id,
+        channelId: command.channel_id,
+        prompt: await decodeWithNames(ctx, parsed.prompt),
+      });
       if (!result.ok) await respond({ response_type: 'ephemeral', ...result.reply });
     });
   });
 
   app.event('message', boundThreadReply(ctx), replyAccess(ctx), async ({ context }) => {
     const { followUp } = context;
-    if (followUp) await ctx.afterAck(() => sendFollowUp(ctx, followUp));
+    if (followUp) {
+      await ctx.afterAck(async () =>
+        sendFollowUp(ctx, { ...followUp, text: await decodeWithNames(ctx, followUp.text) }),
+      );
+    }
   });
 
   // A link button opens its URL in the browser, and Slack still sends the click: acknowledge it, do nothing else.
@@ -100,7 +118,7 @@ function boundThreadReply(ctx: AgentContext) {
           channel: reply.channel,
           user: reply.userId,
           thread_ts: reply.threadTs,
-          ...errors.storeUnavailable(reply.text),
+          ...errors.storeUnavailable(decodeSlackText(reply.text)),
         })
         .catch(() => {});
       return;

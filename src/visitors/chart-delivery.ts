@@ -18,6 +18,8 @@ export type ChartTarget = { kind: 'dm'; userId: string } | { kind: 'channel'; ch
 export interface ChartPicture {
   trend: Trend;
   png: Buffer;
+  /** Set when the report named its project: the file name then says which. */
+  project?: string | undefined;
 }
 
 /** Fetches the trend (≤ 31 `limit=1` requests, cached) and renders it; failures come back as the reply text. */
@@ -38,7 +40,7 @@ export async function makeChart(
     bytes: png.length,
     duration_ms: Math.round(performance.now() - started),
   });
-  return { ok: true, chart: { trend: fetched.trend, png } };
+  return { ok: true, chart: { trend: fetched.trend, png, project: request.project } };
 }
 
 /** Uploads the PNG (files.uploadV2: getUploadURLExternal → upload → completeUploadExternal). Returns the error code on failure. */
@@ -61,7 +63,7 @@ export async function uploadChart(
     await deps.slack.filesUploadV2({
       channel_id: channel,
       file: chart.png,
-      filename: chartCopy.filename(chart.trend.range),
+      filename: chartCopy.filename({ ...chart.trend.range, project: chart.project }),
       title,
       alt_text: title,
       initial_comment:

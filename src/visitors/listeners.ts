@@ -1,5 +1,6 @@
 import type { App, BlockAction, ButtonAction, RespondFn, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { Deps, Limiter } from '../deps.js';
+import { describeProjects } from '../projects.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { ACTION_IDS, buildReport } from './blocks.js';
 import { sendChartPrivately, shareChart } from './chart-delivery.js';
@@ -35,22 +36,22 @@ export function registerVisitors(app: App, deps: Deps): void {
     // A chart makes up to 31 requests: like an export, it runs on the background queue.
     const queue = parsed.kind === 'report' && parsed.chart ? deps.background : deps.afterAck;
     await guard(deps, respond, 'command', queue, async () => {
+      const projects = describeProjects(deps.projects, command.channel_id, COMMAND);
       if (parsed.kind !== 'report') {
-        await privately(respond, helpMessage(deps.now(), parsed.kind === 'invalid' ? parsed.problem : undefined));
-        return;
+        const problem = parsed.kind === 'invalid' ? parsed.problem : undefined;
+        return privately(respond, helpMessage(deps.now(), problem, projects));
       }
-      const project = deps.projects.forChannel(command.channel_id);
+      const request = forProject(deps, parsed.request, command.channel_id);
+      if (!request) return privately(respond, notice(errorCopy.unknownProject(parsed.request.project ?? '', projects)));
       if (parsed.chart) {
-        await sendChartPrivately(deps, project, parsed.request, command.user_id, (message) =>
-          privately(respond, message),
-        );
-        return;
+        const tell = (message: SlackMessage) => privately(respond, message);
+        return sendChartPrivately(deps, request.project, request, command.user_id, tell);
       }
-      const result = await showVisitors(deps, project, parsed.request);
+      const result = await showVisitors(deps, request.project, request);
       await privately(
         respond,
         result.ok
-          ? buildReport(result.page, { previous: await previousTotals(deps, project, parsed.request) })
+          ? buildReport(result.page, { previous: await previousTotals(deps, request.project, request) })
           : notice(failureText(result.failure, parsed.request)),
       );
     });
@@ -60,12 +61,10 @@ export function registerVisitors(app: App, deps: Deps): void {
     await ack();
     await guard(deps, respond, action.action_id, deps.afterAck, async () => {
       const request = readButton(deps, action, body);
-      const channel = channelOf(body);
-      if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
-      const project = deps.projects.forChannel(channel);
-      const result = await showVisitors(deps, project, request);
+      if (!request) return privately(respond, notice(errorCopy.forgedButton));
+      const result = await showVisitors(deps, request.project, request);
       if (!result.ok) return privately(respond, notice(failureText(result.failure, request)));
-      const previous = await previousTotals(deps, project, request);
+      const previous = await previousTotals(deps, request.project, request);
       await respond({ replace_original: true, ...buildReport(result.page, { previous }) });
     });
   };
@@ -78,10 +77,9 @@ export function registerVisitors(app: App, deps: Deps): void {
       const request = readButton(deps, action, body);
       const channel = channelOf(body);
       if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
-      const project = deps.projects.forChannel(channel);
-      const result = await showVisitors(deps, project, request);
+      const result = await showVisitors(deps, request.project, request);
       if (!result.ok) return privately(respond, notice(failureText(result.failure, request)));
-      const previous = await previousTotals(deps, project, request);
+      const previous = await previousTotals(deps, request.project, request);
       const message = buildReport(result.page, { sharedBy: body.user.id, previous });
       try {
         await client.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false });
@@ -101,7 +99,7 @@ export function registerVisitors(app: App, deps: Deps): void {
       const request = readButton(deps, action, body);
       const channel = channelOf(body);
       if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
-      await exportVisitorsCsv(deps, deps.projects.forChannel(channel), request, {
+      await exportVisitorsCsv(deps, request.project, request, {
         channel,
         userId: body.user.id,
         tellPrivately: (message) => privately(respond, message),
@@ -109,15 +107,14 @@ export function registerVisitors(app: App, deps: Deps): void {
     });
   });
 
+  // Charts make up to 31 requests each: on the background queue, like exports.
   app.action<BlockAction<ButtonAction>>(ACTION_IDS.chart, async ({ ack, action, body, respond }) => {
     await ack();
     await guard(deps, respond, action.action_id, deps.background, async () => {
       const request = readButton(deps, action, body);
-      const channel = channelOf(body);
-      if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
-      await sendChartPrivately(deps, deps.projects.forChannel(channel), request, body.user.id, (message) =>
-        privately(respond, message),
-      );
+      if (!request) return privately(respond, notice(errorCopy.forgedButton));
+      const tell = (message: SlackMessage) => privately(respond, message);
+      await sendChartPrivately(deps, request.project, request, body.user.id, tell);
     });
   });
 
@@ -127,9 +124,8 @@ export function registerVisitors(app: App, deps: Deps): void {
       const request = readButton(deps, action, body);
       const channel = channelOf(body);
       if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
-      await shareChart(deps, deps.projects.forChannel(channel), request, channel, body.user.id, (message) =>
-        privately(respond, message),
-      );
+      const tell = (message: SlackMessage) => privately(respond, message);
+      await shareChart(deps, request.project, request, channel, body.user.id, tell);
     });
   });
 }
@@ -140,9 +136,14 @@ function digestWords(text: string): string[] | undefined {
   return first === 'digest' ? rest : undefined;
 }
 
-/** The request a button carries, or undefined (logged) when the value was forged or tampered with. */
-function readButton(deps: Deps, action: ButtonAction, body: BlockAction): VisitorsRequest | undefined {
-  const request = decodeRequest(action.value, deps.now());
+/**
+ * The request a button carries, on its project (reports from before projects were named use the channel's), or
+ * undefined (logged) when the value was forged or tampered with, or names a project this bot does not serve.
+ */
+function readButton(deps: Deps, action: ButtonAction, body: BlockAction): ProjectRequest | undefined {
+  const decoded = decodeRequest(action.value, deps.now());
+  const channel = channelOf(body);
+  const request = decoded && channel ? forProject(deps, decoded, channel) : undefined;
   if (!request) {
     deps.log.warn('visitors.bad_button_value', {
       action: action.action_id,
@@ -151,6 +152,14 @@ function readButton(deps: Deps, action: ButtonAction, body: BlockAction): Visito
     });
   }
   return request;
+}
+
+type ProjectRequest = VisitorsRequest & { project: string };
+
+/** The request on its own project or the channel's; undefined when it names a project this bot does not serve. */
+function forProject(deps: Deps, request: VisitorsRequest, channel: string): ProjectRequest | undefined {
+  const project = request.project ?? deps.projects.forChannel(channel);
+  return deps.projects.knows(project) ? { ...request, project } : undefined;
 }
 
 function channelOf(body: BlockAction): string | undefined {

@@ -37,6 +37,11 @@ export const BOT_ID = 'BBOT';
 export class FakeSlackApi {
   readonly calls: SlackCall[] = [];
   readonly messages: StoredMessage[] = [];
+  /** The workspace's people by id, as `users.info` answers (display names). */
+  readonly users = new Map<string, string>([
+    ['U123ALICE', 'alice'],
+    ['U456BOB', 'Bob Lee'],
+  ]);
   private readonly faults: {
     method: string;
     fault: SlackFault;
@@ -156,6 +161,12 @@ export class FakeSlackApi {
           )
           .map(({ metadata, ...m }) => ({ ...m, ...(withMetadata && metadata !== undefined && { metadata }) }));
         return { ok: true, messages: found, has_more: false };
+      }
+      case 'users.info': {
+        const name = this.users.get(String(args.user));
+        return name
+          ? { ok: true, user: { id: args.user, name, real_name: name, profile: { display_name: name } } }
+          : { ok: false, error: 'user_not_found' };
       }
       case 'chat.postEphemeral':
         return { ok: true, message_ts: ts() };

@@ -313,12 +313,35 @@ describe.each(storeKinds)('agent jobs in Slack ($kind store)', ({ kind, redisUrl
   describe('safe text', () => {
     it('escapes the prompt and neutralises broadcast mentions in the root message', async () => {
       await boot();
-      await startedJob('Ping <!channel> & <!subteam^S123|@docs> about <script>');
+      // Typed: Ping @channel & <!subteam^S123|@docs> about <script> (Slack escapes & < > in commands).
+      await startedJob('Ping @channel &amp; &lt;!subteam^S123|@docs&gt; about &lt;script&gt;');
       const root = JSON.stringify(slack.callsTo('chat.postMessage')[0]?.args.blocks);
       expect(root).not.toContain('<!channel>');
       expect(root).not.toContain('<!subteam');
-      expect(root).toContain('&lt;!channel&gt; &amp;');
+      expect(root).toContain('@\u200Bchannel &amp; &lt;!subteam^S123|@docs&gt;');
       expect(root).toContain('&lt;script&gt;');
+    });
+
+    it("sends the prompt to the agent as typed, not in Slack's wire encoding, and echoes it escaped once", async () => {
+      await boot();
+      await startedJob('Fix the &lt;Note&gt; callout &amp; link');
+      expect(sim.requests[0]?.body).toEqual({ prompt: 'Fix the <Note> callout & link' });
+      const root = JSON.stringify(slack.callsTo('chat.postMessage')[0]);
+      expect(root).toContain('Fix the &lt;Note&gt; callout &amp; link');
+      expect(root).not.toContain('&amp;lt;');
+    });
+
+    it('decodes a thread reply: entities, links and people by display name', async () => {
+      await boot();
+      const { rootTs } = await startedJob();
+      await postJson(
+        app.url,
+        threadReply(rootTs, { text: 'Also &lt;Tip&gt; &amp; <https://a.example|a> for <@U456BOB>, ask <@U000GONE>' }),
+      );
+      await eventually(() => followUpCalls()[0]);
+      expect(followUpCalls()[0]?.body).toEqual({
+        prompt: 'Also <Tip> & a (https://a.example) for @Bob Lee, ask @U000GONE',
+      });
     });
 
     it('shows a prLink as a link only when it is https', async () => {

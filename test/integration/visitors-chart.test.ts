@@ -74,7 +74,7 @@ describe.each(storeKinds)('/visitors changes and charts ($kind store)', ({ kind,
     expect(complete?.args.channel_id).toBe(`D${USER_ID}`);
     expect(JSON.stringify(complete?.args.files)).toContain('Unique visitors per day');
     const upload = slack.callsTo('getUploadURLExternal').concat(slack.callsTo('files.getUploadURLExternal'))[0];
-    expect(String(upload?.args.filename)).toMatch(/^visitors_\d{4}-\d{2}-\d{2}_\d{4}-\d{2}-\d{2}\.png$/);
+    expect(String(upload?.args.filename)).toBe(`visitors_${TEST_PROJECT_ID}_${day(-13)}_${day(0)}.png`);
     const bytes = String(slack.callsTo('file_upload')[0]?.args.content);
     expect(bytes).toContain('PNG');
     expect(bytes).toContain('IHDR');
