@@ -9,6 +9,8 @@ import { mention, notice, type SlackMessage } from './messages.js';
 export interface DigestCaller {
   channel: string;
   userId: string;
+  /** The project a new subscription reports on: `--project`, else the channel's. */
+  project: string;
 }
 
 export const DIGEST_HELP =
@@ -28,7 +30,7 @@ export async function answerDigestCommand(
     const current = await getSubscription(deps, channel);
     if (!current) return notice(`This conversation has no visitors digest.\n${DIGEST_HELP}`);
     return notice(
-      `This conversation gets the visitors digest ${describeSchedule(current.schedule)}, set up by ${mention(current.createdBy)}. ` +
+      `This conversation gets the visitors digest of project \`${current.project}\` ${describeSchedule(current.schedule)}, set up by ${mention(current.createdBy)}. ` +
         `Next: ${nextText(current.schedule)}. \`/visitors digest off\` ends it.`,
     );
   }
@@ -43,7 +45,7 @@ export async function answerDigestCommand(
       existed ? 'The visitors digest for this conversation is off.' : 'This conversation had no visitors digest.',
     );
   }
-  const project = deps.projects.forChannel(channel);
+  const { project } = caller;
   await saveSubscription(deps, {
     channel,
     project,

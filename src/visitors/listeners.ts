@@ -1,6 +1,6 @@
 import type { App, BlockAction, ButtonAction, RespondFn, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { Deps, Limiter } from '../deps.js';
-import { describeProjects } from '../projects.js';
+import { describeProjects, takeProjectOption } from '../projects.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { ACTION_IDS, buildReport } from './blocks.js';
 import { sendChartPrivately, shareChart } from './chart-delivery.js';
@@ -26,8 +26,13 @@ export function registerVisitors(app: App, deps: Deps): void {
     if (digest) {
       deps.log.info('visitors.command', { user: command.user_id, channel: command.channel_id, parsed: 'digest' });
       await guard(deps, respond, 'digest', deps.afterAck, async () => {
-        const caller = { channel: command.channel_id, userId: command.user_id };
-        await privately(respond, await answerDigestCommand(deps, caller, parseDigestCommand(digest)));
+        const project = digest.project ?? deps.projects.forChannel(command.channel_id);
+        if (!deps.projects.knows(project)) {
+          const projects = describeProjects(deps.projects, command.channel_id, COMMAND);
+          return privately(respond, notice(errorCopy.unknownProject(project, projects)));
+        }
+        const caller = { channel: command.channel_id, userId: command.user_id, project };
+        await privately(respond, await answerDigestCommand(deps, caller, parseDigestCommand(digest.words)));
       });
       return;
     }
@@ -130,10 +135,13 @@ export function registerVisitors(app: App, deps: Deps): void {
   });
 }
 
-/** The words after `/visitors digest`, or undefined when the command is not about digests. */
-function digestWords(text: string): string[] | undefined {
-  const [first, ...rest] = text.trim().toLowerCase().split(/\s+/);
-  return first === 'digest' ? rest : undefined;
+/** The words after `/visitors [--project id] digest`, or undefined when the command is not about digests. */
+function digestWords(text: string): { project?: string; words: string[] } | undefined {
+  const option = takeProjectOption(text);
+  if ('missing' in option) return undefined; // the report parser explains `--project`
+  const [first, ...words] = option.rest.toLowerCase().split(/\s+/);
+  if (first !== 'digest') return undefined;
+  return { ...(option.project && { project: option.project }), words };
 }
 
 /**

@@ -45,11 +45,12 @@ describe.each(storeKinds)('/visitors digest ($kind store)', ({ kind, redisUrl, a
   }
 
   let replies = 0;
-  async function digest(app: TestApp, words: string): Promise<string> {
+  async function digest(app: TestApp, words: string, prefix?: string): Promise<string> {
     const id = `d${++replies}`;
+    const text = prefix ? `${prefix} ${words}` : `digest ${words}`.trim();
     const res = await postForm(
       app.url,
-      slashCommand({ command: '/visitors', text: `digest ${words}`.trim(), response_url: slack.responseUrl(id) }),
+      slashCommand({ command: '/visitors', text, response_url: slack.responseUrl(id) }),
     );
     expect(res.status).toBe(200);
     const reply = await eventually(() => slack.callsTo(`response_url:${id}`)[0], 5_000, `reply ${id}`);
@@ -67,12 +68,14 @@ describe.each(storeKinds)('/visitors digest ($kind store)', ({ kind, redisUrl, a
     expect(await digest(app, '')).toContain('has no visitors digest');
     expect(await digest(app, 'weekly')).toContain('weekly on Monday at 09:00 UTC');
     const shown = await digest(app, '');
-    expect(shown).toContain('gets the visitors digest weekly on Monday at 09:00 UTC');
+    expect(shown).toContain('gets the visitors digest of project `proj_test` weekly on Monday at 09:00 UTC');
     expect(shown).toContain('Next: 23 Nov 2026 09:00 UTC, covering 16–22 Nov 2026');
     expect(await digest(app, 'daily 07:30')).toContain('daily at 07:30 UTC');
     expect(await digest(app, 'off')).toContain('is off');
     expect(await digest(app, '')).toContain('has no visitors digest');
     expect(await digest(app, 'hourly')).toContain('needs `daily`, `weekly`, `monthly` or `off`');
+    expect(await digest(app, 'digest weekly', '--project proj_nope')).toContain('proj_nope');
+    expect(await digest(app, '')).toContain('has no visitors digest');
   });
 
   it('follows the /agent allow-lists for who may subscribe', async () => {
