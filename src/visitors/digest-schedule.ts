@@ -37,6 +37,11 @@ export function latestDue(schedule: Schedule, nowMs: number, sinceMs: number): n
   return at !== undefined && at >= sinceMs ? at : undefined;
 }
 
+/** The next scheduled instant after `nowMs`. */
+export function nextDue(schedule: Schedule, nowMs: number): number | undefined {
+  return new Cron(cronPattern(schedule), { timezone: 'UTC' }).nextRun(new Date(nowMs))?.getTime();
+}
+
 /**
  * The closed period a digest posted at `firedAtMs` reports on: yesterday (daily), the 7 days up to yesterday
  * (weekly), the previous calendar month (monthly). Derived from the scheduled instant, not the clock, so a digest

@@ -1,7 +1,6 @@
-import { Cron } from 'croner';
 import { isAllowed } from '../agent/access.js';
 import type { Deps } from '../deps.js';
-import { cronPattern, type DigestCommand, describeSchedule, digestPeriod } from './digest-schedule.js';
+import { type DigestCommand, describeSchedule, digestPeriod, nextDue } from './digest-schedule.js';
 import { deleteSubscription, getSubscription, saveSubscription } from './digest-store.js';
 import { formatRange, formatUtcTime } from './format.js';
 import { mention, notice, type SlackMessage } from './messages.js';
@@ -60,7 +59,7 @@ export async function answerDigestCommand(
   );
 
   function nextText(schedule: Parameters<typeof describeSchedule>[0]): string {
-    const next = new Cron(cronPattern(schedule), { timezone: 'UTC' }).nextRun(new Date(deps.now()))?.getTime();
+    const next = nextDue(schedule, deps.now());
     if (next === undefined) return 'not scheduled';
     const period = digestPeriod(schedule.cadence, next);
     return `${formatUtcTime(next)}, covering ${formatRange(period.from, period.to)}`;

@@ -5,6 +5,7 @@ import {
   describeSchedule,
   digestPeriod,
   latestDue,
+  nextDue,
   parseDigestCommand,
 } from '../../../src/visitors/digest-schedule.js';
 import { movers } from '../../../src/visitors/movers.js';
@@ -67,6 +68,13 @@ describe('schedule arithmetic (UTC)', () => {
       from: '2026-12-19',
       to: '2027-01-01',
     });
+  });
+
+  it('finds the next scheduled instant', () => {
+    expect(nextDue(weekly, at('2026-11-23T09:00:00Z'))).toBe(at('2026-11-30T09:00:00Z'));
+    expect(nextDue({ cadence: 'daily', hour: 7, minute: 30 }, at('2026-12-31T08:00:00Z'))).toBe(
+      at('2027-01-01T07:30:00Z'),
+    );
   });
 
   it('describes a schedule in words', () => {
