@@ -45,7 +45,23 @@ describe('every button the bot renders', () => {
     return found;
   }
 
-  it('are all acknowledged when clicked, the pull request link button included', async () => {
+  /** Resolves once the app has sent nothing to Slack for a second (a chart takes a while to render). */
+  async function settled(): Promise<void> {
+    let seen = -1;
+    await eventually(
+      async () => {
+        const now = slack.calls.length;
+        const quiet = now === seen;
+        seen = now;
+        if (!quiet) await new Promise((resolve) => setTimeout(resolve, 1_000));
+        return quiet;
+      },
+      20_000,
+      'the app to finish what the clicks started',
+    );
+  }
+
+  it('are all acknowledged when clicked, the pull request link button included', { timeout: 60_000 }, async () => {
     // An agent job that ends with a pull request: the outcome carries the "Open pull request" link button.
     await postForm(app.url, slashCommand({ text: 'Document webhooks', response_url: slack.responseUrl('agent') }));
     const update = await eventually(
@@ -79,8 +95,8 @@ describe('every button the bot renders', () => {
         expect(res.status, id).toBe(200);
         expect(performance.now() - started, id).toBeLessThan(ACK_MS);
       }
-      // What a click renders (the next page) may bring buttons not seen yet.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // What a click renders (the next page, a chart's note) may bring buttons not seen yet: wait until it is done.
+      await settled();
     }
 
     // Every action the code can render was rendered and clicked; a new button without a listener fails here.
