@@ -170,7 +170,7 @@ describe.each(storeKinds)(
         await deliver(mention.events);
         await eventually(() => creates().length === 1);
         expect(creates()[0]?.path).toBe('/v2/agent/proj_b/job');
-        expect(await app.app.deps.store.jobs.forThread(['proj_b'], CHANNEL_ID, mention.ts)).toBeDefined();
+        await eventually(() => app.app.deps.store.jobs.forThread(['proj_b'], CHANNEL_ID, mention.ts), 5_000, 'binding');
       });
 
       it('answers a bare mention with usage, privately', async () => {
@@ -247,7 +247,7 @@ describe.each(storeKinds)(
         await eventually(() => creates().length === 1);
         expect(creates()[0]?.path).toBe('/v2/agent/proj_b/job');
         expect(prompts()).toEqual(['Document the CLI']);
-        expect(await app.app.deps.store.jobs.forThread(['proj_b'], DM, dm.ts)).toBeDefined();
+        await eventually(() => app.app.deps.store.jobs.forThread(['proj_b'], DM, dm.ts), 5_000, 'the binding');
 
         await deliver(say(slack, USER_ID, DM, '--project nope Fix <this> & that').events);
         const [note] = await eventually(() => ephemerals().length && ephemerals());
