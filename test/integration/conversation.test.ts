@@ -92,7 +92,7 @@ describe.each(storeKinds)(
         const mention = say(slack, USER_ID, CHANNEL_ID, '@Mintlify document this', { threadTs: root.ts });
         const [appMention, message] = mention.events as [EventEnvelope, EventEnvelope];
         await deliver([appMention]);
-        await jobOf(CHANNEL_ID, root.ts);
+        const { jobId } = await jobOf(CHANNEL_ID, root.ts);
         // The message twin arrives once the thread is already the new job's: it is not a follow-up.
         await deliver([message]);
         await settle();
@@ -117,6 +117,12 @@ describe.each(storeKinds)(
         const status = JSON.stringify(statusPosts()[0]?.args.blocks);
         expect(status).toContain('context: 3 earlier thread messages (capped at 8,000 characters)');
         expect(status).toContain('>document this');
+
+        sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/31' });
+        const outcome = await eventually(() =>
+          slack.callsTo('chat.postMessage').find((c) => String(c.args.text).includes('pull/31')),
+        );
+        expect(outcome.args.thread_ts).toBe(root.ts);
       });
 
       it('leaves out the oldest messages past the cap, and says so in the status line', async () => {
