@@ -49,11 +49,6 @@ describe('homeView', () => {
     expect(view).toContain(
       'new jobs: 3 of 100 used, 97 left · follow-ups: 0 of 100 used, 100 left · resets at 12:30 UTC',
     );
-    expect(view).not.toContain('project `proj_a` ·'); // one project: not named on each job
-  });
-
-  it('names each job’s project when there are several', () => {
-    const two = [...quotas, { ...quotas[0], project: 'proj_b' } as (typeof quotas)[number]];
-    expect(JSON.stringify(homeView([{ record: record() }], two, NOW))).toContain('project `proj_a`');
+    expect(view).toContain('Working* · project `proj_a` · 5m ago');
   });
 });
