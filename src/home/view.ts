@@ -38,7 +38,7 @@ export function homeView(jobs: readonly HomeJob[], quotas: readonly ProjectQuota
   if (jobs.length === 0) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: 'You have not started a job yet.' } });
   }
-  for (const job of jobs) blocks.push(jobBlock(job, quotas.length > 1, now));
+  for (const job of jobs) blocks.push(jobBlock(job, now));
   blocks.push(
     { type: 'divider' },
     { type: 'header', text: { type: 'plain_text', text: 'This hour' } },
@@ -49,10 +49,10 @@ export function homeView(jobs: readonly HomeJob[], quotas: readonly ProjectQuota
   return { type: 'home', blocks };
 }
 
-function jobBlock({ record, threadLink }: HomeJob, showProject: boolean, now: number): types.KnownBlock {
+function jobBlock({ record, threadLink }: HomeJob, now: number): types.KnownBlock {
   const { emoji, words } = jobStatus(record);
-  const facts = [`${emoji} *${words}*`, `${formatElapsed(now - record.createdAtMs)} ago`];
-  if (showProject) facts.splice(1, 0, `project \`${escapeMrkdwn(record.project)}\``);
+  const project = `project \`${escapeMrkdwn(record.project)}\``;
+  const facts = [`${emoji} *${words}*`, project, `${formatElapsed(now - record.createdAtMs)} ago`];
   const links = [safeLink(threadLink, 'Open thread'), safeLink(record.prLink, 'Pull request')].filter(Boolean);
   const text = [facts.join(' · '), `>${plainText(record.prompt, PROMPT_CHARS).replace(/\n/g, '\n>')}`];
   if (links.length) text.push(links.join(' · '));

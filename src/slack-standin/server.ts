@@ -312,7 +312,7 @@ export class SlackStandin {
         // The bot's DM with one person: Slack answers the same D… id every time.
         const [userId = ''] = String(args.users ?? '').split(',');
         if (!this.user(userId)) return refuse('user_not_found');
-        return ok({ channel: { id: `D${userId.slice(1)}` } });
+        return ok({ channel: { id: `D${userId}` } });
       }
       case 'conversations.info': {
         const channel = ws.channels.find((c) => c.id === args.channel);

@@ -24,7 +24,8 @@ import {
  * The real entry point (`src/index.ts`) as child processes on one private Redis, killed with SIGKILL:
  * no shutdown hook runs, so leases are left to lapse (LEASE_MS = 2 × POLL_MAX_INTERVAL_MS + 1 s).
  */
-describe.skipIf(!redisServerAvailable)('instances killed with SIGKILL', () => {
+// Real processes start, die and restart here: on a loaded 2-core box a test can take well over 20 s.
+describe.skipIf(!redisServerAvailable)('instances killed with SIGKILL', { timeout: 60_000 }, () => {
   let redis: RedisServer;
   let slack: FakeSlackApi;
   let sim: Simulator;

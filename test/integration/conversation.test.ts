@@ -92,7 +92,7 @@ describe.each(storeKinds)(
         const mention = say(slack, USER_ID, CHANNEL_ID, '@Mintlify document this', { threadTs: root.ts });
         const [appMention, message] = mention.events as [EventEnvelope, EventEnvelope];
         await deliver([appMention]);
-        await jobOf(CHANNEL_ID, root.ts);
+        const { jobId } = await jobOf(CHANNEL_ID, root.ts);
         // The message twin arrives once the thread is already the new job's: it is not a follow-up.
         await deliver([message]);
         await settle();
@@ -117,6 +117,12 @@ describe.each(storeKinds)(
         const status = JSON.stringify(statusPosts()[0]?.args.blocks);
         expect(status).toContain('context: 3 earlier thread messages (capped at 8,000 characters)');
         expect(status).toContain('>document this');
+
+        sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/31' });
+        const outcome = await eventually(() =>
+          slack.callsTo('chat.postMessage').find((c) => String(c.args.text).includes('pull/31')),
+        );
+        expect(outcome.args.thread_ts).toBe(root.ts);
       });
 
       it('leaves out the oldest messages past the cap, and says so in the status line', async () => {
@@ -170,7 +176,7 @@ describe.each(storeKinds)(
         await deliver(mention.events);
         await eventually(() => creates().length === 1);
         expect(creates()[0]?.path).toBe('/v2/agent/proj_b/job');
-        expect(await app.app.deps.store.jobs.forThread(['proj_b'], CHANNEL_ID, mention.ts)).toBeDefined();
+        await eventually(() => app.app.deps.store.jobs.forThread(['proj_b'], CHANNEL_ID, mention.ts), 5_000, 'binding');
       });
 
       it('answers a bare mention with usage, privately', async () => {
@@ -247,7 +253,7 @@ describe.each(storeKinds)(
         await eventually(() => creates().length === 1);
         expect(creates()[0]?.path).toBe('/v2/agent/proj_b/job');
         expect(prompts()).toEqual(['Document the CLI']);
-        expect(await app.app.deps.store.jobs.forThread(['proj_b'], DM, dm.ts)).toBeDefined();
+        await eventually(() => app.app.deps.store.jobs.forThread(['proj_b'], DM, dm.ts), 5_000, 'the binding');
 
         await deliver(say(slack, USER_ID, DM, '--project nope Fix <this> & that').events);
         const [note] = await eventually(() => ephemerals().length && ephemerals());

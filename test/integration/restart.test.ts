@@ -7,7 +7,7 @@ import { type AppProcess, startAppProcess } from '../support/app-process.js';
 import { dropNamespace, redisAvailable, TEST_REDIS_URL, testNamespace } from '../support/redis.js';
 import { eventually, testEnv } from '../support/test-app.js';
 
-describe.skipIf(!redisAvailable)('restart (real process, SIGTERM, Redis store)', () => {
+describe.skipIf(!redisAvailable)('restart (real process, SIGTERM, Redis store)', { timeout: 60_000 }, () => {
   let slack: FakeSlackApi;
   let sim: Simulator;
   let namespace: string;

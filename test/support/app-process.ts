@@ -76,7 +76,7 @@ export interface AppProcess {
  * Runs the real entry point (`src/index.ts`) as its own process, as `npm start` would (without any .env), and waits until
  * it logs `app.started`. Used where a test needs real signals: SIGTERM, SIGKILL.
  */
-export async function startAppProcess(env: Record<string, string>, timeoutMs = 15_000): Promise<AppProcess> {
+export async function startAppProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<AppProcess> {
   const child = spawnEntryPoint(env);
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {

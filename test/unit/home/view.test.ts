@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { homeView } from '../../../src/home/view.js';
+import { initialRecord, type JobRecord } from '../../../src/store/jobs.js';
+
+const NOW = Date.parse('2026-11-23T12:00:00Z');
+
+function record(overrides: Partial<JobRecord> = {}): JobRecord {
+  const base = initialRecord(
+    {
+      project: 'proj_a',
+      jobId: 'j1',
+      channel: 'C1',
+      threadTs: '1.0',
+      statusTs: '1.0',
+      userId: 'U1',
+      prompt: 'Fix <the> docs & @channel',
+      createdAtMs: NOW - 5 * 60_000,
+    },
+    { status: 'active' },
+    NOW - 5 * 60_000,
+  );
+  return { ...base, ...overrides };
+}
+
+const quota = { ok: true, used: 3, left: 97, resetInMs: 30 * 60_000 };
+const quotas = [{ project: 'proj_a', create: quota, followUp: { ok: true, used: 0, left: 100, resetInMs: 0 } }];
+
+describe('homeView', () => {
+  it('shows each job’s status, age, escaped prompt, thread and an https PR link', () => {
+    const view = JSON.stringify(
+      homeView(
+        [
+          { record: record(), threadLink: 'https://acme.slack.com/archives/C1/p10' },
+          {
+            record: record({ jobId: 'j2', ended: 'pull_request', prLink: 'https://github.com/acme/docs/pull/1' }),
+          },
+          { record: record({ jobId: 'j3', ended: 'failed', prLink: 'javascript:alert(1)' }) },
+        ],
+        quotas,
+        NOW,
+      ),
+    );
+    expect(view).toContain('Working');
+    expect(view).toContain('5m ago');
+    expect(view).toContain('>Fix &lt;the&gt; docs &amp; @\u200Bchannel');
+    expect(view).toContain('<https://acme.slack.com/archives/C1/p10|Open thread>');
+    expect(view).toContain('<https://github.com/acme/docs/pull/1|Pull request>');
+    expect(view).not.toContain('javascript:');
+    expect(view).toContain(
+      'new jobs: 3 of 100 used, 97 left · follow-ups: 0 of 100 used, 100 left · resets at 12:30 UTC',
+    );
+    expect(view).toContain('Working* · project `proj_a` · 5m ago');
+  });
+});
