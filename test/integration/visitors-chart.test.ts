@@ -71,7 +71,7 @@ describe.each(storeKinds)('/visitors changes and charts ($kind store)', ({ kind,
 
     expect(slack.callsTo('conversations.open')[0]?.args.users).toBe(USER_ID);
     const complete = slack.callsTo('files.completeUploadExternal')[0];
-    expect(complete?.args.channel_id).toBe(`D${USER_ID.slice(1)}`); // the stand-in's DM with that person
+    expect(complete?.args.channel_id).toBe(`D${USER_ID}`);
     expect(JSON.stringify(complete?.args.files)).toContain('Unique visitors per day');
     const upload = slack.callsTo('getUploadURLExternal').concat(slack.callsTo('files.getUploadURLExternal'))[0];
     expect(String(upload?.args.filename)).toBe(`visitors_${TEST_PROJECT_ID}_${day(-13)}_${day(0)}.png`);
