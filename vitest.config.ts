@@ -6,6 +6,7 @@ const ALONE = ['test/faults/burst.test.ts'];
 export default defineConfig({
   test: {
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/wire-safety-setup.ts'],
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 20_000,

@@ -10,10 +10,11 @@ import { runChartRender, runChartRequests } from './chart.js';
 import { machine, round, table } from './lib/stats.js';
 import { fmtS, runPollEconomy } from './poll-economy.js';
 import { runSoak } from './soak.js';
+import { runStart } from './start.js';
 import { runTracking, type Scale, type TrackingResult } from './tracking.js';
 import { runExport, runRender } from './visitors.js';
 
-const only = new Set((process.env.BENCH_ONLY ?? 'ack,tracking,soak,economy,visitors,chart').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'start,ack,tracking,soak,economy,visitors,chart').split(','));
 const started = Date.now();
 const log = (line: string) => console.log(`[${round((Date.now() - started) / 1000, 0)}s] ${line}`);
 
@@ -69,6 +70,17 @@ const code = {
 };
 const results: Record<string, unknown> = { ...previous, date: new Date().toISOString(), machine: machine(), code };
 const sections: string[] = [];
+
+if (only.has('start')) {
+  const start = await runStart();
+  results.start = start;
+  sections.push(
+    `npm start (median of ${start.runs}; before: prestart compiled every time)\n${table(
+      ['compile (before, every start)', 'staleness check (after)', 'to config error', 'to ready'],
+      [[`${start.compileMs} ms`, `${start.staleCheckMs} ms`, `${start.configErrorMs} ms`, `${start.readyMs} ms`]],
+    )}`,
+  );
+}
 
 if (only.has('economy')) {
   const economy = runPollEconomy();

@@ -1,9 +1,7 @@
 import { existsSync } from 'node:fs';
-import { startApp } from './app.js';
 import { ConfigError, loadEnvFile, nextStep, parseConfig } from './config.js';
 import { createLogger } from './log.js';
 import { TokenRefusedError } from './slack/token-check.js';
-import { StoreUnavailableError } from './store/store.js';
 
 loadEnvFile();
 let config: ReturnType<typeof parseConfig>;
@@ -17,6 +15,10 @@ try {
 
 const log = createLogger(config.logLevel);
 process.on('unhandledRejection', (reason) => log.error('process.unhandled_rejection', { error: reason }));
+
+// Loaded only once the configuration is valid, so a first run's mistakes are reported before Bolt and Redis load.
+const { startApp } = await import('./app.js');
+const { StoreUnavailableError } = await import('./store/store.js');
 
 try {
   const app = await startApp(config, { log });

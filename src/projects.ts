@@ -1,5 +1,5 @@
 import type { Config } from './config.js';
-import { plainText } from './slack/mrkdwn.js';
+import { escapeMrkdwn, plainText } from './slack/mrkdwn.js';
 
 /** A Mintlify project id as this app accepts it: safe in a URL path, a store key and a file name. */
 export const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
@@ -46,7 +46,7 @@ export function describeProjects(projects: Projects, channel: string, command: '
   if (projects.all.length === 1) return line;
   const list = projects.all.map((p) => (p === projects.defaultProject ? `${code(p)} (default)` : code(p))).join(', ');
   const example = command === '/agent' ? '/agent --project <id> <instruction>' : '/visitors --project <id> [range]';
-  return `${line} Projects I know: ${list}. Pick another with \`${example}\`.`;
+  return `${line} Projects I know: ${list}. Pick another with \`${escapeMrkdwn(example)}\`.`;
 }
 
 /** A project id from the user, for messages: inline code, escaped, short. */

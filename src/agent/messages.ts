@@ -14,7 +14,7 @@ const PROMPT_PREVIEW_CHARS = 600;
 const FALLBACK_PROMPT_CHARS = 150;
 
 export const USAGE = [
-  '*Start a Mintlify agent job on the docs:* `/agent <instruction>`',
+  '*Start a Mintlify agent job on the docs:* `/agent &lt;instruction&gt;`',
   'Examples:',
   '• `/agent Document the new rate-limit headers on the webhooks page`',
   '• `/agent Fix broken links in the quickstart`',
@@ -27,7 +27,7 @@ const CONVERSATION_USAGE = [
   '• mention me with an instruction: `@Mintlify Document the new retry policy` (in a thread, the thread is the brief)',
   '• send me an instruction here in a direct message',
   '• on any message, *More actions → Ask the Mintlify agent*',
-  '• `/agent <instruction>`',
+  '• `/agent &lt;instruction&gt;`',
   "I answer in the message's thread; reply there to give the agent follow-up instructions, and I post the pull request there when it is ready. Your jobs and this hour's quota are on my Home tab.",
 ].join('\n');
 

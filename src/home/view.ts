@@ -26,7 +26,7 @@ export const HOW_TO = [
   '• Mention me with an instruction: `@Mintlify Document the new retry policy`. In a thread, the thread is the brief.',
   '• Send me an instruction in my *Messages* tab.',
   '• On any message: *More actions → Ask the Mintlify agent*.',
-  '• `/agent <instruction>` in a channel.',
+  '• `/agent &lt;instruction&gt;` in a channel.',
   "I answer in the message's thread: reply there to steer the agent; the pull request lands there too.",
 ].join('\n');
 

@@ -86,7 +86,15 @@ export function createSlackApp(config: Config, log: Logger, options: SlackAppOpt
     log.error('slack.listener_error', { name, code, error: message });
   });
 
+  const stopping = new AbortController();
+  const retry = options.retry ?? DEFAULT_RETRY;
+
   if (socket) {
+    // The SDK reconnects after a drop by calling `start` again, and gives up for good (an unhandled rejection) when
+    // Slack cannot be reached at that moment. Every connection, the first and each reconnection, goes through the
+    // same patient loop instead: backoff and a log line per try, a refused token named.
+    const connectOnce = socket.client.start.bind(socket.client);
+    socket.client.start = () => untilAccepted('SLACK_APP_TOKEN', connectOnce, log, retry, stopping.signal);
     socket.client.on('connected', () => {
       connected = true;
     });
@@ -98,8 +106,6 @@ export function createSlackApp(config: Config, log: Logger, options: SlackAppOpt
     }
   }
 
-  const stopping = new AbortController();
-  const retry = options.retry ?? DEFAULT_RETRY;
   let server: Server | undefined;
 
   return {
@@ -117,7 +123,7 @@ export function createSlackApp(config: Config, log: Logger, options: SlackAppOpt
       await untilAccepted('SLACK_BOT_TOKEN', () => bolt.init(), log, retry, stopping.signal);
       if (socket) {
         connected = false;
-        await untilAccepted('SLACK_APP_TOKEN', () => socket.start(), log, retry, stopping.signal);
+        await socket.start();
         connected = true;
       }
       return port;

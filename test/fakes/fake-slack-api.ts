@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SlackStandin, type StandinUser } from '../../src/slack-standin/index.js';
+import { startedStandins } from '../support/wire-safety.js';
 
 export type {
   EphemeralMessage,
@@ -11,8 +12,16 @@ export type {
 } from '../../src/slack-standin/index.js';
 export { BOT_ID, BOT_USER_ID } from '../../src/slack-standin/index.js';
 
-/** The Slack stand-in as the tests know it (src/slack-standin), with the default workspace and its tokens. */
+/**
+ * The Slack stand-in as the tests know it (src/slack-standin), with the default workspace and its tokens. Every
+ * instance's outgoing bodies are checked for wire safety after its test file (test/support/wire-safety-setup.ts).
+ */
 export class FakeSlackApi extends SlackStandin {
+  constructor() {
+    super();
+    startedStandins.push(this);
+  }
+
   /** The workspace's people by id → display name, as `users.info` answers; set or delete to change who exists. */
   readonly users = new Map<string, string>(this.workspace.users.map((u) => [u.id, u.displayName || u.realName]));
 

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { ackBodies } from '../support/wire-safety.js';
 
 export const SIGNING_SECRET = 'test-signing-secret';
 
@@ -22,7 +23,7 @@ export async function postSigned(
   options: SlackRequestOptions = {},
 ): Promise<Response> {
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
-  return fetch(`${baseUrl}/slack/events`, {
+  const res = await fetch(`${baseUrl}/slack/events`, {
     method: 'POST',
     headers: {
       'content-type': contentType,
@@ -32,6 +33,10 @@ export async function postSigned(
     },
     body,
   });
+  // What the app answers in the ack (a command's private reply) is read by people too: checked like its posts.
+  const answer = await res.clone().text();
+  if (answer.startsWith('{')) ackBodies.push({ method: 'ack', args: JSON.parse(answer), at: Date.now() });
+  return res;
 }
 
 export function postForm(baseUrl: string, fields: Record<string, string>, options?: SlackRequestOptions) {

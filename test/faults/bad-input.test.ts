@@ -164,7 +164,7 @@ describe('bad input sweep', () => {
       const { text: _, ...fields } = slashCommand({ response_url: slack.responseUrl('notext') });
       const res = await postForm(app.url, fields);
       expect(res.status).toBe(200);
-      expect(((await res.json()) as { text: string }).text).toContain('/agent <instruction>');
+      expect(((await res.json()) as { text: string }).text).toContain('/agent &lt;instruction&gt;');
       expect(work()).toHaveLength(0);
     });
 

@@ -132,7 +132,7 @@ describe.each(storeKinds)('agent jobs in Slack ($kind store)', ({ kind, redisUrl
       await boot();
       const body = await agent(text);
       expect(body.response_type).toBe('ephemeral');
-      expect(body.text).toContain('/agent <instruction>');
+      expect(body.text).toContain('/agent &lt;instruction&gt;');
       expect(sim.requests).toHaveLength(0);
       expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
     },

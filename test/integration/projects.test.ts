@@ -126,7 +126,7 @@ describe.each(storeKinds)('several projects ($kind store)', ({ kind, redisUrl, a
     await boot();
     const listed = await command('/agent', 'projects', HB_CHANNEL);
     expect(listed?.text).toBe(
-      'This channel uses project `proj_hb`. Projects I know: `proj_test` (default), `proj_api`, `proj_hb`. Pick another with `/agent --project <id> <instruction>`.',
+      'This channel uses project `proj_hb`. Projects I know: `proj_test` (default), `proj_api`, `proj_hb`. Pick another with `/agent --project &lt;id&gt; &lt;instruction&gt;`.',
     );
     const help = await command('/agent', 'help', 'D0DIRECT');
     expect(help?.text).toContain('This channel uses project `proj_test`.');

@@ -135,4 +135,15 @@ describe('Socket Mode', () => {
     await eventually(async () => (await fetch(`${app?.url}/healthz`)).status === 200, 5_000, '/healthz 200 again');
     await startedJob('After the reconnect');
   }, 30_000);
+
+  it('reconnects even when Slack cannot be reached for a while after the drop', async () => {
+    await boot();
+    slack.fail('apps.connections.open', { status: 503 }, 2);
+    socket.drop();
+    await eventually(() => socket.connected && socket.connectionCount === 2, 25_000, 'the reconnection');
+    expect(slack.callsTo('apps.connections.open').length).toBeGreaterThanOrEqual(3);
+    await eventually(async () => (await fetch(`${app?.url}/healthz`)).status === 200, 5_000, '/healthz 200 again');
+    expect(app?.logs()).toContain('"event":"slack.not_ready"');
+    await startedJob('After Slack came back');
+  }, 40_000);
 });

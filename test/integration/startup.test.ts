@@ -1,7 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildIfStale, runEntryPoint } from '../support/app-process.js';
+import { buildIfStale, CLEAN_CWD, runEntryPoint } from '../support/app-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SECRET_KEY = 'sk_live_totallysecret123';
@@ -86,11 +88,12 @@ describe('startup with a bad configuration', () => {
   });
 });
 
-describe('fast start (npm start = build only if stale, then node dist/index.js)', () => {
-  beforeAll(async () => {
-    expect((await buildIfStale()).code).toBe(0); // compiles here only if src/ changed since the last build
-  }, 120_000);
+// The compiled entry (what npm start runs) is built here only if src/ changed since the last build.
+beforeAll(async () => {
+  expect((await buildIfStale()).code).toBe(0);
+}, 120_000);
 
+describe('fast start (npm start = build only if stale, then node dist/index.js)', () => {
   it('does not compile again when nothing changed', async () => {
     const again = await buildIfStale();
     expect(again.code).toBe(0);
@@ -106,5 +109,24 @@ describe('fast start (npm start = build only if stale, then node dist/index.js)'
     );
     // No compile on the way (one takes 15–23 s); the 2 s target itself is measured in BENCHMARKS.md.
     expect(exit.ms).toBeLessThan(12_000);
+  });
+});
+
+describe("a developer's .env never reaches the real-process tests", () => {
+  it('the entry reads .env from its working directory, and the tests run it from one without a .env', async () => {
+    // What happened before: a .env beside the entry (here SLACK_APP_TOKEN set for Socket Mode) filled what a test left unset.
+    const withEnvFile = mkdtempSync(join(tmpdir(), 'with-env-file-'));
+    writeFileSync(join(withEnvFile, '.env'), 'SLACK_BOT_TOKEN=hello-from-dotenv\n');
+    const leaked = await runEntryPoint(
+      Object.fromEntries(CONFIG_VARS.filter((n) => n !== 'SLACK_BOT_TOKEN').map((n) => [n, ''])),
+      15_000,
+      'dist',
+      withEnvFile,
+    );
+    expect(leaked.stderr).toContain('SLACK_BOT_TOKEN: must be a bot token starting with "xoxb-"');
+
+    expect(existsSync(join(CLEAN_CWD, '.env'))).toBe(false);
+    const clean = await runEntryPoint({}, 15_000, 'dist');
+    expect(clean.stderr).toContain('SLACK_BOT_TOKEN: required');
   });
 });

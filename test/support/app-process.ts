@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** An empty working directory: the entry point loads `.env` from its working directory, and a test's must not. */
-const CLEAN_CWD = mkdtempSync(join(tmpdir(), 'app-process-'));
+export const CLEAN_CWD = mkdtempSync(join(tmpdir(), 'app-process-'));
 
 /** Which entry point runs: the source through tsx, or the compiled `dist/index.js` that `npm start` runs. */
 export type Entry = 'src' | 'dist';
@@ -16,11 +16,12 @@ export type Entry = 'src' | 'dist';
 export function spawnEntryPoint(
   env: Record<string, string>,
   entry: Entry = 'src',
+  cwd = CLEAN_CWD,
 ): ChildProcess & { stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream } {
   const tsx = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
   const args = entry === 'src' ? ['--import', tsx, join(ROOT, 'src/index.ts')] : [join(ROOT, 'dist/index.js')];
   return spawn(process.execPath, args, {
-    cwd: CLEAN_CWD,
+    cwd,
     env: { PATH: process.env.PATH ?? '', ...(process.env.TMPDIR && { TMPDIR: process.env.TMPDIR }), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   }) as ChildProcess & { stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream };
@@ -36,9 +37,14 @@ export interface Exit {
 }
 
 /** Runs the real entry point with exactly `env` and waits for it to exit (killed after `timeoutMs`). */
-export function runEntryPoint(env: Record<string, string>, timeoutMs = 15_000, entry: Entry = 'src'): Promise<Exit> {
+export function runEntryPoint(
+  env: Record<string, string>,
+  timeoutMs = 15_000,
+  entry: Entry = 'src',
+  cwd = CLEAN_CWD,
+): Promise<Exit> {
   const started = performance.now();
-  const child = spawnEntryPoint(env, entry);
+  const child = spawnEntryPoint(env, entry, cwd);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {

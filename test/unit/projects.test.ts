@@ -33,7 +33,7 @@ describe('projects', () => {
 
   it('describes which project a channel uses and how to pick another', () => {
     expect(describeProjects(projects, 'C0BBB', '/agent')).toBe(
-      'This channel uses project `proj_b`. Projects I know: `proj_a` (default), `proj_b`, `proj_c`, `proj_d`. Pick another with `/agent --project <id> <instruction>`.',
+      'This channel uses project `proj_b`. Projects I know: `proj_a` (default), `proj_b`, `proj_c`, `proj_d`. Pick another with `/agent --project &lt;id&gt; &lt;instruction&gt;`.',
     );
   });
 });
