@@ -1,6 +1,6 @@
 /**
  * Benchmark 2: many active jobs at once. Jobs are created on the simulator through its HTTP API, bound to
- * threads in the app's store (createBindings(store).bind, as /agent does), and found by the poller through the
+ * threads in the app's store (store.jobs.create, as /agent does), and found by the poller through the
  * active-jobs set. The orchestrator ends each job at a random time (simulator endJob) and watches the fake
  * Slack API for the outcome post in that job's thread.
  */
