@@ -7,9 +7,11 @@ import { createQuota } from './agent/quota.js';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { createLogger, type Logger } from './log.js';
+import { createMetrics } from './metrics.js';
 import { createMintlifyClient } from './mintlify/client.js';
 import { createProjects } from './projects.js';
 import { createSlackApp } from './slack/app.js';
+import { observedStore } from './store/observed.js';
 import { createStore, type Store } from './store/store.js';
 import { registerVisitors } from './visitors/listeners.js';
 
@@ -40,21 +42,25 @@ export interface StartOptions {
 /** Wires config → deps → Slack app + poller and starts them. The poller resumes jobs left active. */
 export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
   const log = options.log ?? createLogger(config.logLevel);
-  const store =
+  const metrics = createMetrics();
+  const store = observedStore(
     options.store ??
-    (await createStore({
-      redisUrl: config.redisUrl,
-      log,
-      namespace: config.storeNamespace,
-      legacyProject: config.mintlify.projectId,
-    }));
-  const slackApp = createSlackApp(config, log, options.slackTimeoutMs);
+      (await createStore({
+        redisUrl: config.redisUrl,
+        log,
+        namespace: config.storeNamespace,
+        legacyProject: config.mintlify.projectId,
+      })),
+    metrics.storeError,
+  );
+  const slackApp = createSlackApp(config, log, options.slackTimeoutMs, metrics);
   const afterAck = pLimit(AFTER_ACK_CONCURRENCY);
   const background = pLimit(BACKGROUND_CONCURRENCY);
   const projects = createProjects(config);
   const deps: Deps = {
     config,
     log,
+    metrics,
     store,
     projects,
     slack: slackApp.bolt.client,
@@ -62,6 +68,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       apiUrl: config.mintlify.apiUrl,
       keyFor: projects.keyFor,
       log,
+      onResponse: metrics.serviceResponse,
       ...(options.mintlifyTimeoutMs && { timeoutMs: options.mintlifyTimeoutMs }),
     }),
     instanceId: randomUUID(),
@@ -70,7 +77,16 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     background,
   };
   const poller = createPoller(deps, options.poller);
-  registerAgent(slackApp.bolt, { ...deps, poller, quota: createQuota(store) });
+  const quota = createQuota(store);
+  registerAgent(slackApp.bolt, { ...deps, poller, quota });
+  metrics.observe({
+    trackedJobs: () => poller.size,
+    quota: async () => {
+      const kinds = ['create', 'follow_up'] as const;
+      const pairs = projects.all.flatMap((project) => kinds.map((kind) => ({ project, kind })));
+      return Promise.all(pairs.map(async (pair) => ({ ...pair, ...(await quota.usage(pair.project, pair.kind)) })));
+    },
+  });
   registerVisitors(slackApp.bolt, deps);
 
   const port = await slackApp.start();

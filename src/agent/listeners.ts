@@ -88,6 +88,7 @@ function boundThreadReply(ctx: AgentContext) {
       for (const key of seen) {
         if (!(await ctx.store.claims.claim(key, ctx.instanceId, DEDUPE_TTL_MS))) {
           ctx.log.info('agent.duplicate_event', { key, retry_num: context.retryNum });
+          ctx.metrics.duplicatePrevented(key.startsWith('event:') ? 'event' : 'message');
           return;
         }
       }

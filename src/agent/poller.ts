@@ -14,6 +14,8 @@ export interface Poller {
   stop(): Promise<void>;
   /** Tracks a job's current round from now on, at the shortest interval (a new job, or an accepted follow-up). */
   track(ref: JobRef): void;
+  /** Jobs tracked now. */
+  readonly size: number;
 }
 
 export interface PollerOptions {
@@ -53,7 +55,7 @@ const keyOf = ({ project, jobId }: JobRef) => `${project}\u0000${jobId}`;
  * the record lives in `store.jobs`, the posting rules in `poster.ts`.
  */
 export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
-  const { config, log, store, slack, mintlify, instanceId, projects } = deps;
+  const { config, log, store, slack, mintlify, instanceId, projects, metrics } = deps;
   const min = config.pollIntervalMs;
   const max = config.pollMaxIntervalMs;
   const leaseMs = options.leaseMs ?? 2 * max + 1_000;
@@ -106,7 +108,10 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
   async function poll(entry: Tracked): Promise<void> {
     const { ref } = entry;
     // A peer holds the lease; look again within the longest poll interval in case it stopped or died.
-    if (!(await store.claims.renew(leaseKey(ref), instanceId, leaseMs))) return schedule(entry, max);
+    if (!(await store.claims.renew(leaseKey(ref), instanceId, leaseMs))) {
+      metrics.pollResult('leased_elsewhere');
+      return schedule(entry, max);
+    }
     entry.retracked = false;
     let record: JobRecord | undefined;
     try {
@@ -125,8 +130,10 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
     } catch (error) {
       // A 404, or an id the client refuses to put in a URL (a corrupt binding): either way the job is gone.
       if (error instanceof NotFoundError || error instanceof InvalidRequestError) {
+        metrics.pollResult('gone');
         return conclude(entry, record, { kind: 'gone' });
       }
+      metrics.pollResult('failed');
       const waitMs =
         error instanceof RateLimitedError ? error.retryAfterMs : nextPollInterval(entry.intervalMs, false, min, max);
       log.warn('poller.get_failed', { ...fields(ref), error, retry_in_ms: waitMs });
@@ -136,6 +143,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
     // Only a job still active can expire.
     const expired = deps.now() - record.roundStartedAtMs > config.jobMaxAgeMs;
     const outcome = outcomeOf(job, record) ?? (expired ? { kind: 'expired' as const } : undefined);
+    metrics.pollResult(outcome ? 'ended' : 'running');
     if (outcome) return conclude(entry, record, outcome);
 
     const shown = { status: job.status, repository: job.source?.repository, ref: job.source?.ref, model: job.model };
@@ -157,6 +165,8 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
       case 'posted': {
         const prLink = outcome.kind === 'pull_request' ? outcome.prLink : undefined;
         const ended = await store.jobs.endRound(ref, record.round, outcome.kind, prLink);
+        metrics.outcomePosted(outcome.kind);
+        if (delivery.found) metrics.duplicatePrevented('outcome');
         log.info('poller.outcome_posted', {
           ...fields(ref),
           outcome: outcome.kind,
@@ -253,6 +263,9 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
   }
 
   return {
+    get size() {
+      return tracked.size;
+    },
     async start() {
       running = true;
       loop();

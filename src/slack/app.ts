@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { App, type CustomRoute } from '@slack/bolt';
 import type { Config } from '../config.js';
 import { type Logger, toSlackLogger } from '../log.js';
+import { createMetrics, type Metrics } from '../metrics.js';
+import { observeRequests, observingFetch } from './observe.js';
 
 /** Deadline of one Slack Web API call; shorter than the poster's claim (see agent/poster.ts). */
 export const SLACK_TIMEOUT_MS = 10_000;
@@ -18,9 +20,14 @@ export interface SlackApp {
 
 /**
  * The Bolt app and its transport: HTTP (`POST /slack/events`) or Socket Mode when an app token is set,
- * `/healthz`, the Web API base URL and the one error handler. Features never learn which receiver runs.
+ * `/healthz` and `/metrics`, the Web API base URL and the one error handler. Features never learn which receiver runs.
  */
-export function createSlackApp(config: Config, log: Logger, timeoutMs = SLACK_TIMEOUT_MS): SlackApp {
+export function createSlackApp(
+  config: Config,
+  log: Logger,
+  timeoutMs = SLACK_TIMEOUT_MS,
+  metrics: Metrics = createMetrics(),
+): SlackApp {
   let ready = false;
   const healthz: CustomRoute = {
     path: '/healthz',
@@ -28,6 +35,19 @@ export function createSlackApp(config: Config, log: Logger, timeoutMs = SLACK_TI
     handler: (_req, res) => {
       res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ok: ready }));
+    },
+  };
+  const metricsRoute: CustomRoute = {
+    path: '/metrics',
+    method: ['GET'],
+    handler: (_req, res) => {
+      metrics.render().then(
+        (text) => res.writeHead(200, { 'content-type': metrics.contentType }).end(text),
+        (error: Error) => {
+          log.error('metrics.render_failed', { error });
+          res.writeHead(500).end();
+        },
+      );
     },
   };
   const { slack } = config;
@@ -43,16 +63,19 @@ export function createSlackApp(config: Config, log: Logger, timeoutMs = SLACK_TI
       retryConfig: { retries: 0 },
       rejectRateLimitedCalls: true,
       timeout: timeoutMs,
+      fetch: observingFetch(slack.apiUrl, metrics),
     },
-    customRoutes: [healthz],
+    customRoutes: [healthz, metricsRoute],
     convoStore: false,
     ...(socketMode
       ? { socketMode: true, appToken: slack.appToken, installerOptions: { port: slack.port } }
       : { signingSecret: slack.signingSecret ?? '', port: slack.port }),
   });
 
+  const requests = observeRequests(bolt, log, metrics);
   bolt.error(async (error) => {
     const { code, message, name } = error as Error & { code?: string };
+    requests.failed();
     log.error('slack.listener_error', { name, code, error: message });
   });
 
