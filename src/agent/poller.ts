@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Deps } from '../deps.js';
+import type { Logger } from '../log.js';
 import { InvalidRequestError, NotFoundError, RateLimitedError } from '../mintlify/errors.js';
 import { CorruptJobError, type JobRecord, type JobRef } from '../store/jobs.js';
 import { nextPollInterval, nextRetryDelay, SLOW_RETRY_MS } from './backoff.js';
@@ -29,6 +30,8 @@ export interface PollerOptions {
 
 interface Tracked {
   ref: JobRef;
+  /** Writes `project` and `job_id` on every line. */
+  log: Logger;
   nextAt: number;
   intervalMs: number;
   inFlight: boolean;
@@ -71,11 +74,11 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
   let running = false;
 
   const leaseKey = ({ project, jobId }: JobRef) => `lease:${project}:${jobId}`;
-  const fields = ({ project, jobId }: JobRef) => ({ project, job_id: jobId });
 
   function entryFor(ref: JobRef): Tracked {
     const now = deps.now();
-    return { ref, nextAt: now, intervalMs: min, inFlight: false, lastRefreshAt: now, retracked: false };
+    const jobLog = log.child({ project: ref.project, job_id: ref.jobId });
+    return { ref, log: jobLog, nextAt: now, intervalMs: min, inFlight: false, lastRefreshAt: now, retracked: false };
   }
 
   function schedule(entry: Tracked, delayMs: number, patch: Partial<Tracked> = {}): void {
@@ -118,7 +121,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
       record = await store.jobs.get(ref);
     } catch (error) {
       if (!(error instanceof CorruptJobError)) throw error;
-      log.error('store.corrupt_record', { ...fields(ref), problems: error.problems });
+      entry.log.error('store.corrupt_record', { problems: error.problems });
       return drop(entry);
     }
     if (!record || record.ended) return drop(entry);
@@ -136,7 +139,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
       metrics.pollResult('failed');
       const waitMs =
         error instanceof RateLimitedError ? error.retryAfterMs : nextPollInterval(entry.intervalMs, false, min, max);
-      log.warn('poller.get_failed', { ...fields(ref), error, retry_in_ms: waitMs });
+      entry.log.warn('poller.get_failed', { error, retry_in_ms: waitMs });
       return schedule(entry, waitMs, { intervalMs: Math.min(max, waitMs) });
     }
 
@@ -167,8 +170,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
         const ended = await store.jobs.endRound(ref, record.round, outcome.kind, prLink);
         metrics.outcomePosted(outcome.kind);
         if (delivery.found) metrics.duplicatePrevented('outcome');
-        log.info('poller.outcome_posted', {
-          ...fields(ref),
+        entry.log.info('poller.outcome_posted', {
           outcome: outcome.kind,
           round: record.round,
           found: delivery.found,
@@ -186,7 +188,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
         if (deps.now() - failingSince > config.jobMaxAgeMs) return giveUp(entry, record, outcome, delivery.code);
         const backoff = delivery.slow ? SLOW_RETRY_MS : nextRetryDelay(entry.retryDelayMs, min);
         const waitMs = delivery.retryAfterMs ?? backoff;
-        log.warn('poller.post_failed', { ...fields(ref), slack_error: delivery.code, retry_in_ms: waitMs });
+        entry.log.warn('poller.post_failed', { slack_error: delivery.code, retry_in_ms: waitMs });
         return schedule(entry, waitMs, { failingSince, retryDelayMs: backoff });
       }
       case 'final':
@@ -198,8 +200,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
   async function giveUp(entry: Tracked, record: JobRecord, outcome: Outcome, code: string): Promise<void> {
     const stopped = await store.jobs.stopTracking(entry.ref, record.round);
     if (!stopped.ok) return schedule(entry, min, { intervalMs: min });
-    log.error('poller.outcome_undeliverable', {
-      ...fields(entry.ref),
+    entry.log.error('poller.outcome_undeliverable', {
       channel: record.channel,
       outcome: outcome.kind,
       slack_error: code,
@@ -209,7 +210,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
     // The bot's DM with the requester: the result is not lost even when its channel is gone.
     await slack.chat
       .postMessage({ channel: record.userId, ...undeliveredNote(record, outcome, config.jobMaxAgeMs, code) })
-      .catch((error) => log.warn('slack.post_failed', { op: 'agent.undelivered_note', ...fields(entry.ref), error }));
+      .catch((error) => entry.log.warn('slack.post_failed', { op: 'agent.undelivered_note', error }));
     await refreshRootMessage(deps, entry.ref);
   }
 
@@ -218,7 +219,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
     const task = poll(entry)
       .catch((error) => {
         // Store or Slack trouble: keep the job, try again later.
-        log.error('poller.error', { ...fields(entry.ref), error });
+        entry.log.error('poller.error', { error });
         schedule(entry, nextPollInterval(entry.intervalMs, false, min, max));
       })
       .finally(() => {

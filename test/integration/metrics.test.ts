@@ -106,5 +106,9 @@ describe.each(storeKinds)('GET /metrics ($kind store)', ({ kind, redisUrl, avail
       expect.objectContaining({ level: 'info', outcome: 'ok', ack_ms: expect.any(Number) }),
     ]);
     expect(lines).toHaveLength(4);
+    // Job lines come from a child logger carrying the job and its project.
+    expect(app.logs()).toMatch(
+      new RegExp(`"event":"poller.outcome_posted","project":"${TEST_PROJECT_ID}","job_id":"${jobId}"`),
+    );
   });
 });
