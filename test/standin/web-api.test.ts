@@ -1,0 +1,115 @@
+import { webApi } from '@slack/bolt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BLOCK_KIT_LIMITS, type SlackStandin, startSlackStandin } from '../../src/slack-standin/index.js';
+
+/** The stand-in answers like Slack does, through Slack's own Web API client. */
+describe('Slack stand-in: Web API', () => {
+  let slack: SlackStandin;
+  let client: webApi.WebClient;
+  const clientFor = (token: string) =>
+    new webApi.WebClient(token, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+
+  beforeAll(async () => {
+    slack = await startSlackStandin();
+    client = clientFor(slack.workspace.botToken);
+  });
+  afterAll(() => slack.close());
+
+  it('answers auth.test per token: the bot for its token, invalid_auth for an unknown one, the refusal given', async () => {
+    await expect(client.auth.test()).resolves.toMatchObject({ ok: true, user_id: 'UBOT', bot_id: 'BBOT' });
+    await expect(clientFor('xoxb-unknown').auth.test()).rejects.toMatchObject({ data: { error: 'invalid_auth' } });
+    slack.acceptToken('xoxb-soon-revoked');
+    slack.refuseToken('xoxb-soon-revoked', 'token_revoked');
+    await expect(clientFor('xoxb-soon-revoked').auth.test()).rejects.toMatchObject({
+      data: { error: 'token_revoked' },
+    });
+    await expect(
+      clientFor(slack.workspace.appToken).chat.postMessage({ channel: 'C1', text: 'x' }),
+    ).rejects.toMatchObject({ data: { error: 'not_allowed_token_type' } });
+  });
+
+  it('resolves users with their display names, user_not_found otherwise', async () => {
+    const { user } = await client.users.info({ user: 'U234BOB' });
+    expect(user?.profile?.display_name).toBe('Bob B');
+    await expect(client.users.info({ user: 'UNOBODY' })).rejects.toMatchObject({ data: { error: 'user_not_found' } });
+  });
+
+  it('stores messages and reads them back with their metadata, a thread root first', async () => {
+    const root = await client.chat.postMessage({ channel: 'C123DOCS', text: 'root' });
+    await client.chat.postMessage({
+      channel: 'C123DOCS',
+      thread_ts: root.ts as string,
+      text: 'reply',
+      metadata: { event_type: 'note', event_payload: { n: 1 } },
+    });
+    await client.chat.update({ channel: 'C123DOCS', ts: root.ts as string, text: 'root, edited' });
+    const replies = await client.conversations.replies({
+      channel: 'C123DOCS',
+      ts: root.ts as string,
+      include_all_metadata: true,
+    });
+    expect(replies.messages?.map((m) => m.text)).toEqual(['root, edited', 'reply']);
+    expect(replies.messages?.[1]?.metadata).toEqual({ event_type: 'note', event_payload: { n: 1 } });
+    await expect(client.chat.update({ channel: 'C123DOCS', ts: '1.000', text: 'x' })).rejects.toMatchObject({
+      data: { error: 'message_not_found' },
+    });
+  });
+
+  it('refuses Block Kit over Slack’s limits with invalid_blocks, naming each problem', async () => {
+    const long = 'x'.repeat(BLOCK_KIT_LIMITS.sectionText + 1);
+    const cases: unknown[][] = [
+      [{ type: 'section', text: { type: 'mrkdwn', text: long } }],
+      Array.from({ length: BLOCK_KIT_LIMITS.messageBlocks + 1 }, () => ({ type: 'divider' })),
+      [{ type: 'header', text: { type: 'plain_text', text: 'h'.repeat(151) } }],
+      [
+        {
+          type: 'actions',
+          elements: [{ type: 'button', action_id: 'a', text: { type: 'plain_text', text: 'b'.repeat(76) } }],
+        },
+      ],
+      [{ type: 'section', text: { type: 'mrkdwn', text: '' } }],
+    ];
+    for (const blocks of cases) {
+      await expect(
+        client.chat.postMessage({ channel: 'C123DOCS', text: 'fallback', blocks: blocks as never }),
+      ).rejects.toMatchObject({ data: { error: 'invalid_blocks', errors: [expect.stringMatching(/^\[ERROR\]/)] } });
+    }
+    const ok = await client.chat.postMessage({
+      channel: 'C123DOCS',
+      text: 'fine',
+      blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'x'.repeat(3000) } }],
+    });
+    expect(ok.ok).toBe(true);
+  });
+
+  it('takes a file the way files.uploadV2 sends it and shares it in the thread', async () => {
+    const root = await client.chat.postMessage({ channel: 'C123DOCS', text: 'report' });
+    await client.files.uploadV2({
+      channel_id: 'C123DOCS',
+      thread_ts: root.ts as string,
+      filename: 'visitors.csv',
+      title: 'Visitors',
+      content: 'day,visitors\n2026-01-01,3\n',
+    });
+    expect(slack.files.at(-1)).toMatchObject({
+      name: 'visitors.csv',
+      title: 'Visitors',
+      content: 'day,visitors\n2026-01-01,3\n',
+    });
+    expect(slack.messages.at(-1)).toMatchObject({ thread_ts: root.ts, files: [{ name: 'visitors.csv' }] });
+  });
+
+  it('records views opened and published, with the 100-block limit of views', async () => {
+    const view = {
+      type: 'home' as const,
+      blocks: [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text: 'Hi' } }],
+    };
+    const published = await client.views.publish({ user_id: 'U123ALICE', view });
+    expect(published.view?.id).toMatch(/^V/);
+    expect(slack.views.at(-1)).toMatchObject({ via: 'views.publish', user_id: 'U123ALICE' });
+    const tooMany = Array.from({ length: 101 }, () => ({ type: 'divider' as const }));
+    await expect(
+      client.views.publish({ user_id: 'U123ALICE', view: { type: 'home', blocks: tooMany } }),
+    ).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
+  });
+});
