@@ -1,6 +1,8 @@
 import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../deps.js';
+import { decodeSlackText } from '../slack/decode.js';
 import { slackErrorCode } from '../slack/errors.js';
+import { decodeWithNames } from '../slack/user-names.js';
 import { isAllowed } from './access.js';
 import { parseAgentCommand } from './command.js';
 import type { AgentContext } from './context.js';
@@ -23,21 +25,24 @@ export function registerAgent(app: App, ctx: AgentContext): void {
       return;
     }
     await ack();
-    const input = {
-      project: ctx.projects.forChannel(command.channel_id),
-      userId: command.user_id,
-      channelId: command.channel_id,
-      prompt: parsed.prompt,
-    };
     await ctx.afterAck(async () => {
-      const result = await startJob(ctx, input);
+      const result = await startJob(ctx, {
+        project: ctx.projects.forChannel(command.channel_id),
+        userId: command.user_id,
+        channelId: command.channel_id,
+        prompt: await decodeWithNames(ctx, parsed.prompt),
+      });
       if (!result.ok) await respond({ response_type: 'ephemeral', ...result.reply });
     });
   });
 
   app.event('message', boundThreadReply(ctx), replyAccess(ctx), async ({ context }) => {
     const { followUp } = context;
-    if (followUp) await ctx.afterAck(() => sendFollowUp(ctx, followUp));
+    if (followUp) {
+      await ctx.afterAck(async () =>
+        sendFollowUp(ctx, { ...followUp, text: await decodeWithNames(ctx, followUp.text) }),
+      );
+    }
   });
 
   // A link button opens its URL in the browser, and Slack still sends the click: acknowledge it, do nothing else.
@@ -101,7 +106,7 @@ function boundThreadReply(ctx: AgentContext) {
           channel: reply.channel,
           user: reply.userId,
           thread_ts: reply.threadTs,
-          ...errors.storeUnavailable(reply.text),
+          ...errors.storeUnavailable(decodeSlackText(reply.text)),
         })
         .catch(() => {});
       return;

@@ -8,6 +8,12 @@ export interface StandinUser {
   isBot?: boolean;
 }
 
+/** A user group, mentioned as `@handle`. */
+export interface StandinUserGroup {
+  id: string;
+  handle: string;
+}
+
 export interface StandinChannel {
   id: string;
   name: string;
@@ -25,6 +31,7 @@ export interface Workspace {
   appToken: string;
   users: StandinUser[];
   channels: StandinChannel[];
+  userGroups: StandinUserGroup[];
 }
 
 export const BOT_USER_ID = 'UBOT';
@@ -42,7 +49,7 @@ export function defaultWorkspace(overrides: Partial<Workspace> = {}): Workspace 
     appToken: 'xapp-test-token',
     users: [
       { id: 'U123ALICE', name: 'alice', realName: 'Alice Archer', displayName: 'alice' },
-      { id: 'U234BOB', name: 'bob', realName: 'Bob Baker', displayName: 'Bob B' },
+      { id: 'U456BOB', name: 'bob', realName: 'Bob Baker', displayName: 'Bob Lee' },
       { id: 'U345CAROL', name: 'carol', realName: 'Carol Chen', displayName: '' },
       { id: BOT_USER_ID, name: 'mintlify', realName: 'Mintlify', displayName: 'Mintlify', isBot: true },
     ],
@@ -51,6 +58,7 @@ export function defaultWorkspace(overrides: Partial<Workspace> = {}): Workspace 
       { id: 'C234GENERAL', name: 'general' },
       { id: 'C345RANDOM', name: 'random' },
     ],
+    userGroups: [{ id: 'S123DOCS', handle: 'docs-team' }],
     ...overrides,
   };
 }

@@ -313,12 +313,35 @@ describe.each(storeKinds)('agent jobs in Slack ($kind store)', ({ kind, redisUrl
   describe('safe text', () => {
     it('escapes the prompt and neutralises broadcast mentions in the root message', async () => {
       await boot();
-      await startedJob('Ping <!channel> & <!subteam^S123|@docs> about <script>');
+      await startedJob('Ping @channel & <!subteam^S123|@docs> about <script>');
       const root = JSON.stringify(slack.callsTo('chat.postMessage')[0]?.args.blocks);
       expect(root).not.toContain('<!channel>');
       expect(root).not.toContain('<!subteam');
-      expect(root).toContain('&lt;!channel&gt; &amp;');
+      expect(root).toContain('@\u200Bchannel &amp; &lt;!subteam^S123|@docs&gt;');
       expect(root).toContain('&lt;script&gt;');
+    });
+
+    it("sends the prompt to the agent as typed, not in Slack's wire encoding, and echoes it escaped once", async () => {
+      await boot();
+      await startedJob('Fix the <Note> callout & link');
+      expect(sim.requests[0]?.body).toEqual({ prompt: 'Fix the <Note> callout & link' });
+      const root = JSON.stringify(slack.callsTo('chat.postMessage')[0]);
+      expect(root).toContain('Fix the &lt;Note&gt; callout &amp; link');
+      expect(root).not.toContain('&amp;lt;');
+    });
+
+    it('decodes a thread reply: entities, links and people by display name', async () => {
+      await boot();
+      const { rootTs } = await startedJob();
+      slack.users.delete('U345CAROL'); // left the workspace after being mentioned: users.info no longer knows her
+      await postJson(
+        app.url,
+        threadReply(rootTs, { text: 'Also <Tip> & [a](https://a.example) for @bob, ask @carol' }),
+      );
+      await eventually(() => followUpCalls()[0]);
+      expect(followUpCalls()[0]?.body).toEqual({
+        prompt: 'Also <Tip> & a (https://a.example) for @Bob Lee, ask @U345CAROL',
+      });
     });
 
     it('shows a prLink as a link only when it is https', async () => {

@@ -29,8 +29,8 @@ describe('Slack stand-in: Web API', () => {
   });
 
   it('resolves users with their display names, user_not_found otherwise', async () => {
-    const { user } = await client.users.info({ user: 'U234BOB' });
-    expect(user?.profile?.display_name).toBe('Bob B');
+    const { user } = await client.users.info({ user: 'U456BOB' });
+    expect(user?.profile?.display_name).toBe('Bob Lee');
     await expect(client.users.info({ user: 'UNOBODY' })).rejects.toMatchObject({ data: { error: 'user_not_found' } });
   });
 
