@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { PROJECT_ID } from './projects.js';
 
 export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
 export const DEFAULT_MINTLIFY_API_URL = 'https://api.mintlify.com';
@@ -44,6 +45,41 @@ const idList = z
   )
   .pipe(z.array(z.string().regex(/^[A-Z0-9]+$/, 'expected comma-separated Slack ids such as U012AB3CD')));
 
+const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
+
+/**
+ * `left:right,left:right` as a record, e.g. `C0AAA:proj_b`. Each problem names the entry by position and its left
+ * side (a channel or project id, never the right side, which may be a key); all are reported at once.
+ */
+function pairList(format: string, leftOk: RegExp, rightProblem: (right: string) => string | undefined) {
+  return z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      const pairs: Record<string, string> = {};
+      const entries = (v ?? '').split(',').map((entry) => entry.trim());
+      entries.filter(Boolean).forEach((entry, i) => {
+        const colon = entry.indexOf(':');
+        const left = entry.slice(0, Math.max(colon, 0)).trim();
+        const right = entry.slice(colon + 1).trim();
+        // Without a colon (or with a key on the left) the entry's own text must not be echoed: it may be a key.
+        const problem =
+          !leftOk.test(left) || left.startsWith('mint_')
+            ? `entry ${i + 1}: expected ${format}`
+            : left in pairs
+              ? `entry ${i + 1}: ${left} appears twice`
+              : rightProblem(right) && `entry ${i + 1} (${left}): ${rightProblem(right)}`;
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        else pairs[left] = right;
+      });
+      return pairs;
+    });
+}
+const projectIdProblem = (id: string) =>
+  PROJECT_ID.test(id) ? undefined : 'expected a project id (letters, digits, _ or -)';
+const apiKeyProblem = (key: string) =>
+  /^mint_\S+$/.test(key) ? undefined : 'must be an admin API key starting with "mint_"';
+
 const EnvSchema = z
   .object({
     SLACK_BOT_TOKEN: required('the bot token (xoxb-…)'),
@@ -53,10 +89,12 @@ const EnvSchema = z
     MINTLIFY_API_KEY: required('an admin API key (mint_…)').refine((v) => v.startsWith('mint_'), {
       message: 'must be an admin API key starting with "mint_"',
     }),
-    MINTLIFY_PROJECT_ID: required('the Mintlify project id').refine((v) => !/^\.{1,2}$/.test(v), {
-      message: 'must be a project id, not a path segment like "."',
+    MINTLIFY_PROJECT_ID: required('the Mintlify project id').refine((v) => !projectIdProblem(v), {
+      message: 'expected a project id (letters, digits, _ or -)',
     }),
     MINTLIFY_API_URL: url(DEFAULT_MINTLIFY_API_URL),
+    MINTLIFY_CHANNEL_PROJECTS: pairList('channel id:project id, e.g. C0AAA:proj_b', CHANNEL_ID, projectIdProblem),
+    MINTLIFY_API_KEYS: pairList('project id:admin key, e.g. proj_b:mint_…', PROJECT_ID, apiKeyProblem),
     REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'expected redis:// or rediss:// URL' }).optional()),
     STORE_NAMESPACE: z
       .string()
@@ -108,7 +146,15 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Config {
   slack: { botToken: string; signingSecret?: string; appToken?: string; apiUrl: string; port: number };
-  mintlify: { apiKey: string; projectId: string; apiUrl: string };
+  mintlify: {
+    apiKey: string;
+    projectId: string;
+    apiUrl: string;
+    /** Channels served by another project than `projectId`. */
+    channelProjects: Record<string, string>;
+    /** Projects with their own admin key; the others use `apiKey`. Secrets. */
+    projectKeys: Record<string, string>;
+  };
   redisUrl?: string;
   /** Prefix of every store key, so several bots can share one Redis. */
   storeNamespace: string;
@@ -144,7 +190,13 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       apiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
       port: e.PORT,
     },
-    mintlify: { apiKey: e.MINTLIFY_API_KEY, projectId: e.MINTLIFY_PROJECT_ID, apiUrl: e.MINTLIFY_API_URL },
+    mintlify: {
+      apiKey: e.MINTLIFY_API_KEY,
+      projectId: e.MINTLIFY_PROJECT_ID,
+      apiUrl: e.MINTLIFY_API_URL,
+      channelProjects: e.MINTLIFY_CHANNEL_PROJECTS,
+      projectKeys: e.MINTLIFY_API_KEYS,
+    },
     ...(e.REDIS_URL && { redisUrl: e.REDIS_URL }),
     storeNamespace: e.STORE_NAMESPACE,
     pollIntervalMs: e.POLL_INTERVAL_MS,

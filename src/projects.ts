@@ -1,10 +1,14 @@
 import type { Config } from './config.js';
+import { plainText } from './slack/mrkdwn.js';
+
+/** A Mintlify project id as this app accepts it: safe in a URL path, a store key and a file name. */
+export const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 /** The Mintlify projects this bot serves, which one a conversation uses, and each one's admin key. */
 export interface Projects {
   /** The project of every conversation not routed elsewhere, and of DMs. */
   readonly defaultProject: string;
-  /** Every project the bot knows, default first. */
+  /** Every project the bot knows (routed or keyed), default first. */
   readonly all: readonly string[];
   forChannel(channel: string): string;
   knows(project: string): boolean;
@@ -13,12 +17,39 @@ export interface Projects {
 }
 
 export function createProjects(config: Pick<Config, 'mintlify'>): Projects {
-  const { projectId, apiKey } = config.mintlify;
+  const { projectId, apiKey, channelProjects, projectKeys } = config.mintlify;
+  const all = [...new Set([projectId, ...Object.values(channelProjects), ...Object.keys(projectKeys)])];
   return {
     defaultProject: projectId,
-    all: [projectId],
-    forChannel: () => projectId,
-    knows: (project) => project === projectId,
-    keyFor: () => apiKey,
+    all,
+    forChannel: (channel) => channelProjects[channel] ?? projectId,
+    knows: (project) => all.includes(project),
+    keyFor: (project) => projectKeys[project] ?? apiKey,
   };
+}
+
+/**
+ * A leading `--project <id>` (or `--project=<id>`) and the text after it. Only leading, so a prompt that merely
+ * mentions a `--project` flag is left alone.
+ */
+export function takeProjectOption(text: string): { project?: string; rest: string } | { missing: true } {
+  const match = /^\s*--project(?:=|\s+|$)(\S*)/.exec(text);
+  if (!match) return { rest: text.trim() };
+  const project = match[1] ?? '';
+  return project ? { project, rest: text.slice(match[0].length).trim() } : { missing: true };
+}
+
+/** Which project this channel uses and, when there are several, the others and how to pick one (mrkdwn). */
+export function describeProjects(projects: Projects, channel: string, command: '/agent' | '/visitors'): string {
+  const here = projects.forChannel(channel);
+  const line = `This channel uses project ${code(here)}.`;
+  if (projects.all.length === 1) return line;
+  const list = projects.all.map((p) => (p === projects.defaultProject ? `${code(p)} (default)` : code(p))).join(', ');
+  const example = command === '/agent' ? '/agent --project <id> <instruction>' : '/visitors --project <id> [range]';
+  return `${line} Projects I know: ${list}. Pick another with \`${example}\`.`;
+}
+
+/** A project id from the user, for messages: inline code, escaped, short. */
+function code(project: string): string {
+  return `\`${plainText(project.replace(/`/g, "'"), 100)}\``;
 }

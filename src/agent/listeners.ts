@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../deps.js';
+import { describeProjects } from '../projects.js';
 import { decodeSlackText } from '../slack/decode.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { decodeWithNames } from '../slack/user-names.js';
@@ -20,14 +21,26 @@ type MessageArgs = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs<{ fol
 export function registerAgent(app: App, ctx: AgentContext): void {
   app.command('/agent', commandAccess(ctx), async ({ command, ack, respond }) => {
     const parsed = parseAgentCommand(command.text);
-    if (parsed.kind === 'help') {
-      await ack({ response_type: 'ephemeral', ...usage() });
+    const projects = describeProjects(ctx.projects, command.channel_id, '/agent');
+    if (parsed.kind === 'help' || parsed.kind === 'projects') {
+      await ack({
+        response_type: 'ephemeral',
+        ...(parsed.kind === 'help' ? usage(undefined, projects) : { text: projects }),
+      });
+      return;
+    }
+    if (parsed.kind === 'no-project-id' || (parsed.project && !ctx.projects.knows(parsed.project))) {
+      const project = parsed.kind === 'prompt' ? parsed.project : undefined;
+      await ack({
+        response_type: 'ephemeral',
+        ...errors.unknownProject(project, projects, decodeSlackText(parsed.prompt)),
+      });
       return;
     }
     await ack();
     await ctx.afterAck(async () => {
       const result = await startJob(ctx, {
-        project: ctx.projects.forChannel(command.channel_id),
+        project: parsed.project ?? ctx.projects.forChannel(command.channel_id),
         userId: command.user_id,
         channelId: command.channel_id,
         prompt: await decodeWithNames(ctx, parsed.prompt),

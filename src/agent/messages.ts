@@ -22,8 +22,9 @@ export const USAGE = [
   'When the job ends I post the pull request (or say why there is none) in the thread.',
 ].join('\n');
 
-export function usage(reason?: string): Message {
-  const text = reason ? `${reason}\n\n${USAGE}` : USAGE;
+/** Usage, after `reason` when there is one, and before `projects` (which project this channel uses). */
+export function usage(reason?: string, projects?: string): Message {
+  const text = [reason, USAGE, projects].filter(Boolean).join('\n\n');
   return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
 }
 
@@ -92,6 +93,13 @@ export const errors = {
   followUpUntracked: (prompt: string): Message =>
     withPrompt(
       ":warning: The agent received your instruction, but my storage is unavailable, so I can't post its result in this thread. Check the Mintlify dashboard for the outcome.",
+      prompt,
+    ),
+  unknownProject: (project: string | undefined, projects: string, prompt: string): Message =>
+    withPrompt(
+      project === undefined
+        ? `:warning: \`--project\` needs a project id before the instruction. ${projects}`
+        : `:warning: I don't serve a project ${code(project)}, so I did not start the job. ${projects}`,
       prompt,
     ),
   jobGone: (prompt: string): Message =>

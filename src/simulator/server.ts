@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
@@ -23,6 +24,8 @@ export interface SimulatorOptions {
   /** Number of pages in the visitors data set. Default 300. */
   pathCount?: number;
   seed?: number;
+  /** Projects that accept only their own admin key (401 for any other); the rest accept any `mint_` key. */
+  projectKeys?: Record<string, string>;
 }
 
 export interface RecordedRequest {
@@ -31,6 +34,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   /** Parsed JSON, the raw text when it is not JSON, or undefined when empty. */
   body: unknown;
+  /** A fingerprint of the key presented ({@link keyFingerprint}), so tests tell which key went where, never the key. */
+  keyFingerprint?: string;
 }
 
 export interface SimulatorCounts {
@@ -72,6 +77,11 @@ interface Route {
 const MAX_BODY_BYTES = 1_000_000;
 const BEARER = /^Bearer mint_\S+$/;
 const PromptBodySchema = z.object({ prompt: PromptSchema });
+
+/** The first 12 hex digits of the key's SHA-256: enough to tell keys apart, useless to anyone reading a log. */
+export function keyFingerprint(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 12);
+}
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const now = options.now ?? Date.now;
@@ -170,7 +180,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
     const control = url.pathname.startsWith('/__sim/');
     if (!control) {
-      requests.push({ method, path: url.pathname, query: Object.fromEntries(url.searchParams), body: parseJson(body) });
+      const key = req.headers.authorization?.replace(/^Bearer /, '');
+      requests.push({
+        method,
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        body: parseJson(body),
+        ...(key && { keyFingerprint: keyFingerprint(key) }),
+      });
       const fault = faults.take(method, url.pathname);
       if (fault?.kind === 'reset') return void req.socket.destroy();
       if (fault?.kind === 'status') return send(res, fault.status, { error: `Simulated ${fault.status} error` });
@@ -194,7 +211,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       res.setHeader('Allow', matching.map(({ route }) => route.method).join(', '));
       return send(res, 405, { error: 'Method not allowed' });
     }
-    if (found.route.auth && !BEARER.test(req.headers.authorization ?? '')) {
+    const ownKey = options.projectKeys?.[found.params.projectId];
+    const authorization = req.headers.authorization ?? '';
+    if (found.route.auth && (!BEARER.test(authorization) || (ownKey && authorization !== `Bearer ${ownKey}`))) {
       return send(res, 401, { error: 'Unauthorized' });
     }
     found.route.handle({ res, params: found.params, query: url.searchParams, body });

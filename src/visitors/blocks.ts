@@ -47,7 +47,7 @@ export function buildReport(page: VisitorsPage, options: ReportOptions = {}): Sl
   const head: types.KnownBlock[] = [
     {
       type: 'header',
-      text: { type: 'plain_text', text: truncate(reportCopy.header(request.from, request.to), LIMITS.headerText) },
+      text: { type: 'plain_text', text: truncate(reportCopy.header(request), LIMITS.headerText) },
     },
     {
       type: 'section',
@@ -89,7 +89,7 @@ export function buildReport(page: VisitorsPage, options: ReportOptions = {}): Sl
   }
 
   return {
-    text: reportCopy.fallback(request.from, request.to, totals.total, totals.human, totals.ai),
+    text: reportCopy.fallback(request, totals.total, totals.human, totals.ai),
     blocks: [...head, ...body, ...tail],
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCalendarDay, VISITORS_MAX_LIMIT } from '../mintlify/schemas.js';
+import { PROJECT_ID, takeProjectOption } from '../projects.js';
 import { escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
 
 /**
@@ -39,6 +40,8 @@ export const VisitorsRequestSchema = z
     to: IsoDaySchema,
     limit: z.number().int().min(1).max(VISITORS_MAX_LIMIT),
     offset: z.number().int().min(0).max(MAX_OFFSET),
+    /** Set once the report is for a project: pages, Share and CSV stay on it whatever the channel's routing. */
+    project: z.string().regex(PROJECT_ID).optional(),
   })
   .strict()
   .refine((r) => r.from <= r.to, { message: 'the start is after the end', path: ['to'] })
@@ -80,6 +83,14 @@ const RANGE_SEPARATORS = new Set(['..', 'to', '-', '–', '—']);
  * `YYYY-MM-DD YYYY-MM-DD`, `YYYY-MM-DD..YYYY-MM-DD`, plus `top N` and `help`.
  */
 export function parseVisitorsCommand(text: string, nowMs: number): ParsedCommand {
+  const option = takeProjectOption(text);
+  if ('missing' in option) return invalid('`--project` needs a project id, e.g. `/visitors --project proj_b 30d`.');
+  const parsed = parseRange(option.rest, nowMs);
+  if (parsed.kind !== 'report' || !option.project) return parsed;
+  return { kind: 'report', request: { ...parsed.request, project: option.project } };
+}
+
+function parseRange(text: string, nowMs: number): ParsedCommand {
   const today = todayNumber(nowMs);
   const tokens = text
     .trim()
@@ -162,8 +173,8 @@ const MAX_BUTTON_VALUE = 2000;
 
 /** Compact JSON for a button value; always far below Slack's 2,000 characters. */
 export function encodeRequest(request: VisitorsRequest): string {
-  const { from, to, limit, offset } = request;
-  return JSON.stringify({ from, to, limit, offset });
+  const { from, to, limit, offset, project } = request;
+  return JSON.stringify({ from, to, limit, offset, project });
 }
 
 /** Reads a button value back. Anything forged, stale in shape or out of range is refused. */
@@ -185,7 +196,8 @@ export function decodeRequest(value: unknown, nowMs: number): VisitorsRequest | 
 /** The command that shows this range again (first page), for "try again" messages. */
 export function commandFor(request: VisitorsRequest): string {
   const range = request.from === request.to ? request.from : `${request.from}..${request.to}`;
-  return `/visitors ${range}${request.limit === DEFAULT_ROWS ? '' : ` top ${request.limit}`}`;
+  const project = request.project ? ` --project ${request.project}` : '';
+  return `/visitors${project} ${range}${request.limit === DEFAULT_ROWS ? '' : ` top ${request.limit}`}`;
 }
 
 function invalid(problem: string): ParsedCommand {

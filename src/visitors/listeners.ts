@@ -1,5 +1,6 @@
 import type { App, BlockAction, ButtonAction, RespondFn, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { Deps, Limiter } from '../deps.js';
+import { describeProjects } from '../projects.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { ACTION_IDS, buildReport } from './blocks.js';
 import { decodeRequest, parseVisitorsCommand, type VisitorsRequest } from './date-range.js';
@@ -21,11 +22,14 @@ export function registerVisitors(app: App, deps: Deps): void {
     const parsed = parseVisitorsCommand(command.text, deps.now());
     deps.log.info('visitors.command', { user: command.user_id, channel: command.channel_id, parsed: parsed.kind });
     await guard(deps, respond, 'command', deps.afterAck, async () => {
+      const projects = describeProjects(deps.projects, command.channel_id, COMMAND);
       if (parsed.kind !== 'report') {
-        await privately(respond, helpMessage(deps.now(), parsed.kind === 'invalid' ? parsed.problem : undefined));
-        return;
+        const problem = parsed.kind === 'invalid' ? parsed.problem : undefined;
+        return privately(respond, helpMessage(deps.now(), problem, projects));
       }
-      const result = await showVisitors(deps, deps.projects.forChannel(command.channel_id), parsed.request);
+      const request = forProject(deps, parsed.request, command.channel_id);
+      if (!request) return privately(respond, notice(errorCopy.unknownProject(parsed.request.project ?? '', projects)));
+      const result = await showVisitors(deps, request.project, request);
       await privately(
         respond,
         result.ok ? buildReport(result.page) : notice(failureText(result.failure, parsed.request)),
@@ -37,9 +41,8 @@ export function registerVisitors(app: App, deps: Deps): void {
     await ack();
     await guard(deps, respond, action.action_id, deps.afterAck, async () => {
       const request = readButton(deps, action, body);
-      const channel = channelOf(body);
-      if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
-      const result = await showVisitors(deps, deps.projects.forChannel(channel), request);
+      if (!request) return privately(respond, notice(errorCopy.forgedButton));
+      const result = await showVisitors(deps, request.project, request);
       if (!result.ok) return privately(respond, notice(failureText(result.failure, request)));
       await respond({ replace_original: true, ...buildReport(result.page) });
     });
@@ -53,7 +56,7 @@ export function registerVisitors(app: App, deps: Deps): void {
       const request = readButton(deps, action, body);
       const channel = channelOf(body);
       if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
-      const result = await showVisitors(deps, deps.projects.forChannel(channel), request);
+      const result = await showVisitors(deps, request.project, request);
       if (!result.ok) return privately(respond, notice(failureText(result.failure, request)));
       const message = buildReport(result.page, { sharedBy: body.user.id });
       try {
@@ -74,7 +77,7 @@ export function registerVisitors(app: App, deps: Deps): void {
       const request = readButton(deps, action, body);
       const channel = channelOf(body);
       if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
-      await exportVisitorsCsv(deps, deps.projects.forChannel(channel), request, {
+      await exportVisitorsCsv(deps, request.project, request, {
         channel,
         userId: body.user.id,
         tellPrivately: (message) => privately(respond, message),
@@ -83,9 +86,14 @@ export function registerVisitors(app: App, deps: Deps): void {
   });
 }
 
-/** The request a button carries, or undefined (logged) when the value was forged or tampered with. */
-function readButton(deps: Deps, action: ButtonAction, body: BlockAction): VisitorsRequest | undefined {
-  const request = decodeRequest(action.value, deps.now());
+/**
+ * The request a button carries, on its project (reports from before projects were named use the channel's), or
+ * undefined (logged) when the value was forged or tampered with, or names a project this bot does not serve.
+ */
+function readButton(deps: Deps, action: ButtonAction, body: BlockAction): ProjectRequest | undefined {
+  const decoded = decodeRequest(action.value, deps.now());
+  const channel = channelOf(body);
+  const request = decoded && channel ? forProject(deps, decoded, channel) : undefined;
   if (!request) {
     deps.log.warn('visitors.bad_button_value', {
       action: action.action_id,
@@ -94,6 +102,14 @@ function readButton(deps: Deps, action: ButtonAction, body: BlockAction): Visito
     });
   }
   return request;
+}
+
+type ProjectRequest = VisitorsRequest & { project: string };
+
+/** The request on its own project or the channel's; undefined when it names a project this bot does not serve. */
+function forProject(deps: Deps, request: VisitorsRequest, channel: string): ProjectRequest | undefined {
+  const project = request.project ?? deps.projects.forChannel(channel);
+  return deps.projects.knows(project) ? { ...request, project } : undefined;
 }
 
 function channelOf(body: BlockAction): string | undefined {

@@ -18,7 +18,8 @@ export const BUTTON_LABELS = {
 } as const;
 
 export const reportCopy = {
-  header: (from: string, to: string) => `Unique visitors · ${formatRange(from, to)}`,
+  header: ({ from, to, project }: VisitorsRequest) =>
+    `Unique visitors · ${project ? `${project} · ` : ''}${formatRange(from, to)}`,
   total: 'Total visitors',
   human: 'Human',
   ai: 'AI',
@@ -37,8 +38,8 @@ export const reportCopy = {
   utc: 'dates in UTC',
   fetched: (when: string) => `fetched ${when}`,
   sharedBy: (userId: string) => `Shared by ${mention(userId)}`,
-  fallback: (from: string, to: string, total: number, human: number, ai: number) =>
-    `Unique visitors · ${formatRange(from, to)}: ${formatCount(total)} total (${formatCount(human)} human, ${formatCount(ai)} AI).`,
+  fallback: (request: VisitorsRequest, total: number, human: number, ai: number) =>
+    `${reportCopy.header(request)}: ${formatCount(total)} total (${formatCount(human)} human, ${formatCount(ai)} AI).`,
 };
 
 /** `<@U123>` for a real user id; anything else is shown as escaped text. */
@@ -47,7 +48,8 @@ export function mention(userId: string): string {
 }
 
 /** The syntax, with examples that are never in the future (they end yesterday). */
-export function helpMessage(nowMs: number, problem?: string): SlackMessage {
+/** Usage, after `problem` when there is one, ending with which project the channel uses (`projects`, mrkdwn). */
+export function helpMessage(nowMs: number, problem?: string, projects?: string): SlackMessage {
   const today = Math.floor(nowMs / 86_400_000);
   const start = dayString(today - 7);
   const end = dayString(today - 1);
@@ -60,6 +62,7 @@ export function helpMessage(nowMs: number, problem?: string): SlackMessage {
     `• \`/visitors ${start} ${end}\` or \`/visitors ${start}..${end}\` — both days included`,
     `• Add \`top N\` for rows per page (1–250, default ${DEFAULT_ROWS}), e.g. \`/visitors 30d top 25\``,
     `Ranges can be up to ${MAX_RANGE_DAYS} days long.`,
+    ...(projects ? [projects] : []),
   ];
   const intro = problem ? `:warning: ${problem}` : undefined;
   const body = lines.join('\n');
@@ -72,6 +75,8 @@ export function helpMessage(nowMs: number, problem?: string): SlackMessage {
 }
 
 export const errorCopy = {
+  unknownProject: (project: string, projects: string) =>
+    `I don't serve a project ${project ? `\`${plain(project, 100)}\`` : 'by that name'}. ${projects}`,
   forgedButton: 'That button is not valid any more. Run `/visitors` again to get a fresh report.',
   invalidRequest: (serviceMessage: string, details: string[]) => {
     const shown = details.slice(0, 5).map((d) => `• ${plain(d, 300)}`);
@@ -97,7 +102,7 @@ export const errorCopy = {
 };
 
 export const exportCopy = {
-  filename: (request: VisitorsRequest) => `visitors_${request.from}_${request.to}.csv`,
+  filename: ({ from, to, project }: VisitorsRequest) => `visitors_${project ? `${project}_` : ''}${from}_${to}.csv`,
   title: (request: VisitorsRequest) => `Unique visitors ${formatRange(request.from, request.to)}`,
   progress: (request: VisitorsRequest, userId: string, rows: number) =>
     `:hourglass_flowing_sand: Exporting unique visitors for ${formatRange(request.from, request.to)} for ${mention(userId)}… ${formatCount(rows)} rows so far.`,

@@ -112,7 +112,7 @@ describe.each(storeKinds)('/visitors ($kind store)', ({ kind, redisUrl, availabl
 
     const expected = await servicePage({ dateFrom: '2026-11-01', dateTo: '2026-11-09', limit: '10', offset: '0' });
     const text = textOf(reply);
-    expect(blocksOf(reply)[0]?.text?.text).toBe('Unique visitors · 1–8 Nov 2026');
+    expect(blocksOf(reply)[0]?.text?.text).toBe('Unique visitors · proj_test · 1–8 Nov 2026');
     expect(text).toContain(`*Total visitors*\n${expected.totals.total.toLocaleString('en-US')}`);
     expect(text).toContain(`*Human*\n${expected.totals.human.toLocaleString('en-US')}`);
     expect(text).toContain('not Human + AI');
@@ -122,7 +122,7 @@ describe.each(storeKinds)('/visitors ($kind store)', ({ kind, redisUrl, availabl
         new RegExp(`\\n\\s*${i + 1}  ${escapeRegExp(row.path)}\\s+${row.total.toLocaleString('en-US')}  `),
       );
     }
-    expect(String(reply.args.text)).toContain('Unique visitors · 1–8 Nov 2026');
+    expect(String(reply.args.text)).toContain('Unique visitors · proj_test · 1–8 Nov 2026');
     expect(running().logs()).toContain('"event":"visitors.report"');
   });
 
@@ -135,7 +135,7 @@ describe.each(storeKinds)('/visitors ($kind store)', ({ kind, redisUrl, availabl
     const second = await nthResponse('act', 0);
     expect(second.args.replace_original).toBe(true);
     expect(textOf(second)).toContain('Rows 11–20');
-    expect(blocksOf(second)[0]?.text?.text).toBe('Unique visitors · 1–8 Nov 2026');
+    expect(blocksOf(second)[0]?.text?.text).toBe('Unique visitors · proj_test · 1–8 Nov 2026');
 
     await click(ACTION_IDS.next, buttonValue(second, ACTION_IDS.next) ?? '');
     const third = await nthResponse('act', 1);

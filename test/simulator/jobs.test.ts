@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { AgentJobSchema, ErrorBodySchema } from '../../src/mintlify/schemas.js';
-import type { ScriptedEnd, Simulator, SimulatorOptions } from '../../src/simulator/server.js';
+import {
+  keyFingerprint,
+  type ScriptedEnd,
+  type Simulator,
+  type SimulatorOptions,
+} from '../../src/simulator/server.js';
 import { manualClock, useSimulator } from '../fakes/start-simulator.js';
 import { AUTH, call } from './http.js';
 
@@ -54,11 +59,17 @@ describe('auth and routing', () => {
     expect(wrong.headers.get('allow')).toBe('GET');
   });
 
-  it('records requests without the Authorization header and decodes path params', async () => {
+  it('records requests with a fingerprint of the key, never the key, and decodes path params', async () => {
     const job = await createJob(sim, 'hello');
     const project = await call(sim().url, 'GET', `/v2/agent/${encodeURIComponent('proj 1')}/job/${job.id}`);
     expect(project.status).toBe(404); // the job belongs to proj_1, not "proj 1"
-    expect(sim().requests[0]).toEqual({ method: 'POST', path: jobsPath, query: {}, body: { prompt: 'hello' } });
+    expect(sim().requests[0]).toEqual({
+      method: 'POST',
+      path: jobsPath,
+      query: {},
+      body: { prompt: 'hello' },
+      keyFingerprint: keyFingerprint('mint_test_key'),
+    });
     expect(JSON.stringify(sim().requests)).not.toContain('mint_test_key');
   });
 });

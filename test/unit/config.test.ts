@@ -49,7 +49,13 @@ describe('parseConfig', () => {
         apiUrl: DEFAULT_SLACK_API_URL,
         port: DEFAULT_PORT,
       },
-      mintlify: { apiKey: API_KEY, projectId: 'proj_123', apiUrl: DEFAULT_MINTLIFY_API_URL },
+      mintlify: {
+        apiKey: API_KEY,
+        projectId: 'proj_123',
+        apiUrl: DEFAULT_MINTLIFY_API_URL,
+        channelProjects: {},
+        projectKeys: {},
+      },
       storeNamespace: DEFAULT_STORE_NAMESPACE,
       pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
       pollMaxIntervalMs: DEFAULT_POLL_MAX_INTERVAL_MS,
@@ -75,10 +81,16 @@ describe('parseConfig', () => {
       AGENT_ALLOWED_USERS: ' U012AB3CD , W0123 ,',
       AGENT_ALLOWED_CHANNELS: 'C01,G02',
       LOG_LEVEL: 'debug',
+      MINTLIFY_CHANNEL_PROJECTS: ' C0AAA:proj_b, C0BBB : proj_c ,',
+      MINTLIFY_API_KEYS: 'proj_b:mint_b_key',
     });
     expect(config).toMatchObject({
       slack: { appToken: 'xapp-1-abc', apiUrl: 'http://127.0.0.1:9000/api/', port: 8080 },
-      mintlify: { apiUrl: 'http://127.0.0.1:9001' },
+      mintlify: {
+        apiUrl: 'http://127.0.0.1:9001',
+        channelProjects: { C0AAA: 'proj_b', C0BBB: 'proj_c' },
+        projectKeys: { proj_b: 'mint_b_key' },
+      },
       redisUrl: 'rediss://user:pw@redis.example:6380/2',
       storeNamespace: 'bot-2.prod',
       pollIntervalMs: 100,
@@ -137,7 +149,7 @@ describe('parseConfig', () => {
     ['missing API key', { MINTLIFY_API_KEY: undefined }, 'MINTLIFY_API_KEY', /required/],
     ['API key without mint_ prefix', { MINTLIFY_API_KEY: 'sk_live_VALUE' }, 'MINTLIFY_API_KEY', /"mint_"/],
     ['missing project id', { MINTLIFY_PROJECT_ID: undefined }, 'MINTLIFY_PROJECT_ID', /required/],
-    ['project id that is a dot segment', { MINTLIFY_PROJECT_ID: '..' }, 'MINTLIFY_PROJECT_ID', /path segment/],
+    ['project id that is a dot segment', { MINTLIFY_PROJECT_ID: '..' }, 'MINTLIFY_PROJECT_ID', /expected a project id/],
     ['Slack API URL not a URL', { SLACK_API_URL: 'not a url' }, 'SLACK_API_URL', /http\(s\) URL/],
     ['Slack API URL with another scheme', { SLACK_API_URL: 'ftp://slack.test/' }, 'SLACK_API_URL', /http\(s\)/],
     ['Mintlify API URL not a URL', { MINTLIFY_API_URL: 'api.mintlify.com' }, 'MINTLIFY_API_URL', /http\(s\) URL/],
@@ -167,6 +179,54 @@ describe('parseConfig', () => {
     ['lower-case user id', { AGENT_ALLOWED_USERS: 'U012,u345' }, 'AGENT_ALLOWED_USERS', /Slack ids/],
     ['channel name instead of id', { AGENT_ALLOWED_CHANNELS: '#general' }, 'AGENT_ALLOWED_CHANNELS', /Slack ids/],
     ['ids separated by spaces', { AGENT_ALLOWED_USERS: 'U01 U02' }, 'AGENT_ALLOWED_USERS', /Slack ids/],
+    [
+      'a route to an empty project',
+      { MINTLIFY_CHANNEL_PROJECTS: 'C0AAA:' },
+      'MINTLIFY_CHANNEL_PROJECTS',
+      /entry 1 \(C0AAA\): expected a project id/,
+    ],
+    [
+      'a route without a project',
+      { MINTLIFY_CHANNEL_PROJECTS: 'C0AAA' },
+      'MINTLIFY_CHANNEL_PROJECTS',
+      /entry 1: expected channel id:project id/,
+    ],
+    [
+      'a channel name as a route',
+      { MINTLIFY_CHANNEL_PROJECTS: '#docs:proj_b' },
+      'MINTLIFY_CHANNEL_PROJECTS',
+      /entry 1: expected channel id:project id/,
+    ],
+    [
+      'a channel routed twice',
+      { MINTLIFY_CHANNEL_PROJECTS: 'C0AAA:proj_b,C0AAA:proj_c' },
+      'MINTLIFY_CHANNEL_PROJECTS',
+      /entry 2: C0AAA appears twice/,
+    ],
+    [
+      'a project id with a slash',
+      { MINTLIFY_CHANNEL_PROJECTS: 'C0AAA:../x' },
+      'MINTLIFY_CHANNEL_PROJECTS',
+      /expected a project id/,
+    ],
+    [
+      'a project key without mint_',
+      { MINTLIFY_API_KEYS: 'proj_b:sk_VALUE' },
+      'MINTLIFY_API_KEYS',
+      /entry 1 \(proj_b\): .*"mint_"/,
+    ],
+    [
+      'a project keyed twice',
+      { MINTLIFY_API_KEYS: 'proj_b:mint_VALUE1,proj_b:mint_VALUE2' },
+      'MINTLIFY_API_KEYS',
+      /entry 2: proj_b appears twice/,
+    ],
+    [
+      'a key without its project',
+      { MINTLIFY_API_KEYS: 'mint_VALUE' },
+      'MINTLIFY_API_KEYS',
+      /entry 1: expected project id:admin key/,
+    ],
   ])('rejects %s with exactly one problem naming the variable', (_case, change, variable, expected) => {
     const problems = problemsOf({ ...valid, ...change });
     expect(problems).toHaveLength(1);

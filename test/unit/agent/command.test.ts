@@ -18,6 +18,22 @@ describe('parseAgentCommand', () => {
   });
 });
 
+describe('parseAgentCommand with a project', () => {
+  it('takes a leading --project override', () => {
+    expect(parseAgentCommand('--project proj_c Fix the links')).toEqual({
+      kind: 'prompt',
+      prompt: 'Fix the links',
+      project: 'proj_c',
+    });
+  });
+
+  it('answers `projects` with the list, and `--project` alone or without an instruction as such', () => {
+    expect(parseAgentCommand(' Projects ')).toEqual({ kind: 'projects' });
+    expect(parseAgentCommand('--project')).toEqual({ kind: 'no-project-id', prompt: '--project' });
+    expect(parseAgentCommand('--project proj_c')).toEqual({ kind: 'help' });
+  });
+});
+
 describe('parseAgentCommand with a malformed body', () => {
   it('treats a repeated text field (an array) as a request for usage', () => {
     expect(parseAgentCommand(['a', 'b'])).toEqual({ kind: 'help' });

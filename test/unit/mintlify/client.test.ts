@@ -11,7 +11,7 @@ import {
   UnavailableError,
 } from '../../../src/mintlify/errors.js';
 import type { VisitorsQuery } from '../../../src/mintlify/schemas.js';
-import { startSimulator } from '../../../src/simulator/server.js';
+import { keyFingerprint, startSimulator } from '../../../src/simulator/server.js';
 import { useSimulator } from '../../fakes/start-simulator.js';
 import { captureLogs } from '../../support/logs.js';
 
@@ -120,7 +120,13 @@ describe('createJob', () => {
     expect(job).toMatchObject({ id: expect.any(String), status: 'active' });
     expect(sim().getJob(job.id)?.id).toBe(job.id);
     expect(sim().requests).toEqual([
-      { method: 'POST', path: JOB_PATH, query: {}, body: { prompt: 'Document the new webhook endpoint' } },
+      {
+        method: 'POST',
+        path: JOB_PATH,
+        query: {},
+        body: { prompt: 'Document the new webhook endpoint' },
+        keyFingerprint: keyFingerprint(API_KEY),
+      },
     ]);
   });
 
@@ -164,6 +170,7 @@ describe('sendFollowUp', () => {
       path: `${JOB_PATH}/${job.id}/message`,
       query: {},
       body: { prompt: 'also fix the typo' },
+      keyFingerprint: keyFingerprint(API_KEY),
     });
   });
 
@@ -330,6 +337,7 @@ describe('getVisitors', () => {
         path: VISITORS_PATH,
         query: { dateFrom: '2025-05-01', dateTo: '2025-05-08', limit: '5', offset: '10' },
         body: undefined,
+        keyFingerprint: keyFingerprint(API_KEY),
       },
     ]);
   });

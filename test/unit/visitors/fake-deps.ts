@@ -68,9 +68,16 @@ export function fakeDeps(
   slack: ReturnType<typeof fakeSlack>['client'] = fakeSlack().client,
 ) {
   const logs = captureLogs();
+  const mintlify = {
+    projectId: PROJECT,
+    apiKey: 'mint_x',
+    apiUrl: 'http://127.0.0.1:1',
+    channelProjects: {},
+    projectKeys: {},
+  };
   const deps = {
-    config: { mintlify: { projectId: PROJECT, apiKey: 'mint_x', apiUrl: 'http://127.0.0.1:1' } },
-    projects: createProjects({ mintlify: { projectId: PROJECT, apiKey: 'mint_x', apiUrl: 'http://127.0.0.1:1' } }),
+    config: { mintlify },
+    projects: createProjects({ mintlify }),
     log: logs.log,
     mintlify: service,
     store: { kind: 'memory', kv: new Keyv(), claims: createMemoryClaims(), close: async () => {} },
