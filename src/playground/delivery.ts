@@ -1,5 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import type { SlackStandin, StandinChannel, StandinUser } from '../slack-standin/index.js';
+import {
+  messageWire,
+  type SlackStandin,
+  type StandinChannel,
+  type StandinUser,
+  slashCommandWire,
+} from '../slack-standin/index.js';
 import { slackTs } from './channel.js';
 
 /** What the playground sends the app, shaped as Slack sends it: wire-encoded text, in signed requests. */
@@ -69,7 +75,7 @@ export function createDelivery(options: { slack: SlackStandin; appUrl: string; s
   }
 
   return {
-    encode: (typed) => encodeMessage(typed, slack),
+    encode: (typed) => messageWire(typed, ws),
     async command({ command, text, user, channel, responseUrl }) {
       await form({
         token: 'playground',
@@ -80,7 +86,7 @@ export function createDelivery(options: { slack: SlackStandin; appUrl: string; s
         user_id: user.id,
         user_name: user.name,
         command,
-        text: encodeCommand(text),
+        text: slashCommandWire(text),
         api_app_id: ws.appId,
         response_url: responseUrl,
         trigger_id: `trigger-${randomUUID()}`,
@@ -137,18 +143,4 @@ export function createDelivery(options: { slack: SlackStandin; appUrl: string; s
       await form({ payload: JSON.stringify(payload) });
     },
   };
-}
-
-// Until the stand-in's wire encoding lands: escape only.
-function encodeCommand(typed: string): string {
-  return typed.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function encodeMessage(typed: string, slack: SlackStandin): string {
-  return encodeCommand(typed).replace(/@([\w.-]*\w)/g, (whole, name: string) => {
-    const user = slack.workspace.users.find(
-      (u) => u.name === name.toLowerCase() || u.displayName.toLowerCase() === name.toLowerCase(),
-    );
-    return user ? `<@${user.id}>` : whole;
-  });
 }

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentJobSchema, ErrorBodySchema } from '../../src/mintlify/schemas.js';
-import {
-  keyFingerprint,
-  type ScriptedEnd,
-  type Simulator,
-  type SimulatorOptions,
-} from '../../src/simulator/server.js';
+import { keyFingerprint, type ScriptedEnd, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
 import { manualClock, useSimulator } from '../fakes/start-simulator.js';
 import { AUTH, call } from './http.js';
 

@@ -181,12 +181,12 @@ document.addEventListener('click', (event) => {
   if (action && message) {
     // A link button opens its URL (the browser follows the link) and Slack still sends the click.
     if (action.tagName !== 'A') action.classList.add('pending');
-    void api('/api/action', {
+    api('/api/action', {
       key: message.dataset.key,
       actionId: action.dataset.actionId,
       blockId: action.dataset.blockId,
       value: action.dataset.value,
-    });
+    }).finally(() => action.classList.remove('pending'));
   }
 });
 
@@ -203,6 +203,7 @@ $('duration').addEventListener('input', (event) => {
   $('duration-out').textContent = `${event.target.value} s`;
 });
 $('duration').addEventListener('change', async (event) => {
+  $('duration-out').textContent = `${event.target.value} s`;
   await api('/api/knobs', { jobDurationSec: Number(event.target.value) });
   note(`New jobs run for ${event.target.value} s.`);
 });
@@ -224,5 +225,6 @@ api('/api/state').then((state) => {
   $('duration-out').textContent = `${state.knobs.jobDurationSec} s`;
   const radio = document.querySelector(`input[name=end][value=${state.knobs.nextEnd}]`);
   if (radio) radio.checked = true;
+  document.body.dataset.ready = 'true';
 });
 void poll();
