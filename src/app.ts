@@ -11,6 +11,7 @@ import { createMetrics } from './metrics.js';
 import { createMintlifyClient } from './mintlify/client.js';
 import { createProjects } from './projects.js';
 import { createSlackApp } from './slack/app.js';
+import type { RetryOptions } from './slack/token-check.js';
 import { observedStore } from './store/observed.js';
 import { createStore, type Store } from './store/store.js';
 import { registerVisitors } from './visitors/listeners.js';
@@ -36,6 +37,9 @@ export interface StartOptions {
   mintlifyTimeoutMs?: number;
   /** Deadline of one Slack Web API call (tests shorten it). */
   slackTimeoutMs?: number;
+  /** Backoff while Slack is unreachable at start, and a hook once the port is open (tests use both). */
+  slackRetry?: RetryOptions;
+  onListening?: (port: number) => void;
   poller?: PollerOptions;
 }
 
@@ -53,7 +57,12 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       })),
     metrics.storeError,
   );
-  const slackApp = createSlackApp(config, log, options.slackTimeoutMs, metrics);
+  const slackApp = createSlackApp(config, log, {
+    ...(options.slackTimeoutMs && { timeoutMs: options.slackTimeoutMs }),
+    ...(options.slackRetry && { retry: options.slackRetry }),
+    ...(options.onListening && { onListening: options.onListening }),
+    metrics,
+  });
   const afterAck = pLimit(AFTER_ACK_CONCURRENCY);
   const background = pLimit(BACKGROUND_CONCURRENCY);
   const projects = createProjects(config);
@@ -89,7 +98,15 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   });
   registerVisitors(slackApp.bolt, deps);
 
-  const port = await slackApp.start();
+  let port: number;
+  try {
+    port = await slackApp.start();
+  } catch (error) {
+    // Slack refused a token (or the start was stopped): close what was opened so the process can exit.
+    await slackApp.stop();
+    await store.close();
+    throw error;
+  }
   await poller.start();
   slackApp.setReady(true);
   log.info('app.started', { port, mode: config.slack.appToken ? 'socket' : 'http', store: store.kind });

@@ -12,6 +12,16 @@ export const DEFAULT_JOB_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 
 const PORT_EXPECTED = 'expected a port number (0–65535)';
+
+/** The placeholders `.env.example` ships with: a copied, unedited file must not start a bot. */
+export const EXAMPLE_VALUES: Readonly<Record<string, string>> = {
+  SLACK_BOT_TOKEN: 'xoxb-...',
+  SLACK_APP_TOKEN: 'xapp-...',
+  SLACK_SIGNING_SECRET: 'your-signing-secret',
+  MINTLIFY_API_KEY: 'mint_...',
+  MINTLIFY_PROJECT_ID: 'your-project-id',
+};
+const STILL_EXAMPLE = 'still the example value from .env.example: put in your own';
 const required = (what: string) =>
   z
     .string({ error: `required: ${what}` })
@@ -82,7 +92,9 @@ const apiKeyProblem = (key: string) =>
 
 const EnvSchema = z
   .object({
-    SLACK_BOT_TOKEN: required('the bot token (xoxb-…)'),
+    SLACK_BOT_TOKEN: required('the bot token (xoxb-…)').refine((v) => v.startsWith('xoxb-'), {
+      message: 'must be a bot token starting with "xoxb-" (OAuth & Permissions → Bot User OAuth Token)',
+    }),
     SLACK_SIGNING_SECRET: optional,
     SLACK_APP_TOKEN: optional,
     SLACK_API_URL: url(DEFAULT_SLACK_API_URL),
@@ -116,6 +128,11 @@ const EnvSchema = z
   })
   .superRefine(
     (env, ctx) => {
+      for (const [name, example] of Object.entries(EXAMPLE_VALUES)) {
+        if (env[name as keyof typeof env] === example) {
+          ctx.addIssue({ code: 'custom', path: [name], message: STILL_EXAMPLE });
+        }
+      }
       if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
         ctx.addIssue({
           code: 'custom',
@@ -171,6 +188,13 @@ export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   }
+}
+
+/** What to do about a configuration error, for the first-run message. */
+export function nextStep(envFileExists: boolean): string {
+  return envFileExists
+    ? 'Next: fix these in .env (or the environment) and run `npm start` again. README, section "2. Configure", explains each variable.'
+    : 'Next: copy .env.example to .env (`cp .env.example .env`), fill in your values, and run `npm start` again. README, section "2. Configure", explains each variable.';
 }
 
 /** Parses the environment. Problems name the variable and what is expected, never the value given. */

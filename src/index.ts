@@ -1,6 +1,8 @@
+import { existsSync } from 'node:fs';
 import { startApp } from './app.js';
-import { ConfigError, loadEnvFile, parseConfig } from './config.js';
+import { ConfigError, loadEnvFile, nextStep, parseConfig } from './config.js';
 import { createLogger } from './log.js';
+import { TokenRefusedError } from './slack/token-check.js';
 import { StoreUnavailableError } from './store/store.js';
 
 loadEnvFile();
@@ -9,7 +11,7 @@ try {
   config = parseConfig(process.env);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`${error.message}\n`);
+  process.stderr.write(`${error.message}\n\n${nextStep(existsSync('.env'))}\n`);
   process.exit(78); // EX_CONFIG
 }
 
@@ -32,7 +34,14 @@ try {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 } catch (error) {
   const message =
-    error instanceof StoreUnavailableError ? error.message : `Failed to start: ${(error as Error).message}`;
+    error instanceof StoreUnavailableError || error instanceof TokenRefusedError
+      ? error.message
+      : `Failed to start: ${(error as Error).message}`;
   log.error('app.start_failed', { error: message });
+  if (error instanceof TokenRefusedError) {
+    process.stderr.write(
+      `${message}\nCopy the ${error.variable} of your Slack app into .env (README: Troubleshooting).\n`,
+    );
+  }
   process.exit(1);
 }

@@ -1,8 +1,62 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** An empty working directory: the entry point loads `.env` from its working directory, and a test's must not. */
+const CLEAN_CWD = mkdtempSync(join(tmpdir(), 'app-process-'));
+
+/** Which entry point runs: the source through tsx, or the compiled `dist/index.js` that `npm start` runs. */
+export type Entry = 'src' | 'dist';
+
+/** Spawns the real entry point with exactly `env` (plus PATH), never a developer's .env. */
+export function spawnEntryPoint(
+  env: Record<string, string>,
+  entry: Entry = 'src',
+): ChildProcess & { stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream } {
+  const tsx = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
+  const args = entry === 'src' ? ['--import', tsx, join(ROOT, 'src/index.ts')] : [join(ROOT, 'dist/index.js')];
+  return spawn(process.execPath, args, {
+    cwd: CLEAN_CWD,
+    env: { PATH: process.env.PATH ?? '', ...(process.env.TMPDIR && { TMPDIR: process.env.TMPDIR }), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  }) as ChildProcess & { stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream };
+}
+
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** From spawn to exit. */
+  ms: number;
+}
+
+/** Runs the real entry point with exactly `env` and waits for it to exit (killed after `timeoutMs`). */
+export function runEntryPoint(env: Record<string, string>, timeoutMs = 15_000, entry: Entry = 'src'): Promise<Exit> {
+  const started = performance.now();
+  const child = spawnEntryPoint(env, entry);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    // A process that should stop must not be left running when it does not.
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr, ms: performance.now() - started });
+    });
+  });
+}
 
 export interface AppProcess {
   url: string;
@@ -13,15 +67,11 @@ export interface AppProcess {
 }
 
 /**
- * Runs the real entry point (`src/index.ts`) as its own process, as `npm start` would, and waits until
+ * Runs the real entry point (`src/index.ts`) as its own process, as `npm start` would (without any .env), and waits until
  * it logs `app.started`. Used where a test needs real signals: SIGTERM, SIGKILL.
  */
 export async function startAppProcess(env: Record<string, string>, timeoutMs = 15_000): Promise<AppProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnEntryPoint(env);
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`app did not start:\n${output}`)), timeoutMs);
@@ -52,4 +102,26 @@ export async function startAppProcess(env: Record<string, string>, timeoutMs = 1
       return code;
     },
   };
+}
+
+/** Runs `npm start`'s build step (`scripts/build-if-stale.mjs`): compiles only when src/ is newer than dist/. */
+export function buildIfStale(): Promise<Exit> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, 'scripts/build-if-stale.mjs')], {
+    cwd: CLEAN_CWD,
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ms: performance.now() - started }));
+  });
 }

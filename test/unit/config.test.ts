@@ -10,6 +10,7 @@ import {
   DEFAULT_PORT,
   DEFAULT_SLACK_API_URL,
   DEFAULT_STORE_NAMESPACE,
+  EXAMPLE_VALUES,
   parseConfig,
 } from '../../src/config.js';
 
@@ -146,6 +147,11 @@ describe('parseConfig', () => {
     ['whitespace bot token', { SLACK_BOT_TOKEN: '   ' }, 'SLACK_BOT_TOKEN', /required/],
     ['no signing secret in HTTP mode', { SLACK_SIGNING_SECRET: undefined }, 'SLACK_SIGNING_SECRET', /HTTP mode/],
     ['app token without xapp- prefix', { SLACK_APP_TOKEN: 'xoxb-VALUE' }, 'SLACK_APP_TOKEN', /"xapp-"/],
+    ['an app token as the bot token', { SLACK_BOT_TOKEN: 'xapp-1-VALUE' }, 'SLACK_BOT_TOKEN', /"xoxb-"/],
+    ['a word as the bot token', { SLACK_BOT_TOKEN: 'hello' }, 'SLACK_BOT_TOKEN', /"xoxb-"/],
+    ['a user token as the bot token', { SLACK_BOT_TOKEN: 'xoxp-VALUE' }, 'SLACK_BOT_TOKEN', /bot token/],
+    ['the example bot token', { SLACK_BOT_TOKEN: 'xoxb-...' }, 'SLACK_BOT_TOKEN', /still the example value/],
+    ['the example project id', { MINTLIFY_PROJECT_ID: 'your-project-id' }, 'MINTLIFY_PROJECT_ID', /example value/],
     ['missing API key', { MINTLIFY_API_KEY: undefined }, 'MINTLIFY_API_KEY', /required/],
     ['API key without mint_ prefix', { MINTLIFY_API_KEY: 'sk_live_VALUE' }, 'MINTLIFY_API_KEY', /"mint_"/],
     ['missing project id', { MINTLIFY_PROJECT_ID: undefined }, 'MINTLIFY_PROJECT_ID', /required/],
@@ -266,17 +272,33 @@ describe('parseConfig', () => {
 describe('.env.example', () => {
   const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
-  it('documents every variable the configuration reads, and nothing else', () => {
+  /** The file with its commented-out alternatives (`# NAME=value`) switched on. */
+  const withAlternatives = () => parseEnv(read('.env.example').replace(/^# ([A-Z][A-Z0-9_]+=)/gm, '$1'));
+
+  it('documents every variable the configuration reads (set, or as a commented alternative), and nothing else', () => {
     const schemaVariables = [...read('src/config.ts').matchAll(/^ {4}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]).sort();
-    const exampleVariables = Object.keys(parseEnv(read('.env.example'))).sort();
+    const exampleVariables = Object.keys(withAlternatives()).sort();
     expect(schemaVariables.length).toBeGreaterThan(10);
     expect(exampleVariables).toEqual(schemaVariables);
   });
 
-  it('parses as it is, with only obviously fake values', () => {
+  it('sets up Socket Mode first, as the manifest does: bot and app token set, the signing secret commented out', () => {
     const example = parseEnv(read('.env.example'));
-    expect(() => parseConfig(example)).not.toThrow();
-    expect(example.SLACK_BOT_TOKEN).toBe('xoxb-...');
-    expect(example.MINTLIFY_API_KEY).toBe('mint_...');
+    expect(example.SLACK_BOT_TOKEN).toBe(EXAMPLE_VALUES.SLACK_BOT_TOKEN);
+    expect(example.SLACK_APP_TOKEN).toBe(EXAMPLE_VALUES.SLACK_APP_TOKEN);
+    expect(example.SLACK_SIGNING_SECRET).toBeUndefined();
+    expect(read('manifest.yml')).toMatch(/socket_mode_enabled: true/);
+    expect(read('manifest.yml')).toMatch(/- users:read/);
+  });
+
+  it('copied unedited, is refused: every placeholder named as still the example value', () => {
+    for (const example of [parseEnv(read('.env.example')), withAlternatives()]) {
+      const problems = problemsOf(example);
+      const placeholders = Object.keys(EXAMPLE_VALUES).filter((name) => example[name] !== undefined);
+      expect(problems.sort()).toEqual(
+        placeholders.map((name) => `${name}: still the example value from .env.example: put in your own`).sort(),
+      );
+      for (const name of placeholders) expect(example[name]).toBe(EXAMPLE_VALUES[name]);
+    }
   });
 });
