@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { type SocketModeStandin, startSocketModeStandin } from '../../src/slack-standin/index.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
 import { postForm, postJson } from '../fakes/signed-request.js';
 import { slashCommand, threadReply } from '../fixtures/slack.js';
@@ -109,6 +110,42 @@ describe.each(storeKinds)('GET /metrics ($kind store)', ({ kind, redisUrl, avail
     // Job lines come from a child logger carrying the job and its project.
     expect(app.logs()).toMatch(
       new RegExp(`"event":"poller.outcome_posted","project":"${TEST_PROJECT_ID}","job_id":"${jobId}"`),
+    );
+  });
+});
+
+describe('GET /metrics in Socket Mode', () => {
+  let slack: FakeSlackApi;
+  let socket: SocketModeStandin;
+  let sim: Simulator;
+  let app: TestApp | undefined;
+
+  beforeEach(async () => {
+    slack = await startFakeSlackApi();
+    socket = await startSocketModeStandin(slack);
+    sim = await startSimulator();
+  });
+  afterEach(async () => {
+    await app?.stop();
+    await socket.close();
+    await sim.close();
+    await slack.close();
+  });
+
+  it('is served on the health port and times envelopes acknowledged over the socket', async () => {
+    app = await startTestApp(slack, sim.url, {
+      env: { SLACK_APP_TOKEN: slack.workspace.appToken, SLACK_SIGNING_SECRET: '' },
+      slackRetry: { initialMs: 50, maxMs: 200 },
+    });
+    await eventually(() => socket.connected, 5_000, 'the Socket Mode connection');
+    await socket.slashCommand(slashCommand({ command: '/visitors', text: '', response_url: slack.responseUrl('v') }));
+    await eventually(() => slack.callsTo('response_url:v').length === 1, 5_000, 'the visitors reply');
+
+    const m = await scrape(app.url);
+    expect(m.get('mintlify_slack_ack_seconds_count{kind="/visitors"}')).toBe(1);
+    expect(m.get('mintlify_slack_slack_requests_total{kind="/visitors",outcome="ok"}')).toBe(1);
+    expect(m.get('mintlify_slack_service_responses_total{operation="get_visitors",status="200"}')).toBe(
+      sim.counts().visitors,
     );
   });
 });
