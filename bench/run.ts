@@ -6,13 +6,14 @@ import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { type AckCell, runAck } from './ack.js';
+import { runChartRender, runChartRequests } from './chart.js';
 import { machine, round, table } from './lib/stats.js';
 import { fmtS, runPollEconomy } from './poll-economy.js';
 import { runSoak } from './soak.js';
 import { runTracking, type Scale, type TrackingResult } from './tracking.js';
 import { runExport, runRender } from './visitors.js';
 
-const only = new Set((process.env.BENCH_ONLY ?? 'ack,tracking,soak,economy,visitors').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'ack,tracking,soak,economy,visitors,chart').split(','));
 const started = Date.now();
 const log = (line: string) => console.log(`[${round((Date.now() - started) / 1000, 0)}s] ${line}`);
 
@@ -116,6 +117,29 @@ if (only.has('visitors')) {
           `median ${exported.medianMs} ms of [${exported.msRuns.join(', ')}] ms, ${exported.serviceRequests} service requests, ` +
             `${Object.values(exported.slackCalls).reduce((a, b) => a + b, 0)} Slack calls, CSV ${round(exported.csvBytes / 1024, 0)} KiB`,
         ],
+      ],
+    )}`,
+  );
+}
+
+if (only.has('chart')) {
+  const render = await runChartRender();
+  log(`chart render: ${render.points} points, p50 ${render.p50Ms} ms`);
+  const requests = await runChartRequests();
+  results.chart = { render, requests };
+  sections.push(
+    `Visitors chart\n${table(
+      ['what', 'result'],
+      [
+        [
+          `render ${render.points} points (spec → Vega SVG → resvg PNG)`,
+          `p50 ${render.p50Ms} ms, p99 ${render.p99Ms} ms over ${render.renders} renders, PNG ${render.pngKiB} KiB, ` +
+            `RSS ${render.rssMb} MB (+${render.peakRssDeltaMb} MB peak while rendering)`,
+        ],
+        ...requests.map((r) => [
+          `requests per chart, /visitors ${r.range} chart`,
+          `cold ${r.cold} (${r.coldMs} ms incl. render), warm ${r.warm}`,
+        ]),
       ],
     )}`,
   );

@@ -5,7 +5,8 @@ import { registerAgent } from './agent/listeners.js';
 import { createPoller, type PollerOptions } from './agent/poller.js';
 import { createQuota } from './agent/quota.js';
 import type { Config } from './config.js';
-import type { Deps } from './deps.js';
+import { createJobWatchers, type Deps } from './deps.js';
+import { registerHome } from './home/home.js';
 import { createLogger, type Logger } from './log.js';
 import { createMetrics } from './metrics.js';
 import { createMintlifyClient } from './mintlify/client.js';
@@ -14,6 +15,7 @@ import { createSlackApp } from './slack/app.js';
 import type { RetryOptions } from './slack/token-check.js';
 import { observedStore } from './store/observed.js';
 import { createStore, type Store } from './store/store.js';
+import { createDigestScheduler, type DigestSchedulerOptions } from './visitors/digest-scheduler.js';
 import { registerVisitors } from './visitors/listeners.js';
 
 /** Listener work in flight at once; more waits its turn (see `Deps.afterAck`). */
@@ -41,6 +43,9 @@ export interface StartOptions {
   slackRetry?: RetryOptions;
   onListening?: (port: number) => void;
   poller?: PollerOptions;
+  /** The clock features read through `deps.now` (tests accelerate it). */
+  now?: () => number;
+  digest?: DigestSchedulerOptions;
 }
 
 /** Wires config → deps → Slack app + poller and starts them. The poller resumes jobs left active. */
@@ -81,19 +86,23 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       ...(options.mintlifyTimeoutMs && { timeoutMs: options.mintlifyTimeoutMs }),
     }),
     instanceId: randomUUID(),
-    now: Date.now,
+    now: options.now ?? Date.now,
     afterAck,
     background,
+    jobWatchers: createJobWatchers(log),
   };
   const poller = createPoller(deps, options.poller);
-  const quota = createQuota(store);
-  registerAgent(slackApp.bolt, { ...deps, poller, quota });
+  const agent = { ...deps, poller, quota: createQuota(store) };
+  registerAgent(slackApp.bolt, agent);
+  registerHome(slackApp.bolt, agent);
   metrics.observe({
     trackedJobs: () => poller.size,
     quota: async () => {
       const kinds = ['create', 'follow_up'] as const;
       const pairs = projects.all.flatMap((project) => kinds.map((kind) => ({ project, kind })));
-      return Promise.all(pairs.map(async (pair) => ({ ...pair, ...(await quota.usage(pair.project, pair.kind)) })));
+      return Promise.all(
+        pairs.map(async (pair) => ({ ...pair, ...(await agent.quota.usage(pair.project, pair.kind)) })),
+      );
     },
   });
   registerVisitors(slackApp.bolt, deps);
@@ -107,7 +116,9 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     await store.close();
     throw error;
   }
+  const digests = createDigestScheduler(deps, options.digest);
   await poller.start();
+  await digests.start();
   slackApp.setReady(true);
   log.info('app.started', { port, mode: config.slack.appToken ? 'socket' : 'http', store: store.kind });
 
@@ -123,6 +134,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
         afterAck.activeCount + afterAck.pendingCount + background.activeCount + background.pendingCount;
       while (busy() > 0 && Date.now() < deadline) await delay(50);
       await poller.stop();
+      await digests.stop();
       await store.close();
       log.info('app.stopped');
     },

@@ -22,6 +22,21 @@ export const USAGE = [
   'When the job ends I post the pull request (or say why there is none) in the thread.',
 ].join('\n');
 
+const CONVERSATION_USAGE = [
+  '*Ask the Mintlify agent to work on the docs* — any of these starts a job:',
+  '• mention me with an instruction: `@Mintlify Document the new retry policy` (in a thread, the thread is the brief)',
+  '• send me an instruction here in a direct message',
+  '• on any message, *More actions → Ask the Mintlify agent*',
+  '• `/agent <instruction>`',
+  "I answer in the message's thread; reply there to give the agent follow-up instructions, and I post the pull request there when it is ready. Your jobs and this hour's quota are on my Home tab.",
+].join('\n');
+
+/** Usage for the conversational doors (a bare mention, `help` in a DM), then which project this place uses. */
+export function conversationUsage(projects?: string): Message {
+  const text = [CONVERSATION_USAGE, projects].filter(Boolean).join('\n\n');
+  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+}
+
 /** Usage, after `reason` when there is one, and before `projects` (which project this channel uses). */
 export function usage(reason?: string, projects?: string): Message {
   const text = [reason, USAGE, projects].filter(Boolean).join('\n\n');
@@ -142,11 +157,18 @@ const STATUS: Record<RootState, { emoji: string; words: string }> = {
   untracked: { emoji: ':warning:', words: 'Result could not be posted in this thread' },
 };
 
+/** How a job's status reads (emoji and words), as its status line shows it. */
+export function jobStatus(record: JobRecord): { emoji: string; words: string } {
+  return STATUS[record.ended ?? 'working'];
+}
+
 /** Who asked, in which project, before the job exists. */
 export interface PendingJob {
   project: string;
   userId: string;
   prompt: string;
+  /** How much thread context the prompt carries; empty or unset when none. */
+  contextNote?: string | undefined;
 }
 
 export interface RootOptions {
@@ -166,6 +188,7 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
   const { emoji, words } = STATUS[state];
   const parts = [`${emoji} ${words}`];
   if (options.showProject) parts.push(`project ${code(job.project)}`);
+  if (job.contextNote) parts.push(escapeMrkdwn(job.contextNote));
   if (record) {
     if (state === 'working')
       parts.push(`${formatElapsed((options.now ?? Date.now()) - record.roundStartedAtMs)} elapsed`);

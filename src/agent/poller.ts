@@ -153,7 +153,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
     const changed = await store.jobs.observe(ref, shown);
     if (changed || deps.now() - entry.lastRefreshAt >= rootRefreshMs) {
       entry.lastRefreshAt = deps.now();
-      await refreshRootMessage(deps, ref);
+      await refreshRootMessage(deps, ref, { stateChanged: changed });
     }
     const statusChanged = entry.lastStatus !== undefined && entry.lastStatus !== job.status;
     const intervalMs = entry.retracked ? min : nextPollInterval(entry.intervalMs, statusChanged, min, max);

@@ -13,8 +13,9 @@ const MAX_REWRITES = 3;
  * the latest state. Failures are logged, never thrown.
  */
 export async function refreshRootMessage(
-  deps: Pick<Deps, 'slack' | 'log' | 'now' | 'store' | 'projects'>,
+  deps: Pick<Deps, 'slack' | 'log' | 'now' | 'store' | 'projects' | 'jobWatchers'>,
   ref: JobRef,
+  { stateChanged = true }: { stateChanged?: boolean } = {},
 ): Promise<void> {
   try {
     let record = await deps.store.jobs.get(ref);
@@ -22,9 +23,11 @@ export async function refreshRootMessage(
       const message = rootMessage(record, { now: deps.now(), showProject: deps.projects.all.length > 1 });
       await deps.slack.chat.update({ channel: record.channel, ts: record.statusTs, ...message });
       const latest = await deps.store.jobs.get(ref);
-      if (!latest || latest.rev === record.rev) return;
+      if (!latest || latest.rev === record.rev) break;
       record = latest;
     }
+    // Other views of the job (App Home) follow its state, not the elapsed-time refreshes.
+    if (record && stateChanged) await deps.jobWatchers?.changed(record);
   } catch (error) {
     deps.log.warn('agent.root_refresh_failed', {
       job_id: ref.jobId,

@@ -17,6 +17,7 @@ import type { AgentContext } from './context.js';
 import { errors, type Message, rootMessage } from './messages.js';
 import type { QuotaKind } from './quota.js';
 import { refreshRootMessage } from './root-message.js';
+import type { ThreadContext } from './thread-context.js';
 
 /** One request to start a job, whichever way it came in (`/agent`, a mention, a DM, the shortcut). */
 export interface StartJobInput {
@@ -27,6 +28,8 @@ export interface StartJobInput {
   prompt: string;
   /** Start the job in this existing thread (a mention, a DM message, the shortcut); unset: a new message. */
   threadTs?: string;
+  /** The thread's earlier messages, sent to the agent after the prompt and noted in the status line. */
+  context?: ThreadContext | undefined;
 }
 
 export type StartJobResult = { ok: true; record: JobRecord } | { ok: false; reply: Message };
@@ -66,14 +69,14 @@ export async function startJob(deps: AgentContext, input: StartJobInput): Promis
 
   let job: Awaited<ReturnType<typeof mintlify.createJob>>;
   try {
-    job = await mintlify.createJob(project, prompt);
+    job = await mintlify.createJob(project, input.context ? `${prompt}\n\n${input.context.text}` : prompt);
     log.info('mintlify.create_job', { outcome: 'ok', project, job_id: job.id, channel: channelId });
     deps.metrics.jobStarted(project);
   } catch (error) {
     if (error instanceof UnavailableError && error.ambiguous) {
       log.error('mintlify.create_job', { outcome: 'unknown', project, channel: channelId, error });
       await slack.chat
-        .update({ channel: channelId, ts: statusTs, ...rootMessage(input, { showProject, unknown: true }) })
+        .update({ channel: channelId, ts: statusTs, ...rootMessage(pending(input), { showProject, unknown: true }) })
         .catch((e) => log.warn('slack.update_failed', { op: 'agent.root', slack_error: slackErrorCode(e) }));
       return { ok: false, reply: errors.maybeStarted(prompt) };
     }
@@ -93,6 +96,7 @@ export async function startJob(deps: AgentContext, input: StartJobInput): Promis
     userId: input.userId,
     prompt,
     createdAtMs: deps.now(),
+    ...(input.context && { contextNote: input.context.note }),
   };
   let record: JobRecord;
   try {
@@ -130,7 +134,7 @@ async function postStatusMessage(
   const args = {
     channel: input.channelId,
     ...(input.threadTs && { thread_ts: input.threadTs }),
-    ...rootMessage(input, { showProject }),
+    ...rootMessage(pending(input), { showProject }),
     metadata: { event_type: REQUEST_EVENT_TYPE, event_payload: { request_id: requestId } },
   };
   for (let attempt = 1; ; attempt++) {
@@ -153,6 +157,8 @@ async function postStatusMessage(
     }
   }
 }
+
+const pending = (input: StartJobInput) => ({ ...input, contextNote: input.context?.note });
 
 /** Maps a service failure to what the user reads, logging it for the admin; every reply echoes the prompt. */
 export function replyForServiceError(deps: Deps, error: unknown, prompt: string, op: QuotaKind): Message {

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { blockKitProblems, type Surface } from './block-kit.js';
+import { messageWire } from './wire.js';
 import { defaultWorkspace, type StandinUser, type Workspace } from './workspace.js';
 
 /** One Web API call, response_url post or file upload the app made. Form fields holding JSON are decoded. */
@@ -30,7 +31,7 @@ export interface StoredMessage {
   metadata?: unknown;
   user?: string;
   bot_id?: string;
-  files?: { id: string; name: string; title: string }[];
+  files?: { id: string; name: string; title: string; permalink?: string }[];
 }
 
 /** A message only one person sees (`chat.postEphemeral`). */
@@ -159,6 +160,38 @@ export class SlackStandin {
     return this.workspace.users.find((u) => u.id === id);
   }
 
+  /**
+   * A person writes `typed` in `channel` (in the thread of `threadTs`, when given): stored as Slack stores it (its
+   * wire text, `client_msg_id`, files with their permalinks), so `conversations.replies` reads it back.
+   */
+  postAs(
+    user: string,
+    channel: string,
+    typed: string,
+    options: { threadTs?: string; files?: { id: string; name: string }[] } = {},
+  ): StoredMessage & { text: string } {
+    const message = {
+      channel,
+      ts: `${1_700_000_000 + ++this.seq}.000100`,
+      user,
+      text: messageWire(typed, this.workspace),
+      ...(options.threadTs && { thread_ts: options.threadTs }),
+      ...(options.files && {
+        files: options.files.map((f) => ({ ...f, title: f.name, permalink: this.permalink(channel, f.id, f.name) })),
+      }),
+    };
+    this.messages.push(message);
+    return message;
+  }
+
+  /** What `chat.getPermalink` answers for a message, and the link of a shared file. */
+  permalink(channel: string, ts: string, fileName?: string): string {
+    const base = `https://${this.workspace.teamDomain}.slack.com`;
+    return fileName
+      ? `${base}/files/${channel}/${ts}/${fileName}`
+      : `${base}/archives/${channel}/p${ts.replace('.', '')}`;
+  }
+
   private async handle(req: IncomingMessage): Promise<Answer> {
     const raw = await readBody(req);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -275,6 +308,12 @@ export class SlackStandin {
           },
         });
       }
+      case 'conversations.open': {
+        // The bot's DM with one person: Slack answers the same D… id every time.
+        const [userId = ''] = String(args.users ?? '').split(',');
+        if (!this.user(userId)) return refuse('user_not_found');
+        return ok({ channel: { id: `D${userId.slice(1)}` } });
+      }
       case 'conversations.info': {
         const channel = ws.channels.find((c) => c.id === args.channel);
         if (!channel) return refuse('channel_not_found');
@@ -351,6 +390,11 @@ export class SlackStandin {
           has_more: more,
           response_metadata: { next_cursor: more ? String(start + limit) : '' },
         });
+      }
+      case 'chat.getPermalink': {
+        const found = this.messages.some((m) => m.channel === args.channel && m.ts === args.message_ts);
+        if (!found) return refuse('message_not_found');
+        return ok({ channel: args.channel, permalink: this.permalink(String(args.channel), String(args.message_ts)) });
       }
       case 'files.getUploadURLExternal': {
         const file: UploadedFile = { id: `F${++this.seq}`, name: String(args.filename), content: '' };

@@ -17,15 +17,19 @@ interface NameDeps {
  * store). A name that cannot be looked up (no `users:read`, Slack down) stays `@U…`: the text still goes through.
  */
 export async function decodeWithNames(deps: NameDeps, text: string): Promise<string> {
-  const ids = mentionedUsers(text);
+  return decodeSlackText(text, await displayNames(deps, mentionedUsers(text)));
+}
+
+/** Display names of `ids` (cached); ids that cannot be looked up are left out. */
+export async function displayNames(deps: NameDeps, ids: readonly string[]): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   await Promise.all(
-    ids.map(async (id) => {
+    [...new Set(ids)].map(async (id) => {
       const name = await displayName(deps, id);
       if (name) names.set(id, name);
     }),
   );
-  return decodeSlackText(text, names);
+  return names;
 }
 
 async function displayName({ slack, store, log }: NameDeps, userId: string): Promise<string | undefined> {

@@ -7,6 +7,7 @@ import {
   type JobStore,
   RECORD_TTL_MS,
   type Transition,
+  USER_INDEX_MAX,
 } from './jobs.js';
 
 /** How often expired records and thread bindings are swept out of memory. */
@@ -20,6 +21,8 @@ export function createMemoryJobStore(): JobStore & { close(): void } {
   const records = new CacheableMemory({ checkInterval: SWEEP_MS, useClone: true });
   const threads = new CacheableMemory({ checkInterval: SWEEP_MS, useClone: false });
   const activeSets = new Map<string, Set<string>>();
+  /** Each person's jobs, oldest first, the newest `USER_INDEX_MAX` kept. */
+  const byUser = new Map<string, JobRef[]>();
   const key = ({ project, jobId }: JobRef) => `${project}\u0000${jobId}`;
   const threadKey = (project: string, channel: string, threadTs: string) =>
     `${project}\u0000${channel}\u0000${threadTs}`;
@@ -51,6 +54,9 @@ export function createMemoryJobStore(): JobStore & { close(): void } {
 
   return {
     async create(binding, observation, atMs) {
+      const refs = (byUser.get(binding.userId) ?? []).filter((r) => key(r) !== key(binding));
+      refs.push({ project: binding.project, jobId: binding.jobId });
+      byUser.set(binding.userId, refs.slice(-USER_INDEX_MAX));
       return bind(initialRecord(binding, observation, atMs));
     },
     async get(ref) {
@@ -108,6 +114,9 @@ export function createMemoryJobStore(): JobStore & { close(): void } {
     },
     async untrack(ref) {
       active(ref.project).delete(ref.jobId);
+    },
+    async forUser(userId, limit) {
+      return (byUser.get(userId) ?? []).slice(-limit).reverse();
     },
     close() {
       records.stopIntervalCheck();

@@ -9,18 +9,25 @@ import {
   RECORD_TTL_MS,
   type Transition,
   toFields,
+  USER_INDEX_MAX,
 } from './jobs.js';
 
 // Each transition is one script, so it is atomic however many replicas share the Redis. A record is a hash
 // of strings; scripts only touch its scalar fields and answer with the whole hash (HGETALL's flat list).
 
-/** KEYS: job, thread, active · ARGV: ttlMs, jobId, then field/value pairs. */
+/**
+ * KEYS: job, thread, active, the user's index · ARGV: ttlMs, jobId, index member, createdAtMs, index size, then
+ * field/value pairs. The user's index is a sorted set by creation time that keeps only the newest entries.
+ */
 const CREATE = `
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+redis.call('HSET', KEYS[1], unpack(ARGV, 6))
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[2])
+redis.call('ZADD', KEYS[4], ARGV[4], ARGV[3])
+redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -1 - tonumber(ARGV[5]))
+redis.call('PEXPIRE', KEYS[4], ARGV[1])
 return redis.call('HGETALL', KEYS[1])`;
 
 /** KEYS: job, thread, active · ARGV: ttlMs, jobId, atMs, then the binding's field/value pairs (a vanished record). */
@@ -104,8 +111,15 @@ export function createRedisJobStore(client: RedisClientType, ns: string): JobSto
     async create(binding, observation, atMs) {
       const fields = toFields(initialRecord(binding, observation, atMs));
       const result = await client.eval(CREATE, {
-        keys: keys(binding, binding.channel, binding.threadTs),
-        arguments: [ttl, binding.jobId, ...pairs(fields)],
+        keys: [...keys(binding, binding.channel, binding.threadTs), jobKeys.user(ns, binding.userId)],
+        arguments: [
+          ttl,
+          binding.jobId,
+          JSON.stringify([binding.project, binding.jobId]),
+          String(binding.createdAtMs),
+          String(USER_INDEX_MAX),
+          ...pairs(fields),
+        ],
       });
       return fromFields(binding, hash(result)) as NonNullable<ReturnType<typeof fromFields>>;
     },
@@ -149,6 +163,13 @@ export function createRedisJobStore(client: RedisClientType, ns: string): JobSto
     },
     async untrack(ref) {
       await client.sRem(jobKeys.active(ns, ref.project), ref.jobId);
+    },
+    async forUser(userId, limit) {
+      const members = await client.zRange(jobKeys.user(ns, userId), 0, limit - 1, { REV: true });
+      return members.map((member) => {
+        const [project, jobId] = JSON.parse(member) as [string, string];
+        return { project, jobId };
+      });
     },
   };
 }

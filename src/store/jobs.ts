@@ -34,6 +34,8 @@ export const JobBindingSchema = z.object({
   userId: z.string(),
   prompt: z.string(),
   createdAtMs: z.coerce.number(),
+  /** Said in the status line when the prompt carries thread context (how much, and the cap); `''` when none. */
+  contextNote: z.string().optional(),
 });
 export type JobBinding = z.infer<typeof JobBindingSchema>;
 
@@ -132,13 +134,19 @@ export interface JobStore {
   observe(ref: JobRef, observation: JobObservation): Promise<boolean>;
   /** Drops a job id from the project's active set without touching its record (nothing left to track). */
   untrack(ref: JobRef): Promise<void>;
+  /** The jobs `userId` started, newest first, at most `limit` (App Home); ended records may have expired since. */
+  forUser(userId: string, limit: number): Promise<JobRef[]>;
 }
+
+/** Each person's index keeps their newest jobs only. */
+export const USER_INDEX_MAX = 50;
 
 export const jobKeys = {
   job: (ns: string, { project, jobId }: JobRef) => `${ns}:job:${project}:${jobId}`,
   thread: (ns: string, project: string, channel: string, threadTs: string) =>
     `${ns}:thread:${project}:${channel}:${threadTs}`,
   active: (ns: string, project: string) => `${ns}:active:${project}`,
+  user: (ns: string, userId: string) => `${ns}:user:${userId}`,
 };
 
 /** The flat form a record is stored in: strings, `''` for nothing. */

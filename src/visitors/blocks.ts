@@ -1,9 +1,11 @@
 import type { types } from '@slack/bolt';
-import type { PageVisitors, VisitorsResponse } from '../mintlify/schemas.js';
+import type { PageVisitors, VisitorCounts, VisitorsResponse } from '../mintlify/schemas.js';
 import { escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
+import { changes } from './change.js';
 import { encodeRequest, MAX_OFFSET, type VisitorsRequest } from './date-range.js';
 import { formatCount, formatPercent, formatUtcTime, ratioBar } from './format.js';
 import { BUTTON_LABELS, reportCopy, type SlackMessage, section } from './messages.js';
+import { previousPeriod } from './periods.js';
 
 /** Block Kit limits the report must respect under every input. */
 export const LIMITS = {
@@ -24,6 +26,8 @@ export const ACTION_IDS = {
   next: 'visitors.next',
   share: 'visitors.share',
   csv: 'visitors.csv',
+  chart: 'visitors.chart',
+  shareChart: 'visitors.share_chart',
 } as const;
 
 /** One fetched page of the report. `fetchedAt` is when the service answered (earlier when cached). */
@@ -36,6 +40,8 @@ export interface VisitorsPage {
 export interface ReportOptions {
   /** Set for the copy posted in the channel: says who shared it and has no buttons. */
   sharedBy?: string;
+  /** The previous period's totals: each number then shows its change. */
+  previous?: VisitorCounts | undefined;
 }
 
 /** The report as Block Kit: header, site totals, the page's rows as a monospace table, footer, buttons. */
@@ -43,6 +49,8 @@ export function buildReport(page: VisitorsPage, options: ReportOptions = {}): Sl
   const { request, response, fetchedAt } = page;
   const { totals, visitors } = response;
   const shared = options.sharedBy !== undefined;
+  const change = changes(totals, options.previous);
+  const withChange = (value: string, delta: string | undefined) => (delta ? `${value}  ${delta}` : value);
 
   const head: types.KnownBlock[] = [
     {
@@ -52,13 +60,13 @@ export function buildReport(page: VisitorsPage, options: ReportOptions = {}): Sl
     {
       type: 'section',
       fields: [
-        field(reportCopy.total, formatCount(totals.total)),
-        field(reportCopy.human, formatCount(totals.human)),
-        field(reportCopy.ai, formatCount(totals.ai)),
-        field(reportCopy.aiShare, formatPercent(totals.ai, totals.total)),
+        field(reportCopy.total, withChange(formatCount(totals.total), change?.total)),
+        field(reportCopy.human, withChange(formatCount(totals.human), change?.human)),
+        field(reportCopy.ai, withChange(formatCount(totals.ai), change?.ai)),
+        field(reportCopy.aiShare, withChange(formatPercent(totals.ai, totals.total), change?.aiShare)),
       ],
     },
-    context([reportCopy.dedupNote]),
+    context([reportCopy.dedupNote, ...(change ? [reportCopy.comparedWith(previousPeriod(request))] : [])]),
     { type: 'divider' },
   ];
 
@@ -115,6 +123,7 @@ function actions(page: VisitorsPage): types.ActionsBlock {
   }
   elements.push(button(ACTION_IDS.share, BUTTON_LABELS.share, request, 'primary'));
   elements.push(button(ACTION_IDS.csv, BUTTON_LABELS.csv, { ...request, offset: 0 }));
+  elements.push(button(ACTION_IDS.chart, BUTTON_LABELS.chart, { ...request, offset: 0 }));
   return { type: 'actions', elements };
 }
 

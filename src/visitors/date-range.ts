@@ -62,7 +62,7 @@ export function exclusiveEnd(to: string): string {
 }
 
 export type ParsedCommand =
-  | { kind: 'report'; request: VisitorsRequest }
+  | { kind: 'report'; request: VisitorsRequest; chart?: boolean }
   | { kind: 'help' }
   | { kind: 'invalid'; problem: string };
 
@@ -80,14 +80,14 @@ const RANGE_SEPARATORS = new Set(['..', 'to', '-', '–', '—']);
 /**
  * Parses the text after `/visitors`. Forms (order-free, case-insensitive):
  * nothing (last 7 days), `today`, `yesterday`, `Nd`, `this month`, `last month`, `YYYY-MM-DD`,
- * `YYYY-MM-DD YYYY-MM-DD`, `YYYY-MM-DD..YYYY-MM-DD`, plus `top N` and `help`.
+ * `YYYY-MM-DD YYYY-MM-DD`, `YYYY-MM-DD..YYYY-MM-DD`, plus `top N`, `chart` and `help`.
  */
 export function parseVisitorsCommand(text: string, nowMs: number): ParsedCommand {
   const option = takeProjectOption(text);
   if ('missing' in option) return invalid('`--project` needs a project id, e.g. `/visitors --project proj_b 30d`.');
   const parsed = parseRange(option.rest, nowMs);
   if (parsed.kind !== 'report' || !option.project) return parsed;
-  return { kind: 'report', request: { ...parsed.request, project: option.project } };
+  return { ...parsed, request: { ...parsed.request, project: option.project } };
 }
 
 function parseRange(text: string, nowMs: number): ParsedCommand {
@@ -101,6 +101,7 @@ function parseRange(text: string, nowMs: number): ParsedCommand {
   if (tokens.some((t) => t === 'help' || t === '?' || t === '-h' || t === '--help')) return { kind: 'help' };
 
   let limit: number | undefined;
+  let chart = false;
   const ranges: Range[] = [];
   const dates: { day: number; source: string }[] = [];
 
@@ -117,6 +118,8 @@ function parseRange(text: string, nowMs: number): ParsedCommand {
     } else if ((token === 'this' || token === 'last') && next === 'month') {
       ranges.push({ ...monthRange(today, token === 'this' ? 0 : -1), source: `${token} month` });
       i++;
+    } else if (token === 'chart') {
+      chart = true;
     } else if (token === 'today') {
       ranges.push({ from: today, to: today, source: token });
     } else if (token === 'yesterday') {
@@ -148,6 +151,7 @@ function parseRange(text: string, nowMs: number): ParsedCommand {
   return {
     kind: 'report',
     request: { from: dayString(range.from), to: dayString(range.to), limit: limit ?? DEFAULT_ROWS, offset: 0 },
+    ...(chart && { chart }),
   };
 }
 

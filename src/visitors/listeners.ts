@@ -1,12 +1,15 @@
 import type { App, BlockAction, ButtonAction, RespondFn, SlackActionMiddlewareArgs } from '@slack/bolt';
 import type { Deps, Limiter } from '../deps.js';
-import { describeProjects } from '../projects.js';
+import { describeProjects, takeProjectOption } from '../projects.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { ACTION_IDS, buildReport } from './blocks.js';
+import { sendChartPrivately, shareChart } from './chart-delivery.js';
 import { decodeRequest, parseVisitorsCommand, type VisitorsRequest } from './date-range.js';
+import { parseDigestCommand } from './digest-schedule.js';
+import { answerDigestCommand } from './digest-subscribe.js';
 import { exportVisitorsCsv, postFailedText } from './export.js';
 import { errorCopy, helpMessage, notice, type SlackMessage } from './messages.js';
-import { failureText, showVisitors } from './report.js';
+import { failureText, previousTotals, showVisitors } from './report.js';
 
 export const COMMAND = '/visitors';
 
@@ -19,9 +22,25 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
 export function registerVisitors(app: App, deps: Deps): void {
   app.command(COMMAND, async ({ command, ack, respond }) => {
     await ack();
+    const digest = digestWords(command.text);
+    if (digest) {
+      deps.log.info('visitors.command', { user: command.user_id, channel: command.channel_id, parsed: 'digest' });
+      await guard(deps, respond, 'digest', deps.afterAck, async () => {
+        const project = digest.project ?? deps.projects.forChannel(command.channel_id);
+        if (!deps.projects.knows(project)) {
+          const projects = describeProjects(deps.projects, command.channel_id, COMMAND);
+          return privately(respond, notice(errorCopy.unknownProject(project, projects)));
+        }
+        const caller = { channel: command.channel_id, userId: command.user_id, project };
+        await privately(respond, await answerDigestCommand(deps, caller, parseDigestCommand(digest.words)));
+      });
+      return;
+    }
     const parsed = parseVisitorsCommand(command.text, deps.now());
     deps.log.info('visitors.command', { user: command.user_id, channel: command.channel_id, parsed: parsed.kind });
-    await guard(deps, respond, 'command', deps.afterAck, async () => {
+    // A chart makes up to 31 requests: like an export, it runs on the background queue.
+    const queue = parsed.kind === 'report' && parsed.chart ? deps.background : deps.afterAck;
+    await guard(deps, respond, 'command', queue, async () => {
       const projects = describeProjects(deps.projects, command.channel_id, COMMAND);
       if (parsed.kind !== 'report') {
         const problem = parsed.kind === 'invalid' ? parsed.problem : undefined;
@@ -29,10 +48,16 @@ export function registerVisitors(app: App, deps: Deps): void {
       }
       const request = forProject(deps, parsed.request, command.channel_id);
       if (!request) return privately(respond, notice(errorCopy.unknownProject(parsed.request.project ?? '', projects)));
+      if (parsed.chart) {
+        const tell = (message: SlackMessage) => privately(respond, message);
+        return sendChartPrivately(deps, request.project, request, command.user_id, tell);
+      }
       const result = await showVisitors(deps, request.project, request);
       await privately(
         respond,
-        result.ok ? buildReport(result.page) : notice(failureText(result.failure, parsed.request)),
+        result.ok
+          ? buildReport(result.page, { previous: await previousTotals(deps, request.project, request) })
+          : notice(failureText(result.failure, parsed.request)),
       );
     });
   });
@@ -44,7 +69,8 @@ export function registerVisitors(app: App, deps: Deps): void {
       if (!request) return privately(respond, notice(errorCopy.forgedButton));
       const result = await showVisitors(deps, request.project, request);
       if (!result.ok) return privately(respond, notice(failureText(result.failure, request)));
-      await respond({ replace_original: true, ...buildReport(result.page) });
+      const previous = await previousTotals(deps, request.project, request);
+      await respond({ replace_original: true, ...buildReport(result.page, { previous }) });
     });
   };
   app.action<BlockAction<ButtonAction>>(ACTION_IDS.prev, turnPage);
@@ -58,7 +84,8 @@ export function registerVisitors(app: App, deps: Deps): void {
       if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
       const result = await showVisitors(deps, request.project, request);
       if (!result.ok) return privately(respond, notice(failureText(result.failure, request)));
-      const message = buildReport(result.page, { sharedBy: body.user.id });
+      const previous = await previousTotals(deps, request.project, request);
+      const message = buildReport(result.page, { sharedBy: body.user.id, previous });
       try {
         await client.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false });
         deps.log.info('visitors.shared', { user: body.user.id, channel, from: request.from, to: request.to });
@@ -84,6 +111,37 @@ export function registerVisitors(app: App, deps: Deps): void {
       });
     });
   });
+
+  // Charts make up to 31 requests each: on the background queue, like exports.
+  app.action<BlockAction<ButtonAction>>(ACTION_IDS.chart, async ({ ack, action, body, respond }) => {
+    await ack();
+    await guard(deps, respond, action.action_id, deps.background, async () => {
+      const request = readButton(deps, action, body);
+      if (!request) return privately(respond, notice(errorCopy.forgedButton));
+      const tell = (message: SlackMessage) => privately(respond, message);
+      await sendChartPrivately(deps, request.project, request, body.user.id, tell);
+    });
+  });
+
+  app.action<BlockAction<ButtonAction>>(ACTION_IDS.shareChart, async ({ ack, action, body, respond }) => {
+    await ack();
+    await guard(deps, respond, action.action_id, deps.background, async () => {
+      const request = readButton(deps, action, body);
+      const channel = channelOf(body);
+      if (!request || !channel) return privately(respond, notice(errorCopy.forgedButton));
+      const tell = (message: SlackMessage) => privately(respond, message);
+      await shareChart(deps, request.project, request, channel, body.user.id, tell);
+    });
+  });
+}
+
+/** The words after `/visitors [--project id] digest`, or undefined when the command is not about digests. */
+function digestWords(text: string): { project?: string; words: string[] } | undefined {
+  const option = takeProjectOption(text);
+  if ('missing' in option) return undefined; // the report parser explains `--project`
+  const [first, ...words] = option.rest.toLowerCase().split(/\s+/);
+  if (first !== 'digest') return undefined;
+  return { ...(option.project && { project: option.project }), words };
 }
 
 /**

@@ -15,6 +15,8 @@ export const BUTTON_LABELS = {
   next: 'Next →',
   share: 'Share to channel',
   csv: 'Download CSV',
+  chart: 'Chart',
+  shareChart: 'Share chart to channel',
 } as const;
 
 export const reportCopy = {
@@ -35,6 +37,8 @@ export const reportCopy = {
   moreRowsHidden: (hidden: number) =>
     `…and ${formatCount(hidden)} more rows on this page that do not fit in one message. Use *Download CSV* for all of them.`,
   legend: 'bar: █ human ░ AI',
+  comparedWith: (previous: { from: string; to: string }) =>
+    `Changes compare with the previous period of the same length, ${formatRange(previous.from, previous.to)}; AI share changes in percentage points.`,
   utc: 'dates in UTC',
   fetched: (when: string) => `fetched ${when}`,
   sharedBy: (userId: string) => `Shared by ${mention(userId)}`,
@@ -61,13 +65,18 @@ export function helpMessage(nowMs: number, problem?: string, projects?: string):
     `• \`/visitors ${end}\` — one day`,
     `• \`/visitors ${start} ${end}\` or \`/visitors ${start}..${end}\` — both days included`,
     `• Add \`top N\` for rows per page (1–250, default ${DEFAULT_ROWS}), e.g. \`/visitors 30d top 25\``,
+    '• Add `chart` for a trend chart, e.g. `/visitors 30d chart` (sent to your DM with me)',
+    '• `/visitors digest weekly` (or `daily`, `monthly`, with a UTC time such as `16:30`) posts a digest here on a schedule; `/visitors digest` shows it, `/visitors digest off` ends it',
     `Ranges can be up to ${MAX_RANGE_DAYS} days long.`,
     ...(projects ? [projects] : []),
   ];
   const intro = problem ? `:warning: ${problem}` : undefined;
   const body = lines.join('\n');
   return {
-    text: [problem ? `${problem}` : undefined, 'Usage: /visitors [range] [top N]. Try /visitors 30d']
+    text: [
+      problem ? `${problem}` : undefined,
+      'Usage: /visitors [range] [top N] [chart] | /visitors digest [weekly|daily|monthly|off]. Try /visitors 30d',
+    ]
       .filter(Boolean)
       .join(' '),
     blocks: [...(intro ? [section(intro)] : []), section(body)],
@@ -136,3 +145,15 @@ export function section(text: string): types.SectionBlock {
 export function notice(text: string): SlackMessage {
   return { text, blocks: [section(text)] };
 }
+
+export const chartCopy = {
+  filename: ({ from, to, project }: { from: string; to: string; project?: string | undefined }) =>
+    `visitors_${project ? `${project}_` : ''}${from}_${to}.png`,
+  dmComment: (range: { from: string; to: string }) =>
+    `Unique visitors (total, human, AI) for ${formatRange(range.from, range.to)}, dates in UTC.`,
+  sharedComment: (range: { from: string; to: string }, userId: string) =>
+    `Unique visitors (total, human, AI) for ${formatRange(range.from, range.to)}, dates in UTC. Shared by ${mention(userId)}.`,
+  sentToDm: (request: VisitorsRequest) =>
+    `:chart_with_upwards_trend: Your chart of unique visitors for ${formatRange(request.from, request.to)} is in your DM with me (Slack cannot show pictures in a private reply).`,
+  uploadFailed: (code: string) => `I couldn’t send you the chart (\`${plain(code, 60)}\`). Please try again.`,
+};

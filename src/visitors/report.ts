@@ -7,12 +7,16 @@ import {
   UnauthorizedError,
   UnavailableError,
 } from '../mintlify/errors.js';
-import { VisitorsResponseSchema } from '../mintlify/schemas.js';
+import { type VisitorCounts, VisitorsResponseSchema } from '../mintlify/schemas.js';
 import type { VisitorsPage } from './blocks.js';
-import { exclusiveEnd, type VisitorsRequest } from './date-range.js';
+import { exclusiveEnd, todayNumber, type VisitorsRequest } from './date-range.js';
 import { errorCopy } from './messages.js';
+import { isClosed, previousPeriod } from './periods.js';
 
+/** Ranges that include today change by the minute: cached briefly. */
 export const CACHE_TTL_MS = 60_000;
+/** Ranges whose every day has ended do not change: cached for a day. */
+export const CLOSED_CACHE_TTL_MS = 24 * 60 * 60_000;
 
 /** Why a page could not be shown, in terms the reply needs. */
 export type VisitorsFailure =
@@ -64,7 +68,7 @@ export async function showVisitors(
       offset: request.offset,
     });
     const fetchedAt = deps.now();
-    if (useCache) await writeCache(deps, key, { response, fetchedAt });
+    if (useCache) await writeCache(deps, key, { response, fetchedAt }, cacheTtl(request, fetchedAt));
     deps.log.info('visitors.report', {
       ...fields,
       rows: response.visitors.length,
@@ -80,6 +84,19 @@ export async function showVisitors(
     deps.log[level]('visitors.report_failed', { ...fields, failure: failure.kind, error });
     return { ok: false, failure };
   }
+}
+
+/**
+ * The totals of the period of the same length just before `request`'s range, for the report's changes:
+ * one `limit=1` request (cached like any page), or undefined when the service could not say.
+ */
+export async function previousTotals(
+  deps: Deps,
+  project: string,
+  request: VisitorsRequest,
+): Promise<VisitorCounts | undefined> {
+  const result = await showVisitors(deps, project, { ...previousPeriod(request), limit: 1, offset: 0 });
+  return result.ok ? result.page.response.totals : undefined;
 }
 
 export function toFailure(error: unknown): VisitorsFailure {
@@ -118,9 +135,18 @@ async function readCache(deps: Deps, key: string): Promise<z.infer<typeof Cached
   }
 }
 
-async function writeCache(deps: Deps, key: string, value: z.infer<typeof CachedPageSchema>): Promise<void> {
+export function cacheTtl(request: VisitorsRequest, nowMs: number): number {
+  return isClosed(request, todayNumber(nowMs)) ? CLOSED_CACHE_TTL_MS : CACHE_TTL_MS;
+}
+
+async function writeCache(
+  deps: Deps,
+  key: string,
+  value: z.infer<typeof CachedPageSchema>,
+  ttlMs: number,
+): Promise<void> {
   try {
-    await deps.store.kv.set(key, value, CACHE_TTL_MS);
+    await deps.store.kv.set(key, value, ttlMs);
   } catch (error) {
     deps.log.warn('visitors.cache_unavailable', { op: 'set', error });
   }

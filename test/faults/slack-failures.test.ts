@@ -105,7 +105,7 @@ describe('Slack refusing or throttling the app', () => {
     async (_, fault, count, words) => {
       const app = await boot();
       slack.fail('chat.postMessage', fault, count);
-      const { status } = await agentCommand(app.url, slack, 'Refused root &lt;b&gt;', 'refused');
+      const { status } = await agentCommand(app.url, slack, 'Refused root <b>', 'refused');
       expect(status).toBe(200);
       const [reply] = await eventually(
         () => slack.callsTo('response_url:refused').length && slack.callsTo('response_url:refused'),

@@ -207,7 +207,7 @@ describe.each(storeKinds)(
         const app = await boot();
         const { rootTs } = await startJobVia(app.url, slack, 'Store fails on a reply');
         breakStore(app.app.deps.store);
-        await postJson(app.url, threadReply(rootTs, { text: 'Keep &lt;this&gt; &amp; that' }));
+        await postJson(app.url, threadReply(rootTs, { text: 'Keep <this> & that' }));
         const note = await eventually(() => slack.callsTo('chat.postEphemeral')[0], 5_000, 'the private note');
         expect(String(note.args.text)).toContain('storage is unavailable');
         expect(String(note.args.text)).toContain('Keep &lt;this&gt; &amp; that');

@@ -105,6 +105,6 @@ describe('fast start (npm start = build only if stale, then node dist/index.js)'
       /^Next: copy \.env\.example to \.env .*README, section "2\. Configure"/,
     );
     // No compile on the way (one takes 15–23 s); the 2 s target itself is measured in BENCHMARKS.md.
-    expect(exit.ms).toBeLessThan(5_000);
+    expect(exit.ms).toBeLessThan(12_000);
   });
 });

@@ -108,7 +108,11 @@ describe.each(storeKinds)('/visitors ($kind store)', ({ kind, redisUrl, availabl
     await visitors('2026-11-01 2026-11-08');
     const reply = await nthResponse('cmd', 0);
     expect(reply.args.response_type).toBe('ephemeral');
-    expect(visitorQueries()).toEqual([{ dateFrom: '2026-11-01', dateTo: '2026-11-09', limit: '10', offset: '0' }]);
+    // The report, then the previous 8 days' totals for the changes: exactly 2 requests.
+    expect(visitorQueries()).toEqual([
+      { dateFrom: '2026-11-01', dateTo: '2026-11-09', limit: '10', offset: '0' },
+      { dateFrom: '2026-10-24', dateTo: '2026-11-01', limit: '1', offset: '0' },
+    ]);
 
     const expected = await servicePage({ dateFrom: '2026-11-01', dateTo: '2026-11-09', limit: '10', offset: '0' });
     const text = textOf(reply);
@@ -148,9 +152,10 @@ describe.each(storeKinds)('/visitors ($kind store)', ({ kind, redisUrl, availabl
     expect(textOf(back)).toContain('Rows 11–20');
     expect(blocksOf(back)).toEqual(blocksOf(second));
 
-    // The way back was served from the cache: the service saw each page once.
+    // The way back was served from the cache: the service saw each page (and the previous totals) once.
     expect(visitorQueries().map((q) => [q.dateFrom, q.dateTo, q.limit, q.offset])).toEqual([
       ['2026-11-01', '2026-11-09', '10', '0'],
+      ['2026-10-24', '2026-11-01', '1', '0'],
       ['2026-11-01', '2026-11-09', '10', '10'],
       ['2026-11-01', '2026-11-09', '10', '20'],
     ]);
@@ -162,7 +167,7 @@ describe.each(storeKinds)('/visitors ($kind store)', ({ kind, redisUrl, availabl
     const reply = await nthResponse('act', 0);
     expect(reply.args.replace_original).toBe(true);
     expect(textOf(reply)).toContain('Rows 26–50');
-    expect(visitorQueries()).toEqual([{ dateFrom: '2026-11-01', dateTo: '2026-11-09', limit: '25', offset: '25' }]);
+    expect(visitorQueries()[0]).toEqual({ dateFrom: '2026-11-01', dateTo: '2026-11-09', limit: '25', offset: '25' });
   });
 
   it('Share posts the same report in the channel, saying who shared it', async () => {
@@ -178,7 +183,8 @@ describe.each(storeKinds)('/visitors ($kind store)', ({ kind, redisUrl, availabl
     expect(blocksOf(post).some((b) => b.type === 'actions')).toBe(false);
     const table = (call: SlackCall) => blocksOf(call).filter((b) => b.text?.text.startsWith('```'));
     expect(table(post)).toEqual(table(reply));
-    expect(visitorQueries()).toHaveLength(1);
+    expect(shared).toMatch(/\*Total visitors\*\n[\d,]+ {2}[▲▼±n]/);
+    expect(visitorQueries()).toHaveLength(2); // the report and the previous totals, both from the cache on Share
     expect(responses('act')).toHaveLength(0);
   });
 
@@ -268,7 +274,7 @@ describe.each(storeKinds)('/visitors ($kind store)', ({ kind, redisUrl, availabl
     await nthResponse('a', 0);
     await visitors('30d', 'b');
     const second = await nthResponse('b', 0);
-    expect(visitorQueries()).toHaveLength(1);
+    expect(visitorQueries()).toHaveLength(2);
     expect(blocksOf(second)).toEqual(blocksOf(responses('a')[0] as SlackCall));
   });
 

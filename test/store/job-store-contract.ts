@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JobBinding } from '../../src/store/jobs.js';
+import { type JobBinding, USER_INDEX_MAX } from '../../src/store/jobs.js';
 import type { Store } from '../../src/store/store.js';
 
 export function binding(overrides: Partial<JobBinding> = {}): JobBinding {
@@ -155,6 +155,34 @@ export function jobStoreContract(current: () => Store): void {
       await jobs().untrack(ref());
       expect(await jobs().active('proj_a')).toEqual([]);
       expect((await jobs().get(ref()))?.round).toBe(0);
+    });
+
+    it('lists a person’s own jobs, newest first, and nobody else’s', async () => {
+      await jobs().create(binding({ jobId: 'a', createdAtMs: 1 }), { status: 'active' }, 1);
+      await jobs().create(binding({ jobId: 'b', createdAtMs: 2, project: 'proj_b' }), { status: 'active' }, 2);
+      await jobs().create(binding({ jobId: 'c', createdAtMs: 3, userId: 'U2' }), { status: 'active' }, 3);
+      await jobs().create(binding({ jobId: 'd', createdAtMs: 4 }), { status: 'active' }, 4);
+      expect(await jobs().forUser('U1', 10)).toEqual([
+        { project: 'proj_a', jobId: 'd' },
+        { project: 'proj_b', jobId: 'b' },
+        { project: 'proj_a', jobId: 'a' },
+      ]);
+      expect(await jobs().forUser('U1', 2)).toEqual([
+        { project: 'proj_a', jobId: 'd' },
+        { project: 'proj_b', jobId: 'b' },
+      ]);
+      expect(await jobs().forUser('U2', 10)).toEqual([{ project: 'proj_a', jobId: 'c' }]);
+      expect(await jobs().forUser('U3', 10)).toEqual([]);
+    });
+
+    it('keeps only a person’s newest jobs in their index', async () => {
+      for (let i = 0; i < USER_INDEX_MAX + 5; i++) {
+        await jobs().create(binding({ jobId: `j${i}`, createdAtMs: 100 + i }), { status: 'active' }, i);
+      }
+      const listed = await jobs().forUser('U1', 1_000);
+      expect(listed).toHaveLength(USER_INDEX_MAX);
+      expect(listed[0]).toEqual({ project: 'proj_a', jobId: `j${USER_INDEX_MAX + 4}` });
+      expect(listed.at(-1)).toEqual({ project: 'proj_a', jobId: 'j5' });
     });
   });
 }

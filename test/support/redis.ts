@@ -1,35 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@keyv/redis';
+import { inject } from 'vitest';
+
+import { TEST_REDIS_URL } from './redis-probe.js';
 
 /** Redis tests use their own database index and a namespace per run, and delete their keys afterwards. */
-export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/15';
+export { TEST_REDIS_URL };
 
-async function probe(): Promise<string | undefined> {
-  const client = createClient({ url: TEST_REDIS_URL, socket: { connectTimeout: 1_000, reconnectStrategy: false } });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.ping();
-    await client.close();
-    return undefined;
-  } catch (error) {
-    client.destroy();
-    return (error as Error).message || 'connection failed';
-  }
-}
-
-const failure = await probe();
-/** In CI (CI=true) or with REQUIRE_REDIS=1 an unreachable Redis fails the run instead of skipping. */
-const required = process.env.REQUIRE_REDIS === '1' || process.env.CI === 'true';
-if (failure && required) {
-  throw new Error(`Redis tests are required here (CI/REQUIRE_REDIS) but ${TEST_REDIS_URL} is unreachable: ${failure}`);
-}
-if (failure) {
-  console.warn(
-    `[redis tests skipped] Redis at ${TEST_REDIS_URL} is unreachable (${failure}). Start redis-server or set TEST_REDIS_URL.`,
-  );
-}
-export const redisAvailable = failure === undefined;
+/** Probed once per run by test/support/global-setup.ts, which prints why the Redis suites are skipped. */
+export const redisAvailable = inject('redisAvailable');
 
 export function testNamespace(): string {
   return `test-${randomUUID().slice(0, 8)}`;

@@ -81,7 +81,12 @@ describe('buildReport', () => {
 
   it('offers Next with the following offset when hasMore, Previous when not on the first page', () => {
     const first = buttons(buildReport(page(rows(10), { limit: 10, offset: 0 }, true)));
-    expect(first.map((b) => b.action_id)).toEqual([ACTION_IDS.next, ACTION_IDS.share, ACTION_IDS.csv]);
+    expect(first.map((b) => b.action_id)).toEqual([
+      ACTION_IDS.next,
+      ACTION_IDS.share,
+      ACTION_IDS.csv,
+      ACTION_IDS.chart,
+    ]);
     expect(decodeRequest(first[0]?.value, NOW)).toEqual({ ...REQUEST, offset: 10 });
 
     const middle = buttons(buildReport(page(rows(10), { limit: 10, offset: 10 }, true)));
@@ -90,13 +95,14 @@ describe('buildReport', () => {
       ACTION_IDS.next,
       ACTION_IDS.share,
       ACTION_IDS.csv,
+      ACTION_IDS.chart,
     ]);
     expect(decodeRequest(middle[0]?.value, NOW)?.offset).toBe(0);
     expect(decodeRequest(middle[1]?.value, NOW)?.offset).toBe(20);
     expect(decodeRequest(middle[2]?.value, NOW)?.offset).toBe(10);
 
     const last = buttons(buildReport(page(rows(3), { limit: 10, offset: 20 }, false)));
-    expect(last.map((b) => b.action_id)).toEqual([ACTION_IDS.prev, ACTION_IDS.share, ACTION_IDS.csv]);
+    expect(last.map((b) => b.action_id)).toEqual([ACTION_IDS.prev, ACTION_IDS.share, ACTION_IDS.csv, ACTION_IDS.chart]);
     for (const b of last) expect(decodeRequest(b.value, NOW)).toBeDefined();
   });
 
@@ -117,7 +123,7 @@ describe('buildReport', () => {
     expect(joined(texts)).toContain('No visitors in this range');
     expect(joined(texts)).toContain('*AI share*\n—');
     expect(joined(texts)).not.toContain('```');
-    expect(buttons(report).map((b) => b.action_id)).toEqual([ACTION_IDS.share, ACTION_IDS.csv]);
+    expect(buttons(report).map((b) => b.action_id)).toEqual([ACTION_IDS.share, ACTION_IDS.csv, ACTION_IDS.chart]);
   });
 
   it('says a page past the end is empty and offers Previous', () => {
@@ -159,5 +165,30 @@ describe('displayPath', () => {
     expect(Array.from(shown)).toHaveLength(PATH_WIDTH);
     expect(shown).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
     expect(displayPath('/a```b\nc')).toBe('/aˋˋˋb c');
+  });
+});
+
+describe('buildReport with the previous period', () => {
+  it('shows each total’s change and the AI share’s change in points, naming the period compared with', () => {
+    const report = buildReport(
+      {
+        request: REQUEST,
+        response: { totals: { human: 900, ai: 100, total: 950 }, visitors: [], hasMore: false },
+        fetchedAt: NOW,
+      },
+      { previous: { human: 1000, ai: 50, total: 1000 } },
+    );
+    const text = JSON.stringify(report.blocks);
+    expect(text).toContain('*Total visitors*\\n950  ▼ 5.0 %');
+    expect(text).toContain('*Human*\\n900  ▼ 10.0 %');
+    expect(text).toContain('*AI*\\n100  ▲ 100.0 %');
+    // 100/950 = 10.5 % against 50/1000 = 5.0 %: 5.5 points.
+    expect(text).toContain('*AI share*\\n10.5%  ▲ 5.5 pts');
+    expect(text).toContain('previous period of the same length');
+  });
+
+  it('shows no changes (and no comparison note) when the previous period is unknown', () => {
+    const text = JSON.stringify(buildReport(page(rows(3), { limit: 10, offset: 0 }, false)).blocks);
+    expect(text).not.toMatch(/[▲▼]|previous period/);
   });
 });

@@ -227,3 +227,19 @@ describe('helpers', () => {
     });
   });
 });
+
+describe('parseVisitorsCommand: chart', () => {
+  it('reads `chart` anywhere, also with --project, and keeps the range', () => {
+    expect(parseVisitorsCommand('14d chart', NOW)).toEqual({
+      kind: 'report',
+      request: { from: '2026-11-09', to: '2026-11-22', limit: 10, offset: 0 },
+      chart: true,
+    });
+    expect(parseVisitorsCommand('--project proj_b chart 2026-11-01 2026-11-08', NOW)).toEqual({
+      kind: 'report',
+      request: { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 0, project: 'proj_b' },
+      chart: true,
+    });
+    expect(parseVisitorsCommand('30d', NOW)).not.toHaveProperty('chart');
+  });
+});

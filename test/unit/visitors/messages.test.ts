@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseVisitorsCommand } from '../../../src/visitors/date-range.js';
+import { parseDigestCommand } from '../../../src/visitors/digest-schedule.js';
 import { errorCopy, exportCopy, helpMessage, mention } from '../../../src/visitors/messages.js';
 import { assertBlockKitLimits } from './limits.js';
 
@@ -13,7 +14,13 @@ describe('helpMessage', () => {
     expect(text).toContain('UTC');
     const examples = [...text.matchAll(/`\/visitors([^`]*)`/g)].map((m) => (m[1] ?? '').trim());
     expect(examples.length).toBeGreaterThanOrEqual(6);
-    for (const example of examples) expect(parseVisitorsCommand(example, NOW).kind, example).toBe('report');
+    for (const example of examples) {
+      if (example.startsWith('digest')) {
+        expect(parseDigestCommand(example.split(' ').slice(1)).kind, example).not.toBe('invalid');
+      } else {
+        expect(parseVisitorsCommand(example, NOW).kind, example).toBe('report');
+      }
+    }
     expect(text).toContain('/visitors 2026-11-15 2026-11-21');
   });
 

@@ -1,0 +1,110 @@
+import type { Deps } from '../deps.js';
+import { decodeSlackText, mentionedUsers } from '../slack/decode.js';
+import { displayNames } from '../slack/user-names.js';
+
+/**
+ * The most thread text a prompt carries as context. The newest messages are kept; older ones are left out
+ * whole (the newest one alone is cut to fit). About 2,000 tokens: enough for a discussion, small next to the task.
+ */
+export const THREAD_CONTEXT_MAX_CHARS = 8_000;
+/** Pages of `conversations.replies` read at most (200 messages each). */
+const MAX_PAGES = 5;
+
+export interface ThreadContext {
+  /** Appended to the instruction sent to the agent, clearly marked as context. */
+  text: string;
+  /** What the status line says about it (how many messages, the cap). */
+  note: string;
+}
+
+interface ThreadMessage {
+  ts?: string;
+  user?: string;
+  bot_id?: string;
+  username?: string;
+  subtype?: string;
+  text?: string;
+  files?: { name?: string; title?: string; permalink?: string }[];
+}
+
+export interface ThreadSpot {
+  channel: string;
+  threadTs: string;
+  /** The message asking: only messages before it are context. */
+  beforeTs: string;
+  /** This bot, whose own posts (status lines, usage) are not context. */
+  botUserId?: string | undefined;
+  botId?: string | undefined;
+}
+
+/**
+ * The thread's earlier messages as the agent's context: oldest first, each by its author's display name, its
+ * text decoded, its files by name and permalink. This bot's own messages are left out (they are its status
+ * and answers, not the discussion); other bots' messages stay (an alert is often what the thread is about).
+ * `undefined` when there is nothing before the message.
+ */
+export async function readThreadContext(deps: Pick<Deps, 'slack' | 'store' | 'log'>, spot: ThreadSpot) {
+  const messages: ThreadMessage[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = await deps.slack.conversations.replies({
+      channel: spot.channel,
+      ts: spot.threadTs,
+      limit: 200,
+      ...(cursor && { cursor }),
+    });
+    messages.push(...((answer.messages ?? []) as ThreadMessage[]));
+    cursor = answer.response_metadata?.next_cursor;
+    if (!answer.has_more || !cursor) break;
+  }
+  const earlier = messages.filter(
+    (m) =>
+      m.ts !== undefined &&
+      Number(m.ts) < Number(spot.beforeTs) &&
+      !(spot.botUserId && m.user === spot.botUserId) &&
+      !(spot.botId && m.bot_id === spot.botId) &&
+      (m.text?.trim() || m.files?.length),
+  );
+  if (earlier.length === 0) return undefined;
+  const ids = earlier.flatMap((m) => [...(m.user ? [m.user] : []), ...mentionedUsers(m.text ?? '')]);
+  const names = await displayNames(deps, ids);
+  const lines = earlier.map((m) => formatMessage(m, names));
+  return contextOf(lines);
+}
+
+function formatMessage(m: ThreadMessage, names: ReadonlyMap<string, string>): string {
+  const author = (m.user && names.get(m.user)) ?? m.username ?? m.user ?? 'a bot';
+  const files = (m.files ?? []).map((f) =>
+    `\n  [file: ${f.name ?? f.title ?? 'unnamed'} ${f.permalink ?? ''}]`.trimEnd(),
+  );
+  return `${author}: ${decodeSlackText(m.text ?? '', names).trim()}${files.join('')}`;
+}
+
+/** Keeps the newest lines that fit the cap, oldest first. Pure, so the cap is tested without Slack. */
+export function contextOf(lines: readonly string[], maxChars = THREAD_CONTEXT_MAX_CHARS): ThreadContext {
+  const kept: string[] = [];
+  let size = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i] as string;
+    if (size + line.length + 1 > maxChars) {
+      if (kept.length === 0) kept.push(`…${line.slice(line.length - maxChars + 1)}`);
+      break;
+    }
+    kept.unshift(line);
+    size += line.length + 1;
+  }
+  const left = lines.length - kept.length;
+  const cap = `${maxChars.toLocaleString('en-US')} characters`;
+  const which = left
+    ? `the last ${kept.length} of ${lines.length} earlier messages of the Slack thread (the ${left} oldest left out to stay within ${cap})`
+    : `the ${lines.length} earlier message${lines.length === 1 ? '' : 's'} of the Slack thread`;
+  const text = [
+    `--- Context: ${which} this request was made in, oldest first. Use it as background; the instruction above is what to do. ---`,
+    ...kept,
+    '--- End of context ---',
+  ].join('\n');
+  const note = left
+    ? `context: the last ${kept.length} of ${lines.length} earlier thread messages (capped at ${cap}, oldest left out)`
+    : `context: ${lines.length} earlier thread message${lines.length === 1 ? '' : 's'} (capped at ${cap})`;
+  return { text, note };
+}

@@ -1,0 +1,67 @@
+import type { types } from '@slack/bolt';
+import { formatElapsed, jobStatus } from '../agent/messages.js';
+import { HOURLY_LIMIT } from '../agent/quota.js';
+import { escapeMrkdwn, plainText, safeLink } from '../slack/mrkdwn.js';
+import type { BudgetUse } from '../store/budget.js';
+import type { JobRecord } from '../store/jobs.js';
+
+/** Jobs listed on the Home tab, newest first. */
+export const HOME_JOBS = 10;
+const PROMPT_CHARS = 300;
+
+export interface HomeJob {
+  record: JobRecord;
+  /** Link to the job's status message in its thread, when Slack gave one. */
+  threadLink?: string | undefined;
+}
+
+export interface ProjectQuota {
+  project: string;
+  create: BudgetUse;
+  followUp: BudgetUse;
+}
+
+export const HOW_TO = [
+  '*How to start a job*',
+  '• Mention me with an instruction: `@Mintlify Document the new retry policy`. In a thread, the thread is the brief.',
+  '• Send me an instruction in my *Messages* tab.',
+  '• On any message: *More actions → Ask the Mintlify agent*.',
+  '• `/agent <instruction>` in a channel.',
+  "I answer in the message's thread: reply there to steer the agent; the pull request lands there too.",
+].join('\n');
+
+/** The Home tab of one person: their own jobs, the hourly quota per project, and how to start a job. */
+export function homeView(jobs: readonly HomeJob[], quotas: readonly ProjectQuota[], now: number): types.HomeView {
+  const blocks: types.KnownBlock[] = [
+    { type: 'header', text: { type: 'plain_text', text: 'Your Mintlify agent jobs' } },
+  ];
+  if (jobs.length === 0) {
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: 'You have not started a job yet.' } });
+  }
+  for (const job of jobs) blocks.push(jobBlock(job, quotas.length > 1, now));
+  blocks.push(
+    { type: 'divider' },
+    { type: 'header', text: { type: 'plain_text', text: 'This hour' } },
+    ...quotas.map((q) => ({ type: 'section' as const, text: { type: 'mrkdwn' as const, text: quotaLine(q, now) } })),
+    { type: 'divider' },
+    { type: 'section', text: { type: 'mrkdwn', text: HOW_TO } },
+  );
+  return { type: 'home', blocks };
+}
+
+function jobBlock({ record, threadLink }: HomeJob, showProject: boolean, now: number): types.KnownBlock {
+  const { emoji, words } = jobStatus(record);
+  const facts = [`${emoji} *${words}*`, `${formatElapsed(now - record.createdAtMs)} ago`];
+  if (showProject) facts.splice(1, 0, `project \`${escapeMrkdwn(record.project)}\``);
+  const links = [safeLink(threadLink, 'Open thread'), safeLink(record.prLink, 'Pull request')].filter(Boolean);
+  const text = [facts.join(' · '), `>${plainText(record.prompt, PROMPT_CHARS).replace(/\n/g, '\n>')}`];
+  if (links.length) text.push(links.join(' · '));
+  return { type: 'section', text: { type: 'mrkdwn', text: text.join('\n') } };
+}
+
+function quotaLine({ project, create, followUp }: ProjectQuota, now: number): string {
+  const use = (label: string, u: BudgetUse) => `${label}: ${u.used} of ${HOURLY_LIMIT} used, ${u.left} left`;
+  const resetMs = Math.max(create.resetInMs, followUp.resetInMs);
+  const reset = resetMs > 0 ? ` · resets at ${new Date(now + resetMs).toISOString().slice(11, 16)} UTC` : '';
+  return `\`${escapeMrkdwn(project)}\` · ${use('new jobs', create)} · ${use('follow-ups', followUp)}${reset}`;
+}

@@ -1,0 +1,125 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { ACTION_IDS } from '../../src/visitors/blocks.js';
+import { type FakeSlackApi, type SlackCall, startFakeSlackApi } from '../fakes/fake-slack-api.js';
+import { postForm, postInteraction } from '../fakes/signed-request.js';
+import { blockAction, CHANNEL_ID, slashCommand, USER_ID } from '../fixtures/slack.js';
+import { dropNamespace, storeKinds, testNamespace } from '../support/redis.js';
+import { eventually, startTestApp, TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
+
+const VISITORS_PATH = `/v1/analytics/${TEST_PROJECT_ID}/visitors`;
+const DAY_MS = 86_400_000;
+const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
+
+describe.each(storeKinds)('/visitors changes and charts ($kind store)', ({ kind, redisUrl, available }) => {
+  let slack: FakeSlackApi;
+  let sim: Simulator;
+  let app: TestApp | undefined;
+  let namespace: string;
+
+  beforeEach(async (context) => {
+    if (!available) context.skip();
+    namespace = testNamespace();
+    slack = await startFakeSlackApi();
+    sim = await startSimulator({ pathCount: 300 });
+    app = await startTestApp(slack, sim.url, { redisUrl, namespace });
+  });
+
+  afterEach(async () => {
+    await app?.stop();
+    app = undefined;
+    await sim?.close();
+    await slack?.close();
+    if (kind === 'redis' && available) await dropNamespace(namespace);
+  });
+
+  const url = () => app?.url ?? '';
+  const queries = () => sim.requests.filter((r) => r.path === VISITORS_PATH).map((r) => r.query);
+  const reply = (id: string) => eventually(() => slack.callsTo(`response_url:${id}`)[0], 10_000, `reply on ${id}`);
+  const text = (call: SlackCall) => `${String(call.args.text)}\n${JSON.stringify(call.args.blocks ?? [])}`;
+  const button = (call: SlackCall, actionId: string) =>
+    ((call.args.blocks ?? []) as { elements?: { action_id?: string; value?: string }[] }[])
+      .flatMap((b) => b.elements ?? [])
+      .find((e) => e.action_id === actionId)?.value ?? '';
+  const command = (text: string, id: string) =>
+    postForm(url(), slashCommand({ command: '/visitors', text, response_url: slack.responseUrl(id) }));
+  const click = (actionId: string, value: string, id: string) =>
+    postInteraction(url(), blockAction(actionId, value, { response_url: slack.responseUrl(id) }));
+
+  it('a cold /visitors makes exactly 2 requests and shows each change against the previous 7 days', async () => {
+    expect((await command('', 'cmd')).status).toBe(200);
+    const report = await reply('cmd');
+    expect(queries()).toEqual([
+      { dateFrom: day(-6), dateTo: day(1), limit: '10', offset: '0' },
+      { dateFrom: day(-13), dateTo: day(-6), limit: '1', offset: '0' },
+    ]);
+    expect(text(report)).toMatch(/\*Total visitors\*\\n[\d,]+ {2}(▲|▼|±) [\d.]+ %/);
+    expect(text(report)).toMatch(/\*AI share\*\\n[\d.]+% {2}(▲|▼|±) [\d.]+ pts/);
+    expect(text(report)).toContain('previous period of the same length');
+  });
+
+  it('/visitors 14d chart sends a PNG to the person’s DM with at most 15 requests (limit=1), none when warm', async () => {
+    expect((await command('14d chart', 'c1')).status).toBe(200);
+    const note = await reply('c1');
+    expect(note.args.response_type).toBe('ephemeral');
+    expect(text(note)).toContain('is in your DM with me');
+    const cold = queries();
+    expect(cold.length).toBeGreaterThan(0);
+    expect(cold.length).toBeLessThanOrEqual(15);
+    expect(cold.every((q) => q.limit === '1')).toBe(true);
+    expect(new Set(cold.map((q) => q.dateFrom))).toEqual(new Set(Array.from({ length: 14 }, (_, i) => day(i - 13))));
+
+    expect(slack.callsTo('conversations.open')[0]?.args.users).toBe(USER_ID);
+    const complete = slack.callsTo('files.completeUploadExternal')[0];
+    expect(complete?.args.channel_id).toBe(`D${USER_ID}`);
+    expect(JSON.stringify(complete?.args.files)).toContain('Unique visitors per day');
+    const upload = slack.callsTo('getUploadURLExternal').concat(slack.callsTo('files.getUploadURLExternal'))[0];
+    expect(String(upload?.args.filename)).toBe(`visitors_${TEST_PROJECT_ID}_${day(-13)}_${day(0)}.png`);
+    const bytes = String(slack.callsTo('file_upload')[0]?.args.content);
+    expect(bytes).toContain('PNG');
+    expect(bytes).toContain('IHDR');
+
+    // The same chart again within the minute comes from the cache.
+    expect((await command('14d chart', 'c2')).status).toBe(200);
+    await reply('c2');
+    expect(queries()).toHaveLength(cold.length);
+  });
+
+  it('the Chart button charts the report’s range; Share chart to channel uploads it there', async () => {
+    expect((await command(`${day(-9)} ${day(-2)}`, 'cmd')).status).toBe(200);
+    const report = await reply('cmd');
+    const before = queries().length;
+    expect((await click(ACTION_IDS.chart, button(report, ACTION_IDS.chart), 'chart')).status).toBe(200);
+    const note = await reply('chart');
+    expect(text(note)).toContain('is in your DM with me');
+    const chartQueries = queries().slice(before);
+    expect(chartQueries).toHaveLength(8);
+    expect(chartQueries.every((q) => q.limit === '1')).toBe(true);
+
+    expect((await click(ACTION_IDS.shareChart, button(note, ACTION_IDS.shareChart), 'share')).status).toBe(200);
+    const shared = await eventually(
+      () => slack.callsTo('files.completeUploadExternal').find((c) => c.args.channel_id === CHANNEL_ID),
+      10_000,
+      'chart shared in the channel',
+    );
+    expect(String(shared.args.initial_comment)).toContain(`Shared by <@${USER_ID}>`);
+    expect(queries()).toHaveLength(before + 8); // closed days: all from the cache
+  });
+
+  it('a chart the bot cannot share in the channel says how to invite it', async () => {
+    slack.fail('files.completeUploadExternal', { error: 'not_in_channel' });
+    const value = JSON.stringify({ from: day(-3), to: day(-1), limit: 10, offset: 0 });
+    expect((await click(ACTION_IDS.shareChart, value, 'share')).status).toBe(200);
+    expect(text(await reply('share'))).toContain('/invite');
+  });
+
+  it('refuses forged Chart and Share chart values privately and asks the service nothing', async () => {
+    const forged = ['not json', JSON.stringify({ from: '2020-01-01', to: '2026-11-08', limit: 10, offset: 0 })];
+    for (const [i, value] of forged.entries()) {
+      expect((await click(i ? ACTION_IDS.shareChart : ACTION_IDS.chart, value, `f${i}`)).status).toBe(200);
+      expect(text(await reply(`f${i}`))).toContain('button is not valid');
+    }
+    expect(queries()).toHaveLength(0);
+    expect(slack.callsTo('files.completeUploadExternal')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,159 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { type FakeSlackApi, type SlackCall, startFakeSlackApi } from '../fakes/fake-slack-api.js';
+import { postForm } from '../fakes/signed-request.js';
+import { CHANNEL_ID, slashCommand } from '../fixtures/slack.js';
+import { dropNamespace, storeKinds, testNamespace } from '../support/redis.js';
+import { eventually, startTestApp, type TestApp } from '../support/test-app.js';
+
+const TICK_MS = 20;
+const settle = (ms = 400) => new Promise((r) => setTimeout(r, ms));
+
+describe.each(storeKinds)('/visitors digest ($kind store)', ({ kind, redisUrl, available }) => {
+  let slack: FakeSlackApi;
+  let sim: Simulator;
+  let namespace: string;
+  const apps: TestApp[] = [];
+  // The injected clock every app reads: set by the test, so the scheduled minute comes at once.
+  let time = 0;
+
+  beforeEach(async (context) => {
+    if (!available) context.skip();
+    namespace = testNamespace();
+    slack = await startFakeSlackApi();
+    sim = await startSimulator({ pathCount: 300 });
+    time = Date.parse('2026-11-23T08:59:30Z'); // a Monday
+  });
+
+  afterEach(async () => {
+    for (const app of apps.splice(0)) await app.stop();
+    await sim?.close();
+    await slack?.close();
+    if (kind === 'redis' && available) await dropNamespace(namespace);
+  });
+
+  async function boot(env: Record<string, string> = {}): Promise<TestApp> {
+    const app = await startTestApp(slack, sim.url, {
+      redisUrl,
+      namespace,
+      env,
+      now: () => time,
+      digest: { tickMs: TICK_MS },
+    });
+    apps.push(app);
+    return app;
+  }
+
+  let replies = 0;
+  async function digest(app: TestApp, words: string, prefix?: string): Promise<string> {
+    const id = `d${++replies}`;
+    const text = prefix ? `${prefix} ${words}` : `digest ${words}`.trim();
+    const res = await postForm(
+      app.url,
+      slashCommand({ command: '/visitors', text, response_url: slack.responseUrl(id) }),
+    );
+    expect(res.status).toBe(200);
+    const reply = await eventually(() => slack.callsTo(`response_url:${id}`)[0], 5_000, `reply ${id}`);
+    expect(reply.args.response_type).toBe('ephemeral');
+    return String(reply.args.text);
+  }
+
+  const digestPosts = () =>
+    slack.callsTo('chat.postMessage').filter((c: SlackCall) => String(c.args.text).includes('visitors digest'));
+  const chartUploads = () =>
+    slack.callsTo('files.completeUploadExternal').filter((c) => String(c.args.initial_comment).includes('digest'));
+
+  it('digest weekly subscribes the channel, digest shows it, digest off ends it', async () => {
+    const app = await boot();
+    expect(await digest(app, '')).toContain('has no visitors digest');
+    expect(await digest(app, 'weekly')).toContain('weekly on Monday at 09:00 UTC');
+    const shown = await digest(app, '');
+    expect(shown).toContain('gets the visitors digest of project `proj_test` weekly on Monday at 09:00 UTC');
+    expect(shown).toContain('Next: 23 Nov 2026 09:00 UTC, covering 16–22 Nov 2026');
+    expect(await digest(app, 'daily 07:30')).toContain('daily at 07:30 UTC');
+    expect(await digest(app, 'off')).toContain('is off');
+    expect(await digest(app, '')).toContain('has no visitors digest');
+    expect(await digest(app, 'hourly')).toContain('needs `daily`, `weekly`, `monthly` or `off`');
+    expect(await digest(app, 'digest weekly', '--project proj_nope')).toContain('proj_nope');
+    expect(await digest(app, '')).toContain('has no visitors digest');
+  });
+
+  it('follows the /agent allow-lists for who may subscribe', async () => {
+    const app = await boot({ AGENT_ALLOWED_USERS: 'U999BOSS' });
+    expect(await digest(app, 'weekly')).toContain('Only the people and channels allowed');
+    expect(await digest(app, '')).toContain('has no visitors digest');
+  });
+
+  it('posts at the scheduled minute with totals, top pages, movers and a chart', async () => {
+    const app = await boot();
+    await digest(app, 'weekly');
+    await settle(200);
+    expect(digestPosts()).toHaveLength(0); // 08:59:30: not yet
+    time = Date.parse('2026-11-23T09:00:05Z');
+    const post = await eventually(() => digestPosts()[0], 10_000, 'the digest');
+    expect(post.args.channel).toBe(CHANNEL_ID);
+    const text = JSON.stringify(post.args.blocks);
+    expect(text).toContain('Weekly visitors digest · 16–22 Nov 2026');
+    expect(text).toMatch(/\*Total visitors\*\\n[\d,]+ {2}[▲▼±]/);
+    expect(text).toContain('*Top pages*');
+    expect(text).toContain('*Biggest movers*');
+    // 300 pages fit in 4 pages of 250: both periods were read to the end, so no cap note.
+    expect(text).not.toContain('stops at');
+    await eventually(() => chartUploads()[0], 10_000, 'the digest chart');
+    expect(app.logs()).toContain('"event":"visitors.digest_posted"');
+  });
+
+  it('a channel that was archived ends its subscription with a log line', async () => {
+    const app = await boot();
+    await digest(app, 'weekly');
+    slack.fail('chat.postMessage', { error: 'is_archived' });
+    time = Date.parse('2026-11-23T09:00:05Z');
+    await eventually(() => app.logs().includes('"event":"visitors.digest_ended"'), 10_000, 'the end of the digest');
+    expect(await digest(app, '')).toContain('has no visitors digest');
+    await settle();
+    expect(digestPosts()).toHaveLength(1); // the refused attempt, never tried again
+  });
+
+  it.runIf(kind === 'redis')(
+    'two instances on one Redis post the digest exactly once, also after a restart at the scheduled minute',
+    async () => {
+      const a = await boot();
+      const b = await boot();
+      await digest(a, 'weekly');
+      time = Date.parse('2026-11-23T09:00:05Z');
+      await eventually(() => digestPosts()[0], 10_000, 'the digest');
+      await eventually(() => chartUploads()[0], 10_000, 'the digest chart');
+      await settle(); // dozens of ticks on each instance
+      expect(digestPosts()).toHaveLength(1);
+      expect(chartUploads()).toHaveLength(1);
+      expect(`${a.logs()}${b.logs()}`.match(/"event":"visitors\.digest_posted"/g)).toHaveLength(1);
+
+      // Both stop and one comes back within the same minute: nothing is sent again.
+      for (const app of apps.splice(0)) await app.stop();
+      time = Date.parse('2026-11-23T09:00:40Z');
+      await boot();
+      await settle();
+      expect(digestPosts()).toHaveLength(1);
+    },
+  );
+
+  it.runIf(kind === 'redis')(
+    'a digest missed while every instance was down is sent once when one comes back within the period',
+    async () => {
+      time = Date.parse('2026-11-29T12:00:00Z'); // Sunday
+      const first = await boot();
+      await digest(first, 'weekly');
+      for (const app of apps.splice(0)) await app.stop();
+
+      time = Date.parse('2026-11-30T15:00:00Z'); // Monday afternoon: 09:00 passed while nobody ran
+      await boot();
+      await boot();
+      const post = await eventually(() => digestPosts()[0], 10_000, 'the missed digest');
+      expect(JSON.stringify(post.args.blocks)).toContain('23–29 Nov 2026');
+      await settle();
+      time = Date.parse('2026-12-01T09:00:00Z');
+      await settle();
+      expect(digestPosts()).toHaveLength(1);
+    },
+  );
+});

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { dayNumber } from '../../../src/visitors/date-range.js';
+import { buckets, granularityFor, isClosed, previousPeriod } from '../../../src/visitors/periods.js';
+
+const day = (iso: string) => dayNumber(iso) ?? Number.NaN;
+const spans = (range: { from: string; to: string }, today = '2030-01-01') =>
+  buckets(range, day(today)).buckets.map((b) => `${b.from}..${b.to}`);
+
+describe('previousPeriod', () => {
+  it('is the range of the same length ending the day before', () => {
+    expect(previousPeriod({ from: '2026-11-16', to: '2026-11-22' })).toEqual({ from: '2026-11-09', to: '2026-11-15' });
+    expect(previousPeriod({ from: '2026-11-22', to: '2026-11-22' })).toEqual({ from: '2026-11-21', to: '2026-11-21' });
+  });
+
+  it('crosses month and year ends and counts leap days', () => {
+    expect(previousPeriod({ from: '2027-01-01', to: '2027-01-07' })).toEqual({ from: '2026-12-25', to: '2026-12-31' });
+    // March 2028 has 31 days; the 31 days before it run through 29 Feb (a leap year).
+    expect(previousPeriod({ from: '2028-03-01', to: '2028-03-31' })).toEqual({ from: '2028-01-30', to: '2028-02-29' });
+    expect(previousPeriod({ from: '2028-03-01', to: '2028-03-02' })).toEqual({ from: '2028-02-28', to: '2028-02-29' });
+  });
+});
+
+describe('buckets', () => {
+  it('is daily up to 31 days, ISO-weekly up to 183, monthly beyond', () => {
+    expect([31, 32, 183, 184, 366].map(granularityFor)).toEqual(['day', 'week', 'week', 'month', 'month']);
+  });
+
+  it('has one bucket per day for a month-and-year-end range, with a leap day', () => {
+    expect(spans({ from: '2026-12-30', to: '2027-01-02' })).toEqual([
+      '2026-12-30..2026-12-30',
+      '2026-12-31..2026-12-31',
+      '2027-01-01..2027-01-01',
+      '2027-01-02..2027-01-02',
+    ]);
+    expect(spans({ from: '2028-02-28', to: '2028-03-01' })).toHaveLength(3);
+  });
+
+  it('splits into Monday–Sunday weeks, clipping the first and last to the range', () => {
+    // 2026-12-03 is a Thursday; 2027-01-05 a Tuesday. The week of 28 Dec runs into the new year.
+    const weeks = spans({ from: '2026-12-03', to: '2027-02-05' });
+    expect(weeks[0]).toBe('2026-12-03..2026-12-06');
+    expect(weeks[1]).toBe('2026-12-07..2026-12-13');
+    expect(weeks).toContain('2026-12-28..2027-01-03');
+    expect(weeks.at(-1)).toBe('2027-02-01..2027-02-05');
+  });
+
+  it('splits into calendar months, with February of a leap year', () => {
+    const months = spans({ from: '2027-11-15', to: '2028-06-10' });
+    expect(months[0]).toBe('2027-11-15..2027-11-30');
+    expect(months).toContain('2027-12-01..2027-12-31');
+    expect(months).toContain('2028-02-01..2028-02-29');
+    expect(months.at(-1)).toBe('2028-06-01..2028-06-10');
+  });
+
+  it('covers every day exactly once and never needs more than 31 buckets', () => {
+    for (let length = 1; length <= 366; length++) {
+      const from = day('2027-12-20');
+      const range = { from: '2027-12-20', to: new Date((from + length - 1) * 86_400_000).toISOString().slice(0, 10) };
+      const all = buckets(range, day('2030-01-01')).buckets;
+      expect(all.length).toBeLessThanOrEqual(31);
+      let next = from;
+      for (const b of all) {
+        expect(day(b.from)).toBe(next);
+        next = day(b.to) + 1;
+      }
+      expect(next - 1).toBe(day(range.to));
+    }
+  });
+
+  it('marks closed, current and future buckets against today (UTC)', () => {
+    const states = buckets({ from: '2026-11-20', to: '2026-11-24' }, day('2026-11-22')).buckets.map((b) => b.state);
+    expect(states).toEqual(['closed', 'closed', 'current', 'future', 'future']);
+    const weekly = buckets({ from: '2026-09-01', to: '2026-11-22' }, day('2026-11-22')).buckets;
+    expect(weekly.at(-1)).toMatchObject({ from: '2026-11-16', to: '2026-11-22', state: 'current' });
+    expect(isClosed({ from: '2026-11-01', to: '2026-11-21' }, day('2026-11-22'))).toBe(true);
+    expect(isClosed({ from: '2026-11-01', to: '2026-11-22' }, day('2026-11-22'))).toBe(false);
+  });
+});
