@@ -145,7 +145,7 @@ export class ChannelView {
       files: files.map((f) => ({
         ...f,
         url: `/files/${encodeURIComponent(f.id)}`,
-        image: /\.(png|jpe?g|gif|svg|webp)$/i.test(f.name),
+        image: /\.(png|jpe?g|gif|webp)$/i.test(f.name),
       })),
       replies: 0,
     };

@@ -23,6 +23,15 @@ const TYPES: Record<string, string> = {
   css: 'text/css; charset=utf-8',
 };
 
+const FILE_TYPES: Record<string, string> = {
+  csv: 'text/csv; charset=utf-8',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
 export const PLAYGROUND_PROJECT = 'playground';
 const COMMANDS = new Set(['/agent', '/visitors']);
 
@@ -194,12 +203,14 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     if (req.method === 'GET' && file) {
       const found = slack.files.find((f) => f.id === decodeURIComponent(file[1] ?? ''));
       if (!found) return json(res, 404, { error: 'No such file' });
-      const csv = found.name.endsWith('.csv');
+      const type = FILE_TYPES[found.name.split('.').pop()?.toLowerCase() ?? ''];
+      const safeName = found.name.replace(/["\\\r\n]/g, '_');
       res.writeHead(200, {
-        'content-type': csv ? 'text/csv; charset=utf-8' : 'application/octet-stream',
-        'content-disposition': `attachment; filename="${found.name.replace(/["\\\r\n]/g, '_')}"`,
+        'content-type': type ?? 'application/octet-stream',
+        // Images are shown in the page; everything else (the CSV) downloads.
+        'content-disposition': `${type?.startsWith('image/') ? 'inline' : 'attachment'}; filename="${safeName}"`,
       });
-      return void res.end(found.content);
+      return void res.end(found.bytes ?? found.content);
     }
     if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
       const body = await readJson(req);

@@ -38,6 +38,7 @@ function messageHtml(m, inThread) {
   }
   body.append(meta);
   if (m.ephemeral) body.append(el('div', 'only-you', '👁 Only visible to you'));
+  if (m.channel.startsWith('D')) body.append(el('div', 'only-you', '✉ In your direct messages with Mintlify'));
   const content = el('div', 'content');
   content.innerHTML = m.html;
   body.append(content);
