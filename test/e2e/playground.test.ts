@@ -19,10 +19,10 @@ async function startPlaygroundProcess(): Promise<{ child: ChildProcess; url: str
   });
   let out = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no URL within ${START_LIMIT_MS} ms; printed: ${out}`)),
-      START_LIMIT_MS,
-    );
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no URL within ${START_LIMIT_MS} ms; printed: ${out}`));
+    }, START_LIMIT_MS);
     child.stdout?.on('data', (chunk: Buffer) => {
       out += chunk.toString('utf8');
       const found = /http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(out);
