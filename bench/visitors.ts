@@ -4,6 +4,7 @@ import { webApi } from '@slack/bolt';
 import { parseConfig } from '../src/config.js';
 import type { Deps } from '../src/deps.js';
 import { createLogger } from '../src/log.js';
+import { createMetrics } from '../src/metrics.js';
 import { createMintlifyClient } from '../src/mintlify/client.js';
 import { VISITORS_MAX_LIMIT } from '../src/mintlify/schemas.js';
 import { createProjects } from '../src/projects.js';
@@ -58,6 +59,7 @@ export async function runExport() {
   const deps: Deps = {
     config,
     log,
+    metrics: createMetrics(),
     store,
     slack: new webApi.WebClient(config.slack.botToken, { slackApiUrl: config.slack.apiUrl }),
     mintlify: createMintlifyClient({ apiUrl: config.mintlify.apiUrl, keyFor: () => config.mintlify.apiKey, log }),

@@ -8,10 +8,12 @@ import type { Config } from './config.js';
 import { createJobWatchers, type Deps } from './deps.js';
 import { registerHome } from './home/home.js';
 import { createLogger, type Logger } from './log.js';
+import { createMetrics } from './metrics.js';
 import { createMintlifyClient } from './mintlify/client.js';
 import { createProjects } from './projects.js';
 import { createSlackApp } from './slack/app.js';
 import type { RetryOptions } from './slack/token-check.js';
+import { observedStore } from './store/observed.js';
 import { createStore, type Store } from './store/store.js';
 import { createDigestScheduler, type DigestSchedulerOptions } from './visitors/digest-scheduler.js';
 import { registerVisitors } from './visitors/listeners.js';
@@ -49,18 +51,22 @@ export interface StartOptions {
 /** Wires config → deps → Slack app + poller and starts them. The poller resumes jobs left active. */
 export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
   const log = options.log ?? createLogger(config.logLevel);
-  const store =
+  const metrics = createMetrics();
+  const store = observedStore(
     options.store ??
-    (await createStore({
-      redisUrl: config.redisUrl,
-      log,
-      namespace: config.storeNamespace,
-      legacyProject: config.mintlify.projectId,
-    }));
+      (await createStore({
+        redisUrl: config.redisUrl,
+        log,
+        namespace: config.storeNamespace,
+        legacyProject: config.mintlify.projectId,
+      })),
+    metrics.storeError,
+  );
   const slackApp = createSlackApp(config, log, {
     ...(options.slackTimeoutMs && { timeoutMs: options.slackTimeoutMs }),
     ...(options.slackRetry && { retry: options.slackRetry }),
     ...(options.onListening && { onListening: options.onListening }),
+    metrics,
   });
   const afterAck = pLimit(AFTER_ACK_CONCURRENCY);
   const background = pLimit(BACKGROUND_CONCURRENCY);
@@ -68,6 +74,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const deps: Deps = {
     config,
     log,
+    metrics,
     store,
     projects,
     slack: slackApp.bolt.client,
@@ -75,6 +82,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       apiUrl: config.mintlify.apiUrl,
       keyFor: projects.keyFor,
       log,
+      onResponse: metrics.serviceResponse,
       ...(options.mintlifyTimeoutMs && { timeoutMs: options.mintlifyTimeoutMs }),
     }),
     instanceId: randomUUID(),
@@ -87,6 +95,16 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const agent = { ...deps, poller, quota: createQuota(store) };
   registerAgent(slackApp.bolt, agent);
   registerHome(slackApp.bolt, agent);
+  metrics.observe({
+    trackedJobs: () => poller.size,
+    quota: async () => {
+      const kinds = ['create', 'follow_up'] as const;
+      const pairs = projects.all.flatMap((project) => kinds.map((kind) => ({ project, kind })));
+      return Promise.all(
+        pairs.map(async (pair) => ({ ...pair, ...(await agent.quota.usage(pair.project, pair.kind)) })),
+      );
+    },
+  });
   registerVisitors(slackApp.bolt, deps);
 
   let port: number;

@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
+import type { Metrics } from './metrics.js';
 import type { MintlifyClient } from './mintlify/client.js';
 import type { Projects } from './projects.js';
 import type { JobRecord } from './store/jobs.js';
@@ -13,6 +14,8 @@ export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
 export interface Deps {
   config: Config;
   log: Logger;
+  /** Counters and timings for `GET /metrics`. */
+  metrics: Metrics;
   mintlify: MintlifyClient;
   projects: Projects;
   store: Store;

@@ -8,6 +8,8 @@ export interface Logger {
   info(event: string, fields?: Fields): void;
   warn(event: string, fields?: Fields): void;
   error(event: string, fields?: Fields): void;
+  /** A logger that adds `fields` (`job_id`, `project`, …) to every line it writes. */
+  child(fields: Fields): Logger;
 }
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -39,14 +41,21 @@ function serialise(fields: Fields): string {
 export function createLogger(
   level: LogLevel = 'info',
   write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+  bound: Fields = {},
 ): Logger {
   const emit =
     (at: LogLevel) =>
     (event: string, fields: Fields = {}) => {
       if (RANK[at] < RANK[level]) return;
-      write(redact(serialise({ time: new Date().toISOString(), level: at, event, ...fields })));
+      write(redact(serialise({ time: new Date().toISOString(), level: at, event, ...bound, ...fields })));
     };
-  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error') };
+  return {
+    debug: emit('debug'),
+    info: emit('info'),
+    warn: emit('warn'),
+    error: emit('error'),
+    child: (fields) => createLogger(level, write, { ...bound, ...fields }),
+  };
 }
 
 /** Adapts our logger to the interface Bolt and the Slack Web API client expect. */

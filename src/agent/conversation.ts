@@ -95,6 +95,7 @@ async function firstDelivery(ctx: AgentContext, turn: Turn, project: string): Pr
     for (const key of seen) {
       if (!(await ctx.store.claims.claim(key, ctx.instanceId, DEDUPE_TTL_MS))) {
         ctx.log.info('agent.duplicate_event', { key, retry_num: turn.retryNum });
+        ctx.metrics.duplicatePrevented(key.startsWith('event:') ? 'event' : 'message');
         return false;
       }
     }

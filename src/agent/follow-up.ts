@@ -26,15 +26,16 @@ const REFUSED = 'x';
  * service has the instruction its round must be tracked, so that write is retried through a store outage.
  */
 export async function sendFollowUp(ctx: AgentContext, reply: ThreadReply): Promise<void> {
-  const { mintlify, poller, log, store, quota } = ctx;
+  const { mintlify, poller, store, quota } = ctx;
   const { project, jobId, text } = reply;
+  const log = ctx.log.child({ project, job_id: jobId });
   await react(ctx, reply, 'add', SEEN);
 
   let slot: Awaited<ReturnType<typeof quota.take>>;
   try {
     slot = await quota.take(project, 'follow_up');
   } catch (error) {
-    log.error('store.unavailable', { op: 'agent.take_slot', project, error });
+    log.error('store.unavailable', { op: 'agent.take_slot', error });
     return refuse(ctx, reply, errors.storeUnavailable(text));
   }
   if (!slot.ok) return refuse(ctx, reply, errors.followUpLimit(project, text, slot.resetInMs, ctx.now()));
@@ -46,7 +47,7 @@ export async function sendFollowUp(ctx: AgentContext, reply: ThreadReply): Promi
     if (unused) await quota.refund(project, 'follow_up').catch(() => {});
     return refuse(ctx, reply, replyForServiceError(ctx, error, text, 'follow_up'));
   }
-  log.info('mintlify.follow_up', { outcome: 'ok', project, job_id: jobId, channel: reply.channel });
+  log.info('mintlify.follow_up', { outcome: 'ok', channel: reply.channel });
 
   const binding = {
     project,
@@ -61,7 +62,7 @@ export async function sendFollowUp(ctx: AgentContext, reply: ThreadReply): Promi
   try {
     await persist(log, 'agent.start_round', () => store.jobs.startRound(binding, ctx.now()));
   } catch (error) {
-    log.error('store.unavailable', { op: 'agent.start_round', project, job_id: jobId, error });
+    log.error('store.unavailable', { op: 'agent.start_round', error });
     await swap(ctx, reply, ACCEPTED);
     return tell(ctx, reply, errors.followUpUntracked(text));
   }

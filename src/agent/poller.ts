@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Deps } from '../deps.js';
+import type { Logger } from '../log.js';
 import { InvalidRequestError, NotFoundError, RateLimitedError } from '../mintlify/errors.js';
 import { CorruptJobError, type JobRecord, type JobRef } from '../store/jobs.js';
 import { nextPollInterval, nextRetryDelay, SLOW_RETRY_MS } from './backoff.js';
@@ -14,6 +15,8 @@ export interface Poller {
   stop(): Promise<void>;
   /** Tracks a job's current round from now on, at the shortest interval (a new job, or an accepted follow-up). */
   track(ref: JobRef): void;
+  /** Jobs tracked now. */
+  readonly size: number;
 }
 
 export interface PollerOptions {
@@ -27,6 +30,8 @@ export interface PollerOptions {
 
 interface Tracked {
   ref: JobRef;
+  /** Writes `project` and `job_id` on every line. */
+  log: Logger;
   nextAt: number;
   intervalMs: number;
   inFlight: boolean;
@@ -53,7 +58,7 @@ const keyOf = ({ project, jobId }: JobRef) => `${project}\u0000${jobId}`;
  * the record lives in `store.jobs`, the posting rules in `poster.ts`.
  */
 export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
-  const { config, log, store, slack, mintlify, instanceId, projects } = deps;
+  const { config, log, store, slack, mintlify, instanceId, projects, metrics } = deps;
   const min = config.pollIntervalMs;
   const max = config.pollMaxIntervalMs;
   const leaseMs = options.leaseMs ?? 2 * max + 1_000;
@@ -69,11 +74,11 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
   let running = false;
 
   const leaseKey = ({ project, jobId }: JobRef) => `lease:${project}:${jobId}`;
-  const fields = ({ project, jobId }: JobRef) => ({ project, job_id: jobId });
 
   function entryFor(ref: JobRef): Tracked {
     const now = deps.now();
-    return { ref, nextAt: now, intervalMs: min, inFlight: false, lastRefreshAt: now, retracked: false };
+    const jobLog = log.child({ project: ref.project, job_id: ref.jobId });
+    return { ref, log: jobLog, nextAt: now, intervalMs: min, inFlight: false, lastRefreshAt: now, retracked: false };
   }
 
   function schedule(entry: Tracked, delayMs: number, patch: Partial<Tracked> = {}): void {
@@ -106,14 +111,17 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
   async function poll(entry: Tracked): Promise<void> {
     const { ref } = entry;
     // A peer holds the lease; look again within the longest poll interval in case it stopped or died.
-    if (!(await store.claims.renew(leaseKey(ref), instanceId, leaseMs))) return schedule(entry, max);
+    if (!(await store.claims.renew(leaseKey(ref), instanceId, leaseMs))) {
+      metrics.pollResult('leased_elsewhere');
+      return schedule(entry, max);
+    }
     entry.retracked = false;
     let record: JobRecord | undefined;
     try {
       record = await store.jobs.get(ref);
     } catch (error) {
       if (!(error instanceof CorruptJobError)) throw error;
-      log.error('store.corrupt_record', { ...fields(ref), problems: error.problems });
+      entry.log.error('store.corrupt_record', { problems: error.problems });
       return drop(entry);
     }
     if (!record || record.ended) return drop(entry);
@@ -125,17 +133,20 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
     } catch (error) {
       // A 404, or an id the client refuses to put in a URL (a corrupt binding): either way the job is gone.
       if (error instanceof NotFoundError || error instanceof InvalidRequestError) {
+        metrics.pollResult('gone');
         return conclude(entry, record, { kind: 'gone' });
       }
+      metrics.pollResult('failed');
       const waitMs =
         error instanceof RateLimitedError ? error.retryAfterMs : nextPollInterval(entry.intervalMs, false, min, max);
-      log.warn('poller.get_failed', { ...fields(ref), error, retry_in_ms: waitMs });
+      entry.log.warn('poller.get_failed', { error, retry_in_ms: waitMs });
       return schedule(entry, waitMs, { intervalMs: Math.min(max, waitMs) });
     }
 
     // Only a job still active can expire.
     const expired = deps.now() - record.roundStartedAtMs > config.jobMaxAgeMs;
     const outcome = outcomeOf(job, record) ?? (expired ? { kind: 'expired' as const } : undefined);
+    metrics.pollResult(outcome ? 'ended' : 'running');
     if (outcome) return conclude(entry, record, outcome);
 
     const shown = { status: job.status, repository: job.source?.repository, ref: job.source?.ref, model: job.model };
@@ -157,8 +168,9 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
       case 'posted': {
         const prLink = outcome.kind === 'pull_request' ? outcome.prLink : undefined;
         const ended = await store.jobs.endRound(ref, record.round, outcome.kind, prLink);
-        log.info('poller.outcome_posted', {
-          ...fields(ref),
+        metrics.outcomePosted(outcome.kind);
+        if (delivery.found) metrics.duplicatePrevented('outcome');
+        entry.log.info('poller.outcome_posted', {
           outcome: outcome.kind,
           round: record.round,
           found: delivery.found,
@@ -176,7 +188,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
         if (deps.now() - failingSince > config.jobMaxAgeMs) return giveUp(entry, record, outcome, delivery.code);
         const backoff = delivery.slow ? SLOW_RETRY_MS : nextRetryDelay(entry.retryDelayMs, min);
         const waitMs = delivery.retryAfterMs ?? backoff;
-        log.warn('poller.post_failed', { ...fields(ref), slack_error: delivery.code, retry_in_ms: waitMs });
+        entry.log.warn('poller.post_failed', { slack_error: delivery.code, retry_in_ms: waitMs });
         return schedule(entry, waitMs, { failingSince, retryDelayMs: backoff });
       }
       case 'final':
@@ -188,8 +200,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
   async function giveUp(entry: Tracked, record: JobRecord, outcome: Outcome, code: string): Promise<void> {
     const stopped = await store.jobs.stopTracking(entry.ref, record.round);
     if (!stopped.ok) return schedule(entry, min, { intervalMs: min });
-    log.error('poller.outcome_undeliverable', {
-      ...fields(entry.ref),
+    entry.log.error('poller.outcome_undeliverable', {
       channel: record.channel,
       outcome: outcome.kind,
       slack_error: code,
@@ -199,7 +210,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
     // The bot's DM with the requester: the result is not lost even when its channel is gone.
     await slack.chat
       .postMessage({ channel: record.userId, ...undeliveredNote(record, outcome, config.jobMaxAgeMs, code) })
-      .catch((error) => log.warn('slack.post_failed', { op: 'agent.undelivered_note', ...fields(entry.ref), error }));
+      .catch((error) => entry.log.warn('slack.post_failed', { op: 'agent.undelivered_note', error }));
     await refreshRootMessage(deps, entry.ref);
   }
 
@@ -208,7 +219,7 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
     const task = poll(entry)
       .catch((error) => {
         // Store or Slack trouble: keep the job, try again later.
-        log.error('poller.error', { ...fields(entry.ref), error });
+        entry.log.error('poller.error', { error });
         schedule(entry, nextPollInterval(entry.intervalMs, false, min, max));
       })
       .finally(() => {
@@ -253,6 +264,9 @@ export function createPoller(deps: Deps, options: PollerOptions = {}): Poller {
   }
 
   return {
+    get size() {
+      return tracked.size;
+    },
     async start() {
       running = true;
       loop();

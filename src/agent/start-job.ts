@@ -71,6 +71,7 @@ export async function startJob(deps: AgentContext, input: StartJobInput): Promis
   try {
     job = await mintlify.createJob(project, input.context ? `${prompt}\n\n${input.context.text}` : prompt);
     log.info('mintlify.create_job', { outcome: 'ok', project, job_id: job.id, channel: channelId });
+    deps.metrics.jobStarted(project);
   } catch (error) {
     if (error instanceof UnavailableError && error.ambiguous) {
       log.error('mintlify.create_job', { outcome: 'unknown', project, channel: channelId, error });

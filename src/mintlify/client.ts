@@ -34,6 +34,8 @@ export interface MintlifyClientOptions {
   timeoutMs?: number;
   /** Retries for GETs on network errors, timeouts and 5xx (ky's backoff, honouring Retry-After). */
   getRetries?: number;
+  /** Told of every answer (retries included): its HTTP status, or `timeout` / `network` when there was none. */
+  onResponse?: (operation: string, status: number | 'timeout' | 'network') => void;
 }
 
 /** Every call names its project: a job belongs to one for life, and each project may have its own key. */
@@ -46,6 +48,7 @@ export interface MintlifyClient {
 
 export function createMintlifyClient(options: MintlifyClientOptions): MintlifyClient {
   const { log, keyFor } = options;
+  const onResponse = options.onResponse ?? (() => {});
   const started = new WeakMap<Request, number>();
   const http = ky.create({
     prefixUrl: options.apiUrl,
@@ -61,7 +64,8 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
     hooks: {
       beforeRequest: [(request) => void started.set(request, performance.now())],
       afterResponse: [
-        (request, _options, response) => {
+        (request, hookOptions, response) => {
+          onResponse(String(hookOptions.context.operation), response.status);
           const since = started.get(request);
           log.debug('mintlify.request', {
             method: request.method,
@@ -73,6 +77,8 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
       ],
     },
   });
+
+  const transport = { http, onResponse };
 
   /** The path and headers of a call for `project`; its key travels only in the header. */
   const scoped = (project: string, path: string, options: Options): [string, Options] => [
@@ -86,7 +92,7 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
       const body = { prompt: validate(op, project, PromptSchema, prompt) };
       // Never retried: a retried create could start a second agent.
       return call(
-        http,
+        transport,
         op,
         project,
         AgentJobSchema,
@@ -99,7 +105,7 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
       const body = { prompt: validate(op, project, PromptSchema, prompt) };
       // Never retried: the agent would receive the instruction twice.
       return call(
-        http,
+        transport,
         op,
         project,
         AgentJobSchema,
@@ -110,7 +116,7 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
       const op = 'get job';
       const id = encodeURIComponent(validate(op, project, JobIdSchema, jobId));
       return call(
-        http,
+        transport,
         op,
         project,
         AgentJobSchema,
@@ -122,7 +128,7 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
       const q = validate(op, project, VisitorsQuerySchema, query);
       const searchParams = { dateFrom: q.dateFrom, dateTo: q.dateTo, limit: q.limit, offset: q.offset };
       return call(
-        http,
+        transport,
         op,
         project,
         VisitorsResponseSchema,
@@ -143,8 +149,13 @@ function validate<S extends z.ZodType>(operation: string, project: string, schem
   );
 }
 
+interface Transport {
+  http: KyInstance;
+  onResponse: NonNullable<MintlifyClientOptions['onResponse']>;
+}
+
 async function call<S extends z.ZodType>(
-  http: KyInstance,
+  { http, onResponse }: Transport,
   operation: string,
   project: string,
   schema: S,
@@ -152,9 +163,14 @@ async function call<S extends z.ZodType>(
   options: Options,
 ): Promise<z.output<S>> {
   let body: unknown;
+  // `get job` → `get_job`: the metrics label.
+  const label = operation.replaceAll(' ', '_');
   try {
-    body = await http(path, options).json();
+    body = await http(path, { ...options, context: { operation: label } }).json();
   } catch (error) {
+    // Answers (errors included) are counted in the afterResponse hook; these had none.
+    if (error instanceof TimeoutError) onResponse(label, 'timeout');
+    else if (!(error instanceof HTTPError) && !(error instanceof SyntaxError)) onResponse(label, 'network');
     throw await toMintlifyError(operation, project, error);
   }
   const parsed = schema.safeParse(body);

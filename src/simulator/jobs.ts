@@ -7,9 +7,14 @@ export interface JobOutcome {
   prLink?: string | null;
 }
 
+/** How a run ends when it is not left to the prompt's words. */
+export type ScriptedEnd = 'pull_request' | 'no_changes' | 'failed' | 'archived';
+
 export interface JobStoreOptions {
   now: () => number;
   jobDurationMs: number | ((prompt: string) => number);
+  /** Asked at the start of every run; undefined leaves the ending to the prompt's words. */
+  scriptedEnd?: (() => ScriptedEnd | undefined) | undefined;
   createLimitPerHour: number;
   followUpLimitPerHour: number;
 }
@@ -114,9 +119,10 @@ export class JobStore {
 
   #script(prompt: string, prLink: string | null): JobRecord['outcome'] {
     const text = prompt.toLowerCase();
-    if (text.includes('fail')) return { status: 'failed', prLink };
-    if (text.includes('no changes')) return { status: 'completed', prLink };
-    if (text.includes('archive')) return { status: 'archived', prLink };
+    const forced = this.#options.scriptedEnd?.();
+    if (forced === 'failed' || (!forced && text.includes('fail'))) return { status: 'failed', prLink };
+    if (forced === 'no_changes' || (!forced && text.includes('no changes'))) return { status: 'completed', prLink };
+    if (forced === 'archived' || (!forced && text.includes('archive'))) return { status: 'archived', prLink };
     // A follow-up on a job that already has a PR updates that PR.
     return { status: 'completed', prLink: prLink ?? this.#newPr() };
   }

@@ -4,12 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { type AgentJob, PromptSchema } from '../mintlify/schemas.js';
 import { type Fault, FaultQueue, parseFaultBody } from './faults.js';
-import { type JobOutcome, JobStore } from './jobs.js';
+import { type JobOutcome, JobStore, type ScriptedEnd } from './jobs.js';
 import { VisitorsDataSet } from './visitors-data.js';
 import { parseVisitorsQuery } from './visitors-query.js';
 
 export type { Fault, FaultMatch } from './faults.js';
-export type { EndStatus, JobOutcome } from './jobs.js';
+export type { EndStatus, JobOutcome, ScriptedEnd } from './jobs.js';
 
 export interface SimulatorOptions {
   /** Default 0 (any free port). */
@@ -17,6 +17,8 @@ export interface SimulatorOptions {
   now?: () => number;
   /** How long a job (or a follow-up run) stays active. Default 3000. */
   jobDurationMs?: number | ((prompt: string) => number);
+  /** How each new run ends, asked when it starts (the playground's knob); unset: by the prompt's words. */
+  scriptedEnd?: () => ScriptedEnd | undefined;
   createLimitPerHour?: number;
   followUpLimitPerHour?: number;
   /** Number of pages in the visitors data set. Default 300. */
@@ -86,6 +88,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const jobs = new JobStore({
     now,
     jobDurationMs: options.jobDurationMs ?? 3000,
+    scriptedEnd: options.scriptedEnd,
     createLimitPerHour: options.createLimitPerHour ?? 100,
     followUpLimitPerHour: options.followUpLimitPerHour ?? 100,
   });

@@ -49,6 +49,8 @@ export interface UploadedFile {
   name: string;
   title?: string;
   content: string;
+  /** The bytes as uploaded (a PNG chart is not text). */
+  bytes?: Buffer;
   channel?: string;
 }
 
@@ -206,7 +208,7 @@ export class SlackStandin {
     this.calls.push({ method, args, at: Date.now() });
     const ok = (body: unknown): Answer => ({ status: 200, headers: {}, body });
     // The call keeps the raw body; the stored file gets the content (files.uploadV2 sends multipart form data).
-    const answerArgs = method === 'file_upload' ? { content: await uploadedContent(req, raw) } : args;
+    const answerArgs = method === 'file_upload' ? await uploadedContent(req, raw) : args;
 
     const fault = this.faults.find((f) => f.method === method && f.remaining > 0 && (f.when?.(args) ?? true));
     if (fault) {
@@ -255,6 +257,7 @@ export class SlackStandin {
       const file = this.files.find((f) => path.endsWith(`/${f.id}`));
       if (!file) return { status: 404, headers: {}, body: { ok: false, error: 'file_not_found' } };
       file.content = String(args.content);
+      if (Buffer.isBuffer(args.bytes)) file.bytes = args.bytes;
       return ok({});
     }
     if (!path.startsWith('/api/')) return { status: 404, headers: {}, body: { ok: false, error: 'not_found' } };
@@ -458,12 +461,13 @@ function bearer(req: IncomingMessage): string | undefined {
   return header?.startsWith('Bearer ') ? header.slice(7) : undefined;
 }
 
-async function uploadedContent(req: IncomingMessage, raw: Buffer): Promise<string> {
+async function uploadedContent(req: IncomingMessage, raw: Buffer): Promise<{ content: string; bytes: Buffer }> {
   const type = req.headers['content-type'] ?? '';
-  if (!type.startsWith('multipart/form-data')) return raw.toString('utf8');
+  if (!type.startsWith('multipart/form-data')) return { content: raw.toString('utf8'), bytes: raw };
   const form = await new Response(raw, { headers: { 'content-type': type } }).formData();
-  const file = [...form.values()].find((v) => typeof v !== 'string');
-  return file ? await (file as Blob).text() : '';
+  const file = [...form.values()].find((v) => typeof v !== 'string') as Blob | undefined;
+  const bytes = file ? Buffer.from(await file.arrayBuffer()) : Buffer.alloc(0);
+  return { content: bytes.toString('utf8'), bytes };
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import type { Config } from '../config.js';
 import { type Logger, toSlackLogger } from '../log.js';
+import { createMetrics, type Metrics } from '../metrics.js';
+import { observeRequests, observingFetch } from './observe.js';
 import { DEFAULT_RETRY, type RetryOptions, untilAccepted } from './token-check.js';
 
 /** Deadline of one Slack Web API call; shorter than the poster's claim (see agent/poster.ts). */
@@ -15,6 +17,8 @@ export interface SlackAppOptions {
   retry?: RetryOptions;
   /** Called once the port is open (`/healthz` answers 503 until ready), before the tokens are checked. */
   onListening?: (port: number) => void;
+  /** Where `/metrics` reads from and Slack requests and Web API errors are counted. */
+  metrics?: Metrics;
 }
 
 export interface SlackApp {
@@ -31,7 +35,7 @@ export interface SlackApp {
 
 /**
  * The Bolt app and its transport: HTTP (`POST /slack/events`) or Socket Mode when an app token is set,
- * `/healthz`, the Web API base URL and the one error handler. Features never learn which receiver runs.
+ * `/healthz` and `/metrics`, the Web API base URL and the one error handler. Features never learn which receiver runs.
  * Bolt is initialised deferred so a refused or unreachable token is seen before the app calls itself ready.
  */
 export function createSlackApp(config: Config, log: Logger, options: SlackAppOptions = {}): SlackApp {
@@ -41,6 +45,16 @@ export function createSlackApp(config: Config, log: Logger, options: SlackAppOpt
     const ok = ready && connected;
     res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ ok }));
+  };
+  const metrics = options.metrics ?? createMetrics();
+  const metricsEndpoint = (_req: IncomingMessage, res: ServerResponse) => {
+    metrics.render().then(
+      (text) => res.writeHead(200, { 'content-type': metrics.contentType }).end(text),
+      (error: Error) => {
+        log.error('metrics.render_failed', { error });
+        res.writeHead(500).end();
+      },
+    );
   };
   const { slack } = config;
   const logger = toSlackLogger(log, config.logLevel);
@@ -52,6 +66,7 @@ export function createSlackApp(config: Config, log: Logger, options: SlackAppOpt
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: options.timeoutMs ?? SLACK_TIMEOUT_MS,
+    fetch: observingFetch(slack.apiUrl, metrics),
   };
   const socket = slack.appToken
     ? new SocketModeReceiver({
@@ -66,12 +81,14 @@ export function createSlackApp(config: Config, log: Logger, options: SlackAppOpt
     : new HTTPReceiver({
         signingSecret: slack.signingSecret ?? '',
         logger,
-        customRoutes: [{ path: '/healthz', method: ['GET'], handler: healthz }],
+        customRoutes: [
+          { path: '/healthz', method: ['GET'], handler: healthz },
+          { path: '/metrics', method: ['GET'], handler: metricsEndpoint },
+        ],
       });
-  // In Socket Mode nothing else listens on the port: /healthz gets a server of its own.
-  const healthServer = socket
-    ? createServer((req, res) => (req.url === '/healthz' ? healthz(req, res) : notFound(res)))
-    : undefined;
+  // In Socket Mode nothing else listens on the port: /healthz and /metrics get a server of their own.
+  const routes: Record<string, typeof healthz> = { '/healthz': healthz, '/metrics': metricsEndpoint };
+  const healthServer = socket ? createServer((req, res) => (routes[req.url ?? ''] ?? notFound)(req, res)) : undefined;
   const bolt = new App({
     token: slack.botToken,
     receiver: socket ?? http,
@@ -81,8 +98,10 @@ export function createSlackApp(config: Config, log: Logger, options: SlackAppOpt
     deferInitialization: true,
   });
 
+  const requests = observeRequests(bolt, log, metrics);
   bolt.error(async (error) => {
     const { code, message, name } = error as Error & { code?: string };
+    requests.failed();
     log.error('slack.listener_error', { name, code, error: message });
   });
 
@@ -146,6 +165,6 @@ export function createSlackApp(config: Config, log: Logger, options: SlackAppOpt
   };
 }
 
-function notFound(res: ServerResponse): void {
+function notFound(_req: IncomingMessage, res: ServerResponse): void {
   res.writeHead(404).end();
 }

@@ -100,7 +100,8 @@ describe.each(storeKinds)('/visitors digest ($kind store)', ({ kind, redisUrl, a
     // 300 pages fit in 4 pages of 250: both periods were read to the end, so no cap note.
     expect(text).not.toContain('stops at');
     await eventually(() => chartUploads()[0], 10_000, 'the digest chart');
-    expect(app.logs()).toContain('"event":"visitors.digest_posted"');
+    // Logged once the upload is answered, a moment after Slack saw it.
+    await eventually(() => app.logs().includes('"event":"visitors.digest_posted"'), 5_000, 'the digest log line');
   });
 
   it('a channel that was archived ends its subscription with a log line', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AgentJobSchema, ErrorBodySchema } from '../../src/mintlify/schemas.js';
-import { keyFingerprint, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
+import { keyFingerprint, type ScriptedEnd, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
 import { manualClock, useSimulator } from '../fakes/start-simulator.js';
 import { AUTH, call } from './http.js';
 
@@ -210,5 +210,31 @@ describe('with small limits', () => {
     expect(third.status).toBe(429);
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(sim().counts()).toMatchObject({ creates: 1, followUps: 2 });
+  });
+});
+
+describe('with a scripted ending (the playground knob)', () => {
+  let ending: ScriptedEnd | undefined;
+  const sim = useClockedSimulator({ scriptedEnd: () => ending });
+
+  it.each([
+    ['failed', 'failed', false],
+    ['no_changes', 'completed', false],
+    ['archived', 'archived', false],
+    ['pull_request', 'completed', true],
+  ] as const)('ends each new run as %s whatever the prompt says', async (scripted, status, hasPr) => {
+    ending = scripted;
+    const job = await createJob(sim, 'Please fail and archive with no changes');
+    clock.advance(DURATION);
+    const done = await getJob(sim, job.id);
+    expect(done.status).toBe(status);
+    expect(done.prLink !== null).toBe(hasPr);
+  });
+
+  it('leaves the ending to the prompt when unset', async () => {
+    ending = undefined;
+    const job = await createJob(sim, 'Please fail');
+    clock.advance(DURATION);
+    expect((await getJob(sim, job.id)).status).toBe('failed');
   });
 });

@@ -111,6 +111,25 @@ describe('createLogger', () => {
     expect(parsed().map((line) => line.level)).toEqual(expected);
   });
 
+  it('child loggers add their fields (job_id, project) to every line, nest, and still redact', () => {
+    const { log, parsed } = capture('info');
+    const job = log.child({ project: 'docs', job_id: 'j1' });
+    job.info('poller.outcome_posted', { outcome: 'pull_request' });
+    job.child({ round: 2 }).warn('poller.post_failed', { note: `with ${BOT_TOKEN}` });
+    job.debug('hidden');
+    log.info('plain');
+    expect(parsed()).toEqual([
+      expect.objectContaining({
+        event: 'poller.outcome_posted',
+        project: 'docs',
+        job_id: 'j1',
+        outcome: 'pull_request',
+      }),
+      expect.objectContaining({ event: 'poller.post_failed', job_id: 'j1', round: 2, note: 'with xoxb-[redacted]' }),
+      expect.not.objectContaining({ job_id: 'j1' }),
+    ]);
+  });
+
   it('defaults to info', () => {
     const lines: string[] = [];
     const log = createLogger(undefined, (line) => lines.push(line));

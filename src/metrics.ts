@@ -1,0 +1,113 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * What the app counts, in Prometheus' text format on `GET /metrics`. Features call these named functions; only
+ * this module knows prom-client. Labels are bounded: kinds, methods, codes, statuses and configured projects,
+ * never a job, user, channel or message id.
+ */
+export interface Metrics {
+  readonly contentType: string;
+  /** The text a scrape returns. */
+  render(): Promise<string>;
+  jobStarted(project: string): void;
+  pollResult(result: PollResult): void;
+  outcomePosted(kind: string): void;
+  /** A redelivery or a second attempt that was recognised, so nothing was sent twice. */
+  duplicatePrevented(kind: DuplicateKind): void;
+  /** A Slack Web API call that failed: Slack's error string, `http_<status>`, `ratelimited` or `request_error`. */
+  slackApiError(method: string, code: string): void;
+  /** One answer of the Mintlify API: its HTTP status, or `timeout` / `network`. */
+  serviceResponse(operation: string, status: number | 'timeout' | 'network'): void;
+  /** One request from Slack handled: how long until it was acknowledged. */
+  slackRequest(kind: string, ackMs: number | undefined, outcome: RequestOutcome): void;
+  storeError(op: string): void;
+  /** Readings taken at scrape time from the running app. */
+  observe(sources: MetricSources): void;
+}
+
+export type PollResult = 'running' | 'ended' | 'failed' | 'gone' | 'leased_elsewhere';
+export type DuplicateKind = 'event' | 'message' | 'outcome';
+export type RequestOutcome = 'ok' | 'error' | 'not_acked';
+
+export interface QuotaReading {
+  project: string;
+  kind: string;
+  used: number;
+  left: number;
+}
+
+export interface MetricSources {
+  trackedJobs(): number;
+  quota(): Promise<QuotaReading[]>;
+}
+
+const PREFIX = 'mintlify_slack_';
+
+/** One registry per app, so several apps in one process (tests) never share counts. */
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  // Process metrics, among them nodejs_eventloop_lag_seconds.
+  collectDefaultMetrics({ register: registry });
+  let sources: MetricSources | undefined;
+
+  const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
+    new Counter<L>({ name: PREFIX + name, help, labelNames, registers: [registry] });
+
+  const jobsStarted = counter('jobs_started_total', 'Agent jobs created from Slack', ['project']);
+  const polls = counter('polls_total', 'Job polls by result', ['result']);
+  const outcomes = counter('outcomes_posted_total', 'Job outcomes posted in their thread, by kind', ['kind']);
+  const duplicates = counter('duplicates_prevented_total', 'Repeated deliveries or posts recognised', ['kind']);
+  const slackErrors = counter('slack_api_errors_total', 'Failed Slack Web API calls', ['method', 'code']);
+  const service = counter('service_responses_total', 'Mintlify API answers', ['operation', 'status']);
+  const storeErrors = counter('store_errors_total', 'Store operations that failed', ['op']);
+  const requests = counter('slack_requests_total', 'Requests from Slack handled', ['kind', 'outcome']);
+  const ack = new Histogram({
+    name: `${PREFIX}ack_seconds`,
+    help: 'Time from receiving a Slack request to acknowledging it, by kind',
+    labelNames: ['kind'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 3],
+    registers: [registry],
+  });
+  new Gauge({
+    name: `${PREFIX}jobs_tracked`,
+    help: 'Agent jobs this instance is tracking now',
+    registers: [registry],
+    collect() {
+      this.set(sources?.trackedJobs() ?? 0);
+    },
+  });
+  const quotaGauge = (name: string, help: string, pick: (q: QuotaReading) => number) =>
+    new Gauge({
+      name: PREFIX + name,
+      help,
+      labelNames: ['project', 'kind'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const reading of (await sources?.quota().catch(() => [])) ?? []) {
+          this.set({ project: reading.project, kind: reading.kind }, pick(reading));
+        }
+      },
+    });
+  quotaGauge('quota_used', 'Hourly agent quota used, per project and kind (create, follow_up)', (q) => q.used);
+  quotaGauge('quota_left', 'Hourly agent quota left, per project and kind (create, follow_up)', (q) => q.left);
+
+  return {
+    contentType: registry.contentType,
+    render: () => registry.metrics(),
+    jobStarted: (project) => jobsStarted.inc({ project }),
+    pollResult: (result) => polls.inc({ result }),
+    outcomePosted: (kind) => outcomes.inc({ kind }),
+    duplicatePrevented: (kind) => duplicates.inc({ kind }),
+    slackApiError: (method, code) => slackErrors.inc({ method, code }),
+    serviceResponse: (operation, status) => service.inc({ operation, status: String(status) }),
+    slackRequest(kind, ackMs, outcome) {
+      requests.inc({ kind, outcome });
+      if (ackMs !== undefined) ack.observe({ kind }, ackMs / 1000);
+    },
+    storeError: (op) => storeErrors.inc({ op }),
+    observe(value) {
+      sources = value;
+    },
+  };
+}

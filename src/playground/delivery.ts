@@ -1,0 +1,146 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import {
+  messageWire,
+  type SlackStandin,
+  type StandinChannel,
+  type StandinUser,
+  slashCommandWire,
+} from '../slack-standin/index.js';
+import { slackTs } from './channel.js';
+
+/** What the playground sends the app, shaped as Slack sends it: wire-encoded text, in signed requests. */
+export interface Delivery {
+  /** A typed message as Slack puts it on the wire (`@name` → `<@U…>`, links, `&` `<` `>` escaped). */
+  encode(typed: string): string;
+  command(input: {
+    command: string;
+    text: string;
+    user: StandinUser;
+    channel: StandinChannel;
+    responseUrl: string;
+  }): Promise<void>;
+  /** A message event (and `app_mention` too when it mentions the bot, as Slack sends both). */
+  message(input: {
+    text: string;
+    ts: string;
+    threadTs?: string | undefined;
+    user: StandinUser;
+    channel: StandinChannel;
+  }): Promise<void>;
+  action(input: {
+    actionId: string;
+    blockId?: string | undefined;
+    value?: string | undefined;
+    user: StandinUser;
+    channel: StandinChannel;
+    messageTs: string;
+    threadTs?: string | undefined;
+    ephemeral: boolean;
+    responseUrl: string;
+  }): Promise<void>;
+}
+
+export function createDelivery(options: { slack: SlackStandin; appUrl: string; signingSecret: string }): Delivery {
+  const { slack, appUrl, signingSecret } = options;
+  const ws = slack.workspace;
+
+  async function post(body: string, contentType: string): Promise<void> {
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+    const res = await fetch(`${appUrl}/slack/events`, {
+      method: 'POST',
+      headers: {
+        'content-type': contentType,
+        'x-slack-request-timestamp': String(timestamp),
+        'x-slack-signature': signature,
+      },
+      body,
+    });
+    await res.arrayBuffer();
+  }
+  const form = (fields: Record<string, string>) =>
+    post(new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded');
+
+  function envelope(event: Record<string, unknown>) {
+    return {
+      token: 'playground',
+      team_id: ws.teamId,
+      api_app_id: ws.appId,
+      type: 'event_callback',
+      event_id: `Ev${randomUUID().replace(/-/g, '').slice(0, 12).toUpperCase()}`,
+      event_time: Math.floor(Date.now() / 1000),
+      authorizations: [{ team_id: ws.teamId, user_id: ws.botUserId, is_bot: true }],
+      event,
+    };
+  }
+
+  return {
+    encode: (typed) => messageWire(typed, ws),
+    async command({ command, text, user, channel, responseUrl }) {
+      await form({
+        token: 'playground',
+        team_id: ws.teamId,
+        team_domain: ws.teamDomain,
+        channel_id: channel.id,
+        channel_name: channel.name,
+        user_id: user.id,
+        user_name: user.name,
+        command,
+        text: slashCommandWire(text),
+        api_app_id: ws.appId,
+        response_url: responseUrl,
+        trigger_id: `trigger-${randomUUID()}`,
+      });
+    },
+    async message({ text, ts, threadTs, user, channel }) {
+      const event = {
+        type: 'message',
+        channel: channel.id,
+        channel_type: 'channel',
+        user: user.id,
+        text,
+        ts,
+        client_msg_id: randomUUID(),
+        event_ts: ts,
+        team: ws.teamId,
+        ...(threadTs && { thread_ts: threadTs }),
+      };
+      await post(JSON.stringify(envelope(event)), 'application/json');
+      if (text.includes(`<@${ws.botUserId}>`)) {
+        await post(
+          JSON.stringify(envelope({ ...event, type: 'app_mention', event_ts: slackTs() })),
+          'application/json',
+        );
+      }
+    },
+    async action(input) {
+      const payload = {
+        type: 'block_actions',
+        team: { id: ws.teamId, domain: ws.teamDomain },
+        user: { id: input.user.id, username: input.user.name, team_id: ws.teamId },
+        api_app_id: ws.appId,
+        token: 'playground',
+        container: {
+          type: 'message',
+          message_ts: input.messageTs,
+          channel_id: input.channel.id,
+          is_ephemeral: input.ephemeral,
+          ...(input.threadTs && { thread_ts: input.threadTs }),
+        },
+        trigger_id: `trigger-${randomUUID()}`,
+        channel: { id: input.channel.id, name: input.channel.name },
+        response_url: input.responseUrl,
+        actions: [
+          {
+            action_id: input.actionId,
+            block_id: input.blockId ?? 'block',
+            type: 'button',
+            ...(input.value !== undefined && { value: input.value }),
+            action_ts: slackTs(),
+          },
+        ],
+      };
+      await form({ payload: JSON.stringify(payload) });
+    },
+  };
+}

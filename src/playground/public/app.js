@@ -1,0 +1,231 @@
+// The playground page: polls the playground server for the channel, sends what is typed and clicked.
+// Message bodies arrive as HTML rendered (and escaped) by the server from the app's Block Kit.
+
+const $ = (id) => document.getElementById(id);
+const POLL_MS = 400;
+let openThread = null;
+let lastState = null;
+const rendered = new Map(); // element id → last HTML, so unchanged messages are left alone
+
+async function api(path, body) {
+  const res = await fetch(path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return res.json();
+}
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function messageHtml(m, inThread) {
+  const root = el('div');
+  const avatar = el('div', 'avatar', m.author.slice(0, 1).toUpperCase());
+  const body = el('div', 'body');
+  const meta = el('div', 'meta');
+  meta.append(el('b', '', m.author));
+  if (m.bot) meta.append(el('span', 'app', 'APP'));
+  if (!inThread && !m.ephemeral) {
+    const reply = el('button', 'reply-action', 'Reply in thread');
+    reply.type = 'button';
+    reply.dataset.thread = m.ts;
+    meta.append(reply);
+  }
+  body.append(meta);
+  if (m.ephemeral) body.append(el('div', 'only-you', '👁 Only visible to you'));
+  if (m.channel.startsWith('D')) body.append(el('div', 'only-you', '✉ In your direct messages with Mintlify'));
+  const content = el('div', 'content');
+  content.innerHTML = m.html;
+  body.append(content);
+  if (m.files.length) {
+    const files = el('div', 'files');
+    for (const f of m.files) {
+      const link = el('a', 'file');
+      link.href = f.url;
+      if (f.image) {
+        const img = el('img');
+        img.src = f.url;
+        img.alt = f.title;
+        link.append(img);
+      } else {
+        link.setAttribute('download', f.name);
+        link.append(el('span', 'kind', f.name.split('.').pop().toUpperCase()), el('span', '', f.title || f.name));
+      }
+      files.append(link);
+    }
+    body.append(files);
+  }
+  if (m.reactions.length) {
+    const reactions = el('div', 'reactions');
+    for (const r of m.reactions) {
+      const chip = el('span', 'reaction', `${r.emoji} ${r.count}`);
+      chip.title = `:${r.name}:`;
+      reactions.append(chip);
+    }
+    body.append(reactions);
+  }
+  if (!inThread && m.replies > 0) {
+    const link = el('button', 'thread-link', `${m.replies} ${m.replies === 1 ? 'reply' : 'replies'}`);
+    link.type = 'button';
+    link.dataset.thread = m.ts;
+    body.append(link);
+  }
+  root.append(avatar, body);
+  return root.innerHTML;
+}
+
+/** Puts `messages` into `container` in order, updating changed ones in place and removing vanished ones. */
+function renderList(container, messages, inThread) {
+  const prefix = inThread ? 't' : 'c';
+  const wanted = new Set(messages.map((m) => `${prefix}-${m.key}`));
+  for (const child of [...container.querySelectorAll(':scope > .msg')]) {
+    if (!wanted.has(child.id)) {
+      child.remove();
+      rendered.delete(child.id);
+    }
+  }
+  const nearBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 80;
+  let previous = null;
+  for (const m of messages) {
+    const id = `${prefix}-${m.key}`;
+    let node = document.getElementById(id);
+    if (!node) {
+      node = el('div');
+      node.id = id;
+      node.dataset.key = m.key;
+    }
+    node.className = `msg${m.bot ? ' bot' : ''}${m.ephemeral ? ' ephemeral' : ''}`;
+    const html = messageHtml(m, inThread);
+    if (rendered.get(id) !== html) {
+      node.innerHTML = html;
+      rendered.set(id, html);
+    }
+    const expectedPosition = previous ? previous.nextSibling : container.querySelector(':scope > .msg');
+    if (node !== expectedPosition) container.insertBefore(node, expectedPosition ?? null);
+    previous = node;
+  }
+  if (nearBottom) container.scrollTop = container.scrollHeight;
+}
+
+function render(state) {
+  lastState = state;
+  $('me').textContent = state.me.name;
+  const top = state.messages.filter((m) => !m.threadTs || m.threadTs === m.ts);
+  $('empty').hidden = top.length > 0;
+  renderList($('messages'), top, false);
+  const thread = $('thread');
+  if (openThread) {
+    const root = state.messages.find((m) => m.ts === openThread);
+    const replies = state.messages.filter((m) => m.threadTs === openThread && m.ts !== openThread);
+    thread.hidden = !root;
+    renderList($('thread-messages'), root ? [root, ...replies] : [], true);
+  } else {
+    thread.hidden = true;
+  }
+}
+
+async function poll() {
+  try {
+    render(await api('/api/state'));
+  } catch {
+    // The playground stopped or restarted; keep trying.
+  }
+  setTimeout(poll, POLL_MS);
+}
+
+async function send(textArea, errorBox, threadTs) {
+  const text = textArea.value;
+  errorBox.textContent = '';
+  const result = await api('/api/send', { text, threadTs });
+  if (!result.ok) {
+    errorBox.textContent = result.error;
+    return;
+  }
+  textArea.value = '';
+  render(await api('/api/state'));
+}
+
+function composer(formId, textId, errorId, threadTs) {
+  const form = $(formId);
+  const text = $(textId);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void send(text, $(errorId), threadTs());
+  });
+  text.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+}
+
+composer('composer', 'text', 'error', () => undefined);
+composer('thread-composer', 'thread-text', 'thread-error', () => openThread ?? undefined);
+
+document.addEventListener('click', (event) => {
+  const target = event.target instanceof Element ? event.target : null;
+  const threadButton = target?.closest('[data-thread]');
+  if (threadButton) {
+    openThread = threadButton.dataset.thread;
+    if (lastState) render(lastState);
+    $('thread-text').focus();
+    return;
+  }
+  const action = target?.closest('[data-action-id]');
+  const message = action?.closest('.msg');
+  if (action && message) {
+    // A link button opens its URL (the browser follows the link) and Slack still sends the click.
+    if (action.tagName !== 'A') action.classList.add('pending');
+    api('/api/action', {
+      key: message.dataset.key,
+      actionId: action.dataset.actionId,
+      blockId: action.dataset.blockId,
+      value: action.dataset.value,
+    }).finally(() => action.classList.remove('pending'));
+  }
+});
+
+$('close-thread').addEventListener('click', () => {
+  openThread = null;
+  if (lastState) render(lastState);
+});
+
+function note(text) {
+  $('knob-note').textContent = text;
+}
+
+$('duration').addEventListener('input', (event) => {
+  $('duration-out').textContent = `${event.target.value} s`;
+});
+$('duration').addEventListener('change', async (event) => {
+  $('duration-out').textContent = `${event.target.value} s`;
+  await api('/api/knobs', { jobDurationSec: Number(event.target.value) });
+  note(`New jobs run for ${event.target.value} s.`);
+});
+for (const radio of document.querySelectorAll('input[name=end]')) {
+  radio.addEventListener('change', async () => {
+    await api('/api/knobs', { nextEnd: radio.value });
+    note(`The next job ends with ${radio.parentElement.textContent.trim()}.`);
+  });
+}
+for (const button of document.querySelectorAll('[data-fault]')) {
+  button.addEventListener('click', async () => {
+    await api('/api/knobs', { fault: button.dataset.fault });
+    note(`${button.textContent} armed: the next matching call gets it.`);
+  });
+}
+
+api('/api/state').then((state) => {
+  $('duration').value = state.knobs.jobDurationSec;
+  $('duration-out').textContent = `${state.knobs.jobDurationSec} s`;
+  const radio = document.querySelector(`input[name=end][value=${state.knobs.nextEnd}]`);
+  if (radio) radio.checked = true;
+  document.body.dataset.ready = 'true';
+});
+void poll();

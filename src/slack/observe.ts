@@ -1,0 +1,83 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { App } from '@slack/bolt';
+import type { Logger } from '../log.js';
+import type { Metrics, RequestOutcome } from '../metrics.js';
+
+/**
+ * The `fetch` the Slack Web API client uses, counting failed calls by method and error. Slack answers most
+ * refusals with HTTP 200 and `ok: false`, so the body is read (from a copy) too.
+ */
+export function observingFetch(apiUrl: string, metrics: Metrics) {
+  return async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const href = String(url);
+    // Upload URLs are absolute and per file: one label for all of them.
+    const method = href.startsWith(apiUrl) ? (href.slice(apiUrl.length).split('?')[0] ?? '') : 'file_upload';
+    let response: Response;
+    try {
+      response = await fetch(url, init);
+    } catch (error) {
+      metrics.slackApiError(method, 'request_error');
+      throw error;
+    }
+    if (response.status === 429) metrics.slackApiError(method, 'ratelimited');
+    else if (!response.ok) metrics.slackApiError(method, `http_${response.status}`);
+    else if (method !== 'file_upload') {
+      const body = (await response
+        .clone()
+        .json()
+        .catch(() => undefined)) as { ok?: unknown; error?: unknown } | undefined;
+      if (body?.ok === false) metrics.slackApiError(method, String(body.error));
+    }
+    return response;
+  };
+}
+
+/** What kind of request Slack sent: the command, the event type or the action id (all bounded by the app). */
+export function requestKind(body: Record<string, unknown>): string {
+  if (typeof body.command === 'string') return body.command;
+  const event = body.event as { type?: unknown } | undefined;
+  if (body.type === 'event_callback') return `event:${String(event?.type)}`;
+  const actions = body.actions as { action_id?: unknown }[] | undefined;
+  if (body.type === 'block_actions') return `action:${String(actions?.[0]?.action_id)}`;
+  return String(body.type ?? 'unknown');
+}
+
+/**
+ * Times every request Slack sends (either receiver hands it to `processEvent`): one `slack.request` line at
+ * info with its kind, ack time and outcome, and the same in metrics. `failed()` marks the request in progress
+ * (called from Bolt's error handler, which runs inside it).
+ */
+export function observeRequests(bolt: App, log: Logger, metrics: Metrics): { failed(): void } {
+  const current = new AsyncLocalStorage<{ failed: boolean }>();
+  const process = bolt.processEvent.bind(bolt);
+  bolt.processEvent = async (event) => {
+    const started = performance.now();
+    const kind = requestKind(event.body);
+    let ackMs: number | undefined;
+    const timed = {
+      ...event,
+      ack: (response?: Parameters<typeof event.ack>[0]) => {
+        ackMs ??= Math.round((performance.now() - started) * 10) / 10;
+        return event.ack(response);
+      },
+    };
+    const state = { failed: false };
+    try {
+      await current.run(state, () => process(timed));
+    } catch (error) {
+      state.failed = true;
+      throw error;
+    } finally {
+      const outcome: RequestOutcome = state.failed ? 'error' : ackMs === undefined ? 'not_acked' : 'ok';
+      metrics.slackRequest(kind, ackMs, outcome);
+      const duration_ms = Math.round(performance.now() - started);
+      log.info('slack.request', { kind, ack_ms: ackMs, outcome, duration_ms });
+    }
+  };
+  return {
+    failed() {
+      const state = current.getStore();
+      if (state) state.failed = true;
+    },
+  };
+}

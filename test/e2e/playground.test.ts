@@ -1,0 +1,137 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumPath } from '../support/browser.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SCREENSHOT = fileURLToPath(new URL('../../docs/playground.png', import.meta.url));
+/** How long to wait for the URL: the start takes a few seconds (see README), more on a loaded CI machine. */
+const START_LIMIT_MS = 45_000;
+
+/** Runs `npm run playground`'s entry point as a person would, and reads the one URL it prints. */
+async function startPlaygroundProcess(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/playground/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PLAYGROUND_PORT: '0', LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no URL within ${START_LIMIT_MS} ms; printed: ${out}`));
+    }, START_LIMIT_MS);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const found = /http:\/\/127\.0\.0\.1:\d+\/\S*/.exec(out);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[0]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`playground exited with ${code}: ${out}`)));
+  });
+  return { child, url };
+}
+
+describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
+  let child: ChildProcess | undefined;
+  let browser: Browser | undefined;
+  let page: Page;
+  let url: string;
+
+  beforeAll(async () => {
+    ({ child, url } = await startPlaygroundProcess());
+    browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    if (child && child.exitCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
+
+  async function type(selector: string, text: string) {
+    await page.locator(selector).fill(text);
+    await page.locator(selector).press('Enter');
+  }
+
+  it('runs /agent, shows the PR link in its thread, takes a follow-up, pages /visitors, and is screenshotted', async () => {
+    await page.goto(url);
+    await page.locator('body[data-ready=true]').waitFor();
+    expect(await page.locator('h1').textContent()).toBe('# docs');
+
+    // Knobs: short jobs that end with a pull request.
+    await page.locator('#duration').evaluate((input: { value: string; dispatchEvent(event: Event): boolean }) => {
+      input.value = '1';
+      input.dispatchEvent(new Event('change'));
+    });
+    await page.locator('#knob-note').getByText('New jobs run for 1 s').waitFor();
+    await page.locator('input[name=end][value=failed]').check();
+    await page.locator('input[name=end][value=pull_request]').check();
+    await page.locator('#knob-note').getByText('ends with a pull request').waitFor();
+
+    await type('#text', '/agent Document the rate-limit headers on the <webhooks> page');
+    const root = page.locator('#messages .msg.bot').filter({ hasText: 'asked the Mintlify agent' });
+    await root.waitFor();
+    await expect.poll(() => root.textContent()).toContain('Document the rate-limit headers on the <webhooks> page');
+
+    // The outcome arrives in the thread; the root message is updated in place.
+    await root.locator('.thread-link').click({ timeout: 15_000 });
+    const prLink = page.locator('#thread-messages a[href^="https://github.com/acme/docs/pull/"]').first();
+    await prLink.waitFor({ timeout: 15_000 });
+    await expect.poll(() => root.textContent(), { timeout: 10_000 }).toContain('Pull request ready');
+
+    // A follow-up in the thread: 👀 then ✅ on the reply, then the PR is updated.
+    await type('#thread-text', 'Also add an example response with the headers');
+    const reply = page.locator('#thread-messages .msg').filter({ hasText: 'Also add an example' });
+    await reply.locator('.reaction').getByText('✅').waitFor({ timeout: 10_000 });
+    await page.locator('#thread-messages').getByText('updated the pull request').waitFor({ timeout: 15_000 });
+
+    // /visitors: a private report with buttons; Next → replaces it in place.
+    await type('#text', '/visitors 30d top 5');
+    const report = page.locator('#messages .msg.ephemeral').filter({ hasText: 'Unique visitors' });
+    await report.waitFor({ timeout: 10_000 });
+    await expect.poll(() => report.textContent()).toContain('Only visible to you');
+    await report.getByText('Rows 1–5').waitFor();
+    await report.getByRole('button', { name: 'Next →' }).click();
+    await report.getByText('Rows 6–10').waitFor({ timeout: 10_000 });
+    await report.getByRole('button', { name: '← Previous' }).waitFor();
+    expect(await page.locator('#messages .msg.ephemeral').count()).toBe(1);
+
+    // Download CSV: the app uploads the export; the page links the file, which downloads as CSV.
+    await report.getByRole('button', { name: 'Download CSV' }).click();
+    const exported = page.locator('#messages .msg').filter({ hasText: 'CSV in the thread' });
+    await exported.locator('.thread-link').click({ timeout: 15_000 });
+    const file = page.locator('#thread-messages a.file[download$=".csv"]').first();
+    await file.waitFor({ timeout: 15_000 });
+    const csv = await page.request.get(new URL((await file.getAttribute('href')) ?? '', url).href);
+    expect(csv.headers()['content-type']).toContain('text/csv');
+    expect((await csv.text()).split('\n')[0]).toMatch(/path/i);
+
+    // A chart: a PNG the app uploads to the person's DM with the bot, shown as an image.
+    await type('#text', '/visitors 30d chart');
+    const chart = page.locator('#messages .msg img[src^="/files/"]').first();
+    await chart.waitFor({ timeout: 15_000 });
+    await expect
+      .poll(() =>
+        chart.evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth),
+      )
+      .toBeGreaterThan(100);
+
+    // A command the app does not have gets Slack's own answer.
+    await type('#text', '/nope');
+    await page.locator('#error').getByText('/nope is not a valid command').waitFor();
+    await page.locator('#text').fill('');
+
+    // The screenshot shows the agent's thread next to the channel.
+    await root.locator('.thread-link').click();
+    await prLink.waitFor();
+    await page.screenshot({ path: SCREENSHOT });
+  }, 90_000);
+});

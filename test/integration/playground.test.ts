@@ -1,0 +1,68 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ViewMessage } from '../../src/playground/channel.js';
+import { type Playground, startPlayground } from '../../src/playground/server.js';
+import { captureLogs } from '../support/logs.js';
+import { eventually } from '../support/test-app.js';
+
+/** The playground's own API, as the page uses it (the browser test drives the page itself). */
+describe('the playground server', () => {
+  let playground: Playground;
+  const logs = captureLogs();
+
+  beforeEach(async () => {
+    playground = await startPlayground({ log: logs.log });
+  });
+  afterEach(async () => {
+    await playground.close();
+  });
+
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(new URL(path, playground.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as { ok: boolean; error?: string } };
+  };
+  const messages = async () =>
+    ((await (await fetch(new URL('/api/state', playground.url))).json()) as { messages: ViewMessage[] }).messages;
+
+  it('serves the page and its assets from itself (no CDN)', async () => {
+    const page = await (await fetch(playground.url)).text();
+    expect(page).toContain('<script src="/app.js"></script>');
+    expect(page).not.toMatch(/https?:\/\//);
+    for (const asset of ['/app.js', '/style.css']) {
+      expect((await fetch(new URL(asset, playground.url))).status).toBe(200);
+    }
+  });
+
+  it('runs /agent to a failed job when the knob says so, and the thread says what to do', async () => {
+    expect(await post('/api/knobs', { jobDurationSec: 0, nextEnd: 'failed' })).toMatchObject({ status: 200 });
+    expect((await post('/api/send', { text: '/agent Document <webhooks>' })).body).toEqual({ ok: true });
+    const root = await eventually(async () =>
+      (await messages()).find((m) => m.html.includes('asked the Mintlify agent')),
+    );
+    expect(root.html).toContain('Document &lt;webhooks&gt;');
+    const outcome = await eventually(
+      async () => (await messages()).find((m) => m.threadTs === root.ts && m.ts !== root.ts),
+      10_000,
+      'the outcome in the thread',
+    );
+    expect(outcome.html).toContain('The agent job failed');
+  });
+
+  it('answers bad input clearly and keeps running', async () => {
+    expect((await post('/api/send', { text: '/nope' })).body).toEqual({
+      ok: false,
+      error: '/nope is not a valid command. Try /agent or /visitors.',
+    });
+    expect((await post('/api/send', { text: '   ' })).body).toMatchObject({ ok: false });
+    expect((await post('/api/knobs', { nextEnd: 'exploded' })).status).toBe(400);
+    expect((await post('/api/action', { key: 'nope', actionId: 'x' })).body).toEqual({
+      ok: false,
+      error: 'That message is gone.',
+    });
+    expect((await fetch(new URL('/files/F404', playground.url))).status).toBe(404);
+    expect((await fetch(new URL('/api/state', playground.url))).status).toBe(200);
+  });
+});
