@@ -1,9 +1,10 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   messageWire,
   type SlackStandin,
   type StandinChannel,
   type StandinUser,
+  slackSignature,
   slashCommandWire,
 } from '../slack-standin/index.js';
 import { slackTs } from './channel.js';
@@ -46,7 +47,7 @@ export function createDelivery(options: { slack: SlackStandin; appUrl: string; s
 
   async function post(body: string, contentType: string): Promise<void> {
     const timestamp = Math.floor(Date.now() / 1000);
-    const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+    const signature = slackSignature(body, timestamp, signingSecret);
     const res = await fetch(`${appUrl}/slack/events`, {
       method: 'POST',
       headers: {

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import type { Workspace } from './workspace.js';
 
 /**
@@ -46,4 +47,9 @@ function mention(name: string, workspace: Workspace): string | undefined {
   if (user) return `<@${user.id}>`;
   const group = workspace.userGroups.find((g) => g.handle === lower);
   return group ? `<!subteam^${group.id}|@${group.handle}>` : undefined;
+}
+
+/** Signs a request body the way Slack does: `v0=` HMAC-SHA256 over `v0:<timestamp>:<body>` with the signing secret. */
+export function slackSignature(body: string, timestamp: number, secret: string): string {
+  return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
 }

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { slackSignature as sign } from '../../src/slack-standin/index.js';
 import { ackBodies } from '../support/wire-safety.js';
 
 export const SIGNING_SECRET = 'test-signing-secret';
@@ -12,7 +12,7 @@ export interface SlackRequestOptions {
 
 /** Signs a body the way Slack does: `v0=` HMAC-SHA256 over `v0:<timestamp>:<body>`. */
 export function slackSignature(body: string, timestamp: number, secret = SIGNING_SECRET): string {
-  return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+  return sign(body, timestamp, secret);
 }
 
 /** POSTs a correctly signed request to the app's `/slack/events`. */
