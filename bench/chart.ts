@@ -1,21 +1,10 @@
 /** Benchmark 5: the trend chart: render time and memory for 31 points, and service requests per chart cold and warm. */
-import { randomUUID } from 'node:crypto';
-import { webApi } from '@slack/bolt';
-import { parseConfig } from '../src/config.js';
-import type { Deps } from '../src/deps.js';
-import { createLogger } from '../src/log.js';
-import { createMetrics } from '../src/metrics.js';
-import { createMintlifyClient } from '../src/mintlify/client.js';
-import { createProjects } from '../src/projects.js';
-import { startSimulator } from '../src/simulator/server.js';
-import { createStore } from '../src/store/store.js';
 import { chartSpec, renderChart } from '../src/visitors/chart.js';
 import { makeChart } from '../src/visitors/chart-delivery.js';
 import { parseVisitorsCommand } from '../src/visitors/date-range.js';
-import { startFakeSlackApi } from '../test/fakes/fake-slack-api.js';
-import { testEnv } from '../test/support/test-app.js';
 import { sampleTrend } from './chart-sample.js';
 import { percentile, round } from './lib/stats.js';
+import { startVisitorsDeps } from './lib/visitors-deps.js';
 
 const RENDERS = 30;
 const MB = 1024 * 1024;
@@ -47,24 +36,7 @@ export async function runChartRender() {
 
 /** Requests the app makes for one chart of each range: cold (empty cache), then the same chart again (warm). */
 export async function runChartRequests() {
-  const slack = await startFakeSlackApi();
-  const sim = await startSimulator({ pathCount: 300 });
-  const config = parseConfig(testEnv(slack, sim.url, { LOG_LEVEL: 'info' }));
-  const log = createLogger('warn', () => {});
-  const store = await createStore({ log, namespace: `bench-${randomUUID().slice(0, 8)}` });
-  const deps: Deps = {
-    config,
-    log,
-    metrics: createMetrics(),
-    store,
-    slack: new webApi.WebClient(config.slack.botToken, { slackApiUrl: config.slack.apiUrl }),
-    mintlify: createMintlifyClient({ apiUrl: config.mintlify.apiUrl, keyFor: () => config.mintlify.apiKey, log }),
-    projects: createProjects(config),
-    instanceId: randomUUID(),
-    afterAck: (task) => task(),
-    background: (task) => task(),
-    now: Date.now,
-  };
+  const { deps, config, sim, store, close } = await startVisitorsDeps(300);
   const rows: { range: string; cold: number; warm: number; coldMs: number }[] = [];
   try {
     for (const range of ['14d', '31d', '90d', '366d']) {
@@ -84,8 +56,6 @@ export async function runChartRequests() {
     }
     return rows;
   } finally {
-    await store.close();
-    await sim.close();
-    await slack.close();
+    await close();
   }
 }

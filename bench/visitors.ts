@@ -1,22 +1,11 @@
 /** Benchmark 4: rendering a 250-row report page, and exporting 20,000 rows through the export function. */
-import { randomUUID } from 'node:crypto';
-import { webApi } from '@slack/bolt';
-import { parseConfig } from '../src/config.js';
-import type { Deps } from '../src/deps.js';
-import { createLogger } from '../src/log.js';
-import { createMetrics } from '../src/metrics.js';
-import { createMintlifyClient } from '../src/mintlify/client.js';
 import { VISITORS_MAX_LIMIT } from '../src/mintlify/schemas.js';
-import { createProjects } from '../src/projects.js';
-import { startSimulator } from '../src/simulator/server.js';
 import { VisitorsDataSet } from '../src/simulator/visitors-data.js';
-import { createStore } from '../src/store/store.js';
 import { buildReport } from '../src/visitors/blocks.js';
 import { parseVisitorsCommand, type VisitorsRequest } from '../src/visitors/date-range.js';
 import { exportVisitorsCsv } from '../src/visitors/export.js';
-import { startFakeSlackApi } from '../test/fakes/fake-slack-api.js';
-import { testEnv } from '../test/support/test-app.js';
 import { percentile, round } from './lib/stats.js';
+import { startVisitorsDeps } from './lib/visitors-deps.js';
 
 const RENDER_ITERATIONS = 2_000;
 const EXPORT_ROWS = 20_000;
@@ -51,24 +40,7 @@ export function runRender() {
 }
 
 export async function runExport() {
-  const slack = await startFakeSlackApi();
-  const sim = await startSimulator({ pathCount: EXPORT_ROWS });
-  const config = parseConfig(testEnv(slack, sim.url, { LOG_LEVEL: 'info' }));
-  const log = createLogger('warn', () => {});
-  const store = await createStore({ log, namespace: `bench-${randomUUID().slice(0, 8)}` });
-  const deps: Deps = {
-    config,
-    log,
-    metrics: createMetrics(),
-    store,
-    slack: new webApi.WebClient(config.slack.botToken, { slackApiUrl: config.slack.apiUrl }),
-    mintlify: createMintlifyClient({ apiUrl: config.mintlify.apiUrl, keyFor: () => config.mintlify.apiKey, log }),
-    projects: createProjects(config),
-    instanceId: randomUUID(),
-    afterAck: (task) => task(),
-    background: (task) => task(),
-    now: Date.now,
-  };
+  const { deps, config, slack, sim, close } = await startVisitorsDeps(EXPORT_ROWS);
   // Long enough that every one of the 20,000 paths has visitors in the range.
   const request = lastDays(180);
   const runs: { ms: number; rows: number; serviceRequests: number; slackCalls: Record<string, number> }[] = [];
@@ -102,8 +74,6 @@ export async function runExport() {
       csvBytes: Buffer.byteLength(String(upload?.args.content ?? '')),
     };
   } finally {
-    await store.close();
-    await sim.close();
-    await slack.close();
+    await close();
   }
 }
