@@ -45,6 +45,16 @@ export function runEntryPoint(
 ): Promise<Exit> {
   const started = performance.now();
   const child = spawnEntryPoint(env, entry, cwd);
+  // A process that should stop must not be left running when it does not.
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  return untilExit(child, started).finally(() => clearTimeout(timer));
+}
+
+/** Collects a child's output until it exits. */
+function untilExit(
+  child: ChildProcess & { stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream },
+  started: number,
+): Promise<Exit> {
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -54,13 +64,8 @@ export function runEntryPoint(
     stderr += chunk;
   });
   return new Promise((resolve, reject) => {
-    // A process that should stop must not be left running when it does not.
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr, ms: performance.now() - started });
-    });
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ms: performance.now() - started }));
   });
 }
 
@@ -118,16 +123,5 @@ export function buildIfStale(): Promise<Exit> {
     env: { PATH: process.env.PATH ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-  });
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ms: performance.now() - started }));
-  });
+  return untilExit(child, started);
 }
