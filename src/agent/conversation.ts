@@ -34,8 +34,8 @@ export interface Spot {
 /**
  * The one path of every conversational door (a mention, a DM, a reply in a job's thread): in a job's thread a
  * message is that job's follow-up; addressed elsewhere it starts a job in its own thread (with the thread's
- * earlier messages as context). Each message is handled once per project: by `event_id` (Slack's retries) and
- * by `client_msg_id` (a mention arrives as two events).
+ * earlier messages as context). Each message is handled once per deployment: by `event_id` (Slack's retries)
+ * and by `client_msg_id` (a mention arrives as two events).
  */
 export async function handleTurn(ctx: AgentContext, turn: Turn): Promise<void> {
   // Private answers go where the person wrote: in their thread, or at the top level of the conversation.
@@ -54,7 +54,7 @@ export async function handleTurn(ctx: AgentContext, turn: Turn): Promise<void> {
   }
   if (job ? !turn.text : !turn.addressed) return;
   const project = job?.project ?? ctx.projects.forChannel(turn.channel);
-  if (!(await firstDelivery(ctx, turn, project))) return;
+  if (!(await firstDelivery(ctx, turn))) return;
   if (!isAllowed(ctx.config, turn.userId, turn.channel)) {
     ctx.log.info(`agent.refused user=${turn.userId} channel=${turn.channel}`);
     return tellPrivately(ctx, spot, errors.notAllowed());
@@ -88,7 +88,10 @@ export async function handleTurn(ctx: AgentContext, turn: Turn): Promise<void> {
 }
 
 /** Claims the message's event and its `client_msg_id`; false (after saying so when the store fails) when not first. */
-async function firstDelivery(ctx: AgentContext, turn: Turn, project: string): Promise<boolean> {
+async function firstDelivery(ctx: AgentContext, turn: Turn): Promise<boolean> {
+  // Keyed by the deployment's default project (bots may share a Redis), not the message's: a redelivered mention
+  // finds the job it started in its thread, maybe of another project, and must still be recognised.
+  const project = ctx.projects.defaultProject;
   const seen = [`event:${project}:${turn.eventId}`];
   if (turn.clientMsgId) seen.push(`message:${project}:${turn.clientMsgId}`);
   try {

@@ -1,8 +1,9 @@
 import type { types } from '@slack/bolt';
 import type { Deps } from '../deps.js';
 import { type PageVisitors, VISITORS_MAX_LIMIT, type VisitorCounts } from '../mintlify/schemas.js';
-import { NOT_IN_CHANNEL, slackErrorCode } from '../slack/errors.js';
+import { classifySlackError, NOT_IN_CHANNEL } from '../slack/errors.js';
 import { escapeMrkdwn } from '../slack/mrkdwn.js';
+import { findPosted } from '../slack/witness.js';
 import { displayPath } from './blocks.js';
 import { changes, formatChange } from './change.js';
 import { makeChart, uploadChart } from './chart-delivery.js';
@@ -19,6 +20,8 @@ export const DIGEST_PAGES_PER_PERIOD = 4;
 const TOP_PAGES = 5;
 /** A sent digest's claim outlives its period, so no replica can send it again. */
 const SENT_CLAIM_TTL_MS = 40 * 86_400_000;
+/** `metadata.event_type` of a digest post, so one whose answer was lost (a 5xx, a timeout) can be found again. */
+const DIGEST_EVENT_TYPE = 'mintlify_visitors_digest';
 
 export interface PeriodData extends PeriodRows {
   totals: VisitorCounts;
@@ -154,11 +157,29 @@ export async function sendDigest(deps: Deps, subscription: Subscription, dueAt: 
     previous: previous.data,
     scheduleText: describeSchedule(schedule),
   });
+  const payload = { cadence: schedule.cadence, from: period.from };
   try {
-    await deps.slack.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false });
+    await deps.slack.chat.postMessage({
+      channel,
+      ...message,
+      unfurl_links: false,
+      unfurl_media: false,
+      metadata: { event_type: DIGEST_EVENT_TYPE, event_payload: payload },
+    });
   } catch (error) {
-    const code = slackErrorCode(error);
-    if (NOT_IN_CHANNEL.has(code)) {
+    const { kind, code } = classifySlackError(error);
+    // Slack may have stored it anyway: read the channel before giving the claim back for another try.
+    const stored =
+      kind === 'transient' &&
+      (await findPosted(
+        deps.slack,
+        { channel },
+        DIGEST_EVENT_TYPE,
+        (p) => p.cadence === payload.cadence && p.from === payload.from,
+      ).catch(() => undefined));
+    if (stored) {
+      deps.log.info('visitors.digest_found', { ...fields, code });
+    } else if (NOT_IN_CHANNEL.has(code)) {
       await deleteSubscription(deps, channel);
       deps.log.warn('visitors.digest_ended', {
         ...fields,
@@ -166,10 +187,11 @@ export async function sendDigest(deps: Deps, subscription: Subscription, dueAt: 
         reason: 'the bot left the channel or it was archived',
       });
       return 'ended';
+    } else {
+      deps.log.warn('visitors.digest_failed', { ...fields, reason: 'post', code });
+      await giveBack();
+      return 'failed';
     }
-    deps.log.warn('visitors.digest_failed', { ...fields, reason: 'post', code });
-    await giveBack();
-    return 'failed';
   }
   const chart = await makeChart(deps, project, { ...chartRange(schedule.cadence, period), limit: 1, offset: 0 });
   if (chart.ok) {

@@ -22,7 +22,9 @@ type ButtonArgs = SlackActionMiddlewareArgs<BlockAction<ButtonAction>>;
 export function registerVisitors(app: App, deps: Deps): void {
   app.command(COMMAND, async ({ command, ack, respond }) => {
     await ack();
-    const digest = digestWords(command.text);
+    // A malformed form body can repeat `text`, which then arrives as an array: read it as no text (usage).
+    const text = typeof command.text === 'string' ? command.text : '';
+    const digest = digestWords(text);
     if (digest) {
       deps.log.info('visitors.command', { user: command.user_id, channel: command.channel_id, parsed: 'digest' });
       await guard(deps, respond, 'digest', deps.afterAck, async () => {
@@ -36,7 +38,7 @@ export function registerVisitors(app: App, deps: Deps): void {
       });
       return;
     }
-    const parsed = parseVisitorsCommand(command.text, deps.now());
+    const parsed = parseVisitorsCommand(text, deps.now());
     deps.log.info('visitors.command', { user: command.user_id, channel: command.channel_id, parsed: parsed.kind });
     // A chart makes up to 31 requests: like an export, it runs on the background queue.
     const queue = parsed.kind === 'report' && parsed.chart ? deps.background : deps.afterAck;

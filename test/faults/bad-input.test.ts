@@ -185,6 +185,15 @@ describe('bad input sweep', () => {
       expect(work()).toHaveLength(0);
     });
 
+    it('/visitors with its text given twice → a private answer all the same', async () => {
+      const responseUrl = encodeURIComponent(slack.responseUrl('visitors-twice'));
+      const body = `command=%2Fvisitors&text=7d&text=30d&user_id=${USER_ID}&channel_id=${CHANNEL_ID}&team_id=T1&response_url=${responseUrl}`;
+      const res = await postRaw(body, 'application/x-www-form-urlencoded');
+      expect(res.status).toBe(200);
+      const reply = await eventually(() => slack.callsTo('response_url:visitors-twice')[0], 3_000, 'a private answer');
+      expect(reply.args.response_type).toBe('ephemeral');
+    });
+
     it('no response_url → the job still starts normally and nothing crashes', async () => {
       const { response_url: _, ...fields } = slashCommand({ text: 'No response url here' });
       const before = sim.counts().creates;

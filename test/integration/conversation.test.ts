@@ -142,6 +142,20 @@ describe.each(storeKinds)(
         );
       });
 
+      it('a redelivered mention that started a job of another project in its thread is not that job’s follow-up', async () => {
+        await boot({ MINTLIFY_CHANNEL_PROJECTS: 'C0OTHER:proj_b' });
+        const root = say(slack, BOB, CHANNEL_ID, 'The retry page still says 5 tries');
+        const mention = say(slack, USER_ID, CHANNEL_ID, '@Mintlify --project proj_b fix the retry page', {
+          threadTs: root.ts,
+        });
+        await deliver(mention.events);
+        await eventually(() => app.app.deps.store.jobs.forThread(['proj_b'], CHANNEL_ID, root.ts), 5_000, 'binding');
+        await deliver(mention.events, true);
+        await settle();
+        expect(creates()).toHaveLength(1);
+        expect(followUps()).toHaveLength(0);
+      });
+
       it('in a job’s thread is one follow-up, with both events delivered and redelivered, never a new job', async () => {
         await boot();
         const start = say(slack, USER_ID, CHANNEL_ID, '@Mintlify document webhooks');

@@ -104,6 +104,18 @@ describe.each(storeKinds)('/visitors digest ($kind store)', ({ kind, redisUrl, a
     await eventually(() => app.logs().includes('"event":"visitors.digest_posted"'), 5_000, 'the digest log line');
   });
 
+  it('a 5xx after Slack stored the digest is not followed by a second digest', async () => {
+    const app = await boot();
+    await digest(app, 'weekly');
+    slack.fail('chat.postMessage', { status: 500, afterStoring: true });
+    time = Date.parse('2026-11-23T09:00:05Z');
+    await eventually(() => chartUploads()[0], 10_000, 'the digest chart');
+    await settle(); // dozens of ticks
+    const stored = slack.messages.filter((m) => String(m.text).startsWith('Weekly visitors digest'));
+    expect(stored).toHaveLength(1);
+    expect(app.logs().match(/"event":"visitors\.digest_posted"/g)).toHaveLength(1);
+  });
+
   it('a channel that was archived ends its subscription with a log line', async () => {
     const app = await boot();
     await digest(app, 'weekly');
