@@ -57,7 +57,7 @@ export async function handleTurn(ctx: AgentContext, turn: Turn): Promise<void> {
   if (!(await firstDelivery(ctx, turn))) return;
   if (!isAllowed(ctx.config, turn.userId, turn.channel)) {
     ctx.log.info(`agent.refused user=${turn.userId} channel=${turn.channel}`);
-    return tellPrivately(ctx, spot, errors.notAllowed());
+    return tellPrivately(ctx, spot, errors.notAllowed(decodeSlackText(turn.text)));
   }
 
   if (job) {

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, App, Context, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../deps.js';
+import { decodeSlackText } from '../slack/decode.js';
 import { decodeWithNames } from '../slack/user-names.js';
 import { isAllowed } from './access.js';
 import { readJobRequest } from './command.js';
@@ -96,6 +97,7 @@ function commandAccess(ctx: Deps) {
     }
     if (isAllowed(ctx.config, command.user_id, command.channel_id)) return next();
     logger.info(`agent.refused user=${command.user_id} channel=${command.channel_id}`);
-    await ack({ response_type: 'ephemeral', ...errors.notAllowed() });
+    const prompt = typeof command.text === 'string' ? decodeSlackText(command.text) : undefined;
+    await ack({ response_type: 'ephemeral', ...errors.notAllowed(prompt) });
   };
 }

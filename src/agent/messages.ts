@@ -58,9 +58,12 @@ function withPrompt(problem: string, prompt: string): Message {
 const code = (text: string) => `\`${plainText(text, 100)}\``;
 
 export const errors = {
-  notAllowed: (): Message => ({
-    text: 'Sorry, you are not allowed to use the Mintlify agent here. Ask your workspace admin to add you or this channel.',
-  }),
+  /** With the instruction when there is one, so it is not lost (e.g. to run it where it is allowed). */
+  notAllowed: (prompt?: string): Message => {
+    const problem =
+      'Sorry, you are not allowed to use the Mintlify agent here. Ask your workspace admin to add you or this channel.';
+    return prompt?.trim() ? withPrompt(problem, prompt) : { text: problem };
+  },
   notInChannel: (prompt: string): Message =>
     withPrompt(
       ":warning: I can't post in this channel, so I didn't start the job. Add me with `/invite @Mintlify` (or from the channel's Integrations tab) and run the command again.",

@@ -287,9 +287,10 @@ describe.each(storeKinds)('agent jobs in Slack ($kind store)', ({ kind, redisUrl
   describe('allow-lists', () => {
     it('refuses users outside AGENT_ALLOWED_USERS privately, with nothing sent to the service', async () => {
       await boot({ AGENT_ALLOWED_USERS: 'U999BOSS' });
-      const body = await agent('Sneaky change');
+      const body = await agent('Sneaky <Note> change');
       expect(body.response_type).toBe('ephemeral');
       expect(body.text).toContain('not allowed');
+      expect(body.text).toContain('>Sneaky &lt;Note&gt; change'); // echoed, so it is not lost
       expect(sim.requests).toHaveLength(0);
     });
 

@@ -204,9 +204,10 @@ describe.each(storeKinds)(
 
       it('refuses people outside the allow-list privately and starts nothing', async () => {
         await boot({ AGENT_ALLOWED_USERS: 'U999BOSS' });
-        await deliver(say(slack, USER_ID, CHANNEL_ID, '@Mintlify sneaky change').events);
+        await deliver(say(slack, USER_ID, CHANNEL_ID, '@Mintlify sneaky <Note> change').events);
         const [note] = await eventually(() => ephemerals().length && ephemerals());
         expect(note?.args.text).toContain('not allowed');
+        expect(note?.args.text).toContain('>sneaky &lt;Note&gt; change'); // echoed, without the bot's mention
         expect(sim.requests).toHaveLength(0);
       });
 
