@@ -54,9 +54,11 @@ export function registerAgent(app: App, ctx: AgentContext): void {
   });
 
   // The shortcut opens its modal straight after the ack, outside the after-ack queue: the trigger lasts 3 s.
-  app.shortcut({ callback_id: SHORTCUT_ID, type: 'message_action' }, async ({ shortcut, ack }) => {
+  app.shortcut({ callback_id: SHORTCUT_ID, type: 'message_action' }, async ({ shortcut, ack, respond }) => {
     await ack();
-    await openShortcutModal(ctx, shortcut as unknown as MessageAction);
+    const opened = await openShortcutModal(ctx, shortcut as unknown as MessageAction);
+    // Without the form the click did nothing visible: say so, privately, where the message is.
+    if (!opened.ok) await respond({ response_type: 'ephemeral', text: opened.text }).catch(() => {});
   });
 
   app.view(SHORTCUT_ID, async ({ ack, body, view }) => {

@@ -64,6 +64,9 @@ export const errors = {
       'Sorry, you are not allowed to use the Mintlify agent here. Ask your workspace admin to add you or this channel.';
     return prompt?.trim() ? withPrompt(problem, prompt) : { text: problem };
   },
+  formUnavailable: (slackError: string): Message => ({
+    text: `:warning: Slack did not open the form (${plainText(slackError, 60)}), so nothing was started. Run *Ask the Mintlify agent* on the message again.`,
+  }),
   notInChannel: (prompt: string): Message =>
     withPrompt(
       ":warning: I can't post in this channel, so I didn't start the job. Add me with `/invite @Mintlify` (or from the channel's Integrations tab) and run the command again.",

@@ -139,16 +139,22 @@ export interface MessageAction {
  * `PREFILL_BUDGET_MS` (a slow one is left out, never the modal), then `views.open` runs at once. It never waits
  * in the after-ack queue: a backlog there must not outlive the trigger.
  */
-export async function openShortcutModal(ctx: AgentContext, action: MessageAction): Promise<void> {
+export async function openShortcutModal(
+  ctx: AgentContext,
+  action: MessageAction,
+): Promise<{ ok: true } | { ok: false; text: string }> {
   const channel = action.channel.id;
   const userId = action.user.id;
   const open = (view: types.ModalView) =>
-    ctx.slack.views
-      .open({ trigger_id: action.trigger_id, view })
-      .catch((error) =>
-        ctx.log.warn('slack.views_open_failed', { op: 'agent.shortcut', slack_error: slackErrorCode(error) }),
-      );
-  if (!isAllowed(ctx.config, userId, channel)) return void (await open(noticeModal(errors.notAllowed().text)));
+    ctx.slack.views.open({ trigger_id: action.trigger_id, view }).then(
+      () => ({ ok: true }) as const,
+      (error) => {
+        const code = slackErrorCode(error);
+        ctx.log.warn('slack.views_open_failed', { op: 'agent.shortcut', slack_error: code });
+        return { ok: false, text: errors.formUnavailable(code).text } as const;
+      },
+    );
+  if (!isAllowed(ctx.config, userId, channel)) return open(noticeModal(errors.notAllowed().text));
   const wire = action.message.text ?? '';
   const [permalink, text] = await Promise.all([
     within(
@@ -158,7 +164,7 @@ export async function openShortcutModal(ctx: AgentContext, action: MessageAction
     within(decodeWithNames(ctx, wire), PREFILL_BUDGET_MS),
   ]);
   const origin = { channel, threadTs: action.message.thread_ts ?? action.message.ts, ...(permalink && { permalink }) };
-  await open(
+  return open(
     shortcutModal({
       origin,
       text: text ?? decodeSlackText(wire),

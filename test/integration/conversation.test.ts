@@ -311,6 +311,17 @@ describe.each(storeKinds)(
         return { opened, afterMs: opened.at - sentAt, view: opened.args.view as Record<string, unknown> };
       }
 
+      it('when Slack does not open the form (an expired trigger), says so privately where the message is', async () => {
+        await boot();
+        slack.fail('views.open', { error: 'expired_trigger_id' });
+        const message = say(slack, BOB, CHANNEL_ID, 'Document the retry policy');
+        await openModal({ ts: message.ts, text: message.text, user: BOB });
+        const note = await eventually(() => slack.callsTo('response_url:shortcut')[0], 5_000, 'the private note');
+        expect(note.args.response_type).toBe('ephemeral');
+        expect(String(note.args.text)).toContain('Slack did not open the form (expired_trigger_id)');
+        expect(sim.requests).toHaveLength(0);
+      });
+
       it('opens a modal within 3 s, prefilled with the decoded message and its link, and starts the job in its thread', async () => {
         await boot();
         const message = say(
