@@ -42,11 +42,26 @@ export function homeView(jobs: readonly HomeJob[], quotas: readonly ProjectQuota
   blocks.push(
     { type: 'divider' },
     { type: 'header', text: { type: 'plain_text', text: 'This hour' } },
-    ...quotas.map((q) => ({ type: 'section' as const, text: { type: 'mrkdwn' as const, text: quotaLine(q, now) } })),
+    ...inSections(quotas.map((q) => quotaLine(q, now))),
     { type: 'divider' },
     { type: 'section', text: { type: 'mrkdwn', text: HOW_TO } },
   );
   return { type: 'home', blocks };
+}
+
+/** Slack's limit on one section's text. */
+const SECTION_MAX_CHARS = 3_000;
+
+/** Lines packed into as few sections as fit, so a long project list stays far below a view's 100 blocks. */
+function inSections(lines: readonly string[]): types.SectionBlock[] {
+  const texts: string[] = [];
+  for (const line of lines) {
+    const last = texts.at(-1);
+    if (last !== undefined && last.length + 1 + line.length <= SECTION_MAX_CHARS)
+      texts[texts.length - 1] = `${last}\n${line}`;
+    else texts.push(line);
+  }
+  return texts.map((text) => ({ type: 'section', text: { type: 'mrkdwn', text } }));
 }
 
 function jobBlock({ record, threadLink }: HomeJob, now: number): types.KnownBlock {

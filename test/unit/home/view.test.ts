@@ -52,3 +52,15 @@ describe('homeView', () => {
     expect(view).toContain('Working* · project `proj_a` · 5m ago');
   });
 });
+
+describe('homeView with many projects', () => {
+  it('keeps within Slack’s view limits (100 blocks, 3,000 characters a section) and lists every project', () => {
+    const many = Array.from({ length: 300 }, (_, i) => ({ ...quotas[0], project: `proj_${i}` })) as typeof quotas;
+    const jobs = Array.from({ length: 10 }, (_, i) => ({ record: record({ jobId: `j${i}` }) }));
+    const { blocks } = homeView(jobs, many, NOW);
+    expect(blocks.length).toBeLessThanOrEqual(100);
+    const texts = blocks.map((b) => (b as { text?: { text?: string } }).text?.text ?? '');
+    for (const text of texts) expect(text.length).toBeLessThanOrEqual(3_000);
+    for (let i = 0; i < 300; i++) expect(texts.join('\n')).toContain(`\`proj_${i}\``);
+  });
+});
