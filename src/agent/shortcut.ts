@@ -36,6 +36,15 @@ export interface ModalInput {
   project: string;
 }
 
+/** Slack's limit on a static_select's options. */
+const SELECT_MAX_OPTIONS = 100;
+
+/** The projects the picker offers, in order: at most Slack's limit, the preset one always among them. */
+function pickable(projects: readonly string[], preset: string): readonly string[] {
+  const first = projects.slice(0, SELECT_MAX_OPTIONS);
+  return first.includes(preset) ? first : [...first.slice(0, -1), preset];
+}
+
 /** The modal: the message quoted with its link, an editable instruction prefilled with it, and a project picker. */
 export function shortcutModal(input: ModalInput): types.ModalView {
   const { origin, text, projects, project } = input;
@@ -66,7 +75,7 @@ export function shortcutModal(input: ModalInput): types.ModalView {
       element: {
         type: 'static_select',
         action_id: VALUE,
-        options: projects.map(option),
+        options: pickable(projects, project).map(option),
         initial_option: option(project),
       },
     });

@@ -14,6 +14,14 @@ describe('the shortcut modal', () => {
     });
   });
 
+  it('offers at most Slack’s 100 options, the channel’s project always among them', () => {
+    const projects = Array.from({ length: 150 }, (_, i) => `p${i}`);
+    const modal = shortcutModal({ origin, text: 'hi', projects, project: 'p140' });
+    const picker = modal.blocks.find((b) => b.block_id === 'project') as { element: { options: { value: string }[] } };
+    expect(picker.element.options).toHaveLength(100);
+    expect(picker.element.options.map((o) => o.value)).toContain('p140');
+  });
+
   it('escapes the quoted message and carries where it came from', () => {
     const modal = shortcutModal({ origin, text: 'a <b> & @channel', projects: ['p1'], project: 'p1' });
     expect(JSON.stringify(modal.blocks)).toContain('>a &lt;b&gt; &amp; @\u200Bchannel');
