@@ -8,7 +8,7 @@ import type { AgentContext } from './context.js';
 import { sendFollowUp } from './follow-up.js';
 import type { Incoming } from './incoming.js';
 import { conversationUsage, errors, type Message } from './messages.js';
-import { startJob } from './start-job.js';
+import { isStarting, startJob } from './start-job.js';
 import { readThreadContext } from './thread-context.js';
 
 /** Slack may deliver an event again; remember what was handled this long. */
@@ -52,13 +52,19 @@ export async function handleTurn(ctx: AgentContext, turn: Turn): Promise<void> {
       return;
     }
   }
-  if (job ? !turn.text : !turn.addressed) return;
+  // The thread's job is being started right now: its reply is neither ignored nor the start of a second job.
+  const starting =
+    !job &&
+    turn.threadTs !== undefined &&
+    (await isStarting(ctx, ctx.projects.all, turn.channel, turn.threadTs).catch(() => false));
+  if (job || starting ? !turn.text : !turn.addressed) return;
   const project = job?.project ?? ctx.projects.forChannel(turn.channel);
   if (!(await firstDelivery(ctx, turn))) return;
   if (!isAllowed(ctx.config, turn.userId, turn.channel)) {
     ctx.log.info(`agent.refused user=${turn.userId} channel=${turn.channel}`);
     return tellPrivately(ctx, spot, errors.notAllowed(decodeSlackText(turn.text)));
   }
+  if (starting) return tellPrivately(ctx, spot, errors.jobStarting(decodeSlackText(turn.text)));
 
   if (job) {
     const text = await decodeWithNames(ctx, turn.text);

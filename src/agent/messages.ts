@@ -123,6 +123,11 @@ export const errors = {
         : `:warning: I don't serve a project ${code(project)}, so I did not start the job. ${projects}`,
       prompt,
     ),
+  jobStarting: (prompt: string): Message =>
+    withPrompt(
+      ':hourglass: The job in this thread is still starting, so I could not pass this on yet. Send it again in a few seconds.',
+      prompt,
+    ),
   jobGone: (prompt: string): Message =>
     withPrompt(':warning: This job no longer exists on Mintlify, so the follow-up was not sent.', prompt),
   slackFailed: (prompt: string): Message =>

@@ -41,7 +41,7 @@ export type StartJobResult = { ok: true; record: JobRecord } | { ok: false; repl
  * the job exists, so the message stays with "status unknown".
  */
 export async function startJob(deps: AgentContext, input: StartJobInput): Promise<StartJobResult> {
-  const { log, slack, mintlify, store, poller, quota, projects } = deps;
+  const { log, store, quota, projects } = deps;
   const { prompt, channelId, project } = input;
 
   try {
@@ -51,14 +51,10 @@ export async function startJob(deps: AgentContext, input: StartJobInput): Promis
     log.error('store.unavailable', { op: 'agent.take_slot', project, error });
     return { ok: false, reply: errors.storeUnavailable(prompt) };
   }
-  const refund = () =>
-    quota.refund(project, 'create').catch((error) => log.warn('store.unavailable', { op: 'agent.refund', error }));
-
-  const showProject = projects.all.length > 1;
-  const posted = await postStatusMessage(deps, input, showProject);
+  const posted = await postStatusMessage(deps, input, projects.all.length > 1);
   if (!posted.ok) {
     const { error } = posted;
-    await refund();
+    await refundCreate(deps, project);
     log.warn('slack.post_failed', { op: 'agent.root', channel: channelId, slack_error: slackErrorCode(error) });
     if (!isNotInChannel(error)) return { ok: false, reply: errors.slackFailed(prompt) };
     // A direct message between people (D…) cannot be fixed with /invite.
@@ -66,6 +62,47 @@ export async function startJob(deps: AgentContext, input: StartJobInput): Promis
     return { ok: false, reply: isDm ? errors.notInConversation(prompt) : errors.notInChannel(prompt) };
   }
   const statusTs = posted.ts;
+  const threadTs = input.threadTs ?? statusTs;
+  // Until the job is bound, a reply in its thread is not yet a follow-up: mark the thread so it is answered.
+  const starting = startingKey(project, channelId, threadTs);
+  await store.kv.set(starting, true, STARTING_TTL_MS).catch(() => {});
+  try {
+    return await createAndBind(deps, input, statusTs, threadTs);
+  } finally {
+    await store.kv.delete(starting).catch(() => {});
+  }
+}
+
+/** Gives back a creation slot that bought nothing (the service refused, or the status message failed). */
+async function refundCreate({ quota, log }: AgentContext, project: string): Promise<void> {
+  await quota.refund(project, 'create').catch((error) => log.warn('store.unavailable', { op: 'agent.refund', error }));
+}
+
+/** How long a thread counts as starting at most: longer than the service's create call can take. */
+const STARTING_TTL_MS = 60_000;
+const startingKey = (project: string, channel: string, threadTs: string) =>
+  `starting:${project}:${channel}:${threadTs}`;
+
+/** Whether a job of one of `projects` is being started in this thread right now. */
+export async function isStarting(
+  deps: Pick<AgentContext, 'store'>,
+  projects: readonly string[],
+  channel: string,
+  threadTs: string,
+): Promise<boolean> {
+  const marks = await Promise.all(projects.map((p) => deps.store.kv.get(startingKey(p, channel, threadTs))));
+  return marks.some(Boolean);
+}
+
+async function createAndBind(
+  deps: AgentContext,
+  input: StartJobInput,
+  statusTs: string,
+  threadTs: string,
+): Promise<StartJobResult> {
+  const { log, slack, mintlify, store, poller, projects } = deps;
+  const { prompt, channelId, project } = input;
+  const showProject = projects.all.length > 1;
 
   let job: Awaited<ReturnType<typeof mintlify.createJob>>;
   try {
@@ -83,7 +120,7 @@ export async function startJob(deps: AgentContext, input: StartJobInput): Promis
     await slack.chat
       .delete({ channel: channelId, ts: statusTs })
       .catch((e) => log.warn('slack.delete_failed', { channel: channelId, slack_error: slackErrorCode(e) }));
-    if (!(error instanceof RateLimitedError)) await refund();
+    if (!(error instanceof RateLimitedError)) await refundCreate(deps, project);
     return { ok: false, reply: replyForServiceError(deps, error, prompt, 'create') };
   }
 
@@ -91,7 +128,7 @@ export async function startJob(deps: AgentContext, input: StartJobInput): Promis
     project,
     jobId: job.id,
     channel: channelId,
-    threadTs: input.threadTs ?? statusTs,
+    threadTs,
     statusTs,
     userId: input.userId,
     prompt,

@@ -20,8 +20,8 @@ describe.each(storeKinds)(
     let app: TestApp;
     let namespace: string;
 
-    async function boot(env: Record<string, string> = {}) {
-      app = await startTestApp(slack, sim.url, { redisUrl, namespace, env });
+    async function boot(env: Record<string, string> = {}, options: { mintlifyTimeoutMs?: number } = {}) {
+      app = await startTestApp(slack, sim.url, { redisUrl, namespace, env, ...options });
     }
 
     beforeEach(async (context) => {
@@ -77,6 +77,24 @@ describe.each(storeKinds)(
           slack.callsTo('chat.postMessage').find((c) => String(c.args.text).includes('pull/12')),
         );
         expect(outcome.args.thread_ts).toBe(mention.ts);
+      });
+
+      it('a reply while the thread’s job is still starting is answered privately with the text, not lost or a second job', async () => {
+        await boot({}, { mintlifyTimeoutMs: 5_000 });
+        sim.injectFault({ kind: 'slow', delayMs: 1_500, count: 1, match: { method: 'POST' } });
+        const mention = say(slack, USER_ID, CHANNEL_ID, '@Mintlify document the new retry policy');
+        await deliver(mention.events);
+        await eventually(() => statusPosts()[0], 5_000, 'the status message');
+        await deliver(say(slack, BOB, CHANNEL_ID, 'Also the <Tip> on backoff', { threadTs: mention.ts }).events);
+        await deliver(say(slack, BOB, CHANNEL_ID, '@Mintlify and the FAQ', { threadTs: mention.ts }).events);
+        const notes = await eventually(() => ephemerals().length === 2 && ephemerals(), 5_000, 'two private notes');
+        expect(String(notes[0]?.args.text)).toContain('still starting');
+        expect(String(notes[0]?.args.text)).toContain('>Also the &lt;Tip&gt; on backoff');
+        expect(String(notes[1]?.args.text)).toContain('>and the FAQ');
+        await jobOf(CHANNEL_ID, mention.ts);
+        await settle();
+        expect(prompts()).toEqual(['document the new retry policy']);
+        expect(followUps()).toHaveLength(0);
       });
 
       it('in a thread that is not a job’s, takes the earlier messages as context: names, decoded text, files, oldest first', async () => {
