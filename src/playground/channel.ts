@@ -1,26 +1,11 @@
+import type { EphemeralMessage, SlackCall, StoredMessage } from '../slack-standin/index.js';
 import { emoji, messageToHtml, type RenderNames } from './render.js';
 
 /** What the playground reads from the Slack stand-in: what was posted, and every call the app made. */
 export interface SlackRecord {
-  readonly calls: readonly { method: string; args: Record<string, unknown> }[];
-  readonly messages: readonly {
-    channel: string;
-    ts: string;
-    thread_ts?: string;
-    text?: string;
-    blocks?: unknown;
-    user?: string;
-    bot_id?: string;
-    files?: { id: string; name: string; title: string }[];
-  }[];
-  readonly ephemerals: readonly {
-    channel: string;
-    user: string;
-    ts: string;
-    thread_ts?: string;
-    text?: string;
-    blocks?: unknown;
-  }[];
+  readonly calls: readonly Pick<SlackCall, 'method' | 'args'>[];
+  readonly messages: readonly StoredMessage[];
+  readonly ephemerals: readonly EphemeralMessage[];
 }
 
 /** Where a `response_url` answers: the conversation, who ran it, and the message an action was clicked on. */
