@@ -1,7 +1,8 @@
 /** Benchmark 1: time to Slack's 200 for /agent, /visitors and thread replies, ours vs a bare Bolt app. */
-import { type Simulator, startSimulator } from '../src/simulator/server.js';
+
 import { type FakeSlackApi, startFakeSlackApi } from '../test/fakes/fake-slack-api.js';
 import { testEnv } from '../test/support/test-app.js';
+import { type Simulator, startSimulator } from '../tools/simulator/server.js';
 import { type Child, startChild } from './lib/rpc.js';
 import { percentile, round, sleep } from './lib/stats.js';
 import type { Kind, LoadResult } from './loadgen.js';

@@ -4,11 +4,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { VisitorsDataSet } from '../src/simulator/visitors-data.js';
-import { chartSpec, renderChart } from '../src/visitors/chart.js';
+import { chartSpec, renderChart } from '../src/visitors/chart/render.js';
+import type { Trend } from '../src/visitors/chart/trend.js';
 import { DAY_MS, dayNumber } from '../src/visitors/date-range.js';
 import { buckets } from '../src/visitors/periods.js';
-import type { Trend } from '../src/visitors/trend.js';
+import { VisitorsDataSet } from '../tools/simulator/visitors-data.js';
 
 const RANGE = { from: '2026-10-24', to: '2026-11-22' };
 const TODAY = dayNumber(RANGE.to) ?? 0;

@@ -1,6 +1,7 @@
 /** Benchmark 5: the trend chart: render time and memory for 31 points, and service requests per chart cold and warm. */
-import { chartSpec, renderChart } from '../src/visitors/chart.js';
-import { makeChart } from '../src/visitors/chart-delivery.js';
+
+import { makeChart } from '../src/visitors/chart/deliver.js';
+import { chartSpec, renderChart } from '../src/visitors/chart/render.js';
 import { parseVisitorsCommand } from '../src/visitors/date-range.js';
 import { sampleTrend } from './chart-sample.js';
 import { percentile, round } from './lib/stats.js';
@@ -45,8 +46,8 @@ export async function runChartRequests() {
       const count = async () => {
         const before = sim.counts().visitors;
         const started = performance.now();
-        const made = await makeChart(deps, config.mintlify.projectId, parsed.request);
-        if (!made.ok) throw new Error(made.text);
+        const made = await makeChart(deps, config.mintlify.projectId, parsed.query);
+        if (!made.ok) throw new Error(`chart failed: ${made.failure.code}`);
         return { requests: sim.counts().visitors - before, ms: performance.now() - started };
       };
       await store.kv.clear(); // cold: nothing cached from the previous range

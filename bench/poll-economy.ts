@@ -1,5 +1,5 @@
 /** Benchmark 3: polls per job over a 30-minute job, from nextPollInterval alone (pure simulation). */
-import { BACKOFF_FACTOR, nextPollInterval } from '../src/agent/backoff.js';
+import { BACKOFF_FACTOR, nextPollInterval } from '../src/agent/tracking/backoff.js';
 import { DEFAULT_POLL_INTERVAL_MS, DEFAULT_POLL_MAX_INTERVAL_MS } from '../src/config.js';
 import { round } from './lib/stats.js';
 

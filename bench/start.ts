@@ -8,8 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startSimulator } from '../src/simulator/server.js';
-import { startSlackStandin } from '../src/slack-standin/index.js';
+import { startSimulator } from '../tools/simulator/server.js';
+import { startSlackStandin } from '../tools/slack-standin/index.js';
 import { percentile, round } from './lib/stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -1,14 +1,15 @@
 /**
  * The app under test, in its own process so its event loop, CPU time and RSS are its own.
- * `ours` is the real app (startApp); `bare` is a Bolt app built by the same createSlackApp (same
+ * `ours` is the real app (startApp); `bare` is a Bolt app built by the same createSlackTransport (same
  * HTTPReceiver/App options) whose listeners only ack.
  */
 
-import type { PollerOptions } from '../src/agent/poller.js';
 import { type RunningApp, startApp } from '../src/app.js';
 import { parseConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
-import { createSlackApp, type SlackApp } from '../src/slack/app.js';
+import { createMetrics } from '../src/metrics.js';
+import { createProbes } from '../src/probes.js';
+import { createSlackTransport, type SlackTransport } from '../src/slack/transport.js';
 import type { Budget } from '../src/store/budget.js';
 import type { JobBinding } from '../src/store/jobs.js';
 import { createStore, type Store } from '../src/store/store.js';
@@ -20,7 +21,6 @@ export interface StartRequest {
   variant: 'ours' | 'bare';
   /** The app's environment; the store namespace is STORE_NAMESPACE. */
   env: Record<string, string>;
-  poller?: PollerOptions;
   /** Makes the in-app hourly create/follow-up limit (HOURLY_LIMIT) always pass, so every request takes the full path. */
   unlimited?: boolean;
 }
@@ -39,7 +39,7 @@ const storeOps: Record<string, number> = {};
 const logs: TargetStats['logs'] = { warn: 0, error: 0 };
 let peakRss = 0;
 let ours: RunningApp | undefined;
-let bare: SlackApp | undefined;
+let bare: SlackTransport | undefined;
 
 setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
@@ -113,19 +113,20 @@ serve(
     async start(request: StartRequest) {
       const config = parseConfig(request.env);
       if (request.variant === 'bare') {
-        bare = createSlackApp(config, log);
+        const metrics = createMetrics();
+        const probes = createProbes(log, metrics);
+        bare = createSlackTransport(config, log, { metrics, probes });
         bare.bolt.command('/agent', async ({ ack }) => ack());
         bare.bolt.command('/visitors', async ({ ack }) => ack());
         bare.bolt.event('message', async () => {}); // Bolt acks Events API requests before listeners run
         const port = await bare.start();
-        bare.setReady(true);
+        probes.setReady(true);
         return { port };
       }
       const store = await createStore({ redisUrl: config.redisUrl, namespace: config.storeNamespace, log });
       ours = await startApp(config, {
         log,
         store: countStore(store, request.unlimited ?? false),
-        ...(request.poller && { poller: request.poller }),
       });
       return { port: ours.port };
     },
@@ -137,7 +138,9 @@ serve(
       const project = deps.projects.defaultProject;
       const threads: string[] = [];
       for (let i = 0; i < count; i++) {
-        const job = await deps.mintlify.createJob(project, `bench thread ${i}`);
+        const created = await deps.mintlify.createJob(project, `bench thread ${i}`);
+        if (!created.ok) throw new Error(`create failed: ${created.failure.code}`);
+        const job = created.value;
         const threadTs = `1800000000.${String(i).padStart(6, '0')}`;
         const bound = { ...binding(project, job.id, threadTs, deps.now()), channel: 'C123DOCS' };
         await deps.store.jobs.create(bound, { status: 'active' }, deps.now());
@@ -146,17 +149,15 @@ serve(
       return threads;
     },
 
-    /** Binds jobs created on the simulator by the orchestrator; the poller discovers them from the active set. */
+    /** Binds jobs created on the simulator by the orchestrator and tracks each, as /agent does. */
     async seedJobs({ jobs }: { jobs: { jobId: string; threadTs: string }[] }) {
       if (!ours) throw new Error('not started');
-      const { store, projects } = ours.deps;
+      const { store, projects, tracker } = ours.deps;
       const now = Date.now();
       await inBatches(jobs, 200, async (job) => {
-        await store.jobs.create(
-          binding(projects.defaultProject, job.jobId, job.threadTs, now),
-          { status: 'active' },
-          now,
-        );
+        const bound = binding(projects.defaultProject, job.jobId, job.threadTs, now);
+        const record = await store.jobs.create(bound, { status: 'active' }, now);
+        await tracker.track(record);
       });
       return jobs.length;
     },

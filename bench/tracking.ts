@@ -7,11 +7,11 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { createClient } from '@keyv/redis';
-import { nextPollInterval } from '../src/agent/backoff.js';
-import { DEFAULT_POLL_CONCURRENCY, type PollerOptions } from '../src/agent/poller.js';
-import { type Simulator, startSimulator } from '../src/simulator/server.js';
+import { nextPollInterval } from '../src/agent/tracking/backoff.js';
+import { LANES } from '../src/lanes.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../test/fakes/fake-slack-api.js';
 import { TEST_API_KEY, TEST_PROJECT_ID, testEnv } from '../test/support/test-app.js';
+import { type Simulator, startSimulator } from '../tools/simulator/server.js';
 import { startChild } from './lib/rpc.js';
 import { percentile, round, sleep } from './lib/stats.js';
 import type { StartRequest, TargetStats } from './target.js';
@@ -23,8 +23,6 @@ export interface Scale {
   store: 'memory' | 'redis';
   pollIntervalMs: number;
   pollMaxIntervalMs: number;
-  /** Poller options passed to startApp; undefined = as shipped (DEFAULT_POLL_CONCURRENCY). */
-  poller?: PollerOptions;
   /** Node flags for the app process (e.g. a heap cap). */
   nodeFlags?: string[];
   /** Steady polling measured before any job ends (s). */
@@ -146,7 +144,6 @@ export async function runTracking(scale: Scale, progress: (line: string) => void
     await child.call('start', {
       variant: 'ours',
       env,
-      ...(scale.poller && { poller: scale.poller }),
     } satisfies StartRequest);
     const baseline = await child.call<number>('resetPeak');
     const setupStarted = Date.now();
@@ -220,7 +217,7 @@ export async function runTracking(scale: Scale, progress: (line: string) => void
     const allPolls = polls(end) - polls(steadyFrom);
     const opsNow: Record<string, number> = {};
     for (const [name, n] of Object.entries(end.storeOps)) opsNow[name] = n - (steadyFrom.storeOps[name] ?? 0);
-    const concurrency = scale.poller?.concurrency ?? DEFAULT_POLL_CONCURRENCY;
+    const concurrency = LANES.polls.concurrency;
     const result: TrackingResult = {
       jobs: scale.jobs,
       store: scale.store,

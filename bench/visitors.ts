@@ -1,9 +1,9 @@
 /** Benchmark 4: rendering a 250-row report page, and exporting 20,000 rows through the export function. */
 import { VISITORS_MAX_LIMIT } from '../src/mintlify/schemas.js';
-import { VisitorsDataSet } from '../src/simulator/visitors-data.js';
 import { buildReport } from '../src/visitors/blocks.js';
-import { parseVisitorsCommand, type VisitorsRequest } from '../src/visitors/date-range.js';
+import { parseVisitorsCommand, type ReportQuery } from '../src/visitors/date-range.js';
 import { exportVisitorsCsv } from '../src/visitors/export.js';
+import { VisitorsDataSet } from '../tools/simulator/visitors-data.js';
 import { percentile, round } from './lib/stats.js';
 import { startVisitorsDeps } from './lib/visitors-deps.js';
 
@@ -11,17 +11,17 @@ const RENDER_ITERATIONS = 2_000;
 const EXPORT_ROWS = 20_000;
 const EXPORT_REPEATS = 3;
 
-function lastDays(days: number): VisitorsRequest {
+function lastDays(days: number): ReportQuery {
   const parsed = parseVisitorsCommand(`${days}d`, Date.now());
   if (parsed.kind !== 'report') throw new Error(`could not parse ${days}d`);
-  return { ...parsed.request, limit: VISITORS_MAX_LIMIT, offset: 0 };
+  return { ...parsed.query, limit: VISITORS_MAX_LIMIT, offset: 0 };
 }
 
 export function runRender() {
-  const request = lastDays(30);
+  const query = lastDays(30);
   const data = new VisitorsDataSet(1_000, 1);
-  const response = data.page(Date.parse(request.from), Date.parse(request.to) + 86_400_000, VISITORS_MAX_LIMIT, 0);
-  const page = { request, response, fetchedAt: Date.now() };
+  const response = data.page(Date.parse(query.from), Date.parse(query.to) + 86_400_000, VISITORS_MAX_LIMIT, 0);
+  const page = { query, response, fetchedAt: Date.now() };
   for (let i = 0; i < 200; i++) buildReport(page); // warm up
   const times: number[] = [];
   let blocks = 0;
@@ -42,17 +42,17 @@ export function runRender() {
 export async function runExport() {
   const { deps, config, slack, sim, close } = await startVisitorsDeps(EXPORT_ROWS);
   // Long enough that every one of the 20,000 paths has visitors in the range.
-  const request = lastDays(180);
+  const query = lastDays(180);
   const runs: { ms: number; rows: number; serviceRequests: number; slackCalls: Record<string, number> }[] = [];
   try {
     for (let i = 0; i < EXPORT_REPEATS; i++) {
       slack.reset();
       const before = sim.counts().visitors;
       const started = performance.now();
-      const result = await exportVisitorsCsv(deps, config.mintlify.projectId, request, {
-        channel: 'C123DOCS',
-        userId: 'U123ALICE',
-        tellPrivately: async () => {},
+      const result = await exportVisitorsCsv(deps, {
+        query,
+        project: config.mintlify.projectId,
+        audience: { channel: 'C123DOCS', userId: 'U123ALICE' },
       });
       const ms = performance.now() - started;
       if (!result.ok) throw new Error(`export failed: ${result.reason}`);

@@ -1,32 +1,42 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import pLimit from 'p-limit';
-import { registerAgent } from './agent/listeners.js';
-import { createPoller, type PollerOptions } from './agent/poller.js';
-import { createQuota } from './agent/quota.js';
-import type { Config } from './config.js';
-import { createJobWatchers, type Deps } from './deps.js';
-import { registerHome } from './home/home.js';
+import type { webApi } from '@slack/bolt';
+import { registerAgent } from './agent/register.js';
+import { type Config, queueNamespace } from './config.js';
+import type { Deps } from './deps.js';
+import { registerHome } from './home/register.js';
+import { type Installs, installsOf, type ManyWorkspaces } from './installs.js';
 import { createLogger, type Logger } from './log.js';
-import { createMetrics } from './metrics.js';
-import { createMintlifyClient } from './mintlify/client.js';
-import { createProjects } from './projects.js';
-import { createSlackApp } from './slack/app.js';
-import type { RetryOptions } from './slack/token-check.js';
-import { observedStore } from './store/observed.js';
-import { createStore, type Store } from './store/store.js';
-import { createDigestScheduler, type DigestSchedulerOptions } from './visitors/digest-scheduler.js';
-import { registerVisitors } from './visitors/listeners.js';
+import { createMetrics, type Metrics } from './metrics.js';
+import { createProbes, type Probes } from './probes.js';
+import { createEngine } from './queue/create.js';
+import type { Engine } from './queue/engine.js';
+import { createQueueMetrics } from './queue/metrics.js';
+import { accessMiddleware } from './slack/access.js';
+import { createSlackClient } from './slack/client.js';
+import { DEFAULT_RETRY, type RetryOptions, untilAccepted } from './slack/token-check.js';
+import { createSlackTransport, type SlackTransport } from './slack/transport.js';
+import { guardStore } from './store/guard.js';
+import { watchStoreHealth } from './store/health.js';
+import { createStore, REDIS_COMMAND_TIMEOUT_MS, type Store } from './store/store.js';
+import { registerTenancy } from './tenants/register.js';
+import { finishRotation } from './tenants/rotation.js';
+import { registerRemoval } from './uninstall.js';
+import { createDigestScheduler, type DigestSchedulerOptions } from './visitors/digest/scheduler.js';
+import { registerVisitors } from './visitors/register.js';
+import { buildDeps } from './wiring.js';
+import { adoptTrackedJobs, startWorkers } from './workers.js';
+import { servedDeps } from './workspace.js';
 
-/** Listener work in flight at once; more waits its turn (see `Deps.afterAck`). */
-const AFTER_ACK_CONCURRENCY = 4;
-/** Long work in flight at once (CSV exports), on its own queue so it never delays the interactive one. */
-const BACKGROUND_CONCURRENCY = 2;
-/** How long a graceful stop waits for acknowledged work; index.ts force-exits after 10 s in all. */
-const DRAIN_TIMEOUT_MS = 8_000;
+/**
+ * How long a graceful stop may take in all: stop receiving, let running work finish (or hand it back), close. Shorter
+ * than Docker's and Kubernetes' 10 s and 30 s before SIGKILL; index.ts exits at STOP_DEADLINE_MS + 1 s whatever is open.
+ */
+export const STOP_DEADLINE_MS = 8_000;
+/** After a failed start, what was opened gets this long to close before the error is reported. */
+const START_FAILURE_CLOSE_MS = 900;
 
 export interface RunningApp {
-  /** The HTTP port Slack requests (and `/healthz`) are served on. */
+  /** The HTTP port Slack requests (web, all) or only `/healthz` and `/metrics` (worker, Socket Mode) are served on. */
   port: number;
   deps: Deps;
   stop(): Promise<void>;
@@ -42,101 +52,169 @@ export interface StartOptions {
   /** Backoff while Slack is unreachable at start, and a hook once the port is open (tests use both). */
   slackRetry?: RetryOptions;
   onListening?: (port: number) => void;
-  poller?: PollerOptions;
   /** The clock features read through `deps.now` (tests accelerate it). */
   now?: () => number;
   digest?: DigestSchedulerOptions;
 }
 
-/** Wires config → deps → Slack app + poller and starts them. The poller resumes jobs left active. */
+/** Wires config → deps → the role's parts (Slack's doors, the workers, or both) and starts them. */
 export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
   const log = options.log ?? createLogger(config.logLevel);
-  const metrics = createMetrics();
-  const store = observedStore(
-    options.store ??
-      (await createStore({
-        redisUrl: config.redisUrl,
-        log,
-        namespace: config.storeNamespace,
-        legacyProject: config.mintlify.projectId,
-      })),
-    metrics.storeError,
-  );
-  const slackApp = createSlackApp(config, log, {
-    ...(options.slackTimeoutMs && { timeoutMs: options.slackTimeoutMs }),
-    ...(options.slackRetry && { retry: options.slackRetry }),
-    ...(options.onListening && { onListening: options.onListening }),
-    metrics,
-  });
-  const afterAck = pLimit(AFTER_ACK_CONCURRENCY);
-  const background = pLimit(BACKGROUND_CONCURRENCY);
-  const projects = createProjects(config);
-  const deps: Deps = {
-    config,
+  const metrics = createMetrics({ projectLabels: !config.oauth });
+  const store = await openStore(config, options, log, metrics);
+  const queueMetrics = createQueueMetrics(metrics.registry);
+  const engine = await createEngine({
+    redisUrl: config.redisUrl,
+    // The deployment's own queues: its project, or its Slack app when it serves many workspaces.
+    namespace: queueNamespace(config.storeNamespace, config.oauth?.clientId ?? config.mintlify.projectId),
     log,
-    metrics,
-    store,
-    projects,
-    slack: slackApp.bolt.client,
-    mintlify: createMintlifyClient({
-      apiUrl: config.mintlify.apiUrl,
-      keyFor: projects.keyFor,
-      log,
-      onResponse: metrics.serviceResponse,
-      ...(options.mintlifyTimeoutMs && { timeoutMs: options.mintlifyTimeoutMs }),
-    }),
-    instanceId: randomUUID(),
-    now: options.now ?? Date.now,
-    afterAck,
-    background,
-    jobWatchers: createJobWatchers(log),
-  };
-  const poller = createPoller(deps, options.poller);
-  const agent = { ...deps, poller, quota: createQuota(store) };
-  registerAgent(slackApp.bolt, agent);
-  registerHome(slackApp.bolt, agent);
-  metrics.observe({
-    trackedJobs: () => poller.size,
-    quota: async () => {
-      const kinds = ['create', 'follow_up'] as const;
-      const pairs = projects.all.flatMap((project) => kinds.map((kind) => ({ project, kind })));
-      return Promise.all(
-        pairs.map(async (pair) => ({ ...pair, ...(await agent.quota.usage(pair.project, pair.kind)) })),
-      );
-    },
-  });
-  registerVisitors(slackApp.bolt, deps);
-
-  let port: number;
-  try {
-    port = await slackApp.start();
-  } catch (error) {
-    // Slack refused a token (or the start was stopped): close what was opened so the process can exit.
-    await slackApp.stop();
+    observer: queueMetrics.observer,
+    timings: { lockDurationMs: config.queueLockMs, stalledIntervalMs: Math.round(config.queueLockMs / 2) },
+  }).catch(async (error: unknown) => {
     await store.close();
     throw error;
-  }
-  const digests = createDigestScheduler(deps, options.digest);
-  await poller.start();
-  await digests.start();
-  slackApp.setReady(true);
-  log.info('app.started', { port, mode: config.slack.appToken ? 'socket' : 'http', store: store.kind });
+  });
+  queueMetrics.track(engine);
+  const probes = createProbes(log, metrics);
+  const storeHealth = watchStoreHealth(store, log);
+  probes.check('store', storeHealth.healthy);
+  const installs = installsOf(config, { store, log, metrics, slackTimeoutMs: options.slackTimeoutMs }, probes);
+  const { many, installState } = installs;
+  const receives = config.role !== 'worker';
+  const transport = receives ? transportFor(config, options, log, metrics, probes, many) : undefined;
+  const slack = transport?.bolt.client ?? createSlackClient(config, metrics, log, options.slackTimeoutMs);
+  const parts = { log, metrics, store, slack, engine, tenancy: many?.tenancy, installed: installState?.installed };
+  const deps = buildDeps(config, options, parts);
+  metrics.observe(observed(deps, engine));
+  if (transport) registerDoors(transport, deps, installs);
+  if (config.role !== 'web') startWorkers(engine, deps);
 
+  const closeAll = async (deadline: number) => {
+    storeHealth.stop();
+    installState?.stop();
+    await transport?.stop();
+    await probes.close();
+    await engine.close(Math.max(0, deadline - Date.now()));
+    await store.close();
+  };
+  let port: number;
+  try {
+    port = await listen(config, options, { transport, probes, slack, log });
+  } catch (error) {
+    // Slack refused a token (or the start was stopped): close what was opened, for a second at most, so the
+    // process exits within a second of Slack's answer whatever is still open.
+    await Promise.race([closeAll(Date.now() + START_FAILURE_CLOSE_MS), delay(START_FAILURE_CLOSE_MS)]);
+    throw error;
+  }
+  await installState?.accepted(); // Slack accepted the token: the app is installed (again)
+  const digests = config.role !== 'web' ? await startBackground(deps, options, installs) : undefined;
+  probes.setReady(true);
+  log.info('app.started', {
+    port,
+    role: config.role,
+    mode: receiveMode(config),
+    store: store.kind,
+    queue: engine.kind,
+  });
   return {
     port,
     deps,
     async stop() {
-      slackApp.setReady(false);
-      await slackApp.stop();
-      // Let acknowledged work finish (a job being started must get its binding) before the store closes.
-      const deadline = Date.now() + DRAIN_TIMEOUT_MS;
-      const busy = () =>
-        afterAck.activeCount + afterAck.pendingCount + background.activeCount + background.pendingCount;
-      while (busy() > 0 && Date.now() < deadline) await delay(50);
-      await poller.stop();
-      await digests.stop();
-      await store.close();
+      const deadline = Date.now() + STOP_DEADLINE_MS;
+      probes.setReady(false);
+      await digests?.stop();
+      await closeAll(deadline);
       log.info('app.stopped');
     },
   };
 }
+
+async function openStore(config: Config, options: StartOptions, log: Logger, metrics: Metrics): Promise<Store> {
+  const opened =
+    options.store ??
+    (await createStore({
+      redisUrl: config.redisUrl,
+      log,
+      namespace: config.storeNamespace,
+      legacyProject: config.mintlify.projectId,
+    }));
+  const deadlineMs = opened.kind === 'redis' ? REDIS_COMMAND_TIMEOUT_MS : undefined;
+  return guardStore(opened, { onError: metrics.storeError, ...(deadlineMs && { deadlineMs }) });
+}
+
+function transportFor(
+  config: Config,
+  options: StartOptions,
+  log: Logger,
+  metrics: Metrics,
+  probes: Probes,
+  many: ManyWorkspaces | undefined,
+) {
+  return createSlackTransport(config, log, {
+    metrics,
+    probes,
+    authorize: many?.installer.authorize,
+    ...(options.slackTimeoutMs && { timeoutMs: options.slackTimeoutMs }),
+    ...(options.slackRetry && { retry: options.slackRetry }),
+    ...(options.onListening && { onListening: options.onListening }),
+  });
+}
+
+/**
+ * The worker's own start: digests for every workspace served, jobs an earlier release tracked adopted (one
+ * workspace), secrets an earlier encryption key sealed sealed again (many).
+ */
+async function startBackground(deps: Deps, options: StartOptions, { many }: Installs) {
+  const everyWorkspace = async () => servedDeps(deps, await deps.workspaces.all());
+  const digests = createDigestScheduler(deps, options.digest, everyWorkspace);
+  await digests.start();
+  const failed = (event: string) => (error: unknown) => deps.log.error(event, { error });
+  const previousKeys = deps.config.oauth?.previousEncryptionKeys.length ?? 0;
+  if (many) void finishRotation(deps.store, many.tenancy, deps.log, previousKeys).catch(failed('secrets.check_failed'));
+  else void adoptTrackedJobs(deps).catch(failed('tracking.adopt_failed'));
+  return digests;
+}
+
+function registerDoors(transport: SlackTransport, deps: Deps, installs: Installs): void {
+  transport.bolt.use(accessMiddleware(deps.config));
+  registerRemoval(transport.bolt, deps, installs.removal);
+  if (installs.many) registerTenancy(transport.bolt, deps, installs.many.tenancy);
+  registerAgent(transport.bolt, deps);
+  registerHome(transport.bolt, deps);
+  registerVisitors(transport.bolt, deps);
+}
+
+/**
+ * Opens the port and waits until Slack accepts the bot token (the transport also checks the app token and connects
+ * in Socket Mode). A worker receives nothing from Slack: it serves `/healthz` and `/metrics` and checks its token.
+ */
+async function listen(
+  config: Config,
+  options: StartOptions,
+  parts: { transport?: SlackTransport | undefined; probes: Probes; slack: webApi.WebClient; log: Logger },
+): Promise<number> {
+  if (parts.transport) return parts.transport.start();
+  const port = await parts.probes.listen(config.slack.port);
+  options.onListening?.(port);
+  if (config.oauth) return port; // each workspace's token is checked by its own calls
+  const retry = options.slackRetry ?? DEFAULT_RETRY;
+  await untilAccepted('SLACK_BOT_TOKEN', () => parts.slack.auth.test(), parts.log, retry, new AbortController().signal);
+  return port;
+}
+
+function observed(deps: Deps, engine: Engine) {
+  const { projects, quota } = deps;
+  return {
+    trackedJobs: async () => {
+      const counts = await engine.counts('polls');
+      return counts.waiting + counts.delayed + counts.active;
+    },
+    quota: async () => {
+      const kinds = ['create', 'follow_up'] as const;
+      const pairs = projects.all.flatMap((project) => kinds.map((kind) => ({ project, kind })));
+      return Promise.all(pairs.map(async (pair) => ({ ...pair, ...(await quota.usage(pair.project, pair.kind)) })));
+    },
+  };
+}
+
+const receiveMode = (config: Config) => (config.role === 'worker' ? 'none' : config.slack.appToken ? 'socket' : 'http');

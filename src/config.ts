@@ -1,17 +1,32 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
-import { PROJECT_ID } from './projects.js';
+import {
+  apiKeyProblem,
+  CHANNEL_ID,
+  idList,
+  optional,
+  PORT_EXPECTED,
+  pairList,
+  positiveInt,
+  projectIdProblem,
+  url,
+} from './env-fields.js';
+import { PROJECT_ID } from './mintlify/schemas.js';
+import { isOAuthMode, type OAuthConfig, oauthConfig, oauthProblems } from './oauth-config.js';
 
 export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
+export const DEFAULT_SLACK_AUTHORIZE_URL = 'https://slack.com/oauth/v2/authorize';
 export const DEFAULT_MINTLIFY_API_URL = 'https://api.mintlify.com';
 export const DEFAULT_PORT = 3000;
 export const DEFAULT_POLL_INTERVAL_MS = 5_000;
 export const DEFAULT_POLL_MAX_INTERVAL_MS = 60_000;
 export const DEFAULT_STORE_NAMESPACE = 'mintlify-slack';
 export const DEFAULT_JOB_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+/** A worker that dies holding a job loses it to another worker within about 1.5 × this (the queue engine's lock). */
+export const DEFAULT_QUEUE_LOCK_MS = 10_000;
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
-
-const PORT_EXPECTED = 'expected a port number (0–65535)';
+/** What a process does: everything (one process), receive and acknowledge Slack (`web`), or do the work (`worker`). */
+export const ROLES = ['all', 'web', 'worker'] as const;
 
 /** The placeholders `.env.example` ships with: a copied, unedited file must not start a bot. */
 export const EXAMPLE_VALUES: Readonly<Record<string, string>> = {
@@ -22,86 +37,26 @@ export const EXAMPLE_VALUES: Readonly<Record<string, string>> = {
   MINTLIFY_PROJECT_ID: 'your-project-id',
 };
 const STILL_EXAMPLE = 'still the example value from .env.example: put in your own';
-const required = (what: string) =>
-  z
-    .string({ error: `required: ${what}` })
-    .trim()
-    .min(1, `required: ${what}`);
-const optional = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v ? v : undefined));
-const url = (fallback: string) =>
-  z
-    .string()
-    .trim()
-    .default(fallback)
-    .pipe(z.url({ protocol: /^https?$/, error: 'expected an http(s) URL' }));
-const positiveInt = (fallback: number) =>
-  z.coerce
-    .number({ error: 'expected a whole number' })
-    .int('expected a whole number')
-    .positive('expected a positive whole number')
-    .default(fallback);
-const idList = z
-  .string()
-  .optional()
-  .transform((v) =>
-    (v ?? '')
-      .split(',')
-      .map((id) => id.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.string().regex(/^[A-Z0-9]+$/, 'expected comma-separated Slack ids such as U012AB3CD')));
-
-const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
-
-/**
- * `left:right,left:right` as a record, e.g. `C0AAA:proj_b`. Each problem names the entry by position and its left
- * side (a channel or project id, never the right side, which may be a key); all are reported at once.
- */
-function pairList(format: string, leftOk: RegExp, rightProblem: (right: string) => string | undefined) {
-  return z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      const pairs: Record<string, string> = {};
-      const entries = (v ?? '').split(',').map((entry) => entry.trim());
-      entries.filter(Boolean).forEach((entry, i) => {
-        const colon = entry.indexOf(':');
-        const left = entry.slice(0, Math.max(colon, 0)).trim();
-        const right = entry.slice(colon + 1).trim();
-        // Without a colon (or with a key on the left) the entry's own text must not be echoed: it may be a key.
-        const problem =
-          !leftOk.test(left) || left.startsWith('mint_')
-            ? `entry ${i + 1}: expected ${format}`
-            : left in pairs
-              ? `entry ${i + 1}: ${left} appears twice`
-              : rightProblem(right) && `entry ${i + 1} (${left}): ${rightProblem(right)}`;
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-        else pairs[left] = right;
-      });
-      return pairs;
-    });
-}
-const projectIdProblem = (id: string) =>
-  PROJECT_ID.test(id) ? undefined : 'expected a project id (letters, digits, _ or -)';
-const apiKeyProblem = (key: string) =>
-  /^mint_\S+$/.test(key) ? undefined : 'must be an admin API key starting with "mint_"';
-
 const EnvSchema = z
   .object({
-    SLACK_BOT_TOKEN: required('the bot token (xoxb-…)').refine((v) => v.startsWith('xoxb-'), {
+    // Required unless in OAuth mode (checked below, in that order, so the problems read as the file does).
+    SLACK_BOT_TOKEN: optional.refine((v) => v === undefined || v.startsWith('xoxb-'), {
       message: 'must be a bot token starting with "xoxb-" (OAuth & Permissions → Bot User OAuth Token)',
     }),
     SLACK_SIGNING_SECRET: optional,
     SLACK_APP_TOKEN: optional,
     SLACK_API_URL: url(DEFAULT_SLACK_API_URL),
-    MINTLIFY_API_KEY: required('an admin API key (mint_…)').refine((v) => v.startsWith('mint_'), {
+    // Many workspaces (OAuth mode): checked in oauth-config.ts, read only when SLACK_BOT_TOKEN is not set.
+    SLACK_CLIENT_ID: optional,
+    SLACK_CLIENT_SECRET: optional,
+    SLACK_STATE_SECRET: optional,
+    SLACK_OAUTH_AUTHORIZE_URL: url(DEFAULT_SLACK_AUTHORIZE_URL),
+    SETTINGS_ENCRYPTION_KEY: optional,
+    SETTINGS_ENCRYPTION_PREVIOUS_KEYS: optional,
+    MINTLIFY_API_KEY: optional.refine((v) => v === undefined || v.startsWith('mint_'), {
       message: 'must be an admin API key starting with "mint_"',
     }),
-    MINTLIFY_PROJECT_ID: required('the Mintlify project id').refine((v) => !projectIdProblem(v), {
+    MINTLIFY_PROJECT_ID: optional.refine((v) => v === undefined || !projectIdProblem(v), {
       message: 'expected a project id (letters, digits, _ or -)',
     }),
     MINTLIFY_API_URL: url(DEFAULT_MINTLIFY_API_URL),
@@ -122,18 +77,29 @@ const EnvSchema = z
     POLL_INTERVAL_MS: positiveInt(DEFAULT_POLL_INTERVAL_MS),
     POLL_MAX_INTERVAL_MS: positiveInt(DEFAULT_POLL_MAX_INTERVAL_MS),
     JOB_MAX_AGE_MS: positiveInt(DEFAULT_JOB_MAX_AGE_MS),
+    QUEUE_LOCK_MS: positiveInt(DEFAULT_QUEUE_LOCK_MS).pipe(z.number().min(1_000, 'expected at least 1000 (1 s)')),
     AGENT_ALLOWED_USERS: idList,
     AGENT_ALLOWED_CHANNELS: idList,
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+    ROLE: z.enum(ROLES, { error: `expected one of ${ROLES.join(', ')}` }).default('all'),
   })
   .superRefine(
     (env, ctx) => {
+      const problems = isOAuthMode(env) ? oauthProblems(env) : missingSingleWorkspace(env);
+      for (const issue of problems) ctx.addIssue(issue);
       for (const [name, example] of Object.entries(EXAMPLE_VALUES)) {
         if (env[name as keyof typeof env] === example) {
           ctx.addIssue({ code: 'custom', path: [name], message: STILL_EXAMPLE });
         }
       }
-      if (!env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
+      if (env.ROLE !== 'all' && !env.REDIS_URL) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['ROLE'],
+          message: `${env.ROLE} needs REDIS_URL: web and worker processes share their work through Redis`,
+        });
+      }
+      if (env.ROLE !== 'worker' && !env.SLACK_APP_TOKEN && !env.SLACK_SIGNING_SECRET) {
         ctx.addIssue({
           code: 'custom',
           path: ['SLACK_SIGNING_SECRET'],
@@ -159,10 +125,25 @@ const EnvSchema = z
     { when: () => true },
   );
 
+/** What a single-workspace deployment cannot start without. */
+function missingSingleWorkspace(env: Record<string, unknown>) {
+  const required: [string, string][] = [
+    ['SLACK_BOT_TOKEN', 'the bot token (xoxb-…)'],
+    ['MINTLIFY_API_KEY', 'an admin API key (mint_…)'],
+    ['MINTLIFY_PROJECT_ID', 'the Mintlify project id'],
+  ];
+  return required
+    .filter(([name]) => !env[name])
+    .map(([name, what]) => ({ code: 'custom' as const, path: [name], message: `required: ${what}` }));
+}
+
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export type Role = (typeof ROLES)[number];
 
 export interface Config {
+  /** `botToken` is `''` in OAuth mode: each workspace's token comes from its installation. */
   slack: { botToken: string; signingSecret?: string; appToken?: string; apiUrl: string; port: number };
+  /** `apiKey` and `projectId` are `''` in OAuth mode: each workspace connects its own from App Home. */
   mintlify: {
     apiKey: string;
     projectId: string;
@@ -178,13 +159,19 @@ export interface Config {
   pollIntervalMs: number;
   pollMaxIntervalMs: number;
   jobMaxAgeMs: number;
+  /** The queue engine's job lock on Redis: how soon a dead worker's job moves to another (see DEFAULT_QUEUE_LOCK_MS). */
+  queueLockMs: number;
   allowedUsers: string[];
   allowedChannels: string[];
   logLevel: LogLevel;
+  role: Role;
+  /** Set in OAuth mode: one deployment serving every workspace that installs the app. */
+  oauth?: OAuthConfig;
 }
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+  readonly code = 'config_invalid';
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
   }
@@ -208,15 +195,15 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
   const e = result.data;
   return {
     slack: {
-      botToken: e.SLACK_BOT_TOKEN,
+      botToken: e.SLACK_BOT_TOKEN ?? '',
       ...(e.SLACK_SIGNING_SECRET && { signingSecret: e.SLACK_SIGNING_SECRET }),
       ...(e.SLACK_APP_TOKEN && { appToken: e.SLACK_APP_TOKEN }),
       apiUrl: e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`,
       port: e.PORT,
     },
     mintlify: {
-      apiKey: e.MINTLIFY_API_KEY,
-      projectId: e.MINTLIFY_PROJECT_ID,
+      apiKey: e.MINTLIFY_API_KEY ?? '',
+      projectId: e.MINTLIFY_PROJECT_ID ?? '',
       apiUrl: e.MINTLIFY_API_URL,
       channelProjects: e.MINTLIFY_CHANNEL_PROJECTS,
       projectKeys: e.MINTLIFY_API_KEYS,
@@ -226,10 +213,21 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     pollIntervalMs: e.POLL_INTERVAL_MS,
     pollMaxIntervalMs: e.POLL_MAX_INTERVAL_MS,
     jobMaxAgeMs: e.JOB_MAX_AGE_MS,
+    queueLockMs: e.QUEUE_LOCK_MS,
     allowedUsers: e.AGENT_ALLOWED_USERS,
     allowedChannels: e.AGENT_ALLOWED_CHANNELS,
     logLevel: e.LOG_LEVEL,
+    role: e.ROLE,
+    ...(isOAuthMode(set) && { oauth: oauthConfig(e) }),
   };
+}
+
+/**
+ * Where this deployment's queues live on Redis: under STORE_NAMESPACE and the deployment's own id (its default
+ * project), so two bots sharing a Redis and a namespace never take each other's work.
+ */
+export function queueNamespace(storeNamespace: string, deployment: string): string {
+  return `${storeNamespace}:${deployment}`;
 }
 
 /** Loads `.env` from the working directory when present; real environment variables win. */

@@ -1,11 +1,18 @@
 import type { webApi } from '@slack/bolt';
+import type { Quota } from './agent/quota.js';
+import type { Tracker } from './agent/tracking/track.js';
 import type { Config } from './config.js';
+import type { Lanes } from './lanes.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import type { MintlifyClient } from './mintlify/client.js';
 import type { Projects } from './projects.js';
+import type { Replies } from './slack/reply.js';
 import type { JobRecord } from './store/jobs.js';
 import type { Store } from './store/store.js';
+import type { Dispatch } from './tasks.js';
+import type { Connection } from './tenants/settings.js';
+import type { WorkspaceRef, Workspaces } from './workspace.js';
 
 /** Runs a task with bounded concurrency; more waits its turn. */
 export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
@@ -20,6 +27,8 @@ export interface Deps {
   projects: Projects;
   store: Store;
   slack: webApi.WebClient;
+  /** The one way people are answered (privately, by reaction, in their DM). */
+  replies: Replies;
   /** Identifies this process in leases, so replicas can tell their own from a peer's. */
   instanceId: string;
   now: () => number;
@@ -32,26 +41,43 @@ export interface Deps {
   background: Limiter;
   /** Told of every change of a job's state, for the features that show jobs (App Home). */
   jobWatchers?: JobWatchers;
+  /** Hands a door's work on, to run after the ack in its lane (see `tasks.ts`). */
+  dispatch: Dispatch;
+  /** The hourly budgets of job creations and follow-ups, per project. */
+  quota: Quota;
+  /** Starts tracking a job's round: a new job, or an accepted follow-up. */
+  tracker: Tracker;
+  /** The adding side of every lane of the work engine (see `lanes.ts`). */
+  lanes: Lanes;
+  /** The workspace these deps serve; `teamId: ''` is the one workspace a single-workspace deployment serves. */
+  workspace: WorkspaceRef;
+  /** Every workspace's deps, for work that arrives with its workspace (a queue job). */
+  workspaces: Workspaces;
+  /** Many-workspace mode: who installed the app here and the Mintlify project the workspace connected, if any. */
+  connection?: Connection;
 }
 
-export type JobWatcher = (record: JobRecord) => Promise<void>;
+/** Told of a job's new state, with the deps of the workspace the job is in. */
+export type JobWatcher = (record: JobRecord, deps: Deps) => Promise<void>;
 
 /** A feature that shows jobs registers here; the job's own refresh tells each of them, failures logged. */
 export interface JobWatchers {
   add(watcher: JobWatcher): void;
   changed(record: JobRecord): Promise<void>;
+  /** The same watchers, told with another workspace's deps. */
+  serving(deps: () => Deps): JobWatchers;
 }
 
-export function createJobWatchers(log: Logger): JobWatchers {
-  const watchers: JobWatcher[] = [];
+export function createJobWatchers(log: Logger, deps: () => Deps, watchers: JobWatcher[] = []): JobWatchers {
   return {
     add: (watcher) => void watchers.push(watcher),
     async changed(record) {
       for (const watcher of watchers) {
-        await watcher(record).catch((error) =>
+        await watcher(record, deps()).catch((error) =>
           log.warn('job.watcher_failed', { project: record.project, job_id: record.jobId, error }),
         );
       }
     },
+    serving: (other) => createJobWatchers(log, other, watchers),
   };
 }

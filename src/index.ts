@@ -17,7 +17,7 @@ const log = createLogger(config.logLevel);
 process.on('unhandledRejection', (reason) => log.error('process.unhandled_rejection', { error: reason }));
 
 // Loaded only once the configuration is valid, so a first run's mistakes are reported before Bolt and Redis load.
-const { startApp } = await import('./app.js');
+const { startApp, STOP_DEADLINE_MS } = await import('./app.js');
 const { StoreUnavailableError } = await import('./store/store.js');
 
 try {
@@ -27,7 +27,8 @@ try {
     if (stopping) return;
     stopping = true;
     log.info('app.stopping', { signal });
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    // One deadline for every drain (see STOP_DEADLINE_MS); this timer only catches a stop that overruns it.
+    const force = setTimeout(() => process.exit(1), STOP_DEADLINE_MS + 1_000).unref();
     await app.stop();
     clearTimeout(force);
     process.exit(0);

@@ -7,6 +7,8 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
  */
 export interface Metrics {
   readonly contentType: string;
+  /** For modules that register their own metrics (the queue engine's). */
+  readonly registry: Registry;
   /** The text a scrape returns. */
   render(): Promise<string>;
   jobStarted(project: string): void;
@@ -37,14 +39,22 @@ export interface QuotaReading {
 }
 
 export interface MetricSources {
-  trackedJobs(): number;
+  trackedJobs(): Promise<number>;
   quota(): Promise<QuotaReading[]>;
 }
 
 const PREFIX = 'mintlify_slack_';
 
+export interface MetricsOptions {
+  /**
+   * Label jobs and quotas by project (default). Off when the app serves many workspaces: their project ids are
+   * theirs (unbounded, and naming customers), so jobs are counted in all and quota gauges are left out.
+   */
+  projectLabels?: boolean;
+}
+
 /** One registry per app, so several apps in one process (tests) never share counts. */
-export function createMetrics(): Metrics {
+export function createMetrics({ projectLabels = true }: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   // Process metrics, among them nodejs_eventloop_lag_seconds.
   collectDefaultMetrics({ register: registry });
@@ -53,7 +63,7 @@ export function createMetrics(): Metrics {
   const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
     new Counter<L>({ name: PREFIX + name, help, labelNames, registers: [registry] });
 
-  const jobsStarted = counter('jobs_started_total', 'Agent jobs created from Slack', ['project']);
+  const jobsStarted = counter('jobs_started_total', 'Agent jobs created from Slack', projectLabels ? ['project'] : []);
   const polls = counter('polls_total', 'Job polls by result', ['result']);
   const outcomes = counter('outcomes_posted_total', 'Job outcomes posted in their thread, by kind', ['kind']);
   const duplicates = counter('duplicates_prevented_total', 'Repeated deliveries or posts recognised', ['kind']);
@@ -70,10 +80,10 @@ export function createMetrics(): Metrics {
   });
   new Gauge({
     name: `${PREFIX}jobs_tracked`,
-    help: 'Agent jobs this instance is tracking now',
+    help: 'Agent job rounds being tracked now (their polls waiting, due or running), the same on every instance',
     registers: [registry],
-    collect() {
-      this.set(sources?.trackedJobs() ?? 0);
+    async collect() {
+      this.set((await sources?.trackedJobs().catch(() => 0)) ?? 0);
     },
   });
   const quotaGauge = (name: string, help: string, pick: (q: QuotaReading) => number) =>
@@ -89,13 +99,16 @@ export function createMetrics(): Metrics {
         }
       },
     });
-  quotaGauge('quota_used', 'Hourly agent quota used, per project and kind (create, follow_up)', (q) => q.used);
-  quotaGauge('quota_left', 'Hourly agent quota left, per project and kind (create, follow_up)', (q) => q.left);
+  if (projectLabels) {
+    quotaGauge('quota_used', 'Hourly agent quota used, per project and kind (create, follow_up)', (q) => q.used);
+    quotaGauge('quota_left', 'Hourly agent quota left, per project and kind (create, follow_up)', (q) => q.left);
+  }
 
   return {
     contentType: registry.contentType,
+    registry,
     render: () => registry.metrics(),
-    jobStarted: (project) => jobsStarted.inc({ project }),
+    jobStarted: (project) => (projectLabels ? jobsStarted.inc({ project }) : jobsStarted.inc()),
     pollResult: (result) => polls.inc({ result }),
     outcomePosted: (kind) => outcomes.inc({ kind }),
     duplicatePrevented: (kind) => duplicates.inc({ kind }),

@@ -1,8 +1,5 @@
 import type { Config } from './config.js';
-import { escapeMrkdwn, plainText } from './slack/mrkdwn.js';
-
-/** A Mintlify project id as this app accepts it: safe in a URL path, a store key and a file name. */
-export const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+import { inlineCode } from './slack/mrkdwn.js';
 
 /** The Mintlify projects this bot serves, which one a conversation uses, and each one's admin key. */
 export interface Projects {
@@ -18,7 +15,8 @@ export interface Projects {
 
 export function createProjects(config: Pick<Config, 'mintlify'>): Projects {
   const { projectId, apiKey, channelProjects, projectKeys } = config.mintlify;
-  const all = [...new Set([projectId, ...Object.values(channelProjects), ...Object.keys(projectKeys)])];
+  // No project at all (a workspace not connected yet, or the app's own deps when it serves many): none known.
+  const all = [...new Set([projectId, ...Object.values(channelProjects), ...Object.keys(projectKeys)])].filter(Boolean);
   return {
     defaultProject: projectId,
     all,
@@ -42,14 +40,11 @@ export function takeProjectOption(text: string): { project?: string; rest: strin
 /** Which project this channel uses and, when there are several, the others and how to pick one (mrkdwn). */
 export function describeProjects(projects: Projects, channel: string, command: '/agent' | '/visitors'): string {
   const here = projects.forChannel(channel);
-  const line = `This channel uses project ${code(here)}.`;
+  const line = `This channel uses project ${inlineCode(here)}.`;
   if (projects.all.length === 1) return line;
-  const list = projects.all.map((p) => (p === projects.defaultProject ? `${code(p)} (default)` : code(p))).join(', ');
+  const list = projects.all
+    .map((p) => (p === projects.defaultProject ? `${inlineCode(p)} (default)` : inlineCode(p)))
+    .join(', ');
   const example = command === '/agent' ? '/agent --project <id> <instruction>' : '/visitors --project <id> [range]';
-  return `${line} Projects I know: ${list}. Pick another with \`${escapeMrkdwn(example)}\`.`;
-}
-
-/** A project id from the user, for messages: inline code, escaped, short. */
-function code(project: string): string {
-  return `\`${plainText(project.replace(/`/g, "'"), 100)}\``;
+  return `${line} Projects I know: ${list}. Pick another with ${inlineCode(example)}.`;
 }

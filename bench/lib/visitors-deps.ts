@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { webApi } from '@slack/bolt';
 import { parseConfig } from '../../src/config.js';
-import type { Deps } from '../../src/deps.js';
 import { createLogger } from '../../src/log.js';
 import { createMetrics } from '../../src/metrics.js';
-import { createMintlifyClient } from '../../src/mintlify/client.js';
-import { createProjects } from '../../src/projects.js';
-import { startSimulator } from '../../src/simulator/server.js';
+import { createMemoryEngine } from '../../src/queue/memory.js';
+import { createSlackClient } from '../../src/slack/client.js';
 import { createStore } from '../../src/store/store.js';
+import { buildDeps } from '../../src/wiring.js';
 import { startFakeSlackApi } from '../../test/fakes/fake-slack-api.js';
 import { testEnv } from '../../test/support/test-app.js';
+import { startSimulator } from '../../tools/simulator/server.js';
 
 /**
  * The app's deps built directly (memory store, real Mintlify client, Slack client pointed at the stand-in) beside a
@@ -21,20 +20,11 @@ export async function startVisitorsDeps(pathCount: number) {
   const config = parseConfig(testEnv(slack, sim.url, { LOG_LEVEL: 'info' }));
   const log = createLogger('warn', () => {});
   const store = await createStore({ log, namespace: `bench-${randomUUID().slice(0, 8)}` });
-  const deps: Deps = {
-    config,
-    log,
-    metrics: createMetrics(),
-    store,
-    slack: new webApi.WebClient(config.slack.botToken, { slackApiUrl: config.slack.apiUrl }),
-    mintlify: createMintlifyClient({ apiUrl: config.mintlify.apiUrl, keyFor: () => config.mintlify.apiKey, log }),
-    projects: createProjects(config),
-    instanceId: randomUUID(),
-    afterAck: (task) => task(),
-    background: (task) => task(),
-    now: Date.now,
-  };
+  const metrics = createMetrics();
+  const engine = createMemoryEngine({ log });
+  const deps = buildDeps(config, {}, { log, metrics, store, slack: createSlackClient(config, metrics, log), engine });
   const close = async () => {
+    await engine.close(0);
     await store.close();
     await sim.close();
     await slack.close();

@@ -1,140 +1,150 @@
-import { decodeSlackText } from '../slack/decode.js';
-import { slackErrorCode } from '../slack/errors.js';
-import { decodeWithNames } from '../slack/user-names.js';
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import type { Audience } from '../slack/reply.js';
 import type { JobRef } from '../store/jobs.js';
-import { isAllowed } from './access.js';
-import { readJobRequest } from './command.js';
-import type { AgentContext } from './context.js';
-import { sendFollowUp } from './follow-up.js';
-import type { Incoming } from './incoming.js';
-import { conversationUsage, errors, type Message } from './messages.js';
-import { isStarting, startJob } from './start-job.js';
-import { readThreadContext } from './thread-context.js';
+import { keys } from '../store/keys.js';
+import { followUpRefusalAnswer } from './answers.js';
+import { type FollowUpDeps, followUp } from './follow-up.js';
+import { errors } from './messages.js';
+import { isStarting } from './start-job.js';
+import { startFromTurn } from './turn-start.js';
 
 /** Slack may deliver an event again; remember what was handled this long. */
 const DEDUPE_TTL_MS = 60 * 60 * 1000;
 
-/** One message from a conversation, with what the listener knows about how it arrived. */
-export interface Turn extends Incoming {
-  eventId: string;
-  /** Spoken to the bot (a mention, a DM): outside a job's thread it starts a job. Otherwise it only follows one up. */
-  addressed: boolean;
-  botUserId?: string | undefined;
-  botId?: string | undefined;
-  retryNum?: number | undefined;
-}
+/**
+ * One message of a conversation (a mention, a DM, a reply in a thread), decoded at its door: plain text and what
+ * is needed to route it and answer the person. It is the data of the `agent.turn` task.
+ */
+export const TurnSchema = z.object({
+  channel: z.string(),
+  ts: z.string(),
+  /** The thread it was written in; unset for a top-level message (or a thread's root). */
+  threadTs: z.string().optional(),
+  userId: z.string(),
+  /** What the person wrote, decoded (people by name), the bot's own mention removed; may be empty. */
+  text: z.string(),
+  /** Slack's ids of the delivery (`event_id`, a retry's number) and of the message (`client_msg_id`). */
+  eventId: z.string(),
+  clientMsgId: z.string().optional(),
+  retryNum: z.number().optional(),
+  /** Spoken to the bot (a mention, a DM): outside a job's thread it starts a job; otherwise it only follows one up. */
+  addressed: z.boolean(),
+  /** The access rule's verdict for this person in this conversation. */
+  allowed: z.boolean(),
+  /** This bot, whose own posts are left out of a thread's context. */
+  botUserId: z.string().optional(),
+  botId: z.string().optional(),
+});
+export type Turn = z.infer<typeof TurnSchema>;
 
-/** Where a private answer to the person goes. */
-export interface Spot {
-  channel: string;
-  userId: string;
-  threadTs?: string | undefined;
-}
+/** What a thread is to the bot when a message arrives in it. */
+export type Place =
+  | { kind: 'job'; job: JobRef & { threadTs: string } }
+  /** Its job is being created right now. */
+  | { kind: 'starting' }
+  | { kind: 'none' }
+  /** The store did not answer: whether the thread is a job's cannot be told. */
+  | { kind: 'unknown' };
+
+export type Route = 'ignore' | 'follow_up' | 'start' | 'still_starting' | 'store_unavailable';
 
 /**
- * The one path of every conversational door (a mention, a DM, a reply in a job's thread): in a job's thread a
- * message is that job's follow-up; addressed elsewhere it starts a job in its own thread (with the thread's
- * earlier messages as context). Each message is handled once per deployment: by `event_id` (Slack's retries)
- * and by `client_msg_id` (a mention arrives as two events).
+ * Decides, without I/O, what a message is to the bot: in a job's thread, any words are that job's follow-up; while
+ * its job is starting, they are answered "still starting"; elsewhere only a message addressed to the bot (a
+ * mention, a DM) starts a job. Without the store, only an addressed message is answered (that it cannot be taken).
  */
-export async function handleTurn(ctx: AgentContext, turn: Turn): Promise<void> {
-  // Private answers go where the person wrote: in their thread, or at the top level of the conversation.
-  const spot = { channel: turn.channel, userId: turn.userId, threadTs: turn.threadTs };
-  let job: (JobRef & { threadTs: string }) | undefined;
-  if (turn.threadTs) {
-    try {
-      const found = await ctx.store.jobs.forThread(ctx.projects.all, turn.channel, turn.threadTs);
-      job = found && { ...found, threadTs: turn.threadTs };
-    } catch (error) {
-      // Without the store we cannot tell whether this thread is a job's: silent, unless the person spoke to us.
-      ctx.log.error('store.degraded', { op: 'agent.thread_lookup', channel: turn.channel, error });
-      if (turn.addressed) await tellPrivately(ctx, spot, errors.storeUnavailable(decodeSlackText(turn.text)));
-      return;
-    }
+export function routeOf(place: Place, turn: Pick<Turn, 'text' | 'addressed'>): Route {
+  switch (place.kind) {
+    case 'unknown':
+      return turn.addressed ? 'store_unavailable' : 'ignore';
+    case 'job':
+      return turn.text ? 'follow_up' : 'ignore';
+    case 'starting':
+      return turn.text ? 'still_starting' : 'ignore';
+    case 'none':
+      return turn.addressed ? 'start' : 'ignore';
   }
-  // The thread's job is being started right now: its reply is neither ignored nor the start of a second job.
-  const starting =
-    !job &&
-    turn.threadTs !== undefined &&
-    (await isStarting(ctx, ctx.projects.all, turn.channel, turn.threadTs).catch(() => false));
-  if (job || starting ? !turn.text : !turn.addressed) return;
-  const project = job?.project ?? ctx.projects.forChannel(turn.channel);
-  if (!(await firstDelivery(ctx, turn))) return;
-  if (!isAllowed(ctx.config, turn.userId, turn.channel)) {
-    ctx.log.info(`agent.refused user=${turn.userId} channel=${turn.channel}`);
-    return tellPrivately(ctx, spot, errors.notAllowed(decodeSlackText(turn.text)));
-  }
-  if (starting) return tellPrivately(ctx, spot, errors.jobStarting(decodeSlackText(turn.text)));
+}
 
-  if (job) {
-    const text = await decodeWithNames(ctx, turn.text);
-    return sendFollowUp(ctx, { ...job, channel: turn.channel, userId: turn.userId, ts: turn.ts, text });
-  }
+export type TurnDeps = FollowUpDeps &
+  Parameters<typeof startFromTurn>[0] &
+  Pick<Deps, 'replies' | 'metrics' | 'instanceId' | 'projects'>;
 
-  // A new job: the same words as `/agent` (`help`, `projects`, `--project <id> <instruction>`).
-  const request = readJobRequest(turn.text, ctx.projects, turn.channel, conversationUsage);
-  if (request.kind === 'answer') return tellPrivately(ctx, spot, request.message);
-  const text = await decodeWithNames(ctx, request.prompt);
-  const context = turn.threadTs
-    ? await readThreadContext(ctx, { ...turn, threadTs: turn.threadTs, beforeTs: turn.ts }).catch((error) => {
-        // The instruction still stands on its own; the log says why the context is missing.
-        ctx.log.warn('slack.thread_context_unavailable', { channel: turn.channel, slack_error: slackErrorCode(error) });
-        return undefined;
-      })
-    : undefined;
-  const result = await startJob(ctx, {
-    project: request.project ?? project,
-    userId: turn.userId,
-    channelId: turn.channel,
-    prompt: text,
-    threadTs: turn.threadTs ?? turn.ts,
-    context,
-  });
-  if (!result.ok) await tellPrivately(ctx, spot, result.reply);
+/**
+ * The one path of every conversational door. Each message is handled once per deployment: by `event_id` (Slack's
+ * retries) and by `client_msg_id` (a mention arrives as two events), claimed in the store.
+ */
+export async function handleTurn(deps: TurnDeps, turn: Turn): Promise<void> {
+  const audience: Audience = { channel: turn.channel, userId: turn.userId, threadTs: turn.threadTs };
+  const place = await placeOf(deps, turn);
+  const route = routeOf(place, turn);
+  if (route === 'ignore') return;
+  if (route === 'store_unavailable') return deps.replies.privately(audience, errors.storeUnavailable(turn.text));
+  if (!(await firstDelivery(deps, turn, audience))) return;
+  if (!turn.allowed) {
+    deps.log.info('agent.refused', { user: turn.userId, channel: turn.channel, door: 'conversation' });
+    return deps.replies.privately(audience, errors.notAllowed(turn.text));
+  }
+  if (route === 'still_starting') return deps.replies.privately(audience, errors.jobStarting(turn.text));
+  if (place.kind === 'job') return passOn(deps, turn, place.job, audience);
+  return startFromTurn(deps, turn, audience);
+}
+
+async function placeOf(deps: TurnDeps, turn: Turn): Promise<Place> {
+  if (!turn.threadTs) return { kind: 'none' };
+  const { channel, threadTs } = turn;
+  try {
+    const found = await deps.store.jobs.forThread(deps.projects.all, channel, threadTs);
+    if (found) return { kind: 'job', job: { ...found, threadTs } };
+  } catch (error) {
+    deps.log.error('store.degraded', { op: 'agent.thread_lookup', channel, error });
+    return { kind: 'unknown' };
+  }
+  const starting = await isStarting(deps, deps.projects.all, channel, threadTs).catch(() => false);
+  return starting ? { kind: 'starting' } : { kind: 'none' };
 }
 
 /** Claims the message's event and its `client_msg_id`; false (after saying so when the store fails) when not first. */
-async function firstDelivery(ctx: AgentContext, turn: Turn): Promise<boolean> {
+async function firstDelivery(deps: TurnDeps, turn: Turn, audience: Audience): Promise<boolean> {
   // Keyed by the deployment's default project (bots may share a Redis), not the message's: a redelivered mention
   // finds the job it started in its thread, maybe of another project, and must still be recognised.
-  const project = ctx.projects.defaultProject;
-  const seen = [`event:${project}:${turn.eventId}`];
-  if (turn.clientMsgId) seen.push(`message:${project}:${turn.clientMsgId}`);
+  const scope = deps.projects.defaultProject;
+  const seen = [keys.seenEvent(scope, turn.eventId)];
+  if (turn.clientMsgId) seen.push(keys.seenMessage(scope, turn.clientMsgId));
   try {
     for (const key of seen) {
-      if (!(await ctx.store.claims.claim(key, ctx.instanceId, DEDUPE_TTL_MS))) {
-        ctx.log.info('agent.duplicate_event', { key, retry_num: turn.retryNum });
-        ctx.metrics.duplicatePrevented(key.startsWith('event:') ? 'event' : 'message');
+      if (!(await deps.store.claims.claim(key, deps.instanceId, DEDUPE_TTL_MS))) {
+        deps.log.info('agent.duplicate_event', { key, retry_num: turn.retryNum });
+        deps.metrics.duplicatePrevented(key === seen[0] ? 'event' : 'message');
         return false;
       }
     }
     return true;
   } catch (error) {
     // A first delivery cannot be told from a retry: do nothing, say so, with the text to resend.
-    ctx.log.error('store.degraded', { op: 'agent.dedupe', project, error });
-    await ctx.slack.reactions.add({ channel: turn.channel, timestamp: turn.ts, name: 'x' }).catch(() => {});
-    const spot = { channel: turn.channel, userId: turn.userId, threadTs: turn.threadTs };
-    await tellPrivately(ctx, spot, errors.storeUnavailable(decodeSlackText(turn.text)));
+    deps.log.error('store.degraded', { op: 'agent.dedupe', error });
+    await deps.replies.react({ channel: turn.channel, ts: turn.ts }, REFUSED);
+    await deps.replies.privately(audience, errors.storeUnavailable(turn.text));
     return false;
   }
 }
 
-/**
- * A message only the person sees, in the conversation (and thread) they wrote in; where the bot cannot post
- * (not in the channel), in its DM with them instead, so the echoed instruction is never lost.
- */
-export async function tellPrivately(ctx: AgentContext, spot: Spot, message: Message): Promise<void> {
-  try {
-    await ctx.slack.chat.postEphemeral({
-      channel: spot.channel,
-      user: spot.userId,
-      ...(spot.threadTs && { thread_ts: spot.threadTs }),
-      ...message,
-    });
-  } catch (error) {
-    ctx.log.warn('slack.post_failed', { op: 'agent.private_note', slack_error: slackErrorCode(error) });
-    await ctx.slack.chat
-      .postMessage({ channel: spot.userId, ...message })
-      .catch((e) => ctx.log.warn('slack.post_failed', { op: 'agent.private_note_dm', slack_error: slackErrorCode(e) }));
+const SEEN = 'eyes';
+const ACCEPTED = 'white_check_mark';
+const REFUSED = 'x';
+
+/** A message for a job's agent: 👀 while handing it over, then ✅, or ❌ and a private note with the text. */
+async function passOn(deps: TurnDeps, turn: Turn, job: JobRef & { threadTs: string }, audience: Audience) {
+  const message = { channel: turn.channel, ts: turn.ts };
+  await deps.replies.react(message, SEEN);
+  const input = { ...job, channel: turn.channel, userId: turn.userId, text: turn.text };
+  const result = await followUp(deps, input);
+  await deps.replies.unreact(message, SEEN);
+  await deps.replies.react(message, result.ok ? ACCEPTED : REFUSED);
+  if (!result.ok) {
+    await deps.replies.privately(audience, followUpRefusalAnswer(result.refusal, turn.text, deps.now()));
+  } else if (!result.tracked) {
+    await deps.replies.privately(audience, errors.followUpUntracked(turn.text));
   }
 }

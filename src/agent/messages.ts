@@ -1,17 +1,6 @@
-import type { types } from '@slack/bolt';
-import { clipEscaped, escapeMrkdwn, plainText, quote, safeLink, safeUrl } from '../slack/mrkdwn.js';
-import type { EndedKind, JobRecord } from '../store/jobs.js';
-import type { Outcome } from './outcome.js';
-
-/** A Slack message: Block Kit with the plain-text fallback Slack shows in notifications. */
-export interface Message {
-  text: string;
-  blocks?: types.KnownBlock[];
-}
-
-const PROMPT_PREVIEW_CHARS = 600;
-/** Notifications show only `text`: a status word and the start of the prompt. */
-const FALLBACK_PROMPT_CHARS = 150;
+import type { Message } from '../slack/message.js';
+import { clipEscaped, escapeMrkdwn, inlineCode, plainText, quote } from '../slack/mrkdwn.js';
+import { HOURLY_LIMIT } from './quota.js';
 
 export const USAGE = [
   '*Start a Mintlify agent job on the docs:* `/agent &lt;instruction&gt;`',
@@ -45,17 +34,14 @@ export function usage(reason?: string, projects?: string): Message {
 
 /** Text alone (no blocks) carries up to 40,000 characters, where a section block would cut at 3,000. */
 const ECHO_MAX_CHARS = 30_000;
-/** Slack's limits on a message's text and on one section's text. */
+/** Slack's limit on a message's text. */
 const TEXT_MAX_CHARS = 40_000;
-const SECTION_MAX_CHARS = 3_000;
 
 /** Echoes the user's text back, whole, so it is not lost when we could not act on it. */
 function withPrompt(problem: string, prompt: string): Message {
   const head = `${problem}\n\nYour instruction, to copy and retry:\n`;
   return { text: `${head}${clipEscaped(quote(prompt, ECHO_MAX_CHARS), TEXT_MAX_CHARS - head.length)}` };
 }
-
-const code = (text: string) => `\`${plainText(text, 100)}\``;
 
 export const errors = {
   /** With the instruction when there is one, so it is not lost (e.g. to run it where it is allowed). */
@@ -79,12 +65,12 @@ export const errors = {
     ),
   createLimit: (project: string, prompt: string, retryAfterMs: number, now: number): Message =>
     withPrompt(
-      `:hourglass: The Mintlify agent has reached its limit of new jobs for project ${code(project)} (100 per hour). The next slot opens ${when(retryAfterMs, now)}.`,
+      `:hourglass: The Mintlify agent has reached its limit of new jobs for project ${inlineCode(project)} (${HOURLY_LIMIT} per hour). The next slot opens ${when(retryAfterMs, now)}.`,
       prompt,
     ),
   followUpLimit: (project: string, prompt: string, retryAfterMs: number, now: number): Message =>
     withPrompt(
-      `:hourglass: The Mintlify agent has reached its limit of follow-ups for project ${code(project)} (100 per hour). The next slot opens ${when(retryAfterMs, now)}.`,
+      `:hourglass: The Mintlify agent has reached its limit of follow-ups for project ${inlineCode(project)} (${HOURLY_LIMIT} per hour). The next slot opens ${when(retryAfterMs, now)}.`,
       prompt,
     ),
   unavailable: (prompt: string): Message =>
@@ -101,7 +87,7 @@ export const errors = {
     ),
   misconfigured: (project: string, prompt: string): Message =>
     withPrompt(
-      `:no_entry: The Mintlify app is misconfigured: the API key for project ${code(project)} was refused. Ask the admin who installed it to check its key.`,
+      `:no_entry: The Mintlify app is misconfigured: the API key for project ${inlineCode(project)} was refused. Ask the admin who installed it to check its key.`,
       prompt,
     ),
   invalid: (prompt: string, serviceMessage: string): Message =>
@@ -109,6 +95,11 @@ export const errors = {
   storeUnavailable: (prompt: string): Message =>
     withPrompt(
       ':warning: My storage is unavailable right now, so I could not take this on. Try again shortly.',
+      prompt,
+    ),
+  startedUntracked: (prompt: string): Message =>
+    withPrompt(
+      ":warning: The agent is working on this, but my storage is unavailable, so I can't post its result in the thread. Check the Mintlify dashboard for the outcome; there is no need to start it again.",
       prompt,
     ),
   followUpUntracked: (prompt: string): Message =>
@@ -120,7 +111,7 @@ export const errors = {
     withPrompt(
       project === undefined
         ? `:warning: \`--project\` needs a project id before the instruction. ${projects}`
-        : `:warning: I don't serve a project ${code(project)}, so I did not start the job. ${projects}`,
+        : `:warning: I don't serve a project ${inlineCode(project)}, so I did not start the job. ${projects}`,
       prompt,
     ),
   jobStarting: (prompt: string): Message =>
@@ -138,148 +129,4 @@ function when(retryAfterMs: number, now: number): string {
   const at = new Date(now + retryAfterMs);
   const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
   return `in ${minutes} minute${minutes === 1 ? '' : 's'} (${at.toISOString().slice(11, 16)} UTC)`;
-}
-
-export function formatElapsed(ms: number): string {
-  const minutes = Math.floor(ms / 60_000);
-  if (minutes < 1) return `${Math.max(0, Math.floor(ms / 1000))}s`;
-  if (minutes < 60) return `${minutes}m`;
-  return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
-}
-
-function sourceLine(record: JobRecord): string | undefined {
-  const repo = record.repository ? record.repository.replace(/^https:\/\/github\.com\//, '') : undefined;
-  if (!repo) return undefined;
-  return `\`${escapeMrkdwn(repo)}${record.ref ? `@${escapeMrkdwn(record.ref)}` : ''}\``;
-}
-
-type RootState = EndedKind | 'working' | 'starting' | 'unknown';
-
-const STATUS: Record<RootState, { emoji: string; words: string }> = {
-  starting: { emoji: ':hourglass_flowing_sand:', words: 'Starting…' },
-  working: { emoji: ':hourglass_flowing_sand:', words: 'Working' },
-  unknown: { emoji: ':grey_question:', words: 'Status unknown: Mintlify did not answer in time' },
-  pull_request: { emoji: ':white_check_mark:', words: 'Pull request ready' },
-  no_changes: { emoji: ':white_check_mark:', words: 'Finished without changes' },
-  failed: { emoji: ':x:', words: 'Failed' },
-  archived: { emoji: ':file_cabinet:', words: 'Archived' },
-  gone: { emoji: ':grey_question:', words: 'No longer exists' },
-  expired: { emoji: ':zzz:', words: 'Stopped tracking' },
-  untracked: { emoji: ':warning:', words: 'Result could not be posted in this thread' },
-};
-
-/** How a job's status reads (emoji and words), as its status line shows it. */
-export function jobStatus(record: JobRecord): { emoji: string; words: string } {
-  return STATUS[record.ended ?? 'working'];
-}
-
-/** Who asked, in which project, before the job exists. */
-export interface PendingJob {
-  project: string;
-  userId: string;
-  prompt: string;
-  /** How much thread context the prompt carries; empty or unset when none. */
-  contextNote?: string | undefined;
-}
-
-export interface RootOptions {
-  now?: number;
-  /** Name the project: set when the bot serves more than one. */
-  showProject?: boolean;
-  /** The job could not be confirmed (the create timed out). */
-  unknown?: boolean;
-}
-
-/** The root message everyone sees: who asked, what, and a status line kept fresh while the job runs. */
-export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = {}): Message {
-  const record = 'jobId' in job ? job : undefined;
-  const who = `<@${job.userId}> asked the Mintlify agent:\n`;
-  const asked = `${who}${clipEscaped(quote(job.prompt, PROMPT_PREVIEW_CHARS), SECTION_MAX_CHARS - who.length)}`;
-  const state: RootState = options.unknown ? 'unknown' : !record ? 'starting' : (record.ended ?? 'working');
-  const { emoji, words } = STATUS[state];
-  const parts = [`${emoji} ${words}`];
-  if (options.showProject) parts.push(`project ${code(job.project)}`);
-  if (job.contextNote) parts.push(escapeMrkdwn(job.contextNote));
-  if (record) {
-    if (state === 'working')
-      parts.push(`${formatElapsed((options.now ?? Date.now()) - record.roundStartedAtMs)} elapsed`);
-    parts.push(`job \`${escapeMrkdwn(record.jobId)}\``);
-    const source = sourceLine(record);
-    if (source) parts.push(source);
-    if (record.model) parts.push(escapeMrkdwn(record.model));
-  }
-  const hint = record && !record.ended ? 'Reply in this thread to give the agent follow-up instructions.' : undefined;
-  return {
-    text: `${words}: ${plainText(job.prompt, FALLBACK_PROMPT_CHARS)}`,
-    blocks: [
-      { type: 'section', text: { type: 'mrkdwn', text: asked } },
-      { type: 'context', elements: [{ type: 'mrkdwn', text: parts.join(' · ') }] },
-      ...(hint ? [{ type: 'context' as const, elements: [{ type: 'mrkdwn' as const, text: hint }] }] : []),
-    ],
-  };
-}
-
-/** `metadata.event_type` of an outcome post: the thread itself says which rounds were reported. */
-export const OUTCOME_EVENT_TYPE = 'mintlify_agent_outcome';
-
-/** The one thread message that reports how a round ended. */
-export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs: number): Message {
-  const source = sourceLine(record);
-  switch (outcome.kind) {
-    case 'pull_request': {
-      const url = safeUrl(outcome.prLink);
-      const verb = outcome.updated ? 'updated the pull request' : 'opened a pull request';
-      const text = url
-        ? `:white_check_mark: The agent ${verb}: ${safeLink(url)}`
-        : `:white_check_mark: The agent ${verb}, but its link is not a safe https URL: ${code(outcome.prLink)}`;
-      const blocks: types.KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text } }];
-      if (url) {
-        blocks.push({
-          type: 'actions',
-          elements: [
-            {
-              type: 'button',
-              action_id: OPEN_PR_ACTION,
-              text: { type: 'plain_text', text: 'Open pull request' },
-              url,
-              style: 'primary',
-            },
-          ],
-        });
-      }
-      if (source) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: source }] });
-      return { text: `The agent ${verb}: ${url ? `<${url}>` : '(link withheld)'}`, blocks };
-    }
-    case 'no_changes':
-      return plain(':white_check_mark: The agent finished without changing any files, so there is no pull request.');
-    case 'failed':
-      return plain(
-        ':x: The agent job failed. Reply in this thread with more detail to try again, or start a new job with `/agent`.',
-      );
-    case 'archived':
-      return plain(':file_cabinet: This agent job was archived; it will not make further changes.');
-    case 'gone':
-      return plain(':grey_question: This job no longer exists on Mintlify, so I stopped tracking it.');
-    case 'expired':
-      return plain(
-        `:zzz: I stopped tracking this job after ${formatElapsed(jobMaxAgeMs)} without a result. Check the Mintlify dashboard for its status.`,
-      );
-  }
-}
-
-/** The link button on a pull request outcome. Slack sends a click on it too, which must be acknowledged. */
-export const OPEN_PR_ACTION = 'agent.open_pr';
-
-/** A private note to the requester when their job's outcome could not be posted in its thread for good. */
-export function undeliveredNote(record: JobRecord, outcome: Outcome, jobMaxAgeMs: number, slackError: string): Message {
-  const head = `:warning: I couldn't post the result of your Mintlify agent job in <#${record.channel}> (Slack said ${code(slackError)}), so here it is:`;
-  const result = outcomeMessage(record, outcome, jobMaxAgeMs);
-  return {
-    text: `${head}\n${result.text}`,
-    blocks: [plain(head).blocks?.[0], ...(result.blocks ?? [])].filter((b) => b !== undefined),
-  };
-}
-
-function plain(text: string): Message {
-  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
 }

@@ -1,4 +1,5 @@
 import type { Budget, BudgetUse } from '../store/budget.js';
+import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
 
 /** Mintlify allows this many job creations, and as many follow-ups, per project per hour. */
@@ -20,8 +21,8 @@ export interface Quota {
 
 export function createQuota(store: Store): Quota {
   const budgets: Record<QuotaKind, Budget> = {
-    create: store.budget({ name: 'quota:create', points: HOURLY_LIMIT, durationMs: WINDOW_MS }),
-    follow_up: store.budget({ name: 'quota:follow_up', points: HOURLY_LIMIT, durationMs: WINDOW_MS }),
+    create: store.budget({ name: keys.quota('create'), points: HOURLY_LIMIT, durationMs: WINDOW_MS }),
+    follow_up: store.budget({ name: keys.quota('follow_up'), points: HOURLY_LIMIT, durationMs: WINDOW_MS }),
   };
   return {
     take: (project, kind) => budgets[kind].take(project),

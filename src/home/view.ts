@@ -1,7 +1,6 @@
 import type { types } from '@slack/bolt';
-import { formatElapsed, jobStatus } from '../agent/messages.js';
-import { HOURLY_LIMIT } from '../agent/quota.js';
-import { escapeMrkdwn, plainText, safeLink } from '../slack/mrkdwn.js';
+import { formatElapsed, HOURLY_LIMIT, jobStatus } from '../agent/index.js';
+import { inlineCode, plainText, safeLink } from '../slack/mrkdwn.js';
 import type { BudgetUse } from '../store/budget.js';
 import type { JobRecord } from '../store/jobs.js';
 
@@ -30,9 +29,18 @@ export const HOW_TO = [
   "I answer in the message's thread: reply there to steer the agent; the pull request lands there too.",
 ].join('\n');
 
-/** The Home tab of one person: their own jobs, the hourly quota per project, and how to start a job. */
-export function homeView(jobs: readonly HomeJob[], quotas: readonly ProjectQuota[], now: number): types.HomeView {
+/**
+ * The Home tab of one person: their own jobs, the hourly quota per project, and how to start a job; after `top`
+ * when given (the workspace's Mintlify connection, when the app serves many workspaces).
+ */
+export function homeView(
+  jobs: readonly HomeJob[],
+  quotas: readonly ProjectQuota[],
+  now: number,
+  top: readonly types.KnownBlock[] = [],
+): types.HomeView {
   const blocks: types.KnownBlock[] = [
+    ...top,
     { type: 'header', text: { type: 'plain_text', text: 'Your Mintlify agent jobs' } },
   ];
   if (jobs.length === 0) {
@@ -66,7 +74,7 @@ function inSections(lines: readonly string[]): types.SectionBlock[] {
 
 function jobBlock({ record, threadLink }: HomeJob, now: number): types.KnownBlock {
   const { emoji, words } = jobStatus(record);
-  const project = `project \`${escapeMrkdwn(record.project)}\``;
+  const project = `project ${inlineCode(record.project)}`;
   const facts = [`${emoji} *${words}*`, project, `${formatElapsed(now - record.createdAtMs)} ago`];
   const links = [safeLink(threadLink, 'Open thread'), safeLink(record.prLink, 'Pull request')].filter(Boolean);
   const text = [facts.join(' · '), `>${plainText(record.prompt, PROMPT_CHARS).replace(/\n/g, '\n>')}`];
@@ -78,5 +86,5 @@ function quotaLine({ project, create, followUp }: ProjectQuota, now: number): st
   const use = (label: string, u: BudgetUse) => `${label}: ${u.used} of ${HOURLY_LIMIT} used, ${u.left} left`;
   const resetMs = Math.max(create.resetInMs, followUp.resetInMs);
   const reset = resetMs > 0 ? ` · resets at ${new Date(now + resetMs).toISOString().slice(11, 16)} UTC` : '';
-  return `\`${escapeMrkdwn(project)}\` · ${use('new jobs', create)} · ${use('follow-ups', followUp)}${reset}`;
+  return `${inlineCode(project)} · ${use('new jobs', create)} · ${use('follow-ups', followUp)}${reset}`;
 }

@@ -1,14 +1,7 @@
 import ky, { HTTPError, type KyInstance, type Options, TimeoutError } from 'ky';
 import type { z } from 'zod';
 import { type Logger, redact } from '../log.js';
-import {
-  InvalidRequestError,
-  type MintlifyError,
-  NotFoundError,
-  RateLimitedError,
-  UnauthorizedError,
-  UnavailableError,
-} from './errors.js';
+import type { Failed, ServiceFailure, ServiceResult } from './failure.js';
 import { parseRetryAfterMs } from './retry-after.js';
 import {
   type AgentJob,
@@ -40,17 +33,72 @@ export interface MintlifyClientOptions {
 
 /** Every call names its project: a job belongs to one for life, and each project may have its own key. */
 export interface MintlifyClient {
-  createJob(project: string, prompt: string): Promise<AgentJob>;
-  sendFollowUp(project: string, jobId: string, prompt: string): Promise<AgentJob>;
-  getJob(project: string, jobId: string): Promise<AgentJob>;
-  getVisitors(project: string, query: VisitorsQuery): Promise<VisitorsResponse>;
+  createJob(project: string, prompt: string): Promise<ServiceResult<AgentJob>>;
+  sendFollowUp(project: string, jobId: string, prompt: string): Promise<ServiceResult<AgentJob>>;
+  getJob(project: string, jobId: string): Promise<ServiceResult<AgentJob>>;
+  getVisitors(project: string, query: VisitorsQuery): Promise<ServiceResult<VisitorsResponse>>;
 }
 
 export function createMintlifyClient(options: MintlifyClientOptions): MintlifyClient {
-  const { log, keyFor } = options;
+  const { keyFor } = options;
   const onResponse = options.onResponse ?? (() => {});
+  const http = createHttp(options, onResponse);
+
+  /** One call for `project`: its key travels only in the header, its answer comes back as a result. */
+  const call = <S extends z.ZodType>(
+    operation: string,
+    project: string,
+    schema: S,
+    path: string,
+    options: Options,
+  ): Promise<ServiceResult<z.output<S>>> =>
+    send({ http, onResponse }, { operation, project }, schema, path.replace('{project}', encodeURIComponent(project)), {
+      ...options,
+      headers: { authorization: `Bearer ${keyFor(project)}` },
+    });
+
+  return {
+    async createJob(project, prompt) {
+      const op = { operation: 'create job', project };
+      const body = checked(op, PromptSchema, prompt);
+      if (!body.ok) return body;
+      // Never retried: a retried create could start a second agent.
+      const options: Options = { method: 'post', json: { prompt: body.value }, retry: 0 };
+      return call(op.operation, project, AgentJobSchema, 'v2/agent/{project}/job', options);
+    },
+    async sendFollowUp(project, jobId, prompt) {
+      const op = { operation: 'send follow-up', project };
+      const id = checked(op, JobIdSchema, jobId);
+      const body = checked(op, PromptSchema, prompt);
+      if (!id.ok) return id;
+      if (!body.ok) return body;
+      // Never retried: the agent would receive the instruction twice.
+      const options: Options = { method: 'post', json: { prompt: body.value }, retry: 0 };
+      const path = `v2/agent/{project}/job/${encodeURIComponent(id.value)}/message`;
+      return call(op.operation, project, AgentJobSchema, path, options);
+    },
+    async getJob(project, jobId) {
+      const op = { operation: 'get job', project };
+      const id = checked(op, JobIdSchema, jobId);
+      if (!id.ok) return id;
+      const path = `v2/agent/{project}/job/${encodeURIComponent(id.value)}`;
+      return call(op.operation, project, AgentJobSchema, path, { method: 'get' });
+    },
+    async getVisitors(project, query) {
+      const op = { operation: 'get visitors', project };
+      const q = checked(op, VisitorsQuerySchema, query);
+      if (!q.ok) return q;
+      const { dateFrom, dateTo, limit, offset } = q.value;
+      const options: Options = { method: 'get', searchParams: { dateFrom, dateTo, limit, offset } };
+      return call(op.operation, project, VisitorsResponseSchema, 'v1/analytics/{project}/visitors', options);
+    },
+  };
+}
+
+/** ky set up once: the deadline, GET retries (never POSTs), and one debug line and one count per answer. */
+function createHttp(options: MintlifyClientOptions, onResponse: Transport['onResponse']): KyInstance {
   const started = new WeakMap<Request, number>();
-  const http = ky.create({
+  return ky.create({
     prefixUrl: options.apiUrl,
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     retry: {
@@ -67,7 +115,7 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
         (request, hookOptions, response) => {
           onResponse(String(hookOptions.context.operation), response.status);
           const since = started.get(request);
-          log.debug('mintlify.request', {
+          options.log.debug('mintlify.request', {
             method: request.method,
             path: new URL(request.url).pathname,
             http_status: response.status,
@@ -77,76 +125,21 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
       ],
     },
   });
-
-  const transport = { http, onResponse };
-
-  /** The path and headers of a call for `project`; its key travels only in the header. */
-  const scoped = (project: string, path: string, options: Options): [string, Options] => [
-    `${path.replace('{project}', encodeURIComponent(project))}`,
-    { ...options, headers: { authorization: `Bearer ${keyFor(project)}` } },
-  ];
-
-  return {
-    async createJob(project, prompt) {
-      const op = 'create job';
-      const body = { prompt: validate(op, project, PromptSchema, prompt) };
-      // Never retried: a retried create could start a second agent.
-      return call(
-        transport,
-        op,
-        project,
-        AgentJobSchema,
-        ...scoped(project, 'v2/agent/{project}/job', { method: 'post', json: body, retry: 0 }),
-      );
-    },
-    async sendFollowUp(project, jobId, prompt) {
-      const op = 'send follow-up';
-      const id = encodeURIComponent(validate(op, project, JobIdSchema, jobId));
-      const body = { prompt: validate(op, project, PromptSchema, prompt) };
-      // Never retried: the agent would receive the instruction twice.
-      return call(
-        transport,
-        op,
-        project,
-        AgentJobSchema,
-        ...scoped(project, `v2/agent/{project}/job/${id}/message`, { method: 'post', json: body, retry: 0 }),
-      );
-    },
-    async getJob(project, jobId) {
-      const op = 'get job';
-      const id = encodeURIComponent(validate(op, project, JobIdSchema, jobId));
-      return call(
-        transport,
-        op,
-        project,
-        AgentJobSchema,
-        ...scoped(project, `v2/agent/{project}/job/${id}`, { method: 'get' }),
-      );
-    },
-    async getVisitors(project, query) {
-      const op = 'get visitors';
-      const q = validate(op, project, VisitorsQuerySchema, query);
-      const searchParams = { dateFrom: q.dateFrom, dateTo: q.dateTo, limit: q.limit, offset: q.offset };
-      return call(
-        transport,
-        op,
-        project,
-        VisitorsResponseSchema,
-        ...scoped(project, 'v1/analytics/{project}/visitors', { method: 'get', searchParams }),
-      );
-    },
-  };
 }
 
-function validate<S extends z.ZodType>(operation: string, project: string, schema: S, input: unknown): z.output<S> {
+interface Operation {
+  operation: string;
+  project: string;
+}
+
+const failed = (op: Operation, failure: ServiceFailure): Failed => ({ ok: false, ...op, failure });
+
+/** Input the client will not send: a failure before any request, so nothing can have happened. */
+function checked<S extends z.ZodType>(op: Operation, schema: S, input: unknown): ServiceResult<z.output<S>> {
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
-  throw new InvalidRequestError(
-    operation,
-    project,
-    'invalid input',
-    result.error.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`),
-  );
+  if (result.success) return { ok: true, value: result.data };
+  const details = result.error.issues.map((i) => `${i.path.join('.') || 'value'}: ${i.message}`);
+  return failed(op, { code: 'refused', message: 'invalid input', details });
 }
 
 interface Transport {
@@ -154,65 +147,61 @@ interface Transport {
   onResponse: NonNullable<MintlifyClientOptions['onResponse']>;
 }
 
-async function call<S extends z.ZodType>(
+async function send<S extends z.ZodType>(
   { http, onResponse }: Transport,
-  operation: string,
-  project: string,
+  op: Operation,
   schema: S,
   path: string,
   options: Options,
-): Promise<z.output<S>> {
+): Promise<ServiceResult<z.output<S>>> {
   let body: unknown;
   // `get job` → `get_job`: the metrics label.
-  const label = operation.replaceAll(' ', '_');
+  const label = op.operation.replaceAll(' ', '_');
   try {
     body = await http(path, { ...options, context: { operation: label } }).json();
   } catch (error) {
     // Answers (errors included) are counted in the afterResponse hook; these had none.
     if (error instanceof TimeoutError) onResponse(label, 'timeout');
     else if (!(error instanceof HTTPError) && !(error instanceof SyntaxError)) onResponse(label, 'network');
-    throw await toMintlifyError(operation, project, error);
+    return failed(op, await failureOf(error));
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new UnavailableError(operation, project, 'response does not match the API contract', true);
-  return parsed.data;
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return failed(op, { code: 'unavailable', reason: 'response does not match the API contract', ambiguous: true });
 }
 
 /** Network failures that mean the request never reached the service, so nothing can have happened there. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-async function toMintlifyError(operation: string, project: string, error: unknown): Promise<MintlifyError> {
-  if (error instanceof TimeoutError) return new UnavailableError(operation, project, 'timed out', true);
+async function failureOf(error: unknown): Promise<ServiceFailure> {
+  if (error instanceof TimeoutError) return { code: 'unavailable', reason: 'timed out', ambiguous: true };
   // A 2xx whose body is not JSON (a proxy's HTML page, say) is a bad answer, not a network failure.
-  if (error instanceof SyntaxError) return new UnavailableError(operation, project, 'response is not JSON', true);
+  if (error instanceof SyntaxError) return { code: 'unavailable', reason: 'response is not JSON', ambiguous: true };
   if (!(error instanceof HTTPError)) {
-    // fetch rejects with a TypeError whose cause says why (ECONNREFUSED, socket hang up, …).
+    // fetch rejects with a TypeError whose cause says why (ECONNREFUSED, socket hang up, …); anything else is a bug.
+    if (!(error instanceof TypeError)) throw error;
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     const reason = `network error${cause ? ` (${cause})` : ''}`;
-    return new UnavailableError(operation, project, reason, !NEVER_SENT.has(cause ?? ''));
+    return { code: 'unavailable', reason, ambiguous: !NEVER_SENT.has(cause ?? '') };
   }
   const { status, headers } = error.response;
   const parsed = ErrorBodySchema.safeParse(await error.response.json().catch(() => undefined));
   const message = parsed.success ? redact(parsed.data.error) : undefined;
   switch (true) {
-    case status === 400 || status === 422:
-      return new InvalidRequestError(
-        operation,
-        project,
-        message ?? 'invalid request',
-        parsed.data?.details?.map((d) => redact(d.message)),
-      );
     case status === 401 || status === 403:
-      return new UnauthorizedError(operation, project, `${status} ${message ?? 'unauthorized'}`);
+      return { code: 'unauthorized', status, message: message ?? 'unauthorized' };
     case status === 404:
-      return new NotFoundError(operation, project, message ?? 'not found');
-    case status === 429:
-      return new RateLimitedError(
-        operation,
-        project,
-        parseRetryAfterMs(headers.get('retry-after')) ?? FALLBACK_RETRY_AFTER_MS,
-      );
+      return { code: 'not_found', message: message ?? 'not found' };
+    case status === 429: {
+      const retryAfterMs = parseRetryAfterMs(headers.get('retry-after')) ?? FALLBACK_RETRY_AFTER_MS;
+      return { code: 'rate_limited', retryAfterMs };
+    }
+    // Any other 4xx (400, 413 prompt too large, 409, 402, 422, …) means the service did nothing; 408 is a timeout.
+    case status >= 400 && status < 500 && status !== 408: {
+      const details = parsed.data?.details?.map((d) => redact(d.message)) ?? [];
+      return { code: 'refused', status, message: message ?? `refused (${status})`, details };
+    }
     default:
-      return new UnavailableError(operation, project, `${status}${message ? ` ${message}` : ''}`, true, status);
+      return { code: 'unavailable', reason: `${status}${message ? ` ${message}` : ''}`, ambiguous: true, status };
   }
 }

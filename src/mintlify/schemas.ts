@@ -2,14 +2,26 @@ import { z } from 'zod';
 
 // Written from Mintlify's published OpenAPI documents (Admin API v2, Analytics Export API v1).
 
+/** The statuses the documents list. The service may send others (the documents require no field): see `status`. */
 export const JOB_STATUSES = ['active', 'completed', 'archived', 'failed'] as const;
 export const JobStatusSchema = z.enum(JOB_STATUSES);
-export type JobStatus = z.infer<typeof JobStatusSchema>;
+export type KnownJobStatus = z.infer<typeof JobStatusSchema>;
 
-/** `AgentJob`. The document marks no field required; we need `id` and `status` to act on a job. */
+export function isKnownStatus(status: string): status is KnownJobStatus {
+  return (JOB_STATUSES as readonly string[]).includes(status);
+}
+
+/**
+ * `AgentJob`, read as tolerantly as the document allows: it marks no field required. We need `id` to track a job; a
+ * job without `status` is still running until a poll says otherwise, and a status the bot does not know (`queued`,
+ * `cancelled`) is kept as it came, read as not ended.
+ */
 export const AgentJobSchema = z.object({
   id: z.string().min(1),
-  status: JobStatusSchema,
+  status: z
+    .string()
+    .nullish()
+    .transform((status) => status || 'active'),
   source: z
     .object({
       repository: z.string().optional(),
@@ -62,6 +74,9 @@ export const VisitorsQuerySchema = z
   })
   .refine((q) => q.dateFrom < q.dateTo, { message: 'dateFrom must be before dateTo (exclusive)', path: ['dateTo'] });
 export type VisitorsQuery = z.input<typeof VisitorsQuerySchema>;
+
+/** A Mintlify project id as this app accepts it: safe in a URL path, a store key and a file name. */
+export const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
 
 export const PromptSchema = z.string().trim().min(1, 'prompt is empty');
 

@@ -30,15 +30,19 @@ export type SlackFailure =
 
 /** Slack's documented transient errors: "it's possible some aspect of the operation succeeded". */
 const TRANSIENT = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'ratelimited']);
-const MISCONFIGURED = new Set([
+/** Slack's answers that mean this token will never work: an admin must change it (or reinstall the app). */
+export const TOKEN_REFUSED: ReadonlySet<string> = new Set([
   'invalid_auth',
   'not_authed',
   'account_inactive',
   'token_revoked',
   'token_expired',
-  'missing_scope',
+  'team_disabled',
+  'user_removed_from_team',
   'not_allowed_token_type',
 ]);
+/** The token or its scopes are refused: nothing works until an admin acts. */
+const MISCONFIGURED: ReadonlySet<string> = new Set([...TOKEN_REFUSED, 'missing_scope']);
 
 export function classifySlackError(error: unknown): SlackFailure {
   const e = error as { code?: unknown; retryAfter?: unknown } | undefined;

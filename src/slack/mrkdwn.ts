@@ -30,6 +30,14 @@ export function plainText(text: string, max: number): string {
   return clipEscaped(escapeMrkdwn(text), max);
 }
 
+/**
+ * Text from a person or a service as one inline-code span: escaped like any mrkdwn, at most `max` characters, with
+ * backticks and line breaks neutralised (either would end the span early and let the rest render as mrkdwn).
+ */
+export function inlineCode(text: string, max = 100): string {
+  return `\`${plainText(text.replace(/`/g, "'").replace(/\s*[\r\n]+\s*/g, ' '), max)}\``;
+}
+
 /** Quotes (possibly multi-line) user text as a mrkdwn block quote, escaped. */
 export function quote(text: string, max = 500): string {
   return escapeMrkdwn(truncate(text.trim(), max))

@@ -1,27 +1,17 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../log.js';
-import { slackErrorCode } from './errors.js';
-
-/** Slack's answers that mean this token will never work: an admin must change it. */
-const REFUSED = new Set([
-  'invalid_auth',
-  'not_authed',
-  'account_inactive',
-  'token_revoked',
-  'token_expired',
-  'team_disabled',
-  'user_removed_from_team',
-  'not_allowed_token_type',
-]);
+import { slackErrorCode, TOKEN_REFUSED } from './errors.js';
 
 /** Slack refused a token for good. The message names the variable and Slack's reason, never the value. */
 export class TokenRefusedError extends Error {
   override name = 'TokenRefusedError';
+  readonly code = 'token_refused';
   constructor(
     readonly variable: 'SLACK_BOT_TOKEN' | 'SLACK_APP_TOKEN',
-    readonly code: string,
+    /** Slack's reason (`invalid_auth`, `token_revoked`, …). */
+    readonly slackError: string,
   ) {
-    super(`${variable}: Slack refused this token (${code})`);
+    super(`${variable}: Slack refused this token (${slackError})`);
   }
 }
 
@@ -51,7 +41,7 @@ export async function untilAccepted<T>(
       return await attempt();
     } catch (error) {
       const code = slackErrorCode(error);
-      if (REFUSED.has(code)) throw new TokenRefusedError(variable, code);
+      if (TOKEN_REFUSED.has(code)) throw new TokenRefusedError(variable, code);
       if (signal.aborted) throw error;
       log.warn('slack.not_ready', { variable, attempt: tries, error: code, retry_in_ms: waitMs });
       await delay(waitMs, undefined, { signal });

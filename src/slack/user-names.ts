@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import type { Keyv } from 'keyv';
 import type { Logger } from '../log.js';
+import { keys } from '../store/keys.js';
 import { decodeSlackText, mentionedUsers } from './decode.js';
 
 /** Display names change rarely; a day keeps `users.info` calls (Tier 4) to one per person per day. */
@@ -33,7 +34,7 @@ export async function displayNames(deps: NameDeps, ids: readonly string[]): Prom
 }
 
 async function displayName({ slack, store, log }: NameDeps, userId: string): Promise<string | undefined> {
-  const key = `user-name:${userId}`;
+  const key = keys.userName(userId);
   try {
     const cached = await store.kv.get<string>(key);
     if (cached) return cached;

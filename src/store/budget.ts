@@ -64,8 +64,10 @@ function wrap(limiter: RateLimiterAbstract, points: number): Budget {
         return use(await limiter.consume(key), true);
       } catch (rejection) {
         // rate-limiter-flexible rejects with its result when the budget is spent, with an Error when the store fails.
-        if (rejection instanceof RateLimiterRes) return use(rejection, false);
-        throw rejection;
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        // It counts the refused use too: give it back, or a use refunded later would not reopen a slot.
+        await limiter.reward(key, 1);
+        return use(rejection, false);
       }
     },
     async refund(key) {

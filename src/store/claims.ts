@@ -1,5 +1,6 @@
 import { CacheableMemory } from '@cacheable/memory';
 import type { RedisClientType } from '@keyv/redis';
+import { namespaced } from './keys.js';
 
 /**
  * Claims and leases (SET NX PX): who holds a key, for how long. Keyv alone only offers get-then-set,
@@ -63,7 +64,7 @@ return 0`;
 
 /** Claims shared by every instance on one Redis; keys live under `prefix`. */
 export function createRedisClaims(client: RedisClientType, prefix: string): Claims {
-  const k = (key: string) => `${prefix}:${key}`;
+  const k = (key: string) => namespaced(prefix, key);
   return {
     async claim(key, owner, ttlMs) {
       return (await client.set(k(key), owner, { condition: 'NX', expiration: { type: 'PX', value: ttlMs } })) === 'OK';

@@ -1,10 +1,13 @@
 import { CacheableMemory } from '@cacheable/memory';
 import {
+  type EndedKind,
   initialRecord,
   type JobBinding,
+  type JobObservation,
   type JobRecord,
   type JobRef,
   type JobStore,
+  type PostPermit,
   RECORD_TTL_MS,
   type Transition,
   USER_INDEX_MAX,
@@ -13,114 +16,122 @@ import {
 /** How often expired records and thread bindings are swept out of memory. */
 const SWEEP_MS = 60_000;
 
+const key = ({ project, jobId }: JobRef) => `${project}\u0000${jobId}`;
+const threadKey = (project: string, channel: string, threadTs: string) => `${project}\u0000${channel}\u0000${threadTs}`;
+
 /**
  * The job store of a single process. Each transition runs in one synchronous step, which makes it atomic in
  * Node exactly as the Redis scripts are on Redis; the same contract suite runs against both.
  */
-export function createMemoryJobStore(): JobStore & { close(): void } {
-  const records = new CacheableMemory({ checkInterval: SWEEP_MS, useClone: true });
-  const threads = new CacheableMemory({ checkInterval: SWEEP_MS, useClone: false });
-  const activeSets = new Map<string, Set<string>>();
+export class MemoryJobStore implements JobStore {
+  readonly #records = new CacheableMemory({ checkInterval: SWEEP_MS, useClone: true });
+  readonly #threads = new CacheableMemory({ checkInterval: SWEEP_MS, useClone: false });
+  readonly #activeSets = new Map<string, Set<string>>();
   /** Each person's jobs, oldest first, the newest `USER_INDEX_MAX` kept. */
-  const byUser = new Map<string, JobRef[]>();
-  const key = ({ project, jobId }: JobRef) => `${project}\u0000${jobId}`;
-  const threadKey = (project: string, channel: string, threadTs: string) =>
-    `${project}\u0000${channel}\u0000${threadTs}`;
-  const active = (project: string) => {
-    const set = activeSets.get(project) ?? new Set<string>();
-    activeSets.set(project, set);
-    return set;
-  };
-  const read = (ref: JobRef) => records.get<JobRecord>(key(ref));
-  const write = (record: JobRecord) => {
-    records.set(key(record), record, RECORD_TTL_MS);
-    return { ...record };
-  };
-  const bind = (record: JobRecord) => {
-    threads.set(threadKey(record.project, record.channel, record.threadTs), record.jobId, RECORD_TTL_MS);
-    active(record.project).add(record.jobId);
-    return write(record);
-  };
+  readonly #byUser = new Map<string, JobRef[]>();
 
-  const end = (ref: JobRef, round: number, ended: JobRecord['ended'], prLink?: string | null): Transition => {
-    const found = read(ref);
+  async create(binding: JobBinding, observation: JobObservation, atMs: number): Promise<JobRecord> {
+    const refs = (this.#byUser.get(binding.userId) ?? []).filter((r) => key(r) !== key(binding));
+    refs.push({ project: binding.project, jobId: binding.jobId });
+    this.#byUser.set(binding.userId, refs.slice(-USER_INDEX_MAX));
+    return this.#bind(initialRecord(binding, observation, atMs));
+  }
+
+  async get(ref: JobRef): Promise<JobRecord | undefined> {
+    return this.#read(ref);
+  }
+
+  async forThread(projects: readonly string[], channel: string, threadTs: string): Promise<JobRef | undefined> {
+    for (const project of projects) {
+      const jobId = this.#threads.get<string>(threadKey(project, channel, threadTs));
+      if (jobId) return { project, jobId };
+    }
+    return undefined;
+  }
+
+  async active(project: string): Promise<string[]> {
+    return [...this.#active(project)];
+  }
+
+  async startRound(binding: JobBinding, atMs: number): Promise<JobRecord> {
+    const record = this.#read(binding) ?? initialRecord(binding, { status: 'active' }, atMs);
+    const next = { ...record, round: record.round + 1, roundStartedAtMs: atMs, status: 'active' };
+    return this.#bind({ ...next, ended: null, attempt: null, rev: record.rev + 1 });
+  }
+
+  async endRound(ref: JobRef, round: number, ended: EndedKind, prLink?: string | null): Promise<Transition> {
+    return this.#end(ref, round, ended, prLink);
+  }
+
+  async stopTracking(ref: JobRef, round: number): Promise<Transition> {
+    return this.#end(ref, round, 'untracked');
+  }
+
+  async beginPost(ref: JobRef, round: number): Promise<PostPermit> {
+    const record = this.#read(ref);
+    if (!record) return { ok: false, reason: 'missing' };
+    if (record.round !== round) return { ok: false, reason: 'superseded' };
+    if (record.ended) return { ok: false, reason: 'ended' };
+    this.#write({ ...record, attempt: round });
+    return { ok: true, earlierAttempt: record.attempt === round };
+  }
+
+  async observe(ref: JobRef, observation: JobObservation): Promise<boolean> {
+    const record = this.#read(ref);
+    if (!record) return false;
+    const next = {
+      ...record,
+      status: observation.status,
+      repository: observation.repository ?? record.repository,
+      ref: observation.ref ?? record.ref,
+      model: observation.model ?? record.model,
+    };
+    const changed = (['status', 'repository', 'ref', 'model'] as const).some((f) => next[f] !== record[f]);
+    if (changed) this.#write({ ...next, rev: record.rev + 1 });
+    return changed;
+  }
+
+  async untrack(ref: JobRef): Promise<void> {
+    this.#active(ref.project).delete(ref.jobId);
+  }
+
+  async forUser(userId: string, limit: number): Promise<JobRef[]> {
+    return (this.#byUser.get(userId) ?? []).slice(-limit).reverse();
+  }
+
+  close(): void {
+    this.#records.stopIntervalCheck();
+    this.#threads.stopIntervalCheck();
+  }
+
+  #active(project: string): Set<string> {
+    const set = this.#activeSets.get(project) ?? new Set<string>();
+    this.#activeSets.set(project, set);
+    return set;
+  }
+
+  #read(ref: JobRef): JobRecord | undefined {
+    return this.#records.get<JobRecord>(key(ref));
+  }
+
+  #write(record: JobRecord): JobRecord {
+    this.#records.set(key(record), record, RECORD_TTL_MS);
+    return { ...record };
+  }
+
+  #bind(record: JobRecord): JobRecord {
+    this.#threads.set(threadKey(record.project, record.channel, record.threadTs), record.jobId, RECORD_TTL_MS);
+    this.#active(record.project).add(record.jobId);
+    return this.#write(record);
+  }
+
+  #end(ref: JobRef, round: number, ended: JobRecord['ended'], prLink?: string | null): Transition {
+    const found = this.#read(ref);
     if (!found) return { ok: false, record: found };
     // A posted PR link is recorded even when the round moved on: it is in the thread, so the next round "updates" it.
-    const record = prLink ? write({ ...found, prLink }) : found;
+    const record = prLink ? this.#write({ ...found, prLink }) : found;
     if (record.round !== round || record.ended) return { ok: false, record };
-    active(ref.project).delete(ref.jobId);
-    return { ok: true, record: write({ ...record, ended, attempt: null, rev: record.rev + 1 }) };
-  };
-
-  return {
-    async create(binding, observation, atMs) {
-      const refs = (byUser.get(binding.userId) ?? []).filter((r) => key(r) !== key(binding));
-      refs.push({ project: binding.project, jobId: binding.jobId });
-      byUser.set(binding.userId, refs.slice(-USER_INDEX_MAX));
-      return bind(initialRecord(binding, observation, atMs));
-    },
-    async get(ref) {
-      return read(ref);
-    },
-    async forThread(projects, channel, threadTs) {
-      for (const project of projects) {
-        const jobId = threads.get<string>(threadKey(project, channel, threadTs));
-        if (jobId) return { project, jobId };
-      }
-      return undefined;
-    },
-    async active(project) {
-      return [...active(project)];
-    },
-    async startRound(binding: JobBinding, atMs) {
-      const record = read(binding) ?? initialRecord(binding, { status: 'active' }, atMs);
-      return bind({
-        ...record,
-        round: record.round + 1,
-        roundStartedAtMs: atMs,
-        status: 'active',
-        ended: null,
-        attempt: null,
-        rev: record.rev + 1,
-      });
-    },
-    async endRound(ref, round, ended, prLink) {
-      return end(ref, round, ended, prLink);
-    },
-    async stopTracking(ref, round) {
-      return end(ref, round, 'untracked');
-    },
-    async beginPost(ref, round) {
-      const record = read(ref);
-      if (!record) return { ok: false, reason: 'missing' };
-      if (record.round !== round) return { ok: false, reason: 'superseded' };
-      if (record.ended) return { ok: false, reason: 'ended' };
-      write({ ...record, attempt: round });
-      return { ok: true, earlierAttempt: record.attempt === round };
-    },
-    async observe(ref, observation) {
-      const record = read(ref);
-      if (!record) return false;
-      const next = {
-        ...record,
-        status: observation.status,
-        repository: observation.repository ?? record.repository,
-        ref: observation.ref ?? record.ref,
-        model: observation.model ?? record.model,
-      };
-      const changed = (['status', 'repository', 'ref', 'model'] as const).some((f) => next[f] !== record[f]);
-      if (changed) write({ ...next, rev: record.rev + 1 });
-      return changed;
-    },
-    async untrack(ref) {
-      active(ref.project).delete(ref.jobId);
-    },
-    async forUser(userId, limit) {
-      return (byUser.get(userId) ?? []).slice(-limit).reverse();
-    },
-    close() {
-      records.stopIntervalCheck();
-      threads.stopIntervalCheck();
-    },
-  };
+    this.#active(ref.project).delete(ref.jobId);
+    return { ok: true, record: this.#write({ ...record, ended, attempt: null, rev: record.rev + 1 }) };
+  }
 }

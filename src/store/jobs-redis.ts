@@ -1,16 +1,20 @@
 import type { RedisClientType } from '@keyv/redis';
 import {
+  type EndedKind,
   fromFields,
   initialRecord,
   type JobBinding,
+  type JobObservation,
+  type JobRecord,
   type JobRef,
   type JobStore,
-  jobKeys,
+  type PostPermit,
   RECORD_TTL_MS,
   type Transition,
   toFields,
   USER_INDEX_MAX,
 } from './jobs.js';
+import { keys, namespaced } from './keys.js';
 
 // Each transition is one script, so it is atomic however many replicas share the Redis. A record is a hash
 // of strings; scripts only touch its scalar fields and answer with the whole hash (HGETALL's flat list).
@@ -80,6 +84,7 @@ if changed == 1 then redis.call('HINCRBY', KEYS[1], 'rev', 1) end
 return changed`;
 
 const pairs = (fields: Record<string, string>) => Object.entries(fields).flat();
+const TTL = String(RECORD_TTL_MS);
 
 /** Turns HGETALL's flat list back into an object. */
 function hash(list: unknown): Record<string, string> {
@@ -89,87 +94,112 @@ function hash(list: unknown): Record<string, string> {
   return fields;
 }
 
-/** The job store shared by every instance on one Redis; keys live under `ns`. */
-export function createRedisJobStore(client: RedisClientType, ns: string): JobStore {
-  const keys = (ref: JobRef, channel = '', threadTs = '') => [
-    jobKeys.job(ns, ref),
-    jobKeys.thread(ns, ref.project, channel, threadTs),
-    jobKeys.active(ns, ref.project),
-  ];
-  const ttl = String(RECORD_TTL_MS);
+type Fields = NonNullable<ReturnType<typeof fromFields>>;
 
-  const end = async (ref: JobRef, round: number, ended: string, prLink?: string | null): Promise<Transition> => {
-    const [ok, ...rest] = (await client.eval(END_ROUND, {
-      keys: [jobKeys.job(ns, ref), jobKeys.active(ns, ref.project)],
+/** The job store shared by every instance on one Redis; keys live under `ns`. */
+export class RedisJobStore implements JobStore {
+  constructor(
+    private readonly client: RedisClientType,
+    private readonly ns: string,
+  ) {}
+
+  async create(binding: JobBinding, observation: JobObservation, atMs: number): Promise<JobRecord> {
+    const fields = toFields(initialRecord(binding, observation, atMs));
+    const result = await this.client.eval(CREATE, {
+      keys: [...this.#bindingKeys(binding, binding.channel, binding.threadTs), this.#at(keys.userJobs(binding.userId))],
+      arguments: [
+        TTL,
+        binding.jobId,
+        JSON.stringify([binding.project, binding.jobId]),
+        String(binding.createdAtMs),
+        String(USER_INDEX_MAX),
+        ...pairs(fields),
+      ],
+    });
+    return fromFields(binding, hash(result)) as Fields;
+  }
+
+  async get(ref: JobRef): Promise<JobRecord | undefined> {
+    return fromFields(ref, await this.client.hGetAll(this.#at(keys.job(ref))));
+  }
+
+  async forThread(projects: readonly string[], channel: string, threadTs: string): Promise<JobRef | undefined> {
+    if (projects.length === 0) return undefined;
+    const ids = await this.client.mGet(projects.map((p) => this.#at(keys.thread(p, channel, threadTs))));
+    const index = ids.findIndex((id) => typeof id === 'string' && id !== '');
+    return index < 0 ? undefined : { project: projects[index] as string, jobId: ids[index] as string };
+  }
+
+  async active(project: string): Promise<string[]> {
+    return this.client.sMembers(this.#at(keys.active(project)));
+  }
+
+  async startRound(binding: JobBinding, atMs: number): Promise<JobRecord> {
+    const seed = toFields(initialRecord(binding, { status: 'active' }, atMs));
+    const result = await this.client.eval(START_ROUND, {
+      keys: this.#bindingKeys(binding, binding.channel, binding.threadTs),
+      arguments: [TTL, binding.jobId, String(atMs), ...pairs(seed)],
+    });
+    return fromFields(binding, hash(result)) as Fields;
+  }
+
+  endRound(ref: JobRef, round: number, ended: EndedKind, prLink?: string | null): Promise<Transition> {
+    return this.#end(ref, round, ended, prLink);
+  }
+
+  stopTracking(ref: JobRef, round: number): Promise<Transition> {
+    return this.#end(ref, round, 'untracked');
+  }
+
+  async beginPost(ref: JobRef, round: number): Promise<PostPermit> {
+    const answer = (await this.client.eval(BEGIN_POST, {
+      keys: [this.#at(keys.job(ref))],
+      arguments: [String(round)],
+    })) as 'missing' | 'superseded' | 'ended' | 'first' | 'again';
+    if (answer === 'first' || answer === 'again') return { ok: true, earlierAttempt: answer === 'again' };
+    return { ok: false, reason: answer };
+  }
+
+  async observe(ref: JobRef, observation: JobObservation): Promise<boolean> {
+    const { status, repository, ref: gitRef, model } = observation;
+    const changed = await this.client.eval(OBSERVE, {
+      keys: [this.#at(keys.job(ref))],
+      arguments: pairs(toFields({ status, repository, ref: gitRef, model })),
+    });
+    return changed === 1;
+  }
+
+  async untrack(ref: JobRef): Promise<void> {
+    await this.client.sRem(this.#at(keys.active(ref.project)), ref.jobId);
+  }
+
+  async forUser(userId: string, limit: number): Promise<JobRef[]> {
+    const members = await this.client.zRange(this.#at(keys.userJobs(userId)), 0, limit - 1, { REV: true });
+    return members.map((member) => {
+      const [project, jobId] = JSON.parse(member) as [string, string];
+      return { project, jobId };
+    });
+  }
+
+  #at(key: string): string {
+    return namespaced(this.ns, key);
+  }
+
+  /** The keys every binding script takes: the record, the thread's binding, the project's active set. */
+  #bindingKeys(ref: JobRef, channel = '', threadTs = ''): string[] {
+    return [
+      this.#at(keys.job(ref)),
+      this.#at(keys.thread(ref.project, channel, threadTs)),
+      this.#at(keys.active(ref.project)),
+    ];
+  }
+
+  async #end(ref: JobRef, round: number, ended: string, prLink?: string | null): Promise<Transition> {
+    const [ok, ...rest] = (await this.client.eval(END_ROUND, {
+      keys: [this.#at(keys.job(ref)), this.#at(keys.active(ref.project))],
       arguments: [String(round), ended, prLink ?? '', ref.jobId],
     })) as [number, ...string[]];
     const record = fromFields(ref, hash(rest));
     return ok === 1 && record ? { ok: true, record } : { ok: false, record };
-  };
-
-  return {
-    async create(binding, observation, atMs) {
-      const fields = toFields(initialRecord(binding, observation, atMs));
-      const result = await client.eval(CREATE, {
-        keys: [...keys(binding, binding.channel, binding.threadTs), jobKeys.user(ns, binding.userId)],
-        arguments: [
-          ttl,
-          binding.jobId,
-          JSON.stringify([binding.project, binding.jobId]),
-          String(binding.createdAtMs),
-          String(USER_INDEX_MAX),
-          ...pairs(fields),
-        ],
-      });
-      return fromFields(binding, hash(result)) as NonNullable<ReturnType<typeof fromFields>>;
-    },
-    async get(ref) {
-      return fromFields(ref, await client.hGetAll(jobKeys.job(ns, ref)));
-    },
-    async forThread(projects, channel, threadTs) {
-      if (projects.length === 0) return undefined;
-      const ids = await client.mGet(projects.map((p) => jobKeys.thread(ns, p, channel, threadTs)));
-      const index = ids.findIndex((id) => typeof id === 'string' && id !== '');
-      return index < 0 ? undefined : { project: projects[index] as string, jobId: ids[index] as string };
-    },
-    async active(project) {
-      return client.sMembers(jobKeys.active(ns, project));
-    },
-    async startRound(binding: JobBinding, atMs) {
-      const seed = toFields(initialRecord(binding, { status: 'active' }, atMs));
-      const result = await client.eval(START_ROUND, {
-        keys: keys(binding, binding.channel, binding.threadTs),
-        arguments: [ttl, binding.jobId, String(atMs), ...pairs(seed)],
-      });
-      return fromFields(binding, hash(result)) as NonNullable<ReturnType<typeof fromFields>>;
-    },
-    endRound: (ref, round, ended, prLink) => end(ref, round, ended, prLink),
-    stopTracking: (ref, round) => end(ref, round, 'untracked'),
-    async beginPost(ref, round) {
-      const answer = (await client.eval(BEGIN_POST, {
-        keys: [jobKeys.job(ns, ref)],
-        arguments: [String(round)],
-      })) as 'missing' | 'superseded' | 'ended' | 'first' | 'again';
-      if (answer === 'first' || answer === 'again') return { ok: true, earlierAttempt: answer === 'again' };
-      return { ok: false, reason: answer };
-    },
-    async observe(ref, observation) {
-      const { status, repository, ref: gitRef, model } = observation;
-      const changed = await client.eval(OBSERVE, {
-        keys: [jobKeys.job(ns, ref)],
-        arguments: pairs(toFields({ status, repository, ref: gitRef, model })),
-      });
-      return changed === 1;
-    },
-    async untrack(ref) {
-      await client.sRem(jobKeys.active(ns, ref.project), ref.jobId);
-    },
-    async forUser(userId, limit) {
-      const members = await client.zRange(jobKeys.user(ns, userId), 0, limit - 1, { REV: true });
-      return members.map((member) => {
-        const [project, jobId] = JSON.parse(member) as [string, string];
-        return { project, jobId };
-      });
-    },
-  };
+  }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JobStatusSchema } from '../mintlify/schemas.js';
+import type { JobRef } from './keys.js';
 
 /** How a round ended: the outcome posted in the thread, or `untracked` when it could not be posted for good. */
 export const ENDED_KINDS = [
@@ -17,10 +17,7 @@ export type EndedKind = (typeof ENDED_KINDS)[number];
 export const RECORD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** A job is named by its project and its id: two projects may use the same id. */
-export interface JobRef {
-  project: string;
-  jobId: string;
-}
+export type { JobRef } from './keys.js';
 
 /** Where a job's thread is and who started it; written once, when the job is bound to its thread. */
 export const JobBindingSchema = z.object({
@@ -49,8 +46,8 @@ const optionalText = z
  * scripts on Redis without parsing JSON; every value comes back as a string and is coerced here.
  */
 export const JobRecordSchema = JobBindingSchema.extend({
-  /** Last status the service reported. */
-  status: JobStatusSchema,
+  /** Last status the service reported, as it came (one the bot does not know included). */
+  status: z.string().min(1),
   repository: optionalText,
   ref: optionalText,
   model: optionalText,
@@ -89,6 +86,7 @@ export type PostPermit =
 
 export class CorruptJobError extends Error {
   override name = 'CorruptJobError';
+  readonly code = 'corrupt_record';
   constructor(
     readonly ref: JobRef,
     readonly problems: string[],
@@ -140,14 +138,6 @@ export interface JobStore {
 
 /** Each person's index keeps their newest jobs only. */
 export const USER_INDEX_MAX = 50;
-
-export const jobKeys = {
-  job: (ns: string, { project, jobId }: JobRef) => `${ns}:job:${project}:${jobId}`,
-  thread: (ns: string, project: string, channel: string, threadTs: string) =>
-    `${ns}:thread:${project}:${channel}:${threadTs}`,
-  active: (ns: string, project: string) => `${ns}:active:${project}`,
-  user: (ns: string, userId: string) => `${ns}:user:${userId}`,
-};
 
 /** The flat form a record is stored in: strings, `''` for nothing. */
 export function toFields(record: Partial<JobRecord>): Record<string, string> {

@@ -3,7 +3,8 @@ import type { Keyv } from 'keyv';
 import { z } from 'zod';
 import type { Logger } from '../log.js';
 import { JobStatusSchema } from '../mintlify/schemas.js';
-import { ENDED_KINDS, type JobRecord, jobKeys, toFields } from './jobs.js';
+import { ENDED_KINDS, type JobRecord, toFields } from './jobs.js';
+import { keys, namespaced } from './keys.js';
 
 /**
  * Version 0.1 kept one project's jobs as Keyv values (`job:<id>`, `thread:<channel>:<ts>`) with an
@@ -27,7 +28,6 @@ const LegacyRecordSchema = z.object({
   roundStartedAtMs: z.number(),
 });
 
-const DONE_KEY = 'migrated:v1';
 const LOCK_MS = 60_000;
 
 export async function migrateV1(
@@ -37,30 +37,31 @@ export async function migrateV1(
   project: string,
   log: Logger,
 ): Promise<void> {
-  if (await client.exists(`${ns}:${DONE_KEY}`)) return;
+  if (await client.exists(namespaced(ns, keys.legacy.done()))) return;
   // One replica migrates; the others go on (they find the records once it is done).
   if (
-    (await client.set(`${ns}:${DONE_KEY}:lock`, '1', {
+    (await client.set(namespaced(ns, keys.legacy.doneLock()), '1', {
       condition: 'NX',
       expiration: { type: 'PX', value: LOCK_MS },
     })) !== 'OK'
   ) {
     return;
   }
-  const active = new Set(await client.sMembers(`${ns}:active-jobs`));
+  const active = new Set(await client.sMembers(namespaced(ns, keys.legacy.active())));
   let moved = 0;
-  for await (const keys of client.scanIterator({ MATCH: `${ns}::thread:*`, COUNT: 500 })) {
-    for (const key of keys) {
-      const jobId = await kv.get(key.slice(`${ns}::`.length));
-      const legacy = LegacyRecordSchema.safeParse(typeof jobId === 'string' ? await kv.get(`job:${jobId}`) : undefined);
+  for await (const found of client.scanIterator({ MATCH: keys.legacy.threadPattern(ns), COUNT: 500 })) {
+    for (const key of found) {
+      const jobId = await kv.get(key.slice(keys.legacy.keyvPrefix(ns).length));
+      const stored = typeof jobId === 'string' ? await kv.get(keys.legacy.job(jobId)) : undefined;
+      const legacy = LegacyRecordSchema.safeParse(stored);
       if (!legacy.success) continue;
       const ttlMs = await client.pTTL(key);
       await restore(client, ns, project, legacy.data, active.has(legacy.data.jobId), ttlMs > 0 ? ttlMs : undefined, kv);
       moved++;
     }
   }
-  await client.set(`${ns}:${DONE_KEY}`, String(moved));
-  await client.del(`${ns}:active-jobs`);
+  await client.set(namespaced(ns, keys.legacy.done()), String(moved));
+  await client.del(namespaced(ns, keys.legacy.active()));
   log.info('store.migrated', { from: 'v1', project, jobs: moved, active: active.size });
 }
 
@@ -74,7 +75,7 @@ async function restore(
   kv: Keyv,
 ): Promise<void> {
   // A round whose outcome was posted but not yet recorded: mark it attempted, so the poster reads the thread first.
-  const posted = !legacy.ended && (await kv.get(`posted:${legacy.jobId}:${legacy.round}`)) === true;
+  const posted = !legacy.ended && (await kv.get(keys.legacy.posted(legacy.jobId, legacy.round))) === true;
   const record: JobRecord = {
     ...legacy,
     project,
@@ -88,12 +89,10 @@ async function restore(
     rev: 0,
   };
   const ref = { project, jobId: legacy.jobId };
-  const jobKey = jobKeys.job(ns, ref);
-  const multi = client
-    .multi()
-    .hSet(jobKey, toFields(record))
-    .set(jobKeys.thread(ns, project, legacy.channel, legacy.threadTs), legacy.jobId);
-  if (ttlMs) multi.pExpire(jobKey, ttlMs).pExpire(jobKeys.thread(ns, project, legacy.channel, legacy.threadTs), ttlMs);
-  if (tracked && !legacy.ended) multi.sAdd(jobKeys.active(ns, project), legacy.jobId);
+  const jobKey = namespaced(ns, keys.job(ref));
+  const threadKey = namespaced(ns, keys.thread(project, legacy.channel, legacy.threadTs));
+  const multi = client.multi().hSet(jobKey, toFields(record)).set(threadKey, legacy.jobId);
+  if (ttlMs) multi.pExpire(jobKey, ttlMs).pExpire(threadKey, ttlMs);
+  if (tracked && !legacy.ended) multi.sAdd(namespaced(ns, keys.active(project)), legacy.jobId);
   await multi.exec();
 }

@@ -1,16 +1,23 @@
 import { KeyvCacheableMemory } from '@cacheable/memory';
-import KeyvRedis, { createClient, type RedisClientType } from '@keyv/redis';
+import KeyvRedis, { createClient, type KeyvRedisOptions, type RedisClientType } from '@keyv/redis';
 import { Keyv } from 'keyv';
 import { DEFAULT_STORE_NAMESPACE } from '../config.js';
 import type { Logger } from '../log.js';
 import { type Budget, type BudgetOptions, createMemoryBudget, createRedisBudget } from './budget.js';
 import { type Claims, createMemoryClaims, createRedisClaims } from './claims.js';
 import type { JobStore } from './jobs.js';
-import { createMemoryJobStore } from './jobs-memory.js';
-import { createRedisJobStore } from './jobs-redis.js';
+import { MemoryJobStore } from './jobs-memory.js';
+import { RedisJobStore } from './jobs-redis.js';
+import { keys, namespaced } from './keys.js';
 import { migrateV1 } from './migrate-v1.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * Every Redis command gets an answer within this long, or fails: a Redis that hangs (a failover, a network
+ * blackhole with the connection left open) must not leave a person without an answer. Short enough that the
+ * "storage unavailable" answer comes within 3 s of Slack's ack.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 2_000;
 /** How often expired cache entries are swept out of the memory store. */
 const SWEEP_MS = 30_000;
 
@@ -22,11 +29,21 @@ export interface Store {
   readonly jobs: JobStore;
   /** A budget of uses per window, shared by every instance on the same store; one per name. */
   budget(options: BudgetOptions): Budget;
+  /** Resolves when the store answers (within the command timeout on Redis); rejects when it does not. */
+  ping(): Promise<void>;
+  /**
+   * The same store seen from `scope` (one workspace, see `keys.workspace`): every key written through it lives
+   * under the scope, so nothing crosses between scopes or with the store itself, on either backend.
+   */
+  scoped(scope: string): Store;
+  /** Deletes everything `scoped(scope)` holds (an uninstalled workspace); other scopes are untouched. */
+  dropScope(scope: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
+  readonly code = 'store_unavailable';
 }
 
 export interface StoreOptions {
@@ -51,20 +68,46 @@ export async function createStore({
     return createMemoryStore(namespace);
   }
   const client = await connectRedis(redisUrl, log);
-  // Throw on errors: a Redis outage must surface, not read as "no binding" and forget a thread.
-  const adapter = new ClosableKeyvRedis(client, { namespace, throwOnErrors: true, throwOnConnectError: true });
-  const kv = new Keyv({ store: adapter, namespace, useKeyPrefix: false, throwOnErrors: true });
-  if (legacyProject) await migrateV1(client, kv, namespace, legacyProject, log);
+  let closed = false;
+  const root = redisStore(client, namespace, () => closed);
+  if (legacyProject) await migrateV1(client, root.kv, namespace, legacyProject, log);
   return {
-    kind: 'redis',
-    kv,
-    claims: createRedisClaims(client, namespace),
-    jobs: createRedisJobStore(client, namespace),
-    budget: byName((options) => createRedisBudget(client, namespace, options)),
+    ...root,
     async close() {
-      adapter.closed = true;
+      closed = true;
       await client.close().catch(() => {});
     },
+  };
+}
+
+/** Every part of the Redis store on one namespace; a scope is the same parts on a longer namespace. */
+function redisStore(client: RedisClientType, namespace: string, isClosed: () => boolean): Store {
+  // Throw on errors: a Redis outage must surface, not read as "no binding" and forget a thread.
+  const adapter = new ClosableKeyvRedis(
+    client,
+    { namespace, throwOnErrors: true, throwOnConnectError: true },
+    isClosed,
+  );
+  const scopes = new Map<string, Store>();
+  return {
+    kind: 'redis',
+    kv: new Keyv({ store: adapter, namespace, useKeyPrefix: false, throwOnErrors: true }),
+    claims: createRedisClaims(client, namespace),
+    jobs: new RedisJobStore(client, namespace),
+    budget: byName((options) => createRedisBudget(client, namespace, options)),
+    async ping() {
+      await client.ping();
+    },
+    scoped: (scope) =>
+      cached(scopes, scope, () => redisStore(client, namespaced(namespace, keys.workspace(scope)), isClosed)),
+    async dropScope(scope) {
+      const match = `${namespaced(namespace, keys.workspace(checkedScope(scope)))}:*`;
+      for await (const found of client.scanIterator({ MATCH: match, COUNT: 500 })) {
+        if (found.length > 0) await client.unlink(found);
+      }
+      scopes.delete(scope);
+    },
+    async close() {},
   };
 }
 
@@ -73,19 +116,44 @@ function createMemoryStore(namespace: string): Store {
   const memory = new ExactKeyvMemory({ checkInterval: SWEEP_MS });
   const kv = new Keyv({ store: memory, namespace });
   const claims = createMemoryClaims();
-  const jobs = createMemoryJobStore();
+  const jobs = new MemoryJobStore();
+  // Each scope is a memory store of its own: nothing in one map can be read through another.
+  const scopes = new Map<string, Store>();
   return {
     kind: 'memory',
     kv,
     claims,
     jobs,
     budget: byName(createMemoryBudget),
+    async ping() {},
+    scoped: (scope) => cached(scopes, scope, () => createMemoryStore(namespaced(namespace, keys.workspace(scope)))),
+    async dropScope(scope) {
+      await scopes.get(scope)?.close();
+      scopes.delete(scope);
+    },
     async close() {
       memory.close();
       claims.close();
       jobs.close();
+      await Promise.all([...scopes.values()].map((scoped) => scoped.close()));
     },
   };
+}
+
+/** Scopes are workspace ids (Slack's `T…`/`E…`): checked, so no scope can forge another key's layout. */
+const SCOPE = /^[A-Za-z0-9_-]{1,64}$/;
+
+function checkedScope(scope: string): string {
+  if (!SCOPE.test(scope)) throw new Error(`not a store scope: ${JSON.stringify(scope.slice(0, 70))}`);
+  return scope;
+}
+
+function cached(scopes: Map<string, Store>, scope: string, create: () => Store): Store {
+  const found = scopes.get(checkedScope(scope));
+  if (found) return found;
+  const made = create();
+  scopes.set(scope, made);
+  return made;
 }
 
 /** One budget per name, so every caller counts against the same window (in memory, the only copy of it). */
@@ -114,9 +182,13 @@ class ExactKeyvMemory extends KeyvCacheableMemory {
 
 /** The Redis adapter, refusing work after `close()` instead of quietly opening a new connection. */
 class ClosableKeyvRedis extends KeyvRedis<unknown> {
-  closed = false;
+  readonly #isClosed: () => boolean;
+  constructor(client: RedisClientType, options: KeyvRedisOptions, isClosed: () => boolean) {
+    super(client, options);
+    this.#isClosed = isClosed;
+  }
   override async getClient() {
-    if (this.closed) throw new StoreUnavailableError('The store is closed');
+    if (this.#isClosed()) throw new StoreUnavailableError('The store is closed');
     return super.getClient();
   }
 }
@@ -127,6 +199,7 @@ async function connectRedis(redisUrl: string, log: Logger): Promise<RedisClientT
     url: redisUrl,
     // Fail commands at once while disconnected instead of queueing them: Slack must get an answer in time.
     disableOfflineQueue: true,
+    commandOptions: { timeout: REDIS_COMMAND_TIMEOUT_MS },
     socket: {
       connectTimeout: CONNECT_TIMEOUT_MS,
       // Before the first connection, give up at the first failure (refused, wrong password) and say why.

@@ -1,10 +1,11 @@
 import type { types } from '@slack/bolt';
 import type { PageVisitors, VisitorCounts, VisitorsResponse } from '../mintlify/schemas.js';
+import type { Message } from '../slack/message.js';
 import { escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
 import { changes } from './change.js';
-import { encodeRequest, MAX_OFFSET, type VisitorsRequest } from './date-range.js';
+import { encodeQuery, MAX_OFFSET, type ReportQuery } from './date-range.js';
 import { formatCount, formatPercent, formatUtcTime, ratioBar } from './format.js';
-import { BUTTON_LABELS, reportCopy, type SlackMessage, section } from './messages.js';
+import { BUTTON_LABELS, chartCopy, reportCopy, section } from './messages.js';
 import { previousPeriod } from './periods.js';
 
 /** Block Kit limits the report must respect under every input. */
@@ -32,7 +33,7 @@ export const ACTION_IDS = {
 
 /** One fetched page of the report. `fetchedAt` is when the service answered (earlier when cached). */
 export interface VisitorsPage {
-  request: VisitorsRequest;
+  query: ReportQuery;
   response: VisitorsResponse;
   fetchedAt: number;
 }
@@ -45,8 +46,8 @@ export interface ReportOptions {
 }
 
 /** The report as Block Kit: header, site totals, the page's rows as a monospace table, footer, buttons. */
-export function buildReport(page: VisitorsPage, options: ReportOptions = {}): SlackMessage {
-  const { request, response, fetchedAt } = page;
+export function buildReport(page: VisitorsPage, options: ReportOptions = {}): Message {
+  const { query, response, fetchedAt } = page;
   const { totals, visitors } = response;
   const shared = options.sharedBy !== undefined;
   const change = changes(totals, options.previous);
@@ -55,7 +56,7 @@ export function buildReport(page: VisitorsPage, options: ReportOptions = {}): Sl
   const head: types.KnownBlock[] = [
     {
       type: 'header',
-      text: { type: 'plain_text', text: truncate(reportCopy.header(request), LIMITS.headerText) },
+      text: { type: 'plain_text', text: truncate(reportCopy.header(query), LIMITS.headerText) },
     },
     {
       type: 'section',
@@ -66,13 +67,13 @@ export function buildReport(page: VisitorsPage, options: ReportOptions = {}): Sl
         field(reportCopy.aiShare, withChange(formatPercent(totals.ai, totals.total), change?.aiShare)),
       ],
     },
-    context([reportCopy.dedupNote, ...(change ? [reportCopy.comparedWith(previousPeriod(request))] : [])]),
+    context([reportCopy.dedupNote, ...(change ? [reportCopy.comparedWith(previousPeriod(query))] : [])]),
     { type: 'divider' },
   ];
 
-  const first = request.offset + 1;
+  const first = query.offset + 1;
   const footerParts = [
-    visitors.length > 0 ? reportCopy.rows(first, request.offset + visitors.length) : reportCopy.noRows,
+    visitors.length > 0 ? reportCopy.rows(first, query.offset + visitors.length) : reportCopy.noRows,
     reportCopy.utc,
     reportCopy.fetched(formatUtcTime(fetchedAt)),
     ...(visitors.length > 0 ? [reportCopy.legend] : []),
@@ -83,10 +84,10 @@ export function buildReport(page: VisitorsPage, options: ReportOptions = {}): Sl
 
   let body: types.KnownBlock[];
   if (visitors.length === 0) {
-    body = [section(request.offset > 0 ? reportCopy.pastTheEnd : reportCopy.noVisitors)];
+    body = [section(query.offset > 0 ? reportCopy.pastTheEnd : reportCopy.noVisitors)];
   } else {
     const room = LIMITS.blocks - head.length - tail.length;
-    const texts = tableSections(visitors, request.offset);
+    const texts = tableSections(visitors, query.offset);
     if (texts.length <= room) {
       body = texts.map((t) => section(t.text));
     } else {
@@ -97,9 +98,16 @@ export function buildReport(page: VisitorsPage, options: ReportOptions = {}): Sl
   }
 
   return {
-    text: reportCopy.fallback(request, totals.total, totals.human, totals.ai),
+    text: reportCopy.fallback(query, totals.total, totals.human, totals.ai),
     blocks: [...head, ...body, ...tail],
   };
+}
+
+/** The private note after a chart went to the person's DM: where it is, and a button to share it here. */
+export function chartSentMessage(query: ReportQuery): Message {
+  const text = chartCopy.sentToDm(query);
+  const share = button(ACTION_IDS.shareChart, BUTTON_LABELS.shareChart, { ...query, offset: 0 });
+  return { text, blocks: [section(text), { type: 'actions', elements: [share] }] };
 }
 
 function field(label: string, value: string): types.MrkdwnElement {
@@ -111,28 +119,28 @@ function context(texts: string[]): types.ContextBlock {
 }
 
 function actions(page: VisitorsPage): types.ActionsBlock {
-  const { request, response } = page;
+  const { query, response } = page;
   const elements: types.Button[] = [];
-  if (request.offset > 0) {
+  if (query.offset > 0) {
     elements.push(
-      button(ACTION_IDS.prev, BUTTON_LABELS.prev, { ...request, offset: Math.max(0, request.offset - request.limit) }),
+      button(ACTION_IDS.prev, BUTTON_LABELS.prev, { ...query, offset: Math.max(0, query.offset - query.limit) }),
     );
   }
-  if (response.hasMore && request.offset + request.limit <= MAX_OFFSET) {
-    elements.push(button(ACTION_IDS.next, BUTTON_LABELS.next, { ...request, offset: request.offset + request.limit }));
+  if (response.hasMore && query.offset + query.limit <= MAX_OFFSET) {
+    elements.push(button(ACTION_IDS.next, BUTTON_LABELS.next, { ...query, offset: query.offset + query.limit }));
   }
-  elements.push(button(ACTION_IDS.share, BUTTON_LABELS.share, request, 'primary'));
-  elements.push(button(ACTION_IDS.csv, BUTTON_LABELS.csv, { ...request, offset: 0 }));
-  elements.push(button(ACTION_IDS.chart, BUTTON_LABELS.chart, { ...request, offset: 0 }));
+  elements.push(button(ACTION_IDS.share, BUTTON_LABELS.share, query, 'primary'));
+  elements.push(button(ACTION_IDS.csv, BUTTON_LABELS.csv, { ...query, offset: 0 }));
+  elements.push(button(ACTION_IDS.chart, BUTTON_LABELS.chart, { ...query, offset: 0 }));
   return { type: 'actions', elements };
 }
 
-function button(actionId: string, label: string, request: VisitorsRequest, style?: 'primary'): types.Button {
+function button(actionId: string, label: string, query: ReportQuery, style?: 'primary'): types.Button {
   return {
     type: 'button',
     action_id: actionId,
     text: { type: 'plain_text', text: truncate(label, LIMITS.buttonText), emoji: true },
-    value: encodeRequest(request),
+    value: encodeQuery(query),
     ...(style && { style }),
   };
 }

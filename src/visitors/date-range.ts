@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { isCalendarDay, VISITORS_MAX_LIMIT } from '../mintlify/schemas.js';
-import { PROJECT_ID, takeProjectOption } from '../projects.js';
-import { escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
+import { isCalendarDay, PROJECT_ID, VISITORS_MAX_LIMIT } from '../mintlify/schemas.js';
+import { takeProjectOption } from '../projects.js';
+import { inlineCode } from '../slack/mrkdwn.js';
 
 /**
- * `/visitors` command syntax → a validated request. Pure: "today" comes from the caller.
+ * `/visitors` command syntax → a validated query. Pure: "today" comes from the caller.
  * Days are UTC calendar days written `YYYY-MM-DD`; `from` and `to` are both inclusive, as people read them.
  * Problems are mrkdwn: any user text they echo is escaped.
  */
@@ -34,7 +34,7 @@ export const IsoDaySchema = z
   .refine((day) => dayNumber(day) !== undefined, 'not a calendar date (YYYY-MM-DD)');
 
 /** Everything needed to fetch (and re-fetch) one page of the report. Also the button value. */
-export const VisitorsRequestSchema = z
+export const ReportQuerySchema = z
   .object({
     from: IsoDaySchema,
     to: IsoDaySchema,
@@ -49,7 +49,7 @@ export const VisitorsRequestSchema = z
     message: `the range is longer than ${MAX_RANGE_DAYS} days`,
     path: ['to'],
   });
-export type VisitorsRequest = z.infer<typeof VisitorsRequestSchema>;
+export type ReportQuery = z.infer<typeof ReportQuerySchema>;
 
 /** Days in the inclusive range; only meaningful for real days. */
 export function spanDays(from: string, to: string): number {
@@ -62,7 +62,7 @@ export function exclusiveEnd(to: string): string {
 }
 
 export type ParsedCommand =
-  | { kind: 'report'; request: VisitorsRequest; chart?: boolean }
+  | { kind: 'report'; query: ReportQuery; chart?: boolean }
   | { kind: 'help' }
   | { kind: 'invalid'; problem: string };
 
@@ -87,7 +87,7 @@ export function parseVisitorsCommand(text: string, nowMs: number): ParsedCommand
   if ('missing' in option) return invalid('`--project` needs a project id, e.g. `/visitors --project proj_b 30d`.');
   const parsed = parseRange(option.rest, nowMs);
   if (parsed.kind !== 'report' || !option.project) return parsed;
-  return { ...parsed, request: { ...parsed.request, project: option.project } };
+  return { ...parsed, query: { ...parsed.query, project: option.project } };
 }
 
 function parseRange(text: string, nowMs: number): ParsedCommand {
@@ -99,45 +99,9 @@ function parseRange(text: string, nowMs: number): ParsedCommand {
     .split(/\s+/)
     .filter(Boolean);
   if (tokens.some((t) => t === 'help' || t === '?' || t === '-h' || t === '--help')) return { kind: 'help' };
-
-  let limit: number | undefined;
-  let chart = false;
-  const ranges: Range[] = [];
-  const dates: { day: number; source: string }[] = [];
-
-  for (let i = 0; i < tokens.length; i++) {
-    const token = tokens[i] ?? '';
-    const next = tokens[i + 1];
-    if (token === 'top') {
-      if (limit !== undefined) return invalid('`top` appears twice.');
-      if (next === undefined || !/^\d+$/.test(next)) return invalid('`top` needs a number of rows, e.g. `top 20`.');
-      const n = Number(next);
-      if (n < 1 || n > VISITORS_MAX_LIMIT) return invalid(`\`top\` must be between 1 and ${VISITORS_MAX_LIMIT}.`);
-      limit = n;
-      i++;
-    } else if ((token === 'this' || token === 'last') && next === 'month') {
-      ranges.push({ ...monthRange(today, token === 'this' ? 0 : -1), source: `${token} month` });
-      i++;
-    } else if (token === 'chart') {
-      chart = true;
-    } else if (token === 'today') {
-      ranges.push({ from: today, to: today, source: token });
-    } else if (token === 'yesterday') {
-      ranges.push({ from: today - 1, to: today - 1, source: token });
-    } else if (PRESET_DAYS.test(token)) {
-      const n = Number(token.slice(0, -1));
-      if (n < 1 || n > MAX_RANGE_DAYS) return invalid(`${code(token)} is out of range: use 1d to ${MAX_RANGE_DAYS}d.`);
-      ranges.push({ from: today - n + 1, to: today, source: token });
-    } else if (DATE_LIKE.test(token)) {
-      const day = dayNumber(token);
-      if (day === undefined) return invalid(`${code(token)} is not a date in the calendar (use YYYY-MM-DD).`);
-      dates.push({ day, source: token });
-    } else if (RANGE_SEPARATORS.has(token) && dates.length === 1 && next !== undefined && DATE_LIKE.test(next)) {
-      // `2026-11-01 .. 2026-11-08`, `2026-11-01 to 2026-11-08`: the separator is optional.
-    } else {
-      return invalid(`I don't understand ${code(token)}.`);
-    }
-  }
+  const read = readTokens(tokens, today);
+  if ('problem' in read) return invalid(read.problem);
+  const { limit, chart, ranges, dates } = read;
 
   if (dates.length > 2) return invalid('Give at most two dates: a start and an end.');
   const first = dates[0];
@@ -150,9 +114,56 @@ function parseRange(text: string, nowMs: number): ParsedCommand {
   if (problem) return invalid(problem);
   return {
     kind: 'report',
-    request: { from: dayString(range.from), to: dayString(range.to), limit: limit ?? DEFAULT_ROWS, offset: 0 },
+    query: { from: dayString(range.from), to: dayString(range.to), limit: limit ?? DEFAULT_ROWS, offset: 0 },
     ...(chart && { chart }),
   };
+}
+
+interface Tokens {
+  limit: number | undefined;
+  chart: boolean;
+  ranges: Range[];
+  dates: { day: number; source: string }[];
+}
+
+/** What each word says: rows per page, a chart, ranges and dates (paired up by the caller), or the first problem. */
+function readTokens(tokens: string[], today: number): Tokens | { problem: string } {
+  const read: Tokens = { limit: undefined, chart: false, ranges: [], dates: [] };
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i] ?? '';
+    const next = tokens[i + 1];
+    if (token === 'top') {
+      if (read.limit !== undefined) return { problem: '`top` appears twice.' };
+      if (next === undefined || !/^\d+$/.test(next)) return { problem: '`top` needs a number of rows, e.g. `top 20`.' };
+      const n = Number(next);
+      if (n < 1 || n > VISITORS_MAX_LIMIT) return { problem: `\`top\` must be between 1 and ${VISITORS_MAX_LIMIT}.` };
+      read.limit = n;
+      i++;
+    } else if ((token === 'this' || token === 'last') && next === 'month') {
+      read.ranges.push({ ...monthRange(today, token === 'this' ? 0 : -1), source: `${token} month` });
+      i++;
+    } else if (token === 'chart') {
+      read.chart = true;
+    } else if (token === 'today') {
+      read.ranges.push({ from: today, to: today, source: token });
+    } else if (token === 'yesterday') {
+      read.ranges.push({ from: today - 1, to: today - 1, source: token });
+    } else if (PRESET_DAYS.test(token)) {
+      const n = Number(token.slice(0, -1));
+      if (n < 1 || n > MAX_RANGE_DAYS)
+        return { problem: `${code(token)} is out of range: use 1d to ${MAX_RANGE_DAYS}d.` };
+      read.ranges.push({ from: today - n + 1, to: today, source: token });
+    } else if (DATE_LIKE.test(token)) {
+      const day = dayNumber(token);
+      if (day === undefined) return { problem: `${code(token)} is not a date in the calendar (use YYYY-MM-DD).` };
+      read.dates.push({ day, source: token });
+    } else if (RANGE_SEPARATORS.has(token) && read.dates.length === 1 && next !== undefined && DATE_LIKE.test(next)) {
+      // `2026-11-01 .. 2026-11-08`, `2026-11-01 to 2026-11-08`: the separator is optional.
+    } else {
+      return { problem: `I don't understand ${code(token)}.` };
+    }
+  }
+  return read;
 }
 
 /** Why a range cannot be asked for, or undefined. Shared by the command and by button values. */
@@ -176,13 +187,13 @@ function monthRange(today: number, delta: number): { from: number; to: number } 
 const MAX_BUTTON_VALUE = 2000;
 
 /** Compact JSON for a button value; always far below Slack's 2,000 characters. */
-export function encodeRequest(request: VisitorsRequest): string {
-  const { from, to, limit, offset, project } = request;
+export function encodeQuery(query: ReportQuery): string {
+  const { from, to, limit, offset, project } = query;
   return JSON.stringify({ from, to, limit, offset, project });
 }
 
 /** Reads a button value back. Anything forged, stale in shape or out of range is refused. */
-export function decodeRequest(value: unknown, nowMs: number): VisitorsRequest | undefined {
+export function decodeQuery(value: unknown, nowMs: number): ReportQuery | undefined {
   if (typeof value !== 'string' || value.length > MAX_BUTTON_VALUE) return undefined;
   let json: unknown;
   try {
@@ -190,7 +201,7 @@ export function decodeRequest(value: unknown, nowMs: number): VisitorsRequest | 
   } catch {
     return undefined;
   }
-  const parsed = VisitorsRequestSchema.safeParse(json);
+  const parsed = ReportQuerySchema.safeParse(json);
   if (!parsed.success) return undefined;
   const { from, to } = parsed.data;
   if (rangeProblem(dayNumber(from) ?? 0, dayNumber(to) ?? 0, todayNumber(nowMs))) return undefined;
@@ -198,17 +209,15 @@ export function decodeRequest(value: unknown, nowMs: number): VisitorsRequest | 
 }
 
 /** The command that shows this range again (first page), for "try again" messages. */
-export function commandFor(request: VisitorsRequest): string {
-  const range = request.from === request.to ? request.from : `${request.from}..${request.to}`;
-  const project = request.project ? ` --project ${request.project}` : '';
-  return `/visitors${project} ${range}${request.limit === DEFAULT_ROWS ? '' : ` top ${request.limit}`}`;
+export function commandFor(query: ReportQuery): string {
+  const range = query.from === query.to ? query.from : `${query.from}..${query.to}`;
+  const project = query.project ? ` --project ${query.project}` : '';
+  return `/visitors${project} ${range}${query.limit === DEFAULT_ROWS ? '' : ` top ${query.limit}`}`;
 }
 
 function invalid(problem: string): ParsedCommand {
   return { kind: 'invalid', problem };
 }
 
-/** User text as inline code, escaped and shortened; backticks cannot close the span early. */
-function code(token: string): string {
-  return `\`${escapeMrkdwn(truncate(token.replace(/`/g, "'"), 40))}\``;
-}
+/** A word the person typed, shown back as inline code. */
+const code = (token: string) => inlineCode(token, 40);

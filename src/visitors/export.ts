@@ -1,116 +1,129 @@
 import type { Deps } from '../deps.js';
 import { type PageVisitors, VISITORS_MAX_LIMIT, type VisitorCounts } from '../mintlify/schemas.js';
-import { NOT_IN_CHANNEL, slackErrorCode } from '../slack/errors.js';
+import { slackErrorCode } from '../slack/errors.js';
+import type { Audience } from '../slack/reply.js';
+import { keys } from '../store/keys.js';
 import { toCsv } from './csv.js';
-import type { VisitorsRequest } from './date-range.js';
-import { errorCopy, exportCopy, notice, type SlackMessage } from './messages.js';
-import { failureText, showVisitors } from './report.js';
+import type { FailedFor } from './failures.js';
+import { exportCopy } from './messages.js';
+import { fetchPage, type PageDeps } from './report/page.js';
+import { type ProjectQuery, projectQuery, type ReportRequest } from './requests.js';
 
 export const EXPORT_MAX_ROWS = 20_000;
 /** The progress message is edited after every this many pages (and at the end). */
 export const PROGRESS_EVERY_PAGES = 4;
 const EXPORT_LEASE_MS = 10 * 60_000;
 
-export interface ExportTarget {
-  /** Conversation the button was clicked in; the progress message and the file go there. */
-  channel: string;
-  userId: string;
-  /** Sends a private message to the person who clicked. */
-  tellPrivately: (message: SlackMessage) => Promise<void>;
-}
+type ExportDeps = PageDeps & Pick<Deps, 'slack' | 'instanceId'>;
 
 export type ExportResult =
   | { ok: true; rows: number; capped: boolean; fileId?: string }
-  | { ok: false; reason: 'busy' | 'post_failed' | 'fetch_failed' | 'upload_failed' };
+  | FailedFor<'busy' | 'post_failed' | 'fetch_failed' | 'upload_failed'>;
+
+interface Rows {
+  rows: PageVisitors[];
+  totals: VisitorCounts;
+  capped: boolean;
+}
 
 /**
  * Fetches every page of the range (250 rows each, following `hasMore`, at most 20,000 rows), shows progress
- * in a channel message edited in place, and uploads one CSV into that message's thread.
+ * in a channel message edited in place, and uploads one CSV into that message's thread. One export of a range
+ * runs in a conversation at a time, across replicas.
  */
-export async function exportVisitorsCsv(
-  deps: Deps,
-  project: string,
-  request: VisitorsRequest,
-  target: ExportTarget,
-): Promise<ExportResult> {
-  const { log, slack } = deps;
-  const lease = `visitors:export:${project}:${target.channel}:${request.from}:${request.to}`;
-  if (!(await deps.store.claims.claim(lease, deps.instanceId, EXPORT_LEASE_MS))) {
-    await target.tellPrivately(notice(exportCopy.busy));
-    return { ok: false, reason: 'busy' };
-  }
-  const fields = { channel: target.channel, from: request.from, to: request.to };
+export async function exportVisitorsCsv(deps: ExportDeps, request: ReportRequest): Promise<ExportResult> {
+  const { audience } = request;
+  const query = projectQuery(request);
+  const lease = keys.visitorsExport(query.project, audience.channel, query.from, query.to);
+  if (!(await deps.store.claims.claim(lease, deps.instanceId, EXPORT_LEASE_MS))) return { ok: false, reason: 'busy' };
   try {
-    let ts: string;
-    try {
-      const posted = await slack.chat.postMessage({
-        channel: target.channel,
-        text: exportCopy.progress(request, target.userId, 0),
-      });
-      if (!posted.ts) throw new Error('chat.postMessage returned no ts');
-      ts = posted.ts;
-    } catch (error) {
-      const code = slackErrorCode(error);
-      log.warn('visitors.export_post_failed', { ...fields, code });
-      await target.tellPrivately(notice(postFailedText(code)));
-      return { ok: false, reason: 'post_failed' };
-    }
-    const update = async (text: string) => {
-      try {
-        await slack.chat.update({ channel: target.channel, ts, text });
-      } catch (error) {
-        log.warn('visitors.export_update_failed', { ...fields, code: slackErrorCode(error) });
-      }
-    };
-
-    const rows: PageVisitors[] = [];
-    let totals: VisitorCounts = { human: 0, ai: 0, total: 0 };
-    let capped = false;
-    for (let offset = 0, pages = 0; ; pages++) {
-      const pageRequest = { ...request, limit: VISITORS_MAX_LIMIT, offset };
-      const result = await showVisitors(deps, project, pageRequest, { cache: false });
-      if (!result.ok) {
-        await update(exportCopy.failed(request));
-        await target.tellPrivately(notice(failureText(result.failure, request)));
-        return { ok: false, reason: 'fetch_failed' };
-      }
-      const { visitors, hasMore } = result.page.response;
-      totals = result.page.response.totals;
-      const room = EXPORT_MAX_ROWS - rows.length;
-      capped = visitors.length > room || (visitors.length === room && hasMore);
-      rows.push(...visitors.slice(0, room));
-      if (capped || !hasMore || visitors.length === 0) break;
-      offset += visitors.length;
-      if ((pages + 1) % PROGRESS_EVERY_PAGES === 0)
-        await update(exportCopy.progress(request, target.userId, rows.length));
-    }
-
-    let fileId: string | undefined;
-    try {
-      const uploaded = await slack.filesUploadV2({
-        channel_id: target.channel,
-        thread_ts: ts,
-        filename: exportCopy.filename(request),
-        title: exportCopy.title(request),
-        content: toCsv(rows, totals),
-        initial_comment: exportCopy.initialComment(request, rows.length, capped),
-      });
-      fileId = (uploaded.files as { files?: { id?: string }[] }[] | undefined)?.[0]?.files?.[0]?.id;
-    } catch (error) {
-      const code = slackErrorCode(error);
-      log.warn('visitors.export_upload_failed', { ...fields, code });
-      await update(exportCopy.failed(request));
-      await target.tellPrivately(notice(exportCopy.uploadFailed(code)));
-      return { ok: false, reason: 'upload_failed' };
-    }
-    await update(exportCopy.done(request, target.userId, rows.length, capped));
-    log.info('visitors.export', { ...fields, rows: rows.length, capped });
-    return { ok: true, rows: rows.length, capped, ...(fileId && { fileId }) };
+    return await exportWithProgress(deps, query, audience);
   } finally {
     await deps.store.claims.release(lease, deps.instanceId).catch(() => {});
   }
 }
 
-export function postFailedText(code: string): string {
-  return NOT_IN_CHANNEL.has(code) ? errorCopy.notInChannel : errorCopy.postFailed(code);
+async function exportWithProgress(deps: ExportDeps, query: ProjectQuery, audience: Audience): Promise<ExportResult> {
+  const fields = { channel: audience.channel, from: query.from, to: query.to };
+  const progress = await postProgress(deps, fields, exportCopy.progress(query, audience.userId, 0));
+  if (!progress.ok) {
+    deps.log.warn('visitors.export_post_failed', { ...fields, code: progress.code });
+    return progress;
+  }
+  const fetched = await fetchRows(deps, query, (rows) =>
+    progress.edit(exportCopy.progress(query, audience.userId, rows)),
+  );
+  if (!fetched.ok) {
+    await progress.edit(exportCopy.failed(query));
+    return fetched;
+  }
+  const { rows, totals, capped } = fetched;
+  let fileId: string | undefined;
+  try {
+    const uploaded = await deps.slack.filesUploadV2({
+      channel_id: audience.channel,
+      thread_ts: progress.ts,
+      filename: exportCopy.filename(query),
+      title: exportCopy.title(query),
+      content: toCsv(rows, totals),
+      initial_comment: exportCopy.initialComment(query, rows.length, capped),
+    });
+    fileId = (uploaded.files as { files?: { id?: string }[] }[] | undefined)?.[0]?.files?.[0]?.id;
+  } catch (error) {
+    const code = slackErrorCode(error);
+    deps.log.warn('visitors.export_upload_failed', { ...fields, code });
+    await progress.edit(exportCopy.failed(query));
+    return { ok: false, reason: 'upload_failed', code };
+  }
+  await progress.edit(exportCopy.done(query, audience.userId, rows.length, capped));
+  deps.log.info('visitors.export', { ...fields, rows: rows.length, capped });
+  return { ok: true, rows: rows.length, capped, ...(fileId && { fileId }) };
+}
+
+/** The channel message that shows the export's progress, and a way to edit it (failed edits are only logged). */
+async function postProgress(deps: ExportDeps, fields: { channel: string; from: string; to: string }, text: string) {
+  const { channel } = fields;
+  try {
+    const posted = await deps.slack.chat.postMessage({ channel, text });
+    if (!posted.ts) throw new Error('chat.postMessage returned no ts');
+    const ts = posted.ts;
+    const edit = async (text: string) => {
+      try {
+        await deps.slack.chat.update({ channel, ts, text });
+      } catch (error) {
+        deps.log.warn('visitors.export_update_failed', { ...fields, code: slackErrorCode(error) });
+      }
+    };
+    return { ok: true as const, ts, edit };
+  } catch (error) {
+    return { ok: false as const, reason: 'post_failed' as const, code: slackErrorCode(error) };
+  }
+}
+
+/** Every row of the range, page by page, up to `EXPORT_MAX_ROWS`; `onProgress` every few pages. */
+async function fetchRows(
+  deps: PageDeps,
+  query: ProjectQuery,
+  onProgress: (rows: number) => Promise<void>,
+): Promise<({ ok: true } & Rows) | FailedFor<'fetch_failed'>> {
+  const rows: PageVisitors[] = [];
+  let totals: VisitorCounts = { human: 0, ai: 0, total: 0 };
+  let capped = false;
+  for (let offset = 0, pages = 0; ; pages++) {
+    const result = await fetchPage(
+      deps,
+      query.project,
+      { ...query, limit: VISITORS_MAX_LIMIT, offset },
+      { cache: false },
+    );
+    if (!result.ok) return { ok: false, reason: 'fetch_failed', failure: result.failure };
+    const { visitors, hasMore } = result.page.response;
+    totals = result.page.response.totals;
+    const room = EXPORT_MAX_ROWS - rows.length;
+    capped = visitors.length > room || (visitors.length === room && hasMore);
+    rows.push(...visitors.slice(0, room));
+    if (capped || !hasMore || visitors.length === 0) return { ok: true, rows, totals, capped };
+    offset += visitors.length;
+    if ((pages + 1) % PROGRESS_EVERY_PAGES === 0) await onProgress(rows.length);
+  }
 }

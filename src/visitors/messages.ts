@@ -1,14 +1,10 @@
 import type { types } from '@slack/bolt';
-import { escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
-import { commandFor, DEFAULT_ROWS, dayString, MAX_RANGE_DAYS, type VisitorsRequest } from './date-range.js';
+import type { Message } from '../slack/message.js';
+import { escapeMrkdwn, inlineCode, truncate } from '../slack/mrkdwn.js';
+import { commandFor, DEFAULT_ROWS, dayString, MAX_RANGE_DAYS, type ReportQuery } from './date-range.js';
 import { formatCount, formatRange } from './format.js';
 
 /** Every sentence `/visitors` says to people. Builders here are pure and return a plain `text` fallback. */
-
-export interface SlackMessage {
-  text: string;
-  blocks?: types.KnownBlock[];
-}
 
 export const BUTTON_LABELS = {
   prev: '← Previous',
@@ -20,7 +16,7 @@ export const BUTTON_LABELS = {
 } as const;
 
 export const reportCopy = {
-  header: ({ from, to, project }: VisitorsRequest) =>
+  header: ({ from, to, project }: ReportQuery) =>
     `Unique visitors · ${project ? `${project} · ` : ''}${formatRange(from, to)}`,
   total: 'Total visitors',
   human: 'Human',
@@ -42,8 +38,8 @@ export const reportCopy = {
   utc: 'dates in UTC',
   fetched: (when: string) => `fetched ${when}`,
   sharedBy: (userId: string) => `Shared by ${mention(userId)}`,
-  fallback: (request: VisitorsRequest, total: number, human: number, ai: number) =>
-    `${reportCopy.header(request)}: ${formatCount(total)} total (${formatCount(human)} human, ${formatCount(ai)} AI).`,
+  fallback: (query: ReportQuery, total: number, human: number, ai: number) =>
+    `${reportCopy.header(query)}: ${formatCount(total)} total (${formatCount(human)} human, ${formatCount(ai)} AI).`,
 };
 
 /** `<@U123>` for a real user id; anything else is shown as escaped text. */
@@ -53,7 +49,7 @@ export function mention(userId: string): string {
 
 /** The syntax, with examples that are never in the future (they end yesterday). */
 /** Usage, after `problem` when there is one, ending with which project the channel uses (`projects`, mrkdwn). */
-export function helpMessage(nowMs: number, problem?: string, projects?: string): SlackMessage {
+export function helpMessage(nowMs: number, problem?: string, projects?: string): Message {
   const today = Math.floor(nowMs / 86_400_000);
   const start = dayString(today - 7);
   const end = dayString(today - 1);
@@ -85,7 +81,7 @@ export function helpMessage(nowMs: number, problem?: string, projects?: string):
 
 export const errorCopy = {
   unknownProject: (project: string, projects: string) =>
-    `I don't serve a project ${project ? `\`${plain(project, 100)}\`` : 'by that name'}. ${projects}`,
+    `I don't serve a project ${project ? inlineCode(project) : 'by that name'}. ${projects}`,
   forgedButton: 'That button is not valid any more. Run `/visitors` again to get a fresh report.',
   invalidRequest: (serviceMessage: string, details: string[]) => {
     const shown = details.slice(0, 5).map((d) => `• ${plain(d, 300)}`);
@@ -96,40 +92,35 @@ export const errorCopy = {
       ...more,
     ].join('\n');
   },
-  unavailable: (request: VisitorsRequest) =>
-    `The analytics service is not answering right now. Please try again in a minute: \`${commandFor(request)}\``,
-  rateLimited: (request: VisitorsRequest, retryAfterMs: number) =>
-    `The analytics service is busy. Please try again in about ${Math.max(1, Math.ceil(retryAfterMs / 1000))} seconds: \`${commandFor(request)}\``,
+  unavailable: (query: ReportQuery) =>
+    `The analytics service is not answering right now. Please try again in a minute: \`${commandFor(query)}\``,
+  rateLimited: (query: ReportQuery, retryAfterMs: number) =>
+    `The analytics service is busy. Please try again in about ${Math.max(1, Math.ceil(retryAfterMs / 1000))} seconds: \`${commandFor(query)}\``,
   unauthorized:
     'The Mintlify app is misconfigured: the analytics service refused its API key. Please ask your Slack admin to check the app’s Mintlify settings.',
-  unexpected: (request: VisitorsRequest) =>
-    `Something went wrong on my side while getting the report. Please try again: \`${commandFor(request)}\``,
-  listenerFailed: 'Something went wrong on my side. Please try `/visitors` again.',
+  taskFailed: 'Something went wrong on my side. Please try `/visitors` again.',
   notInChannel:
     'I can’t post in this conversation because the app is not a member. Invite it with `/invite @Mintlify` (or your app’s name) and try again.',
-  postFailed: (code: string) => `I couldn’t post to this conversation (\`${plain(code, 60)}\`). Please try again.`,
+  postFailed: (code: string) => `I couldn’t post to this conversation (${inlineCode(code, 60)}). Please try again.`,
 };
 
 export const exportCopy = {
-  filename: ({ from, to, project }: VisitorsRequest) => `visitors_${project ? `${project}_` : ''}${from}_${to}.csv`,
-  title: (request: VisitorsRequest) => `Unique visitors ${formatRange(request.from, request.to)}`,
-  progress: (request: VisitorsRequest, userId: string, rows: number) =>
-    `:hourglass_flowing_sand: Exporting unique visitors for ${formatRange(request.from, request.to)} for ${mention(userId)}… ${formatCount(rows)} rows so far.`,
-  done: (request: VisitorsRequest, userId: string, rows: number, capped: boolean) =>
-    `:white_check_mark: Unique visitors for ${formatRange(request.from, request.to)}, requested by ${mention(userId)}: ` +
+  filename: ({ from, to, project }: ReportQuery) => `visitors_${project ? `${project}_` : ''}${from}_${to}.csv`,
+  title: (query: ReportQuery) => `Unique visitors ${formatRange(query.from, query.to)}`,
+  progress: (query: ReportQuery, userId: string, rows: number) =>
+    `:hourglass_flowing_sand: Exporting unique visitors for ${formatRange(query.from, query.to)} for ${mention(userId)}… ${formatCount(rows)} rows so far.`,
+  done: (query: ReportQuery, userId: string, rows: number, capped: boolean) =>
+    `:white_check_mark: Unique visitors for ${formatRange(query.from, query.to)}, requested by ${mention(userId)}: ` +
     `${formatCount(rows)} rows, CSV in the thread.${capped ? ` ${exportCopy.capped(rows)}` : ''}`,
   capped: (rows: number) =>
     `The export stops at ${formatCount(rows)} rows; narrow the range to see the rest. The totals line still covers the whole site.`,
-  initialComment: (request: VisitorsRequest, rows: number, capped: boolean) =>
-    `Unique visitors per page, ${formatRange(request.from, request.to)} (dates in UTC): ${formatCount(rows)} rows.` +
+  initialComment: (query: ReportQuery, rows: number, capped: boolean) =>
+    `Unique visitors per page, ${formatRange(query.from, query.to)} (dates in UTC): ${formatCount(rows)} rows.` +
     (capped ? ` ${exportCopy.capped(rows)}` : ''),
-  failed: (request: VisitorsRequest) =>
-    `:x: The export of unique visitors for ${formatRange(request.from, request.to)} did not finish.`,
+  failed: (query: ReportQuery) =>
+    `:x: The export of unique visitors for ${formatRange(query.from, query.to)} did not finish.`,
   busy: 'An export of this range is already running here. The file will appear in the thread when it is ready.',
-  uploadFailed: (code: string) =>
-    code === 'not_in_channel' || code === 'channel_not_found'
-      ? errorCopy.notInChannel
-      : `I couldn’t upload the CSV (\`${plain(code, 60)}\`). Please try again.`,
+  uploadFailed: (code: string) => `I couldn’t upload the CSV (${inlineCode(code, 60)}). Please try again.`,
 };
 
 /** Service text shown to people: one line, escaped, shortened. */
@@ -142,7 +133,7 @@ export function section(text: string): types.SectionBlock {
 }
 
 /** A private one-liner with the same text as fallback. */
-export function notice(text: string): SlackMessage {
+export function notice(text: string): Message {
   return { text, blocks: [section(text)] };
 }
 
@@ -153,7 +144,7 @@ export const chartCopy = {
     `Unique visitors (total, human, AI) for ${formatRange(range.from, range.to)}, dates in UTC.`,
   sharedComment: (range: { from: string; to: string }, userId: string) =>
     `Unique visitors (total, human, AI) for ${formatRange(range.from, range.to)}, dates in UTC. Shared by ${mention(userId)}.`,
-  sentToDm: (request: VisitorsRequest) =>
-    `:chart_with_upwards_trend: Your chart of unique visitors for ${formatRange(request.from, request.to)} is in your DM with me (Slack cannot show pictures in a private reply).`,
-  uploadFailed: (code: string) => `I couldn’t send you the chart (\`${plain(code, 60)}\`). Please try again.`,
+  sentToDm: (query: ReportQuery) =>
+    `:chart_with_upwards_trend: Your chart of unique visitors for ${formatRange(query.from, query.to)} is in your DM with me (Slack cannot show pictures in a private reply).`,
+  uploadFailed: (code: string) => `I couldn’t send you the chart (${inlineCode(code, 60)}). Please try again.`,
 };

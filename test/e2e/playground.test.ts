@@ -17,7 +17,7 @@ const START_LIMIT_MS = 45_000;
 
 /** Runs `npm run playground`'s entry point as a person would, and reads the one URL it prints. */
 async function startPlaygroundProcess(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/playground/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tools/playground/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, PLAYGROUND_PORT: '0', LOG_LEVEL: 'error' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -70,6 +70,8 @@ describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
     await page.goto(url);
     await page.locator('body[data-ready=true]').waitFor();
     expect(await page.locator('h1').textContent()).toBe('# docs');
+    // No thread is open yet: its pane stays hidden (the `hidden` attribute must win over the pane's stylesheet).
+    expect(await page.locator('#thread').isVisible()).toBe(false);
 
     // Knobs: short jobs that end with a pull request.
     await page.locator('#duration').evaluate((input: { value: string; dispatchEvent(event: Event): boolean }) => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SlackStandin, type StandinUser } from '../../src/slack-standin/index.js';
+import { SlackStandin, type StandinUser } from '../../tools/slack-standin/index.js';
 import { startedStandins } from '../support/wire-safety.js';
 
 export type {
@@ -9,11 +9,11 @@ export type {
   StoredMessage,
   StoredView,
   UploadedFile,
-} from '../../src/slack-standin/index.js';
-export { BOT_ID, BOT_USER_ID } from '../../src/slack-standin/index.js';
+} from '../../tools/slack-standin/index.js';
+export { BOT_ID, BOT_USER_ID } from '../../tools/slack-standin/index.js';
 
 /**
- * The Slack stand-in as the tests know it (src/slack-standin), with the default workspace and its tokens. Every
+ * The Slack stand-in as the tests know it (tools/slack-standin), with the default workspace and its tokens. Every
  * instance's outgoing bodies are checked for wire safety after its test file (test/support/wire-safety-setup.ts).
  */
 export class FakeSlackApi extends SlackStandin {

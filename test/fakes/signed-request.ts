@@ -1,4 +1,4 @@
-import { slackSignature as sign } from '../../src/slack-standin/index.js';
+import { slackSignature as sign } from '../../tools/slack-standin/index.js';
 import { ackBodies } from '../support/wire-safety.js';
 
 export const SIGNING_SECRET = 'test-signing-secret';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
-import { type Simulator, type SimulatorOptions, startSimulator } from '../../src/simulator/server.js';
+import { type Simulator, type SimulatorOptions, startSimulator } from '../../tools/simulator/server.js';
 
 /**
  * Starts a fresh simulator before each test (so jobs, limits, faults and `requests` never leak between tests)

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { JobBinding } from '../../src/store/jobs.js';
-import { type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
 import { postForm, postInteraction, postJson, slackSignature } from '../fakes/signed-request.js';
 import { blockAction, CHANNEL_ID, slashCommand, threadReply, USER_ID } from '../fixtures/slack.js';
-import { startAppProcess } from '../support/app-process.js';
-import { eventually, startTestApp, TEST_PROJECT_ID, type TestApp, testEnv } from '../support/test-app.js';
-import { LONG_JOB_MS, overlongTexts, oversizedSections, sleep, startJobVia } from './support.js';
+import { useHarness } from '../support/harness.js';
+import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
+import { FAST_POLL, LONG_JOB_MS, overlongTexts, oversizedSections, sleep } from './support.js';
 
 /**
  * Hostile or broken input against the real app over HTTP (one app for the whole sweep, so anything that
@@ -14,32 +12,18 @@ import { LONG_JOB_MS, overlongTexts, oversizedSections, sleep, startJobVia } fro
  * crash, and nothing reaching the simulator that was built from unvalidated input.
  */
 describe('bad input sweep', () => {
-  let slack: FakeSlackApi;
-  let sim: Simulator;
-  let app: TestApp;
-
-  beforeAll(async () => {
-    slack = await startFakeSlackApi();
-    sim = await startSimulator({ jobDurationMs: LONG_JOB_MS });
-    app = await startTestApp(slack, sim.url, { env: { POLL_INTERVAL_MS: '50', POLL_MAX_INTERVAL_MS: '300' } });
-  });
-
-  afterAll(async () => {
-    await app?.stop();
-    await sim?.close();
-    await slack?.close();
-  });
+  const h = useHarness({ simulator: { jobDurationMs: LONG_JOB_MS }, env: FAST_POLL, boot: true, per: 'file' });
 
   beforeEach(async () => {
     // The app is still alive and answering after the previous case.
-    const health = await fetch(`${app.url}/healthz`);
+    const health = await fetch(`${h.app.url}/healthz`);
     expect(health.status).toBe(200);
-    slack.reset();
-    sim.requests.length = 0;
+    h.slack.reset();
+    h.sim.requests.length = 0;
   });
 
   /** Requests that would start or change something, or fetch analytics (polls of earlier cases' jobs excluded). */
-  const work = () => sim.requests.filter((r) => r.method !== 'GET' || r.path.endsWith('/visitors'));
+  const work = () => h.sim.requests.filter((r) => r.method !== 'GET' || r.path.endsWith('/visitors'));
 
   /** Every request the simulator saw must be one of the API's own paths with a well-formed id. */
   function expectOnlyValidatedPaths(): void {
@@ -49,7 +33,7 @@ describe('bad input sweep', () => {
       new RegExp(`^/v2/agent/${project}/job/[0-9a-f-]{36}(/message)?$`),
       new RegExp(`^/v1/analytics/${project}/visitors$`),
     ];
-    for (const request of sim.requests) {
+    for (const request of h.sim.requests) {
       expect(
         allowed.some((re) => re.test(request.path)),
         `unexpected request ${request.method} ${request.path}`,
@@ -61,7 +45,7 @@ describe('bad input sweep', () => {
   async function postRaw(body: Buffer | string, contentType: string, headers: Record<string, string> = {}) {
     const timestamp = Math.floor(Date.now() / 1000);
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    return fetch(`${app.url}/slack/events`, {
+    return fetch(`${h.app.url}/slack/events`, {
       method: 'POST',
       headers: {
         'content-type': contentType,
@@ -100,14 +84,14 @@ describe('bad input sweep', () => {
       ['a non-numeric timestamp', () => ({ 'x-slack-request-timestamp': 'soon', 'x-slack-signature': 'v0=00' })],
     ];
     it.each(cases)('%s', async (_, headers) => {
-      const res = await fetch(`${app.url}/slack/events`, {
+      const res = await fetch(`${h.app.url}/slack/events`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers() },
         body: form(),
       });
       expect(res.status).toBe(401);
       await sleep(200);
-      expect(slack.calls).toHaveLength(0);
+      expect(h.slack.calls).toHaveLength(0);
       expect(work()).toHaveLength(0);
     });
   });
@@ -123,7 +107,7 @@ describe('bad input sweep', () => {
       expect(res.status).toBe(400);
       await sleep(100);
       expect(work()).toHaveLength(0);
-      expect(slack.calls).toHaveLength(0);
+      expect(h.slack.calls).toHaveLength(0);
     });
 
     const oddButParseable: [string, string, string][] = [
@@ -154,126 +138,124 @@ describe('bad input sweep', () => {
         expect(res.status).toBeLessThan(500);
         await sleep(100);
         expect(work()).toHaveLength(0);
-        expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+        expect(h.slack.callsTo('chat.postMessage')).toHaveLength(0);
       },
     );
   });
 
   describe('/agent with missing or odd fields', () => {
     it('no text → private usage, nothing started', async () => {
-      const { text: _, ...fields } = slashCommand({ response_url: slack.responseUrl('notext') });
-      const res = await postForm(app.url, fields);
+      const { text: _, ...fields } = slashCommand({ response_url: h.slack.responseUrl('notext') });
+      const res = await postForm(h.app.url, fields);
       expect(res.status).toBe(200);
       expect(((await res.json()) as { text: string }).text).toContain('/agent &lt;instruction&gt;');
       expect(work()).toHaveLength(0);
     });
 
     it.each(['user_id', 'channel_id'])('no %s → refused privately, no root message and no job', async (missing) => {
-      const fields = slashCommand({ text: `Missing ${missing}`, response_url: slack.responseUrl('missing') });
+      const fields = slashCommand({ text: `Missing ${missing}`, response_url: h.slack.responseUrl('missing') });
       delete fields[missing];
-      const res = await postForm(app.url, fields);
+      const res = await postForm(h.app.url, fields);
       expect(res.status).toBe(200);
       const body = await res.text();
       await sleep(300);
       const replies = [
         ...(body ? [JSON.parse(body)] : []),
-        ...slack.callsTo('response_url:missing').map((c) => c.args),
+        ...h.slack.callsTo('response_url:missing').map((c) => c.args),
       ];
       expect(replies.length).toBeGreaterThan(0);
       expect(replies[0]?.response_type).toBe('ephemeral');
-      expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
+      expect(h.slack.callsTo('chat.postMessage')).toHaveLength(0);
       expect(work()).toHaveLength(0);
     });
 
     it('/visitors with its text given twice → a private answer all the same', async () => {
-      const responseUrl = encodeURIComponent(slack.responseUrl('visitors-twice'));
+      const responseUrl = encodeURIComponent(h.slack.responseUrl('visitors-twice'));
       const body = `command=%2Fvisitors&text=7d&text=30d&user_id=${USER_ID}&channel_id=${CHANNEL_ID}&team_id=T1&response_url=${responseUrl}`;
       const res = await postRaw(body, 'application/x-www-form-urlencoded');
       expect(res.status).toBe(200);
-      const reply = await eventually(() => slack.callsTo('response_url:visitors-twice')[0], 3_000, 'a private answer');
+      const reply = await eventually(
+        () => h.slack.callsTo('response_url:visitors-twice')[0],
+        3_000,
+        'a private answer',
+      );
       expect(reply.args.response_type).toBe('ephemeral');
     });
 
     it('no response_url → the job still starts normally and nothing crashes', async () => {
       const { response_url: _, ...fields } = slashCommand({ text: 'No response url here' });
-      const before = sim.counts().creates;
-      const res = await postForm(app.url, fields);
+      const before = h.sim.counts().creates;
+      const res = await postForm(h.app.url, fields);
       expect(res.status).toBe(200);
-      await eventually(() => sim.counts().creates === before + 1, 3_000, 'the job');
+      await eventually(() => h.sim.counts().creates === before + 1, 3_000, 'the job');
       expectOnlyValidatedPaths();
     });
   });
 
   describe('oversized and undecodable text', () => {
     const huge = (unit: string) => unit.repeat(Math.ceil(40_000 / unit.length)).slice(0, 40_000);
+    /** Slack would refuse or cut none of what the app sent. */
+    const expectAllFitSlack = () => {
+      expect(oversizedSections(h.slack.calls)).toEqual([]);
+      expect(overlongTexts(h.slack.calls)).toEqual([]);
+    };
 
     it.each([
       ['plain letters', huge('abcdefghij ')],
       ['characters Slack needs escaped', huge('<&> ')],
       ['nothing but ampersands (5× longer once escaped)', huge('&')],
     ])('a 40,000-character /agent prompt of %s: every message fits Slack and the user is answered', async (_, text) => {
-      const res = await postForm(app.url, slashCommand({ text, response_url: slack.responseUrl('huge') }));
-      expect(res.status).toBe(200);
+      await h.command(`/agent ${text}`, { responseId: 'huge' });
       await eventually(
         () =>
-          slack.callsTo('response_url:huge').length > 0 ||
-          slack.callsTo('chat.update').some((c) => JSON.stringify(c.args.blocks).includes('job `')),
+          h.slack.callsTo('response_url:huge').length > 0 ||
+          h.slack.callsTo('chat.update').some((c) => JSON.stringify(c.args.blocks).includes('job `')),
         5_000,
         'an answer',
       );
-      expect(oversizedSections(slack.calls)).toEqual([]);
-      expect(overlongTexts(slack.calls)).toEqual([]);
+      expectAllFitSlack();
       expectOnlyValidatedPaths();
     });
 
     it('a 40,000-character prompt the service refuses: the private error echoing it still fits Slack', async () => {
-      sim.injectFault({ kind: 'status', status: 502, count: 1, match: { method: 'POST' } });
+      h.sim.injectFault({ kind: 'status', status: 502, count: 1, match: { method: 'POST' } });
       const text = huge('&<');
-      expect((await postForm(app.url, slashCommand({ text, response_url: slack.responseUrl('refused') }))).status).toBe(
-        200,
-      );
-      const [reply] = await eventually(
-        () => slack.callsTo('response_url:refused').length && slack.callsTo('response_url:refused'),
-        5_000,
-        'the private error',
-      );
-      expect(reply?.args.text).toContain('>&amp;&lt;&amp;&lt;');
-      expect(oversizedSections(slack.calls)).toEqual([]);
-      expect(overlongTexts(slack.calls)).toEqual([]);
+      await h.command(`/agent ${text}`);
+      const reply = await h.answer();
+      expect(reply.args.text).toContain('>&amp;&lt;&amp;&lt;');
+      expectAllFitSlack();
     });
 
     it('a 40,000-character thread reply the service refuses: the private error echoing it still fits Slack', async () => {
-      const { jobId, rootTs } = await startJobVia(app.url, slack, 'Job that will vanish');
-      sim.deleteJob(jobId);
-      expect((await postJson(app.url, threadReply(rootTs, { text: huge('&') }))).status).toBe(200);
+      const { jobId, rootTs } = await h.startJob('Job that will vanish');
+      h.sim.deleteJob(jobId);
+      await h.deliver(threadReply(rootTs, { text: huge('&') }));
       const [eph] = await eventually(
-        () => slack.callsTo('chat.postEphemeral').length && slack.callsTo('chat.postEphemeral'),
+        () => h.slack.callsTo('chat.postEphemeral').length && h.slack.callsTo('chat.postEphemeral'),
         5_000,
         'the private error',
       );
       expect(eph?.args.text).toContain('>&amp;&amp;');
-      expect(oversizedSections(slack.calls)).toEqual([]);
-      expect(overlongTexts(slack.calls)).toEqual([]);
+      expectAllFitSlack();
     });
 
     it('a 40,000-character thread reply: one follow-up or a private refusal, every message fits Slack', async () => {
-      const { rootTs } = await startJobVia(app.url, slack, 'Job for a huge reply');
+      const { rootTs } = await h.startJob('Job for a huge reply');
       const text = `${'Please also '.repeat(3_000)}<&>`.padEnd(40_000, '&');
-      expect((await postJson(app.url, threadReply(rootTs, { text }))).status).toBe(200);
+      await h.deliver(threadReply(rootTs, { text }));
       await eventually(
-        () => slack.callsTo('reactions.add').some((c) => c.args.name === 'white_check_mark' || c.args.name === 'x'),
+        () => h.slack.callsTo('reactions.add').some((c) => c.args.name === 'white_check_mark' || c.args.name === 'x'),
         5_000,
         'the follow-up handled',
       );
-      expect(oversizedSections(slack.calls)).toEqual([]);
-      expect(overlongTexts(slack.calls)).toEqual([]);
-      expect(sim.requests.filter((r) => r.path.endsWith('/message')).length).toBeLessThanOrEqual(1);
+      expectAllFitSlack();
+      expect(h.sim.requests.filter((r) => r.path.endsWith('/message')).length).toBeLessThanOrEqual(1);
       expectOnlyValidatedPaths();
     });
 
     it('invalid UTF-8 in a slash command and in a thread reply is handled like any other text', async () => {
-      const { text: _, ...fields } = slashCommand({ response_url: slack.responseUrl('utf8') });
-      const before = sim.counts().creates;
+      const { text: _, ...fields } = slashCommand({ response_url: h.slack.responseUrl('utf8') });
+      const before = h.sim.counts().creates;
       const form = Buffer.concat([
         Buffer.from(new URLSearchParams(fields).toString()),
         Buffer.from('&text=Fix%20'),
@@ -282,9 +264,9 @@ describe('bad input sweep', () => {
       ]);
       const res = await postRaw(form, 'application/x-www-form-urlencoded');
       expect(res.status).toBe(200);
-      await eventually(() => sim.counts().creates === before + 1, 5_000, 'the job from the odd bytes');
+      await eventually(() => h.sim.counts().creates === before + 1, 5_000, 'the job from the odd bytes');
       const { rootTs } = await eventually(() => {
-        const update = slack.callsTo('chat.update').find((c) => JSON.stringify(c.args.blocks).includes('job `'));
+        const update = h.slack.callsTo('chat.update').find((c) => JSON.stringify(c.args.blocks).includes('job `'));
         return update && { rootTs: update.args.ts as string };
       });
 
@@ -293,7 +275,7 @@ describe('bad input sweep', () => {
       Buffer.from([0xff, 0xc3, 0x28, 0xed]).copy(event, at);
       expect((await postRaw(event, 'application/json')).status).toBe(200);
       await eventually(
-        () => slack.callsTo('reactions.add').some((c) => c.args.name === 'white_check_mark' || c.args.name === 'x'),
+        () => h.slack.callsTo('reactions.add').some((c) => c.args.name === 'white_check_mark' || c.args.name === 'x'),
         5_000,
         'the reply handled',
       );
@@ -324,15 +306,15 @@ describe('bad input sweep', () => {
         for (const actionId of actions) {
           const id = actionId.replace('.', '-');
           const res = await postInteraction(
-            app.url,
-            blockAction(actionId, value, { response_url: slack.responseUrl(id) }),
+            h.app.url,
+            blockAction(actionId, value, { response_url: h.slack.responseUrl(id) }),
           );
           expect(res.status).toBe(200);
         }
         for (const actionId of actions) {
           const id = actionId.replace('.', '-');
           const [reply] = await eventually(
-            () => slack.callsTo(`response_url:${id}`).length && slack.callsTo(`response_url:${id}`),
+            () => h.slack.callsTo(`response_url:${id}`).length && h.slack.callsTo(`response_url:${id}`),
             3_000,
             `reply to ${actionId}`,
           );
@@ -342,8 +324,8 @@ describe('bad input sweep', () => {
         }
         expect(({} as Record<string, unknown>).polluted).toBeUndefined();
         expect(work()).toHaveLength(0);
-        expect(slack.callsTo('chat.postMessage')).toHaveLength(0);
-        expect(slack.callsTo('files.getUploadURLExternal')).toHaveLength(0);
+        expect(h.slack.callsTo('chat.postMessage')).toHaveLength(0);
+        expect(h.slack.callsTo('files.getUploadURLExternal')).toHaveLength(0);
       },
     );
   });
@@ -371,29 +353,31 @@ describe('bad input sweep', () => {
     });
 
     it('a thread reply to a thread bound to a weird id is refused privately and never reaches the service', async () => {
-      const { jobs } = app.app.deps.store;
+      const { jobs } = h.app.app.deps.store;
       for (const [i, jobId] of weirdIds.entries()) {
         const threadTs = `1690000000.00${String(i).padStart(4, '0')}`;
         await jobs.create(binding(jobId, threadTs), { status: 'active' }, Date.now());
         await jobs.untrack({ project: TEST_PROJECT_ID, jobId });
-        expect((await postJson(app.url, threadReply(threadTs, { text: `Reply ${i}` }))).status).toBe(200);
+        expect((await postJson(h.app.url, threadReply(threadTs, { text: `Reply ${i}` }))).status).toBe(200);
       }
       await eventually(
-        () => slack.callsTo('chat.postEphemeral').length === weirdIds.length,
+        () => h.slack.callsTo('chat.postEphemeral').length === weirdIds.length,
         5_000,
         'a private answer per reply',
       );
-      for (const call of slack.callsTo('chat.postEphemeral')) expect(call.args.text).toMatch(/>Reply \d/);
-      expect(slack.callsTo('reactions.add').filter((c) => c.args.name === 'x')).toHaveLength(weirdIds.length);
+      for (const call of h.slack.callsTo('chat.postEphemeral')) expect(call.args.text).toMatch(/>Reply \d/);
+      expect(h.slack.callsTo('reactions.add').filter((c) => c.args.name === 'x')).toHaveLength(weirdIds.length);
       expect(work()).toHaveLength(0);
     });
 
     it('planted active jobs with weird ids are never polled through a crafted path, and the app stays healthy', async () => {
-      const { jobs } = app.app.deps.store;
+      const { jobs } = h.app.app.deps.store;
+      // As a restart finds them: adopted from the active index, each round's poll added.
       for (const [i, jobId] of weirdIds.entries()) {
-        await jobs.create(binding(jobId, `1690000001.00${i}`), { status: 'active' }, Date.now());
+        const record = await jobs.create(binding(jobId, `1690000001.00${i}`), { status: 'active' }, Date.now());
+        await h.app.app.deps.tracker.track(record);
       }
-      await sleep(1_500); // several discovery and poll rounds
+      await sleep(1_500); // several poll rounds
       expectOnlyValidatedPaths();
       // Refused by the client's id check before any request, then treated as gone: tracking stops for good.
       await eventually(
@@ -401,12 +385,12 @@ describe('bad input sweep', () => {
         5_000,
         'weird ids no longer tracked',
       );
-      expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${h.app.url}/healthz`)).status).toBe(200);
       // A normal job still works next to them.
-      const { jobId, rootTs } = await startJobVia(app.url, slack, 'Ordinary job among weird ones');
-      sim.endJob(jobId, { status: 'completed', prLink: null });
+      const { jobId, rootTs } = await h.startJob('Ordinary job among weird ones');
+      h.sim.endJob(jobId, { status: 'completed', prLink: null });
       await eventually(
-        () => slack.callsTo('chat.postMessage').some((c) => c.args.thread_ts === rootTs),
+        () => h.slack.callsTo('chat.postMessage').some((c) => c.args.thread_ts === rootTs),
         5_000,
         'the ordinary outcome',
       );
@@ -415,8 +399,8 @@ describe('bad input sweep', () => {
   });
 
   it('still answers /healthz and a normal /agent after the whole sweep', async () => {
-    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
-    await startJobVia(app.url, slack, 'Final sanity job');
+    expect((await fetch(`${h.app.url}/healthz`)).status).toBe(200);
+    await h.startJob('Final sanity job');
     expectOnlyValidatedPaths();
   });
 
@@ -425,7 +409,7 @@ describe('bad input sweep', () => {
     // handler (an unhandled rejection) and the request is never answered. It takes the signing secret to send one,
     // and the process must survive it: src/index.ts logs unhandled rejections and keeps serving.
     it('leaves the process serving: /healthz and /agent still work afterwards', async () => {
-      const child = await startAppProcess(testEnv(slack, sim.url, { LOG_LEVEL: 'info' }));
+      const child = await h.spawn();
       try {
         const timestamp = Math.floor(Date.now() / 1000);
         const answer = await fetch(`${child.url}/slack/events`, {
@@ -445,7 +429,7 @@ describe('bad input sweep', () => {
         await eventually(() => child.output().includes('process.unhandled_rejection'), 3_000, 'the logged rejection');
         expect(child.child.exitCode).toBeNull();
         expect((await fetch(`${child.url}/healthz`)).status).toBe(200);
-        await startJobVia(child.url, slack, 'After a null body');
+        await h.startJob('After a null body', { app: child });
         expectOnlyValidatedPaths();
       } finally {
         await child.kill('SIGTERM');

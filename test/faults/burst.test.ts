@@ -1,12 +1,12 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HOURLY_LIMIT } from '../../src/agent/quota.js';
-import { type Simulator, startSimulator } from '../../src/simulator/server.js';
-import { type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
 import { SIGNING_SECRET } from '../fakes/signed-request.js';
 import { CHANNEL_ID, slashCommand } from '../fixtures/slack.js';
-import { dropNamespace, storeKinds, testNamespace } from '../support/redis.js';
-import { eventually, startTestApp, TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
-import { boundRoots, burstFromAnotherProcess, holdCpuLock, LONG_JOB_MS } from './support.js';
+import { useHarness } from '../support/harness.js';
+import { storeKinds } from '../support/redis.js';
+import { boundRoots } from '../support/steps.js';
+import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
+import { burstFromAnotherProcess, holdCpuLock, LONG_JOB_MS } from './support.js';
 
 const BURST = 200;
 
@@ -20,34 +20,16 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => release?.());
 
-describe.each(storeKinds)('a burst of $kind-store /agent commands', ({ kind, redisUrl, available }) => {
-  let slack: FakeSlackApi;
-  let sim: Simulator;
-  let app: TestApp | undefined;
-  let namespace: string;
-
-  beforeEach(async (context) => {
-    if (!available) context.skip();
-    namespace = testNamespace();
-    slack = await startFakeSlackApi();
-    sim = await startSimulator({ jobDurationMs: LONG_JOB_MS });
-    app = await startTestApp(slack, sim.url, {
-      redisUrl,
-      namespace,
-      env: { POLL_INTERVAL_MS: '2000', POLL_MAX_INTERVAL_MS: '5000', LOG_LEVEL: 'info' },
-    });
-  });
-
-  afterEach(async () => {
-    await app?.stop();
-    app = undefined;
-    await sim?.close();
-    await slack?.close();
-    if (kind === 'redis' && available) await dropNamespace(namespace);
+describe.each(storeKinds)('a burst of $kind-store /agent commands', (store) => {
+  const h = useHarness({
+    store,
+    simulator: { jobDurationMs: LONG_JOB_MS },
+    env: { POLL_INTERVAL_MS: '2000', POLL_MAX_INTERVAL_MS: '5000', LOG_LEVEL: 'info' },
+    boot: true,
   });
 
   it(`acks all ${BURST} sent within a second, creates exactly ${HOURLY_LIMIT} jobs each with its thread, and tells the rest when to retry`, async () => {
-    const running = app as TestApp;
+    const { app: running, slack, sim } = h;
     const prompt = (i: number) => `Burst job number ${i} please`;
     // Warm the request path first (help costs no slot), as a running app would be.
     const warmUp = Array.from({ length: 20 }, () => slashCommand({ text: 'help' }));
@@ -59,7 +41,7 @@ describe.each(storeKinds)('a burst of $kind-store /agent commands', ({ kind, red
     const results = await burstFromAnotherProcess(running.url, SIGNING_SECRET, forms, 1_000);
 
     const maxMs = Math.max(...results.map((r) => r.ms));
-    console.info(`[burst ${kind}] max ack latency ${Math.round(maxMs)} ms over ${BURST} requests`);
+    console.info(`[burst ${store.kind}] max ack latency ${Math.round(maxMs)} ms over ${BURST} requests`);
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(maxMs).toBeLessThan(2_500); // Slack gives up at 3 s; observed 0.1–1.8 s on 2 cores with other suites running
 

@@ -1,21 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/server.js';
-import { type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
-import { testNamespace } from '../support/redis.js';
-import { eventually, startTestApp, TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
-import {
-  agentCommand,
-  FAST_POLL,
-  jobIdOfUpdate,
-  LONG_JOB_MS,
-  type RedisServer,
-  redisServerAvailable,
-  type StartedJob,
-  sleep,
-  startJobVia,
-  startRedisServer,
-  threadPosts,
-} from './support.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.js';
+import { type CommandResult, jobIdOfUpdate, type StartedJob } from '../support/steps.js';
+import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
+import { FAST_POLL, LONG_JOB_MS, redisServerAvailable, sleep, useRedisServer } from './support.js';
 
 /**
  * The app's Redis goes away while jobs are tracked. Realistic outage: a maintenance restart
@@ -24,37 +11,22 @@ import {
  * dropped connections (`CLIENT KILL TYPE normal`) while outcomes are being posted.
  */
 describe.skipIf(!redisServerAvailable)('Redis dropped or restarted while jobs are tracked', () => {
-  let redis: RedisServer;
-  let slack: FakeSlackApi;
-  let sim: Simulator;
-  let app: TestApp | undefined;
-
+  const redisServer = useRedisServer();
+  const h = useHarness({ simulator: { jobDurationMs: LONG_JOB_MS }, env: FAST_POLL });
   beforeEach(async () => {
-    redis = await startRedisServer();
-    slack = await startFakeSlackApi();
-    sim = await startSimulator({ jobDurationMs: LONG_JOB_MS });
-    app = await startTestApp(slack, sim.url, { redisUrl: redis.url, namespace: testNamespace(), env: FAST_POLL });
+    await h.boot({ redisUrl: redisServer().url });
   });
-
-  afterEach(async () => {
-    await app?.stop();
-    app = undefined;
-    await sim.close();
-    await slack.close();
-    await redis.stop();
-  });
-
-  const creates = () => sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/job'));
 
   it('answers /agent during a restart with a private error echoing the prompt, reconnects, and posts every outcome once', async () => {
-    const running = app as TestApp;
+    const { app: running, slack, sim } = h;
+    const redis = redisServer();
     const jobs: StartedJob[] = [];
-    for (let i = 0; i < 4; i++) jobs.push(await startJobVia(running.url, slack, `Before the outage ${i}`));
+    for (let i = 0; i < 4; i++) jobs.push(await h.startJob(`Before the outage ${i}`));
     const [a, b, c, d] = jobs as [StartedJob, StartedJob, StartedJob, StartedJob];
 
     // One outcome lands before the outage: it must not be posted again after it.
     sim.endJob(a.jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/100' });
-    await eventually(() => threadPosts(slack, a.rootTs).length === 1, 5_000, 'outcome before the outage');
+    await eventually(() => h.threadPosts(a.rootTs).length === 1, 5_000, 'outcome before the outage');
 
     await redis.shutdownSave();
     await eventually(
@@ -71,7 +43,7 @@ describe.skipIf(!redisServerAvailable)('Redis dropped or restarted while jobs ar
     sim.endJob(b.jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/101' });
     sim.endJob(c.jobId, { status: 'failed' });
 
-    const during = await agentCommand(running.url, slack, 'Written while Redis is down', 'outage');
+    const during = await h.command('/agent Written while Redis is down', { responseId: 'outage' });
     expect(during.status).toBe(200);
     expect(during.ms).toBeLessThan(1_500);
     const [reply] = await eventually(
@@ -82,7 +54,7 @@ describe.skipIf(!redisServerAvailable)('Redis dropped or restarted while jobs ar
     expect(reply?.args.response_type).toBe('ephemeral');
     expect(reply?.args.text).toContain('storage is unavailable');
     expect(reply?.args.text).toContain('>Written while Redis is down');
-    expect(creates()).toHaveLength(4); // nothing started for it
+    expect(h.creates()).toHaveLength(4); // nothing started for it
     expect(JSON.stringify(slack.callsTo('chat.postMessage'))).not.toContain('Written while Redis is down');
 
     await sleep(1_000); // down for a while: past a lease and several poll rounds
@@ -90,36 +62,37 @@ describe.skipIf(!redisServerAvailable)('Redis dropped or restarted while jobs ar
     await eventually(() => running.logs().includes('store.redis_ready'), 10_000, 'reconnect');
 
     await eventually(
-      () => threadPosts(slack, b.rootTs).length === 1 && threadPosts(slack, c.rootTs).length === 1,
+      () => h.threadPosts(b.rootTs).length === 1 && h.threadPosts(c.rootTs).length === 1,
       10_000,
       'outcomes that ended during the outage',
     );
-    expect(threadPosts(slack, b.rootTs)[0]?.args.text).toContain('pull/101');
-    expect(threadPosts(slack, c.rootTs)[0]?.args.text).toContain('failed');
+    expect(h.threadPosts(b.rootTs)[0]?.args.text).toContain('pull/101');
+    expect(h.threadPosts(c.rootTs)[0]?.args.text).toContain('failed');
 
     // A job still running across the outage is tracked afterwards too.
     sim.endJob(d.jobId, { status: 'completed', prLink: null });
-    await eventually(() => threadPosts(slack, d.rootTs).length === 1, 5_000, 'outcome after the outage');
+    await eventually(() => h.threadPosts(d.rootTs).length === 1, 5_000, 'outcome after the outage');
 
     // And the store takes new work again.
-    await startJobVia(running.url, slack, 'After the outage');
-    expect(creates()).toHaveLength(5);
+    await h.startJob('After the outage');
+    expect(h.creates()).toHaveLength(5);
 
     await sleep(800); // further polls must not post again
-    for (const job of jobs) expect(threadPosts(slack, job.rootTs), job.jobId).toHaveLength(1);
+    for (const job of jobs) expect(h.threadPosts(job.rootTs), job.jobId).toHaveLength(1);
   });
 
   it('survives repeated dropped connections while outcomes are posted: each exactly once, every /agent answered', async () => {
-    const running = app as TestApp;
+    const { app: running, slack, sim } = h;
+    const redis = redisServer();
     const jobs: StartedJob[] = [];
-    for (let i = 0; i < 6; i++) jobs.push(await startJobVia(running.url, slack, `Under a connection storm ${i}`));
+    for (let i = 0; i < 6; i++) jobs.push(await h.startJob(`Under a connection storm ${i}`));
     for (const job of jobs) sim.endJob(job.jobId, { status: 'completed', prLink: null });
 
     // Drop every app connection every 40 ms for ~1.2 s while the poller posts and users run /agent.
-    const commands: Promise<{ status: number; ms: number }>[] = [];
+    const commands: Promise<CommandResult>[] = [];
     for (let round = 0; round < 30; round++) {
       await redis.command(['CLIENT', 'KILL', 'TYPE', 'normal']);
-      if (round % 10 === 5) commands.push(agentCommand(running.url, slack, `Storm command ${round}`, `storm${round}`));
+      if (round % 10 === 5) commands.push(h.command(`/agent Storm command ${round}`, { responseId: `storm${round}` }));
       await sleep(40);
     }
     const answered = await Promise.all(commands);
@@ -130,12 +103,12 @@ describe.skipIf(!redisServerAvailable)('Redis dropped or restarted while jobs ar
     }
 
     await eventually(
-      () => jobs.every((job) => threadPosts(slack, job.rootTs).length >= 1),
+      () => jobs.every((job) => h.threadPosts(job.rootTs).length >= 1),
       10_000,
       'every outcome after the storm',
     );
     await sleep(800);
-    for (const job of jobs) expect(threadPosts(slack, job.rootTs), job.jobId).toHaveLength(1);
+    for (const job of jobs) expect(h.threadPosts(job.rootTs), job.jobId).toHaveLength(1);
 
     // Every storm command either started a job bound to its thread or told the user privately.
     for (const round of [5, 15, 25]) {
@@ -155,13 +128,14 @@ describe.skipIf(!redisServerAvailable)('Redis dropped or restarted while jobs ar
    */
   describe('connection dropped in the middle of posting an outcome', () => {
     const rootEnded = (rootTs: string) =>
-      slack
+      h.slack
         .callsTo('chat.update')
         .some((c) => c.args.ts === rootTs && JSON.stringify(c.args.blocks).includes('Pull request ready'));
 
     it('after Slack accepted the post but before it was recorded: marked ended promptly, never posted twice', async () => {
-      const running = app as TestApp;
-      const { jobId, rootTs } = await startJobVia(running.url, slack, 'Drop after the post');
+      const { app: running, sim } = h;
+      const redis = redisServer();
+      const { jobId, rootTs } = await h.startJob('Drop after the post');
       const { jobs } = running.app.deps.store;
       const endRound = jobs.endRound.bind(jobs);
       let dropped = 0;
@@ -178,12 +152,13 @@ describe.skipIf(!redisServerAvailable)('Redis dropped or restarted while jobs ar
       await eventually(() => rootEnded(rootTs), 6_000, 'the root message marked ended');
       await sleep(800);
       expect(dropped).toBeGreaterThan(0);
-      expect(threadPosts(slack, rootTs)).toHaveLength(1);
+      expect(h.threadPosts(rootTs)).toHaveLength(1);
     });
 
     it('after Redis granted the posting claim but its reply was lost: the outcome is still posted promptly, once', async () => {
-      const running = app as TestApp;
-      const { jobId, rootTs } = await startJobVia(running.url, slack, 'Drop the claim reply');
+      const { app: running, sim } = h;
+      const redis = redisServer();
+      const { jobId, rootTs } = await h.startJob('Drop the claim reply');
       const claims = running.app.deps.store.claims;
       let lost = 0;
       // Whichever call takes the posting claim (claim or renew): Redis applies it, then the reply is lost.
@@ -200,11 +175,11 @@ describe.skipIf(!redisServerAvailable)('Redis dropped or restarted while jobs ar
       }
       sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/56' });
 
-      await eventually(() => threadPosts(slack, rootTs).length === 1, 6_000, 'the outcome');
+      await eventually(() => h.threadPosts(rootTs).length === 1, 6_000, 'the outcome');
       await eventually(() => rootEnded(rootTs), 3_000, 'the root message marked ended');
       await sleep(800);
       expect(lost).toBeGreaterThan(0);
-      expect(threadPosts(slack, rootTs)).toHaveLength(1);
+      expect(h.threadPosts(rootTs)).toHaveLength(1);
     });
   });
 });

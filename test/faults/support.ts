@@ -5,14 +5,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@keyv/redis';
-import type { FakeSlackApi, SlackCall } from '../fakes/fake-slack-api.js';
-import { postForm } from '../fakes/signed-request.js';
-import { slashCommand } from '../fixtures/slack.js';
-import { eventually } from '../support/test-app.js';
+import { beforeEach } from 'vitest';
+import type { SlackCall } from '../fakes/fake-slack-api.js';
 
-/** Fast polling so a dead instance's lease (2 × max + 1 s) lapses in 1.6 s. */
-export const FAST_POLL = { POLL_INTERVAL_MS: '50', POLL_MAX_INTERVAL_MS: '300' } as const;
-export const LEASE_MS = 2 * Number(FAST_POLL.POLL_MAX_INTERVAL_MS) + 1_000;
+/** Fast polling, and a short queue lock so a dead instance's jobs move to a live one within about 1.5 s. */
+export const FAST_POLL = { POLL_INTERVAL_MS: '50', POLL_MAX_INTERVAL_MS: '300', QUEUE_LOCK_MS: '1000' } as const;
+/** A dead worker's job is taken over once its lock lapses and the next stalled check runs (lock + lock / 2). */
+export const TAKEOVER_MS = 1.5 * Number(FAST_POLL.QUEUE_LOCK_MS) + 500;
 /** Jobs end only when a test ends them. */
 export const LONG_JOB_MS = 120_000;
 
@@ -129,72 +128,6 @@ export async function startRedisServer(): Promise<RedisServer> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-/** Runs `/agent <text>` with its own response_url id; resolves with the HTTP status and how long the ack took. */
-export async function agentCommand(
-  baseUrl: string,
-  slack: FakeSlackApi,
-  text: string,
-  responseId: string,
-  overrides: Record<string, string> = {},
-): Promise<{ status: number; ms: number }> {
-  const started = performance.now();
-  const res = await postForm(
-    baseUrl,
-    slashCommand({ text, response_url: slack.responseUrl(responseId), ...overrides }),
-  );
-  await res.arrayBuffer();
-  return { status: res.status, ms: performance.now() - started };
-}
-
-const JOB_IN_ROOT = /job `([^`]+)`/;
-
-/** The job id a root message update names, if any. */
-export function jobIdOfUpdate(call: SlackCall): string | undefined {
-  return JSON.stringify(call.args.blocks ?? '').match(JOB_IN_ROOT)?.[1];
-}
-
-/** Root message ts → job id, from every `chat.update` that names a job. */
-export function boundRoots(slack: FakeSlackApi): Map<string, string> {
-  const roots = new Map<string, string>();
-  for (const call of slack.callsTo('chat.update')) {
-    const jobId = jobIdOfUpdate(call);
-    if (jobId) roots.set(call.args.ts as string, jobId);
-  }
-  return roots;
-}
-
-export interface StartedJob {
-  jobId: string;
-  rootTs: string;
-}
-
-/** Starts a job through `/agent` on `baseUrl` and waits until its root message names the job. */
-export async function startJobVia(baseUrl: string, slack: FakeSlackApi, prompt: string): Promise<StartedJob> {
-  const responseId = `start-${Math.random().toString(36).slice(2, 10)}`;
-  const before = new Set(boundRoots(slack).keys());
-  const { status } = await agentCommand(baseUrl, slack, prompt, responseId);
-  if (status !== 200) throw new Error(`/agent answered ${status}`);
-  return eventually(
-    () => {
-      for (const [ts, jobId] of boundRoots(slack)) {
-        if (before.has(ts)) continue;
-        const update = slack.callsTo('chat.update').find((c) => c.args.ts === ts);
-        if (JSON.stringify(update?.args.blocks ?? '').includes(prompt)) return { jobId, rootTs: ts };
-      }
-      const refused = slack.callsTo(`response_url:${responseId}`)[0];
-      if (refused) throw new Error(`/agent was refused: ${String(refused.args.text)}`);
-      return undefined;
-    },
-    8_000,
-    `job for "${prompt}"`,
-  );
-}
-
-/** Messages posted in the thread under `rootTs`. */
-export function threadPosts(slack: FakeSlackApi, rootTs: string): SlackCall[] {
-  return slack.callsTo('chat.postMessage').filter((c) => c.args.thread_ts === rootTs);
 }
 
 /** Slack refuses a section whose text is over 3,000 characters (`invalid_blocks`); the fake does not. */
@@ -330,4 +263,18 @@ function isAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** A private `redis-server` for each test of the suite, stopped after the test's afterEach hooks (and its apps). */
+export function useRedisServer(): () => RedisServer {
+  let redis: RedisServer | undefined;
+  beforeEach(async () => {
+    const server = await startRedisServer();
+    redis = server;
+    return () => server.stop();
+  });
+  return () => {
+    if (!redis) throw new Error('useRedisServer(): the server only runs inside a test');
+    return redis;
+  };
 }

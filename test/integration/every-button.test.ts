@@ -1,14 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { OPEN_PR_ACTION } from '../../src/agent/messages.js';
-import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { describe, expect, it } from 'vitest';
+import { OPEN_PR_ACTION } from '../../src/agent/job-messages.js';
 import { ACTION_IDS } from '../../src/visitors/blocks.js';
-import { type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
-import { postForm, postInteraction } from '../fakes/signed-request.js';
-import { buttonClick, buttonsIn, type RenderedButton, slashCommand } from '../fixtures/slack.js';
-import { eventually, startTestApp, type TestApp } from '../support/test-app.js';
+import { postInteraction } from '../fakes/signed-request.js';
+import { buttonClick, buttonsIn, type RenderedButton } from '../fixtures/slack.js';
+import { useHarness } from '../support/harness.js';
+import { SLACK_ACK_MS } from '../support/steps.js';
+import { eventually } from '../support/test-app.js';
 
-/** Slack shows the person an error when a click is not acknowledged within 3 s. */
-const ACK_MS = 3_000;
 /** What people read: where rendered buttons can be. */
 const SHOWN = /^(chat\.(postMessage|update|postEphemeral)|response_url:.*)$/;
 
@@ -17,25 +15,12 @@ const SHOWN = /^(chat\.(postMessage|update|postEphemeral)|response_url:.*)$/;
  * through the real app over signed HTTP: each acknowledged at once, none left to Bolt's 404.
  */
 describe('every button the bot renders', () => {
-  let slack: FakeSlackApi;
-  let sim: Simulator;
-  let app: TestApp;
-
-  beforeEach(async () => {
-    slack = await startFakeSlackApi();
-    sim = await startSimulator({ jobDurationMs: 60_000, pathCount: 300 });
-    app = await startTestApp(slack, sim.url);
-  });
-  afterEach(async () => {
-    await app.stop();
-    await sim.close();
-    await slack.close();
-  });
+  const h = useHarness({ simulator: { jobDurationMs: 60_000, pathCount: 300 }, boot: true });
 
   /** Each distinct action_id rendered so far, with one message it was rendered on. */
   function rendered(): Map<string, { button: RenderedButton; blockId: string; method: string; ts?: string }> {
     const found = new Map<string, { button: RenderedButton; blockId: string; method: string; ts?: string }>();
-    for (const call of slack.calls.filter((c) => SHOWN.test(c.method))) {
+    for (const call of h.slack.calls.filter((c) => SHOWN.test(c.method))) {
       for (const { button, blockId } of buttonsIn(call.args.blocks)) {
         if (button.action_id && !found.has(button.action_id)) {
           found.set(button.action_id, { button, blockId, method: call.method, ts: call.args.thread_ts as string });
@@ -50,7 +35,7 @@ describe('every button the bot renders', () => {
     let seen = -1;
     await eventually(
       async () => {
-        const now = slack.calls.length;
+        const now = h.slack.calls.length;
         const quiet = now === seen;
         seen = now;
         if (!quiet) await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -63,19 +48,13 @@ describe('every button the bot renders', () => {
 
   it('are all acknowledged when clicked, the pull request link button included', { timeout: 60_000 }, async () => {
     // An agent job that ends with a pull request: the outcome carries the "Open pull request" link button.
-    await postForm(app.url, slashCommand({ text: 'Document webhooks', response_url: slack.responseUrl('agent') }));
-    const update = await eventually(
-      () => slack.callsTo('chat.update').find((c) => JSON.stringify(c.args.blocks).includes('job `')),
-      5_000,
-      'the job',
-    );
-    const jobId = JSON.stringify(update.args.blocks).match(/job `([^`]+)`/)?.[1] as string;
-    sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/42' });
+    const { jobId } = await h.startJob('Document webhooks');
+    h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/42' });
     await eventually(() => rendered().has(OPEN_PR_ACTION), 5_000, 'the pull request outcome');
 
     // A /visitors report: its buttons, and the ones that appear after a click (Previous after Next).
-    await postForm(app.url, slashCommand({ command: '/visitors', text: '30d', response_url: slack.responseUrl('v') }));
-    await eventually(() => slack.callsTo('response_url:v').length, 5_000, 'the report');
+    await h.command('/visitors 30d');
+    await h.answer();
 
     const clicked = new Set<string>();
     for (let round = 0; round < 5; round++) {
@@ -85,15 +64,15 @@ describe('every button the bot renders', () => {
         clicked.add(id);
         const started = performance.now();
         const res = await postInteraction(
-          app.url,
+          h.app.url,
           buttonClick(button, {
             blockId,
             ephemeral: method.startsWith('response_url:'),
-            responseUrl: slack.responseUrl(`click-${id}`),
+            responseUrl: h.slack.responseUrl(`click-${id}`),
           }),
         );
         expect(res.status, id).toBe(200);
-        expect(performance.now() - started, id).toBeLessThan(ACK_MS);
+        expect(performance.now() - started, id).toBeLessThan(SLACK_ACK_MS);
       }
       // What a click renders (the next page, a chart's note) may bring buttons not seen yet: wait until it is done.
       await settled();
@@ -101,6 +80,6 @@ describe('every button the bot renders', () => {
 
     // Every action the code can render was rendered and clicked; a new button without a listener fails here.
     expect([...clicked].sort()).toEqual([OPEN_PR_ACTION, ...Object.values(ACTION_IDS)].sort());
-    expect(app.logs()).not.toMatch(/not acknowledged|unhandled/i);
+    expect(h.app.logs()).not.toMatch(/not acknowledged|unhandled/i);
   });
 });

@@ -1,11 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/server.js';
-import { type SocketModeStandin, startSocketModeStandin } from '../../src/slack-standin/index.js';
-import { type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';
-import { postForm, postJson } from '../fakes/signed-request.js';
-import { slashCommand, threadReply } from '../fixtures/slack.js';
-import { dropNamespace, storeKinds, testNamespace } from '../support/redis.js';
-import { eventually, startTestApp, TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { threadReply } from '../fixtures/slack.js';
+import { useHarness } from '../support/harness.js';
+import { storeKinds } from '../support/redis.js';
+import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 
 /** `name{a="1",b="2"} value` lines of a Prometheus text scrape, as `name{a="1",b="2"}` → value. */
 async function scrape(url: string): Promise<Map<string, number>> {
@@ -20,53 +17,29 @@ async function scrape(url: string): Promise<Map<string, number>> {
   return samples;
 }
 
-describe.each(storeKinds)('GET /metrics ($kind store)', ({ kind, redisUrl, available }) => {
-  let slack: FakeSlackApi;
-  let sim: Simulator;
-  let app: TestApp;
-  let namespace: string;
-
-  beforeEach(async (context) => {
-    if (!available) context.skip();
-    namespace = testNamespace();
-    slack = await startFakeSlackApi();
-    sim = await startSimulator({ jobDurationMs: 60_000 });
-    app = await startTestApp(slack, sim.url, { redisUrl, namespace });
-  });
-
-  afterEach(async () => {
-    await app?.stop();
-    await sim?.close();
-    await slack?.close();
-    if (kind === 'redis' && available) await dropNamespace(namespace);
-  });
-
-  const threadPosts = (rootTs: string) => slack.callsTo('chat.postMessage').filter((c) => c.args.thread_ts === rootTs);
+describe.each(storeKinds)('GET /metrics ($kind store)', (store) => {
+  const h = useHarness({ store, simulator: { jobDurationMs: 60_000 }, boot: true });
 
   it('counts what happened: a job to its PR, a follow-up (delivered twice), a Slack refusal and /visitors', async () => {
+    const { app, sim, slack } = h;
     // /agent → job → PR.
-    await postForm(app.url, slashCommand({ text: 'Document webhooks', response_url: slack.responseUrl('cmd') }));
-    const update = await eventually(() =>
-      slack.callsTo('chat.update').find((c) => JSON.stringify(c.args.blocks).includes('job `')),
-    );
-    const rootTs = update.args.ts as string;
-    const jobId = sim.getJob(/job `([^`]+)`/.exec(JSON.stringify(update.args.blocks))?.[1] ?? '')?.id as string;
+    const { jobId, rootTs } = await h.startJob('Document webhooks');
     await eventually(async () => (await scrape(app.url)).get('mintlify_slack_polls_total{result="running"}'));
     sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/1' });
-    await eventually(() => threadPosts(rootTs).length === 1, 5_000, 'the PR post');
+    await eventually(() => h.threadPosts(rootTs).length === 1, 5_000, 'the PR post');
 
     // A follow-up, redelivered by Slack, while Slack refuses the 👀 reaction once; the job ends on the same PR.
     slack.fail('reactions.add', { error: 'already_reacted' });
     const reply = threadReply(rootTs, { text: 'Also the retry policy' });
-    await postJson(app.url, reply);
-    await postJson(app.url, reply, { headers: { 'x-slack-retry-num': '1', 'x-slack-retry-reason': 'http_timeout' } });
+    await h.deliver(reply);
+    await h.deliver(reply, { retry: 1 });
     await eventually(() => sim.counts().followUps === 1, 5_000, 'the follow-up');
     sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/1' });
-    await eventually(() => threadPosts(rootTs).length === 2, 5_000, 'the second outcome');
+    await eventually(() => h.threadPosts(rootTs).length === 2, 5_000, 'the second outcome');
 
     // /visitors.
-    await postForm(app.url, slashCommand({ command: '/visitors', text: '', response_url: slack.responseUrl('v') }));
-    await eventually(() => slack.callsTo('response_url:v').length === 1, 5_000, 'the visitors reply');
+    await h.command('/visitors');
+    await h.answer();
     await eventually(async () => (await scrape(app.url)).get('mintlify_slack_jobs_tracked') === 0);
 
     const m = await scrape(app.url);
@@ -115,37 +88,18 @@ describe.each(storeKinds)('GET /metrics ($kind store)', ({ kind, redisUrl, avail
 });
 
 describe('GET /metrics in Socket Mode', () => {
-  let slack: FakeSlackApi;
-  let socket: SocketModeStandin;
-  let sim: Simulator;
-  let app: TestApp | undefined;
-
-  beforeEach(async () => {
-    slack = await startFakeSlackApi();
-    socket = await startSocketModeStandin(slack);
-    sim = await startSimulator();
-  });
-  afterEach(async () => {
-    await app?.stop();
-    await socket.close();
-    await sim.close();
-    await slack.close();
-  });
+  const h = useHarness({ slack: { socketMode: true } });
 
   it('is served on the health port and times envelopes acknowledged over the socket', async () => {
-    app = await startTestApp(slack, sim.url, {
-      env: { SLACK_APP_TOKEN: slack.workspace.appToken, SLACK_SIGNING_SECRET: '' },
-      slackRetry: { initialMs: 50, maxMs: 200 },
-    });
-    await eventually(() => socket.connected, 5_000, 'the Socket Mode connection');
-    await socket.slashCommand(slashCommand({ command: '/visitors', text: '', response_url: slack.responseUrl('v') }));
-    await eventually(() => slack.callsTo('response_url:v').length === 1, 5_000, 'the visitors reply');
+    const app = await h.boot({ slackRetry: { initialMs: 50, maxMs: 200 } });
+    await h.command('/visitors');
+    await h.answer();
 
     const m = await scrape(app.url);
     expect(m.get('mintlify_slack_ack_seconds_count{kind="/visitors"}')).toBe(1);
     expect(m.get('mintlify_slack_slack_requests_total{kind="/visitors",outcome="ok"}')).toBe(1);
     expect(m.get('mintlify_slack_service_responses_total{operation="get_visitors",status="200"}')).toBe(
-      sim.counts().visitors,
+      h.sim.counts().visitors,
     );
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ViewMessage } from '../../src/playground/channel.js';
-import { type Playground, startPlayground } from '../../src/playground/server.js';
+import type { ViewMessage } from '../../tools/playground/channel.js';
+import { type Playground, startPlayground } from '../../tools/playground/server.js';
 import { captureLogs } from '../support/logs.js';
 import { eventually } from '../support/test-app.js';
 

@@ -1,50 +1,29 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { describe, expect, it } from 'vitest';
 import { ACTION_IDS } from '../../src/visitors/blocks.js';
-import { type FakeSlackApi, type SlackCall, startFakeSlackApi } from '../fakes/fake-slack-api.js';
-import { postForm, postInteraction } from '../fakes/signed-request.js';
-import { blockAction, CHANNEL_ID, slashCommand, USER_ID } from '../fixtures/slack.js';
-import { dropNamespace, storeKinds, testNamespace } from '../support/redis.js';
-import { eventually, startTestApp, TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
+import type { SlackCall } from '../fakes/fake-slack-api.js';
+import { postInteraction } from '../fakes/signed-request.js';
+import { blockAction, CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
+import { useHarness } from '../support/harness.js';
+import { storeKinds } from '../support/redis.js';
+import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 
 const VISITORS_PATH = `/v1/analytics/${TEST_PROJECT_ID}/visitors`;
 const DAY_MS = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
 
-describe.each(storeKinds)('/visitors changes and charts ($kind store)', ({ kind, redisUrl, available }) => {
-  let slack: FakeSlackApi;
-  let sim: Simulator;
-  let app: TestApp | undefined;
-  let namespace: string;
+describe.each(storeKinds)('/visitors changes and charts ($kind store)', (store) => {
+  const h = useHarness({ store, simulator: { pathCount: 300 }, boot: true });
 
-  beforeEach(async (context) => {
-    if (!available) context.skip();
-    namespace = testNamespace();
-    slack = await startFakeSlackApi();
-    sim = await startSimulator({ pathCount: 300 });
-    app = await startTestApp(slack, sim.url, { redisUrl, namespace });
-  });
-
-  afterEach(async () => {
-    await app?.stop();
-    app = undefined;
-    await sim?.close();
-    await slack?.close();
-    if (kind === 'redis' && available) await dropNamespace(namespace);
-  });
-
-  const url = () => app?.url ?? '';
-  const queries = () => sim.requests.filter((r) => r.path === VISITORS_PATH).map((r) => r.query);
-  const reply = (id: string) => eventually(() => slack.callsTo(`response_url:${id}`)[0], 10_000, `reply on ${id}`);
+  const queries = () => h.sim.requests.filter((r) => r.path === VISITORS_PATH).map((r) => r.query);
+  const reply = (id: string) => h.answer(id, 0, 10_000);
   const text = (call: SlackCall) => `${String(call.args.text)}\n${JSON.stringify(call.args.blocks ?? [])}`;
   const button = (call: SlackCall, actionId: string) =>
     ((call.args.blocks ?? []) as { elements?: { action_id?: string; value?: string }[] }[])
       .flatMap((b) => b.elements ?? [])
       .find((e) => e.action_id === actionId)?.value ?? '';
-  const command = (text: string, id: string) =>
-    postForm(url(), slashCommand({ command: '/visitors', text, response_url: slack.responseUrl(id) }));
+  const command = (text: string, id: string) => h.command(`/visitors ${text}`, { responseId: id });
   const click = (actionId: string, value: string, id: string) =>
-    postInteraction(url(), blockAction(actionId, value, { response_url: slack.responseUrl(id) }));
+    postInteraction(h.app.url, blockAction(actionId, value, { response_url: h.slack.responseUrl(id) }));
 
   it('a cold /visitors makes exactly 2 requests and shows each change against the previous 7 days', async () => {
     expect((await command('', 'cmd')).status).toBe(200);
@@ -69,14 +48,14 @@ describe.each(storeKinds)('/visitors changes and charts ($kind store)', ({ kind,
     expect(cold.every((q) => q.limit === '1')).toBe(true);
     expect(new Set(cold.map((q) => q.dateFrom))).toEqual(new Set(Array.from({ length: 14 }, (_, i) => day(i - 13))));
 
-    expect(slack.callsTo('conversations.open')[0]?.args.users).toBe(USER_ID);
-    const complete = slack.callsTo('files.completeUploadExternal')[0];
+    expect(h.slack.callsTo('conversations.open')[0]?.args.users).toBe(USER_ID);
+    const complete = h.slack.callsTo('files.completeUploadExternal')[0];
     // The DM the app opened with that person (the stand-in's id for it, as Slack's, is its own: D…).
     expect(complete?.args.channel_id).toMatch(/^D/);
     expect(JSON.stringify(complete?.args.files)).toContain('Unique visitors per day');
-    const upload = slack.callsTo('getUploadURLExternal').concat(slack.callsTo('files.getUploadURLExternal'))[0];
+    const upload = h.slack.callsTo('getUploadURLExternal').concat(h.slack.callsTo('files.getUploadURLExternal'))[0];
     expect(String(upload?.args.filename)).toBe(`visitors_${TEST_PROJECT_ID}_${day(-13)}_${day(0)}.png`);
-    const bytes = String(slack.callsTo('file_upload')[0]?.args.content);
+    const bytes = String(h.slack.callsTo('file_upload')[0]?.args.content);
     expect(bytes).toContain('PNG');
     expect(bytes).toContain('IHDR');
 
@@ -99,7 +78,7 @@ describe.each(storeKinds)('/visitors changes and charts ($kind store)', ({ kind,
 
     expect((await click(ACTION_IDS.shareChart, button(note, ACTION_IDS.shareChart), 'share')).status).toBe(200);
     const shared = await eventually(
-      () => slack.callsTo('files.completeUploadExternal').find((c) => c.args.channel_id === CHANNEL_ID),
+      () => h.slack.callsTo('files.completeUploadExternal').find((c) => c.args.channel_id === CHANNEL_ID),
       10_000,
       'chart shared in the channel',
     );
@@ -108,7 +87,7 @@ describe.each(storeKinds)('/visitors changes and charts ($kind store)', ({ kind,
   });
 
   it('a chart the bot cannot share in the channel says how to invite it', async () => {
-    slack.fail('files.completeUploadExternal', { error: 'not_in_channel' });
+    h.slack.fail('files.completeUploadExternal', { error: 'not_in_channel' });
     const value = JSON.stringify({ from: day(-3), to: day(-1), limit: 10, offset: 0 });
     expect((await click(ACTION_IDS.shareChart, value, 'share')).status).toBe(200);
     expect(text(await reply('share'))).toContain('/invite');
@@ -121,6 +100,6 @@ describe.each(storeKinds)('/visitors changes and charts ($kind store)', ({ kind,
       expect(text(await reply(`f${i}`))).toContain('button is not valid');
     }
     expect(queries()).toHaveLength(0);
-    expect(slack.callsTo('files.completeUploadExternal')).toHaveLength(0);
+    expect(h.slack.callsTo('files.completeUploadExternal')).toHaveLength(0);
   });
 });

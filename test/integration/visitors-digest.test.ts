@@ -1,70 +1,41 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Simulator, startSimulator } from '../../src/simulator/server.js';
-import { type FakeSlackApi, type SlackCall, startFakeSlackApi } from '../fakes/fake-slack-api.js';
-import { postForm } from '../fakes/signed-request.js';
-import { CHANNEL_ID, slashCommand } from '../fixtures/slack.js';
-import { dropNamespace, storeKinds, testNamespace } from '../support/redis.js';
-import { eventually, startTestApp, type TestApp } from '../support/test-app.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { SlackCall } from '../fakes/fake-slack-api.js';
+import { CHANNEL_ID } from '../fixtures/slack.js';
+import { useHarness } from '../support/harness.js';
+import { storeKinds } from '../support/redis.js';
+import { settle } from '../support/steps.js';
+import { eventually, type TestApp } from '../support/test-app.js';
 
 const TICK_MS = 20;
-const settle = (ms = 400) => new Promise((r) => setTimeout(r, ms));
 
-describe.each(storeKinds)('/visitors digest ($kind store)', ({ kind, redisUrl, available }) => {
-  let slack: FakeSlackApi;
-  let sim: Simulator;
-  let namespace: string;
-  const apps: TestApp[] = [];
+describe.each(storeKinds)('/visitors digest ($kind store)', (store) => {
   // The injected clock every app reads: set by the test, so the scheduled minute comes at once.
   let time = 0;
-
-  beforeEach(async (context) => {
-    if (!available) context.skip();
-    namespace = testNamespace();
-    slack = await startFakeSlackApi();
-    sim = await startSimulator({ pathCount: 300 });
+  beforeEach(() => {
     time = Date.parse('2026-11-23T08:59:30Z'); // a Monday
   });
-
-  afterEach(async () => {
-    for (const app of apps.splice(0)) await app.stop();
-    await sim?.close();
-    await slack?.close();
-    if (kind === 'redis' && available) await dropNamespace(namespace);
+  const h = useHarness({
+    store,
+    simulator: { pathCount: 300 },
+    start: { now: () => time, digest: { tickMs: TICK_MS } },
   });
 
-  async function boot(env: Record<string, string> = {}): Promise<TestApp> {
-    const app = await startTestApp(slack, sim.url, {
-      redisUrl,
-      namespace,
-      env,
-      now: () => time,
-      digest: { tickMs: TICK_MS },
-    });
-    apps.push(app);
-    return app;
-  }
-
-  let replies = 0;
+  /** Runs `/visitors digest …` on `app` and reads the private answer. */
   async function digest(app: TestApp, words: string, prefix?: string): Promise<string> {
-    const id = `d${++replies}`;
     const text = prefix ? `${prefix} ${words}` : `digest ${words}`.trim();
-    const res = await postForm(
-      app.url,
-      slashCommand({ command: '/visitors', text, response_url: slack.responseUrl(id) }),
-    );
-    expect(res.status).toBe(200);
-    const reply = await eventually(() => slack.callsTo(`response_url:${id}`)[0], 5_000, `reply ${id}`);
+    await h.command(`/visitors ${text}`, { app });
+    const reply = await h.answer();
     expect(reply.args.response_type).toBe('ephemeral');
     return String(reply.args.text);
   }
 
   const digestPosts = () =>
-    slack.callsTo('chat.postMessage').filter((c: SlackCall) => String(c.args.text).includes('visitors digest'));
+    h.slack.callsTo('chat.postMessage').filter((c: SlackCall) => String(c.args.text).includes('visitors digest'));
   const chartUploads = () =>
-    slack.callsTo('files.completeUploadExternal').filter((c) => String(c.args.initial_comment).includes('digest'));
+    h.slack.callsTo('files.completeUploadExternal').filter((c) => String(c.args.initial_comment).includes('digest'));
 
   it('digest weekly subscribes the channel, digest shows it, digest off ends it', async () => {
-    const app = await boot();
+    const app = await h.boot();
     expect(await digest(app, '')).toContain('has no visitors digest');
     expect(await digest(app, 'weekly')).toContain('weekly on Monday at 09:00 UTC');
     const shown = await digest(app, '');
@@ -79,13 +50,13 @@ describe.each(storeKinds)('/visitors digest ($kind store)', ({ kind, redisUrl, a
   });
 
   it('follows the /agent allow-lists for who may subscribe', async () => {
-    const app = await boot({ AGENT_ALLOWED_USERS: 'U999BOSS' });
+    const app = await h.boot({ env: { AGENT_ALLOWED_USERS: 'U999BOSS' } });
     expect(await digest(app, 'weekly')).toContain('Only the people and channels allowed');
     expect(await digest(app, '')).toContain('has no visitors digest');
   });
 
   it('posts at the scheduled minute with totals, top pages, movers and a chart', async () => {
-    const app = await boot();
+    const app = await h.boot();
     await digest(app, 'weekly');
     await settle(200);
     expect(digestPosts()).toHaveLength(0); // 08:59:30: not yet
@@ -105,21 +76,21 @@ describe.each(storeKinds)('/visitors digest ($kind store)', ({ kind, redisUrl, a
   });
 
   it('a 5xx after Slack stored the digest is not followed by a second digest', async () => {
-    const app = await boot();
+    const app = await h.boot();
     await digest(app, 'weekly');
-    slack.fail('chat.postMessage', { status: 500, afterStoring: true });
+    h.slack.fail('chat.postMessage', { status: 500, afterStoring: true });
     time = Date.parse('2026-11-23T09:00:05Z');
     await eventually(() => chartUploads()[0], 10_000, 'the digest chart');
     await settle(); // dozens of ticks
-    const stored = slack.messages.filter((m) => String(m.text).startsWith('Weekly visitors digest'));
+    const stored = h.slack.messages.filter((m) => String(m.text).startsWith('Weekly visitors digest'));
     expect(stored).toHaveLength(1);
     expect(app.logs().match(/"event":"visitors\.digest_posted"/g)).toHaveLength(1);
   });
 
   it('a channel that was archived ends its subscription with a log line', async () => {
-    const app = await boot();
+    const app = await h.boot();
     await digest(app, 'weekly');
-    slack.fail('chat.postMessage', { error: 'is_archived' });
+    h.slack.fail('chat.postMessage', { error: 'is_archived' });
     time = Date.parse('2026-11-23T09:00:05Z');
     await eventually(() => app.logs().includes('"event":"visitors.digest_ended"'), 10_000, 'the end of the digest');
     expect(await digest(app, '')).toContain('has no visitors digest');
@@ -128,10 +99,10 @@ describe.each(storeKinds)('/visitors digest ($kind store)', ({ kind, redisUrl, a
   });
 
   // Shared by two instances, or outliving a restart: only a shared store can (memory would not even be asked).
-  if (kind === 'redis')
+  if (store.kind === 'redis')
     it('two instances on one Redis post the digest exactly once, also after a restart at the scheduled minute', async () => {
-      const a = await boot();
-      const b = await boot();
+      const a = await h.boot();
+      const b = await h.boot();
       await digest(a, 'weekly');
       time = Date.parse('2026-11-23T09:00:05Z');
       await eventually(() => digestPosts()[0], 10_000, 'the digest');
@@ -142,24 +113,24 @@ describe.each(storeKinds)('/visitors digest ($kind store)', ({ kind, redisUrl, a
       expect(`${a.logs()}${b.logs()}`.match(/"event":"visitors\.digest_posted"/g)).toHaveLength(1);
 
       // Both stop and one comes back within the same minute: nothing is sent again.
-      for (const app of apps.splice(0)) await app.stop();
+      await h.stopApps();
       time = Date.parse('2026-11-23T09:00:40Z');
-      await boot();
+      await h.boot();
       await settle();
       expect(digestPosts()).toHaveLength(1);
     });
 
   // Shared by two instances, or outliving a restart: only a shared store can (memory would not even be asked).
-  if (kind === 'redis')
+  if (store.kind === 'redis')
     it('a digest missed while every instance was down is sent once when one comes back within the period', async () => {
       time = Date.parse('2026-11-29T12:00:00Z'); // Sunday
-      const first = await boot();
+      const first = await h.boot();
       await digest(first, 'weekly');
-      for (const app of apps.splice(0)) await app.stop();
+      await h.stopApps();
 
       time = Date.parse('2026-11-30T15:00:00Z'); // Monday afternoon: 09:00 passed while nobody ran
-      await boot();
-      await boot();
+      await h.boot();
+      await h.boot();
       const post = await eventually(() => digestPosts()[0], 10_000, 'the missed digest');
       expect(JSON.stringify(post.args.blocks)).toContain('23–29 Nov 2026');
       await settle();

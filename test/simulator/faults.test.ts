@@ -68,7 +68,7 @@ describe('fault injection', () => {
     expect((await call(sim().url, 'DELETE', '/__sim/faults', undefined, {})).status).toBe(204);
     expect((await call(sim().url, 'POST', jobPath, { prompt: 'x' })).status).toBe(201);
 
-    const bad = await call(sim().url, 'POST', '/__sim/faults', { kind: 'status', status: 418 }, {});
+    const bad = await call(sim().url, 'POST', '/__sim/faults', { kind: 'status', status: 302 }, {});
     expect(bad.status).toBe(400);
     const badRegex = await call(sim().url, 'POST', '/__sim/faults', { kind: 'reset', match: { path: '(' } }, {});
     expect(badRegex.status).toBe(400);

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { AgentJobSchema, ErrorBodySchema } from '../../src/mintlify/schemas.js';
-import { keyFingerprint, type ScriptedEnd, type Simulator, type SimulatorOptions } from '../../src/simulator/server.js';
+import { AdminErrorSchema, AgentJobSchema } from '../../tools/simulator/contract.js';
+import {
+  keyFingerprint,
+  type ScriptedEnd,
+  type Simulator,
+  type SimulatorOptions,
+} from '../../tools/simulator/server.js';
 import { manualClock, useSimulator } from '../fakes/start-simulator.js';
-import { AUTH, call } from './http.js';
+import { AUTH, call, documentedJob } from './http.js';
 
 const DURATION = 3000;
 let clock = manualClock();
@@ -20,13 +25,13 @@ const jobsPath = '/v2/agent/proj_1/job';
 async function createJob(sim: () => Simulator, prompt: string) {
   const { status, json } = await call(sim().url, 'POST', jobsPath, { prompt });
   expect(status).toBe(201);
-  return AgentJobSchema.parse(json);
+  return documentedJob(json);
 }
 
 async function getJob(sim: () => Simulator, id: string) {
   const { status, json } = await call(sim().url, 'GET', `${jobsPath}/${id}`);
   expect(status).toBe(200);
-  return AgentJobSchema.parse(json);
+  return documentedJob(json);
 }
 
 describe('auth and routing', () => {
@@ -89,7 +94,7 @@ describe('jobs', () => {
     for (const body of [undefined, '{nope', { prompt: '' }, { prompt: '   ' }, { prompt: 3 }]) {
       const { status, json } = await call(sim().url, 'POST', jobsPath, body);
       expect(status).toBe(400);
-      expect(ErrorBodySchema.parse(json).error).not.toBe('');
+      expect(AdminErrorSchema.parse(json).error).toMatch(/\S/);
     }
     expect(sim().counts().creates).toBe(0);
   });
@@ -149,7 +154,7 @@ describe('jobs', () => {
     clock.advance(DURATION);
     const archived = await call(sim().url, 'POST', `${jobsPath}/${job.id}/message`, { prompt: 'more' });
     expect(archived.status).toBe(400);
-    expect(ErrorBodySchema.parse(archived.json).error).toMatch(/archived/);
+    expect(AdminErrorSchema.parse(archived.json).error).toMatch(/archived/);
     const unknown = await call(sim().url, 'POST', `${jobsPath}/nope/message`, { prompt: 'more' });
     expect(unknown).toMatchObject({ status: 404, json: { error: 'Job not found' } });
     const empty = await call(sim().url, 'POST', `${jobsPath}/${job.id}/message`, { prompt: '' });

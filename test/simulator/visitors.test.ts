@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ErrorBodySchema,
+  AnalyticsErrorSchema,
   VISITORS_DEFAULT_LIMIT,
   VISITORS_MAX_LIMIT,
   type VisitorCounts,
   type VisitorsResponse,
   VisitorsResponseSchema,
-} from '../../src/mintlify/schemas.js';
+} from '../../tools/simulator/contract.js';
 import { useSimulator } from '../fakes/start-simulator.js';
 import { call } from './http.js';
 
@@ -65,7 +65,7 @@ describe('visitors analytics', () => {
   ])('rejects %s with details', async (query) => {
     const { status, json } = await call(sim().url, 'GET', `/v1/analytics/proj_1/visitors?${query}`);
     expect(status).toBe(400);
-    const body = ErrorBodySchema.parse(json);
+    const body = AnalyticsErrorSchema.parse(json);
     expect(body.error).toBe('Invalid query parameters');
     expect(body.details?.[0]?.message).toBeTruthy();
   });
@@ -115,7 +115,7 @@ describe('visitors analytics', () => {
   });
 
   it('is deterministic across simulators with the same seed', async () => {
-    const { startSimulator } = await import('../../src/simulator/server.js');
+    const { startSimulator } = await import('../../tools/simulator/server.js');
     const other = await startSimulator({ pathCount: 600 });
     try {
       const { json } = await call(other.url, 'GET', `/v1/analytics/p/visitors?${RANGE}`);

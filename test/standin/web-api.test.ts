@@ -1,6 +1,6 @@
 import { webApi } from '@slack/bolt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BLOCK_KIT_LIMITS, type SlackStandin, startSlackStandin } from '../../src/slack-standin/index.js';
+import { BLOCK_KIT_LIMITS, type SlackStandin, startSlackStandin } from '../../tools/slack-standin/index.js';
 
 /** The stand-in answers like Slack does, through Slack's own Web API client. */
 describe('Slack stand-in: Web API', () => {
@@ -26,6 +26,17 @@ describe('Slack stand-in: Web API', () => {
     await expect(
       clientFor(slack.workspace.appToken).chat.postMessage({ channel: 'C1', text: 'x' }),
     ).rejects.toMatchObject({ data: { error: 'not_allowed_token_type' } });
+  });
+
+  it('takes the token from the Authorization header or the body, never from the query string', async () => {
+    const asForm = (body: string, query = '') =>
+      fetch(`${slack.apiUrl}auth.test${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      }).then((r) => r.json());
+    await expect(asForm(`token=${slack.workspace.botToken}`)).resolves.toMatchObject({ ok: true, team_id: 'T1' });
+    await expect(asForm('', `?token=${slack.workspace.botToken}`)).resolves.toEqual({ ok: false, error: 'not_authed' });
   });
 
   it('resolves users with their display names, user_not_found otherwise', async () => {

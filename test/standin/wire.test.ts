@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeSlackText } from '../../src/slack/decode.js';
-import { defaultWorkspace, messageWire, slashCommandWire } from '../../src/slack-standin/index.js';
+import { defaultWorkspace, messageWire, slashCommandWire } from '../../tools/slack-standin/index.js';
 
 const ws = defaultWorkspace();
 

@@ -93,23 +93,44 @@ describe.skipIf(!redisAvailable)('redis store', () => {
       expect((error as Error).message).toContain('round');
     });
 
-    it('keeps every key under its namespace', async () => {
-      const store = await replica();
-      expect(store.kind).toBe('redis');
+    /** Writes a kv value, a claim, a job and a budget use through `store`. */
+    async function useEverything(store: Store) {
       await store.kv.set('binding', 'v');
       await store.claims.claim('job:1', 'owner', 10_000);
       await store.jobs.create(binding(), { status: 'active' }, 1);
       await store.budget({ name: 'quota', points: 100, durationMs: 60_000 }).take('proj_a');
+    }
+
+    /** Every key in Redis that names the namespace. */
+    async function keysNamingNamespace(): Promise<string[]> {
       const client = createClient({ url: TEST_REDIS_URL });
       await client.connect();
+      const keys: string[] = [];
       try {
-        const keys: string[] = [];
         for await (const batch of client.scanIterator({ MATCH: `*${namespace}*`, COUNT: 500 })) keys.push(...batch);
-        expect(keys.length).toBeGreaterThanOrEqual(6);
-        for (const key of keys) expect(key.startsWith(`${namespace}:`)).toBe(true);
       } finally {
         await client.close();
       }
+      return keys;
+    }
+
+    it('keeps every key under its namespace', async () => {
+      const store = await replica();
+      expect(store.kind).toBe('redis');
+      await useEverything(store);
+      const keys = await keysNamingNamespace();
+      expect(keys.length).toBeGreaterThanOrEqual(6);
+      for (const key of keys) expect(key.startsWith(`${namespace}:`)).toBe(true);
+    });
+
+    it('keeps every key of a scope under `<namespace>:ws:<scope>:`, and a replica sees the scope', async () => {
+      const [store, other] = [await replica(), await replica()];
+      await useEverything(store.scoped('T1ACME'));
+      expect(await other.scoped('T1ACME').kv.get('binding')).toBe('v');
+      expect(await other.scoped('T1ACME').jobs.active('proj_a')).toEqual(['job-1']);
+      const keys = await keysNamingNamespace();
+      expect(keys.length).toBeGreaterThanOrEqual(6);
+      for (const key of keys) expect(key.startsWith(`${namespace}:ws:T1ACME:`), key).toBe(true);
     });
   });
 

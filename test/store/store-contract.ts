@@ -171,6 +171,17 @@ export function storeContract(factory: StoreFactory): void {
       expect(uses[3]?.resetInMs).toBeLessThanOrEqual(60_000);
     });
 
+    it('takes nothing for a refused use: a use given back after it reopens one slot', async () => {
+      const b = budget(2);
+      await b.take('p');
+      await b.take('p');
+      expect((await b.take('p')).ok).toBe(false);
+      expect((await b.take('p')).ok).toBe(false);
+      await b.refund('p');
+      expect(await b.take('p')).toMatchObject({ ok: true, used: 2, left: 0 });
+      expect((await b.take('p')).ok).toBe(false);
+    });
+
     it('keeps keys and budgets apart', async () => {
       await budget(3).take('a');
       await budget(3).take('a');
@@ -190,6 +201,59 @@ export function storeContract(factory: StoreFactory): void {
   });
 
   jobStoreContract(() => store);
+
+  describe('scopes', () => {
+    /** Writes the same names through a store (or a scope of it), so a crossing would show as a value or a refusal. */
+    async function work(on: Store, tag: string) {
+      await on.kv.set('settings', `settings of ${tag}`);
+      expect(await on.claims.claim('event:Ev1', tag, 10_000)).toBe(true);
+      await on.jobs.create(binding({ prompt: `prompt of ${tag}` }), { status: 'active' }, 1);
+      expect((await on.budget({ name: 'quota', points: 5, durationMs: 60_000 }).take('proj_a')).used).toBe(1);
+    }
+
+    it('keeps two scopes and the store itself apart: kv, claims, jobs and budgets of the same names', async () => {
+      await work(store, 'root');
+      await work(store.scoped('T1ACME'), 'T1ACME');
+      await work(store.scoped('T2GLOBEX'), 'T2GLOBEX');
+      for (const [on, tag] of [
+        [store, 'root'],
+        [store.scoped('T1ACME'), 'T1ACME'],
+        [store.scoped('T2GLOBEX'), 'T2GLOBEX'],
+      ] as const) {
+        expect(await on.kv.get('settings')).toBe(`settings of ${tag}`);
+        expect(await on.jobs.get({ project: 'proj_a', jobId: 'job-1' })).toMatchObject({ prompt: `prompt of ${tag}` });
+        expect(await on.jobs.forUser('U1', 10)).toEqual([{ project: 'proj_a', jobId: 'job-1' }]);
+        expect(await on.claims.renew('event:Ev1', tag, 10_000)).toBe(true);
+      }
+    });
+
+    it('drops one scope whole, leaving the other and the store itself as they were', async () => {
+      await work(store, 'root');
+      await work(store.scoped('T1ACME'), 'T1ACME');
+      await work(store.scoped('T2GLOBEX'), 'T2GLOBEX');
+      await store.dropScope('T1ACME');
+      const dropped = store.scoped('T1ACME');
+      expect(await dropped.kv.get('settings')).toBeUndefined();
+      expect(await dropped.jobs.get({ project: 'proj_a', jobId: 'job-1' })).toBeUndefined();
+      expect(await dropped.jobs.active('proj_a')).toEqual([]);
+      expect(await dropped.jobs.forThread(['proj_a'], 'C1', '1700000000.000100')).toBeUndefined();
+      expect(await dropped.claims.claim('event:Ev1', 'new owner', 10_000)).toBe(true);
+      expect((await dropped.budget({ name: 'quota', points: 5, durationMs: 60_000 }).peek('proj_a')).used).toBe(0);
+      expect(await store.scoped('T2GLOBEX').kv.get('settings')).toBe('settings of T2GLOBEX');
+      expect(await store.scoped('T2GLOBEX').jobs.active('proj_a')).toEqual(['job-1']);
+      expect(await store.kv.get('settings')).toBe('settings of root');
+      expect(await store.jobs.active('proj_a')).toEqual(['job-1']);
+    });
+
+    it.each(['', 'T1:*', 'a b', 'ws:T1', 'x'.repeat(65)])(
+      'refuses %j as a scope: it could forge another key',
+      (scope) => {
+        expect(() => store.scoped(scope)).toThrow(/not a store scope/);
+      },
+    );
+
+    jobStoreContract(() => store.scoped('T9SCOPED'));
+  });
 
   describe('namespaces', () => {
     it('isolates stores on different namespaces', async () => {

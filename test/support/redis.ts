@@ -24,8 +24,10 @@ export async function dropNamespace(namespace: string): Promise<void> {
   await client.close();
 }
 
+export const memoryStore = { kind: 'memory' as const, redisUrl: undefined, available: true };
+export const redisStore = { kind: 'redis' as const, redisUrl: TEST_REDIS_URL, available: redisAvailable };
+
 /** Store variants every store-backed suite runs on. */
-export const storeKinds = [
-  { kind: 'memory' as const, redisUrl: undefined, available: true },
-  { kind: 'redis' as const, redisUrl: TEST_REDIS_URL, available: redisAvailable },
-];
+export const storeKinds = [memoryStore, redisStore];
+
+export type StoreKind = (typeof storeKinds)[number];

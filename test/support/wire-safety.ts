@@ -1,4 +1,4 @@
-import type { SlackCall } from '../../src/slack-standin/index.js';
+import type { SlackCall } from '../../tools/slack-standin/index.js';
 
 /** What the app sends for people to read: messages, updates, ephemerals, response_url bodies, views, file comments. */
 const READ_BY_PEOPLE =

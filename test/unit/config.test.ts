@@ -64,6 +64,8 @@ describe('parseConfig', () => {
       allowedUsers: [],
       allowedChannels: [],
       logLevel: 'info',
+      role: 'all',
+      queueLockMs: 10_000,
     });
   });
 
@@ -300,5 +302,71 @@ describe('.env.example', () => {
       );
       for (const name of placeholders) expect(example[name]).toBe(EXAMPLE_VALUES[name]);
     }
+  });
+});
+
+describe('parseConfig in OAuth mode (many workspaces)', () => {
+  const KEY = Buffer.alloc(32, 7).toString('base64');
+  const OLD_KEY = Buffer.alloc(32, 9).toString('base64');
+  const oauth = {
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_CLIENT_ID: '1111.2222',
+    SLACK_CLIENT_SECRET: 'client-secret-VALUE',
+    SLACK_STATE_SECRET: 'state-secret-VALUE',
+    SETTINGS_ENCRYPTION_KEY: KEY,
+  };
+
+  it('is on with the client id, secret and state secret and no bot token: no Mintlify variable required', () => {
+    const config = parseConfig({ ...oauth, SETTINGS_ENCRYPTION_PREVIOUS_KEYS: ` ${OLD_KEY} ,` });
+    expect(config.oauth).toEqual({
+      clientId: '1111.2222',
+      clientSecret: 'client-secret-VALUE',
+      stateSecret: 'state-secret-VALUE',
+      authorizeUrl: 'https://slack.com/oauth/v2/authorize',
+      encryptionKey: Buffer.alloc(32, 7),
+      previousEncryptionKeys: [Buffer.alloc(32, 9)],
+    });
+    expect(config.slack.botToken).toBe('');
+    expect(config.mintlify).toMatchObject({ apiKey: '', projectId: '' });
+  });
+
+  it('stays off while SLACK_BOT_TOKEN is set: single-workspace mode, exactly as before', () => {
+    expect(parseConfig({ ...valid, ...oauth }).oauth).toBeUndefined();
+  });
+
+  it('names each missing OAuth variable on its own line', () => {
+    expect(problemsOf({ SLACK_SIGNING_SECRET: SIGNING_SECRET, SLACK_CLIENT_ID: '1111.2222' })).toEqual([
+      expect.stringMatching(/^SLACK_CLIENT_SECRET: required in OAuth mode/),
+      expect.stringMatching(/^SLACK_STATE_SECRET: required in OAuth mode/),
+      expect.stringMatching(/^SETTINGS_ENCRYPTION_KEY: required in OAuth mode.*openssl rand -base64 32/),
+    ]);
+  });
+
+  it.each([
+    ['too short', Buffer.alloc(16, 1).toString('base64')],
+    ['too long', Buffer.alloc(33, 1).toString('base64')],
+    ['not base64', 'VALUE-not-base64-VALUE-not-base64-VALUE-not!'],
+    ['hex instead of base64', 'ab'.repeat(32)],
+  ])('stops on a SETTINGS_ENCRYPTION_KEY that is %s, with one line naming it and not its value', (_, key) => {
+    const problems = problemsOf({ ...oauth, SETTINGS_ENCRYPTION_KEY: key });
+    expect(problems).toEqual([expect.stringMatching(/^SETTINGS_ENCRYPTION_KEY: expected 32 random bytes, base64/)]);
+    expect(problems.join('\n')).not.toContain(key);
+  });
+
+  it('names a malformed previous key by its position', () => {
+    expect(problemsOf({ ...oauth, SETTINGS_ENCRYPTION_PREVIOUS_KEYS: `${OLD_KEY},VALUE` })).toEqual([
+      expect.stringMatching(/^SETTINGS_ENCRYPTION_PREVIOUS_KEYS: entry 2: expected 32 random bytes/),
+    ]);
+  });
+
+  it.each([
+    ['MINTLIFY_API_KEY', API_KEY],
+    ['MINTLIFY_PROJECT_ID', 'proj_123'],
+    ['MINTLIFY_CHANNEL_PROJECTS', 'C0AAA:proj_b'],
+    ['MINTLIFY_API_KEYS', 'proj_b:mint_b_VALUE'],
+  ])('refuses %s, which each workspace sets in App Home instead', (variable, value) => {
+    expect(problemsOf({ ...oauth, [variable]: value })).toEqual([
+      `${variable}: not used in OAuth mode (each workspace connects its own in App Home): remove it`,
+    ]);
   });
 });

@@ -1,89 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { errors, formatElapsed, outcomeMessage, rootMessage } from '../../../src/agent/messages.js';
-import type { JobRecord } from '../../../src/store/jobs.js';
+import { conversationUsage, errors, usage } from '../../../src/agent/messages.js';
 
-const record: JobRecord = {
-  project: 'proj_a',
-  jobId: 'job_1',
-  channel: 'C1',
-  threadTs: '1.0',
-  statusTs: '1.0',
-  userId: 'U1',
-  prompt: 'Document <!here> & webhooks',
-  status: 'active',
-  repository: 'https://github.com/acme/docs',
-  ref: 'mintlify/agent-1',
-  model: 'claude',
-  prLink: null,
-  round: 0,
-  createdAtMs: 0,
-  roundStartedAtMs: 0,
-  ended: null,
-  attempt: null,
-  rev: 0,
-};
-
-const allText = (m: { text: string; blocks?: unknown[] }) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
-
-describe('rootMessage', () => {
-  it('shows who asked, the escaped prompt and a starting status before the job exists', () => {
-    const m = rootMessage({ project: 'proj_a', userId: 'U1', prompt: record.prompt });
-    expect(allText(m)).toContain('<@U1> asked the Mintlify agent');
-    expect(allText(m)).toContain('&lt;!here&gt; &amp; webhooks');
-    expect(allText(m)).toContain('Starting');
+describe('usage', () => {
+  it('puts the reason first and the channel’s projects last', () => {
+    const { text } = usage('I could not tell who ran this command.', 'This channel uses project `proj_a`.');
+    expect(text.startsWith('I could not tell who ran this command.\n\n*Start a Mintlify agent job')).toBe(true);
+    expect(text.endsWith('\n\nThis channel uses project `proj_a`.')).toBe(true);
   });
 
-  it('shows elapsed time, job id, repository@ref and model while working', () => {
-    const m = allText(rootMessage(record, { now: 3 * 60_000 }));
-    expect(m).toContain('3m elapsed');
-    expect(m).toContain('job `job_1`');
-    expect(m).toContain('acme/docs@mintlify/agent-1');
-    expect(m).toContain('Reply in this thread');
-  });
-
-  it('trims a long prompt to a readable length', () => {
-    const m = rootMessage({ project: 'proj_a', userId: 'U1', prompt: 'x'.repeat(10_000) });
-    const section = JSON.stringify(m.blocks?.[0]);
-    expect(section.length).toBeLessThan(1_000);
-    expect(section).toContain('…');
-  });
-});
-
-describe('outcomeMessage', () => {
-  it('links a https pull request as text and as a button', () => {
-    const m = outcomeMessage(
-      record,
-      { kind: 'pull_request', prLink: 'https://github.com/acme/docs/pull/3', updated: false },
-      1,
-    );
-    expect(allText(m)).toContain('<https://github.com/acme/docs/pull/3>');
-    expect(allText(m)).toContain('"url":"https://github.com/acme/docs/pull/3"');
-    expect(allText(m)).toContain('opened a pull request');
-  });
-
-  it('does not link a non-https PR URL', () => {
-    const m = outcomeMessage(record, { kind: 'pull_request', prLink: 'http://evil.example/x', updated: false }, 1);
-    expect(allText(m)).not.toContain('"url"');
-    expect(allText(m)).not.toContain('<http://evil');
-  });
-
-  it('says the PR was updated after a follow-up', () => {
-    const m = outcomeMessage(
-      record,
-      { kind: 'pull_request', prLink: 'https://github.com/acme/docs/pull/3', updated: true },
-      1,
-    );
-    expect(m.text).toContain('updated the pull request');
-  });
-
-  it.each([
-    ['no_changes', 'without changing any files'],
-    ['failed', 'Reply in this thread'],
-    ['archived', 'archived'],
-    ['gone', 'no longer exists'],
-    ['expired', 'stopped tracking this job after 24h 0m'],
-  ] as const)('words %s clearly', (kind, words) => {
-    expect(outcomeMessage(record, { kind }, 24 * 60 * 60 * 1000).text).toContain(words);
+  it('for the conversational doors, lists every way to start a job, then the projects', () => {
+    const { text } = conversationUsage('This channel uses project `proj_a`.');
+    expect(text).toContain('mention me with an instruction');
+    expect(text).toContain('*More actions → Ask the Mintlify agent*');
+    expect(text.endsWith('This channel uses project `proj_a`.')).toBe(true);
   });
 });
 
@@ -103,13 +32,18 @@ describe('error replies', () => {
   });
 });
 
-describe('formatElapsed', () => {
-  it.each([
-    [0, '0s'],
-    [59_000, '59s'],
-    [60_000, '1m'],
-    [3_600_000 + 5 * 60_000, '1h 5m'],
-  ])('formats %d ms as %s', (ms, text) => {
-    expect(formatElapsed(ms)).toBe(text);
+describe('errors.notAllowed', () => {
+  it.each([undefined, '', '   '])('says only why when there is no instruction (%j)', (prompt) => {
+    expect(errors.notAllowed(prompt).text).not.toContain('Your instruction');
+  });
+
+  it('echoes an instruction, so it can be run where it is allowed', () => {
+    expect(errors.notAllowed('Fix <it>').text).toContain('Your instruction, to copy and retry:\n>Fix &lt;it&gt;');
+  });
+});
+
+describe('errors.unknownProject', () => {
+  it('asks for a project id after a bare --project', () => {
+    expect(errors.unknownProject(undefined, 'Projects: `a`.', 'x').text).toContain('`--project` needs a project id');
   });
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { contextOf } from '../../../src/agent/thread-context.js';
+import { contextOf, readThreadContext } from '../../../src/agent/thread-context.js';
+import { BOT_ID, BOT_USER_ID } from '../../fakes/fake-slack-api.js';
+import { CHANNEL_ID } from '../../fixtures/slack.js';
+import { useAgentUnit } from './support.js';
 
 describe('contextOf (thread context cap)', () => {
   it('keeps every line, oldest first, marked as context, when they fit', () => {
@@ -26,5 +29,58 @@ describe('contextOf (thread context cap)', () => {
     expect(kept.length).toBeLessThanOrEqual(20);
     expect(kept.endsWith('END')).toBe(true);
     expect(text.split('\n')).not.toContain('old');
+  });
+});
+
+describe('readThreadContext', () => {
+  const unit = useAgentUnit();
+  const read = (threadTs: string, beforeTs: string) =>
+    readThreadContext(unit().deps, { channel: CHANNEL_ID, threadTs, beforeTs, botUserId: BOT_USER_ID, botId: BOT_ID });
+
+  it('reads the earlier messages by name, decoded, with files; other bots stay, this bot’s own posts do not', async () => {
+    const { slack } = unit();
+    const root = slack.postAs('U456BOB', CHANNEL_ID, 'Retries are <5> for @carol');
+    const thread = { threadTs: root.ts };
+    slack.postAs(BOT_USER_ID, CHANNEL_ID, 'Starting…', thread);
+    const carol = slack.postAs('U345CAROL', CHANNEL_ID, 'See the log', {
+      ...thread,
+      files: [{ id: 'F1', name: 'app.log' }],
+    });
+    // Another bot's post (an alert) right after Carol's, as Slack stores it: a bot id, no person.
+    const alert = {
+      channel: CHANNEL_ID,
+      ts: carol.ts.replace(/\d+$/, '000200'),
+      thread_ts: root.ts,
+      bot_id: 'B9',
+      text: '5xx spike',
+    };
+    slack.messages.push(alert);
+    const asking = slack.postAs('U123ALICE', CHANNEL_ID, 'Fix it', thread);
+    slack.postAs('U456BOB', CHANNEL_ID, 'later', thread);
+    const context = await read(root.ts, asking.ts);
+    expect(context?.text.split('\n').slice(1, -1)).toEqual([
+      'Bob Lee: Retries are <5> for @Carol Chen',
+      'Carol Chen: See the log',
+      `  [file: app.log ${slack.permalink(CHANNEL_ID, 'F1', 'app.log')}]`,
+      'a bot: 5xx spike',
+    ]);
+    expect(context?.note).toBe('context: 3 earlier thread messages (capped at 8,000 characters)');
+  });
+
+  it('reads a long thread page by page', async () => {
+    const { slack } = unit();
+    const root = slack.postAs('U456BOB', CHANNEL_ID, 'm0');
+    for (let i = 1; i < 250; i++) slack.postAs('U456BOB', CHANNEL_ID, `m${i}`, { threadTs: root.ts });
+    const asking = slack.postAs('U123ALICE', CHANNEL_ID, 'Fix it', { threadTs: root.ts });
+    const context = await read(root.ts, asking.ts);
+    expect(slack.callsTo('conversations.replies')).toHaveLength(2);
+    expect(context?.text).toContain('Bob Lee: m249');
+    expect(context?.note).toBe('context: 250 earlier thread messages (capped at 8,000 characters)');
+  });
+
+  it('is nothing when no one wrote before the request', async () => {
+    const { slack } = unit();
+    const root = slack.postAs('U123ALICE', CHANNEL_ID, 'Fix it');
+    expect(await read(root.ts, root.ts)).toBeUndefined();
   });
 });

@@ -3,15 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMintlifyClient, type MintlifyClientOptions } from '../../../src/mintlify/client.js';
 import {
-  InvalidRequestError,
-  MintlifyError,
-  NotFoundError,
-  RateLimitedError,
-  UnauthorizedError,
-  UnavailableError,
-} from '../../../src/mintlify/errors.js';
+  describeFailure,
+  type ServiceFailure,
+  type ServiceFailureCode,
+  type ServiceResult,
+} from '../../../src/mintlify/failure.js';
 import type { VisitorsQuery } from '../../../src/mintlify/schemas.js';
-import { keyFingerprint, startSimulator } from '../../../src/simulator/server.js';
+import { keyFingerprint, startSimulator } from '../../../tools/simulator/server.js';
 import { useSimulator } from '../../fakes/start-simulator.js';
 import { captureLogs } from '../../support/logs.js';
 
@@ -50,22 +48,27 @@ function client(options: Partial<MintlifyClientOptions> & { projectId?: string }
   };
 }
 
-/** Awaits a rejection, checks its class and that the API key is nowhere in it, and returns it. */
-async function failure<E extends MintlifyError>(
-  promise: Promise<unknown>,
-  type: new (...args: never[]) => E,
-): Promise<E> {
-  const error = await promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(type);
-  const e = error as E;
-  expect(e.message).not.toContain(API_KEY);
-  expect(JSON.stringify({ ...e, message: e.message, stack: e.stack })).not.toContain(API_KEY);
-  return e;
+/** Awaits a call that must succeed and returns its value. */
+async function value<T>(promise: Promise<ServiceResult<T>>): Promise<T> {
+  const result = await promise;
+  if (!result.ok) throw new Error(`expected success, got ${describeFailure(result)}`);
+  return result.value;
+}
+
+/**
+ * Awaits a failed call, checks its code and that the API key is nowhere in it, and returns the failure with its
+ * log line (`line`).
+ */
+async function failure<C extends ServiceFailureCode>(
+  promise: Promise<ServiceResult<unknown>>,
+  code: C,
+): Promise<Extract<ServiceFailure, { code: C }> & { line: string; project: string }> {
+  const result = await promise;
+  if (result.ok) throw new Error('expected a failure');
+  expect(result.failure.code).toBe(code);
+  const line = describeFailure(result);
+  expect(JSON.stringify({ ...result, line })).not.toContain(API_KEY);
+  return { ...(result.failure as Extract<ServiceFailure, { code: C }>), line, project: result.project };
 }
 
 interface StubRequest {
@@ -116,7 +119,7 @@ const json = (status: number, body: unknown, headers?: Record<string, string>): 
 
 describe('createJob', () => {
   it('posts the prompt with the bearer key and parses the 201 job', async () => {
-    const job = await client().createJob('  Document the new webhook endpoint ');
+    const job = await value(client().createJob('  Document the new webhook endpoint '));
     expect(job).toMatchObject({ id: expect.any(String), status: 'active' });
     expect(sim().getJob(job.id)?.id).toBe(job.id);
     expect(sim().requests).toEqual([
@@ -131,24 +134,24 @@ describe('createJob', () => {
   });
 
   it.each(['', '   ', '\n\t '])('rejects the empty prompt %j before sending anything', async (prompt) => {
-    const error = await failure(client().createJob(prompt), InvalidRequestError);
+    const error = await failure(client().createJob(prompt), 'refused');
     expect(error.details).toEqual([expect.stringContaining('prompt is empty')]);
     expect(sim().requests).toHaveLength(0);
   });
 
-  it('maps a 429 to RateLimitedError with the Retry-After delay', async () => {
+  it('answers a 429 as rate_limited with the Retry-After delay', async () => {
     sim().injectFault({ kind: 'rate-limit', retryAfterSec: 42, count: 1 });
-    const error = await failure(client().createJob('x'), RateLimitedError);
+    const error = await failure(client().createJob('x'), 'rate_limited');
     expect(error.retryAfterMs).toBe(42_000);
     expect(error.code).toBe('rate_limited');
   });
 
-  it("maps the simulator's own hourly create limit to RateLimitedError", async () => {
+  it("maps the simulator's own hourly create limit to rate_limited", async () => {
     const limited = await startSimulator({ createLimitPerHour: 1 });
     try {
       const c = client({ apiUrl: limited.url });
-      await c.createJob('first');
-      const error = await failure(c.createJob('second'), RateLimitedError);
+      await value(c.createJob('first'));
+      const error = await failure(c.createJob('second'), 'rate_limited');
       expect(error.retryAfterMs).toBeGreaterThan(0);
       expect(error.retryAfterMs).toBeLessThanOrEqual(3_600_000);
       expect(limited.requests).toHaveLength(2);
@@ -161,9 +164,9 @@ describe('createJob', () => {
 describe('sendFollowUp', () => {
   it('posts to the job and parses the 200 job', async () => {
     const c = client();
-    const job = await c.createJob('first');
+    const job = await value(c.createJob('first'));
     sim().endJob(job.id, { status: 'completed' });
-    const updated = await c.sendFollowUp(job.id, 'also fix the typo');
+    const updated = await value(c.sendFollowUp(job.id, 'also fix the typo'));
     expect(updated).toMatchObject({ id: job.id, status: 'active' });
     expect(sim().requests.at(-1)).toEqual({
       method: 'POST',
@@ -174,21 +177,21 @@ describe('sendFollowUp', () => {
     });
   });
 
-  it('maps a 400 to InvalidRequestError carrying the service message', async () => {
+  it('answers a 400 as refused carrying the service message', async () => {
     const c = client();
-    const job = await c.createJob('first');
+    const job = await value(c.createJob('first'));
     sim().endJob(job.id, { status: 'archived' });
-    const error = await failure(c.sendFollowUp(job.id, 'more'), InvalidRequestError);
-    expect(error.serviceMessage).toBe('Job is archived');
-    expect(error.message).toBe('send follow-up (project proj_1): Job is archived');
+    const error = await failure(c.sendFollowUp(job.id, 'more'), 'refused');
+    expect(error.message).toBe('Job is archived');
+    expect(error.line).toBe('send follow-up (project proj_1): Job is archived');
   });
 
-  it('maps a 404 to NotFoundError', async () => {
-    await failure(client().sendFollowUp('missing-job', 'more'), NotFoundError);
+  it('answers a 404 as not_found', async () => {
+    await failure(client().sendFollowUp('missing-job', 'more'), 'not_found');
   });
 
   it('rejects an empty prompt before sending anything', async () => {
-    await failure(client().sendFollowUp('job-1', ' '), InvalidRequestError);
+    await failure(client().sendFollowUp('job-1', ' '), 'refused');
     expect(sim().requests).toHaveLength(0);
   });
 });
@@ -196,14 +199,14 @@ describe('sendFollowUp', () => {
 describe('getJob', () => {
   it('parses the 200 job', async () => {
     const c = client();
-    const created = await c.createJob('first');
-    await expect(c.getJob(created.id)).resolves.toMatchObject({ id: created.id, status: 'active' });
+    const created = await value(c.createJob('first'));
+    expect(await value(c.getJob(created.id))).toMatchObject({ id: created.id, status: 'active' });
     expect(sim().requests.at(-1)).toMatchObject({ method: 'GET', path: `${JOB_PATH}/${created.id}` });
   });
 
-  it('maps a 404 to NotFoundError with the service message, without retrying', async () => {
-    const error = await failure(client().getJob('nope'), NotFoundError);
-    expect(error.message).toBe('get job (project proj_1): Job not found');
+  it('answers a 404 as not_found with the service message, without retrying', async () => {
+    const error = await failure(client().getJob('nope'), 'not_found');
+    expect(error.line).toBe('get job (project proj_1): Job not found');
     expect(error.code).toBe('not_found');
     expect(sim().requests).toHaveLength(1);
   });
@@ -221,114 +224,114 @@ describe('getJob', () => {
     ['a very long id', 'a'.repeat(129)],
   ])('refuses a job id with %s before sending anything', async (_case, id) => {
     const c = client();
-    await failure(c.getJob(id), InvalidRequestError);
-    await failure(c.sendFollowUp(id, 'x'), InvalidRequestError);
+    await failure(c.getJob(id), 'refused');
+    await failure(c.sendFollowUp(id, 'x'), 'refused');
     expect(sim().requests).toHaveLength(0);
   });
 
   it('URL-encodes path parameters (project id and job id)', async () => {
     const c = client({ projectId: 'team a/b' });
-    const job = await c.createJob('first');
+    const job = await value(c.createJob('first'));
     expect(sim().requests.at(-1)?.path).toBe('/v2/agent/team%20a%2Fb/job');
-    await failure(c.getJob('job:1'), NotFoundError);
+    await failure(c.getJob('job:1'), 'not_found');
     expect(sim().requests.at(-1)?.path).toBe('/v2/agent/team%20a%2Fb/job/job%3A1');
-    await expect(c.getJob(job.id)).resolves.toMatchObject({ id: job.id });
+    expect(await value(c.getJob(job.id))).toMatchObject({ id: job.id });
   });
 
   it('retries a 5xx on GET and then succeeds', async () => {
     const c = client();
-    const job = await c.createJob('first');
+    const job = await value(c.createJob('first'));
     sim().injectFault({ kind: 'status', status: 503, count: 2, match: { method: 'GET' } });
-    await expect(c.getJob(job.id)).resolves.toMatchObject({ id: job.id });
+    expect(await value(c.getJob(job.id))).toMatchObject({ id: job.id });
     expect(sim().requests.filter((r) => r.method === 'GET')).toHaveLength(3);
   });
 
   it.each([500, 502, 503] as const)(
-    'gives up on a persistent %i with UnavailableError carrying the status',
+    'gives up on a persistent %i as unavailable carrying the status',
     async (status) => {
       sim().injectFault({ kind: 'status', status, count: Number.POSITIVE_INFINITY });
-      const error = await failure(client({ getRetries: 1 }).getJob('job-1'), UnavailableError);
+      const error = await failure(client({ getRetries: 1 }).getJob('job-1'), 'unavailable');
       expect(error.status).toBe(status);
-      expect(error.message).toBe(`get job (project proj_1): ${status} Simulated ${status} error`);
+      expect(error.line).toBe(`get job (project proj_1): ${status} Simulated ${status} error`);
       expect(sim().requests).toHaveLength(2);
     },
   );
 
   it('retries a connection reset on GET', async () => {
     const c = client();
-    const job = await c.createJob('first');
+    const job = await value(c.createJob('first'));
     sim().injectFault({ kind: 'reset', count: 1, match: { method: 'GET' } });
-    await expect(c.getJob(job.id)).resolves.toMatchObject({ id: job.id });
+    expect(await value(c.getJob(job.id))).toMatchObject({ id: job.id });
     expect(sim().requests.filter((r) => r.method === 'GET')).toHaveLength(2);
   });
 
-  it('times out a slow answer with UnavailableError "timed out"', async () => {
+  it('times out a slow answer as unavailable "timed out"', async () => {
     sim().injectFault({ kind: 'slow', delayMs: 2_000, count: Number.POSITIVE_INFINITY });
-    const error = await failure(client({ timeoutMs: 100, getRetries: 0 }).getJob('job-1'), UnavailableError);
-    expect(error.message).toBe('get job (project proj_1): timed out');
+    const error = await failure(client({ timeoutMs: 100, getRetries: 0 }).getJob('job-1'), 'unavailable');
+    expect(error.line).toBe('get job (project proj_1): timed out');
     expect(error.status).toBeUndefined();
   });
 
   it('retries a timed-out GET', async () => {
     const c = client({ timeoutMs: 300 });
-    const job = await c.createJob('first');
+    const job = await value(c.createJob('first'));
     sim().injectFault({ kind: 'slow', delayMs: 2_000, count: 1, match: { method: 'GET' } });
-    await expect(c.getJob(job.id)).resolves.toMatchObject({ id: job.id });
+    expect(await value(c.getJob(job.id))).toMatchObject({ id: job.id });
   });
 
-  it('maps an unreachable server to UnavailableError "network error"', async () => {
+  it('maps an unreachable server as unavailable "network error"', async () => {
     const url = sim().url;
     await sim().close();
-    const error = await failure(client({ apiUrl: url, getRetries: 0 }).getJob('job-1'), UnavailableError);
-    expect(error.message).toMatch(/^get job \(project proj_1\): network error/);
+    const error = await failure(client({ apiUrl: url, getRetries: 0 }).getJob('job-1'), 'unavailable');
+    expect(error.line).toMatch(/^get job \(project proj_1\): network error/);
   });
 });
 
 describe('no POST is ever retried', () => {
-  const posts: [string, (c: ReturnType<typeof client>, jobId: string) => Promise<unknown>][] = [
+  const posts: [string, (c: ReturnType<typeof client>, jobId: string) => Promise<ServiceResult<unknown>>][] = [
     ['createJob', (c) => c.createJob('do it')],
     ['sendFollowUp', (c, jobId) => c.sendFollowUp(jobId, 'and this')],
   ];
 
   it.each(posts)('%s: a 503 is seen exactly once and reported with its status', async (_name, post) => {
-    const job = await client().createJob('first');
+    const job = await value(client().createJob('first'));
     sim().requests.length = 0;
     sim().injectFault({ kind: 'status', status: 503, count: Number.POSITIVE_INFINITY, match: { method: 'POST' } });
-    const error = await failure(post(client(), job.id), UnavailableError);
+    const error = await failure(post(client(), job.id), 'unavailable');
     expect(error.status).toBe(503);
     expect(sim().requests).toHaveLength(1);
   });
 
   it.each(posts)('%s: a connection reset is seen exactly once', async (_name, post) => {
-    const job = await client().createJob('first');
+    const job = await value(client().createJob('first'));
     sim().requests.length = 0;
     sim().injectFault({ kind: 'reset', count: Number.POSITIVE_INFINITY, match: { method: 'POST' } });
-    const error = await failure(post(client(), job.id), UnavailableError);
-    expect(error.message).toMatch(/network error/);
+    const error = await failure(post(client(), job.id), 'unavailable');
+    expect(error.line).toMatch(/network error/);
     expect(sim().requests).toHaveLength(1);
   });
 
   it.each(posts)('%s: a timeout is seen exactly once', async (_name, post) => {
-    const job = await client().createJob('first');
+    const job = await value(client().createJob('first'));
     sim().requests.length = 0;
     sim().injectFault({ kind: 'slow', delayMs: 2_000, count: Number.POSITIVE_INFINITY, match: { method: 'POST' } });
-    const error = await failure(post(client({ timeoutMs: 100 }), job.id), UnavailableError);
-    expect(error.message).toMatch(/timed out$/);
+    const error = await failure(post(client({ timeoutMs: 100 }), job.id), 'unavailable');
+    expect(error.line).toMatch(/timed out$/);
     expect(sim().requests).toHaveLength(1);
   });
 
   it.each(posts)('%s: a 429 is seen exactly once', async (_name, post) => {
-    const job = await client().createJob('first');
+    const job = await value(client().createJob('first'));
     sim().requests.length = 0;
     sim().injectFault({ kind: 'rate-limit', retryAfterSec: 1, count: Number.POSITIVE_INFINITY });
-    await failure(post(client(), job.id), RateLimitedError);
+    await failure(post(client(), job.id), 'rate_limited');
     expect(sim().requests).toHaveLength(1);
   });
 });
 
 describe('getVisitors', () => {
   it('sends the query and parses the response', async () => {
-    const result = await client().getVisitors({ ...QUERY, limit: 5, offset: 10 });
+    const result = await value(client().getVisitors({ ...QUERY, limit: 5, offset: 10 }));
     expect(result.visitors.length).toBeLessThanOrEqual(5);
     expect(result.totals).toEqual({ human: expect.any(Number), ai: expect.any(Number), total: expect.any(Number) });
     expect(sim().requests).toEqual([
@@ -343,7 +346,7 @@ describe('getVisitors', () => {
   });
 
   it('applies the default limit and offset', async () => {
-    await client().getVisitors(QUERY);
+    await value(client().getVisitors(QUERY));
     expect(sim().requests[0]?.query).toMatchObject({ limit: '50', offset: '0' });
   });
 
@@ -359,52 +362,65 @@ describe('getVisitors', () => {
     ['dateFrom equal to dateTo', { dateFrom: '2025-05-08', dateTo: '2025-05-08' }],
     ['dateFrom after dateTo', { dateFrom: '2025-05-09', dateTo: '2025-05-08' }],
   ])('refuses %s without sending anything', async (_case, change) => {
-    const error = await failure(client().getVisitors({ ...QUERY, ...change }), InvalidRequestError);
-    expect(error.serviceMessage).toBe('invalid input');
+    const error = await failure(client().getVisitors({ ...QUERY, ...change }), 'refused');
+    expect(error.message).toBe('invalid input');
     expect(error.details.length).toBeGreaterThan(0);
     expect(sim().requests).toHaveLength(0);
   });
 
-  it('maps an analytics 400 to InvalidRequestError with its details', async () => {
+  it('maps an analytics 400 as refused with its details', async () => {
     const stub = await startStub(() =>
       json(400, { error: 'Invalid query parameters', details: [{ message: 'dateFrom: too old' }, { message: 'x' }] }),
     );
-    const error = await failure(client({ apiUrl: stub.url }).getVisitors(QUERY), InvalidRequestError);
-    expect(error.serviceMessage).toBe('Invalid query parameters');
+    const error = await failure(client({ apiUrl: stub.url }).getVisitors(QUERY), 'refused');
+    expect(error.message).toBe('Invalid query parameters');
     expect(error.details).toEqual(['dateFrom: too old', 'x']);
-    expect(error.message).toBe('get visitors (project proj_1): Invalid query parameters; dateFrom: too old; x');
+    expect(error.line).toBe('get visitors (project proj_1): Invalid query parameters; dateFrom: too old; x');
   });
 });
 
 describe('answers the simulator never gives (local stub server)', () => {
-  it.each([401, 403])('maps %i to UnauthorizedError without retrying', async (status) => {
+  it.each([401, 403])('maps %i as unauthorized without retrying', async (status) => {
     const stub = await startStub(() => json(status, { error: 'Invalid API key' }));
-    const error = await failure(client({ apiUrl: stub.url }).getJob('job-1'), UnauthorizedError);
-    expect(error.message).toBe(`get job (project proj_1): ${status} Invalid API key`);
+    const error = await failure(client({ apiUrl: stub.url }).getJob('job-1'), 'unauthorized');
+    expect(error.line).toBe(`get job (project proj_1): ${status} Invalid API key`);
     expect(error.code).toBe('unauthorized');
     expect(stub.requests).toHaveLength(1);
     expect(stub.requests[0]?.headers.authorization).toBe(`Bearer ${API_KEY}`);
   });
 
-  it('maps a 422 to InvalidRequestError', async () => {
+  it.each([413, 409, 402, 400])('answers a %i as refused: nothing was done', async (status) => {
+    const stub = await startStub(() => json(status, { error: 'Prompt is too large' }));
+    const error = await failure(client({ apiUrl: stub.url }).createJob('x'), 'refused');
+    expect(error).toMatchObject({ status, message: 'Prompt is too large' });
+  });
+
+  it('answers a 408 as unavailable (maybe done) and retries it on GET', async () => {
+    const stub = await startStub(() => json(408, { error: 'Request Timeout' }));
+    const error = await failure(client({ apiUrl: stub.url, getRetries: 1 }).getJob('job-1'), 'unavailable');
+    expect(error.ambiguous).toBe(true);
+    expect(stub.requests).toHaveLength(2);
+  });
+
+  it('maps a 422 as refused', async () => {
     const stub = await startStub(() => json(422, { error: 'Unprocessable' }));
-    const error = await failure(client({ apiUrl: stub.url }).createJob('x'), InvalidRequestError);
-    expect(error.serviceMessage).toBe('Unprocessable');
+    const error = await failure(client({ apiUrl: stub.url }).createJob('x'), 'refused');
+    expect(error.message).toBe('Unprocessable');
   });
 
   it('redacts a key the service echoes back in its error message and details', async () => {
     const stub = await startStub(() =>
       json(400, { error: `bad key ${API_KEY}`, details: [{ message: `header was Bearer ${API_KEY}` }] }),
     );
-    const error = await failure(client({ apiUrl: stub.url }).getVisitors(QUERY), InvalidRequestError);
-    expect(error.serviceMessage).toBe('bad key mint_[redacted]');
+    const error = await failure(client({ apiUrl: stub.url }).getVisitors(QUERY), 'refused');
+    expect(error.message).toBe('bad key mint_[redacted]');
     expect(error.details).toEqual(['header was Bearer mint_[redacted]']);
   });
 
   it('redacts a key echoed in a 401 message', async () => {
     const stub = await startStub(() => json(401, { error: `unknown key ${API_KEY}` }));
-    const error = await failure(client({ apiUrl: stub.url }).createJob('x'), UnauthorizedError);
-    expect(error.message).toBe('create job (project proj_1): 401 unknown key mint_[redacted]');
+    const error = await failure(client({ apiUrl: stub.url }).createJob('x'), 'unauthorized');
+    expect(error.line).toBe('create job (project proj_1): 401 unknown key mint_[redacted]');
   });
 
   it.each<[string, StubReply, RegExp]>([
@@ -415,22 +431,28 @@ describe('answers the simulator never gives (local stub server)', () => {
     ['a 404 without a body', { status: 404 }, /^get job \(project proj_1\): not found$/],
   ])('copes with %s', async (_case, reply, expected) => {
     const stub = await startStub(() => reply);
-    const error = await client({ apiUrl: stub.url, getRetries: 0 })
-      .getJob('job-1')
-      .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(MintlifyError);
-    expect((error as Error).message).toMatch(expected);
+    const result = await client({ apiUrl: stub.url, getRetries: 0 }).getJob('job-1');
+    expect(result.ok).toBe(false);
+    expect(!result.ok && describeFailure(result)).toMatch(expected);
+  });
+
+  it.each<[string, string, string]>([
+    ['a job without a status (the documents require no field): still active', JSON.stringify({ id: 'j1' }), 'active'],
+    ['a job with a null status: still active', JSON.stringify({ id: 'j1', status: null }), 'active'],
+    ['a status the documents do not list, kept as it came', JSON.stringify({ id: 'j1', status: 'paused' }), 'paused'],
+  ])('reads %s', async (_case, body, status) => {
+    const stub = await startStub(() => ({ status: 200, body }));
+    expect(await value(client({ apiUrl: stub.url }).getJob('job-1'))).toMatchObject({ id: 'j1', status });
   });
 
   it.each<[string, string]>([
-    ['a job without a status', JSON.stringify({ id: 'j1' })],
-    ['an unknown status', JSON.stringify({ id: 'j1', status: 'paused' })],
+    ['a job without an id', JSON.stringify({ status: 'active' })],
     ['an empty body', ''],
     ['a JSON array', '[]'],
   ])('reports %s as a contract violation', async (_case, body) => {
     const stub = await startStub(() => ({ status: 200, body }));
-    const error = await failure(client({ apiUrl: stub.url }).getJob('job-1'), UnavailableError);
-    expect(error.message).toBe('get job (project proj_1): response does not match the API contract');
+    const error = await failure(client({ apiUrl: stub.url }).getJob('job-1'), 'unavailable');
+    expect(error.line).toBe('get job (project proj_1): response does not match the API contract');
   });
 
   it('reports a 200 that is not JSON as a bad response, not a network error', async () => {
@@ -439,8 +461,8 @@ describe('answers the simulator never gives (local stub server)', () => {
       body: '<html>login</html>',
       headers: { 'content-type': 'text/html' },
     }));
-    const error = await failure(client({ apiUrl: stub.url }).getJob('job-1'), UnavailableError);
-    expect(error.message).toBe('get job (project proj_1): response is not JSON');
+    const error = await failure(client({ apiUrl: stub.url }).getJob('job-1'), 'unavailable');
+    expect(error.line).toBe('get job (project proj_1): response is not JSON');
   });
 });
 
@@ -448,9 +470,9 @@ describe('the API key stays secret', () => {
   it('never appears in debug logs of successful and failed requests', async () => {
     const captured = captureLogs();
     const c = client({ log: captured.log });
-    const job = await c.createJob('first');
+    const job = await value(c.createJob('first'));
     await c.getJob(job.id);
-    await c.getJob('missing').catch(() => {});
+    await c.getJob('missing');
     await c.getVisitors(QUERY);
     expect(captured.lines.length).toBeGreaterThanOrEqual(4);
     expect(captured.text()).toContain('mintlify.request');
@@ -466,7 +488,7 @@ describe('several projects', () => {
     const c = createMintlifyClient({ apiUrl: stub.url, keyFor: (p) => KEYS[p] ?? API_KEY, log: captureLogs().log });
     await c.getJob('proj_a', 'job-1');
     await c.getJob('proj_b', 'job-1');
-    await c.getVisitors('proj_b', QUERY).catch(() => {});
+    await c.getVisitors('proj_b', QUERY);
     expect(stub.requests.map((r) => [r.url.split('?')[0], r.headers.authorization])).toEqual([
       ['/v2/agent/proj_a/job/job-1', `Bearer ${KEYS.proj_a}`],
       ['/v2/agent/proj_b/job/job-1', `Bearer ${KEYS.proj_b}`],
@@ -477,25 +499,24 @@ describe('several projects', () => {
   it('names the project, never the key, when the key is refused', async () => {
     const stub = await startStub(() => json(401, { error: 'Invalid API key' }));
     const c = createMintlifyClient({ apiUrl: stub.url, keyFor: (p) => KEYS[p] ?? API_KEY, log: captureLogs().log });
-    const error = await c.createJob('proj_b', 'x').catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UnauthorizedError);
-    expect((error as UnauthorizedError).project).toBe('proj_b');
-    expect((error as Error).message).toContain('proj_b');
-    expect(JSON.stringify({ ...(error as object), message: (error as Error).message })).not.toContain('mint_key');
+    const result = await c.createJob('proj_b', 'x');
+    expect(result).toMatchObject({ ok: false, project: 'proj_b', failure: { code: 'unauthorized' } });
+    expect(!result.ok && describeFailure(result)).toContain('proj_b');
+    expect(JSON.stringify(result)).not.toContain('mint_key');
   });
 });
 
 describe('whether a failed call may have done its work', () => {
   it('is unknown after a timeout or a 5xx: the service may have created the job', async () => {
     sim().injectFault({ kind: 'slow', delayMs: 1_000, count: 1, match: { method: 'POST' } });
-    expect((await failure(client({ timeoutMs: 100 }).createJob('x'), UnavailableError)).ambiguous).toBe(true);
+    expect((await failure(client({ timeoutMs: 100 }).createJob('x'), 'unavailable')).ambiguous).toBe(true);
     sim().injectFault({ kind: 'status', status: 503, count: 1, match: { method: 'POST' } });
-    expect((await failure(client().createJob('x'), UnavailableError)).ambiguous).toBe(true);
+    expect((await failure(client().createJob('x'), 'unavailable')).ambiguous).toBe(true);
   });
 
   it('is known not to have happened when the connection was refused', async () => {
     const url = sim().url;
     await sim().close();
-    expect((await failure(client({ apiUrl: url }).createJob('x'), UnavailableError)).ambiguous).toBe(false);
+    expect((await failure(client({ apiUrl: url }).createJob('x'), 'unavailable')).ambiguous).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChannelView, messageKey, type SlackRecord } from '../../../src/playground/channel.js';
+import { ChannelView, messageKey, type SlackRecord } from '../../../tools/playground/channel.js';
 
 function record() {
   const slack = {

@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isValidSlackRequest } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDelivery, type Delivery } from '../../../src/playground/delivery.js';
-import { type SlackStandin, startSlackStandin } from '../../../src/slack-standin/index.js';
+import { createDelivery, type Delivery } from '../../../tools/playground/delivery.js';
+import { type SlackStandin, startSlackStandin } from '../../../tools/slack-standin/index.js';
 
 const SECRET = 'playground-test-secret';
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { outcomeMessage, rootMessage, usage } from '../../../src/agent/messages.js';
-import { blocksToHtml, messageToHtml, mrkdwnToHtml, textToHtml } from '../../../src/playground/render.js';
+import { outcomeMessage, rootMessage } from '../../../src/agent/job-messages.js';
+import { usage } from '../../../src/agent/messages.js';
 import type { JobRecord } from '../../../src/store/jobs.js';
 import { buildReport } from '../../../src/visitors/blocks.js';
+import { blocksToHtml, messageToHtml, mrkdwnToHtml, textToHtml } from '../../../tools/playground/render.js';
 
 const names = {
   user: (id: string) => ({ U123ALICE: 'alice' })[id],
@@ -188,6 +189,7 @@ describe('what the app posts', () => {
     round: 0,
     repository: 'acme/docs',
     ref: 'mintlify/agent-1',
+    status: 'active',
   } as unknown as JobRecord;
 
   it('renders the root message: mention, quoted prompt escaped, status context', () => {
@@ -215,7 +217,7 @@ describe('what the app posts', () => {
   it('renders usage help (text only) and the visitors report (header, fields, divider, buttons, context)', () => {
     expect(messageToHtml({ text: usage().text }, names)).toContain('<code>/agent &lt;instruction&gt;</code>');
     const report = buildReport({
-      request: { from: '2026-11-15', to: '2026-11-21', limit: 1, offset: 0 },
+      query: { from: '2026-11-15', to: '2026-11-21', limit: 1, offset: 0 },
       response: {
         totals: { human: 10, ai: 5, total: 15 },
         visitors: [{ path: '/quickstart', human: 10, ai: 5, total: 15 }],

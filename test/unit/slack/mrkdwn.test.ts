@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMrkdwn, isHttpsUrl, quote, safeLink, truncate } from '../../../src/slack/mrkdwn.js';
+import { escapeMrkdwn, inlineCode, isHttpsUrl, quote, safeLink, truncate } from '../../../src/slack/mrkdwn.js';
 
 const ZWSP = '\u200B';
 
@@ -67,6 +67,23 @@ describe('truncate', () => {
       expect(out).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
       expect(Array.from(out).length).toBeLessThanOrEqual(max);
     }
+  });
+});
+
+describe('inlineCode', () => {
+  it.each([
+    ['plain text', 'proj_docs', '`proj_docs`'],
+    ['a backtick, which would end the span', 'a`b', "`a'b`"],
+    ['a line break, which would end the span', 'line one\n  line two', '`line one line two`'],
+    ['markup and a broadcast', '<!here> & co', '`&lt;!here&gt; &amp; co`'],
+    ['an @channel typed bare', '@channel', '`@\u200Bchannel`'],
+  ])('keeps %s inside one escaped span', (_case, text, expected) => {
+    expect(inlineCode(text)).toBe(expected);
+  });
+
+  it('shortens to the limit with an ellipsis, never inside an entity', () => {
+    expect(inlineCode('x'.repeat(50), 10)).toBe(`\`${'x'.repeat(9)}…\``);
+    expect(inlineCode('abcdefgh&&&', 10)).toBe('`abcdefgh…`');
   });
 });
 

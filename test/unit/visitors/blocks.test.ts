@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { PageVisitors, VisitorsResponse } from '../../../src/mintlify/schemas.js';
 import { ACTION_IDS, buildReport, displayPath, PATH_WIDTH, type VisitorsPage } from '../../../src/visitors/blocks.js';
-import { decodeRequest, type VisitorsRequest } from '../../../src/visitors/date-range.js';
+import { decodeQuery, type ReportQuery } from '../../../src/visitors/date-range.js';
 import { assertBlockKitLimits, buttons } from './limits.js';
 
 const NOW = Date.parse('2026-11-22T23:05:00Z');
-const REQUEST: VisitorsRequest = { from: '2026-11-15', to: '2026-11-21', limit: 10, offset: 0 };
+const QUERY: ReportQuery = { from: '2026-11-15', to: '2026-11-21', limit: 10, offset: 0 };
 
 function rows(count: number, path = (i: number) => `/guides/page-${i}`): PageVisitors[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -16,10 +16,10 @@ function rows(count: number, path = (i: number) => `/guides/page-${i}`): PageVis
   }));
 }
 
-function page(visitors: PageVisitors[], patch: Partial<VisitorsRequest> = {}, hasMore = false): VisitorsPage {
+function page(visitors: PageVisitors[], patch: Partial<ReportQuery> = {}, hasMore = false): VisitorsPage {
   const response: VisitorsResponse = { totals: { human: 123_456, ai: 7_890, total: 128_000 }, visitors, hasMore };
   return {
-    request: { ...REQUEST, limit: Math.max(1, Math.min(250, visitors.length || 10)), ...patch },
+    query: { ...QUERY, limit: Math.max(1, Math.min(250, visitors.length || 10)), ...patch },
     response,
     fetchedAt: NOW,
   };
@@ -87,7 +87,7 @@ describe('buildReport', () => {
       ACTION_IDS.csv,
       ACTION_IDS.chart,
     ]);
-    expect(decodeRequest(first[0]?.value, NOW)).toEqual({ ...REQUEST, offset: 10 });
+    expect(decodeQuery(first[0]?.value, NOW)).toEqual({ ...QUERY, offset: 10 });
 
     const middle = buttons(buildReport(page(rows(10), { limit: 10, offset: 10 }, true)));
     expect(middle.map((b) => b.action_id)).toEqual([
@@ -97,13 +97,13 @@ describe('buildReport', () => {
       ACTION_IDS.csv,
       ACTION_IDS.chart,
     ]);
-    expect(decodeRequest(middle[0]?.value, NOW)?.offset).toBe(0);
-    expect(decodeRequest(middle[1]?.value, NOW)?.offset).toBe(20);
-    expect(decodeRequest(middle[2]?.value, NOW)?.offset).toBe(10);
+    expect(decodeQuery(middle[0]?.value, NOW)?.offset).toBe(0);
+    expect(decodeQuery(middle[1]?.value, NOW)?.offset).toBe(20);
+    expect(decodeQuery(middle[2]?.value, NOW)?.offset).toBe(10);
 
     const last = buttons(buildReport(page(rows(3), { limit: 10, offset: 20 }, false)));
     expect(last.map((b) => b.action_id)).toEqual([ACTION_IDS.prev, ACTION_IDS.share, ACTION_IDS.csv, ACTION_IDS.chart]);
-    for (const b of last) expect(decodeRequest(b.value, NOW)).toBeDefined();
+    for (const b of last) expect(decodeQuery(b.value, NOW)).toBeDefined();
   });
 
   it('numbers rows from the offset and says which rows are shown', () => {
@@ -114,7 +114,7 @@ describe('buildReport', () => {
 
   it('says there are no visitors, still with header and totals', () => {
     const report = buildReport({
-      request: REQUEST,
+      query: QUERY,
       response: { totals: { human: 0, ai: 0, total: 0 }, visitors: [], hasMore: false },
       fetchedAt: NOW,
     });
@@ -172,7 +172,7 @@ describe('buildReport with the previous period', () => {
   it('shows each total’s change and the AI share’s change in points, naming the period compared with', () => {
     const report = buildReport(
       {
-        request: REQUEST,
+        query: QUERY,
         response: { totals: { human: 900, ai: 100, total: 950 }, visitors: [], hasMore: false },
         fetchedAt: NOW,
       },

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   commandFor,
   DEFAULT_ROWS,
-  decodeRequest,
-  encodeRequest,
+  decodeQuery,
+  encodeQuery,
   exclusiveEnd,
   type ParsedCommand,
   parseVisitorsCommand,
-  type VisitorsRequest,
+  type ReportQuery,
 } from '../../../src/visitors/date-range.js';
 
 const NOW = Date.parse('2026-11-22T15:30:00Z');
@@ -16,8 +16,8 @@ const at = (iso: string) => Date.parse(`${iso}T12:00:00Z`);
 function range(text: string, now = NOW): { from: string; to: string; limit: number } {
   const parsed = parseVisitorsCommand(text, now);
   if (parsed.kind !== 'report') throw new Error(`expected a report for "${text}", got ${JSON.stringify(parsed)}`);
-  expect(parsed.request.offset).toBe(0);
-  const { from, to, limit } = parsed.request;
+  expect(parsed.query.offset).toBe(0);
+  const { from, to, limit } = parsed.query;
   return { from, to, limit };
 }
 
@@ -25,6 +25,11 @@ function problem(text: string, now = NOW): string {
   const parsed: ParsedCommand = parseVisitorsCommand(text, now);
   if (parsed.kind !== 'invalid') throw new Error(`expected "${text}" to be refused, got ${JSON.stringify(parsed)}`);
   return parsed.problem;
+}
+
+/** Each text is refused with a problem that says the given words. */
+function expectProblems(cases: Record<string, string>): void {
+  for (const [text, words] of Object.entries(cases)) expect(problem(text), text).toContain(words);
 }
 
 describe('parseVisitorsCommand: presets', () => {
@@ -126,11 +131,13 @@ describe('parseVisitorsCommand: explicit dates', () => {
   });
 
   it('refuses more than two dates, two ranges, or dangling separators', () => {
-    expect(problem('2026-11-01 2026-11-02 2026-11-03')).toContain('two dates');
-    expect(problem('7d 30d')).toContain('one range');
-    expect(problem('today 2026-11-01')).toContain('one range');
-    expect(problem('..2026-11-08')).toContain("don't understand");
-    expect(problem('2026-11-01..')).toContain("don't understand");
+    expectProblems({
+      '2026-11-01 2026-11-02 2026-11-03': 'two dates',
+      '7d 30d': 'one range',
+      'today 2026-11-01': 'one range',
+      '..2026-11-08': "don't understand",
+      '2026-11-01..': "don't understand",
+    });
   });
 });
 
@@ -143,12 +150,14 @@ describe('parseVisitorsCommand: options, help and nonsense', () => {
   });
 
   it('refuses top out of bounds or without a number', () => {
-    expect(problem('top 0')).toContain('between 1 and 250');
-    expect(problem('top 251')).toContain('between 1 and 250');
-    expect(problem('top')).toContain('needs a number');
-    expect(problem('top ten')).toContain('needs a number');
-    expect(problem('top -5')).toContain('needs a number');
-    expect(problem('top 5 top 6')).toContain('twice');
+    expectProblems({
+      'top 0': 'between 1 and 250',
+      'top 251': 'between 1 and 250',
+      top: 'needs a number',
+      'top ten': 'needs a number',
+      'top -5': 'needs a number',
+      'top 5 top 6': 'twice',
+    });
   });
 
   it('answers help wherever it appears', () => {
@@ -168,17 +177,17 @@ describe('parseVisitorsCommand: options, help and nonsense', () => {
 });
 
 describe('button values', () => {
-  const request: VisitorsRequest = { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 20 };
+  const query: ReportQuery = { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 20 };
 
   it('round-trips as compact JSON', () => {
-    const value = encodeRequest(request);
+    const value = encodeQuery(query);
     expect(value).toBe('{"from":"2026-11-01","to":"2026-11-08","limit":10,"offset":20}');
     expect(value.length).toBeLessThan(2000);
-    expect(decodeRequest(value, NOW)).toEqual(request);
+    expect(decodeQuery(value, NOW)).toEqual(query);
   });
 
   it('refuses forged values', () => {
-    const forged = (patch: Record<string, unknown>) => JSON.stringify({ ...request, ...patch });
+    const forged = (patch: Record<string, unknown>) => JSON.stringify({ ...query, ...patch });
     const values: unknown[] = [
       undefined,
       42,
@@ -187,7 +196,7 @@ describe('button values', () => {
       '{"from":',
       '[]',
       'null',
-      `${encodeRequest(request)}${' '.repeat(2000)}`,
+      `${encodeQuery(query)}${' '.repeat(2000)}`,
       forged({ limit: 0 }),
       forged({ limit: 251 }),
       forged({ limit: 2.5 }),
@@ -204,7 +213,7 @@ describe('button values', () => {
       forged({ extra: 'x' }),
       JSON.stringify({ from: '2026-11-01', to: '2026-11-08', limit: 10 }),
     ];
-    for (const value of values) expect(decodeRequest(value, NOW), String(value).slice(0, 80)).toBeUndefined();
+    for (const value of values) expect(decodeQuery(value, NOW), String(value).slice(0, 80)).toBeUndefined();
   });
 });
 
@@ -216,11 +225,11 @@ describe('helpers', () => {
     expect(exclusiveEnd('2026-12-31')).toBe('2027-01-01');
   });
 
-  it('writes the command that shows a request again, and it parses back to the same range', () => {
-    const request: VisitorsRequest = { from: '2026-11-01', to: '2026-11-08', limit: 25, offset: 50 };
-    expect(commandFor(request)).toBe('/visitors 2026-11-01..2026-11-08 top 25');
-    expect(commandFor({ ...request, to: '2026-11-01', limit: DEFAULT_ROWS })).toBe('/visitors 2026-11-01');
-    expect(range(commandFor(request).replace('/visitors ', ''))).toEqual({
+  it('writes the command that shows a query again, and it parses back to the same range', () => {
+    const query: ReportQuery = { from: '2026-11-01', to: '2026-11-08', limit: 25, offset: 50 };
+    expect(commandFor(query)).toBe('/visitors 2026-11-01..2026-11-08 top 25');
+    expect(commandFor({ ...query, to: '2026-11-01', limit: DEFAULT_ROWS })).toBe('/visitors 2026-11-01');
+    expect(range(commandFor(query).replace('/visitors ', ''))).toEqual({
       from: '2026-11-01',
       to: '2026-11-08',
       limit: 25,
@@ -232,12 +241,12 @@ describe('parseVisitorsCommand: chart', () => {
   it('reads `chart` anywhere, also with --project, and keeps the range', () => {
     expect(parseVisitorsCommand('14d chart', NOW)).toEqual({
       kind: 'report',
-      request: { from: '2026-11-09', to: '2026-11-22', limit: 10, offset: 0 },
+      query: { from: '2026-11-09', to: '2026-11-22', limit: 10, offset: 0 },
       chart: true,
     });
     expect(parseVisitorsCommand('--project proj_b chart 2026-11-01 2026-11-08', NOW)).toEqual({
       kind: 'report',
-      request: { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 0, project: 'proj_b' },
+      query: { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 0, project: 'proj_b' },
       chart: true,
     });
     expect(parseVisitorsCommand('30d', NOW)).not.toHaveProperty('chart');

@@ -1,25 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { UnavailableError } from '../../../src/mintlify/errors.js';
-import type { VisitorsRequest } from '../../../src/visitors/date-range.js';
+import { keys } from '../../../src/store/keys.js';
 import { EXPORT_MAX_ROWS, exportVisitorsCsv } from '../../../src/visitors/export.js';
-import type { SlackMessage } from '../../../src/visitors/messages.js';
-import { fakeDeps, fakeSlack, fakeVisitorsService, PROJECT } from './fake-deps.js';
+import { fakeDeps, fakeSlack, fakeVisitorsService, PROJECT, reportRequest } from './fake-deps.js';
 
-const REQUEST: VisitorsRequest = { from: '2026-11-01', to: '2026-11-30', limit: 10, offset: 30 };
+/** Download CSV clicked on a report of November, on its third page. */
+const REQUEST = reportRequest({ to: '2026-11-30', offset: 30, project: PROJECT });
 
 function setup(rowCount: number) {
   const service = fakeVisitorsService(rowCount);
   const slack = fakeSlack();
   const { deps, logs } = fakeDeps(service, slack.client);
-  const told: SlackMessage[] = [];
-  const target = { channel: 'C1', userId: 'U1', tellPrivately: async (m: SlackMessage) => void told.push(m) };
-  return { service, slack, deps, logs, told, target };
+  return { service, slack, deps, logs };
 }
 
 describe('exportVisitorsCsv', () => {
   it('fetches every page at 250 rows from offset 0 and uploads one CSV in the progress thread', async () => {
-    const { service, slack, deps, told, target } = setup(1_100);
-    const result = await exportVisitorsCsv(deps, PROJECT, REQUEST, target);
+    const { service, slack, deps } = setup(1_100);
+    const result = await exportVisitorsCsv(deps, REQUEST);
     expect(result).toEqual({ ok: true, rows: 1_100, capped: false, fileId: 'F1' });
     expect(service.queries.map((q) => [q.limit, q.offset])).toEqual([
       [250, 0],
@@ -39,9 +36,9 @@ describe('exportVisitorsCsv', () => {
     expect(post?.args.text).toContain('0 rows so far');
     expect(progress?.args.text).toContain('1,000 rows so far');
     expect(upload?.args).toMatchObject({
-      channel_id: 'C1',
+      channel_id: 'C123DOCS',
       thread_ts: '1700000000.001',
-      filename: 'visitors_2026-11-01_2026-11-30.csv',
+      filename: 'visitors_proj_test_2026-11-01_2026-11-30.csv',
     });
     const csv = String(upload?.args.content).split('\r\n');
     expect(csv[0]).toBe('path,human,ai,total');
@@ -49,12 +46,11 @@ describe('exportVisitorsCsv', () => {
     expect(csv[4]).toBe(`"'=cmd|""/c calc"",x",1097,0,1097`);
     expect(csv[1_101]).toBe('(site total),900,90,950');
     expect(done?.args.text).toContain('1,100 rows');
-    expect(told).toEqual([]);
   });
 
   it('stops at 20,000 rows and says so', async () => {
-    const { slack, deps, target } = setup(EXPORT_MAX_ROWS + 10);
-    const result = await exportVisitorsCsv(deps, PROJECT, REQUEST, target);
+    const { slack, deps } = setup(EXPORT_MAX_ROWS + 10);
+    const result = await exportVisitorsCsv(deps, REQUEST);
     expect(result).toMatchObject({ ok: true, rows: EXPORT_MAX_ROWS, capped: true });
     const upload = slack.calls.find((c) => c.method === 'filesUploadV2');
     expect(String(upload?.args.content).split('\r\n')).toHaveLength(EXPORT_MAX_ROWS + 3);
@@ -62,48 +58,71 @@ describe('exportVisitorsCsv', () => {
   });
 
   it('is not capped at exactly 20,000 rows', async () => {
-    const { deps, target } = setup(EXPORT_MAX_ROWS);
-    expect(await exportVisitorsCsv(deps, PROJECT, REQUEST, target)).toMatchObject({
+    const { deps } = setup(EXPORT_MAX_ROWS);
+    expect(await exportVisitorsCsv(deps, REQUEST)).toMatchObject({
       rows: EXPORT_MAX_ROWS,
       capped: false,
     });
   });
 
-  it('tells the person privately how to invite the bot when it is not in the channel', async () => {
-    const { slack, deps, told, target, service } = setup(10);
+  it('returns Slack’s refusal of the progress post and asks the service nothing', async () => {
+    const { slack, deps, service } = setup(10);
     slack.failNext('chat.postMessage', 'not_in_channel');
-    expect(await exportVisitorsCsv(deps, PROJECT, REQUEST, target)).toEqual({ ok: false, reason: 'post_failed' });
-    expect(told[0]?.text).toContain('/invite');
+    expect(await exportVisitorsCsv(deps, REQUEST)).toEqual({
+      ok: false,
+      reason: 'post_failed',
+      code: 'not_in_channel',
+    });
     expect(service.queries).toHaveLength(0);
   });
 
-  it('reports a failed upload privately and marks the progress message', async () => {
-    const { slack, deps, told, target } = setup(10);
+  it('returns a refused upload and marks the progress message', async () => {
+    const { slack, deps } = setup(10);
     slack.failNext('filesUploadV2', 'not_in_channel');
-    expect(await exportVisitorsCsv(deps, PROJECT, REQUEST, target)).toEqual({ ok: false, reason: 'upload_failed' });
-    expect(told[0]?.text).toContain('/invite');
+    expect(await exportVisitorsCsv(deps, REQUEST)).toEqual({
+      ok: false,
+      reason: 'upload_failed',
+      code: 'not_in_channel',
+    });
     expect(slack.calls.at(-1)?.args.text).toContain('did not finish');
   });
 
-  it('reports a service failure mid-way with the command to re-run', async () => {
-    const { service, deps, told, target } = setup(600);
+  it('returns a service failure mid-way and marks the progress message', async () => {
+    const { service, slack, deps } = setup(600);
     const original = service.getVisitors;
     let n = 0;
     deps.mintlify.getVisitors = async (project, q) => {
-      if (++n === 2) throw new UnavailableError('get visitors', project, '503', true, 503);
+      if (++n === 2) {
+        return {
+          ok: false,
+          operation: 'get visitors',
+          project,
+          failure: { code: 'unavailable', reason: '503', ambiguous: true, status: 503 },
+        };
+      }
       return original(project, q);
     };
-    expect(await exportVisitorsCsv(deps, PROJECT, REQUEST, target)).toEqual({ ok: false, reason: 'fetch_failed' });
-    expect(told[0]?.text).toContain('`/visitors 2026-11-01..2026-11-30`');
+    expect(await exportVisitorsCsv(deps, REQUEST)).toEqual({
+      ok: false,
+      reason: 'fetch_failed',
+      failure: { code: 'unavailable', reason: '503', ambiguous: true, status: 503 },
+    });
+    expect(slack.calls.at(-1)?.args.text).toContain('did not finish');
   });
 
   it('runs one export per channel and range at a time', async () => {
-    const { deps, told, target } = setup(10);
-    await deps.store.claims.claim(`visitors:export:${PROJECT}:C1:2026-11-01:2026-11-30`, 'someone-else', 60_000);
-    expect(await exportVisitorsCsv(deps, PROJECT, REQUEST, target)).toEqual({ ok: false, reason: 'busy' });
-    expect(told[0]?.text).toContain('already running');
-    await deps.store.claims.release(`visitors:export:${PROJECT}:C1:2026-11-01:2026-11-30`, 'someone-else');
-    expect((await exportVisitorsCsv(deps, PROJECT, REQUEST, target)).ok).toBe(true);
-    expect((await exportVisitorsCsv(deps, PROJECT, REQUEST, target)).ok).toBe(true);
+    const { deps } = setup(10);
+    await deps.store.claims.claim(
+      keys.visitorsExport(PROJECT, 'C123DOCS', '2026-11-01', '2026-11-30'),
+      'someone-else',
+      60_000,
+    );
+    expect(await exportVisitorsCsv(deps, REQUEST)).toEqual({ ok: false, reason: 'busy' });
+    await deps.store.claims.release(
+      keys.visitorsExport(PROJECT, 'C123DOCS', '2026-11-01', '2026-11-30'),
+      'someone-else',
+    );
+    expect((await exportVisitorsCsv(deps, REQUEST)).ok).toBe(true);
+    expect((await exportVisitorsCsv(deps, REQUEST)).ok).toBe(true);
   });
 });

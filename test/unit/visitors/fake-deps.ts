@@ -1,9 +1,16 @@
+import type { webApi } from '@slack/bolt';
 import { Keyv } from 'keyv';
 import type { Deps } from '../../../src/deps.js';
 import type { MintlifyClient } from '../../../src/mintlify/client.js';
+import type { ServiceFailure, ServiceResult } from '../../../src/mintlify/failure.js';
 import type { PageVisitors, VisitorsQuery, VisitorsResponse } from '../../../src/mintlify/schemas.js';
 import { createProjects } from '../../../src/projects.js';
+import { createReplies } from '../../../src/slack/reply.js';
 import { createMemoryClaims } from '../../../src/store/claims.js';
+import type { TaskData, TaskKind } from '../../../src/tasks.js';
+import type { ReportQuery } from '../../../src/visitors/date-range.js';
+import type { DoorDeps } from '../../../src/visitors/doors/door.js';
+import type { ReportRequest } from '../../../src/visitors/requests.js';
 import { captureLogs } from '../../support/logs.js';
 
 export const NOW = Date.parse('2026-11-22T23:05:00Z');
@@ -19,16 +26,17 @@ export function fakeVisitorsService(rowCount: number) {
   }));
   const queries: VisitorsQuery[] = [];
   const projects: string[] = [];
-  const failures: Error[] = [];
-  const getVisitors = async (project: string, query: VisitorsQuery): Promise<VisitorsResponse> => {
+  const failures: ServiceFailure[] = [];
+  const getVisitors = async (project: string, query: VisitorsQuery): Promise<ServiceResult<VisitorsResponse>> => {
     projects.push(project);
     queries.push(query);
     const failure = failures.shift();
-    if (failure) throw failure;
+    if (failure) return { ok: false, operation: 'get visitors', project, failure };
     const offset = query.offset ?? 0;
     const limit = query.limit ?? 50;
     const visitors = data.slice(offset, offset + limit);
-    return { totals: { human: 900, ai: 90, total: 950 }, visitors, hasMore: offset + visitors.length < data.length };
+    const totals = { human: 900, ai: 90, total: 950 };
+    return { ok: true, value: { totals, visitors, hasMore: offset + visitors.length < data.length } };
   };
   return { data, queries, projects, failures, getVisitors };
 }
@@ -38,7 +46,10 @@ export interface SlackCallLog {
   args: Record<string, unknown>;
 }
 
-/** Just the Web API methods the visitors feature uses, recorded; `failNext` makes one method throw like the SDK. */
+/**
+ * Just the Web API methods the visitors feature uses, recorded; `failNext` makes one method throw like the SDK.
+ * `history` is what `conversations.history` answers (the digest looks there after an ambiguous failure).
+ */
 export function fakeSlack() {
   const calls: SlackCallLog[] = [];
   const failures = new Map<string, string>();
@@ -54,30 +65,55 @@ export function fakeSlack() {
       });
     }
     if (method === 'filesUploadV2') return { ok: true, files: [{ ok: true, files: [{ id: 'F1' }] }] };
+    if (method === 'conversations.open') return { ok: true, channel: { id: `D${String(args.users)}` } };
+    if (method === 'conversations.history') return { ok: true, messages: history };
     return { ok: true, ts: `1700000000.00${++seq}`, channel: args.channel };
   };
+  const history: { ts: string; metadata?: unknown }[] = [];
   const client = {
-    chat: { postMessage: call('chat.postMessage'), update: call('chat.update') },
+    chat: {
+      postMessage: call('chat.postMessage'),
+      postEphemeral: call('chat.postEphemeral'),
+      update: call('chat.update'),
+    },
+    conversations: { open: call('conversations.open'), history: call('conversations.history') },
     filesUploadV2: call('filesUploadV2'),
   };
-  return { client, calls, failNext: (method: string, error: string) => failures.set(method, error) };
+  const failNext = (method: string, error: string) => failures.set(method, error);
+  return { client, calls, history, failNext };
 }
 
+export interface FakeDepsOptions {
+  /** `MINTLIFY_CHANNEL_PROJECTS`: conversations routed to another project. */
+  channelProjects?: Record<string, string>;
+}
+
+/**
+ * The deps of the visitors feature around a fake service and a fake Slack client. People are answered by the real
+ * replies module; what it posts to a `response_url` is kept in `responses` (each answered 200).
+ */
 export function fakeDeps(
   service: Pick<MintlifyClient, 'getVisitors'>,
   slack: ReturnType<typeof fakeSlack>['client'] = fakeSlack().client,
+  options: FakeDepsOptions = {},
 ) {
   const logs = captureLogs();
   const mintlify = {
     projectId: PROJECT,
     apiKey: 'mint_x',
     apiUrl: 'http://127.0.0.1:1',
-    channelProjects: {},
+    channelProjects: options.channelProjects ?? {},
     projectKeys: {},
+  };
+  const responses: { url: string; body: Record<string, unknown> }[] = [];
+  const postToResponseUrl = async (url: string, body: Record<string, unknown>) => {
+    responses.push({ url, body });
+    return 200;
   };
   const deps = {
     config: { mintlify },
     projects: createProjects({ mintlify }),
+    replies: createReplies({ slack: slack as unknown as webApi.WebClient, log: logs.log, postToResponseUrl }),
     log: logs.log,
     mintlify: service,
     store: { kind: 'memory', kv: new Keyv(), claims: createMemoryClaims(), close: async () => {} },
@@ -87,5 +123,45 @@ export function fakeDeps(
     background: (task: () => Promise<unknown>) => task(),
     now: () => NOW,
   } as unknown as Deps;
-  return { deps, logs };
+  return { deps, logs, responses };
+}
+
+/** Everything a private answer said: its fallback text and the text of its blocks. */
+export function saidIn(body: Record<string, unknown> | undefined): string {
+  return [String(body?.text ?? ''), JSON.stringify(body?.blocks ?? [])].join('\n');
+}
+
+/** A door's deps: what it hands on (`deps.dispatch`) is only recorded; the door's test is about the door. */
+export function fakeDoorDeps(options: FakeDepsOptions = {}) {
+  const { deps, logs, responses } = fakeDeps(fakeVisitorsService(0), fakeSlack().client, options);
+  const handedOn: { kind: TaskKind; data: TaskData<TaskKind> }[] = [];
+  const doors: DoorDeps = { ...deps, dispatch: async (kind, data) => void handedOn.push({ kind, data }) };
+  return { deps: doors, handedOn, responses, logs };
+}
+
+/** A fake service with `rowCount` pages, a fake Slack client, and the deps around both. */
+export function fakeVisitors(rowCount = 30) {
+  const service = fakeVisitorsService(rowCount);
+  const slack = fakeSlack();
+  return { service, slack, ...fakeDeps(service, slack.client) };
+}
+
+/** A lane that notes its name in `ran` each time it runs a task, then runs it at once. */
+export function recordingLane(name: string, ran: string[]) {
+  return <T>(task: () => Promise<T>): Promise<T> => {
+    ran.push(name);
+    return task();
+  };
+}
+
+/** Who asked, in #docs, and the response_url their private answers go to. */
+export const AUDIENCE = { userId: 'U123ALICE', channel: 'C123DOCS', responseUrl: 'http://127.0.0.1:9/respond' };
+
+/** A request about the report of `query` (1–8 Nov 2026, first page, by default) on the default project. */
+export function reportRequest(query: Partial<ReportQuery> = {}): ReportRequest {
+  return {
+    query: { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 0, ...query },
+    project: PROJECT,
+    audience: AUDIENCE,
+  };
 }

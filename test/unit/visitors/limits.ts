@@ -1,10 +1,10 @@
 import type { types } from '@slack/bolt';
 import { expect } from 'vitest';
+import type { Message } from '../../../src/slack/message.js';
 import { LIMITS } from '../../../src/visitors/blocks.js';
-import type { SlackMessage } from '../../../src/visitors/messages.js';
 
 /** Asserts every Block Kit limit the app relies on; returns all mrkdwn/plain texts for content checks. */
-export function assertBlockKitLimits(message: SlackMessage): string[] {
+export function assertBlockKitLimits(message: Message): string[] {
   const texts: string[] = [];
   expect(message.text.length).toBeGreaterThan(0);
   expect(message.text.length).toBeLessThanOrEqual(3000);
@@ -59,6 +59,6 @@ export function assertBlockKitLimits(message: SlackMessage): string[] {
   return texts;
 }
 
-export function buttons(message: SlackMessage): types.Button[] {
+export function buttons(message: Message): types.Button[] {
   return (message.blocks ?? []).flatMap((b) => (b.type === 'actions' ? (b.elements as types.Button[]) : []));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseVisitorsCommand } from '../../../src/visitors/date-range.js';
-import { parseDigestCommand } from '../../../src/visitors/digest-schedule.js';
-import { errorCopy, exportCopy, helpMessage, mention } from '../../../src/visitors/messages.js';
+import { parseDigestCommand } from '../../../src/visitors/digest/schedule.js';
+import { errorCopy, helpMessage, mention } from '../../../src/visitors/messages.js';
 import { assertBlockKitLimits } from './limits.js';
 
 const NOW = Date.parse('2026-11-22T23:05:00Z');
@@ -36,12 +36,6 @@ describe('copy', () => {
   it('mentions real user ids and escapes anything else', () => {
     expect(mention('U123ALICE')).toBe('<@U123ALICE>');
     expect(mention('<!channel>')).toBe('&lt;!channel&gt;');
-  });
-
-  it('tells people to invite the bot for not_in_channel and channel_not_found only', () => {
-    expect(exportCopy.uploadFailed('not_in_channel')).toContain('/invite');
-    expect(exportCopy.uploadFailed('channel_not_found')).toContain('/invite');
-    expect(exportCopy.uploadFailed('file_too_big')).toContain('`file_too_big`');
   });
 
   it('shows at most five service details, escaped and shortened', () => {

@@ -1,0 +1,43 @@
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type { Deps } from '../../deps.js';
+import { accessOf } from '../../slack/access.js';
+import { decodeSlackText } from '../../slack/decode.js';
+import { decodeWithNames } from '../../slack/user-names.js';
+import { readInstruction } from '../instruction.js';
+import { errors, usage } from '../messages.js';
+
+type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
+
+/** Wire text of a command; a malformed form body can repeat `text`, which then arrives as an array. */
+const textOf = (text: unknown) => (typeof text === 'string' ? text : '');
+const isId = (value: unknown) => typeof value === 'string' && value !== '';
+
+/**
+ * `/agent [--project <id>] <instruction>`: answers usage, `projects`, an unknown project and a refusal in the ack
+ * itself (privately, the instruction echoed); otherwise acks at once and hands the decoded instruction on.
+ */
+export async function agentCommand(
+  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'projects' | 'dispatch'>,
+  { command, ack, context }: CommandArgs,
+): Promise<void> {
+  const wire = textOf(command.text);
+  // Without both there is nobody to credit and nowhere to post: refuse before any slot, post or job.
+  if (!isId(command.user_id) || !isId(command.channel_id)) {
+    const reason = 'I could not tell who ran this command or where, so I did nothing.';
+    return ack({ response_type: 'ephemeral', ...usage(reason) });
+  }
+  if (!accessOf(context).allowed) {
+    deps.log.info('agent.refused', { user: command.user_id, channel: command.channel_id, door: 'command' });
+    return ack({ response_type: 'ephemeral', ...errors.notAllowed(decodeSlackText(wire)) });
+  }
+  // Read first without names (no Slack call before the ack); the instruction itself is decoded with names after it.
+  const quick = readInstruction(decodeSlackText(wire), deps.projects, command.channel_id, (here) =>
+    usage(undefined, here),
+  );
+  if (quick.kind === 'answer') return ack({ response_type: 'ephemeral', ...quick.message });
+  await ack();
+  const instruction = readInstruction(await decodeWithNames(deps, wire), deps.projects, command.channel_id, usage);
+  if (instruction.kind === 'answer') return; // the same words as above: answered already
+  const audience = { userId: command.user_id, channel: command.channel_id, responseUrl: command.response_url };
+  await deps.dispatch('agent.start', { project: instruction.project, prompt: instruction.prompt, audience });
+}

@@ -1,0 +1,46 @@
+import { describeProjects, type Projects, takeProjectOption } from '../projects.js';
+import type { Message } from '../slack/message.js';
+import { errors } from './messages.js';
+
+export type AgentCommand =
+  | { kind: 'help' }
+  | { kind: 'projects' }
+  /** `--project` with no id after it. */
+  | { kind: 'no-project-id'; prompt: string }
+  | { kind: 'prompt'; prompt: string; project?: string };
+
+/** What a person typed to the agent: `[--project <id>] <instruction>`, `projects`, or a request for usage. */
+export function parseAgentCommand(text: string): AgentCommand {
+  const raw = text.trim();
+  if (/^projects$/i.test(raw)) return { kind: 'projects' };
+  const option = takeProjectOption(raw);
+  if ('missing' in option) return { kind: 'no-project-id', prompt: raw };
+  const prompt = option.rest;
+  if (!prompt || /^help$/i.test(prompt)) return { kind: 'help' };
+  return option.project ? { kind: 'prompt', prompt, project: option.project } : { kind: 'prompt', prompt };
+}
+
+/** What a request to start a job comes to: a job to start on a project, or an answer instead. */
+export type Instruction = { kind: 'start'; prompt: string; project: string } | { kind: 'answer'; message: Message };
+
+/**
+ * Reads what a person typed (plain text, decoded at the door) for `/agent` and the conversational doors alike:
+ * `help` and `projects` are answered with `usage` (each door's own) and the projects this place knows; an unknown
+ * project is refused with the instruction echoed; anything else starts a job on the chosen or the channel's project.
+ */
+export function readInstruction(
+  text: string,
+  projects: Projects,
+  channel: string,
+  usage: (projects: string) => Message,
+): Instruction {
+  const request = parseAgentCommand(text);
+  const here = describeProjects(projects, channel, '/agent');
+  if (request.kind === 'help') return { kind: 'answer', message: usage(here) };
+  if (request.kind === 'projects') return { kind: 'answer', message: { text: here } };
+  if (request.kind === 'no-project-id' || (request.project && !projects.knows(request.project))) {
+    const unknown = request.kind === 'prompt' ? request.project : undefined;
+    return { kind: 'answer', message: errors.unknownProject(unknown, here, request.prompt) };
+  }
+  return { kind: 'start', prompt: request.prompt, project: request.project ?? projects.forChannel(channel) };
+}

@@ -1,0 +1,161 @@
+import type { types } from '@slack/bolt';
+import { isKnownStatus } from '../mintlify/schemas.js';
+import type { Message } from '../slack/message.js';
+import { clipEscaped, escapeMrkdwn, inlineCode, plainText, quote, safeLink, safeUrl } from '../slack/mrkdwn.js';
+import type { EndedKind, JobRecord } from '../store/jobs.js';
+import type { Outcome } from './tracking/outcome.js';
+
+// The messages a job shows everyone: its root message (who asked, what, a status line) and its outcome post.
+
+const PROMPT_PREVIEW_CHARS = 600;
+/** Notifications show only `text`: a status word and the start of the prompt. */
+const FALLBACK_PROMPT_CHARS = 150;
+/** Slack's limit on one section's text. */
+const SECTION_MAX_CHARS = 3_000;
+
+export function formatElapsed(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return `${Math.max(0, Math.floor(ms / 1000))}s`;
+  if (minutes < 60) return `${minutes}m`;
+  return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
+}
+
+function sourceLine(record: JobRecord): string | undefined {
+  const repo = record.repository ? record.repository.replace(/^https:\/\/github\.com\//, '') : undefined;
+  if (!repo) return undefined;
+  return inlineCode(`${repo}${record.ref ? `@${record.ref}` : ''}`, 200);
+}
+
+type RootState = EndedKind | 'working' | 'starting' | 'unknown';
+
+const STATUS: Record<RootState, { emoji: string; words: string }> = {
+  starting: { emoji: ':hourglass_flowing_sand:', words: 'Starting…' },
+  working: { emoji: ':hourglass_flowing_sand:', words: 'Working' },
+  unknown: { emoji: ':grey_question:', words: 'Status unknown: Mintlify did not answer in time' },
+  pull_request: { emoji: ':white_check_mark:', words: 'Pull request ready' },
+  no_changes: { emoji: ':white_check_mark:', words: 'Finished without changes' },
+  failed: { emoji: ':x:', words: 'Failed' },
+  archived: { emoji: ':file_cabinet:', words: 'Archived' },
+  gone: { emoji: ':grey_question:', words: 'No longer exists' },
+  expired: { emoji: ':zzz:', words: 'Stopped tracking' },
+  untracked: { emoji: ':warning:', words: 'Result could not be posted in this thread' },
+};
+
+/** How a job's status reads (emoji and words), as its status line shows it. */
+export function jobStatus(record: JobRecord): { emoji: string; words: string } {
+  return STATUS[record.ended ?? 'working'];
+}
+
+/** Who asked, in which project, before the job exists. */
+export interface PendingJob {
+  project: string;
+  userId: string;
+  prompt: string;
+  /** How much thread context the prompt carries; empty or unset when none. */
+  contextNote?: string | undefined;
+}
+
+export interface RootOptions {
+  now?: number;
+  /** Name the project: set when the bot serves more than one. */
+  showProject?: boolean;
+  /** The job could not be confirmed (the create timed out). */
+  unknown?: boolean;
+}
+
+/** The root message everyone sees: who asked, what, and a status line kept fresh while the job runs. */
+export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = {}): Message {
+  const record = 'jobId' in job ? job : undefined;
+  const who = `<@${job.userId}> asked the Mintlify agent:\n`;
+  const asked = `${who}${clipEscaped(quote(job.prompt, PROMPT_PREVIEW_CHARS), SECTION_MAX_CHARS - who.length)}`;
+  const state: RootState = options.unknown ? 'unknown' : !record ? 'starting' : (record.ended ?? 'working');
+  const { emoji, words } = STATUS[state];
+  const parts = [`${emoji} ${words}`];
+  if (options.showProject) parts.push(`project ${inlineCode(job.project)}`);
+  if (job.contextNote) parts.push(escapeMrkdwn(job.contextNote));
+  if (record) {
+    if (state === 'working') {
+      // A status the bot does not know is shown as the service sent it: the person can read what it means.
+      if (!isKnownStatus(record.status)) parts.push(`Mintlify says ${inlineCode(record.status, 40)}`);
+      parts.push(`${formatElapsed((options.now ?? Date.now()) - record.roundStartedAtMs)} elapsed`);
+    }
+    parts.push(`job ${inlineCode(record.jobId)}`);
+    const source = sourceLine(record);
+    if (source) parts.push(source);
+    if (record.model) parts.push(escapeMrkdwn(record.model));
+  }
+  const hint = record && !record.ended ? 'Reply in this thread to give the agent follow-up instructions.' : undefined;
+  return {
+    text: `${words}: ${plainText(job.prompt, FALLBACK_PROMPT_CHARS)}`,
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: asked } },
+      { type: 'context', elements: [{ type: 'mrkdwn', text: parts.join(' · ') }] },
+      ...(hint ? [{ type: 'context' as const, elements: [{ type: 'mrkdwn' as const, text: hint }] }] : []),
+    ],
+  };
+}
+
+/** `metadata.event_type` of an outcome post: the thread itself says which rounds were reported. */
+export const OUTCOME_EVENT_TYPE = 'mintlify_agent_outcome';
+
+/** The one thread message that reports how a round ended. */
+export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs: number): Message {
+  const source = sourceLine(record);
+  switch (outcome.kind) {
+    case 'pull_request': {
+      const url = safeUrl(outcome.prLink);
+      const verb = outcome.updated ? 'updated the pull request' : 'opened a pull request';
+      const text = url
+        ? `:white_check_mark: The agent ${verb}: ${safeLink(url)}`
+        : `:white_check_mark: The agent ${verb}, but its link is not a safe https URL: ${inlineCode(outcome.prLink)}`;
+      const blocks: types.KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text } }];
+      if (url) {
+        blocks.push({
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: OPEN_PR_ACTION,
+              text: { type: 'plain_text', text: 'Open pull request' },
+              url,
+              style: 'primary',
+            },
+          ],
+        });
+      }
+      if (source) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: source }] });
+      return { text: `The agent ${verb}: ${url ? `<${url}>` : '(link withheld)'}`, blocks };
+    }
+    case 'no_changes':
+      return plain(':white_check_mark: The agent finished without changing any files, so there is no pull request.');
+    case 'failed':
+      return plain(
+        ':x: The agent job failed. Reply in this thread with more detail to try again, or start a new job with `/agent`.',
+      );
+    case 'archived':
+      return plain(':file_cabinet: This agent job was archived; it will not make further changes.');
+    case 'gone':
+      return plain(':grey_question: This job no longer exists on Mintlify, so I stopped tracking it.');
+    case 'expired':
+      return plain(
+        `:zzz: I stopped tracking this job after ${formatElapsed(jobMaxAgeMs)} without a result. Check the Mintlify dashboard for its status.`,
+      );
+  }
+}
+
+/** The link button on a pull request outcome. Slack sends a click on it too, which must be acknowledged. */
+export const OPEN_PR_ACTION = 'agent.open_pr';
+
+/** A private note to the requester when their job's outcome could not be posted in its thread for good. */
+export function undeliveredNote(record: JobRecord, outcome: Outcome, jobMaxAgeMs: number, slackError: string): Message {
+  const head = `:warning: I couldn't post the result of your Mintlify agent job in <#${record.channel}> (Slack said ${inlineCode(slackError)}), so here it is:`;
+  const result = outcomeMessage(record, outcome, jobMaxAgeMs);
+  return {
+    text: `${head}\n${result.text}`,
+    blocks: [plain(head).blocks?.[0], ...(result.blocks ?? [])].filter((b) => b !== undefined),
+  };
+}
+
+function plain(text: string): Message {
+  return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
+}

@@ -1,0 +1,23 @@
+import type { App, ViewSubmitAction } from '@slack/bolt';
+import type { Deps } from '../deps.js';
+import { inWorkspace } from '../workspace.js';
+import { agentCommand } from './doors/command.js';
+import { directMessage, mention, threadReply } from './doors/conversation.js';
+import { messageShortcut, shortcutSubmission } from './doors/shortcut.js';
+import { OPEN_PR_ACTION } from './job-messages.js';
+import { SHORTCUT_ID } from './shortcut-modal.js';
+
+/** The agent's doors: `/agent`, mentions, DMs, thread replies, the message shortcut and its form. */
+export function registerAgent(app: App, root: Deps): void {
+  app.command('/agent', inWorkspace(root, agentCommand));
+  app.event('app_mention', inWorkspace(root, mention));
+  app.event('message', inWorkspace(root, directMessage));
+  app.event('message', inWorkspace(root, threadReply));
+  app.shortcut({ callback_id: SHORTCUT_ID, type: 'message_action' }, inWorkspace(root, messageShortcut));
+  app.view<ViewSubmitAction>(
+    { callback_id: SHORTCUT_ID, type: 'view_submission' },
+    inWorkspace(root, shortcutSubmission),
+  );
+  // A link button opens its URL in the browser, and Slack still sends the click: acknowledge it, do nothing else.
+  app.action(OPEN_PR_ACTION, ({ ack }) => ack());
+}

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Deps } from '../deps.js';
+import { classifySlackError, isNotInChannel } from '../slack/errors.js';
+import { findPosted } from '../slack/witness.js';
+import { rootMessage } from './job-messages.js';
+import type { StartJobInput } from './start-job.js';
+
+/** `metadata.event_type` of a root message, so a post whose answer was lost can be found again. */
+const REQUEST_EVENT_TYPE = 'mintlify_agent_request';
+/** A 429 on the root message is waited out, once, when Slack asks for at most this long. */
+const ROOT_RETRY_MAX_WAIT_MS = 10_000;
+
+export type RootPost = { ok: true; ts: string } | { ok: false; code: string; notInChannel: boolean };
+
+/**
+ * Posts a job's root message before the job exists ("Starting…"). A short 429 is waited out (Slack did nothing);
+ * after a 5xx or a timeout the conversation is read for the message (Slack may have stored it), so there is never
+ * a second one.
+ */
+export async function postRootMessage(
+  deps: Pick<Deps, 'slack'>,
+  input: StartJobInput & { showProject: boolean },
+): Promise<RootPost> {
+  const requestId = randomUUID();
+  const where = { channel: input.channel, threadTs: input.threadTs };
+  const args = {
+    channel: input.channel,
+    ...(input.threadTs && { thread_ts: input.threadTs }),
+    ...rootMessage({ ...input, contextNote: input.context?.note }, { showProject: input.showProject }),
+    metadata: { event_type: REQUEST_EVENT_TYPE, event_payload: { request_id: requestId } },
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const posted = await deps.slack.chat.postMessage(args);
+      return { ok: true, ts: posted.ts as string };
+    } catch (error) {
+      const failure = classifySlackError(error);
+      if (failure.kind === 'rate_limited' && attempt === 1 && failure.retryAfterMs <= ROOT_RETRY_MAX_WAIT_MS) {
+        await delay(failure.retryAfterMs);
+        continue;
+      }
+      if (failure.kind === 'transient') {
+        const found = await findPosted(deps.slack, where, REQUEST_EVENT_TYPE, (p) => p.request_id === requestId).catch(
+          () => undefined,
+        );
+        if (found) return { ok: true, ts: found };
+      }
+      return { ok: false, code: failure.code, notInChannel: isNotInChannel(error) };
+    }
+  }
+}

@@ -1,0 +1,134 @@
+import type { types } from '@slack/bolt';
+import { z } from 'zod';
+import { quote, safeLink, truncate } from '../slack/mrkdwn.js';
+
+/** The message shortcut "Ask the Mintlify agent" and the modal it opens share this id. */
+export const SHORTCUT_ID = 'agent_from_message';
+export const INSTRUCTION_BLOCK = 'instruction';
+export const PROJECT_BLOCK = 'project';
+const VALUE = 'value';
+/** Slack's limit on a plain_text_input's initial value and length. */
+const INPUT_MAX_CHARS = 3_000;
+
+/** What the modal carries from the shortcut to its submission (`private_metadata`). */
+const OriginSchema = z.object({
+  channel: z.string().min(1),
+  /** The thread the job goes to: the message's own thread, or the one it was written in. */
+  threadTs: z.string().min(1),
+  permalink: z.string().optional(),
+});
+export type Origin = z.infer<typeof OriginSchema>;
+
+export interface ModalInput {
+  origin: Origin;
+  /** The message as the person wrote it (decoded). */
+  text: string;
+  author?: string | undefined;
+  projects: readonly string[];
+  project: string;
+}
+
+/** Slack's limit on a static_select's options. */
+const SELECT_MAX_OPTIONS = 100;
+
+/** The projects the picker offers, in order: at most Slack's limit, the preset one always among them. */
+function pickable(projects: readonly string[], preset: string): readonly string[] {
+  const first = projects.slice(0, SELECT_MAX_OPTIONS);
+  return first.includes(preset) ? first : [...first.slice(0, -1), preset];
+}
+
+/** The modal: the message quoted with its link, an editable instruction prefilled with it, and a project picker. */
+export function shortcutModal(input: ModalInput): types.ModalView {
+  const { origin, text, projects, project } = input;
+  const link = safeLink(origin.permalink, 'this message') ?? 'this message';
+  const by = input.author ? ` by <@${input.author}>` : '';
+  const option = (p: string) => ({ text: { type: 'plain_text' as const, text: truncate(p, 75) }, value: p });
+  const blocks: types.KnownBlock[] = [
+    { type: 'section', text: { type: 'mrkdwn', text: `From ${link}${by}:\n${quote(text, 1_000)}` } },
+    {
+      type: 'input',
+      block_id: INSTRUCTION_BLOCK,
+      label: { type: 'plain_text', text: 'Instruction for the agent' },
+      hint: { type: 'plain_text', text: "The message's link is sent along. The job starts in the message's thread." },
+      element: {
+        type: 'plain_text_input',
+        action_id: VALUE,
+        multiline: true,
+        max_length: INPUT_MAX_CHARS,
+        ...(text && { initial_value: truncate(text, INPUT_MAX_CHARS) }),
+      },
+    },
+  ];
+  if (projects.length > 1) {
+    blocks.push({
+      type: 'input',
+      block_id: PROJECT_BLOCK,
+      label: { type: 'plain_text', text: 'Mintlify project' },
+      element: {
+        type: 'static_select',
+        action_id: VALUE,
+        options: pickable(projects, project).map(option),
+        initial_option: option(project),
+      },
+    });
+  }
+  return {
+    type: 'modal',
+    callback_id: SHORTCUT_ID,
+    title: { type: 'plain_text', text: 'Mintlify agent' },
+    submit: { type: 'plain_text', text: 'Start job' },
+    close: { type: 'plain_text', text: 'Cancel' },
+    private_metadata: JSON.stringify(origin),
+    blocks,
+  };
+}
+
+/** A modal that only says why the form is not offered (not allowed here). */
+export function noticeModal(text: string): types.ModalView {
+  return {
+    type: 'modal',
+    title: { type: 'plain_text', text: 'Mintlify agent' },
+    close: { type: 'plain_text', text: 'Close' },
+    blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }],
+  };
+}
+
+type StateValues = Record<
+  string,
+  Record<string, { value?: string | null; selected_option?: { value: string } | null }>
+>;
+
+export type Submission =
+  | { ok: true; origin: Origin; instruction: string; project?: string | undefined }
+  | { ok: false; errors: Record<string, string> };
+
+/** A submitted form as the agent's work receives it: who, what, where, on which project. */
+export const ShortcutSubmissionSchema = z.object({
+  userId: z.string(),
+  origin: OriginSchema,
+  instruction: z.string(),
+  project: z.string(),
+});
+export type ShortcutSubmission = z.infer<typeof ShortcutSubmissionSchema>;
+
+/** Reads a submitted modal; an empty instruction is a field error shown on the form, nothing is lost. */
+export function parseSubmission(privateMetadata: string, values: StateValues): Submission {
+  let origin: Origin;
+  try {
+    origin = OriginSchema.parse(JSON.parse(privateMetadata));
+  } catch {
+    return {
+      ok: false,
+      errors: { [INSTRUCTION_BLOCK]: 'This form lost track of its message. Close it and use the shortcut again.' },
+    };
+  }
+  const instruction = values[INSTRUCTION_BLOCK]?.[VALUE]?.value?.trim() ?? '';
+  if (!instruction) return { ok: false, errors: { [INSTRUCTION_BLOCK]: 'Write what the agent should do.' } };
+  const project = values[PROJECT_BLOCK]?.[VALUE]?.selected_option?.value;
+  return { ok: true, origin, instruction, project };
+}
+
+/** The instruction sent to the agent: as written in the form, with the message's link. */
+export function shortcutPrompt(instruction: string, origin: Origin): string {
+  return origin.permalink ? `${instruction}\n\nSlack message this request is about: ${origin.permalink}` : instruction;
+}

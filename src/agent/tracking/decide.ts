@@ -1,0 +1,98 @@
+import type { ServiceResult } from '../../mintlify/failure.js';
+import type { AgentJob } from '../../mintlify/schemas.js';
+import type { JobObservation, JobRecord } from '../../store/jobs.js';
+import { nextPollInterval, nextRetryDelay, SLOW_RETRY_MS } from './backoff.js';
+import { type Outcome, outcomeOf } from './outcome.js';
+import type { Delivery } from './poster.js';
+
+// What tracking does next, decided without I/O: the scheduler runs the decision (a store transition, the next poll,
+// a note to the requester), so every case reads as a row of a table and is tested as one.
+
+export interface PollTiming {
+  now: number;
+  /** The interval the job is being polled at now, and the bounds it moves within. */
+  intervalMs: number;
+  minMs: number;
+  maxMs: number;
+  jobMaxAgeMs: number;
+}
+
+export type PollDecision =
+  /** The round is over (ended, gone, or still running past the maximum age): post its outcome. */
+  | { kind: 'conclude'; outcome: Outcome }
+  /** Still running: record what the service shows, poll again after the next interval. */
+  | { kind: 'running'; observation: JobObservation }
+  /** No answer to act on: poll again after `waitMs`. */
+  | { kind: 'retry'; waitMs: number };
+
+/**
+ * After a poll: the job's status decides; a job that is gone (404, or refused outright) ends the round. A job still
+ * running past the maximum age expires whatever the poll returned: a service that never answers properly must not
+ * keep a job tracked forever.
+ */
+export function afterPoll(answer: ServiceResult<AgentJob>, record: JobRecord, timing: PollTiming): PollDecision {
+  const expired = timing.now - record.roundStartedAtMs > timing.jobMaxAgeMs;
+  if (!answer.ok) {
+    const { failure } = answer;
+    if (failure.code === 'not_found' || failure.code === 'refused') {
+      return { kind: 'conclude', outcome: { kind: 'gone' } };
+    }
+    if (expired) return { kind: 'conclude', outcome: { kind: 'expired' } };
+    const waitMs =
+      failure.code === 'rate_limited'
+        ? failure.retryAfterMs
+        : nextPollInterval(timing.intervalMs, false, timing.minMs, timing.maxMs);
+    return { kind: 'retry', waitMs };
+  }
+  const job = answer.value;
+  // The status first: a job that ended while nobody was polling still gets its result, however long ago.
+  const outcome = outcomeOf(job, record);
+  if (outcome) return { kind: 'conclude', outcome };
+  if (expired) return { kind: 'conclude', outcome: { kind: 'expired' } };
+  const observation = {
+    status: job.status,
+    repository: job.source?.repository,
+    ref: job.source?.ref,
+    model: job.model,
+  };
+  return { kind: 'running', observation };
+}
+
+/** How long Slack has refused this round's outcome for now, and the last wait between attempts. */
+export interface Failing {
+  since?: number | undefined;
+  retryDelayMs?: number | undefined;
+}
+
+export type DeliveryDecision =
+  /** In the thread (posted now, or found there): end the round with its outcome. */
+  | { kind: 'end' }
+  /** The round moved on (a follow-up) or a peer is posting: poll again at the shortest interval. */
+  | { kind: 'poll_soon' }
+  /** Slack refused for now: try again after `waitMs`. */
+  | { kind: 'retry'; waitMs: number; failing: Required<Failing> }
+  /** Slack will never take it in the thread (or refused for longer than a job may run): stop, tell the requester. */
+  | { kind: 'give_up'; code: string };
+
+/** After an attempt to post a round's outcome. */
+export function afterDelivery(
+  delivery: Delivery,
+  failing: Failing,
+  { now, minMs, jobMaxAgeMs }: Pick<PollTiming, 'now' | 'minMs' | 'jobMaxAgeMs'>,
+): DeliveryDecision {
+  switch (delivery.kind) {
+    case 'posted':
+      return { kind: 'end' };
+    case 'superseded':
+    case 'busy':
+      return { kind: 'poll_soon' };
+    case 'final':
+      return { kind: 'give_up', code: delivery.code };
+    case 'retry': {
+      const since = failing.since ?? now;
+      if (now - since > jobMaxAgeMs) return { kind: 'give_up', code: delivery.code };
+      const retryDelayMs = delivery.slow ? SLOW_RETRY_MS : nextRetryDelay(failing.retryDelayMs, minMs);
+      return { kind: 'retry', waitMs: delivery.retryAfterMs ?? retryDelayMs, failing: { since, retryDelayMs } };
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import type { Deps } from '../../deps.js';
+import { Again } from '../../queue/engine.js';
+import type { JobRecord } from '../../store/jobs.js';
+import { WorkspaceRefSchema } from '../../workspace.js';
+import { afterDelivery } from './decide.js';
+import type { Outcome } from './outcome.js';
+import { deliverOutcome, tellRequester } from './poster.js';
+import { trackingIds } from './track.js';
+
+const OutcomeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('pull_request'), prLink: z.string(), updated: z.boolean() }),
+  z.object({ kind: z.literal('no_changes') }),
+  z.object({ kind: z.literal('failed') }),
+  z.object({ kind: z.literal('archived') }),
+  z.object({ kind: z.literal('gone') }),
+  z.object({ kind: z.literal('expired') }),
+]);
+
+/** An ended round's outcome to post, and how long Slack has refused it for now. */
+export const DeliveryDataSchema = z.object({
+  workspace: WorkspaceRefSchema,
+  project: z.string(),
+  jobId: z.string(),
+  round: z.number().int().min(0),
+  outcome: OutcomeSchema,
+  failing: z.object({ since: z.number().optional(), retryDelayMs: z.number().optional() }),
+});
+export type DeliveryData = z.infer<typeof DeliveryDataSchema>;
+
+export type DeliverDeps = Pick<
+  Deps,
+  | 'config'
+  | 'log'
+  | 'store'
+  | 'slack'
+  | 'replies'
+  | 'metrics'
+  | 'now'
+  | 'instanceId'
+  | 'lanes'
+  | 'tracker'
+  | 'workspace'
+>;
+
+/**
+ * The `outcomes` lane's processor: posts a round's outcome in its thread once (`poster.ts`: Slack is the witness),
+ * then acts on the pure decision (`afterDelivery`): the round ends; a peer is posting → the round is polled again
+ * soon; Slack refused for now → the same job tries again after the wait; Slack refuses for good → tracking stops and
+ * the requester hears the result in their DM.
+ */
+export async function deliverRound(deps: DeliverDeps, data: DeliveryData): Promise<Again | undefined> {
+  const { config, store, metrics } = deps;
+  const ref = { project: data.project, jobId: data.jobId };
+  const log = deps.log.child({ project: data.project, job_id: data.jobId });
+  const record = await store.jobs.get(ref);
+  if (!record || record.ended || record.round !== data.round) return undefined;
+  const outcome = data.outcome as Outcome;
+  const delivery = await deliverOutcome(deps, record, outcome);
+  const clock = { now: deps.now(), minMs: config.pollIntervalMs, jobMaxAgeMs: config.jobMaxAgeMs };
+  const decision = afterDelivery(delivery, data.failing, clock);
+  switch (decision.kind) {
+    case 'end': {
+      const found = delivery.kind === 'posted' && delivery.found;
+      const prLink = outcome.kind === 'pull_request' ? outcome.prLink : undefined;
+      await store.jobs.endRound(ref, record.round, outcome.kind, prLink);
+      metrics.outcomePosted(outcome.kind);
+      if (found) metrics.duplicatePrevented('outcome');
+      log.info('poller.outcome_posted', { outcome: outcome.kind, round: record.round, found });
+      // A follow-up that started a new round meanwhile has its own poll; the root shows whichever is latest.
+      await refresh(deps, record);
+      return undefined;
+    }
+    case 'poll_soon':
+      await deps.tracker.track({ ...ref, round: record.round });
+      return undefined;
+    case 'retry': {
+      const code = delivery.kind === 'retry' ? delivery.code : undefined;
+      log.warn('poller.post_failed', { slack_error: code, retry_in_ms: decision.waitMs });
+      return new Again({ ...data, failing: decision.failing }, decision.waitMs);
+    }
+    case 'give_up':
+      return giveUp(deps, record, outcome, decision.code);
+  }
+}
+
+/** Slack will never take this outcome in its thread: stop tracking, tell the admin and the requester. */
+async function giveUp(deps: DeliverDeps, record: JobRecord, outcome: Outcome, code: string): Promise<undefined> {
+  const stopped = await deps.store.jobs.stopTracking(record, record.round);
+  if (!stopped.ok) return undefined;
+  deps.log.error('poller.outcome_undeliverable', {
+    project: record.project,
+    job_id: record.jobId,
+    channel: record.channel,
+    outcome: outcome.kind,
+    slack_error: code,
+    hint: 'Slack refused the outcome for good (channel archived, bot removed, message refused); tracking stopped',
+  });
+  await tellRequester(deps, record, outcome, code);
+  await refresh(deps, record);
+  return undefined;
+}
+
+async function refresh(deps: DeliverDeps, record: JobRecord): Promise<void> {
+  const job = { workspace: deps.workspace, project: record.project, jobId: record.jobId };
+  await deps.lanes.refreshes.add({ ...job, stateChanged: true }, { id: trackingIds.refresh(job) });
+}

@@ -1,0 +1,34 @@
+import type { AgentJob } from '../../mintlify/schemas.js';
+import type { JobRecord } from '../../store/jobs.js';
+
+/** How a tracked round ended, as the thread should hear it. */
+export type Outcome =
+  | { kind: 'pull_request'; prLink: string; updated: boolean }
+  | { kind: 'no_changes' }
+  | { kind: 'failed' }
+  | { kind: 'archived' }
+  /** The service answered 404: the job is gone. */
+  | { kind: 'gone' }
+  /** Still active after the configured maximum age. */
+  | { kind: 'expired' };
+
+/**
+ * Decides, without I/O, whether a polled job has ended and how. `undefined` while it is still active, and for a
+ * status the bot does not know (the documents allow any): only the statuses that mean an end end a round.
+ * A follow-up that ends on the PR the thread already has is reported as an update of that PR.
+ */
+export function outcomeOf(job: AgentJob, record: Pick<JobRecord, 'prLink' | 'round'>): Outcome | undefined {
+  switch (job.status) {
+    case 'completed':
+      if (!job.prLink) return { kind: 'no_changes' };
+      return { kind: 'pull_request', prLink: job.prLink, updated: record.round > 0 && record.prLink === job.prLink };
+    case 'failed':
+      return { kind: 'failed' };
+    case 'archived':
+      return { kind: 'archived' };
+    default:
+      return undefined;
+  }
+}
+
+export type OutcomeKind = Outcome['kind'];

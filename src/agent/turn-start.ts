@@ -1,0 +1,44 @@
+import type { Deps } from '../deps.js';
+import { slackErrorCode } from '../slack/errors.js';
+import type { Audience } from '../slack/reply.js';
+import { startRefusalAnswer } from './answers.js';
+import type { Turn } from './conversation.js';
+import { readInstruction } from './instruction.js';
+import { conversationUsage } from './messages.js';
+import { type StartJobDeps, startJob } from './start-job.js';
+import { readThreadContext } from './thread-context.js';
+
+/**
+ * A message addressed to the bot outside a job's thread: the same words as `/agent` (`help`, `projects`,
+ * `--project <id> <instruction>`), and a job started in the message's thread with the thread's earlier messages as
+ * context. Refusals are told privately where the person wrote.
+ */
+export async function startFromTurn(
+  deps: StartJobDeps & Pick<Deps, 'replies'>,
+  turn: Turn,
+  audience: Audience,
+): Promise<void> {
+  const instruction = readInstruction(turn.text, deps.projects, turn.channel, conversationUsage);
+  if (instruction.kind === 'answer') return deps.replies.privately(audience, instruction.message);
+  const context = turn.threadTs
+    ? await readThreadContext(deps, { ...turn, threadTs: turn.threadTs, beforeTs: turn.ts }).catch((error) => {
+        // The instruction still stands on its own; the log says why the context is missing.
+        deps.log.warn('slack.thread_context_unavailable', {
+          channel: turn.channel,
+          slack_error: slackErrorCode(error),
+        });
+        return undefined;
+      })
+    : undefined;
+  const result = await startJob(deps, {
+    project: instruction.project,
+    userId: turn.userId,
+    channel: turn.channel,
+    prompt: instruction.prompt,
+    threadTs: turn.threadTs ?? turn.ts,
+    context,
+  });
+  if (!result.ok) {
+    await deps.replies.privately(audience, startRefusalAnswer(result.refusal, instruction.prompt, deps.now()));
+  }
+}

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import { slackErrorCode } from '../slack/errors.js';
+import { type JobRecord, RECORD_TTL_MS } from '../store/jobs.js';
+import { keys } from '../store/keys.js';
+import { mayManage } from '../tenants/connect/permission.js';
+import { connectionSection } from '../tenants/connect/view.js';
+import { HOME_JOBS, type HomeJob, homeView } from './view.js';
+
+export type HomeDeps = Pick<Deps, 'store' | 'slack' | 'log' | 'projects' | 'quota' | 'now' | 'connection'>;
+
+/** What App Home's door hands on: who opened which of the app's tabs. */
+export const TabOpenedSchema = z.object({ userId: z.string(), tab: z.string() });
+export type TabOpened = z.infer<typeof TabOpenedSchema>;
+
+/** Remembers the tab the person opened last (Home is republished only while it is theirs), and publishes Home. */
+export async function tabOpened(deps: HomeDeps, { userId, tab }: TabOpened): Promise<void> {
+  await deps.store.kv
+    .set(keys.homeTab(userId), tab, RECORD_TTL_MS)
+    .catch((error) => deps.log.warn('store.unavailable', { op: 'home.tab', error }));
+  if (tab !== 'home') return;
+  // Without the store there is nothing to show; the next opening (or job change) publishes it.
+  await publishHome(deps, userId).catch((error) => deps.log.warn('store.unavailable', { op: 'home.publish', error }));
+}
+
+/** A job changed state: its owner's Home follows, while Home is the tab they last opened. */
+export async function jobChanged(deps: HomeDeps, record: JobRecord): Promise<void> {
+  if ((await deps.store.kv.get<string>(keys.homeTab(record.userId))) === 'home') {
+    await publishHome(deps, record.userId);
+  }
+}
+
+/** Builds and publishes `userId`'s Home tab from the store; only records that person started are shown. */
+export async function publishHome(deps: HomeDeps, userId: string): Promise<void> {
+  const refs = await deps.store.jobs.forUser(userId, HOME_JOBS);
+  const records = await Promise.all(refs.map((ref) => deps.store.jobs.get(ref).catch(() => undefined)));
+  const jobs: HomeJob[] = await Promise.all(
+    records
+      .filter((record): record is JobRecord => record?.userId === userId)
+      .map(async (record) => ({ record, threadLink: await permalink(deps, record.channel, record.statusTs) })),
+  );
+  const quotas = await Promise.all(
+    deps.projects.all.map(async (project) => ({
+      project,
+      create: await deps.quota.usage(project, 'create'),
+      followUp: await deps.quota.usage(project, 'follow_up'),
+    })),
+  );
+  // Serving many workspaces, Home starts with the workspace's Mintlify connection (and its buttons, for admins).
+  const connection = deps.connection && connectionSection(deps.connection, await mayManage(deps, userId));
+  await deps.slack.views
+    .publish({ user_id: userId, view: homeView(jobs, quotas, deps.now(), connection) })
+    .catch((error) => deps.log.warn('slack.views_publish_failed', { op: 'home', slack_error: slackErrorCode(error) }));
+}
+
+/** A message's permalink, cached (it never changes); `undefined` when Slack will not give one. */
+async function permalink(deps: HomeDeps, channel: string, ts: string): Promise<string | undefined> {
+  const key = keys.permalink(channel, ts);
+  const cached = await deps.store.kv.get<string>(key).catch(() => undefined);
+  if (cached) return cached;
+  try {
+    const link = (await deps.slack.chat.getPermalink({ channel, message_ts: ts })).permalink;
+    if (link) await deps.store.kv.set(key, link, RECORD_TTL_MS).catch(() => {});
+    return link;
+  } catch {
+    return undefined;
+  }
+}

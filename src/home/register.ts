@@ -1,0 +1,21 @@
+import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { Deps } from '../deps.js';
+import { inWorkspace } from '../workspace.js';
+import { type HomeDeps, jobChanged } from './publish.js';
+
+type HomeOpenedArgs = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
+
+/** A person opened one of the app's tabs (Home, Messages): handed on to publish Home when it is Home. */
+export async function homeOpened(deps: Pick<Deps, 'dispatch'>, { event }: HomeOpenedArgs): Promise<void> {
+  await deps.dispatch('home.opened', { userId: event.user, tab: event.tab ?? '' });
+}
+
+/**
+ * App Home: each person's own jobs, the hourly quota and a how-to, published when they open the tab and again
+ * whenever one of their jobs changes state while Home is the tab they last opened.
+ */
+export function registerHome(app: App, deps: HomeDeps & Pick<Deps, 'dispatch' | 'jobWatchers' | 'workspaces'>): void {
+  app.event('app_home_opened', inWorkspace(deps, homeOpened));
+  // Told with the deps of the job's workspace: its Slack client and store, not the app's.
+  deps.jobWatchers?.add((record, scoped) => jobChanged(scoped, record));
+}

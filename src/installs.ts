@@ -1,0 +1,44 @@
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import type { Metrics } from './metrics.js';
+import type { Probes } from './probes.js';
+import type { Store } from './store/store.js';
+import { createInstaller, type Installer } from './tenants/install.js';
+import { createTenancy, type Tenancy } from './tenants/tenancy.js';
+import { type InstallState, type Removal, watchInstallState } from './uninstall.js';
+
+/** What the app adds when it serves many workspaces: the tenancy (installations, secrets) and the installer. */
+export interface ManyWorkspaces {
+  tenancy: Tenancy;
+  installer: Installer;
+}
+
+/** How the app is installed in Slack: in many workspaces (OAuth mode), or in the one its token belongs to. */
+export interface Installs {
+  many?: ManyWorkspaces;
+  /** Single-workspace mode: whether the workspace still has the app. */
+  installState?: InstallState;
+  /** Where `app_uninstalled` and `tokens_revoked` go. */
+  removal: Removal;
+}
+
+/**
+ * Many workspaces: the installer's pages join `/healthz` on PORT. One workspace: Slack removing the app stops
+ * every instance and `/healthz` answers 503.
+ */
+export function installsOf(
+  config: Config,
+  parts: { store: Store; log: Logger; metrics: Metrics; slackTimeoutMs?: number | undefined },
+  probes: Probes,
+): Installs {
+  const { oauth } = config;
+  if (oauth) {
+    const tenancy = createTenancy({ ...config, oauth }, parts);
+    const installer = createInstaller(config, oauth, tenancy.installations, parts.log);
+    for (const route of installer.routes) probes.serve(route.path, route.handler);
+    return { many: { tenancy, installer }, removal: { installations: tenancy.installations } };
+  }
+  const installState = watchInstallState(parts.store, parts.log);
+  probes.check('slack_installed', installState.installed);
+  return { installState, removal: { installState } };
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { DeliveryDataSchema } from './agent/tracking/deliver.js';
+import { RefreshDataSchema } from './agent/tracking/root-message.js';
+import { PollDataSchema } from './agent/tracking/track.js';
+import { defineLane, type Lane } from './queue/engine.js';
+import { WorkspaceRefSchema } from './workspace.js';
+
+/**
+ * Work a door handed on: its kind (see `tasks.ts`), the workspace it came from, and its data, checked against the
+ * kind's own schema when run.
+ */
+export const TaskEnvelopeSchema = z.object({ kind: z.string(), workspace: WorkspaceRefSchema, data: z.unknown() });
+export type TaskEnvelope = z.infer<typeof TaskEnvelopeSchema>;
+
+const once = { attempts: 1, backoff: { type: 'fixed', delayMs: 0 } } as const;
+/** Unexpected failures (a bug, the store gone for minutes) are tried again for about an hour, then shown as failed. */
+const persistent = { attempts: 12, backoff: { type: 'exponential', delayMs: 1_000 } } as const;
+
+/**
+ * A queue per kind of work, named for it, each with its own concurrency, so a slow kind never starves a fast one:
+ * the agent's work never waits behind reports, exports or charts, and an outcome never waits behind polls. Door
+ * work runs once (it answers people itself; a failure is a bug, shown in the failed set); tracking is persistent.
+ */
+export const LANES = {
+  agent: defineLane({ name: 'agent', concurrency: 8, data: TaskEnvelopeSchema, ...once }),
+  reports: defineLane({ name: 'reports', concurrency: 4, data: TaskEnvelopeSchema, ...once }),
+  exports: defineLane({ name: 'exports', concurrency: 2, data: TaskEnvelopeSchema, ...once }),
+  charts: defineLane({ name: 'charts', concurrency: 2, data: TaskEnvelopeSchema, ...once }),
+  digests: defineLane({ name: 'digests', concurrency: 2, data: TaskEnvelopeSchema, ...once }),
+  polls: defineLane({ name: 'polls', concurrency: 16, data: PollDataSchema, ...persistent }),
+  outcomes: defineLane({ name: 'outcomes', concurrency: 8, data: DeliveryDataSchema, ...persistent }),
+  refreshes: defineLane({ name: 'refreshes', concurrency: 4, data: RefreshDataSchema, ...persistent }),
+};
+
+export type TaskLane = 'agent' | 'reports' | 'exports' | 'charts' | 'digests';
+
+/** The adding side of every lane, as features hold it. */
+export interface Lanes {
+  tasks: Record<TaskLane, Lane<TaskEnvelope>>;
+  polls: Lane<z.infer<typeof PollDataSchema>>;
+  outcomes: Lane<z.infer<typeof DeliveryDataSchema>>;
+  refreshes: Lane<z.infer<typeof RefreshDataSchema>>;
+}

@@ -1,0 +1,71 @@
+import type { Logger } from '../log.js';
+
+/**
+ * Why a call to Mintlify gave no answer to act on. These are expected outcomes, returned as values (only bugs
+ * throw), so every caller decides with a `switch` on `code`. Messages name the operation and the project, never
+ * the key.
+ */
+export type ServiceFailure =
+  /**
+   * A definite refusal: any 4xx but 401/403 (the key), 404 (gone), 408 and 429 (try later), or input the client
+   * would not send. Nothing was done. `message` and `details` are safe to show the user.
+   */
+  | { code: 'refused'; status?: number; message: string; details: string[] }
+  /** 401 or 403: the project's key is wrong or lacks access. The admin has to act, not the user. */
+  | { code: 'unauthorized'; status: number; message: string }
+  | { code: 'not_found'; message: string }
+  | { code: 'rate_limited'; retryAfterMs: number }
+  /**
+   * Network failure, timeout, 5xx or an answer that does not match the contract. `ambiguous`: the request may have
+   * reached the service and done its work (a timeout, a 5xx); false when it never left.
+   */
+  | { code: 'unavailable'; reason: string; ambiguous: boolean; status?: number };
+
+export type ServiceFailureCode = ServiceFailure['code'];
+
+export interface Failed {
+  ok: false;
+  operation: string;
+  project: string;
+  failure: ServiceFailure;
+}
+
+export type ServiceResult<T> = { ok: true; value: T } | Failed;
+
+/** One line for logs: the operation, the project and what went wrong (never the key). */
+export function describeFailure({ operation, project, failure }: Failed): string {
+  const what = (() => {
+    switch (failure.code) {
+      case 'refused':
+        return [failure.message, ...failure.details].join('; ');
+      case 'unauthorized':
+        return `${failure.status} ${failure.message}`;
+      case 'not_found':
+        return failure.message;
+      case 'rate_limited':
+        return `rate limited, retry in ${Math.ceil(failure.retryAfterMs / 1000)}s`;
+      case 'unavailable':
+        return failure.reason;
+    }
+  })();
+  return `${operation} (project ${project}): ${what}`;
+}
+
+/** Logs a failed call at the level an operator needs: a refused key or an outage is theirs to act on. */
+export function logFailure(log: Logger, event: string, failed: Failed): void {
+  const { failure, project } = failed;
+  const fields = { outcome: failure.code, project, error: describeFailure(failed) };
+  if (failure.code === 'unauthorized') {
+    log.error(event, {
+      ...fields,
+      hint: `check MINTLIFY_API_KEY (or MINTLIFY_API_KEYS), the admin key of project ${project}`,
+    });
+  } else {
+    log[failure.code === 'unavailable' ? 'error' : 'warn'](event, fields);
+  }
+}
+
+/** Whether the service may have done the work although it gave no answer (a create or follow-up may have run). */
+export function mayHaveRun(failure: ServiceFailure): boolean {
+  return failure.code === 'unavailable' && failure.ambiguous;
+}

@@ -1,0 +1,78 @@
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Engine, JobObserver, LaneCounts } from './engine.js';
+
+/** The app's metric prefix (src/metrics.ts). Labels are lane names, states and outcomes: bounded. */
+const PREFIX = 'mintlify_slack_';
+const STATES: (keyof LaneCounts)[] = ['waiting', 'delayed', 'active', 'failed'];
+
+export interface QueueMetrics {
+  /** Pass to the engine: counts finishes and measures waits and run times as they happen. */
+  readonly observer: JobObserver;
+  /** Reads the engine's counts at each scrape. */
+  track(engine: Engine): void;
+}
+
+/**
+ * Queue metrics on `registry`: depth per lane and state (the same on every instance, as they read one Redis: use
+ * max() across instances), and per instance the jobs its workers finished, their waits and their run times.
+ */
+export function createQueueMetrics(registry: Registry): QueueMetrics {
+  let engine: Engine | undefined;
+  const up = new Gauge({
+    name: `${PREFIX}queue_stats_ok`,
+    help: '1 when the last scrape read the queue counts, 0 when their store did not answer',
+    registers: [registry],
+  });
+  new Gauge({
+    name: `${PREFIX}queue_jobs`,
+    help: 'Jobs in the queue engine now, by lane and state (waiting, delayed, active, failed)',
+    labelNames: ['lane', 'state'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      if (!engine) return;
+      try {
+        for (const stats of await engine.stats()) {
+          for (const state of STATES) this.set({ lane: stats.lane, state }, stats[state]);
+        }
+        up.set(1);
+      } catch {
+        up.set(0); // no numbers rather than stale ones
+      }
+    },
+  });
+  const finished = new Counter({
+    name: `${PREFIX}queue_jobs_finished_total`,
+    help: "Tries this instance's workers finished, by lane and outcome (completed, retried, failed for good)",
+    labelNames: ['lane', 'outcome'],
+    registers: [registry],
+  });
+  const wait = new Histogram({
+    name: `${PREFIX}queue_wait_seconds`,
+    help: 'From due to started, for first starts, by lane: grows when workers do not keep up',
+    labelNames: ['lane'],
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: `${PREFIX}queue_job_seconds`,
+    help: 'How long a try ran, by lane',
+    labelNames: ['lane'],
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60],
+    registers: [registry],
+  });
+  return {
+    observer: {
+      started(lane, waitMs) {
+        if (waitMs !== undefined) wait.observe({ lane }, waitMs / 1_000);
+      },
+      finished(lane, outcome, durationMs) {
+        finished.inc({ lane, outcome });
+        duration.observe({ lane }, durationMs / 1_000);
+      },
+    },
+    track(tracked) {
+      engine = tracked;
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { Cron } from 'croner';
+import type { Schedule } from './engine.js';
+
+/**
+ * When the in-process engine runs a scheduler, as BullMQ's job schedulers do: `everyMs` at once and then every
+ * `everyMs`; a cron pattern at its next time in `tz`. One occurrence is pending at a time, so a process that was
+ * busy for a while runs a missed occurrence once, not once per miss.
+ */
+export function firstOccurrence(schedule: Schedule, now: number): number {
+  return 'everyMs' in schedule ? now : nextCron(schedule, now);
+}
+
+export function nextOccurrence(schedule: Schedule, previous: number, now: number): number {
+  if ('everyMs' in schedule) return Math.max(previous + schedule.everyMs, now);
+  return nextCron(schedule, Math.max(previous, now));
+}
+
+function nextCron({ cron, tz }: { cron: string; tz: string }, after: number): number {
+  const next = new Cron(cron, { timezone: tz, paused: true }).nextRun(new Date(after));
+  if (!next) throw new Error(`Cron pattern ${cron} has no next time`);
+  return next.getTime();
+}

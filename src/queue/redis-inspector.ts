@@ -1,0 +1,141 @@
+import { type Job, type JobSchedulerJson, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../log.js';
+import { describeRedisUrl } from '../store/store.js';
+import type { FailedJob, LaneCounts, QueueInspector, Schedule, ScheduleInfo } from './engine.js';
+import { errorText, summarise } from './job-rules.js';
+import {
+  connectQueueRedis,
+  DEFAULT_REDIS_TIMINGS,
+  queuePrefix,
+  throttledErrors,
+  unavailable,
+} from './redis-connection.js';
+
+/** Events kept per lane in BullMQ's stream (it keeps 10,000 by default; nothing here reads them). */
+const EVENTS_KEPT = 1_000;
+
+/** The inspector alone, for `npm run queues`: its own connection, closed by `close`. */
+export async function openRedisInspector(
+  redisUrl: string,
+  namespace: string,
+  log: Logger,
+): Promise<QueueInspector & { close(): Promise<void> }> {
+  const connection = await connectQueueRedis(redisUrl, DEFAULT_REDIS_TIMINGS, log);
+  const queues = new Map<string, Queue>();
+  const onError = throttledErrors(log, describeRedisUrl(redisUrl)).error;
+  return {
+    ...createRedisInspector(
+      connection,
+      queuePrefix(namespace),
+      queueCache(queues, connection, queuePrefix(namespace), onError),
+    ),
+    async close() {
+      await Promise.all([...queues.values()].map((queue) => queue.close().catch(() => {})));
+      connection.disconnect();
+    },
+  };
+}
+
+/**
+ * The operator's view of BullMQ's queues under one prefix, by lane name: what `npm run queues` shows from outside the
+ * app and what the Redis engine answers for its own lanes. `queueFor` gives the Queue of a lane name.
+ */
+export function createRedisInspector(
+  connection: Redis,
+  prefix: string,
+  queueFor: (lane: string) => Queue,
+): QueueInspector {
+  const guarded = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      throw unavailable(error);
+    }
+  };
+  const failedJob = async (lane: string, id: string): Promise<Job | undefined> => {
+    const job = await queueFor(lane).getJob(id);
+    return job && (await job.isFailed()) ? job : undefined;
+  };
+  return {
+    lanes: () => guarded(() => laneNames(connection, prefix)),
+    counts: (lane) => guarded(() => laneCounts(queueFor(lane))),
+    failed: (lane, limit = 50) =>
+      guarded(async () => {
+        const jobs = await queueFor(lane).getFailed(0, limit - 1);
+        return jobs.filter((job): job is Job => Boolean(job)).map((job) => describeFailed(lane, job));
+      }),
+    schedules: (lane) =>
+      guarded(async () => (await queueFor(lane).getJobSchedulers()).map((json) => describeSchedule(json))),
+    retry: (lane, id) =>
+      guarded(async () => {
+        const job = await failedJob(lane, id);
+        // All its tries again; its starts are kept, so its wait is not measured as a first start.
+        await job?.retry('failed', { resetAttemptsMade: true });
+        return job !== undefined;
+      }),
+    remove: (lane, id) =>
+      guarded(async () => {
+        const job = await failedJob(lane, id);
+        await job?.remove();
+        return job !== undefined;
+      }),
+  };
+}
+
+/** One Queue per lane name on the shared connection, made when first needed. */
+export function queueCache(
+  queues: Map<string, Queue>,
+  connection: Redis,
+  prefix: string,
+  onError: (error: Error) => void,
+): (name: string) => Queue {
+  return (name) => {
+    let queue = queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection, prefix, streams: { events: { maxLen: EVENTS_KEPT } } });
+      queue.on('error', onError);
+      queues.set(name, queue);
+    }
+    return queue;
+  };
+}
+
+export async function laneCounts(queue: Queue): Promise<LaneCounts> {
+  const counts = await queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active', 'failed');
+  return {
+    waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+    delayed: counts.delayed ?? 0,
+    active: counts.active ?? 0,
+    failed: counts.failed ?? 0,
+  };
+}
+
+/** Every queue BullMQ has written meta for under the prefix. */
+async function laneNames(connection: Redis, prefix: string): Promise<string[]> {
+  const names = new Set<string>();
+  let cursor = '0';
+  do {
+    const [next, keys] = await connection.scan(cursor, 'MATCH', `${prefix}:*:meta`, 'COUNT', 500);
+    for (const key of keys) names.add(key.slice(prefix.length + 1, -':meta'.length));
+    cursor = next;
+  } while (cursor !== '0');
+  return [...names].sort();
+}
+
+function describeFailed(lane: string, job: Job): FailedJob {
+  return {
+    id: job.id ?? '',
+    lane,
+    data: summarise(JSON.stringify(job.data)),
+    error: errorText(job.failedReason),
+    attempts: job.attemptsMade,
+    failedAt: job.finishedOn ?? 0,
+  };
+}
+
+function describeSchedule(json: JobSchedulerJson): ScheduleInfo {
+  const schedule: Schedule =
+    json.every !== undefined ? { everyMs: Number(json.every) } : { cron: json.pattern ?? '', tz: json.tz ?? 'UTC' };
+  return { id: json.key, schedule, nextAt: json.next };
+}

@@ -1,0 +1,175 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { z } from 'zod';
+import type { Logger } from '../log.js';
+import { describeRedisUrl } from '../store/store.js';
+import {
+  type CloseReport,
+  type Engine,
+  type JobObserver,
+  type Lane,
+  type LaneDefinition,
+  type Processor,
+  QueueUnavailableError,
+} from './engine.js';
+import { checkAddOptions, checkSchedule, FAILED_KEPT, jobIdSchema, parseData, sameLane } from './job-rules.js';
+import {
+  connectQueueRedis,
+  DEFAULT_REDIS_TIMINGS,
+  queuePrefix,
+  type RedisTimings,
+  throttledErrors,
+  unavailable,
+} from './redis-connection.js';
+import { createRedisInspector, laneCounts, queueCache } from './redis-inspector.js';
+import { type LaneWorker, startLaneWorker } from './redis-worker.js';
+import { createTracker } from './tracker.js';
+
+export interface RedisEngineOptions {
+  redisUrl: string;
+  /** STORE_NAMESPACE: queue keys live under `<namespace>:queue:`. */
+  namespace: string;
+  log: Logger;
+  observer?: JobObserver;
+  timings?: Partial<RedisTimings>;
+}
+
+/**
+ * The engine on BullMQ: any number of web and worker processes share the lanes through Redis. The web role only
+ * creates Queues (one shared, bounded connection); each lane worked here adds a Worker with its own two connections.
+ */
+export async function createRedisEngine(options: RedisEngineOptions): Promise<Engine> {
+  const { redisUrl, namespace, log } = options;
+  const timings = { ...DEFAULT_REDIS_TIMINGS, ...options.timings };
+  const where = describeRedisUrl(redisUrl);
+  const prefix = queuePrefix(namespace);
+  const connection = await connectQueueRedis(redisUrl, timings, log);
+  const tracker = createTracker(log, options.observer);
+  const definitions = new Map<string, LaneDefinition>();
+  const queues = new Map<string, Queue>();
+  const queueFor = queueCache(queues, connection, prefix, throttledErrors(log, where).error);
+  const workers = new Map<string, LaneWorker>();
+  // Closing stops taking work at once; adds still land until the workers are done, since running jobs add what
+  // follows them (an outcome after a poll, a refresh after an outcome).
+  let closing = false;
+  let closed = false;
+  const common = { redisUrl, where, prefix, timings, tracker, log };
+
+  const register = (definition: LaneDefinition): Queue => {
+    const known = definitions.get(definition.name);
+    if (known && !sameLane(known, definition)) {
+      throw new Error(`Lane ${definition.name} is defined twice with different settings`);
+    }
+    definitions.set(definition.name, definition);
+    return queueFor(definition.name);
+  };
+  const open = (): void => {
+    if (closed) throw new QueueUnavailableError('The queue engine is closed');
+  };
+
+  return {
+    kind: 'redis',
+    ...createRedisInspector(connection, prefix, queueFor),
+    lane<S extends z.ZodType>(definition: LaneDefinition<S>): Lane<z.infer<S>> {
+      return redisLane(definition, register(definition), open);
+    },
+    work<S extends z.ZodType>(definition: LaneDefinition<S>, processor: Processor<z.infer<S>>): void {
+      if (closing) throw new QueueUnavailableError('The queue engine is closing');
+      register(definition);
+      if (workers.has(definition.name)) throw new Error(`Lane ${definition.name} is already worked by this engine`);
+      const worker = startLaneWorker({ ...common, definition, processor: processor as Processor<unknown> });
+      workers.set(definition.name, worker);
+    },
+    async stats() {
+      const stats = (lane: string) => laneCounts(queueFor(lane)).then((counts) => ({ lane, ...counts }));
+      const counted = await Promise.all([...definitions.keys()].map(stats)).catch((error: unknown) => {
+        throw unavailable(error);
+      });
+      return counted.map((counts) => ({ ...counts, ...tracker.totals(counts.lane) }));
+    },
+    async close(deadlineMs) {
+      if (closing) return { handedBack: 0, dropped: 0 };
+      closing = true;
+      const markClosed = () => {
+        closed = true;
+      };
+      return closeInOrder([...workers.values()], [...queues.values()], { connection, markClosed }, deadlineMs, timings);
+    },
+  };
+}
+
+function redisLane<S extends z.ZodType>(
+  definition: LaneDefinition<S>,
+  queue: Queue,
+  open: () => void,
+): Lane<z.infer<S>> {
+  const jobOptions = {
+    attempts: definition.attempts,
+    backoff: { type: definition.backoff.type, delay: definition.backoff.delayMs },
+    // Gone once done, so the id names the next round's work; failed jobs stay for operators, bounded.
+    removeOnComplete: true,
+    removeOnFail: { count: FAILED_KEPT.count, age: FAILED_KEPT.ageMs / 1_000 },
+  };
+  const guarded = async <T>(run: () => Promise<T>): Promise<T> => {
+    open();
+    try {
+      return await run();
+    } catch (error) {
+      throw unavailable(error);
+    }
+  };
+  return {
+    name: definition.name,
+    async add(data, options = {}) {
+      const parsed = parseData(definition, data);
+      const { id, delayMs } = checkAddOptions(options);
+      await guarded(() => queue.add(definition.name, parsed, { ...jobOptions, jobId: id, delay: delayMs }));
+    },
+    async schedule(id, schedule, data) {
+      const parsed = parseData(definition, data);
+      const checked = checkSchedule(schedule);
+      const repeat = 'everyMs' in checked ? { every: checked.everyMs } : { pattern: checked.cron, tz: checked.tz };
+      const template = { name: definition.name, data: parsed, opts: jobOptions };
+      await guarded(() => queue.upsertJobScheduler(jobIdSchema.parse(id), repeat, template));
+    },
+    unschedule: (id) => guarded(() => queue.removeJobScheduler(id)),
+  };
+}
+
+/**
+ * Stop taking work, let running jobs finish within the deadline, hand back the rest, then close connections. Handing
+ * back and closing get one command timeout each, so on a Redis that hangs close() still ends within
+ * deadlineMs + 2 × commandTimeoutMs (jobs not handed back then are taken over when their lock lapses).
+ */
+async function closeInOrder(
+  workers: LaneWorker[],
+  queues: Queue[],
+  { connection, markClosed }: { connection: Redis; markClosed: () => void },
+  deadlineMs: number,
+  timings: RedisTimings,
+): Promise<CloseReport> {
+  const closing = Promise.all(workers.map((worker) => worker.close().catch(() => {})));
+  const finished = await within(closing, deadlineMs);
+  const handedBack = finished ? 0 : workers.reduce((sum, worker) => sum + worker.handBack(), 0);
+  if (!(await within(closing, timings.commandTimeoutMs))) {
+    void Promise.all(workers.map((worker) => worker.disconnect().catch(() => {})));
+  }
+  markClosed();
+  await within(Promise.all(queues.map((queue) => queue.close().catch(() => {}))), timings.commandTimeoutMs);
+  connection.disconnect();
+  return { handedBack, dropped: 0 };
+}
+
+/** True when `work` settled within `ms`. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const done = work.then(() => true as const);
+  try {
+    return await Promise.race([done, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,39 @@
+import { webApi } from '@slack/bolt';
+import type { Config } from '../config.js';
+import { type Logger, toSlackLogger } from '../log.js';
+import type { Metrics } from '../metrics.js';
+import { observingFetch } from './instrumentation.js';
+
+/** Deadline of one Slack Web API call; shorter than the poster's claim (see agent/tracking/poster.ts). */
+export const SLACK_TIMEOUT_MS = 10_000;
+
+/**
+ * How every Web API client of the app is set up, whatever receives Slack's requests. No automatic retries: a
+ * repeated chat.postMessage after a 5xx or a timeout posts twice (Slack often stored the first); callers own
+ * retrying (the poster, after reading the thread). A 429 is surfaced to the caller, which waits it out in its
+ * lane, and every call has a deadline so a hung request cannot hold a worker or a stop.
+ */
+export function slackClientOptions(config: Config, metrics: Metrics, log: Logger, timeoutMs = SLACK_TIMEOUT_MS) {
+  return {
+    slackApiUrl: config.slack.apiUrl,
+    logger: toSlackLogger(log, config.logLevel),
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: timeoutMs,
+    fetch: observingFetch(config.slack.apiUrl, metrics),
+  };
+}
+
+/**
+ * A Web API client with the bot token, for a process that receives nothing from Slack (the worker role), or with
+ * a workspace's own token when the app serves many.
+ */
+export function createSlackClient(
+  config: Config,
+  metrics: Metrics,
+  log: Logger,
+  timeoutMs?: number,
+  token = config.slack.botToken,
+): webApi.WebClient {
+  return new webApi.WebClient(token || undefined, slackClientOptions(config, metrics, log, timeoutMs));
+}

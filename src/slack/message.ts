@@ -1,0 +1,7 @@
+import type { types } from '@slack/bolt';
+
+/** A Slack message as every feature builds it: Block Kit and the plain-text fallback notifications show. */
+export interface Message {
+  text: string;
+  blocks?: types.KnownBlock[];
+}

@@ -1,0 +1,104 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, type Authorize, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import type { Config } from '../config.js';
+import { type Logger, toSlackLogger } from '../log.js';
+import type { Metrics } from '../metrics.js';
+import type { Probes } from '../probes.js';
+import { slackClientOptions } from './client.js';
+import { observeRequests } from './instrumentation.js';
+import { patientSocket } from './socket-mode.js';
+import { DEFAULT_RETRY, type RetryOptions, untilAccepted } from './token-check.js';
+
+export interface SlackTransportOptions {
+  metrics: Metrics;
+  /** `/healthz` and `/metrics`: served by the HTTP receiver, or on a server of their own in Socket Mode. */
+  probes: Probes;
+  timeoutMs?: number;
+  /** Backoff while Slack cannot be reached at start (tests shorten it). */
+  retry?: RetryOptions;
+  /** Called once the port is open (`/healthz` answers 503 until ready), before the tokens are checked. */
+  onListening?: (port: number) => void;
+  /** Many workspaces (OAuth mode): each request's installation, instead of the one bot token. */
+  authorize?: Authorize<boolean> | undefined;
+}
+
+export interface SlackTransport {
+  readonly bolt: App;
+  /**
+   * Opens the port, then waits until Slack accepts the bot token (and, in Socket Mode, the app token and its
+   * connection). Resolves with the HTTP port; throws `TokenRefusedError` when Slack refuses a token for good.
+   */
+  start(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The Bolt app and how Slack reaches it: HTTP (`POST /slack/events`) or Socket Mode when an app token is set, and
+ * the one error handler. Features never learn which receiver runs. Bolt is initialised deferred so a refused or
+ * unreachable token is seen before the app calls itself ready.
+ */
+export function createSlackTransport(config: Config, log: Logger, options: SlackTransportOptions): SlackTransport {
+  const { slack } = config;
+  const { metrics, probes } = options;
+  const logger = toSlackLogger(log, config.logLevel);
+  const retry = options.retry ?? DEFAULT_RETRY;
+  const stopping = new AbortController();
+  const socket = slack.appToken
+    ? new SocketModeReceiver({
+        appToken: slack.appToken,
+        logger,
+        // apps.connections.open goes to SLACK_API_URL too; every connection is retried patiently (socket-mode.ts).
+        installerOptions: { clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } } },
+      })
+    : undefined;
+  const http = socket
+    ? undefined
+    : new HTTPReceiver({
+        signingSecret: slack.signingSecret ?? '',
+        logger,
+        customRoutes: probes.routes.map((route) => ({ ...route, method: ['GET'] })),
+      });
+  const bolt = new App({
+    ...(options.authorize ? { authorize: options.authorize } : { token: slack.botToken }),
+    receiver: socket ?? http,
+    logger,
+    clientOptions: slackClientOptions(config, metrics, log, options.timeoutMs),
+    convoStore: false,
+    deferInitialization: true,
+  });
+  const requests = observeRequests(bolt, log, metrics);
+  bolt.error(async (error) => {
+    const { code, message, name } = error as Error & { code?: string };
+    requests.failed();
+    log.error('slack.listener_error', { name, code, error: message });
+  });
+  const connection = socket && patientSocket(socket, log, retry, stopping.signal);
+  if (connection) probes.check('socket_mode', connection.connected);
+
+  let server: Server | undefined;
+  return {
+    bolt,
+    async start() {
+      let port: number;
+      if (http) {
+        server = (await http.start(slack.port)) as Server;
+        port = (server.address() as AddressInfo).port;
+      } else {
+        port = await probes.listen(slack.port);
+      }
+      options.onListening?.(port);
+      await untilAccepted('SLACK_BOT_TOKEN', () => bolt.init(), log, retry, stopping.signal);
+      if (socket) await socket.start();
+      return port;
+    },
+    async stop() {
+      stopping.abort();
+      if (http && server?.listening) await http.stop();
+      if (socket) {
+        await socket.client.disconnect().catch(() => {});
+        await probes.close();
+      }
+    },
+  };
+}

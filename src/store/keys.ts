@@ -1,0 +1,83 @@
+/**
+ * Every key the app stores, built here and nowhere else, so the layout can be read (and changed) in one place.
+ * Keys are relative to the store's namespace (`STORE_NAMESPACE`), which `store.ts` puts in front of each; the job
+ * store's Redis scripts use the same builders through `namespaced`. Ids inside keys are Slack's or Mintlify's
+ * own (validated where they enter), so they cannot forge another key's layout.
+ */
+
+/** A job, as its project and the service's id. */
+export interface JobRef {
+  project: string;
+  jobId: string;
+}
+
+export const keys = {
+  /**
+   * Everything one workspace stores, when the app serves many (`Store.scoped`): every other key of this list is
+   * then relative to it. A single-workspace deployment keeps its keys at the top, as it always did.
+   */
+  workspace: (tenant: string) => `ws:${tenant}`,
+  /** A job's record (a hash on Redis). */
+  job: ({ project, jobId }: JobRef) => `job:${project}:${jobId}`,
+  /** Which job a thread belongs to. */
+  thread: (project: string, channel: string, threadTs: string) => `thread:${project}:${channel}:${threadTs}`,
+  /** A project's jobs still being tracked. */
+  active: (project: string) => `active:${project}`,
+  /** A person's newest jobs (App Home). */
+  userJobs: (userId: string) => `user:${userId}`,
+  /** A thread whose job is being created right now. */
+  starting: (project: string, channel: string, threadTs: string) => `starting:${project}:${channel}:${threadTs}`,
+  /** The one instance polling a job. */
+  pollLease: ({ project, jobId }: JobRef) => `lease:${project}:${jobId}`,
+  /** The one instance taking tracked jobs over at start (see `workers.ts`). */
+  adoptTracking: () => 'tracking:adopt',
+  /** The one instance posting a round's outcome. */
+  posting: ({ project, jobId }: JobRef, round: number) => `posting:${project}:${jobId}:${round}`,
+  /** Until when Slack asked every instance to wait before calling `method` again. */
+  slackCooldown: (method: string) => `slack:cooldown:${method}`,
+  /** A Slack event already handled (`event_id`), and a message already handled (`client_msg_id`). */
+  seenEvent: (scope: string, eventId: string) => `event:${scope}:${eventId}`,
+  seenMessage: (scope: string, clientMsgId: string) => `message:${scope}:${clientMsgId}`,
+  /** An hourly budget (rate-limiter-flexible adds the project after it). */
+  quota: (kind: string) => `quota:${kind}`,
+  /** Cached display names and permalinks. */
+  userName: (userId: string) => `user-name:${userId}`,
+  permalink: (channel: string, ts: string) => `permalink:${channel}:${ts}`,
+  /** The App Home tab a person opened last. */
+  homeTab: (userId: string) => `home-tab:${userId}`,
+  /** One cached page of visitors: the normalised service query. */
+  visitorsPage: (project: string, from: string, toExclusive: string, limit: number, offset: number) =>
+    `visitors:v1:${project}:${from}:${toExclusive}:${limit}:${offset}`,
+  /** The one export of a range running in a channel. */
+  visitorsExport: (project: string, channel: string, from: string, to: string) =>
+    `visitors:export:${project}:${channel}:${from}:${to}`,
+  /** A channel's digest subscription, the list of subscribed channels, and the claim that guards that list. */
+  digestSubscription: (channel: string) => `visitors:digest:v1:sub:${channel}`,
+  digestChannels: () => 'visitors:digest:v1:channels',
+  digestChannelsLock: () => 'visitors:digest:v1:lock',
+  /** A digest that went out: its channel, cadence and period. */
+  digestSent: (channel: string, cadence: string, from: string) => `visitors:digest:sent:${channel}:${cadence}:${from}`,
+  /** The Slack installation serving a workspace (OAuth mode), sealed; in the workspace's scope. */
+  installation: () => 'installation:v1',
+  /** The Mintlify project and admin key a workspace connected in App Home, the key sealed; in its scope. */
+  mintlifySettings: () => 'mintlify:settings:v1',
+  /** Every workspace (or organisation) with an installation, and the claim guarding that list: not in a scope. */
+  installedWorkspaces: () => 'workspaces:v1',
+  installedWorkspacesLock: () => 'workspaces:v1:lock',
+  /** Set when Slack said the app was removed from the one workspace (single-workspace mode): every instance stops. */
+  appRemoved: () => 'slack:app-removed',
+  /** Version 0.1's layout, read once by `migrate-v1.ts`: Keyv values and a plain set. */
+  legacy: {
+    done: () => 'migrated:v1',
+    doneLock: () => 'migrated:v1:lock',
+    active: () => 'active-jobs',
+    job: (jobId: string) => `job:${jobId}`,
+    posted: (jobId: string, round: number) => `posted:${jobId}:${round}`,
+    /** Keyv's own prefix (`<ns>::`) in front of a v1 thread key, for a SCAN pattern. */
+    threadPattern: (ns: string) => `${ns}::thread:*`,
+    keyvPrefix: (ns: string) => `${ns}::`,
+  },
+};
+
+/** A key under the store's namespace, for code that talks to Redis directly (scripts, claims, budgets). */
+export const namespaced = (ns: string, key: string) => `${ns}:${key}`;

@@ -1,0 +1,107 @@
+import type { z } from 'zod';
+import { handleTurn, TurnSchema } from './agent/conversation.js';
+import { errors } from './agent/messages.js';
+import { ShortcutSubmissionSchema } from './agent/shortcut-modal.js';
+import { CommandStartSchema, runCommandStart, runShortcutStart } from './agent/tasks.js';
+import type { Deps } from './deps.js';
+import { TabOpenedSchema, tabOpened } from './home/publish.js';
+import type { TaskEnvelope, TaskLane } from './lanes.js';
+import { QueueUnavailableError } from './queue/engine.js';
+import { errorCopy, notice } from './visitors/messages.js';
+import { DigestRequestSchema, ReportRequestSchema } from './visitors/requests.js';
+import { runChart, runDigest, runExport, runReport, runShare, runShareChart, runTurnPage } from './visitors/tasks.js';
+
+interface Task<S extends z.ZodType> {
+  lane: TaskLane;
+  schema: S;
+  run(deps: Deps, data: z.infer<S>): Promise<void>;
+  /** What the person hears when the work cannot be handed on (the queue's store does not answer). */
+  unavailable?(deps: Deps, data: z.infer<S>): Promise<void>;
+}
+
+const task = <S extends z.ZodType>(definition: Task<S>) => definition;
+
+/** A report's work: when it cannot be handed on, the person gets "try again" with the command to re-run. */
+const report = (lane: TaskLane, run: Task<typeof ReportRequestSchema>['run']) =>
+  task({
+    lane,
+    schema: ReportRequestSchema,
+    run,
+    unavailable: (deps, { audience, query }) => deps.replies.privately(audience, notice(errorCopy.unavailable(query))),
+  });
+
+/**
+ * Every kind of work a door hands on after its ack: its lane, the schema of its data (plain and serialisable:
+ * decoded text, ids, where to answer; checked again where it runs, which may be another process) and the function
+ * that does it.
+ */
+export const TASKS = {
+  'agent.start': task({
+    lane: 'agent',
+    schema: CommandStartSchema,
+    run: runCommandStart,
+    unavailable: (deps, { audience, prompt }) => deps.replies.privately(audience, errors.storeUnavailable(prompt)),
+  }),
+  'agent.turn': task({
+    lane: 'agent',
+    schema: TurnSchema,
+    run: handleTurn,
+    unavailable: (deps, turn) =>
+      deps.replies.privately(
+        { userId: turn.userId, channel: turn.channel, threadTs: turn.threadTs },
+        errors.storeUnavailable(turn.text),
+      ),
+  }),
+  'agent.shortcut': task({
+    lane: 'agent',
+    schema: ShortcutSubmissionSchema,
+    run: runShortcutStart,
+    unavailable: (deps, { userId, origin, instruction }) =>
+      deps.replies.privately(
+        { userId, channel: origin.channel, threadTs: origin.threadTs },
+        errors.storeUnavailable(instruction),
+      ),
+  }),
+  'home.opened': task({ lane: 'agent', schema: TabOpenedSchema, run: tabOpened }),
+  'visitors.report': report('reports', runReport),
+  'visitors.turn_page': report('reports', runTurnPage),
+  'visitors.share': report('reports', runShare),
+  'visitors.digest': task({ lane: 'reports', schema: DigestRequestSchema, run: runDigest }),
+  // Charts and exports make dozens of requests each: lanes of their own, never delaying reports or the agent.
+  'visitors.export': report('exports', runExport),
+  'visitors.chart': report('charts', runChart),
+  'visitors.share_chart': report('charts', runShareChart),
+};
+
+export type TaskKind = keyof typeof TASKS;
+export type TaskData<K extends TaskKind> = z.infer<(typeof TASKS)[K]['schema']>;
+export type Dispatch = <K extends TaskKind>(kind: K, data: TaskData<K>) => Promise<void>;
+
+type AnyTask = Task<z.ZodType>;
+
+/**
+ * Hands a door's work to its lane. When the lane cannot take it (Redis does not answer), the person is told so at
+ * once, with their text, instead of hearing nothing.
+ */
+export function createDispatch(deps: () => Deps): Dispatch {
+  return async (kind, data) => {
+    const definition = TASKS[kind] as AnyTask;
+    try {
+      await deps().lanes.tasks[definition.lane].add({ kind, workspace: deps().workspace, data });
+    } catch (error) {
+      if (!(error instanceof QueueUnavailableError)) throw error;
+      deps().log.error('queue.unavailable', { op: 'dispatch', kind, error });
+      await definition.unavailable?.(deps(), data);
+    }
+  };
+}
+
+/**
+ * Runs one handed-on task where the lane's worker is, with its workspace's deps: its data is checked against its
+ * kind's schema first.
+ */
+export async function runTask(deps: Deps, { kind, workspace, data }: TaskEnvelope): Promise<void> {
+  const definition = (TASKS as Record<string, AnyTask>)[kind];
+  if (!definition) throw new Error(`unknown task kind ${kind}`);
+  await definition.run(await deps.workspaces.scope(workspace), definition.schema.parse(data));
+}

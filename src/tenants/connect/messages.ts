@@ -1,0 +1,83 @@
+import type { Message } from '../../slack/message.js';
+import { clipEscaped, inlineCode, quote } from '../../slack/mrkdwn.js';
+import type { PublicSettings } from '../settings.js';
+
+/** Every word the many-workspace mode says: App Home's Mintlify section, the connect modal, the refusals. */
+
+/** Who may connect Mintlify here, for people who may not. */
+export const whoCanConnect = (installerId: string) =>
+  `<@${installerId}> (who installed me) or a workspace admin or owner`;
+
+const ECHO_MAX_CHARS = 3_000;
+const TEXT_MAX_CHARS = 40_000;
+
+/** The private answer to `/agent`, a mention, a DM or `/visitors` before the workspace connected Mintlify. */
+export function notConnected(installerId: string, text: string): Message {
+  const head =
+    `:electric_plug: Mintlify is not connected to this workspace yet, so I can't run this. ${whoCanConnect(installerId)} ` +
+    'can connect it: open my *Home* tab and click *Connect Mintlify*.';
+  if (!text.trim()) return { text: head };
+  const body = `${head}\n\nYour text, to run again once it is connected:\n`;
+  return { text: `${body}${clipEscaped(quote(text, ECHO_MAX_CHARS), TEXT_MAX_CHARS - body.length)}` };
+}
+
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** App Home's Mintlify section: what is connected (the key only as its fingerprint), and who can change it. */
+export const home = {
+  title: 'Mintlify',
+  notConnected: 'Mintlify is not connected yet: connect your project to start agent jobs and read visitors here.',
+  notConnectedAsk: (installerId: string) =>
+    `Mintlify is not connected yet. ${whoCanConnect(installerId)} can connect it here.`,
+  connected(settings: PublicSettings, showKey: boolean): string {
+    const routes = Object.entries(settings.channelProjects).map(([c, p]) => `<#${c}> → ${inlineCode(p)}`);
+    return [
+      `Connected to project ${inlineCode(settings.projectId)}${showKey ? ` with key ${inlineCode(settings.fingerprint)}` : ''}.`,
+      ...(routes.length ? [`Channels on other projects: ${routes.join(', ')}.`] : []),
+      `Last changed by <@${settings.changedBy}> on ${day(settings.changedAt)}.`,
+    ].join('\n');
+  },
+  connect: 'Connect Mintlify',
+  change: 'Change',
+  disconnect: 'Disconnect',
+  confirmTitle: 'Disconnect Mintlify?',
+  confirmText:
+    'The key is deleted and nobody here can start agent jobs or read visitors until Mintlify is connected again.',
+};
+
+export const modal = {
+  title: 'Connect Mintlify',
+  submit: 'Connect',
+  keyLabel: 'Admin API key',
+  keyHint: 'Mintlify dashboard → Settings → API keys. Stored encrypted; shown afterwards only as mint_…abcd.',
+  keyHintKeep: (fingerprint: string) => `Leave empty to keep ${fingerprint}. Stored encrypted.`,
+  projectLabel: 'Project id',
+  projectHint: 'The project the agent works on and /visitors reads, in every channel not routed below.',
+  routesLabel: 'Channels on other projects (optional)',
+  routesHint: 'One per line: a channel id, a colon and a project id, e.g. C0123ABCD:proj_api (channel details → id).',
+};
+
+/** Why a field of the modal was refused: said on that field, in the submission's answer. */
+export const fieldErrors = {
+  keyMissing: 'Enter an admin API key: it starts with mint_.',
+  keyShape: 'An admin API key starts with mint_ and has no spaces.',
+  keyRefused: 'Mintlify refused this key. Check that it is an admin API key of your organisation.',
+  projectShape: 'A project id has letters, digits, _ or - (see the dashboard).',
+  projectUnknown: (project: string) => `This key has no project ${project}: check the id in the dashboard.`,
+  projectRefused: (project: string, message: string) => `Mintlify refused project ${project}: ${message}`,
+  routes: (problem: string) => `${problem.replace(/^entry/, 'Line')}. Write one channel id:project id per line.`,
+  serviceDown: 'Mintlify did not answer, so nothing was saved. Try again in a minute.',
+  storeDown: 'Storage did not answer, so nothing was saved. Try again in a minute.',
+  notAllowed: (installerId: string) => `Only ${whoCanConnect(installerId)} can change this.`,
+};
+
+/** The page the browser shows at the end of an install. */
+export const installPages = {
+  installed: (team: string, homeUrl: string) =>
+    `<h1>Mintlify is installed in ${team}</h1><p>Next: open <a href="${homeUrl}">Mintlify's Home tab in Slack</a> ` +
+    'and click <b>Connect Mintlify</b> to connect your project with its admin API key. The person who installed ' +
+    'the app and the workspace’s admins and owners can do it. Then invite <code>@Mintlify</code> to a channel ' +
+    'and try <code>/agent</code> or <code>/visitors</code>.</p>',
+  failed: (reason: string, installUrl: string) =>
+    `<h1>Mintlify was not installed</h1><p>${reason}</p><p><a href="${installUrl}">Try again</a>.</p>`,
+};

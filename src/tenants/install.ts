@@ -1,0 +1,101 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Authorize } from '@slack/bolt';
+import { type CallbackOptions, InstallProvider } from '@slack/oauth';
+import type { Config } from '../config.js';
+import { type Logger, toSlackLogger } from '../log.js';
+import type { OAuthConfig } from '../oauth-config.js';
+import { installPages } from './connect/messages.js';
+import type { Installations } from './installations.js';
+
+/** The bot scopes of manifest.yml (a test keeps the two lists equal): what "Add to Slack" asks for. */
+export const BOT_SCOPES = [
+  'commands',
+  'app_mentions:read',
+  'chat:write',
+  'reactions:write',
+  'channels:history',
+  'groups:history',
+  'im:history',
+  'mpim:history',
+  'files:write',
+  'users:read',
+  'im:write',
+];
+
+export const INSTALL_PATH = '/slack/install';
+export const REDIRECT_PATH = '/slack/oauth_redirect';
+
+export interface Route {
+  path: string;
+  handler(req: IncomingMessage, res: ServerResponse): void;
+}
+
+export interface Installer {
+  /** Bolt's `authorize`: each request gets its workspace's installation (its bot token, bot ids). */
+  authorize: Authorize<boolean>;
+  /** `GET /slack/install` and `GET /slack/oauth_redirect`, served on PORT whatever receives Slack's requests. */
+  routes: Route[];
+}
+
+const esc = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+function page(res: ServerResponse, status: number, body: string): void {
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });
+  res.end(
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Mintlify for Slack</title></head><body>${body}</body></html>`,
+  );
+}
+
+/**
+ * Bolt's installer (@slack/oauth's InstallProvider, as Bolt's receivers build it): `/slack/install` sends the
+ * person to Slack's authorize page with the client id, the manifest's bot scopes and a signed state (also set as a
+ * cookie); `/slack/oauth_redirect` checks the state against that cookie, exchanges the code with `oauth.v2.access`
+ * (through SLACK_API_URL), stores the installation and ends on a page that says what to do next.
+ */
+export function createInstaller(
+  config: Config,
+  oauth: OAuthConfig,
+  installations: Installations,
+  log: Logger,
+): Installer {
+  const provider = new InstallProvider({
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+    stateSecret: oauth.stateSecret,
+    installationStore: installations,
+    authorizationUrl: oauth.authorizeUrl,
+    directInstall: true,
+    installUrlOptions: { scopes: BOT_SCOPES },
+    clientOptions: { slackApiUrl: config.slack.apiUrl, retryConfig: { retries: 0 } },
+    logger: toSlackLogger(log, config.logLevel),
+  });
+  /** Where the browser ends: the install worked and what to do next (200), or it did not and how to retry. */
+  const callbacks: CallbackOptions = {
+    success(installation, _options, _req, res) {
+      const team = installation.team?.id;
+      const enterprise = installation.enterprise?.id;
+      log.info('slack.installed', { team, enterprise, installer: installation.user.id });
+      const app = new URL('https://slack.com/app_redirect');
+      app.searchParams.set('app', installation.appId ?? '');
+      if (team) app.searchParams.set('team', team);
+      const name = installation.team?.name ?? installation.enterprise?.name ?? 'your workspace';
+      page(res, 200, installPages.installed(esc(name), esc(app.href)));
+    },
+    failure(error, _options, _req, res) {
+      log.warn('slack.install_failed', { code: error.code, error: error.message });
+      const reason = `Slack did not complete the install (${error.code}).`;
+      page(res, 400, installPages.failed(esc(reason), INSTALL_PATH));
+    },
+  };
+  return {
+    authorize: (source) => provider.authorize(source),
+    routes: [
+      {
+        path: INSTALL_PATH,
+        handler: (req, res) => void provider.handleInstallPath(req, res, undefined, { scopes: BOT_SCOPES }),
+      },
+      { path: REDIRECT_PATH, handler: (req, res) => void provider.handleCallback(req, res, callbacks) },
+    ],
+  };
+}

@@ -1,0 +1,73 @@
+import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
+import { z } from 'zod';
+import type { Logger } from '../log.js';
+import { keys } from '../store/keys.js';
+import { changeList, readList } from '../store/lists.js';
+import type { Store } from '../store/store.js';
+import type { WorkspaceRef } from '../workspace.js';
+import { sealedRecords } from './sealed.js';
+import type { Secrets } from './secrets.js';
+
+/** What the app reads of Bolt's installation (kept whole, sealed): who installed it and the bot's token. */
+export const StoredInstallationSchema = z.looseObject({
+  team: z.object({ id: z.string() }).nullish(),
+  enterprise: z.object({ id: z.string() }).nullish(),
+  isEnterpriseInstall: z.boolean().optional(),
+  user: z.object({ id: z.string() }),
+  bot: z.object({ token: z.string(), userId: z.string(), id: z.string() }),
+});
+export type StoredInstallation = z.infer<typeof StoredInstallationSchema>;
+
+/** The installations of every workspace (or organisation, for an org-wide install) the app serves. */
+export interface Installations extends InstallationStore {
+  read(tenant: string): Promise<StoredInstallation | undefined>;
+  /** Every installed workspace, or organisation for an org-wide install. */
+  all(): Promise<WorkspaceRef[]>;
+  /** Deletes all a workspace stored (installation, settings, jobs, caches, digests) and drops it from the list. */
+  remove(tenant: string): Promise<void>;
+}
+
+const LIST = { key: keys.installedWorkspaces(), lock: keys.installedWorkspacesLock() };
+
+/** An org-wide install is the organisation's: stored once, by enterprise, and serves each of its workspaces. */
+export function tenantOfQuery(query: InstallationQuery<boolean>): string {
+  return (query.isEnterpriseInstall && query.enterpriseId) || query.teamId || '';
+}
+
+function tenantOfInstallation(installation: Installation): string {
+  return (installation.isEnterpriseInstall && installation.enterprise?.id) || installation.team?.id || '';
+}
+
+/** Bolt's installation store on the app's store: each installation sealed in its workspace's scope. */
+export function createInstallations(root: Store, secrets: Secrets, log: Logger, instanceId: string): Installations {
+  const records = (tenant: string) => sealedRecords(root.scoped(tenant), secrets, tenant, log);
+  const read = (tenant: string) => records(tenant).get(keys.installation(), StoredInstallationSchema);
+  const remove = async (tenant: string) => {
+    await root.dropScope(tenant);
+    await changeList(root, LIST, instanceId, (tenants) => tenants.filter((t) => t !== tenant));
+  };
+  return {
+    read,
+    async all() {
+      const tenants = await readList(root, LIST);
+      const found = await Promise.all(tenants.map(async (tenant) => ({ tenant, installation: await read(tenant) })));
+      return found.flatMap(({ tenant, installation }) => {
+        if (!installation) return [];
+        const org = installation.isEnterpriseInstall;
+        return [org ? { teamId: '', enterpriseId: tenant } : { teamId: tenant }];
+      });
+    },
+    remove,
+    async storeInstallation(installation) {
+      const tenant = tenantOfInstallation(installation);
+      await records(tenant).set(keys.installation(), installation);
+      await changeList(root, LIST, instanceId, (tenants) => [...new Set([...tenants, tenant])]);
+    },
+    async fetchInstallation(query) {
+      const installation = await read(tenantOfQuery(query));
+      if (!installation) throw new Error(`no installation for ${tenantOfQuery(query) || 'an unnamed workspace'}`);
+      return installation as unknown as Installation<'v2', boolean>;
+    },
+    deleteInstallation: (query) => remove(tenantOfQuery(query)),
+  };
+}

@@ -1,0 +1,21 @@
+import type { App, BlockAction, ViewSubmitAction } from '@slack/bolt';
+import type { Deps } from '../deps.js';
+import { inWorkspace } from '../workspace.js';
+import { disconnect, openConnect, submitConnect } from './connect/door.js';
+import { CONNECT_IDS } from './connect/view.js';
+import { notConnectedGate } from './gate.js';
+import type { Tenancy } from './tenancy.js';
+
+/**
+ * What serving many workspaces adds to Slack's doors: the answer every door gives before a workspace connected
+ * Mintlify, and App Home's connect, change and disconnect (the modal checks the key before saving it).
+ */
+export function registerTenancy(app: App, root: Deps, tenancy: Tenancy): void {
+  app.use(notConnectedGate(root));
+  app.action<BlockAction>(CONNECT_IDS.open, inWorkspace(root, openConnect));
+  app.action<BlockAction>(CONNECT_IDS.disconnect, inWorkspace(root, disconnect));
+  app.view<ViewSubmitAction>(
+    { callback_id: CONNECT_IDS.view, type: 'view_submission' },
+    inWorkspace(root, submitConnect({ secrets: tenancy.secrets, checkClient: tenancy.checkClient })),
+  );
+}

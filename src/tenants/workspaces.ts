@@ -1,0 +1,91 @@
+import type { webApi } from '@slack/bolt';
+import type { Deps } from '../deps.js';
+import type { MintlifyClient } from '../mintlify/client.js';
+import { createProjects } from '../projects.js';
+import { installationOf, WorkspaceGoneError, type WorkspaceRef, type Workspaces } from '../workspace.js';
+import type { Installations } from './installations.js';
+import { sealedRecords } from './sealed.js';
+import type { Secrets } from './secrets.js';
+import { type Connection, type MintlifySettings, publicSettings, readSettings } from './settings.js';
+
+/** What is a workspace's own in many-workspace mode; everything else in its deps is the app's. */
+export type WorkspaceParts = Pick<Deps, 'workspace' | 'store' | 'slack' | 'mintlify' | 'projects' | 'log'> & {
+  connection: Connection;
+};
+
+export interface TenantOptions {
+  root: () => Deps;
+  installations: Installations;
+  secrets: Secrets;
+  /** Deps from a workspace's own parts (wiring.ts). */
+  build(own: WorkspaceParts): Deps;
+  slackFor(token: string): webApi.WebClient;
+  mintlifyFor(apiKey: string): MintlifyClient;
+}
+
+/** Clients kept per workspace (a WebClient is not cheap to make); the oldest are let go past this many. */
+const CLIENTS_KEPT = 1_000;
+
+/**
+ * Many workspaces, each served with its own: its installation's bot token, the Mintlify project and key it
+ * connected, and a store view whose every key lives under it (`Store.scoped`). Installation and settings are read
+ * each time work is scoped (two reads), so a change made by one process is seen by every other at once.
+ */
+export function tenantWorkspaces(options: TenantOptions): Workspaces {
+  const { root, installations, secrets } = options;
+  const slackClients = clientCache<webApi.WebClient>();
+  const mintlifyClients = clientCache<MintlifyClient>();
+
+  const settingsOf = async (tenant: string): Promise<MintlifySettings | undefined> => {
+    const { store, log } = root();
+    return readSettings(sealedRecords(store.scoped(tenant), secrets, tenant, log)).catch((error: unknown) => {
+      // A key this process lacks (removed too early after a rotation): the workspace reads as not connected.
+      log.error('mintlify.settings_unreadable', { tenant, error });
+      return undefined;
+    });
+  };
+
+  return {
+    all: () => installations.all(),
+    async scope(ref: WorkspaceRef) {
+      const tenant = installationOf(ref);
+      const installation = await installations.read(tenant);
+      if (!installation) throw new WorkspaceGoneError(ref);
+      const settings = await settingsOf(tenant);
+      const { config, log, store } = root();
+      const apiKey = settings?.apiKey ?? '';
+      return options.build({
+        workspace: ref,
+        store: store.scoped(tenant),
+        slack: slackClients(tenant, installation.bot.token, options.slackFor),
+        mintlify: mintlifyClients(tenant, apiKey, options.mintlifyFor),
+        projects: createProjects({
+          mintlify: {
+            ...config.mintlify,
+            apiKey,
+            projectId: settings?.projectId ?? '',
+            channelProjects: settings?.channelProjects ?? {},
+            projectKeys: {},
+          },
+        }),
+        log: log.child({ team: ref.teamId }),
+        connection: { installerId: installation.user.id, ...(settings && { settings: publicSettings(settings) }) },
+      });
+    },
+  };
+}
+
+/** A client per workspace, made again when its secret changed (a new token, another key). */
+function clientCache<C>() {
+  const clients = new Map<string, { secret: string; client: C }>();
+  return (tenant: string, secret: string, make: (secret: string) => C): C => {
+    const found = clients.get(tenant);
+    if (found?.secret === secret) return found.client;
+    const client = make(secret);
+    clients.delete(tenant);
+    clients.set(tenant, { secret, client });
+    const oldest = clients.keys().next().value;
+    if (clients.size > CLIENTS_KEPT && oldest !== undefined) clients.delete(oldest);
+    return client;
+  };
+}

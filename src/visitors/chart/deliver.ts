@@ -1,0 +1,80 @@
+import type { Deps } from '../../deps.js';
+import type { ServiceFailure } from '../../mintlify/failure.js';
+import { slackErrorCode } from '../../slack/errors.js';
+import type { ReportQuery } from '../date-range.js';
+import { chartCopy } from '../messages.js';
+import type { PageDeps } from '../report/page.js';
+import { chartSpec, chartTitle, renderChart } from './render.js';
+import { fetchTrend, type Trend } from './trend.js';
+
+/**
+ * Where a chart goes. Slack cannot show a file in an ephemeral message (an image block needs a file the viewer
+ * can open, and an unshared upload is the bot's alone), so "privately" means the person's DM with the bot;
+ * the conversation they asked in gets a private note with a button to share the chart there.
+ */
+export type ChartTarget = { kind: 'dm'; userId: string } | { kind: 'channel'; channel: string; sharedBy: string };
+
+export interface ChartPicture {
+  trend: Trend;
+  png: Buffer;
+  /** Set when the report named its project: the file name then says which. */
+  project?: string | undefined;
+}
+
+/** Fetches the trend (≤ 31 `limit=1` requests, cached) and renders it; the service's failure comes back as a value. */
+export async function makeChart(
+  deps: PageDeps,
+  project: string,
+  query: ReportQuery,
+): Promise<{ ok: true; chart: ChartPicture } | { ok: false; failure: ServiceFailure }> {
+  const started = performance.now();
+  const fetched = await fetchTrend(deps, project, query);
+  if (!fetched.ok) return fetched;
+  const png = await renderChart(chartSpec(fetched.trend));
+  deps.log.info('visitors.chart', {
+    project,
+    from: query.from,
+    to: query.to,
+    points: fetched.trend.points.length,
+    bytes: png.length,
+    duration_ms: Math.round(performance.now() - started),
+  });
+  return { ok: true, chart: { trend: fetched.trend, png, project: query.project } };
+}
+
+/** Uploads the PNG (files.uploadV2: getUploadURLExternal → upload → completeUploadExternal). Returns the error code on failure. */
+export async function uploadChart(
+  deps: Pick<Deps, 'slack' | 'log'>,
+  chart: ChartPicture,
+  target: ChartTarget,
+  comment?: string,
+): Promise<{ ok: true; channel: string } | { ok: false; code: string }> {
+  try {
+    let channel: string;
+    if (target.kind === 'dm') {
+      const opened = await deps.slack.conversations.open({ users: target.userId });
+      if (!opened.channel?.id) throw new Error('conversations.open returned no channel');
+      channel = opened.channel.id;
+    } else {
+      channel = target.channel;
+    }
+    const title = chartTitle(chart.trend);
+    await deps.slack.filesUploadV2({
+      channel_id: channel,
+      file: chart.png,
+      filename: chartCopy.filename({ ...chart.trend.range, project: chart.project }),
+      title,
+      alt_text: title,
+      initial_comment:
+        comment ??
+        (target.kind === 'channel'
+          ? chartCopy.sharedComment(chart.trend.range, target.sharedBy)
+          : chartCopy.dmComment(chart.trend.range)),
+    });
+    return { ok: true, channel };
+  } catch (error) {
+    const code = slackErrorCode(error);
+    deps.log.warn('visitors.chart_upload_failed', { target: target.kind, code });
+    return { ok: false, code };
+  }
+}

@@ -1,0 +1,51 @@
+import type { Message } from '../../slack/message.js';
+import { inlineCode } from '../../slack/mrkdwn.js';
+import { formatRange, formatUtcTime } from '../format.js';
+import { mention, notice } from '../messages.js';
+import { describeSchedule, digestPeriod, nextDue, type Schedule } from './schedule.js';
+import type { DigestResult } from './subscribe.js';
+
+/** Every sentence `/visitors digest …` says to the person who typed it. */
+
+const DIGEST_HELP =
+  '*Digests* post this channel’s visitors on a schedule (UTC): `/visitors digest weekly` (Mondays 09:00), ' +
+  '`/visitors digest weekly fri 16:30`, `/visitors digest daily 08:00`, `/visitors digest monthly` (the 1st, 09:00). ' +
+  '`/visitors digest` shows the subscription, `/visitors digest off` ends it.';
+
+export const digestCopy = {
+  invalid: (problem: string) => `:warning: ${problem}\n${DIGEST_HELP}`,
+  refused: 'Only the people and channels allowed to use `/agent` can change this conversation’s digest.',
+};
+
+/** The private answer to `/visitors digest …` once it was done. */
+export function digestAnswer(result: DigestResult, nowMs: number): Message {
+  switch (result.kind) {
+    case 'shown': {
+      const current = result.subscription;
+      if (!current) return notice(`This conversation has no visitors digest.\n${DIGEST_HELP}`);
+      return notice(
+        `This conversation gets the visitors digest of project ${inlineCode(current.project)} ${describeSchedule(current.schedule)}, set up by ${mention(current.createdBy)}. ` +
+          `Next: ${nextText(current.schedule, nowMs)}. \`/visitors digest off\` ends it.`,
+      );
+    }
+    case 'ended':
+      return notice(
+        result.existed
+          ? 'The visitors digest for this conversation is off.'
+          : 'This conversation had no visitors digest.',
+      );
+    case 'subscribed':
+      return notice(
+        `:white_check_mark: This conversation will get the visitors digest ${describeSchedule(result.schedule)}. ` +
+          `Next: ${nextText(result.schedule, nowMs)}. Make sure I’m in the channel (\`/invite\` me if not).`,
+      );
+  }
+}
+
+/** When the next digest goes out and the period it covers. */
+function nextText(schedule: Schedule, nowMs: number): string {
+  const next = nextDue(schedule, nowMs);
+  if (next === undefined) return 'not scheduled';
+  const period = digestPeriod(schedule.cadence, next);
+  return `${formatUtcTime(next)}, covering ${formatRange(period.from, period.to)}`;
+}

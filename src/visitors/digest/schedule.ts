@@ -1,0 +1,116 @@
+import { Cron } from 'croner';
+import { z } from 'zod';
+import { escapeMrkdwn, truncate } from '../../slack/mrkdwn.js';
+import { DAY_MS, dayString, todayNumber } from '../date-range.js';
+import type { DayRange } from '../periods.js';
+
+/** When a channel's digest is posted (UTC) and which period it covers. Pure apart from croner's date maths. */
+
+export const CADENCES = ['daily', 'weekly', 'monthly'] as const;
+export type Cadence = (typeof CADENCES)[number];
+export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
+const WEEKDAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
+
+export const ScheduleSchema = z.object({
+  cadence: z.enum(CADENCES),
+  hour: z.number().int().min(0).max(23),
+  minute: z.number().int().min(0).max(59),
+  /** 0 = Sunday … 6 = Saturday; weekly digests only. */
+  weekday: z.number().int().min(0).max(6).optional(),
+});
+export type Schedule = z.infer<typeof ScheduleSchema>;
+
+export const DEFAULT_TIME = { hour: 9, minute: 0 } as const;
+export const DEFAULT_WEEKDAY = 1; // Monday
+
+export function cronPattern(schedule: Schedule): string {
+  const { minute, hour } = schedule;
+  if (schedule.cadence === 'daily') return `${minute} ${hour} * * *`;
+  if (schedule.cadence === 'weekly') return `${minute} ${hour} * * ${schedule.weekday ?? DEFAULT_WEEKDAY}`;
+  return `${minute} ${hour} 1 * *`;
+}
+
+/** The latest scheduled instant at or before `nowMs`, if it is not before `sinceMs` (the subscription's start). */
+export function latestDue(schedule: Schedule, nowMs: number, sinceMs: number): number | undefined {
+  const [last] = new Cron(cronPattern(schedule), { timezone: 'UTC' }).previousRuns(1, new Date(nowMs + 1));
+  const at = last?.getTime();
+  return at !== undefined && at >= sinceMs ? at : undefined;
+}
+
+/** The next scheduled instant after `nowMs`. */
+export function nextDue(schedule: Schedule, nowMs: number): number | undefined {
+  return new Cron(cronPattern(schedule), { timezone: 'UTC' }).nextRun(new Date(nowMs))?.getTime();
+}
+
+/**
+ * The closed period a digest posted at `firedAtMs` reports on: yesterday (daily), the 7 days up to yesterday
+ * (weekly), the previous calendar month (monthly). Derived from the scheduled instant, not the clock, so a digest
+ * sent late covers the same period (and has the same claim) as one sent on time.
+ */
+export function digestPeriod(cadence: Cadence, firedAtMs: number): DayRange {
+  const today = todayNumber(firedAtMs);
+  if (cadence === 'daily') return { from: dayString(today - 1), to: dayString(today - 1) };
+  if (cadence === 'weekly') return { from: dayString(today - 7), to: dayString(today - 1) };
+  const date = new Date(today * DAY_MS);
+  const first = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 1, 1) / DAY_MS;
+  const last = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / DAY_MS - 1;
+  return { from: dayString(first), to: dayString(last) };
+}
+
+/** The range the digest's chart shows: the period itself, or the last 14 days for a one-day digest. */
+export function chartRange(cadence: Cadence, period: DayRange): DayRange {
+  if (cadence !== 'daily') return period;
+  const to = Date.parse(`${period.to}T00:00:00Z`) / DAY_MS;
+  return { from: dayString(to - 13), to: period.to };
+}
+
+/** `weekly on Monday at 09:00 UTC`. */
+export function describeSchedule(schedule: Schedule): string {
+  const time = `${String(schedule.hour).padStart(2, '0')}:${String(schedule.minute).padStart(2, '0')} UTC`;
+  if (schedule.cadence === 'daily') return `daily at ${time}`;
+  if (schedule.cadence === 'monthly') return `monthly on the 1st at ${time}`;
+  return `weekly on ${WEEKDAY_NAMES[schedule.weekday ?? DEFAULT_WEEKDAY]} at ${time}`;
+}
+
+export type DigestCommand =
+  | { kind: 'show' }
+  | { kind: 'off' }
+  | { kind: 'subscribe'; schedule: Schedule }
+  | { kind: 'invalid'; problem: string };
+
+const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
+
+/** `digest`, `digest off`, `digest daily|weekly|monthly [weekday] [HH:MM] [utc]` (words after `/visitors`). */
+export function parseDigestCommand(tokens: string[]): DigestCommand {
+  const [first, ...rest] = tokens;
+  if (first === undefined) return { kind: 'show' };
+  if (['off', 'stop', 'unsubscribe'].includes(first) && rest.length === 0) return { kind: 'off' };
+  if (!(CADENCES as readonly string[]).includes(first)) {
+    return { kind: 'invalid', problem: `\`digest\` needs \`daily\`, \`weekly\`, \`monthly\` or \`off\`.` };
+  }
+  const cadence = first as Cadence;
+  let time: { hour: number; minute: number } | undefined;
+  let weekday: number | undefined;
+  for (const token of rest) {
+    const match = TIME.exec(token);
+    const day = WEEKDAYS.findIndex(
+      (d) => token.startsWith(d) && 'sunday monday tuesday wednesday thursday friday saturday'.includes(token),
+    );
+    if (match && !time) time = { hour: Number(match[1]), minute: Number(match[2]) };
+    else if (day >= 0 && cadence === 'weekly' && weekday === undefined) weekday = day;
+    else if (token === 'utc') continue;
+    else {
+      const shown = escapeMrkdwn(truncate(token.replace(/`/g, "'"), 20));
+      return {
+        kind: 'invalid',
+        problem: `I don't understand \`${shown}\` in a digest schedule (times are HH:MM, UTC).`,
+      };
+    }
+  }
+  const schedule: Schedule = {
+    cadence,
+    ...(time ?? DEFAULT_TIME),
+    ...(cadence === 'weekly' && { weekday: weekday ?? DEFAULT_WEEKDAY }),
+  };
+  return { kind: 'subscribe', schedule };
+}

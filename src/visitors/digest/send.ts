@@ -1,0 +1,140 @@
+import type { Deps } from '../../deps.js';
+import type { ServiceFailure } from '../../mintlify/failure.js';
+import { type PageVisitors, VISITORS_MAX_LIMIT, type VisitorCounts } from '../../mintlify/schemas.js';
+import { classifySlackError, NOT_IN_CHANNEL } from '../../slack/errors.js';
+import { findPosted } from '../../slack/witness.js';
+import { keys } from '../../store/keys.js';
+import { makeChart, uploadChart } from '../chart/deliver.js';
+import { type DayRange, previousPeriod } from '../periods.js';
+import { fetchPage, type PageDeps } from '../report/page.js';
+import { DIGEST_PAGES_PER_PERIOD, digestMessage, type PeriodData } from './blocks.js';
+import { chartRange, describeSchedule, digestPeriod, latestDue } from './schedule.js';
+import { deleteSubscription, listSubscriptions, type Subscription } from './store.js';
+
+/** A sent digest's claim outlives its period, so no replica can send it again. */
+const SENT_CLAIM_TTL_MS = 40 * 86_400_000;
+/** `metadata.event_type` of a digest post, so one whose answer was lost (a 5xx, a timeout) can be found again. */
+const DIGEST_EVENT_TYPE = 'mintlify_visitors_digest';
+
+/** Up to `DIGEST_PAGES_PER_PERIOD` pages of the period's rows (cached like report pages) and its totals. */
+async function periodData(
+  deps: PageDeps,
+  project: string,
+  range: DayRange,
+): Promise<{ ok: true; data: PeriodData } | { ok: false; failure: ServiceFailure }> {
+  const rows: PageVisitors[] = [];
+  let totals: VisitorCounts = { human: 0, ai: 0, total: 0 };
+  for (let page = 0; page < DIGEST_PAGES_PER_PERIOD; page++) {
+    const result = await fetchPage(deps, project, {
+      ...range,
+      limit: VISITORS_MAX_LIMIT,
+      offset: page * VISITORS_MAX_LIMIT,
+    });
+    if (!result.ok) return result;
+    const { response } = result.page;
+    totals = response.totals;
+    rows.push(...response.visitors);
+    if (!response.hasMore || response.visitors.length === 0)
+      return { ok: true, data: { rows, totals, complete: true } };
+  }
+  return { ok: true, data: { rows, totals, complete: false } };
+}
+
+export type DigestOutcome = 'posted' | 'taken' | 'failed' | 'ended';
+
+type DigestDeps = PageDeps & Pick<Deps, 'slack' | 'instanceId'>;
+/** What a scheduler tick needs: digests go out on the background queue. */
+export type DueDigestDeps = DigestDeps & Pick<Deps, 'background'>;
+type Fields = { channel: string; cadence: string; from: string; to: string };
+
+/**
+ * Sends `subscription`'s digest for the period its scheduled instant `dueAt` closes, unless a replica already
+ * has: the claim per channel and period is taken first (SET NX on Redis), so it is posted exactly once.
+ */
+export async function sendDigest(deps: DigestDeps, subscription: Subscription, dueAt: number): Promise<DigestOutcome> {
+  const { channel, project, schedule } = subscription;
+  const period = digestPeriod(schedule.cadence, dueAt);
+  const claim = keys.digestSent(channel, schedule.cadence, period.from);
+  if (!(await deps.store.claims.claim(claim, deps.instanceId, SENT_CLAIM_TTL_MS))) return 'taken';
+  const fields = { channel, cadence: schedule.cadence, from: period.from, to: period.to };
+  const outcome = await postDigest(deps, subscription, period, fields);
+  // A digest that did not go out gives its claim back: the next tick tries again.
+  if (outcome === 'failed') await deps.store.claims.release(claim, deps.instanceId).catch(() => {});
+  if (outcome !== 'posted') return outcome;
+  const chart = await makeChart(deps, project, { ...chartRange(schedule.cadence, period), limit: 1, offset: 0 });
+  if (chart.ok) {
+    const comment = `Trend for the ${schedule.cadence} visitors digest (dates in UTC).`;
+    await uploadChart(deps, chart.chart, { kind: 'channel', channel, sharedBy: subscription.createdBy }, comment);
+  }
+  deps.log.info('visitors.digest_posted', { ...fields, chart: chart.ok });
+  return 'posted';
+}
+
+/** Reads both periods and posts the digest; a subscription whose channel is gone for the bot ends here. */
+async function postDigest(
+  deps: DigestDeps,
+  { channel, project, schedule }: Subscription,
+  period: DayRange,
+  fields: Fields,
+): Promise<'posted' | 'failed' | 'ended'> {
+  const [current, previous] = await Promise.all([
+    periodData(deps, project, period),
+    periodData(deps, project, previousPeriod(period)),
+  ]);
+  if (!current.ok || !previous.ok) {
+    deps.log.warn('visitors.digest_failed', { ...fields, reason: 'service' });
+    return 'failed';
+  }
+  const message = digestMessage({
+    cadence: schedule.cadence,
+    period,
+    current: current.data,
+    previous: previous.data,
+    scheduleText: describeSchedule(schedule),
+  });
+  const payload = { cadence: schedule.cadence, from: period.from };
+  try {
+    await deps.slack.chat.postMessage({
+      channel,
+      ...message,
+      unfurl_links: false,
+      unfurl_media: false,
+      metadata: { event_type: DIGEST_EVENT_TYPE, event_payload: payload },
+    });
+    return 'posted';
+  } catch (error) {
+    const { kind, code } = classifySlackError(error);
+    // Slack may have stored it anyway: read the channel before giving the claim back for another try.
+    const stored =
+      kind === 'transient' &&
+      (await findPosted(
+        deps.slack,
+        { channel },
+        DIGEST_EVENT_TYPE,
+        (p) => p.cadence === payload.cadence && p.from === payload.from,
+      ).catch(() => undefined));
+    if (stored) {
+      deps.log.info('visitors.digest_found', { ...fields, code });
+      return 'posted';
+    }
+    if (!NOT_IN_CHANNEL.has(code)) {
+      deps.log.warn('visitors.digest_failed', { ...fields, reason: 'post', code });
+      return 'failed';
+    }
+    await deleteSubscription(deps, channel);
+    deps.log.warn('visitors.digest_ended', { ...fields, code, reason: 'the bot left the channel or it was archived' });
+    return 'ended';
+  }
+}
+
+/** One scheduler tick: every subscription whose latest scheduled instant has no digest yet gets one. */
+export async function runDueDigests(deps: DueDigestDeps): Promise<DigestOutcome[]> {
+  const now = deps.now();
+  const outcomes: DigestOutcome[] = [];
+  for (const subscription of await listSubscriptions(deps)) {
+    const due = latestDue(subscription.schedule, now, subscription.createdAt);
+    if (due === undefined) continue;
+    outcomes.push(await deps.background(() => sendDigest(deps, subscription, due)));
+  }
+  return outcomes;
+}

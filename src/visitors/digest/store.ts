@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import type { Deps } from '../../deps.js';
+import { keys } from '../../store/keys.js';
+import { changeList, readList } from '../../store/lists.js';
+import { ScheduleSchema } from './schedule.js';
+
+/**
+ * Digest subscriptions, one per channel, in the store (so every replica sees them). Each lives under its own key;
+ * the list of subscribed channels is one more key, changed only under a short claim so replicas cannot lose
+ * each other's updates.
+ */
+
+export const SubscriptionSchema = z.object({
+  channel: z.string(),
+  project: z.string(),
+  schedule: ScheduleSchema,
+  createdBy: z.string(),
+  createdAt: z.number(),
+});
+export type Subscription = z.infer<typeof SubscriptionSchema>;
+
+const INDEX = { key: keys.digestChannels(), lock: keys.digestChannelsLock() };
+
+const subKey = keys.digestSubscription;
+
+/** Subscriptions live in the store; the index changes under a claim owned by this instance. */
+export type SubscriptionDeps = Pick<Deps, 'store' | 'instanceId'>;
+
+export async function getSubscription(deps: SubscriptionDeps, channel: string): Promise<Subscription | undefined> {
+  const parsed = SubscriptionSchema.safeParse(await deps.store.kv.get(subKey(channel)));
+  return parsed.success ? parsed.data : undefined;
+}
+
+export async function listSubscriptions(deps: SubscriptionDeps): Promise<Subscription[]> {
+  const channels = await readList(deps.store, INDEX);
+  const subs = await Promise.all(channels.map((channel) => getSubscription(deps, channel)));
+  return subs.filter((s): s is Subscription => s !== undefined);
+}
+
+export async function saveSubscription(deps: SubscriptionDeps, subscription: Subscription): Promise<void> {
+  await deps.store.kv.set(subKey(subscription.channel), subscription);
+  await updateIndex(deps, (channels) => [...new Set([...channels, subscription.channel])]);
+}
+
+/** Ends a channel's subscription. True when there was one. */
+export async function deleteSubscription(deps: SubscriptionDeps, channel: string): Promise<boolean> {
+  const existed = await deps.store.kv.delete(subKey(channel));
+  await updateIndex(deps, (channels) => channels.filter((c) => c !== channel));
+  return existed;
+}
+
+function updateIndex(deps: SubscriptionDeps, change: (channels: string[]) => string[]): Promise<void> {
+  return changeList(deps.store, INDEX, deps.instanceId, change);
+}

@@ -1,0 +1,39 @@
+import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { decodeQuery } from '../date-range.js';
+import { errorCopy, notice } from '../messages.js';
+import { answerAtDoor, type DoorDeps, projectOf } from './door.js';
+
+/** The report's buttons. Each carries the report's query as its value; they differ only in what is done with it. */
+
+export type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>, 'ack' | 'action' | 'body'>;
+type ButtonKind = `visitors.${'turn_page' | 'share' | 'export' | 'chart' | 'share_chart'}`;
+
+/** ← Previous and Next →: the neighbouring page replaces the report. */
+export const turnPageButton = (deps: DoorDeps, args: ButtonArgs) => reportButton(deps, args, 'visitors.turn_page');
+/** Share to channel: the same page, posted in the conversation for everyone. */
+export const shareButton = (deps: DoorDeps, args: ButtonArgs) => reportButton(deps, args, 'visitors.share');
+/** Download CSV: every row of the range, uploaded in the conversation. */
+export const csvButton = (deps: DoorDeps, args: ButtonArgs) => reportButton(deps, args, 'visitors.export');
+/** Chart: the range's trend, sent to the person's DM. */
+export const chartButton = (deps: DoorDeps, args: ButtonArgs) => reportButton(deps, args, 'visitors.chart');
+/** Share chart to channel (under a sent chart): the chart, uploaded in the conversation. */
+export const shareChartButton = (deps: DoorDeps, args: ButtonArgs) => reportButton(deps, args, 'visitors.share_chart');
+
+/**
+ * Acks, reads the query back from the button's value and hands it on with who clicked where. A value that was
+ * forged, is stale in shape or out of range, or names a project this bot does not serve is refused (and logged).
+ */
+async function reportButton(deps: DoorDeps, { ack, action, body }: ButtonArgs, kind: ButtonKind): Promise<void> {
+  await ack();
+  const channel = body.channel?.id ?? body.container?.channel_id;
+  // A message's button always knows its conversation; without one, a refusal can still reach the person's DM.
+  const audience = { userId: body.user.id, channel: channel ?? body.user.id, responseUrl: body.response_url };
+  const query = decodeQuery(action.value, deps.now());
+  const project = query && channel ? projectOf(deps, query, channel) : undefined;
+  if (!query || !project) {
+    const value_length = action.value?.length ?? 0;
+    deps.log.warn('visitors.bad_button_value', { action: action.action_id, user: body.user.id, value_length });
+    return answerAtDoor(deps, audience, notice(errorCopy.forgedButton));
+  }
+  await deps.dispatch(kind, { query, project, audience });
+}

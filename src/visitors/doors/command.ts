@@ -1,0 +1,87 @@
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import { describeProjects, takeProjectOption } from '../../projects.js';
+import { accessOf } from '../../slack/access.js';
+import { decodeSlackText } from '../../slack/decode.js';
+import type { Message } from '../../slack/message.js';
+import type { Audience } from '../../slack/reply.js';
+import { parseVisitorsCommand } from '../date-range.js';
+import { digestCopy } from '../digest/messages.js';
+import { parseDigestCommand } from '../digest/schedule.js';
+import { errorCopy, helpMessage, notice } from '../messages.js';
+import type { DigestRequest, ReportRequest } from '../requests.js';
+import { answerAtDoor, type DoorDeps, projectOf } from './door.js';
+
+export const COMMAND = '/visitors';
+
+export type CommandArgs = Pick<SlackCommandMiddlewareArgs & AllMiddlewareArgs, 'ack' | 'command' | 'context'>;
+
+/** The words after `/visitors [--project id] digest`. */
+type DigestWords = { project?: string; words: string[] };
+
+/** What the command's text asks for (`parsed`, for the log): work to hand on, or the door's own answer. */
+type Decoded = { parsed: string } & (
+  | { answer: Message }
+  | { kind: 'visitors.report' | 'visitors.chart'; request: ReportRequest }
+  | { kind: 'visitors.digest'; request: DigestRequest }
+);
+
+/**
+ * `/visitors [--project id] [range] [top N] [chart]` and `/visitors [--project id] digest …`. Acks at once (Slack
+ * never waits on the service), then hands on one task: a report, a chart, or a change to the digest.
+ */
+export async function visitorsCommand(deps: DoorDeps, { ack, command, context }: CommandArgs): Promise<void> {
+  await ack();
+  // A malformed form body can repeat `text`, which then arrives as an array: read it as no text (usage).
+  const text = typeof command.text === 'string' ? decodeSlackText(command.text) : '';
+  const audience = { userId: command.user_id, channel: command.channel_id, responseUrl: command.response_url };
+  const digest = digestWords(text);
+  const decoded = digest
+    ? decodeDigest(deps, digest, audience, accessOf(context).allowed)
+    : decodeReport(deps, text, audience);
+  deps.log.info('visitors.command', { user: audience.userId, channel: audience.channel, parsed: decoded.parsed });
+  if ('answer' in decoded) return answerAtDoor(deps, audience, decoded.answer);
+  // One call per request type, so the compiler checks each kind against its own data.
+  if (decoded.kind === 'visitors.digest') return deps.dispatch(decoded.kind, decoded.request);
+  await deps.dispatch(decoded.kind, decoded.request);
+}
+
+function decodeReport(deps: DoorDeps, text: string, audience: Audience): Decoded {
+  const parsed = parseVisitorsCommand(text, deps.now());
+  const projects = () => describeProjects(deps.projects, audience.channel, COMMAND);
+  if (parsed.kind !== 'report') {
+    const problem = parsed.kind === 'invalid' ? parsed.problem : undefined;
+    return { parsed: parsed.kind, answer: helpMessage(deps.now(), problem, projects()) };
+  }
+  const { query } = parsed;
+  const project = projectOf(deps, query, audience.channel);
+  if (!project)
+    return { parsed: parsed.kind, answer: notice(errorCopy.unknownProject(query.project ?? '', projects())) };
+  const kind = parsed.chart ? 'visitors.chart' : 'visitors.report';
+  return { parsed: parsed.kind, kind, request: { query, project, audience } };
+}
+
+function decodeDigest(deps: DoorDeps, digest: DigestWords, audience: Audience, allowed: boolean): Decoded {
+  const parsed = 'digest';
+  const project = digest.project ?? deps.projects.forChannel(audience.channel);
+  if (!deps.projects.knows(project)) {
+    const projects = describeProjects(deps.projects, audience.channel, COMMAND);
+    return { parsed, answer: notice(errorCopy.unknownProject(project, projects)) };
+  }
+  const command = parseDigestCommand(digest.words);
+  if (command.kind === 'invalid') return { parsed, answer: notice(digestCopy.invalid(command.problem)) };
+  // Anyone may look at the digest; ending or setting it follows the `/agent` allow-lists.
+  if (command.kind !== 'show' && !allowed) {
+    deps.log.info('visitors.digest_refused', { user: audience.userId, channel: audience.channel });
+    return { parsed, answer: notice(digestCopy.refused) };
+  }
+  return { parsed, kind: 'visitors.digest', request: { command, project, audience } };
+}
+
+/** The words after `/visitors [--project id] digest`, or undefined when the command is not about digests. */
+function digestWords(text: string): DigestWords | undefined {
+  const option = takeProjectOption(text);
+  if ('missing' in option) return undefined; // the report parser explains `--project`
+  const [first, ...words] = option.rest.toLowerCase().split(/\s+/);
+  if (first !== 'digest') return undefined;
+  return { ...(option.project && { project: option.project }), words };
+}

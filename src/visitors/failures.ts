@@ -1,0 +1,52 @@
+import type { ServiceFailure } from '../mintlify/failure.js';
+import { NOT_IN_CHANNEL } from '../slack/errors.js';
+import type { ReportQuery } from './date-range.js';
+import { chartCopy, errorCopy, exportCopy } from './messages.js';
+
+/** Why a piece of visitors work was not done, as its use case returns it; `code`s are Slack's error strings. */
+export type Failed =
+  /** The analytics service gave no page. */
+  | { ok: false; reason: 'fetch_failed'; failure: ServiceFailure }
+  /** An export of the same range is already running in the conversation. */
+  | { ok: false; reason: 'busy' }
+  /** Slack refused a post (or a shared file) in the conversation. */
+  | { ok: false; reason: 'post_failed'; code: string }
+  /** Slack refused the CSV upload into the export's thread. */
+  | { ok: false; reason: 'upload_failed'; code: string }
+  /** Slack refused the chart for the person's DM. */
+  | { ok: false; reason: 'dm_failed'; code: string };
+
+export type FailedFor<Reason extends Failed['reason']> = Extract<Failed, { reason: Reason }>;
+
+/** What the person is told privately when work failed: the one place failures become words. */
+export function failedText(failed: Failed, query: ReportQuery): string {
+  switch (failed.reason) {
+    case 'fetch_failed':
+      return serviceFailureText(failed.failure, query);
+    case 'busy':
+      return exportCopy.busy;
+    case 'post_failed':
+      return NOT_IN_CHANNEL.has(failed.code) ? errorCopy.notInChannel : errorCopy.postFailed(failed.code);
+    case 'upload_failed':
+      return failed.code === 'not_in_channel' || failed.code === 'channel_not_found'
+        ? errorCopy.notInChannel
+        : exportCopy.uploadFailed(failed.code);
+    case 'dm_failed':
+      return chartCopy.uploadFailed(failed.code);
+  }
+}
+
+/** The sentence for the service's answer; "try again" ones carry the exact command to re-run. */
+function serviceFailureText(failure: ServiceFailure, query: ReportQuery): string {
+  switch (failure.code) {
+    case 'refused':
+      return errorCopy.invalidRequest(failure.message, failure.details);
+    case 'unavailable':
+    case 'not_found':
+      return errorCopy.unavailable(query);
+    case 'rate_limited':
+      return errorCopy.rateLimited(query, failure.retryAfterMs);
+    case 'unauthorized':
+      return errorCopy.unauthorized;
+  }
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { AudienceSchema } from '../slack/reply.js';
+import { type ReportQuery, ReportQuerySchema } from './date-range.js';
+import { ScheduleSchema } from './digest/schedule.js';
+
+/**
+ * What the doors hand on: plain data (JSON in, JSON out), decoded once at the door and checked again where the work
+ * runs, which may be another process. Nothing here is Slack wire text or a Bolt payload.
+ */
+
+/** A report's range and page on the project it is about: `--project`, the button's, else the channel's. */
+export type ProjectQuery = ReportQuery & { project: string };
+
+/** The report and everything done with it (a page, share, CSV, chart): which page, and who asked where. */
+export const ReportRequestSchema = z.object({
+  /** As asked: typed after `/visitors`, or carried by a button (with `project` once the report named it). */
+  query: ReportQuerySchema,
+  /** The project it is about: the query's own, else the channel's. */
+  project: z.string(),
+  audience: AudienceSchema,
+});
+export type ReportRequest = z.infer<typeof ReportRequestSchema>;
+
+/** The query the work runs on: the request's, on its project. */
+export function projectQuery({ query, project }: ReportRequest): ProjectQuery {
+  return { ...query, project };
+}
+
+/** `/visitors digest …` once understood: show, end or set this conversation's digest of `project`. */
+export const DigestRequestSchema = z.object({
+  command: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('show') }),
+    z.object({ kind: z.literal('off') }),
+    z.object({ kind: z.literal('subscribe'), schedule: ScheduleSchema }),
+  ]),
+  /** The project a new subscription reports on: `--project`, else the channel's. */
+  project: z.string(),
+  audience: AudienceSchema,
+});
+export type DigestRequest = z.infer<typeof DigestRequestSchema>;

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import type { webApi } from '@slack/bolt';
+import pLimit from 'p-limit';
+import { createQuota } from './agent/quota.js';
+import { createTracker } from './agent/tracking/track.js';
+import type { Config } from './config.js';
+import { createJobWatchers, type Deps } from './deps.js';
+import { LANES, type Lanes, type TaskLane } from './lanes.js';
+import type { Logger } from './log.js';
+import type { Metrics } from './metrics.js';
+import { createMintlifyClient } from './mintlify/client.js';
+import { createProjects } from './projects.js';
+import type { Engine } from './queue/engine.js';
+import { createReplies } from './slack/reply.js';
+import type { Store } from './store/store.js';
+import { createDispatch } from './tasks.js';
+import type { Tenancy } from './tenants/tenancy.js';
+import { tenantWorkspaces, type WorkspaceParts } from './tenants/workspaces.js';
+import { SINGLE_WORKSPACE as SINGLE, singleWorkspace } from './workspace.js';
+
+/** Visitors work in flight at once, until it moves onto its lanes. */
+const AFTER_ACK_CONCURRENCY = 4;
+const BACKGROUND_CONCURRENCY = 2;
+
+export interface Parts {
+  log: Logger;
+  metrics: Metrics;
+  store: Store;
+  /** The app's own Web API client: the one workspace's bot token, or none when the app serves many. */
+  slack: webApi.WebClient;
+  engine: Engine;
+  /** Set when the app serves many workspaces (OAuth mode). */
+  tenancy?: Tenancy | undefined;
+  /** Whether the one workspace still has the app (single-workspace mode); installed when left out. */
+  installed?: (() => boolean) | undefined;
+}
+
+export interface WiringOptions {
+  mintlifyTimeoutMs?: number | undefined;
+  /** The clock features read (tests accelerate it). */
+  now?: (() => number) | undefined;
+}
+
+/** The adding side of every lane. */
+export function lanesOf(engine: Engine): Lanes {
+  const tasks = Object.fromEntries(
+    (['agent', 'reports', 'exports', 'charts', 'digests'] as const).map((lane) => [lane, engine.lane(LANES[lane])]),
+  ) as Lanes['tasks'];
+  return {
+    tasks: tasks as Record<TaskLane, Lanes['tasks'][TaskLane]>,
+    polls: engine.lane(LANES.polls),
+    outcomes: engine.lane(LANES.outcomes),
+    refreshes: engine.lane(LANES.refreshes),
+  };
+}
+
+/**
+ * The deps every feature takes from, whatever the process's role (benchmarks build them too, to call one feature
+ * directly). Only this function knows how they are made.
+ */
+export function buildDeps(config: Config, options: WiringOptions, parts: Parts): Deps {
+  const { log, metrics, store, slack, engine, tenancy } = parts;
+  const projects = createProjects(config);
+  const now = options.now ?? Date.now;
+  const lanes = lanesOf(engine);
+  const mintlify = (keyFor: (project: string) => string) =>
+    createMintlifyClient({
+      apiUrl: config.mintlify.apiUrl,
+      keyFor,
+      log,
+      onResponse: metrics.serviceResponse,
+      ...(options.mintlifyTimeoutMs && { timeoutMs: options.mintlifyTimeoutMs }),
+    });
+  const deps: Deps = {
+    config,
+    log,
+    metrics,
+    store,
+    projects,
+    slack,
+    replies: createReplies({ slack, log }),
+    mintlify: mintlify(projects.keyFor),
+    instanceId: randomUUID(),
+    now,
+    afterAck: pLimit(AFTER_ACK_CONCURRENCY),
+    background: pLimit(BACKGROUND_CONCURRENCY),
+    jobWatchers: createJobWatchers(log, () => deps),
+    dispatch: createDispatch(() => deps),
+    quota: createQuota(store),
+    tracker: createTracker({ config, now, workspace: SINGLE }, lanes.polls),
+    lanes,
+    workspace: SINGLE,
+    workspaces: tenancy
+      ? tenantWorkspaces({
+          ...tenancy,
+          root: () => deps,
+          build: (own) => workspaceDeps(deps, own),
+          mintlifyFor: (apiKey) => mintlify(() => apiKey),
+        })
+      : singleWorkspace(() => deps, parts.installed),
+  };
+  return deps;
+}
+
+/**
+ * A workspace's deps when the app serves many: its own Slack client, Mintlify client, projects, store view and
+ * what is built on them (answers, hand-offs, quota, tracking); the rest is the app's.
+ */
+export function workspaceDeps(root: Deps, own: WorkspaceParts): Deps {
+  const deps: Deps = {
+    ...root,
+    ...own,
+    replies: createReplies({ slack: own.slack, log: own.log }),
+    dispatch: createDispatch(() => deps),
+    quota: createQuota(own.store),
+    tracker: createTracker({ config: root.config, now: root.now, workspace: own.workspace }, root.lanes.polls),
+    jobWatchers: root.jobWatchers?.serving(() => deps),
+  };
+  return deps;
+}

@@ -1,0 +1,61 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { USER_ID } from '../fixtures/slack.js';
+import { useHarness } from '../support/harness.js';
+import { redisAvailable, redisStore } from '../support/redis.js';
+import { type RedisProxy, startRedisProxy } from '../support/redis-proxy.js';
+import { eventually } from '../support/test-app.js';
+import { FAST_POLL, LONG_JOB_MS } from './support.js';
+
+/** The bot promises the person an answer this soon after the ack, whatever Redis does. */
+const ANSWER_WITHIN_MS = 3_000;
+
+/**
+ * A Redis that hangs (a failover, a network blackhole with the connection left open: issue 20, defect 4),
+ * reproduced with a TCP proxy that holds every byte: the person is answered within 3 s of the ack, /healthz says
+ * 503 while Redis does not answer, and all is well again once it does, without a restart.
+ */
+describe.skipIf(!redisAvailable)('a Redis that hangs', () => {
+  const h = useHarness({ store: redisStore, simulator: { jobDurationMs: LONG_JOB_MS }, env: FAST_POLL });
+  let proxy: RedisProxy;
+
+  beforeEach(async () => {
+    proxy = await startRedisProxy();
+    await h.boot({ redisUrl: proxy.url });
+  });
+  afterEach(async () => {
+    await proxy.resume();
+    await h.stopApps();
+    await proxy.close();
+  });
+
+  const healthz = async () => (await fetch(`${h.app.url}/healthz`)).status;
+
+  it('/agent is answered "storage unavailable" with its text within 3 s of the ack; /healthz 503 until Redis answers', async () => {
+    expect(await healthz()).toBe(200);
+    proxy.pause();
+    await h.command('/agent Document <retries>');
+    const since = performance.now();
+    const answer = await h.answer(undefined, 0, ANSWER_WITHIN_MS + 500);
+    expect(performance.now() - since).toBeLessThan(ANSWER_WITHIN_MS);
+    expect(String(answer.args.text)).toContain('storage is unavailable');
+    expect(String(answer.args.text)).toContain('Document &lt;retries&gt;');
+    await eventually(async () => (await healthz()) === 503, 5_000, '/healthz 503 while Redis hangs');
+
+    await proxy.resume();
+    await eventually(async () => (await healthz()) === 200, 8_000, '/healthz 200 once Redis answers');
+    await h.startJob('After the hang');
+  });
+
+  it('a DM while Redis hangs is answered privately with its text within 3 s, not left without a word', async () => {
+    proxy.pause();
+    const since = performance.now();
+    await h.deliver(h.say(USER_ID, 'DALICE', 'Document the CLI flags').events);
+    const told = await eventually(
+      () => h.slack.callsTo('chat.postEphemeral').find((c) => String(c.args.text).includes('storage is unavailable')),
+      ANSWER_WITHIN_MS + 500,
+      'the private answer',
+    );
+    expect(performance.now() - since).toBeLessThan(ANSWER_WITHIN_MS);
+    expect(String(told.args.text)).toContain('Document the CLI flags');
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { eventEnvelope } from '../../tools/slack-standin/index.js';
+import { USER_ID } from '../fixtures/slack.js';
+import { useHarness } from '../support/harness.js';
+import { redisStore, storeKinds } from '../support/redis.js';
+import { settle } from '../support/steps.js';
+import { eventually, type TestApp } from '../support/test-app.js';
+import { LONG_JOB_MS } from './support.js';
+
+// Issue 20, defect 8: a single-workspace deployment went on polling, posting and retrying digests after Slack said
+// the app was uninstalled or its bot token revoked, and /healthz stayed 200.
+
+const MONDAY_BEFORE_NINE = Date.parse('2026-11-23T08:59:30Z');
+const PR = 'https://github.com/acme/docs/pull/8';
+
+const healthz = async (app: TestApp) => {
+  const res = await fetch(`${app.url}/healthz`);
+  return { status: res.status, body: await res.json() };
+};
+
+describe.each(storeKinds)('the one workspace removes the app ($kind store)', (store) => {
+  let time = MONDAY_BEFORE_NINE;
+  const h = useHarness({
+    store,
+    simulator: { jobDurationMs: LONG_JOB_MS },
+    start: { now: () => time, digest: { tickMs: 20 } },
+  });
+
+  /** A job running and a digest due at 09:00: what must stop when the app is removed. */
+  async function working() {
+    time = MONDAY_BEFORE_NINE;
+    const app = await h.boot();
+    const job = await h.startJob('Document the retry policy');
+    await h.command('/visitors digest weekly');
+    expect(String((await h.answer()).args.text)).toContain('weekly on Monday');
+    expect((await healthz(app)).status).toBe(200);
+    return { app, job };
+  }
+
+  const digests = () => h.slack.callsTo('chat.postMessage').filter((c) => String(c.args.text).includes('digest'));
+  const outcome = (rootTs: string) => h.threadPosts(rootTs).filter((c) => JSON.stringify(c.args).includes(PR));
+
+  it.each([
+    ['app_uninstalled', () => h.slack.installs.uninstall('T1')],
+    ['tokens_revoked', () => h.slack.installs.revokeTokens('T1')],
+  ])('%s: no more polls, posts or digests, an error the operator can act on, /healthz 503', async (_, remove) => {
+    const { app, job } = await working();
+    await h.deliver(remove());
+    const health = await eventually(async () => {
+      const now = await healthz(app);
+      return now.status === 503 && now;
+    });
+    expect(health.body).toEqual({ ok: false, failing: ['slack_installed'] });
+    const removed = app
+      .logs()
+      .split('\n')
+      .find((line) => line.includes('"slack.app_removed"'));
+    expect(JSON.parse(removed ?? '{}')).toMatchObject({
+      level: 'error',
+      message: expect.stringMatching(/Reinstall the app .* SLACK_BOT_TOKEN and restart/),
+    });
+
+    const polls = () => h.sim.requests.filter((r) => r.method === 'GET' && r.path.endsWith(job.jobId)).length;
+    const before = polls();
+    h.sim.endJob(job.jobId, { status: 'completed', prLink: PR });
+    time = MONDAY_BEFORE_NINE + 35_000;
+    await settle(800);
+    expect(polls()).toBeLessThanOrEqual(before + 1);
+    expect(outcome(job.rootTs)).toHaveLength(0);
+    expect(digests()).toHaveLength(0);
+    // The job is still the store's: a restart with a new token tracks it again.
+    expect(await app.app.deps.store.jobs.active('proj_test')).toEqual([job.jobId]);
+  });
+
+  it('a revoked user token only (not the bot’s) changes nothing', async () => {
+    const { app, job } = await working();
+    await h.deliver(eventEnvelope(h.slack.tenant(), { type: 'tokens_revoked', tokens: { oauth: [USER_ID] } }));
+    h.sim.endJob(job.jobId, { status: 'completed', prLink: PR });
+    await eventually(() => outcome(job.rootTs).length === 1, 5_000, 'the outcome');
+    expect((await healthz(app)).status).toBe(200);
+  });
+});
+
+describe('the one workspace removes the app, with two instances on Redis', () => {
+  const h = useHarness({ store: redisStore, simulator: { jobDurationMs: LONG_JOB_MS } });
+
+  it('every instance stops: the one that heard it marks the store, the other follows within seconds', async () => {
+    const [first, second] = [await h.boot(), await h.boot()];
+    await h.deliver(h.slack.installs.uninstall('T1'), { app: first });
+    await eventually(async () => (await healthz(first)).status === 503, 2_000, 'the first instance');
+    await eventually(async () => (await healthz(second)).status === 503, 8_000, 'the second instance');
+    expect(second.logs()).toContain('"slack.app_removed"');
+  });
+});

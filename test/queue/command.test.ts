@@ -1,0 +1,125 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { queueNamespace } from '../../src/config.js';
+import { runQueuesCommand, USAGE } from '../../src/queue/command.js';
+import type { Engine } from '../../src/queue/engine.js';
+import { createRedisEngine } from '../../src/queue/redis.js';
+import { CLEAN_CWD } from '../support/app-process.js';
+import { captureLogs } from '../support/logs.js';
+import { dropNamespace, redisAvailable, TEST_REDIS_URL, testNamespace } from '../support/redis.js';
+import { eventually, lanes } from './support.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Runs the command in this process, keeping what it prints. */
+async function queues(args: string[], env: Record<string, string | undefined>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runQueuesCommand(args, env, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+/** Runs the real entry point (src/queues.ts, as dist/queues.js runs in the image) with exactly `env`. */
+function queuesProcess(args: string[], env: Record<string, string>) {
+  const tsx = pathToFileURL(`${ROOT}node_modules/tsx/dist/loader.mjs`).href;
+  const child = spawn(process.execPath, ['--import', tsx, `${ROOT}src/queues.ts`, ...args], {
+    cwd: CLEAN_CWD,
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  return new Promise<{ code: number | null; out: string; err: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, out, err })),
+  );
+}
+
+describe('npm run queues', () => {
+  it('says plainly that an in-process queue cannot be inspected when REDIS_URL is unset', async () => {
+    const result = await queuesProcess([], {});
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('REDIS_URL is not set');
+    expect(result.err).toContain('in process');
+    expect(result.out).toBe('');
+  });
+
+  it('prints its usage for anything it does not know', async () => {
+    for (const args of [['help'], ['retry', 'work'], ['remove', 'work', 'id', 'extra']]) {
+      expect(await queues(args, { REDIS_URL: TEST_REDIS_URL })).toEqual({ code: 2, out: '', err: USAGE });
+    }
+  });
+
+  it('names an unreachable Redis by host and port, never with its password', async () => {
+    const result = await queues([], { REDIS_URL: 'redis://ops:hunter2pw@127.0.0.1:1', MINTLIFY_PROJECT_ID: 'p' });
+    expect(result.code).toBe(1);
+    expect(result.err).toContain('redis://127.0.0.1:1');
+    expect(`${result.out}${result.err}`).not.toContain('hunter2pw');
+  });
+
+  describe.skipIf(!redisAvailable)('on Redis', () => {
+    const namespace = testNamespace();
+    let engine: Engine | undefined;
+    afterEach(async () => {
+      await engine?.close(500);
+      await dropNamespace(namespace);
+    });
+    const env = { REDIS_URL: TEST_REDIS_URL, STORE_NAMESPACE: namespace, MINTLIFY_PROJECT_ID: 'proj_q' };
+    const queueNs = queueNamespace(namespace, 'proj_q');
+
+    async function seed(): Promise<Engine> {
+      engine = await createRedisEngine({ redisUrl: TEST_REDIS_URL, namespace: queueNs, log: captureLogs().log });
+      engine.work(lanes.once, async ({ n }) => {
+        if (n === 1) throw new Error('Slack refused token xoxb-999-secret');
+      });
+      await engine.lane(lanes.once).add({ n: 1 }, { id: 'refused/1' });
+      await engine.lane(lanes.work).add({ n: 2 }, { id: 'later', delayMs: 60_000 });
+      await engine.lane(lanes.work).schedule('digest', { cron: '0 9 * * 1', tz: 'Europe/Paris' }, { n: 3 });
+      await eventually(async () => (await engine?.counts('once'))?.failed === 1, 'the failure');
+      return engine;
+    }
+
+    it('lists every lane’s counts, its schedulers and its failed jobs, tokens redacted', async () => {
+      await seed();
+      const result = await queuesProcess([], env);
+      expect(result.err).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.out).toContain(`Queues on ${TEST_REDIS_URL}, namespace ${queueNs}`);
+      expect(result.out).toMatch(/lane +waiting +delayed +active +failed\nonce +0 +0 +0 +1\nwork +0 +2 +0 +0/);
+      expect(result.out).toMatch(
+        /work {2}digest {2}cron 0 9 \* \* 1 \(Europe\/Paris\) {2}next \d{4}-\d\d-\d\dT0[78]:00/,
+      );
+      expect(result.out).toMatch(/once {2}refused\/1 {2}1 attempts {2}\S+Z {2}Slack refused token xoxb-\[redacted\]/);
+      expect(result.out).toContain('data {"n":1}');
+      expect(result.out).not.toContain('secret');
+    });
+
+    it('retries a failed job and removes one, and says when there is no such failed job', async () => {
+      const seeded = await seed();
+      expect(await queues(['retry', 'once', 'refused/1'], env)).toMatchObject({
+        code: 0,
+        out: 'Retrying refused/1 in lane once.',
+      });
+      await eventually(
+        async () => (await seeded.counts('once')).failed === 1 && (await seeded.stats())[0],
+        'the retry',
+      );
+      expect((await seeded.stats()).find((s) => s.lane === 'once')?.failedTotal).toBe(2);
+      expect(await queues(['remove', 'once', 'refused/1'], env)).toMatchObject({
+        code: 0,
+        out: 'Removed refused/1 from lane once.',
+      });
+      expect(await seeded.counts('once')).toMatchObject({ failed: 0 });
+      expect(await queues(['remove', 'once', 'refused/1'], env)).toEqual({
+        code: 1,
+        out: '',
+        err: 'No failed job refused/1 in lane once.',
+      });
+    });
+  });
+});

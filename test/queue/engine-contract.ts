@@ -1,0 +1,427 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Logger } from '../../src/log.js';
+import {
+  Again,
+  type Engine,
+  type JobMeta,
+  type JobObserver,
+  PermanentJobError,
+  QueueUnavailableError,
+} from '../../src/queue/engine.js';
+import { captureLogs } from '../support/logs.js';
+import { eventually, gate, lanes, sleep } from './support.js';
+
+/** Makes an engine on `namespace`; the contract closes it. `dispose` (optional) deletes what the namespace left. */
+export interface EngineFactory {
+  kind: 'memory' | 'redis';
+  create(namespace: string, options: { log: Logger; observer?: JobObserver }): Promise<Engine>;
+  dispose?(namespace: string): Promise<void>;
+}
+
+let counter = 0;
+const uniqueNamespace = () => `qc-${process.pid}-${Date.now().toString(36)}-${counter++}`;
+
+/** The behaviour every engine has, whatever is behind it (the store contract's shape). */
+export function engineContract(factory: EngineFactory): void {
+  let namespace: string;
+  let logs: ReturnType<typeof captureLogs>;
+  let engine: Engine;
+  const opened: Engine[] = [];
+  const open = async (observer?: JobObserver) => {
+    const next = await factory.create(namespace, { log: logs.log, ...(observer && { observer }) });
+    opened.push(next);
+    return next;
+  };
+  const { kind } = factory;
+
+  beforeEach(async () => {
+    namespace = uniqueNamespace();
+    logs = captureLogs();
+    engine = await open();
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((e) => e.close(500)));
+    await factory.dispose?.(namespace);
+  });
+
+  /** The failed jobs of lane `work`, or undefined while there are none. */
+  const failedJobs = async () => {
+    const failed = await engine.failed('work');
+    return failed.length > 0 ? failed : undefined;
+  };
+
+  /** Records each run of a lane: its data and meta. */
+  const record = () => {
+    const runs: { n: number; meta: JobMeta; at: number }[] = [];
+    const processor = async (data: { n: number }, meta: JobMeta) => {
+      runs.push({ n: data.n, meta, at: Date.now() });
+    };
+    return { runs, processor };
+  };
+
+  describe('adding and processing', () => {
+    it('runs added work with its data, its id, its lane and a first attempt', async () => {
+      const { runs, processor } = record();
+      engine.work(lanes.work, processor);
+      await engine.lane(lanes.work).add({ n: 1 }, { id: 'item/1' });
+      await eventually(() => runs.length === 1, 'a run');
+      expect(runs[0]).toMatchObject({ n: 1, meta: { id: 'item/1', lane: 'work', attempt: 1 } });
+      expect(runs[0]?.meta.signal.aborted).toBe(false);
+    });
+
+    it('refuses data that is not the lane’s and ids BullMQ reserves, storing nothing', async () => {
+      const lane = engine.lane(lanes.work);
+      await expect(lane.add({ n: 'one' } as unknown as { n: number })).rejects.toThrow(/n/);
+      await expect(lane.add({ n: 1 }, { id: '42' })).rejects.toThrow(/plain number/);
+      await expect(lane.add({ n: 1 }, { id: 'poll:proj:1' })).rejects.toThrow(/`:`/);
+      expect(await engine.counts('work')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
+    });
+
+    it('gives each lane its own concurrency, so a busy lane never holds up another', async () => {
+      const door = gate();
+      let running = 0;
+      let most = 0;
+      const fast = record();
+      engine.work(lanes.slow, async () => door.wait());
+      engine.work(lanes.work, async (data, meta) => {
+        most = Math.max(most, ++running);
+        await sleep(50);
+        running--;
+        await fast.processor(data, meta);
+      });
+      for (let n = 0; n < 3; n++) await engine.lane(lanes.slow).add({ n });
+      for (let n = 0; n < 6; n++) await engine.lane(lanes.work).add({ n });
+      await eventually(() => fast.runs.length === 6, 'the fast lane done');
+      expect(most).toBe(2);
+      expect(await engine.counts('slow')).toMatchObject({ active: 1, waiting: 2 });
+      door.open();
+      await eventually(async () => (await engine.counts('slow')).waiting === 0, 'the slow lane done');
+    });
+
+    it('runs a delayed job no sooner than its delay', async () => {
+      const { runs, processor } = record();
+      engine.work(lanes.work, processor);
+      const added = Date.now();
+      await engine.lane(lanes.work).add({ n: 1 }, { delayMs: 400 });
+      expect(await engine.counts('work')).toMatchObject({ delayed: 1, waiting: 0 });
+      await eventually(() => runs.length === 1, 'the delayed run');
+      expect((runs[0]?.at ?? 0) - added).toBeGreaterThanOrEqual(395);
+    });
+
+    it('only adds until the engine works the lane (the web role), then processes what waited', async () => {
+      const lane = engine.lane(lanes.work);
+      await lane.add({ n: 1 });
+      await lane.add({ n: 2 });
+      await sleep(200);
+      expect(await engine.counts('work')).toMatchObject({ waiting: 2, active: 0 });
+      const { runs, processor } = record();
+      engine.work(lanes.work, processor);
+      await eventually(() => runs.length === 2, 'both runs');
+      expect(runs.map((r) => r.n).sort()).toEqual([1, 2]);
+    });
+  });
+
+  describe('one job per id', () => {
+    it('keeps the first data when an id is added again while it waits', async () => {
+      const lane = engine.lane(lanes.work);
+      await lane.add({ n: 1 }, { id: 'same' });
+      await lane.add({ n: 2 }, { id: 'same' });
+      expect(await engine.counts('work')).toMatchObject({ waiting: 1 });
+      const { runs, processor } = record();
+      engine.work(lanes.work, processor);
+      await eventually(() => runs.length === 1, 'the run');
+      await sleep(200);
+      expect(runs.map((r) => r.n)).toEqual([1]);
+    });
+
+    it('keeps the first due time when an id is added again while it is delayed', async () => {
+      const { runs, processor } = record();
+      engine.work(lanes.work, processor);
+      const added = Date.now();
+      await engine.lane(lanes.work).add({ n: 1 }, { id: 'same', delayMs: 400 });
+      await engine.lane(lanes.work).add({ n: 2 }, { id: 'same' });
+      expect(await engine.counts('work')).toMatchObject({ delayed: 1, waiting: 0 });
+      await eventually(() => runs.length === 1, 'the run');
+      expect(runs[0]?.n).toBe(1);
+      expect((runs[0]?.at ?? 0) - added).toBeGreaterThanOrEqual(395);
+    });
+
+    it('does not run an id again that is running when it is added', async () => {
+      const door = gate();
+      const { runs, processor } = record();
+      engine.work(lanes.work, async (data, meta) => {
+        await processor(data, meta);
+        await door.wait();
+      });
+      await engine.lane(lanes.work).add({ n: 1 }, { id: 'same' });
+      await eventually(() => runs.length === 1, 'the run');
+      await engine.lane(lanes.work).add({ n: 2 }, { id: 'same' });
+      door.open();
+      await eventually(async () => (await engine.counts('work')).active === 0, 'the run done');
+      await sleep(200);
+      expect(runs.map((r) => r.n)).toEqual([1]);
+    });
+
+    it('runs a completed id again when it is added again (the next round)', async () => {
+      const { runs, processor } = record();
+      engine.work(lanes.work, processor);
+      await engine.lane(lanes.work).add({ n: 1 }, { id: 'same' });
+      await eventually(async () => runs.length === 1 && (await engine.counts('work')).active === 0, 'first run');
+      await engine.lane(lanes.work).add({ n: 2 }, { id: 'same' });
+      await eventually(() => runs.length === 2, 'second run');
+      expect(runs.map((r) => r.n)).toEqual([1, 2]);
+    });
+
+    it('runs the same job again later with new data when its processor says so, keeping its id throughout', async () => {
+      const runs: { n: number; at: number; attempt: number }[] = [];
+      engine.work(lanes.work, async ({ n }, meta) => {
+        runs.push({ n, at: Date.now(), attempt: meta.attempt });
+        return n < 3 ? new Again({ n: n + 1 }, 150) : undefined;
+      });
+      await engine.lane(lanes.work).add({ n: 1 }, { id: 'chain' });
+      await eventually(() => runs.length === 2, 'the second step');
+      // While it waits for its next step, the job is the same work: adding its id again changes nothing.
+      await engine.lane(lanes.work).add({ n: 9 }, { id: 'chain' });
+      expect((await engine.counts('work')).delayed).toBe(1);
+      await eventually(async () => runs.length === 3 && (await engine.counts('work')).delayed === 0, 'the last step');
+      await sleep(300);
+      expect(runs.map((r) => r.n)).toEqual([1, 2, 3]);
+      expect(runs.map((r) => r.attempt)).toEqual([1, 1, 1]);
+      expect((runs[1]?.at ?? 0) - (runs[0]?.at ?? 0)).toBeGreaterThanOrEqual(140);
+    });
+
+    it('keeps a failed id failed until an operator retries it (all tries again) or removes it (the id is free)', async () => {
+      let failing = true;
+      const { runs, processor } = record();
+      engine.work(lanes.work, async (data, meta) => {
+        await processor(data, meta);
+        if (failing) throw new Error('refused');
+      });
+      const lane = engine.lane(lanes.work);
+      await lane.add({ n: 1 }, { id: 'same' });
+      await eventually(async () => (await engine.counts('work')).failed === 1, 'the failure');
+      await lane.add({ n: 2 }, { id: 'same' });
+      await sleep(300);
+      expect(runs).toHaveLength(3);
+
+      expect(await engine.retry('work', 'same')).toBe(true);
+      await eventually(async () => (await engine.counts('work')).failed === 1 && runs.length === 6, 'three more');
+      expect(runs.slice(3).map((r) => r.meta.attempt)).toEqual([1, 2, 3]);
+
+      expect(await engine.remove('work', 'same')).toBe(true);
+      expect(await engine.remove('work', 'same')).toBe(false);
+      expect(await engine.retry('work', 'same')).toBe(false);
+      failing = false;
+      await lane.add({ n: 3 }, { id: 'same' });
+      await eventually(() => runs.at(-1)?.n === 3, 'the run after removal');
+      expect(await engine.counts('work')).toMatchObject({ failed: 0 });
+    });
+  });
+
+  describe('retries and failures', () => {
+    it('retries with the lane’s fixed backoff, counting each retry', async () => {
+      const { runs, processor } = record();
+      engine.work(lanes.work, async (data, meta) => {
+        await processor(data, meta);
+        if (meta.attempt < 3) throw new Error(`try ${meta.attempt} failed`);
+      });
+      await engine.lane(lanes.work).add({ n: 1 }, { id: 'flaky' });
+      await eventually(async () => (await engine.stats())[0]?.completedTotal === 1, 'completion');
+      expect(runs.map((r) => r.meta.attempt)).toEqual([1, 2, 3]);
+      for (const [a, b] of [
+        [0, 1],
+        [1, 2],
+      ] as const) {
+        expect((runs[b]?.at ?? 0) - (runs[a]?.at ?? 0)).toBeGreaterThanOrEqual(95);
+      }
+      expect(await engine.stats()).toEqual([
+        expect.objectContaining({ lane: 'work', retriedTotal: 2, failedTotal: 0, failed: 0, waiting: 0 }),
+      ]);
+      const retries = logs.lines.map((l) => JSON.parse(l)).filter((l) => l.event === 'queue.job_retry');
+      expect(retries).toEqual([
+        expect.objectContaining({ level: 'warn', lane: 'work', job_id: 'flaky', attempt: 1, retry_in_ms: 100 }),
+        expect.objectContaining({ job_id: 'flaky', attempt: 2, error: 'try 2 failed' }),
+      ]);
+    });
+
+    it('doubles an exponential backoff at each retry', async () => {
+      const { runs, processor } = record();
+      engine.work(lanes.doubling, async (data, meta) => {
+        await processor(data, meta);
+        throw new Error('no');
+      });
+      await engine.lane(lanes.doubling).add({ n: 1 });
+      await eventually(() => runs.length === 3, 'three tries');
+      expect((runs[1]?.at ?? 0) - (runs[0]?.at ?? 0)).toBeGreaterThanOrEqual(145);
+      expect((runs[2]?.at ?? 0) - (runs[1]?.at ?? 0)).toBeGreaterThanOrEqual(295);
+    });
+
+    it('puts a job out of tries in the failed set, with a log line naming it, and counts it', async () => {
+      engine.work(lanes.work, async () => {
+        throw new Error('Slack said channel_not_found for xoxb-123-secret');
+      });
+      await engine.lane(lanes.work).add({ n: 7 }, { id: 'doomed/7' });
+      const [failed] = await eventually(failedJobs, 'the failed job');
+      expect(failed).toEqual({
+        id: 'doomed/7',
+        lane: 'work',
+        data: '{"n":7}',
+        error: 'Slack said channel_not_found for xoxb-[redacted]',
+        attempts: 3,
+        failedAt: expect.any(Number),
+      });
+      expect(Math.abs((failed?.failedAt ?? 0) - Date.now())).toBeLessThan(5_000);
+      const line = logs.lines.map((l) => JSON.parse(l)).find((l) => l.event === 'queue.job_failed');
+      expect(line).toMatchObject({ level: 'error', lane: 'work', job_id: 'doomed/7', attempt: 3 });
+      expect(logs.text()).not.toContain('secret');
+      expect(await engine.stats()).toEqual([expect.objectContaining({ failed: 1, failedTotal: 1, retriedTotal: 2 })]);
+    });
+
+    it('fails a job at once, without its remaining tries, when the processor says trying again cannot help', async () => {
+      const { runs, processor } = record();
+      engine.work(lanes.work, async (data, meta) => {
+        await processor(data, meta);
+        throw new PermanentJobError('channel is archived');
+      });
+      await engine.lane(lanes.work).add({ n: 1 }, { id: 'archived' });
+      const [failed] = await eventually(failedJobs, 'the failed job');
+      expect(failed).toMatchObject({ id: 'archived', attempts: 1, error: 'channel is archived' });
+      expect(runs).toHaveLength(1);
+    });
+
+    it('tells the observer of every start (with the wait of first starts) and every finish', async () => {
+      const events: string[] = [];
+      const observed = await open({
+        started: (lane, waitMs) => events.push(`${lane} started ${waitMs === undefined ? 'retry' : 'first'}`),
+        finished: (lane, outcome) => events.push(`${lane} ${outcome}`),
+      });
+      observed.work(lanes.work, async (_data, meta) => {
+        if (meta.attempt === 1) throw new Error('once');
+      });
+      await observed.lane(lanes.work).add({ n: 1 });
+      await eventually(() => events.length === 4, 'four events');
+      expect(events).toEqual(['work started first', 'work retried', 'work started retry', 'work completed']);
+    });
+  });
+
+  describe('schedulers', () => {
+    it('runs an every-N-ms scheduler at once and then once per period, each occurrence its own job', async () => {
+      const { runs, processor } = record();
+      engine.work(lanes.work, processor);
+      await engine.lane(lanes.work).schedule('tick', { everyMs: 250 }, { n: 1 });
+      await sleep(900);
+      expect(runs.length).toBeGreaterThanOrEqual(3);
+      expect(runs.length).toBeLessThanOrEqual(5);
+      expect(new Set(runs.map((r) => r.meta.id)).size).toBe(runs.length);
+      expect(runs[0]?.meta.id).toMatch(/^repeat:tick:\d+$/);
+    });
+
+    it('replaces a scheduler scheduled again under its id, and stops it when unscheduled', async () => {
+      const lane = engine.lane(lanes.work);
+      await lane.schedule('tick', { everyMs: 60_000 }, { n: 1 });
+      await lane.schedule('tick', { everyMs: 60_000 }, { n: 2 });
+      expect(await engine.schedules('work')).toEqual([
+        { id: 'tick', schedule: { everyMs: 60_000 }, nextAt: expect.any(Number) },
+      ]);
+      expect(await engine.counts('work')).toMatchObject({ waiting: 1, delayed: 0 });
+      const { runs, processor } = record();
+      engine.work(lanes.work, processor);
+      await eventually(() => runs.length >= 1, 'the first occurrence');
+      await sleep(300);
+      expect(runs.map((r) => r.n)).toEqual([2]);
+      expect(await engine.counts('work')).toMatchObject({ waiting: 0, delayed: 1 });
+      expect(await lane.unschedule('tick')).toBe(true);
+      expect(await lane.unschedule('tick')).toBe(false);
+      expect(await engine.schedules('work')).toEqual([]);
+      expect(await engine.counts('work')).toMatchObject({ delayed: 0, waiting: 0 });
+    });
+
+    it('runs a cron scheduler at its times, read in its time zone', async () => {
+      const lane = engine.lane(lanes.work);
+      await lane.schedule('morning', { cron: '0 9 * * *', tz: 'America/New_York' }, { n: 1 });
+      const [info] = await engine.schedules('work');
+      const nextAt = info?.nextAt ?? 0;
+      const inNewYork = new Intl.DateTimeFormat('en-GB', {
+        timeZone: 'America/New_York',
+        hour: '2-digit',
+        minute: '2-digit',
+      });
+      expect(inNewYork.format(nextAt)).toBe('09:00');
+      expect(nextAt - Date.now()).toBeGreaterThan(0);
+      expect(nextAt - Date.now()).toBeLessThanOrEqual(25 * 3_600_000);
+
+      const { runs, processor } = record();
+      engine.work(lanes.work, processor);
+      await lane.schedule('each-second', { cron: '* * * * * *', tz: 'UTC' }, { n: 2 });
+      await eventually(() => runs.filter((r) => r.n === 2).length >= 2, 'two occurrences', 5_000);
+    });
+
+    it('refuses an unknown time zone and a pattern that is not cron', async () => {
+      const lane = engine.lane(lanes.work);
+      await expect(lane.schedule('x', { cron: '0 9 * * *', tz: 'Mars/Olympus' }, { n: 1 })).rejects.toThrow();
+      await expect(lane.schedule('x', { cron: 'every morning', tz: 'UTC' }, { n: 1 })).rejects.toThrow();
+      expect(await engine.schedules('work')).toEqual([]);
+    });
+  });
+
+  describe('stats', () => {
+    it('counts waiting, delayed, active and failed jobs, and measures how long started jobs waited', async () => {
+      const lane = engine.lane(lanes.slow);
+      await lane.add({ n: 1 });
+      await lane.add({ n: 2 });
+      await lane.add({ n: 3 }, { delayMs: 60_000 });
+      expect(await engine.stats()).toEqual([
+        expect.objectContaining({ lane: 'slow', waiting: 2, delayed: 1, active: 0, failed: 0 }),
+      ]);
+      await sleep(300);
+      const door = gate();
+      engine.work(lanes.slow, async () => door.wait());
+      await eventually(async () => (await engine.counts('slow')).active === 1, 'one active');
+      const [stats] = await engine.stats();
+      expect(stats).toMatchObject({ waiting: 1, delayed: 1, active: 1, wait: { count: 1 } });
+      expect(stats?.wait.sumMs).toBeGreaterThanOrEqual(290);
+      expect(stats?.wait.maxMs).toBe(stats?.wait.sumMs);
+      door.open();
+      await eventually(async () => (await engine.stats())[0]?.completedTotal === 2, 'both done');
+      expect((await engine.stats())[0]?.wait.count).toBe(2);
+      expect(await engine.lanes()).toEqual(['slow']);
+    });
+  });
+
+  describe('close', () => {
+    it('lets a running job finish within the deadline and starts nothing more', async () => {
+      const { runs, processor } = record();
+      engine.work(lanes.slow, async (data, meta) => {
+        await sleep(200);
+        await processor(data, meta);
+      });
+      await engine.lane(lanes.slow).add({ n: 1 });
+      await engine.lane(lanes.slow).add({ n: 2 });
+      await eventually(async () => (await engine.counts('slow')).active === 1, 'one running');
+      const report = await engine.close(5_000);
+      expect(runs.map((r) => r.n)).toEqual([1]);
+      expect(report).toEqual({ handedBack: 0, dropped: kind === 'memory' ? 1 : 0 });
+      await expect(engine.lane(lanes.slow).add({ n: 3 })).rejects.toThrow(QueueUnavailableError);
+      if (kind === 'memory') expect(logs.text()).toContain('"event":"queue.memory_dropped"');
+    });
+
+    it('aborts the signal of a job still running at the deadline and hands the job back', async () => {
+      let signal: AbortSignal | undefined;
+      engine.work(lanes.slow, async (_data, meta) => {
+        signal = meta.signal;
+        await new Promise((resolve) => meta.signal.addEventListener('abort', resolve));
+        await sleep(60_000); // a processor that does not stop: its result is ignored anyway
+      });
+      await engine.lane(lanes.slow).add({ n: 1 }, { id: 'long' });
+      await eventually(() => signal, 'the job running');
+      const started = Date.now();
+      const report = await engine.close(300);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(signal?.aborted).toBe(true);
+      expect(report).toEqual({ handedBack: 1, dropped: kind === 'memory' ? 1 : 0 });
+      // On Redis the job is back in its queue for the next worker; in memory it ended with the engine.
+      const next = await open();
+      expect(await next.counts('slow')).toMatchObject({ waiting: kind === 'redis' ? 1 : 0, active: 0, failed: 0 });
+    });
+  });
+}

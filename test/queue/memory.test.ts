@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/queue/create.js';
+import { createMemoryEngine } from '../../src/queue/memory.js';
+import { captureLogs } from '../support/logs.js';
+import { engineContract } from './engine-contract.js';
+import { eventually, lanes } from './support.js';
+
+describe('in-process engine', () => {
+  engineContract({ kind: 'memory', create: async (_namespace, options) => createMemoryEngine(options) });
+
+  it.each([undefined, ''])(
+    'is used when REDIS_URL is %j, with a warning that its work ends with the process',
+    async (redisUrl) => {
+      const logs = captureLogs();
+      const engine = await createEngine({ redisUrl, namespace: 'ns', log: logs.log });
+      expect(engine.kind).toBe('memory');
+      expect(logs.lines.map((line) => JSON.parse(line))).toEqual([
+        expect.objectContaining({
+          level: 'warn',
+          event: 'queue.memory',
+          message: expect.stringContaining('REDIS_URL'),
+        }),
+      ]);
+      await engine.close(0);
+    },
+  );
+
+  it('keeps the last 1,000 failed jobs of a lane, freeing the ids of older ones', async () => {
+    const engine = createMemoryEngine({ log: captureLogs().log });
+    try {
+      engine.work(lanes.once, async () => {
+        throw new Error('no');
+      });
+      const lane = engine.lane(lanes.once);
+      for (let n = 0; n < 1_001; n++) await lane.add({ n }, { id: `job/${n}` });
+      await eventually(async () => (await engine.stats())[0]?.failedTotal === 1_001, 'every failure');
+      expect(await engine.counts('once')).toMatchObject({ failed: 1_000 });
+      expect((await engine.failed('once', 1))[0]?.id).toBe('job/1000');
+      expect(await engine.retry('once', 'job/0')).toBe(false);
+      await lane.add({ n: 0 }, { id: 'job/0' });
+      await eventually(async () => (await engine.stats())[0]?.failedTotal === 1_002, 'the freed id ran');
+    } finally {
+      await engine.close(100);
+    }
+  });
+
+  it('runs a job due beyond setTimeout’s range only when it is due', async () => {
+    const engine = createMemoryEngine({ log: captureLogs().log });
+    try {
+      engine.work(lanes.work, async () => {});
+      await engine.lane(lanes.work).add({ n: 1 }, { delayMs: 40 * 24 * 3_600_000 });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await engine.counts('work')).toMatchObject({ delayed: 1, active: 0 });
+    } finally {
+      await engine.close(100);
+    }
+  });
+});

@@ -1,0 +1,141 @@
+import { createClient } from '@keyv/redis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createEngine } from '../../src/queue/create.js';
+import { defineLane, type Engine, QueueUnavailableError } from '../../src/queue/engine.js';
+import { createRedisEngine } from '../../src/queue/redis.js';
+import { captureLogs } from '../support/logs.js';
+import { dropNamespace, redisAvailable, TEST_REDIS_URL, testNamespace } from '../support/redis.js';
+import { engineContract } from './engine-contract.js';
+import { eventually, lanes, sleep } from './support.js';
+
+/** Short locks, so a test sees a take-over in seconds. */
+const TEST_TIMINGS = { lockDurationMs: 2_000, stalledIntervalMs: 1_000 };
+const PASSWORD = 's3cretpw';
+
+describe.skipIf(!redisAvailable)('BullMQ engine', () => {
+  engineContract({
+    kind: 'redis',
+    create: (namespace, options) =>
+      createRedisEngine({ redisUrl: TEST_REDIS_URL, namespace, timings: TEST_TIMINGS, ...options }),
+    dispose: dropNamespace,
+  });
+
+  describe('several instances on one Redis', () => {
+    const namespace = testNamespace();
+    const opened: Engine[] = [];
+    const instance = async (log = captureLogs().log) => {
+      const engine = await createRedisEngine({ redisUrl: TEST_REDIS_URL, namespace, log, timings: TEST_TIMINGS });
+      opened.push(engine);
+      return engine;
+    };
+    afterEach(async () => {
+      await Promise.all(opened.splice(0).map((engine) => engine.close(500)));
+      await dropNamespace(namespace);
+    });
+
+    it('a web instance adds and a worker instance runs what it added', async () => {
+      const [web, worker] = [await instance(), await instance()];
+      const seen: number[] = [];
+      worker.work(lanes.work, async ({ n }) => {
+        seen.push(n);
+      });
+      await web.lane(lanes.work).add({ n: 1 }, { id: 'from-web' });
+      await eventually(() => seen.length === 1, 'the run on the worker');
+      expect(seen).toEqual([1]);
+      expect(await web.counts('work')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
+    });
+
+    it('runs each scheduler occurrence once, though every instance schedules and works it', async () => {
+      const engines = [await instance(), await instance(), await instance()];
+      const ids: string[] = [];
+      for (const engine of engines) {
+        engine.work(lanes.work, async (_data, meta) => {
+          ids.push(meta.id);
+        });
+        await engine.lane(lanes.work).schedule('tick', { everyMs: 300 }, { n: 1 });
+      }
+      await sleep(1_600);
+      expect(ids.length).toBeGreaterThanOrEqual(4);
+      expect(new Set(ids).size).toBe(ids.length);
+    });
+
+    it('a job handed back at close is taken by another worker at once, not after its lock lapses', async () => {
+      const [closing, other] = [await instance(), await instance()];
+      let handedBackAt = 0;
+      closing.work(lanes.slow, async (_data, meta) => {
+        await new Promise((resolve) => meta.signal.addEventListener('abort', resolve));
+      });
+      await closing.lane(lanes.slow).add({ n: 1 }, { id: 'long' });
+      await eventually(async () => (await closing.counts('slow')).active === 1, 'the job running');
+      const takenAt = new Promise<number>((resolve) => other.work(lanes.slow, async () => resolve(Date.now())));
+      expect(await closing.close(200)).toEqual({ handedBack: 1, dropped: 0 });
+      handedBackAt = Date.now();
+      expect((await takenAt) - handedBackAt).toBeLessThan(TEST_TIMINGS.lockDurationMs);
+    });
+
+    it('fails at once a job whose data is not what the working instance expects (two versions of the app)', async () => {
+      const [older, newer] = [await instance(), await instance()];
+      const renamed = defineLane({ ...lanes.work, data: z.object({ count: z.number() }) });
+      newer.work(renamed, async () => {});
+      await older.lane(lanes.work).add({ n: 1 }, { id: 'old-shape' });
+      const failed = await eventually(async () => (await newer.failed('work'))[0], 'the failure');
+      expect(failed).toMatchObject({ id: 'old-shape', attempts: 1, error: expect.stringContaining('count') });
+    });
+
+    it('keeps every key under <namespace>:queue:', async () => {
+      const engine = await instance();
+      engine.work(lanes.work, async () => {});
+      await engine.lane(lanes.work).add({ n: 1 }, { delayMs: 60_000 });
+      await engine.lane(lanes.work).schedule('tick', { everyMs: 60_000 }, { n: 2 });
+      const client = createClient({ url: TEST_REDIS_URL });
+      await client.connect();
+      try {
+        const keys: string[] = [];
+        for await (const batch of client.scanIterator({ MATCH: `*${namespace}*`, COUNT: 500 })) keys.push(...batch);
+        expect(keys.length).toBeGreaterThan(3);
+        for (const key of keys) expect(key.startsWith(`${namespace}:queue:work:`)).toBe(true);
+      } finally {
+        await client.close();
+      }
+      expect(await engine.lanes()).toEqual(['work']);
+    });
+  });
+
+  it('is what createEngine gives when REDIS_URL is set', async () => {
+    const engine = await createEngine({ redisUrl: TEST_REDIS_URL, namespace: testNamespace(), log: captureLogs().log });
+    expect(engine.kind).toBe('redis');
+    await engine.close(0);
+  });
+
+  it('reports a wrong password at once, without the password', async () => {
+    const url = new URL(TEST_REDIS_URL);
+    url.username = 'nobody-here';
+    url.password = PASSWORD;
+    const started = Date.now();
+    const error = await createRedisEngine({ redisUrl: url.href, namespace: testNamespace(), log: captureLogs().log })
+      .then((engine) => engine.close(0))
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(QueueUnavailableError);
+    expect((error as Error).message).toContain(`${url.hostname}:${url.port || 6379}`);
+    expect((error as Error).message).not.toContain(PASSWORD);
+    expect(Date.now() - started).toBeLessThan(6_000);
+  });
+});
+
+describe('BullMQ engine, Redis unreachable', () => {
+  it('fails fast with QueueUnavailableError naming host:port and not the password', async () => {
+    const logs = captureLogs();
+    const started = Date.now();
+    const error = await createRedisEngine({
+      redisUrl: `redis://user:${PASSWORD}@127.0.0.1:1`,
+      namespace: 'unreachable',
+      log: logs.log,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(QueueUnavailableError);
+    expect((error as Error).message).toMatch(/127\.0\.0\.1:1 .*ECONNREFUSED/);
+    expect((error as Error).message).not.toContain(PASSWORD);
+    expect(logs.text()).not.toContain(PASSWORD);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+});

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { defineLane } from '../../src/queue/engine.js';
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls `check` until it is truthy, or fails naming `what`. */
+export async function eventually<T>(
+  check: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 8_000,
+): Promise<Exclude<T, false | 0 | '' | null | undefined>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as Exclude<T, false | 0 | '' | null | undefined>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** A door processors wait at until the test opens it. */
+export function gate(): { wait: () => Promise<void>; open: () => void } {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { wait: () => opened, open };
+}
+
+const item = z.object({ n: z.number() });
+
+/** Lanes the suites use: names are fixed, each test runs under a fresh namespace. */
+export const lanes = {
+  work: defineLane({ name: 'work', data: item, concurrency: 2, attempts: 3, backoff: { type: 'fixed', delayMs: 100 } }),
+  slow: defineLane({ name: 'slow', data: item, concurrency: 1, attempts: 1, backoff: { type: 'fixed', delayMs: 0 } }),
+  once: defineLane({ name: 'once', data: item, concurrency: 1, attempts: 1, backoff: { type: 'fixed', delayMs: 0 } }),
+  /** Worked by test/queue/worker-process.ts. */
+  takeover: defineLane({
+    name: 'takeover',
+    data: item,
+    concurrency: 1,
+    attempts: 1,
+    backoff: { type: 'fixed', delayMs: 0 },
+  }),
+  doubling: defineLane({
+    name: 'doubling',
+    data: item,
+    concurrency: 1,
+    attempts: 3,
+    backoff: { type: 'exponential', delayMs: 150 },
+  }),
+};

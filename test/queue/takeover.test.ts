@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRedisEngine } from '../../src/queue/redis.js';
+import { CLEAN_CWD } from '../support/app-process.js';
+import { captureLogs } from '../support/logs.js';
+import { dropNamespace, redisAvailable, TEST_REDIS_URL, testNamespace } from '../support/redis.js';
+import { eventually, lanes, sleep } from './support.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const LOCK_MS = 2_000;
+const STALLED_MS = 1_000;
+
+interface WorkerProcess {
+  child: ChildProcess;
+  output: () => string;
+}
+
+/** Starts test/queue/worker-process.ts as its own process and waits until it works the lane. */
+async function startWorker(namespace: string): Promise<WorkerProcess> {
+  const tsx = pathToFileURL(`${ROOT}node_modules/tsx/dist/loader.mjs`).href;
+  const child = spawn(process.execPath, ['--import', tsx, `${ROOT}test/queue/worker-process.ts`], {
+    cwd: CLEAN_CWD,
+    env: {
+      PATH: process.env.PATH ?? '',
+      REDIS_URL: TEST_REDIS_URL,
+      NAMESPACE: namespace,
+      LOCK_MS: String(LOCK_MS),
+      STALLED_MS: String(STALLED_MS),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  await eventually(() => output.includes('worker.ready') || child.exitCode !== null, 'the worker ready', 20_000);
+  if (!output.includes('worker.ready')) throw new Error(`worker exited before it was ready:\n${output}`);
+  return { child, output: () => output };
+}
+
+/** Real processes on one Redis: a worker killed with SIGKILL mid-job (no shutdown hook runs). */
+describe.skipIf(!redisAvailable)('two worker processes, one killed mid-job', { timeout: 60_000 }, () => {
+  const namespace = testNamespace();
+  const workers: WorkerProcess[] = [];
+  afterEach(async () => {
+    for (const { child } of workers.splice(0)) {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = once(child, 'exit');
+        child.kill('SIGKILL');
+        await exited;
+      }
+    }
+    await dropNamespace(namespace);
+  });
+
+  it('has the job taken over by the other worker within the lock time, and completed exactly once', async () => {
+    workers.push(await startWorker(namespace), await startWorker(namespace));
+    const web = await createRedisEngine({ redisUrl: TEST_REDIS_URL, namespace, log: captureLogs().log });
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      await web.lane(lanes.takeover).add({ n: 1 }, { id: 'takeover/1' });
+      const list = (name: string) => redis.lrange(`${namespace}:test:${name}`, 0, -1);
+      const [first] = await eventually(async () => (await list('started')).length === 1 && list('started'), 'a start');
+      const doomedPid = Number(first?.split(' ')[1]);
+      const doomed = workers.find(({ child }) => child.pid === doomedPid);
+      const survivor = workers.find(({ child }) => child.pid !== doomedPid);
+      if (!doomed || !survivor) throw new Error(`no worker with pid ${doomedPid}`);
+      const exited = once(doomed.child, 'exit');
+      doomed.child.kill('SIGKILL');
+      await exited;
+      const killedAt = Date.now();
+
+      const started = await eventually(
+        async () => (await list('started')).length === 2 && list('started'),
+        'a take-over',
+      );
+      const takenOverMs = Date.now() - killedAt;
+      expect(started[1]).toBe(`takeover/1 ${survivor.child.pid}`);
+      // The lock lapses at most LOCK_MS after the kill, and the next stalled check finds it within STALLED_MS.
+      expect(takenOverMs).toBeLessThan(LOCK_MS + STALLED_MS + 1_000);
+
+      await eventually(async () => (await list('completed')).length === 1, 'the completion');
+      await sleep(LOCK_MS + STALLED_MS);
+      expect(await list('completed')).toEqual([`takeover/1 ${survivor.child.pid}`]);
+      expect(await list('started')).toHaveLength(2);
+      expect(survivor.output()).toMatch(/"event":"queue\.job_stalled".*"job_id":"takeover\/1"/);
+      expect(await web.counts('takeover')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
+    } finally {
+      await web.close(0);
+      redis.disconnect();
+    }
+  });
+});

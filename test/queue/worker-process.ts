@@ -1,0 +1,34 @@
+/**
+ * A worker process for test/queue/takeover.test.ts: works lane `takeover` on the Redis engine and records in Redis
+ * when it starts and completes a job (`<namespace>:test:started` / `:completed`, entries `<job id> <pid>`).
+ */
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import { createLogger } from '../../src/log.js';
+import { createRedisEngine } from '../../src/queue/redis.js';
+import { lanes } from './support.js';
+
+const env = z
+  .object({ REDIS_URL: z.string(), NAMESPACE: z.string(), LOCK_MS: z.coerce.number(), STALLED_MS: z.coerce.number() })
+  .parse(process.env);
+/** Long enough that the test kills a worker in the middle of it. */
+const HOLD_MS = 1_500;
+
+const record = new Redis(env.REDIS_URL);
+const engine = await createRedisEngine({
+  redisUrl: env.REDIS_URL,
+  namespace: env.NAMESPACE,
+  log: createLogger('info'),
+  timings: { lockDurationMs: env.LOCK_MS, stalledIntervalMs: env.STALLED_MS },
+});
+engine.work(lanes.takeover, async (_data, meta) => {
+  await record.rpush(`${env.NAMESPACE}:test:started`, `${meta.id} ${process.pid}`);
+  await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
+  await record.rpush(`${env.NAMESPACE}:test:completed`, `${meta.id} ${process.pid}`);
+});
+process.stdout.write('worker.ready\n');
+process.on('SIGTERM', async () => {
+  await engine.close(1_000);
+  record.disconnect();
+  process.exit(0);
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { manualClock, useSimulator } from '../fakes/start-simulator.js';
+import { call, documentedJob, expectDocumented, expectDocumentedBody } from './http.js';
+
+// Answers the documents allow (no job field is required; any 4xx carries {"error"}) that the bot may never have
+// seen from the simulator's defaults, each set by a test over HTTP as an out-of-process test would.
+
+const DURATION = 1000;
+const jobs = '/v2/agent/proj_1/job';
+const visitors = '/v1/analytics/proj_1/visitors';
+
+describe('switches a test sets over HTTP', () => {
+  let clock = manualClock();
+  const sim = useSimulator(() => {
+    clock = manualClock();
+    return { now: () => clock.now(), jobDurationMs: DURATION };
+  });
+
+  async function setSwitch(body: object) {
+    const answer = await call(sim().url, 'POST', '/__sim/faults', body, {});
+    expect(answer.status, JSON.stringify(answer.json)).toBe(201);
+  }
+  const create = (prompt = 'Add a quickstart') => call(sim().url, 'POST', jobs, { prompt });
+  const get = (id: string) => call(sim().url, 'GET', `${jobs}/${id}`);
+
+  it('answers a create with 201 {"id"} and no other field, while the job runs as usual', async () => {
+    await setSwitch({ kind: 'job', keep: ['id'], match: { operation: 'create' } });
+    const created = await create();
+    expect(created.status).toBe(201);
+    expect(Object.keys(created.json as object)).toEqual(['id']);
+    expectDocumented('create', created);
+    const { id } = created.json as { id: string };
+    expect(documentedJob((await get(id)).json)).toMatchObject({ id, status: 'active', prLink: null });
+  });
+
+  it('leaves the status out of as many answers as asked, then answers it again', async () => {
+    const { id } = documentedJob((await create()).json);
+    await setSwitch({ kind: 'job', omit: ['status'], count: 2, match: { operation: 'get' } });
+    for (let i = 0; i < 2; i++) {
+      const answer = await get(id);
+      expectDocumented('get', answer);
+      expect(answer.json).toMatchObject({ id });
+      expect(answer.json).not.toHaveProperty('status');
+    }
+    expect((await get(id)).json).toMatchObject({ status: 'active' });
+  });
+
+  it.each(['queued', 'cancelled', 'waiting_for_review'])(
+    'answers a status the bot does not know: %s',
+    async (status) => {
+      await setSwitch({ kind: 'job', set: { status }, count: 'Infinity' });
+      const created = await create();
+      expect(created).toMatchObject({ status: 201, json: { status } });
+      const { id } = created.json as { id: string };
+      expect((await get(id)).json).toMatchObject({ id, status });
+      expect(sim().getJob(id)?.status).toBe('active'); // the simulator's own record is untouched
+    },
+  );
+
+  it('answers optional fields absent, or null where the documents allow null', async () => {
+    const { id } = documentedJob((await create()).json);
+    await setSwitch({ kind: 'job', keep: ['id', 'status'] });
+    const bare = await get(id);
+    expect(bare.json).toEqual({ id, status: 'active' });
+    expectDocumented('get', bare);
+
+    await setSwitch({ kind: 'job', set: { prLink: null, archivedAt: null, source: { ref: null } } });
+    const nulls = await get(id);
+    expect(nulls.json).toMatchObject({ prLink: null, archivedAt: null, source: { ref: null } });
+    expect(nulls.json).not.toHaveProperty('source.repository');
+    expectDocumented('get', nulls);
+  });
+
+  it('leaves prLink out of a completed job only, and counts only the answers it reshaped', async () => {
+    const { id } = documentedJob((await create()).json);
+    await setSwitch({ kind: 'job', omit: ['prLink'], whenStatus: 'completed', count: 1 });
+    expect((await get(id)).json).toMatchObject({ status: 'active', prLink: null });
+    clock.advance(DURATION);
+    const completed = await get(id);
+    expect(completed.json).toMatchObject({ status: 'completed' });
+    expect(completed.json).not.toHaveProperty('prLink');
+    expect((await get(id)).json).toMatchObject({ prLink: expect.stringMatching(/\/pull\/\d+$/) });
+  });
+
+  it.each([
+    [413, 'create', 'Prompt is too large'],
+    [409, 'follow-up', 'Job is busy'],
+    [402, 'create', 'Plan limit reached'],
+    [422, 'follow-up', 'Prompt could not be processed'],
+    [408, 'get', 'Request timeout'],
+  ] as const)('answers %i with {"error"} on %s only, as many times as asked', async (status, operation, error) => {
+    const { id } = documentedJob((await create()).json);
+    await setSwitch({ kind: 'status', status, error, count: 2, match: { operation } });
+    const send = () =>
+      operation === 'create'
+        ? create()
+        : operation === 'get'
+          ? get(id)
+          : call(sim().url, 'POST', `${jobs}/${id}/message`, { prompt: 'more' });
+    expect((await call(sim().url, 'GET', visitors)).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const answer = await send();
+      expect(answer).toMatchObject({ status, json: { error } });
+      expectDocumentedBody(operation, answer);
+    }
+    expect((await send()).status).toBeLessThan(300);
+  });
+
+  it('answers a body that is not JSON, with the status and type asked for', async () => {
+    const { id } = documentedJob((await create()).json);
+    await setSwitch({ kind: 'not-json', match: { operation: 'get' } });
+    const html = await get(id);
+    expect(html.status).toBe(200);
+    expect(html.headers.get('content-type')).toBe('text/html');
+    expect(html.json).toBeUndefined();
+    expect(html.text).toContain('<html>');
+
+    await setSwitch({ kind: 'not-json', status: 502, body: '{"id": "trunc', contentType: 'application/json' });
+    const truncated = await call(sim().url, 'GET', visitors);
+    expect(truncated).toMatchObject({ status: 502, text: '{"id": "trunc', json: undefined });
+    expect((await get(id)).status).toBe(200);
+  });
+
+  it.each([
+    { kind: 'job', keep: ['title'] },
+    { kind: 'job', set: { prLink: 'not a url' } },
+    { kind: 'job', set: { model: null } },
+    { kind: 'job', set: { status: 3 } },
+    { kind: 'status', status: 302 },
+    { kind: 'status', status: 413, eror: 'typo' },
+    { kind: 'not-json', status: 100 },
+    { kind: 'reset', match: { operation: 'delete' } },
+    { kind: 'slow', delayMs: 10, count: 0 },
+  ])('refuses a switch the documents would not allow or that is misspelt: %j', async (body) => {
+    const answer = await call(sim().url, 'POST', '/__sim/faults', body, {});
+    expect(answer.status).toBe(400);
+    expect(answer.json).toEqual({ error: expect.stringMatching(/\S/) });
+  });
+});

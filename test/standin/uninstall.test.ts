@@ -1,0 +1,89 @@
+import { webApi } from '@slack/bolt';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type EventDelivery,
+  httpDelivery,
+  otherWorkspace,
+  type SlackStandin,
+  type SocketModeStandin,
+  socketDelivery,
+  startSlackStandin,
+  startSocketModeStandin,
+} from '../../tools/slack-standin/index.js';
+import { BOLT_SIGNING_SECRET, type BoltApp, startBoltApp } from '../support/bolt-app.js';
+import { eventually } from '../support/test-app.js';
+
+/** What Bolt saw: each event's type, team and retry number. */
+interface Seen {
+  type: string;
+  teamId: unknown;
+  eventId: unknown;
+  retryNum: unknown;
+}
+
+describe.each(['HTTP', 'Socket Mode'])('Slack stand-in: uninstalls, delivered over %s', (transport) => {
+  let slack: SlackStandin;
+  let socket: SocketModeStandin | undefined;
+  let bolt: BoltApp;
+  let delivery: EventDelivery;
+  const seen: Seen[] = [];
+  const post = (token: string) =>
+    new webApi.WebClient(token, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } }).chat.postMessage({
+      channel: 'C2DOCS',
+      text: 'still here?',
+    });
+
+  beforeEach(async () => {
+    seen.length = 0;
+    slack = await startSlackStandin();
+    slack.addWorkspace(otherWorkspace('T2', 'globex'));
+    socket = transport === 'Socket Mode' ? await startSocketModeStandin(slack) : undefined;
+    bolt = await startBoltApp(slack, { socket: !!socket });
+    for (const type of ['tokens_revoked', 'app_uninstalled'] as const) {
+      bolt.app.event(type, async ({ body, context }) => {
+        seen.push({ type, teamId: body.team_id, eventId: body.event_id, retryNum: context.retryNum });
+      });
+    }
+    delivery = socket ? socketDelivery(socket) : httpDelivery({ appUrl: bolt.url, signingSecret: BOLT_SIGNING_SECRET });
+  });
+  afterEach(async () => {
+    await bolt.stop();
+    // Bolt's stop does not wait for the socket to close.
+    await eventually(() => !socket?.connected, 3_000, 'the socket closed');
+    await socket?.close();
+    await slack.close();
+  });
+
+  it('sends tokens_revoked then app_uninstalled, and refuses the workspace’s bot token from then on', async () => {
+    await expect(post('xoxb-globex-token')).resolves.toMatchObject({ ok: true });
+    const events = slack.installs.uninstall('T2');
+    expect(events.map((e) => e.event)).toEqual([
+      { type: 'tokens_revoked', tokens: { bot: ['U2BOT'] } },
+      { type: 'app_uninstalled' },
+    ]);
+    for (const event of events) await delivery.deliver(event);
+    await eventually(() => seen.length === 2, 3_000, 'both events');
+    expect(seen.map(({ type, teamId }) => `${type} ${teamId}`)).toEqual(['tokens_revoked T2', 'app_uninstalled T2']);
+
+    await expect(post('xoxb-globex-token')).rejects.toMatchObject({ data: { error: 'account_inactive' } });
+    // The other workspace is untouched.
+    await expect(post(slack.workspace.botToken)).resolves.toMatchObject({ ok: true });
+  });
+
+  it('redelivers an uninstall as Slack retries it: same event_id, its retry number', async () => {
+    const [, uninstalled] = slack.installs.uninstall('T2');
+    if (!uninstalled) throw new Error('no app_uninstalled');
+    await delivery.deliver(uninstalled);
+    await delivery.deliver(uninstalled, 1);
+    await eventually(() => seen.length === 2, 3_000, 'the event and its retry');
+    expect(seen.map((s) => s.eventId)).toEqual([uninstalled.event_id, uninstalled.event_id]);
+    expect(seen[1]?.retryNum).toBe(1);
+  });
+
+  it('refuses a revoked token with token_revoked', async () => {
+    const events = slack.installs.revokeTokens('T2');
+    for (const event of events) await delivery.deliver(event);
+    await eventually(() => seen.length === 1, 3_000, 'tokens_revoked');
+    await expect(post('xoxb-globex-token')).rejects.toMatchObject({ data: { error: 'token_revoked' } });
+  });
+});

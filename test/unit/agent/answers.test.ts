@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { followUpRefusalAnswer, startRefusalAnswer } from '../../../src/agent/answers.js';
+import type { FollowUpRefusal } from '../../../src/agent/follow-up.js';
+import type { StartRefusal } from '../../../src/agent/start-job.js';
+import type { ServiceFailure } from '../../../src/mintlify/failure.js';
+
+const NOW = Date.parse('2026-11-22T10:00:00Z');
+const PROMPT = 'Fix <it> & more';
+const ECHO = 'Your instruction, to copy and retry:\n>Fix &lt;it&gt; &amp; more';
+
+const service = (failure: ServiceFailure) =>
+  ({ code: 'service', failed: { ok: false, operation: 'create job', project: 'proj_test', failure } }) as const;
+const UNAVAILABLE = { code: 'unavailable', reason: 'network error (ECONNREFUSED)', ambiguous: false } as const;
+
+/** Every service failure, worded for each use case: the rows differ only where the person's next step does. */
+const SERVICE_FAILURES: [string, ServiceFailure, string, string][] = [
+  [
+    'rate-limited',
+    { code: 'rate_limited', retryAfterMs: 60_000 },
+    'reached its limit of new jobs for project `proj_test` (100 per hour). The next slot opens in 1 minute (10:01 UTC).',
+    'reached its limit of follow-ups for project `proj_test` (100 per hour). The next slot opens in 1 minute (10:01 UTC).',
+  ],
+  [
+    'refusing the key',
+    { code: 'unauthorized', status: 401, message: 'bad key' },
+    'the API key for project `proj_test` was refused',
+    'the API key for project `proj_test` was refused',
+  ],
+  [
+    'refusing the instruction',
+    { code: 'refused', status: 400, message: 'Prompt is <too> long', details: [] },
+    'Mintlify refused the instruction: Prompt is &lt;too&gt; long',
+    'Mintlify refused the instruction: Prompt is &lt;too&gt; long',
+  ],
+  [
+    'not knowing the job',
+    { code: 'not_found', message: 'Job not found' },
+    'This job no longer exists on Mintlify',
+    'This job no longer exists on Mintlify, so the follow-up was not sent.',
+  ],
+  [
+    'unreachable',
+    UNAVAILABLE,
+    'I could not reach Mintlify, so nothing was started. Try again in a minute.',
+    'I could not reach Mintlify, so nothing was started. Try again in a minute.',
+  ],
+  [
+    'not answering in time',
+    { ...UNAVAILABLE, reason: 'timed out', ambiguous: true },
+    'I cannot tell whether the job started. Check the Mintlify dashboard before you run it again.',
+    'I cannot tell whether the agent received this instruction. Wait for the result in this thread',
+  ],
+];
+
+describe('startRefusalAnswer', () => {
+  it.each<[string, StartRefusal, string]>([
+    [
+      'quota',
+      { code: 'quota', project: 'proj_test', resetInMs: 90_000 },
+      'reached its limit of new jobs for project `proj_test` (100 per hour). The next slot opens in 2 minutes (10:01 UTC).',
+    ],
+    [
+      'store_unavailable',
+      { code: 'store_unavailable' },
+      'My storage is unavailable right now, so I could not take this on.',
+    ],
+    [
+      'not_in_channel (a channel)',
+      { code: 'not_in_channel', directMessage: false },
+      "I can't post in this channel, so I didn't start the job. Add me with `/invite @Mintlify`",
+    ],
+    [
+      'not_in_channel (a DM between people)',
+      { code: 'not_in_channel', directMessage: true },
+      "I can't post in this conversation, so I didn't start the job. Run the command in a channel I'm in, or in my Messages tab",
+    ],
+    ['slack_failed', { code: 'slack_failed' }, 'Slack did not accept my message, so I did not start the job.'],
+    ...SERVICE_FAILURES.map(([what, failure, words]): [string, StartRefusal, string] => [
+      `the service ${what}`,
+      service(failure),
+      words,
+    ]),
+  ])('words %s and echoes the instruction', (_code, refusal, words) => {
+    const answer = startRefusalAnswer(refusal, PROMPT, NOW);
+    expect(answer.text).toContain(words);
+    expect(answer.text).toContain(ECHO);
+  });
+});
+
+describe('followUpRefusalAnswer', () => {
+  it.each<[string, FollowUpRefusal, string]>([
+    [
+      'quota',
+      { code: 'quota', project: 'proj_test', resetInMs: 30 * 60_000 },
+      'reached its limit of follow-ups for project `proj_test` (100 per hour). The next slot opens in 30 minutes (10:30 UTC).',
+    ],
+    [
+      'store_unavailable',
+      { code: 'store_unavailable' },
+      'My storage is unavailable right now, so I could not take this on.',
+    ],
+    ...SERVICE_FAILURES.map(([what, failure, , words]): [string, FollowUpRefusal, string] => [
+      `the service ${what}`,
+      service(failure),
+      words,
+    ]),
+  ])('words %s and echoes the instruction', (_code, refusal, words) => {
+    const answer = followUpRefusalAnswer(refusal, PROMPT, NOW);
+    expect(answer.text).toContain(words);
+    expect(answer.text).toContain(ECHO);
+  });
+});
+
+describe('an untracked start (the job runs; its thread could not be bound)', () => {
+  // Fails today: answers.ts words `untracked` as `store_unavailable`, "I could not take this on. Try again shortly",
+  // while the job runs (the thread was just told so): a person who tries again starts a second job.
+  it('tells the person the agent has the instruction and where its result will be, never to try again', () => {
+    const answer = startRefusalAnswer({ code: 'untracked' }, PROMPT, NOW);
+    expect(answer.text).not.toContain('could not take this on');
+    expect(answer.text).not.toMatch(/try again/i);
+    expect(answer.text).toContain('Mintlify dashboard');
+  });
+});

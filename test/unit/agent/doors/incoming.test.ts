@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { toIncoming } from '../../../../src/agent/doors/incoming.js';
+
+const reply = { channel: 'C1', user: 'U1', ts: '2.0', thread_ts: '1.0', text: 'more detail', client_msg_id: 'm1' };
+
+describe('toIncoming (guard ladder)', () => {
+  it('narrows a person’s reply in a thread', () => {
+    expect(toIncoming(reply, 'UBOT')).toEqual({
+      channel: 'C1',
+      userId: 'U1',
+      ts: '2.0',
+      threadTs: '1.0',
+      wireText: 'more detail',
+      clientMsgId: 'm1',
+      mentionsBot: false,
+    });
+  });
+
+  it('has no thread for a top-level message or a thread’s root', () => {
+    expect(toIncoming({ ...reply, thread_ts: undefined })?.threadTs).toBeUndefined();
+    expect(toIncoming({ ...reply, thread_ts: '2.0' })?.threadTs).toBeUndefined();
+  });
+
+  it('removes the bot’s own mention, wherever it is, and says it was there', () => {
+    const narrowed = toIncoming({ ...reply, text: '<@UBOT> document <@U2> and <@UBOT|mintlify>  now' }, 'UBOT');
+    expect(narrowed).toMatchObject({ wireText: 'document <@U2> and now', mentionsBot: true });
+    expect(toIncoming({ ...reply, text: '<@UBOT>' }, 'UBOT')).toMatchObject({ wireText: '', mentionsBot: true });
+  });
+
+  it('keeps replies also sent to the channel and files shared without text', () => {
+    expect(toIncoming({ ...reply, subtype: 'thread_broadcast' })).toBeDefined();
+    expect(toIncoming({ ...reply, subtype: 'file_share', text: undefined })?.wireText).toBe('');
+  });
+
+  it.each([
+    ['an edit', { subtype: 'message_changed' }],
+    ['a deletion', { subtype: 'message_deleted' }],
+    ['a bot message', { subtype: 'bot_message' }],
+    ['another bot', { bot_id: 'B1' }],
+    ['the bot itself', { user: 'UBOT' }],
+    ['a channel join', { subtype: 'channel_join' }],
+    ['no user', { user: undefined }],
+    ['no channel', { channel: undefined }],
+  ])('ignores %s', (_name, overrides) => {
+    expect(toIncoming({ ...reply, ...overrides }, 'UBOT')).toBeUndefined();
+  });
+});

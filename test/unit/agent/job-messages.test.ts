@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatElapsed,
+  jobStatus,
+  outcomeMessage,
+  rootMessage,
+  undeliveredNote,
+} from '../../../src/agent/job-messages.js';
+import { jobRecord } from '../../fixtures/job.js';
+
+const record = jobRecord({ userId: 'U1', prompt: 'Document <!here> & webhooks' });
+const allText = (m: { text: string; blocks?: unknown[] }) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
+
+describe('rootMessage', () => {
+  it('shows who asked, the escaped prompt and a starting status before the job exists', () => {
+    const m = rootMessage({ project: 'proj_a', userId: 'U1', prompt: record.prompt });
+    expect(allText(m)).toContain('<@U1> asked the Mintlify agent');
+    expect(allText(m)).toContain('&lt;!here&gt; &amp; webhooks');
+    expect(allText(m)).toContain('Starting');
+  });
+
+  it('shows elapsed time, job id, repository@ref and model while working', () => {
+    const m = allText(rootMessage(record, { now: 3 * 60_000 }));
+    expect(m).toContain('3m elapsed');
+    expect(m).toContain('job `job_1`');
+    expect(m).toContain('acme/docs@mintlify/agent-1');
+    expect(m).toContain('Reply in this thread');
+  });
+
+  it('trims a long prompt to a readable length', () => {
+    const m = rootMessage({ project: 'proj_a', userId: 'U1', prompt: 'x'.repeat(10_000) });
+    const section = JSON.stringify(m.blocks?.[0]);
+    expect(section.length).toBeLessThan(1_000);
+    expect(section).toContain('…');
+  });
+});
+
+describe('outcomeMessage', () => {
+  it('links a https pull request as text and as a button', () => {
+    const m = outcomeMessage(
+      record,
+      { kind: 'pull_request', prLink: 'https://github.com/acme/docs/pull/3', updated: false },
+      1,
+    );
+    expect(allText(m)).toContain('<https://github.com/acme/docs/pull/3>');
+    expect(allText(m)).toContain('"url":"https://github.com/acme/docs/pull/3"');
+    expect(allText(m)).toContain('opened a pull request');
+  });
+
+  it('does not link a non-https PR URL', () => {
+    const m = outcomeMessage(record, { kind: 'pull_request', prLink: 'http://evil.example/x', updated: false }, 1);
+    expect(allText(m)).not.toContain('"url"');
+    expect(allText(m)).not.toContain('<http://evil');
+  });
+
+  it('shows an unsafe PR link as one inline-code span: a backtick in it cannot end the span', () => {
+    const prLink = 'javascript:`<!channel>`*bold*';
+    const m = outcomeMessage(record, { kind: 'pull_request', prLink, updated: false }, 1);
+    expect(m.blocks?.[0]).toMatchObject({
+      text: { text: expect.stringContaining("`javascript:'&lt;!channel&gt;'*bold*`") },
+    });
+  });
+
+  it('says the PR was updated after a follow-up', () => {
+    const m = outcomeMessage(
+      record,
+      { kind: 'pull_request', prLink: 'https://github.com/acme/docs/pull/3', updated: true },
+      1,
+    );
+    expect(m.text).toContain('updated the pull request');
+  });
+
+  it.each([
+    ['no_changes', 'without changing any files'],
+    ['failed', 'Reply in this thread'],
+    ['archived', 'archived'],
+    ['gone', 'no longer exists'],
+    ['expired', 'stopped tracking this job after 24h 0m'],
+  ] as const)('words %s clearly', (kind, words) => {
+    expect(outcomeMessage(record, { kind }, 24 * 60 * 60 * 1000).text).toContain(words);
+  });
+});
+
+describe('formatElapsed', () => {
+  it.each([
+    [0, '0s'],
+    [59_000, '59s'],
+    [60_000, '1m'],
+    [3_600_000 + 5 * 60_000, '1h 5m'],
+  ])('formats %d ms as %s', (ms, text) => {
+    expect(formatElapsed(ms)).toBe(text);
+  });
+});
+
+describe('jobStatus', () => {
+  it.each([
+    [null, ':hourglass_flowing_sand:', 'Working'],
+    ['pull_request', ':white_check_mark:', 'Pull request ready'],
+    ['untracked', ':warning:', 'Result could not be posted in this thread'],
+  ] as const)('reads a job ended %s as its status line does', (ended, emoji, words) => {
+    expect(jobStatus(jobRecord({ ended }))).toEqual({ emoji, words });
+  });
+});
+
+describe('undeliveredNote', () => {
+  it('says where the result could not be posted and why, then gives the result itself', () => {
+    const m = undeliveredNote(record, { kind: 'no_changes' }, 1, 'is_archived');
+    expect(m.text).toContain(
+      "I couldn't post the result of your Mintlify agent job in <#C123DOCS> (Slack said `is_archived`)",
+    );
+    expect(m.text).toContain('finished without changing any files');
+    expect(m.blocks).toHaveLength(2);
+  });
+});

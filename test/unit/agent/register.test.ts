@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { registerAgent } from '../../../src/agent/register.js';
+import type { AccessRule } from '../../../src/slack/access.js';
+import { say } from '../../fakes/fake-slack-api.js';
+import { CHANNEL_ID, slashCommand } from '../../fixtures/slack.js';
+import { contextFor, recordingAck, recordingApp, useAgentUnit } from './support.js';
+
+const OPEN: AccessRule = { allowedUsers: [], allowedChannels: [] };
+
+describe('registerAgent', () => {
+  const unit = useAgentUnit();
+
+  /** The agent's listeners, registered on an app that records them. */
+  function registered() {
+    const recorded = recordingApp();
+    registerAgent(recorded.app, unit().deps);
+    return recorded;
+  }
+
+  it('opens one door per surface: /agent, mentions, messages (DMs and thread replies), the shortcut and its form', () => {
+    expect(registered().registered.map((r) => r.on)).toEqual([
+      'command /agent',
+      'event app_mention',
+      'event message',
+      'event message',
+      'shortcut {"callback_id":"agent_from_message","type":"message_action"}',
+      'view {"callback_id":"agent_from_message","type":"view_submission"}',
+      'action agent.open_pr',
+    ]);
+  });
+
+  it('hands /agent on through its door', async () => {
+    const { listenersOf } = registered();
+    const command = slashCommand({ text: 'Fix the links' });
+    const [listener] = listenersOf('command /agent');
+    await listener?.({ command, ack: recordingAck().ack, context: await contextFor(OPEN, command) });
+    expect(unit().handed).toEqual([
+      { kind: 'agent.start', data: expect.objectContaining({ prompt: 'Fix the links' }) },
+    ]);
+  });
+
+  it('hands a thread reply on once, though both message listeners see it', async () => {
+    const { listenersOf } = registered();
+    const [body] = say(unit().slack, 'U123ALICE', CHANNEL_ID, 'Also the table', {
+      threadTs: '1700000000.000100',
+    }).events;
+    const args = { event: body?.event, body, context: await contextFor(OPEN, body ?? {}) };
+    for (const listener of listenersOf('event message')) await listener(args);
+    expect(unit().handed).toEqual([{ kind: 'agent.turn', data: expect.objectContaining({ text: 'Also the table' }) }]);
+  });
+
+  it('acknowledges a click on the pull request’s link button and does nothing else', async () => {
+    const { listenersOf } = registered();
+    const { ack, calls } = recordingAck();
+    for (const listener of listenersOf('action agent.open_pr')) await listener({ ack });
+    expect(calls).toEqual([undefined]);
+    expect(unit().handed).toEqual([]);
+    expect(unit().slack.calls).toEqual([]);
+  });
+});

@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMetrics } from '../../src/metrics.js';
+import { createProbes, type Probes } from '../../src/probes.js';
+import { captureLogs } from '../support/logs.js';
+
+describe('probes: /healthz and /metrics on a server of their own', () => {
+  let probes: Probes;
+  afterEach(() => probes.close());
+
+  async function start() {
+    probes = createProbes(captureLogs().log, createMetrics());
+    const port = await probes.listen(0);
+    const get = async (path: string) => {
+      const res = await fetch(`http://127.0.0.1:${port}${path}`);
+      return { status: res.status, body: await res.text() };
+    };
+    return get;
+  }
+
+  it('answers 503 until ready, then 200 while every check passes, naming the checks that fail', async () => {
+    const get = await start();
+    let storeOk = true;
+    probes.check('store', () => storeOk);
+    expect(await get('/healthz')).toEqual({ status: 503, body: '{"ok":false}' });
+    probes.setReady(true);
+    expect(await get('/healthz')).toEqual({ status: 200, body: '{"ok":true}' });
+    storeOk = false;
+    expect(await get('/healthz')).toEqual({ status: 503, body: '{"ok":false,"failing":["store"]}' });
+  });
+
+  it('serves the Prometheus text on /metrics and 404 elsewhere', async () => {
+    const get = await start();
+    expect((await get('/metrics')).body).toContain('nodejs_eventloop_lag_seconds');
+    expect((await get('/slack/events')).status).toBe(404);
+  });
+
+  it('serves another page on the same port by its path, whatever the query (the install pages)', async () => {
+    probes = createProbes(captureLogs().log, createMetrics());
+    probes.serve('/slack/oauth_redirect', (req, res) => res.writeHead(200).end(`back: ${req.url}`));
+    const port = await probes.listen(0);
+    const res = await fetch(`http://127.0.0.1:${port}/slack/oauth_redirect?code=c1&state=s1`);
+    expect(await res.text()).toBe('back: /slack/oauth_redirect?code=c1&state=s1');
+  });
+});
+
+describe('metrics labels', () => {
+  it('count jobs by project, or in all when the projects are many workspaces’ own (no quota gauges then)', async () => {
+    const perProject = createMetrics();
+    perProject.jobStarted('proj_a');
+    expect(await perProject.render()).toContain('mintlify_slack_jobs_started_total{project="proj_a"} 1');
+    const many = createMetrics({ projectLabels: false });
+    many.jobStarted('proj_a');
+    const text = await many.render();
+    expect(text).toContain('mintlify_slack_jobs_started_total 1');
+    expect(text).not.toContain('proj_a');
+    expect(text).not.toContain('mintlify_slack_quota_used');
+  });
+});

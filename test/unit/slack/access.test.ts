@@ -1,0 +1,81 @@
+import type { AllMiddlewareArgs, AnyMiddlewareArgs, Context } from '@slack/bolt';
+import { describe, expect, it } from 'vitest';
+import { type AccessRule, accessMiddleware, accessOf, requesterOf, verdictFor } from '../../../src/slack/access.js';
+
+const OPEN: AccessRule = { allowedUsers: [], allowedChannels: [] };
+const CLOSED: AccessRule = { allowedUsers: ['U1'], allowedChannels: ['C1', 'D1'] };
+
+describe('verdictFor', () => {
+  it.each([
+    ['no lists: everyone, everywhere', OPEN, 'U9', 'C9', { allowed: true }],
+    ['a listed person in a listed channel', CLOSED, 'U1', 'C1', { allowed: true }],
+    ['a listed person in a listed DM', CLOSED, 'U1', 'D1', { allowed: true }],
+    ['someone not listed', CLOSED, 'U9', 'C1', { allowed: false, reason: 'user' }],
+    ['a listed person elsewhere', CLOSED, 'U1', 'C9', { allowed: false, reason: 'channel' }],
+  ])('%s', (_case, rule, userId, channel, expected) => {
+    expect(verdictFor(rule, { userId, channel })).toEqual(expected);
+  });
+});
+
+describe('requesterOf', () => {
+  it.each([
+    ['a slash command', { command: '/agent', user_id: 'U1', channel_id: 'C1' }, { userId: 'U1', channel: 'C1' }],
+    [
+      'a message event',
+      { type: 'event_callback', event: { user: 'U1', channel: 'C1' } },
+      { userId: 'U1', channel: 'C1' },
+    ],
+    [
+      'a button click',
+      { type: 'block_actions', user: { id: 'U1' }, channel: { id: 'C1' } },
+      { userId: 'U1', channel: 'C1' },
+    ],
+    [
+      'a click in a message without a channel object',
+      { type: 'block_actions', user: { id: 'U1' }, container: { channel_id: 'C1' } },
+      { userId: 'U1', channel: 'C1' },
+    ],
+    [
+      'a view submission (no channel)',
+      { type: 'view_submission', user: { id: 'U1' } },
+      { userId: 'U1', channel: undefined },
+    ],
+    [
+      'a command with empty ids',
+      { command: '/agent', user_id: '', channel_id: '' },
+      { userId: undefined, channel: undefined },
+    ],
+  ])('reads %s', (_case, body, expected) => {
+    expect(requesterOf(body)).toEqual(expected);
+  });
+});
+
+describe('accessMiddleware', () => {
+  async function run(rule: AccessRule, body: Record<string, unknown>): Promise<Context> {
+    const context: Context = { isEnterpriseInstall: false };
+    let called = false;
+    const next = async () => {
+      called = true;
+    };
+    await accessMiddleware(rule)({ body, context, next } as unknown as AnyMiddlewareArgs & AllMiddlewareArgs);
+    expect(called).toBe(true);
+    return context;
+  }
+
+  it('leaves the verdict for the listeners and always lets the request through', async () => {
+    expect(accessOf(await run(CLOSED, { command: '/agent', user_id: 'U9', channel_id: 'C1' }))).toEqual({
+      allowed: false,
+      reason: 'user',
+    });
+    expect(accessOf(await run(CLOSED, { command: '/agent', user_id: 'U1', channel_id: 'C1' }))).toEqual({
+      allowed: true,
+    });
+  });
+
+  it('gives no verdict (read as refused) when the payload names nobody or nowhere', async () => {
+    expect(accessOf(await run(OPEN, { type: 'view_submission', user: { id: 'U1' } }))).toEqual({
+      allowed: false,
+      reason: 'user',
+    });
+  });
+});

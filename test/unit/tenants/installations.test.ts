@@ -1,0 +1,69 @@
+import type { Installation } from '@slack/bolt';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { keys } from '../../../src/store/keys.js';
+import { createStore, type Store } from '../../../src/store/store.js';
+import { createInstallations, type Installations } from '../../../src/tenants/installations.js';
+import { createSecrets } from '../../../src/tenants/secrets.js';
+import { captureLogs } from '../../support/logs.js';
+
+const secrets = createSecrets(Buffer.alloc(32, 3));
+
+function installation(over: Partial<Installation<'v2', boolean>> = {}): Installation<'v2', boolean> {
+  return {
+    team: { id: 'T2', name: 'Globex' },
+    enterprise: undefined,
+    user: { id: 'U2ANA', token: undefined, scopes: undefined },
+    bot: { id: 'B2BOT', userId: 'U2BOT', token: 'xoxb-T2-secret-token', scopes: ['chat:write'] },
+    isEnterpriseInstall: false,
+    appId: 'A1',
+    authVersion: 'v2',
+    ...over,
+  } as Installation<'v2', boolean>;
+}
+
+describe('installations on the store', () => {
+  let store: Store;
+  let installations: Installations;
+  beforeEach(async () => {
+    store = await createStore({ log: captureLogs().log });
+    installations = createInstallations(store, secrets, captureLogs().log, 'instance-1');
+  });
+  afterEach(() => store.close());
+
+  it('keeps a workspace’s installation sealed in its own scope and lists the workspace', async () => {
+    await installations.storeInstallation(installation());
+    const sealed = await store.scoped('T2').kv.get<string>(keys.installation());
+    expect(sealed).toMatch(/^v1\./);
+    expect(sealed).not.toContain('xoxb-');
+    expect(
+      await installations.fetchInstallation({ teamId: 'T2', enterpriseId: undefined, isEnterpriseInstall: false }),
+    ).toMatchObject({
+      bot: { token: 'xoxb-T2-secret-token', userId: 'U2BOT' },
+      user: { id: 'U2ANA' },
+    });
+    expect(await installations.all()).toEqual([{ teamId: 'T2' }]);
+  });
+
+  it('keeps an org-wide install once, by enterprise, and serves each of its workspaces from it', async () => {
+    await installations.storeInstallation(
+      installation({ team: undefined, enterprise: { id: 'E1', name: 'Umbrella' }, isEnterpriseInstall: true }),
+    );
+    for (const teamId of ['T4', 'T5']) {
+      const found = await installations.fetchInstallation({ teamId, enterpriseId: 'E1', isEnterpriseInstall: true });
+      expect(found.bot?.token).toBe('xoxb-T2-secret-token');
+    }
+    expect(await installations.all()).toEqual([{ teamId: '', enterpriseId: 'E1' }]);
+  });
+
+  it('refuses a workspace without an installation, and deletes all a workspace stored, leaving the others', async () => {
+    await installations.storeInstallation(installation());
+    await installations.storeInstallation(installation({ team: { id: 'T3', name: 'Initrode' } }));
+    await store.scoped('T2').kv.set('anything', 'of T2');
+    await installations.remove('T2');
+    await expect(
+      installations.fetchInstallation({ teamId: 'T2', enterpriseId: undefined, isEnterpriseInstall: false }),
+    ).rejects.toThrow(/no installation for T2/);
+    expect(await store.scoped('T2').kv.get('anything')).toBeUndefined();
+    expect(await installations.all()).toEqual([{ teamId: 'T3' }]);
+  });
+});

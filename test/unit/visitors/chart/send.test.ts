@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { sendChart, shareChart } from '../../../../src/visitors/chart/send.js';
+import { fakeVisitors, PROJECT, reportRequest } from '../fake-deps.js';
+
+/** A chart of the 14 days up to 21 Nov (one point a day), asked for in #docs. */
+const REQUEST = reportRequest({ from: '2026-11-08', to: '2026-11-21' });
+
+const setup = () => fakeVisitors();
+
+describe('sendChart', () => {
+  it('uploads the PNG into the person’s DM, named for its project and range, one limit=1 request a day', async () => {
+    const { deps, slack, service, responses } = setup();
+    expect(await sendChart(deps, REQUEST)).toEqual({ ok: true });
+    expect(service.queries).toHaveLength(14);
+    expect(service.queries.every((q) => q.limit === 1)).toBe(true);
+    const [open, upload] = slack.calls;
+    expect(open).toMatchObject({ method: 'conversations.open', args: { users: 'U123ALICE' } });
+    expect(upload?.args).toMatchObject({
+      channel_id: 'DU123ALICE',
+      filename: `visitors_${PROJECT}_2026-11-08_2026-11-21.png`,
+    });
+    expect(Buffer.isBuffer(upload?.args.file)).toBe(true);
+    expect(responses).toEqual([]);
+  });
+
+  it('returns a refused DM upload with its code', async () => {
+    const { deps, slack } = setup();
+    slack.failNext('filesUploadV2', 'invalid_channel');
+    expect(await sendChart(deps, REQUEST)).toEqual({ ok: false, reason: 'dm_failed', code: 'invalid_channel' });
+  });
+
+  it('uploads nothing when the service gives no numbers', async () => {
+    const { deps, slack, service } = setup();
+    service.failures.push({ code: 'unavailable', reason: 'timed out', ambiguous: true });
+    expect(await sendChart(deps, REQUEST)).toMatchObject({ ok: false, reason: 'fetch_failed' });
+    expect(slack.calls).toEqual([]);
+  });
+});
+
+describe('shareChart', () => {
+  it('uploads the chart into the conversation, saying who shared it', async () => {
+    const { deps, slack, logs } = setup();
+    expect(await shareChart(deps, REQUEST)).toEqual({ ok: true });
+    expect(slack.calls.map((c) => c.method)).toEqual(['filesUploadV2']);
+    expect(slack.calls[0]?.args).toMatchObject({ channel_id: 'C123DOCS' });
+    expect(String(slack.calls[0]?.args.initial_comment)).toContain('Shared by <@U123ALICE>');
+    expect(logs.text()).toContain('"event":"visitors.chart_shared"');
+  });
+
+  it('returns Slack’s refusal as a failed post in the conversation', async () => {
+    const { deps, slack } = setup();
+    slack.failNext('filesUploadV2', 'not_in_channel');
+    expect(await shareChart(deps, REQUEST)).toEqual({ ok: false, reason: 'post_failed', code: 'not_in_channel' });
+  });
+});

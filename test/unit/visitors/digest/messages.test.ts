@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { digestAnswer } from '../../../../src/visitors/digest/messages.js';
+import { NOW, PROJECT } from '../fake-deps.js';
+
+const WEEKLY = { cadence: 'weekly', hour: 16, minute: 30, weekday: 5 } as const;
+
+describe('digestAnswer', () => {
+  it('says when the next digest goes out and which period it covers', () => {
+    const text = digestAnswer({ kind: 'subscribed', schedule: WEEKLY }, NOW).text;
+    expect(text).toContain('weekly on Friday at 16:30 UTC');
+    expect(text).toContain('Next: 27 Nov 2026 16:30 UTC, covering 20–26 Nov 2026');
+  });
+
+  it('names who set up the digest and its project, escaped', () => {
+    const subscription = { channel: 'C1', project: PROJECT, schedule: WEEKLY, createdBy: 'U123ALICE', createdAt: NOW };
+    const text = digestAnswer({ kind: 'shown', subscription }, NOW).text;
+    expect(text).toContain(`project \`${PROJECT}\``);
+    expect(text).toContain('set up by <@U123ALICE>');
+  });
+
+  it('tells an ended digest from one that never was', () => {
+    expect(digestAnswer({ kind: 'ended', existed: true }, NOW).text).toContain('is off');
+    expect(digestAnswer({ kind: 'ended', existed: false }, NOW).text).toContain('had no visitors digest');
+    expect(digestAnswer({ kind: 'shown', subscription: undefined }, NOW).text).toContain('has no visitors digest');
+  });
+});

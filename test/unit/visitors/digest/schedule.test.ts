@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import {
+  chartRange,
+  describeSchedule,
+  digestPeriod,
+  latestDue,
+  nextDue,
+  parseDigestCommand,
+} from '../../../../src/visitors/digest/schedule.js';
+
+const at = (iso: string) => Date.parse(iso);
+
+describe('parseDigestCommand', () => {
+  it('reads show, off and schedules with UTC defaults', () => {
+    expect(parseDigestCommand([])).toEqual({ kind: 'show' });
+    expect(parseDigestCommand(['off'])).toEqual({ kind: 'off' });
+    expect(parseDigestCommand(['weekly'])).toEqual({
+      kind: 'subscribe',
+      schedule: { cadence: 'weekly', hour: 9, minute: 0, weekday: 1 },
+    });
+    expect(parseDigestCommand(['weekly', 'fri', '16:30', 'utc'])).toEqual({
+      kind: 'subscribe',
+      schedule: { cadence: 'weekly', hour: 16, minute: 30, weekday: 5 },
+    });
+    expect(parseDigestCommand(['daily', '7:05'])).toEqual({
+      kind: 'subscribe',
+      schedule: { cadence: 'daily', hour: 7, minute: 5 },
+    });
+    expect(parseDigestCommand(['monthly'])).toMatchObject({ schedule: { cadence: 'monthly', hour: 9, minute: 0 } });
+  });
+
+  it('refuses what it does not understand, echoing it escaped', () => {
+    expect(parseDigestCommand(['hourly'])).toMatchObject({ kind: 'invalid' });
+    expect(parseDigestCommand(['daily', '25:00'])).toMatchObject({
+      kind: 'invalid',
+      problem: expect.stringContaining('25:00'),
+    });
+    expect(parseDigestCommand(['daily', 'monday'])).toMatchObject({ kind: 'invalid' });
+    expect(parseDigestCommand(['weekly', '<!channel>'])).toMatchObject({
+      problem: expect.stringContaining('&lt;!channel&gt;'),
+    });
+  });
+});
+
+describe('schedule arithmetic (UTC)', () => {
+  const weekly = { cadence: 'weekly' as const, hour: 9, minute: 0, weekday: 1 };
+
+  it('finds the latest scheduled instant, not before the subscription', () => {
+    // 2026-11-23 is a Monday.
+    expect(latestDue(weekly, at('2026-11-23T09:00:00Z'), 0)).toBe(at('2026-11-23T09:00:00Z'));
+    expect(latestDue(weekly, at('2026-11-23T08:59:59Z'), 0)).toBe(at('2026-11-16T09:00:00Z'));
+    expect(latestDue(weekly, at('2026-11-23T08:59:59Z'), at('2026-11-20T00:00:00Z'))).toBeUndefined();
+    expect(latestDue({ cadence: 'monthly', hour: 9, minute: 0 }, at('2027-01-01T10:00:00Z'), 0)).toBe(
+      at('2027-01-01T09:00:00Z'),
+    );
+  });
+
+  it('maps a scheduled instant to the closed period it reports, across month, year and leap days', () => {
+    expect(digestPeriod('daily', at('2027-01-01T09:00:00Z'))).toEqual({ from: '2026-12-31', to: '2026-12-31' });
+    expect(digestPeriod('weekly', at('2026-11-23T09:00:00Z'))).toEqual({ from: '2026-11-16', to: '2026-11-22' });
+    expect(digestPeriod('weekly', at('2028-03-02T09:00:00Z'))).toEqual({ from: '2028-02-24', to: '2028-03-01' });
+    expect(digestPeriod('monthly', at('2028-03-01T09:00:00Z'))).toEqual({ from: '2028-02-01', to: '2028-02-29' });
+    expect(digestPeriod('monthly', at('2027-01-01T09:00:00Z'))).toEqual({ from: '2026-12-01', to: '2026-12-31' });
+    expect(chartRange('daily', { from: '2027-01-01', to: '2027-01-01' })).toEqual({
+      from: '2026-12-19',
+      to: '2027-01-01',
+    });
+  });
+
+  it('finds the next scheduled instant', () => {
+    expect(nextDue(weekly, at('2026-11-23T09:00:00Z'))).toBe(at('2026-11-30T09:00:00Z'));
+    expect(nextDue({ cadence: 'daily', hour: 7, minute: 30 }, at('2026-12-31T08:00:00Z'))).toBe(
+      at('2027-01-01T07:30:00Z'),
+    );
+  });
+
+  it('describes a schedule in words', () => {
+    expect(describeSchedule(weekly)).toBe('weekly on Monday at 09:00 UTC');
+    expect(describeSchedule({ cadence: 'monthly', hour: 7, minute: 5 })).toBe('monthly on the 1st at 07:05 UTC');
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { runDueDigests, sendDigest } from '../../../../src/visitors/digest/send.js';
+import { listSubscriptions, type Subscription, saveSubscription } from '../../../../src/visitors/digest/store.js';
+import { fakeVisitors, NOW, PROJECT, recordingLane } from '../fake-deps.js';
+
+/** #docs gets a weekly digest on Mondays at 09:00 UTC, set up a month before `NOW` (Sunday 22 Nov 2026). */
+const SUBSCRIPTION: Subscription = {
+  channel: 'C123DOCS',
+  project: PROJECT,
+  schedule: { cadence: 'weekly', hour: 9, minute: 0, weekday: 1 },
+  createdBy: 'U123ALICE',
+  createdAt: Date.parse('2026-10-20T00:00:00Z'),
+};
+const DUE = Date.parse('2026-11-16T09:00:00Z');
+
+function setup() {
+  const world = fakeVisitors();
+  return { ...world, posts: () => world.slack.calls.filter((c) => c.method === 'chat.postMessage') };
+}
+
+describe('sendDigest', () => {
+  it('posts the digest of the week the due time closes, with its chart, exactly once', async () => {
+    const { deps, slack, posts } = setup();
+    expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('posted');
+    expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('taken');
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]?.args).toMatchObject({
+      channel: 'C123DOCS',
+      metadata: { event_type: 'mintlify_visitors_digest', event_payload: { cadence: 'weekly', from: '2026-11-09' } },
+    });
+    expect(String(posts()[0]?.args.text)).toContain('Weekly visitors digest · 9–15 Nov 2026');
+    expect(slack.calls.filter((c) => c.method === 'filesUploadV2')).toHaveLength(1);
+  });
+
+  it('gives its claim back when the service fails, so the next tick sends it', async () => {
+    const { deps, service, posts, logs } = setup();
+    service.failures.push({ code: 'unavailable', reason: '503', ambiguous: true, status: 503 });
+    expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('failed');
+    expect(posts()).toEqual([]);
+    expect(logs.text()).toContain('"reason":"service"');
+    expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('posted');
+  });
+
+  it('ends the subscription of a channel the bot was removed from', async () => {
+    const { deps, slack, logs } = setup();
+    await saveSubscription(deps, SUBSCRIPTION);
+    slack.failNext('chat.postMessage', 'not_in_channel');
+    expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('ended');
+    expect(await listSubscriptions(deps)).toEqual([]);
+    expect(logs.text()).toContain('"event":"visitors.digest_ended"');
+  });
+
+  it('after an ambiguous failure, finds the digest Slack stored anyway and does not post it again', async () => {
+    const { deps, slack, posts, logs } = setup();
+    slack.failNext('chat.postMessage', 'internal_error');
+    slack.history.push({
+      ts: '1700000000.000900',
+      metadata: { event_type: 'mintlify_visitors_digest', event_payload: { cadence: 'weekly', from: '2026-11-09' } },
+    });
+    expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('posted');
+    expect(logs.text()).toContain('"event":"visitors.digest_found"');
+    expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('taken');
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('after an ambiguous failure with no digest in the channel, gives the claim back', async () => {
+    const { deps, slack } = setup();
+    slack.failNext('chat.postMessage', 'internal_error');
+    expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('failed');
+    expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('posted');
+  });
+});
+
+describe('runDueDigests', () => {
+  it('sends each subscription’s latest due digest once, on the background lane', async () => {
+    const { deps } = setup();
+    const lanes: string[] = [];
+    deps.background = recordingLane('background', lanes);
+    await saveSubscription(deps, SUBSCRIPTION);
+    await saveSubscription(deps, { ...SUBSCRIPTION, channel: 'C2', createdAt: NOW });
+    expect(await runDueDigests(deps)).toEqual(['posted']);
+    expect(await runDueDigests(deps)).toEqual(['taken']);
+    expect(lanes).toEqual(['background', 'background']);
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { listSubscriptions } from '../../../../src/visitors/digest/store.js';
+import { manageDigest } from '../../../../src/visitors/digest/subscribe.js';
+import type { DigestRequest } from '../../../../src/visitors/requests.js';
+import { AUDIENCE, fakeDeps, fakeVisitorsService, NOW, PROJECT } from '../fake-deps.js';
+
+const WEEKLY = { cadence: 'weekly', hour: 16, minute: 30, weekday: 5 } as const;
+const ask = (command: DigestRequest['command']): DigestRequest => ({ command, project: PROJECT, audience: AUDIENCE });
+
+describe('manageDigest', () => {
+  it('subscribes the conversation, shows the subscription, and ends it', async () => {
+    const { deps, logs } = fakeDeps(fakeVisitorsService(0));
+    expect(await manageDigest(deps, ask({ kind: 'show' }))).toEqual({ kind: 'shown', subscription: undefined });
+
+    expect(await manageDigest(deps, ask({ kind: 'subscribe', schedule: WEEKLY }))).toEqual({
+      kind: 'subscribed',
+      schedule: WEEKLY,
+    });
+    const subscription = {
+      channel: 'C123DOCS',
+      project: PROJECT,
+      schedule: WEEKLY,
+      createdBy: 'U123ALICE',
+      createdAt: NOW,
+    };
+    expect(await listSubscriptions(deps)).toEqual([subscription]);
+    expect(await manageDigest(deps, ask({ kind: 'show' }))).toEqual({ kind: 'shown', subscription });
+
+    expect(await manageDigest(deps, ask({ kind: 'off' }))).toEqual({ kind: 'ended', existed: true });
+    expect(await manageDigest(deps, ask({ kind: 'off' }))).toEqual({ kind: 'ended', existed: false });
+    expect(await listSubscriptions(deps)).toEqual([]);
+    expect(logs.text()).toContain('"event":"visitors.digest_subscribed"');
+    expect(logs.text()).toContain('"event":"visitors.digest_unsubscribed"');
+  });
+});

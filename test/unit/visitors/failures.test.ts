@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { ServiceFailure } from '../../../src/mintlify/failure.js';
+import type { ReportQuery } from '../../../src/visitors/date-range.js';
+import { type Failed, failedText } from '../../../src/visitors/failures.js';
+
+const QUERY: ReportQuery = { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 20 };
+const fetchFailed = (failure: ServiceFailure) => failedText({ ok: false, reason: 'fetch_failed', failure }, QUERY);
+
+describe('failedText: what the person is told when the service gave no page', () => {
+  it('shows the service error and details in plain words, escaped', () => {
+    const text = fetchFailed({ code: 'refused', message: 'Invalid <b>', details: ['dateTo: too far', 'x'] });
+    expect(text).toContain('could not answer that request: Invalid &lt;b&gt;.');
+    expect(text).toContain('• dateTo: too far');
+  });
+
+  it('gives the exact command to re-run when the service is down, busy or lost the project', () => {
+    expect(fetchFailed({ code: 'unavailable', reason: 'timed out', ambiguous: true })).toContain(
+      '`/visitors 2026-11-01..2026-11-08`',
+    );
+    expect(fetchFailed({ code: 'not_found', message: 'no such project' })).toContain('try again in a minute');
+    expect(fetchFailed({ code: 'rate_limited', retryAfterMs: 12_300 })).toContain('about 13 seconds');
+  });
+
+  it('sends people to their admin when the key is refused', () => {
+    expect(fetchFailed({ code: 'unauthorized', status: 401, message: 'Invalid API key' })).toMatch(
+      /misconfigured.*admin/,
+    );
+  });
+});
+
+describe('failedText: what the person is told when Slack refused', () => {
+  const text = (failed: Failed) => failedText(failed, QUERY);
+
+  it.each(['not_in_channel', 'channel_not_found', 'is_archived'])(
+    'a post refused with %s says to invite the bot',
+    (code) => {
+      expect(text({ ok: false, reason: 'post_failed', code })).toContain('/invite');
+    },
+  );
+
+  it('a post refused otherwise names the code', () => {
+    expect(text({ ok: false, reason: 'post_failed', code: 'msg_too_long' })).toContain('`msg_too_long`');
+  });
+
+  it('tells people to invite the bot for a CSV refused with not_in_channel and channel_not_found only', () => {
+    expect(text({ ok: false, reason: 'upload_failed', code: 'not_in_channel' })).toContain('/invite');
+    expect(text({ ok: false, reason: 'upload_failed', code: 'channel_not_found' })).toContain('/invite');
+    expect(text({ ok: false, reason: 'upload_failed', code: 'file_too_big' })).toContain('`file_too_big`');
+  });
+
+  it('a chart that could not reach the DM says so with the code', () => {
+    expect(text({ ok: false, reason: 'dm_failed', code: 'cannot_dm_bot' })).toMatch(
+      /couldn’t send you the chart.*cannot_dm_bot/,
+    );
+  });
+
+  it('an export already running says the file will come', () => {
+    expect(text({ ok: false, reason: 'busy' })).toContain('already running');
+  });
+});

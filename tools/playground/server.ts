@@ -1,0 +1,297 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { type RunningApp, startApp } from '../../src/app.js';
+import { parseConfig } from '../../src/config.js';
+import { createLogger, type Logger } from '../../src/log.js';
+import { type ScriptedEnd, type Simulator, startSimulator } from '../simulator/server.js';
+import { type SlackStandin, startSlackStandin } from '../slack-standin/index.js';
+import { ChannelView, slackTs } from './channel.js';
+import { createDelivery, type Delivery } from './delivery.js';
+
+const PUBLIC = new URL('./public/', import.meta.url);
+const ASSETS: Record<string, string> = {
+  '/': 'index.html',
+  '/app.js': 'app.js',
+  '/style.css': 'style.css',
+};
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+};
+
+const FILE_TYPES: Record<string, string> = {
+  csv: 'text/csv; charset=utf-8',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
+
+export const PLAYGROUND_PROJECT = 'playground';
+const COMMANDS = new Set(['/agent', '/visitors']);
+
+export interface Knobs {
+  /** How long a new job (or follow-up run) stays active. */
+  jobDurationSec: number;
+  /** How the next runs end. */
+  nextEnd: ScriptedEnd;
+}
+
+export interface PlaygroundOptions {
+  /** Default 0 (any free port). */
+  port?: number;
+  log?: Logger;
+}
+
+export interface Playground {
+  url: string;
+  app: RunningApp;
+  simulator: Simulator;
+  slack: SlackStandin;
+  close(): Promise<void>;
+}
+
+const SendSchema = z.object({ text: z.string().max(4000), threadTs: z.string().optional() });
+const ActionSchema = z.object({
+  key: z.string(),
+  actionId: z.string(),
+  blockId: z.string().optional(),
+  value: z.string().optional(),
+});
+const KnobsSchema = z.object({
+  jobDurationSec: z.number().min(0).max(600).optional(),
+  nextEnd: z.enum(['pull_request', 'no_changes', 'failed', 'archived']).optional(),
+  fault: z.enum(['mintlify_429', 'mintlify_5xx', 'slack_429', 'slack_5xx']).optional(),
+});
+
+/**
+ * The whole bot without Slack or a key: the real app (`startApp`, memory store) talking to the Slack stand-in
+ * (through `SLACK_API_URL`) and the simulator, and a page where a person types into a channel. What they type
+ * reaches the app as Slack would send it: wire-encoded text in signed requests.
+ */
+export async function startPlayground(options: PlaygroundOptions = {}): Promise<Playground> {
+  const log = options.log ?? createLogger('warn');
+  const knobs: Knobs = { jobDurationSec: 8, nextEnd: 'pull_request' };
+  const simulator = await startSimulator({
+    jobDurationMs: () => knobs.jobDurationSec * 1000,
+    scriptedEnd: () => knobs.nextEnd,
+  });
+  const slack = await startSlackStandin();
+  const { workspace } = slack;
+  const signingSecret = randomBytes(16).toString('hex');
+  const config = parseConfig({
+    SLACK_BOT_TOKEN: workspace.botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: slack.apiUrl,
+    // Never leaves this machine: the simulator accepts any `mint_` key.
+    MINTLIFY_API_KEY: `mint_playground_${randomBytes(8).toString('hex')}`,
+    MINTLIFY_PROJECT_ID: PLAYGROUND_PROJECT,
+    MINTLIFY_API_URL: simulator.url,
+    PORT: '0',
+    POLL_INTERVAL_MS: '1000',
+    POLL_MAX_INTERVAL_MS: '2000',
+    LOG_LEVEL: 'warn',
+  });
+  const app = await startApp(config, { log });
+  const appUrl = `http://127.0.0.1:${app.port}`;
+
+  const me = present(
+    workspace.users.find((u) => !u.isBot),
+    'a person',
+  );
+  const channel = present(workspace.channels[0], 'a channel');
+  const userName = (id: string) => {
+    const user = workspace.users.find((u) => u.id === id);
+    return user ? user.displayName || user.realName : undefined;
+  };
+  const view = new ChannelView(slack, {
+    user: userName,
+    channel: (id) => workspace.channels.find((c) => c.id === id)?.name,
+    fileUrl: (file) => (file.id ? `/files/${encodeURIComponent(file.id)}` : undefined),
+  });
+  const delivery: Delivery = createDelivery({ slack, appUrl, signingSecret });
+
+  async function send(text: string, threadTs: string | undefined): Promise<{ ok: boolean; error?: string }> {
+    const trimmed = text.trim();
+    if (trimmed === '') return { ok: false, error: 'Type a message or a command.' };
+    const command = /^(\/\S+)\s*([\s\S]*)$/.exec(trimmed);
+    if (command) {
+      const [, name = '', rest = ''] = command;
+      if (!COMMANDS.has(name)) return { ok: false, error: `${name} is not a valid command. Try /agent or /visitors.` };
+      const id = randomUUID();
+      view.expectResponse(id, { channel: channel.id, user: me.id });
+      await delivery.command({ command: name, text: rest, user: me, channel, responseUrl: slack.responseUrl(id) });
+      return { ok: true };
+    }
+    const ts = slackTs();
+    const wire = delivery.encode(trimmed);
+    slack.messages.push({ channel: channel.id, ts, user: me.id, text: wire, ...(threadTs && { thread_ts: threadTs }) });
+    await delivery.message({ text: wire, ts, threadTs, user: me, channel });
+    return { ok: true };
+  }
+
+  async function act(input: z.infer<typeof ActionSchema>): Promise<{ ok: boolean; error?: string }> {
+    const message = view.messages(me.id).find((m) => m.key === input.key);
+    if (!message) return { ok: false, error: 'That message is gone.' };
+    const id = randomUUID();
+    view.expectResponse(id, {
+      channel: message.channel,
+      user: me.id,
+      threadTs: message.threadTs,
+      original: message.key,
+    });
+    await delivery.action({
+      actionId: input.actionId,
+      blockId: input.blockId,
+      value: input.value,
+      user: me,
+      channel,
+      messageTs: message.ts,
+      threadTs: message.threadTs,
+      ephemeral: message.ephemeral,
+      responseUrl: slack.responseUrl(id),
+    });
+    return { ok: true };
+  }
+
+  function turn(input: z.infer<typeof KnobsSchema>): void {
+    if (input.jobDurationSec !== undefined) knobs.jobDurationSec = input.jobDurationSec;
+    if (input.nextEnd) knobs.nextEnd = input.nextEnd;
+    switch (input.fault) {
+      case 'mintlify_429':
+        simulator.injectFault({ kind: 'rate-limit', retryAfterSec: 5, count: 1 });
+        break;
+      case 'mintlify_5xx':
+        simulator.injectFault({ kind: 'status', status: 503, count: 3 });
+        break;
+      case 'slack_429':
+        slack.fail('chat.postMessage', { status: 429, retryAfterSec: 3 });
+        break;
+      case 'slack_5xx':
+        // Slack sometimes stores the message and still answers 5xx: the app must not post it twice.
+        slack.fail('chat.postMessage', { status: 503, afterStoring: true });
+        break;
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const asset = ASSETS[url.pathname];
+    if (req.method === 'GET' && asset) {
+      const body = await readFile(new URL(asset, PUBLIC));
+      res.writeHead(200, {
+        'content-type': TYPES[asset.split('.').pop() ?? ''] ?? 'text/plain',
+        'cache-control': 'no-store',
+      });
+      return void res.end(body);
+    }
+    if (req.method === 'GET' && url.pathname === '/api/state') {
+      return json(res, 200, {
+        me: { id: me.id, name: userName(me.id) },
+        channel,
+        people: workspace.users.map((u) => ({ id: u.id, name: userName(u.id), bot: !!u.isBot })),
+        knobs,
+        messages: view.messages(me.id),
+      });
+    }
+    const file = /^\/files\/([^/]+)$/.exec(url.pathname);
+    if (req.method === 'GET' && file) {
+      const found = slack.files.find((f) => f.id === decodeURIComponent(file[1] ?? ''));
+      if (!found) return json(res, 404, { error: 'No such file' });
+      const type = FILE_TYPES[found.name.split('.').pop()?.toLowerCase() ?? ''];
+      const safeName = found.name.replace(/["\\\r\n]/g, '_');
+      res.writeHead(200, {
+        'content-type': type ?? 'application/octet-stream',
+        // Images are shown in the page; everything else (the CSV) downloads.
+        'content-disposition': `${type?.startsWith('image/') ? 'inline' : 'attachment'}; filename="${safeName}"`,
+      });
+      return void res.end(found.bytes ?? found.content);
+    }
+    if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
+      const body = await readJson(req);
+      switch (url.pathname) {
+        case '/api/send': {
+          const input = SendSchema.safeParse(body);
+          if (!input.success) return json(res, 400, { ok: false, error: 'Send {"text": "…"}' });
+          return json(res, 200, await send(input.data.text, input.data.threadTs));
+        }
+        case '/api/action': {
+          const input = ActionSchema.safeParse(body);
+          if (!input.success) return json(res, 400, { ok: false, error: 'Unknown action' });
+          return json(res, 200, await act(input.data));
+        }
+        case '/api/knobs': {
+          const input = KnobsSchema.safeParse(body);
+          if (!input.success) return json(res, 400, { ok: false, error: z.prettifyError(input.error) });
+          turn(input.data);
+          return json(res, 200, { ok: true, knobs });
+        }
+      }
+    }
+    json(res, 404, { error: 'Not found' });
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error: Error) => {
+      log.error('playground.error', { error });
+      if (!res.headersSent) json(res, 500, { ok: false, error: error.message });
+    });
+  });
+  const stopParts = async () => {
+    await app.stop();
+    await simulator.close();
+    await slack.close();
+  };
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+    });
+  } catch (error) {
+    await stopParts();
+    throw error;
+  }
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+
+  return {
+    url,
+    app,
+    simulator,
+    slack,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await stopParts();
+    },
+  };
+}
+
+function present<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`The stand-in workspace needs ${what}`);
+  return value;
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > 64_000) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}

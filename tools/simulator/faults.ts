@@ -1,0 +1,81 @@
+import type { AgentJob, JobField, Operation } from './contract.js';
+
+export interface FaultMatch {
+  method?: string;
+  /** Tested against the request path (without the query string). */
+  path?: RegExp;
+  /** One of the documented operations (`create`, `get`, `follow-up`, `visitors`). */
+  operation?: Operation;
+}
+
+/** What the `job` switch may put in a job answer: documented values, except `status`, which may be any string. */
+export type JobOverrides = Omit<AgentJob, 'status'> & { status?: string };
+
+/** A job answer reshaped: fields kept, dropped or set, applied in that order. */
+export interface JobShape {
+  keep?: JobField[];
+  omit?: JobField[];
+  set?: JobOverrides;
+  /** Only answers about a job whose own status is this one are reshaped (and counted). */
+  whenStatus?: string;
+}
+
+/**
+ * `count` is how many matching requests get the fault; `Infinity` is allowed. All but `slow` and `job` replace
+ * the answer; `slow` delays it; `job` reshapes a successful job answer (create, get, follow-up).
+ */
+export type Fault = { count: number; match?: FaultMatch } & (
+  | { kind: 'status'; status: number; error?: string }
+  | { kind: 'slow'; delayMs: number }
+  | { kind: 'rate-limit'; retryAfterSec: number }
+  | { kind: 'reset' }
+  | { kind: 'not-json'; status: number; body: string; contentType: string }
+  | ({ kind: 'job' } & JobShape)
+);
+
+export interface FaultTarget {
+  method: string;
+  path: string;
+  operation: Operation | undefined;
+}
+
+export class FaultQueue {
+  #faults: { fault: Fault; remaining: number }[] = [];
+
+  add(fault: Fault): void {
+    if (fault.count > 0) this.#faults.push({ fault, remaining: fault.count });
+  }
+
+  clear(): void {
+    this.#faults = [];
+  }
+
+  /** Consumes and returns the first fault that matches the request (and `accept`, when given), if any. */
+  take(target: FaultTarget, accept: (fault: Fault) => boolean = () => true): Fault | undefined {
+    const index = this.#faults.findIndex(({ fault }) => matches(fault.match, target) && accept(fault));
+    const entry = this.#faults[index];
+    if (!entry) return undefined;
+    entry.remaining -= 1;
+    if (entry.remaining <= 0) this.#faults.splice(index, 1);
+    return entry.fault;
+  }
+}
+
+function matches(match: FaultMatch | undefined, { method, path, operation }: FaultTarget): boolean {
+  if (match?.method && match.method.toUpperCase() !== method.toUpperCase()) return false;
+  if (match?.operation && match.operation !== operation) return false;
+  if (match?.path) {
+    match.path.lastIndex = 0; // a /g or /y regex keeps state between test() calls
+    if (!match.path.test(path)) return false;
+  }
+  return true;
+}
+
+/** The job's answer after `shape`: a new object, the simulator's own record untouched. */
+export function shapeJob(job: object, shape: JobShape): Record<string, unknown> {
+  const { keep, omit = [], set } = shape;
+  const fields = Object.entries(job).filter(
+    ([key]) => (!keep || keep.includes(key as JobField)) && !omit.includes(key as JobField),
+  );
+  return { ...Object.fromEntries(fields), ...set };
+}

@@ -1,0 +1,139 @@
+import { type EventEnvelope, eventEnvelope, messageEvents } from './events.js';
+import { fileObject, fileType } from './files.js';
+import type { SlackStandin } from './server.js';
+import type { AssistantThread, StoredMessage, Tenant, UploadedFile } from './tenant.js';
+import { messageWire } from './wire.js';
+
+/** A message a person wrote, as stored, and the events Slack sends for it (deliver them, or redeliver them). */
+export interface Said {
+  ts: string;
+  text: string;
+  events: EventEnvelope[];
+}
+
+/** A file a person shares: a snippet (text) or an upload (bytes: a PNG, a PDF). */
+export interface SharedFile {
+  name: string;
+  content: string | Buffer;
+  title?: string;
+  /** `snippet` (text made in Slack) or `hosted` (an upload); by default snippet for text types, hosted otherwise. */
+  mode?: 'snippet' | 'hosted';
+}
+
+interface Where {
+  threadTs?: string;
+  /** The workspace it happens in; by default the one holding the channel. */
+  teamId?: string;
+}
+
+/**
+ * What people do in Slack, stored as Slack stores it and returned as the events Slack sends for it: messages (with
+ * their wire text), file shares, the assistant pane. The test delivers the events, over HTTP or Socket Mode.
+ */
+export class PeopleActions {
+  constructor(private readonly slack: SlackStandin) {}
+
+  /** `user` writes `typed` in `channel`: a `message` (and an `app_mention` when it mentions the bot). */
+  says(user: string, channel: string, typed: string, where: Where = {}): Said {
+    const tenant = this.where(channel, where);
+    const stored = this.store(
+      tenant,
+      { channel, ts: this.slack.nextTs(), user, text: messageWire(typed, tenant.workspace) },
+      where,
+    );
+    return { ts: stored.ts, text: stored.text ?? '', events: messageEvents(tenant, stored) };
+  }
+
+  /**
+   * `user` shares `file` in `channel`, with or without a comment: a `file_share` message whose `files[]` are the
+   * file objects (`url_private` on the stand-in, which needs the workspace's bot token).
+   */
+  sharesFile(
+    user: string,
+    channel: string,
+    file: SharedFile,
+    where: Where & { text?: string } = {},
+  ): Said & { file: ReturnType<typeof fileObject> } {
+    const tenant = this.where(channel, where);
+    const bytes = Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content, 'utf8');
+    const kind = fileType(file.name);
+    const stored: UploadedFile = {
+      id: `F${this.slack.nextId()}`,
+      name: file.name,
+      title: file.title ?? file.name,
+      content: kind.text ? bytes.toString('utf8') : '',
+      bytes,
+      channel,
+      user,
+      mode: file.mode ?? (kind.text ? 'snippet' : 'hosted'),
+      created: Math.floor(this.slack.now() / 1000),
+    };
+    tenant.files.push(stored);
+    const object = fileObject(this.slack, tenant, stored);
+    const text = where.text === undefined ? '' : messageWire(where.text, tenant.workspace);
+    const message = { channel, ts: this.slack.nextTs(), user, text, subtype: 'file_share', files: [object] };
+    const said = this.store(tenant, message, where);
+    return { ts: said.ts, text, file: object, events: messageEvents(tenant, said) };
+  }
+
+  /**
+   * `user` opens the app's assistant pane while looking at `context` (a channel): a new thread in their DM with the
+   * app, rooted in a message of subtype `assistant_app_thread`, and `assistant_thread_started`.
+   */
+  opensAssistant(user: string, options: { context?: string; teamId?: string } = {}) {
+    const tenant = this.slack.tenant(options.teamId);
+    const channel = `D${user}`;
+    const threadTs = this.slack.nextTs();
+    tenant.messages.push({
+      channel,
+      ts: threadTs,
+      user: tenant.workspace.botUserId,
+      bot_id: tenant.workspace.botId,
+      subtype: 'assistant_app_thread',
+      text: 'New chat',
+      assistant_app_thread: { title: 'New chat' },
+    });
+    const thread: AssistantThread = {
+      userId: user,
+      channel,
+      threadTs,
+      context: this.context(tenant, options.context),
+      statuses: [],
+    };
+    tenant.assistantThreads.push(thread);
+    return { channel, threadTs, thread, events: [this.assistantEvent(tenant, 'assistant_thread_started', thread)] };
+  }
+
+  /** The person moves to `context` with the pane open: `assistant_thread_context_changed`. */
+  movesAssistant(thread: AssistantThread, context: string, teamId?: string): EventEnvelope[] {
+    const tenant = this.slack.tenant(teamId);
+    thread.context = this.context(tenant, context);
+    return [this.assistantEvent(tenant, 'assistant_thread_context_changed', thread)];
+  }
+
+  private assistantEvent(tenant: Tenant, type: string, thread: AssistantThread): EventEnvelope {
+    const assistantThread = {
+      user_id: thread.userId,
+      context: thread.context,
+      channel_id: thread.channel,
+      thread_ts: thread.threadTs,
+    };
+    return eventEnvelope(tenant, { type, assistant_thread: assistantThread, event_ts: this.slack.nextTs() });
+  }
+
+  private context(tenant: Tenant, channel: string | undefined): AssistantThread['context'] {
+    if (!channel) return {};
+    return { channel_id: channel, team_id: tenant.teamId, enterprise_id: tenant.workspace.enterpriseId ?? null };
+  }
+
+  private where(channel: string, where: Where): Tenant {
+    return where.teamId ? this.slack.tenant(where.teamId) : this.slack.tenantOf(channel);
+  }
+
+  private store(tenant: Tenant, message: StoredMessage & { user: string }, where: Where) {
+    const authorTeam = tenant.person(message.user)?.teamId ?? tenant.teamId;
+    const stored = { ...message, team: authorTeam, ...(where.threadTs && { thread_ts: where.threadTs }) };
+    tenant.messages.push(stored);
+    return stored;
+  }
+}

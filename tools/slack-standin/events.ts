@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { StoredMessage, Tenant } from './tenant.js';
+
+/** An Events API envelope, as Slack sends it to the app (over HTTP or in a Socket Mode `events_api` envelope). */
+export type EventEnvelope = Record<string, unknown> & { event_id: string; event: Record<string, unknown> };
+
+export function newEventId(): string {
+  return `Ev${randomUUID().replace(/-/g, '').slice(0, 10).toUpperCase()}`;
+}
+
+/**
+ * The `event_callback` around `event` for `tenant` (Events API, "callback field"): the team, the app, one
+ * authorization for the app's bot. On Enterprise Grid it carries the organisation (`enterprise_id`, and for an
+ * org-wide install `is_enterprise_install` with a null team in the authorization, which Bolt reads to authorize);
+ * in a Slack Connect channel `is_ext_shared_channel`.
+ */
+export function eventEnvelope(tenant: Tenant, event: Record<string, unknown>, shared = false): EventEnvelope {
+  const ws = tenant.workspace;
+  const enterpriseId = ws.enterpriseId ?? null;
+  const org = !!tenant.orgInstall;
+  return {
+    token: 'legacy-verification-token',
+    team_id: ws.teamId,
+    ...(enterpriseId && { enterprise_id: enterpriseId }),
+    context_team_id: ws.teamId,
+    context_enterprise_id: enterpriseId,
+    api_app_id: ws.appId,
+    type: 'event_callback',
+    event_id: newEventId(),
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [
+      {
+        enterprise_id: enterpriseId,
+        team_id: org ? null : ws.teamId,
+        user_id: ws.botUserId,
+        is_bot: true,
+        is_enterprise_install: org,
+      },
+    ],
+    is_ext_shared_channel: shared,
+    event,
+  };
+}
+
+function channelType(channel: string): string {
+  return channel.startsWith('D') ? 'im' : channel.startsWith('G') ? 'group' : 'channel';
+}
+
+/**
+ * The events Slack delivers for a message a person wrote (stored as `stored`): a `message` (`message.im` in a DM,
+ * with its subtype, e.g. `file_share`), and before it an `app_mention` (same ts, its own event_id) when it mentions
+ * the bot outside a DM. Each carries the author's `team`; in a Slack Connect channel also `user_team` and
+ * `source_team`, the author's organisation.
+ */
+export function messageEvents(tenant: Tenant, stored: StoredMessage & { user: string }): EventEnvelope[] {
+  const authorTeam = tenant.person(stored.user)?.teamId ?? tenant.teamId;
+  const shared = !!tenant.channel(stored.channel)?.sharedWith?.length;
+  const type = channelType(stored.channel);
+  const base = {
+    user: stored.user,
+    text: stored.text ?? '',
+    ts: stored.ts,
+    channel: stored.channel,
+    event_ts: stored.ts,
+    client_msg_id: randomUUID(),
+    team: authorTeam,
+    ...(shared && { user_team: authorTeam, source_team: authorTeam }),
+    ...(stored.thread_ts && { thread_ts: stored.thread_ts }),
+    ...(stored.files && { files: stored.files }),
+  };
+  const message = {
+    type: 'message',
+    ...(stored.subtype && { subtype: stored.subtype }),
+    ...base,
+    channel_type: type,
+  };
+  const events = [eventEnvelope(tenant, message, shared)];
+  const mentionsBot = base.text.includes(`<@${tenant.workspace.botUserId}>`);
+  if (type !== 'im' && mentionsBot) events.unshift(eventEnvelope(tenant, { type: 'app_mention', ...base }, shared));
+  return events;
+}

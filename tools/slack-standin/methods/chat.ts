@@ -1,0 +1,83 @@
+import { blockKitProblems, type Surface } from '../block-kit.js';
+import type { EphemeralMessage, StoredMessage } from '../tenant.js';
+import { type Answer, type Handler, type MethodCall, ok, refuse, text } from './answer.js';
+
+/** Slack's `invalid_blocks`, one `[ERROR] … [json-pointer:…]` line per problem; undefined when Slack accepts them. */
+export function invalidBlocks(blocks: unknown, surface: Surface = 'message'): Answer | undefined {
+  if (blocks === undefined) return undefined;
+  const problems = blockKitProblems(blocks, surface);
+  return problems.length
+    ? refuse('invalid_blocks', { errors: problems, response_metadata: { messages: problems } })
+    : undefined;
+}
+
+export function withoutChannel({ channel: _, ...message }: StoredMessage) {
+  return { type: 'message', ...message };
+}
+
+function postMessage({ args, tenant, slack }: MethodCall): Answer {
+  const said = text(args.text);
+  if (said === undefined && args.blocks === undefined) return refuse('no_text');
+  const bad = invalidBlocks(args.blocks);
+  if (bad) return bad;
+  const { botUserId, botId } = tenant.workspace;
+  const message: StoredMessage = {
+    channel: String(args.channel),
+    ts: slack.nextTs(),
+    user: botUserId,
+    bot_id: botId,
+    ...(said !== undefined && { text: said }),
+    ...(args.blocks !== undefined && { blocks: args.blocks }),
+    ...(typeof args.thread_ts === 'string' && { thread_ts: args.thread_ts }),
+    ...(args.metadata !== undefined && { metadata: args.metadata }),
+  };
+  tenant.messages.push(message);
+  // The app's reply in an assistant thread clears the status it set there.
+  if (message.thread_ts) {
+    const thread = tenant.assistantThread(message.channel, message.thread_ts);
+    if (thread) delete thread.status;
+  }
+  return ok({ channel: message.channel, ts: message.ts, message: withoutChannel(message) });
+}
+
+function update({ args, tenant }: MethodCall): Answer {
+  const bad = invalidBlocks(args.blocks);
+  if (bad) return bad;
+  const message = tenant.message(String(args.channel), String(args.ts));
+  if (!message) return refuse('message_not_found');
+  const said = text(args.text);
+  if (said !== undefined) message.text = said;
+  if (args.blocks !== undefined) message.blocks = args.blocks;
+  if (args.metadata !== undefined) message.metadata = args.metadata;
+  return ok({ channel: message.channel, ts: message.ts, text: message.text ?? '', message: withoutChannel(message) });
+}
+
+function postEphemeral({ args, tenant, slack }: MethodCall): Answer {
+  const said = text(args.text);
+  if (said === undefined && args.blocks === undefined) return refuse('no_text');
+  const bad = invalidBlocks(args.blocks);
+  if (bad) return bad;
+  const message: EphemeralMessage = {
+    channel: String(args.channel),
+    user: String(args.user),
+    ts: slack.nextTs(),
+    ...(said !== undefined && { text: said }),
+    ...(args.blocks !== undefined && { blocks: args.blocks }),
+    ...(typeof args.thread_ts === 'string' && { thread_ts: args.thread_ts }),
+  };
+  tenant.ephemerals.push(message);
+  return ok({ message_ts: message.ts });
+}
+
+function getPermalink({ args, tenant }: MethodCall): Answer {
+  const channel = String(args.channel);
+  if (!tenant.message(channel, String(args.message_ts))) return refuse('message_not_found');
+  return ok({ channel, permalink: tenant.permalink(channel, String(args.message_ts)) });
+}
+
+export const chatMethods: Record<string, Handler> = {
+  'chat.postMessage': postMessage,
+  'chat.update': update,
+  'chat.postEphemeral': postEphemeral,
+  'chat.getPermalink': getPermalink,
+};

@@ -1,0 +1,76 @@
+import type { StoredMessage } from '../tenant.js';
+import { type Answer, flag, type Handler, type MethodCall, ok, refuse } from './answer.js';
+
+function open({ args, tenant, slack }: MethodCall): Answer {
+  // The bot's DM with one person: Slack answers the same D… id every time.
+  const [userId = ''] = String(args.users ?? '').split(',');
+  if (!slack.personIn(tenant, userId)) return refuse('user_not_found');
+  return ok({ channel: { id: `D${userId}` } });
+}
+
+function info({ args, tenant }: MethodCall): Answer {
+  const id = String(args.channel);
+  if (id.startsWith('D') && tenant.person(id.slice(1))) {
+    return ok({ channel: { id, is_im: true, is_channel: false, user: id.slice(1) } });
+  }
+  const channel = tenant.channel(id);
+  if (!channel) return refuse('channel_not_found');
+  const shared = channel.sharedWith ?? [];
+  return ok({
+    channel: {
+      id: channel.id,
+      name: channel.name,
+      is_channel: true,
+      is_im: false,
+      is_private: false,
+      is_shared: shared.length > 0,
+      is_ext_shared: shared.length > 0,
+      context_team_id: tenant.teamId,
+      ...(shared.length > 0 && { shared_team_ids: [tenant.teamId, ...shared] }),
+    },
+  });
+}
+
+/**
+ * `oldest`/`latest` bound what is returned (exclusive unless `inclusive`); a thread's parent always comes first in
+ * `conversations.replies`, whatever the bounds.
+ */
+function inBounds(args: MethodCall['args']) {
+  const inclusive = flag(args.inclusive);
+  const oldest = args.oldest === undefined ? undefined : Number(args.oldest);
+  const latest = args.latest === undefined ? undefined : Number(args.latest);
+  return (m: StoredMessage) => {
+    const ts = Number(m.ts);
+    if (oldest !== undefined && (inclusive ? ts < oldest : ts <= oldest)) return false;
+    return latest === undefined || (inclusive ? ts <= latest : ts < latest);
+  };
+}
+
+function read({ method, args, tenant, slack }: MethodCall): Answer {
+  const withMetadata = flag(args.include_all_metadata);
+  const channel = String(args.channel);
+  const bounded = inBounds(args);
+  const replies = method === 'conversations.replies';
+  const all = tenant.messages
+    .filter((m) => m.channel === channel)
+    .filter((m) => (replies ? m.ts === args.ts || (m.thread_ts === args.ts && bounded(m)) : !m.thread_ts && bounded(m)))
+    .map(({ metadata, channel: _, ...m }) => ({
+      type: 'message',
+      ...m,
+      ...(withMetadata && metadata !== undefined && { metadata }),
+    }));
+  // History is newest first; a thread is its root, then replies oldest first.
+  if (!replies) all.reverse();
+  const limit = slack.rateLimits.pageSize(method, Number(args.limit), 100, 1000);
+  const start = Number(args.cursor ?? 0) || 0;
+  const page = all.slice(start, start + limit);
+  const more = start + limit < all.length;
+  return ok({ messages: page, has_more: more, response_metadata: { next_cursor: more ? String(start + limit) : '' } });
+}
+
+export const conversationMethods: Record<string, Handler> = {
+  'conversations.open': open,
+  'conversations.info': info,
+  'conversations.history': read,
+  'conversations.replies': read,
+};

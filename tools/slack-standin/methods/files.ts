@@ -1,0 +1,53 @@
+import { fileObject } from '../files.js';
+import type { UploadedFile } from '../tenant.js';
+import { type Answer, type Handler, type MethodCall, ok, refuse } from './answer.js';
+
+/** Step 1 of `files.uploadV2`: a file id and where to send the bytes. */
+function getUploadUrl({ args, tenant, slack }: MethodCall): Answer {
+  const file: UploadedFile = {
+    id: `F${slack.nextId()}`,
+    name: String(args.filename),
+    content: '',
+    user: tenant.workspace.botUserId,
+    mode: 'hosted',
+  };
+  tenant.files.push(file);
+  return ok({ upload_url: `${slack.url}/upload/${file.id}`, file_id: file.id });
+}
+
+/** Step 3: titles the uploaded files and, given a channel, shares them in a message from the bot. */
+function completeUpload({ args, tenant, slack }: MethodCall): Answer {
+  const wanted = (args.files as { id: string; title?: string }[] | undefined) ?? [];
+  const files = wanted.map((w) => ({ w, file: tenant.files.find((f) => f.id === w.id) }));
+  if (files.length === 0 || files.some(({ file }) => !file)) return refuse('file_not_found');
+  const shared = files.map(({ w, file }) => {
+    const f = file as UploadedFile;
+    f.title = w.title ?? f.name;
+    if (typeof args.channel_id === 'string') f.channel = args.channel_id;
+    return fileObject(slack, tenant, f);
+  });
+  if (typeof args.channel_id === 'string') {
+    tenant.messages.push({
+      channel: args.channel_id,
+      ts: slack.nextTs(),
+      user: tenant.workspace.botUserId,
+      bot_id: tenant.workspace.botId,
+      files: shared,
+      ...(typeof args.initial_comment === 'string' && { text: args.initial_comment }),
+      ...(typeof args.thread_ts === 'string' && { thread_ts: args.thread_ts }),
+    });
+  }
+  return ok({ files: shared.map(({ id, title, name }) => ({ id, title, name })) });
+}
+
+function info({ args, tenant, slack }: MethodCall): Answer {
+  const file = tenant.files.find((f) => f.id === args.file);
+  if (!file) return refuse('file_not_found');
+  return ok({ file: fileObject(slack, tenant, file), comments: [], response_metadata: { next_cursor: '' } });
+}
+
+export const fileMethods: Record<string, Handler> = {
+  'files.getUploadURLExternal': getUploadUrl,
+  'files.completeUploadExternal': completeUpload,
+  'files.info': info,
+};

@@ -1,0 +1,252 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { PeopleActions } from './actions.js';
+import { handleRequest } from './dispatch.js';
+import { Faults, type SlackFault } from './faults.js';
+import { Installs } from './installs.js';
+import type { Args } from './methods/answer.js';
+import { type RateLimitOptions, RateLimits } from './rate-limits.js';
+import { type StoredMessage, Tenant } from './tenant.js';
+import { Tokens } from './tokens.js';
+import { messageWire } from './wire.js';
+import { defaultWorkspace, type Enterprise, type StandinUser, type Workspace } from './workspace.js';
+
+export type { SlackFault } from './faults.js';
+export type { EphemeralMessage, StoredMessage, StoredView, UploadedFile } from './tenant.js';
+
+/** One Web API call, response_url post or file upload the app made. Form fields holding JSON are decoded. */
+export interface SlackCall {
+  method: string;
+  args: Record<string, unknown>;
+  at: number;
+  /** The workspace a Web API call acted in (by its token). */
+  teamId?: string;
+}
+
+export interface StandinOptions {
+  /** The stand-in's clock (ms): time zones, rate-limit windows and OAuth code expiry follow it. */
+  now?: () => number;
+  /** Turns Slack's rate tiers on from the start (they are off by default). */
+  rateLimits?: boolean | RateLimitOptions;
+}
+
+/**
+ * A stand-in for Slack on 127.0.0.1: the Web API (messages stored and read back, people, auth per token, Block Kit
+ * limits, files, views, the assistant pane), several workspaces routed by token, Enterprise Grid org-wide installs,
+ * OAuth v2 installs and uninstalls (`installs`), what people do as events (`people`), rate tiers (`rateLimits`),
+ * `response_url`s and fault injection. Used by the tests and the playground.
+ */
+export class SlackStandin {
+  readonly calls: SlackCall[] = [];
+  /** The default workspace (the one the constructor was given). */
+  readonly workspace: Workspace;
+  readonly tenants = new Map<string, Tenant>();
+  readonly enterprises = new Map<string, Enterprise>();
+  readonly tokens = new Tokens();
+  readonly now: () => number;
+  readonly rateLimits: RateLimits;
+  readonly installs = new Installs(this);
+  readonly people = new PeopleActions(this);
+  url = '';
+  /** Set by a Socket Mode server attached to this stand-in: what `apps.connections.open` hands out. */
+  socketModeUrl?: (() => string) | undefined;
+  private readonly home: Tenant;
+  /** Faults armed with `fail` (see faults.ts). */
+  readonly faults = new Faults();
+  private server?: Server;
+  private seq = 0;
+
+  constructor(workspace: Workspace = defaultWorkspace(), options: StandinOptions = {}) {
+    this.workspace = workspace;
+    this.now = options.now ?? Date.now;
+    this.rateLimits = new RateLimits(this.now);
+    if (options.rateLimits) this.rateLimits.enable(options.rateLimits === true ? {} : options.rateLimits);
+    this.home = this.addWorkspace(workspace);
+    this.acceptToken(workspace.appToken, 'app');
+  }
+
+  async start(port = 0): Promise<this> {
+    this.server = createServer((req, res) => {
+      void handleRequest(this, req)
+        .then(({ status, headers, body, raw }) => {
+          res.writeHead(status, raw === undefined ? { 'content-type': 'application/json', ...headers } : headers);
+          res.end(raw ?? JSON.stringify(body));
+        })
+        // A test that set the stand-in up wrong (an unknown workspace) reads why, instead of a hung request.
+        .catch((error: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(error.message));
+    });
+    this.server.listen(port, '127.0.0.1');
+    await once(this.server, 'listening');
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+
+  /** Base URL for the app's `SLACK_API_URL`. */
+  get apiUrl(): string {
+    return `${this.url}/api/`;
+  }
+
+  /** A `response_url` for a slash command or action; posts to it are recorded as method `response_url:<id>`. */
+  responseUrl(id = 'r1'): string {
+    return `${this.url}/respond/${id}`;
+  }
+
+  // The default workspace's stores, as the tests have always read them.
+  get messages(): StoredMessage[] {
+    return this.home.messages;
+  }
+  get ephemerals() {
+    return this.home.ephemerals;
+  }
+  get files() {
+    return this.home.files;
+  }
+  get views() {
+    return this.home.views;
+  }
+
+  /** Serves another workspace (its bot token, people, channels and stores). */
+  addWorkspace(workspace: Workspace): Tenant {
+    const tenant = new Tenant(workspace);
+    this.tenants.set(workspace.teamId, tenant);
+    this.tokens.accept(workspace.botToken, 'bot', { teamId: workspace.teamId });
+    return tenant;
+  }
+
+  /**
+   * An Enterprise Grid organisation of `workspaces` with the app installed org-wide: the organisation's one bot
+   * token (and bot user) serves each of them; their events carry `enterprise_id` and `is_enterprise_install`.
+   */
+  addEnterprise(enterprise: Enterprise, workspaces: Workspace[]): Tenant[] {
+    this.enterprises.set(enterprise.id, enterprise);
+    this.tokens.accept(enterprise.botToken, 'bot', { enterpriseId: enterprise.id });
+    // One bot user for the whole organisation.
+    const orgBot = (ws: Workspace): Workspace => ({
+      ...ws,
+      botUserId: enterprise.botUserId,
+      botId: enterprise.botId,
+      users: ws.users.map((u) => (u.id === ws.botUserId ? { ...u, id: enterprise.botUserId } : u)),
+    });
+    return workspaces.map((ws) => {
+      const tenant = this.tenants.get(ws.teamId) ?? this.addWorkspace(orgBot(ws));
+      tenant.workspace.enterpriseId = enterprise.id;
+      tenant.orgInstall = enterprise;
+      return tenant;
+    });
+  }
+
+  /** A workspace's side of the stand-in; the default one without an id. */
+  tenant(teamId?: string): Tenant {
+    const tenant = teamId === undefined ? this.home : this.tenants.get(teamId);
+    if (!tenant) throw new Error(`the stand-in serves no workspace ${teamId}`);
+    return tenant;
+  }
+
+  /** The workspace `channel` belongs to (the default one when none claims it). */
+  tenantOf(channel: string): Tenant {
+    return [...this.tenants.values()].find((t) => t.holds(channel)) ?? this.home;
+  }
+
+  /** Lets `token` in as a bot (`xoxb-`) or app-level (`xapp-`) token of a workspace (the default one). */
+  acceptToken(token: string, kind: 'bot' | 'app' = token.startsWith('xapp-') ? 'app' : 'bot', teamId?: string): void {
+    this.tokens.accept(token, kind, { teamId: teamId ?? this.home.teamId });
+  }
+
+  /** Refuses `token` from now on, as Slack does a revoked token or a deactivated account. */
+  refuseToken(token: string, error = 'token_revoked'): void {
+    this.tokens.refuse(token, error);
+  }
+
+  /** Whether `token` is a live bot token acting for `tenant` (its own, or its organisation's org-wide one). */
+  tokenServes(token: string, tenant: Tenant): boolean {
+    const state = this.tokens.get(token);
+    if (!state || state.refused || state.kind === 'app') return false;
+    return 'teamId' in state.owner
+      ? state.owner.teamId === tenant.teamId
+      : state.owner.enterpriseId === tenant.orgInstall?.id;
+  }
+
+  /** Makes the next `count` calls of `method` (those `when` accepts, if given) fail with `fault`. */
+  fail(method: string, fault: SlackFault, count = 1, when?: (args: Args) => boolean): void {
+    this.faults.add(method, fault, count, when);
+  }
+
+  callsTo(method: string): SlackCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  reset(): void {
+    this.calls.length = 0;
+    this.faults.clear();
+    this.rateLimits.reset();
+  }
+
+  /** A person of the default workspace (tests may override who exists). */
+  user(id: string): StandinUser | undefined {
+    return this.home.workspace.users.find((u) => u.id === id);
+  }
+
+  /** A person as `tenant` sees them: its own people (the default workspace's through `user`), or Slack Connect's. */
+  personIn(tenant: Tenant, id: string): { user: StandinUser; teamId: string } | undefined {
+    if (tenant !== this.home) return tenant.person(id);
+    const own = this.user(id);
+    if (own) return { user: own, teamId: tenant.teamId };
+    const team = tenant.connectedTeamOf(id);
+    const user = team?.users.find((u) => u.id === id);
+    return team && user ? { user, teamId: team.teamId } : undefined;
+  }
+
+  /**
+   * A person writes `typed` in `channel` of the default workspace (in the thread of `threadTs`, when given): stored
+   * as Slack stores it (its wire text, files with their permalinks), so `conversations.replies` reads it back. For
+   * the events Slack sends with it, and other workspaces, see `people.says`.
+   */
+  postAs(
+    user: string,
+    channel: string,
+    typed: string,
+    options: { threadTs?: string; files?: { id: string; name: string }[] } = {},
+  ): StoredMessage & { text: string } {
+    const message = {
+      channel,
+      ts: this.nextTs(),
+      user,
+      text: messageWire(typed, this.workspace),
+      ...(options.threadTs && { thread_ts: options.threadTs }),
+      ...(options.files && {
+        files: options.files.map((f) => ({ ...f, title: f.name, permalink: this.permalink(channel, f.id, f.name) })),
+      }),
+    };
+    this.messages.push(message);
+    return message;
+  }
+
+  /** What `chat.getPermalink` answers for a message of the default workspace, and (given a name) a file's link. */
+  permalink(channel: string, ts: string, fileName?: string): string {
+    const base = `https://${this.workspace.teamDomain}.slack.com`;
+    return fileName ? `${base}/files/${channel}/${ts}/${fileName}` : this.home.permalink(channel, ts);
+  }
+
+  /** A fresh message ts, unique across workspaces. */
+  nextTs(): string {
+    return `${1_700_000_000 + ++this.seq}.000100`;
+  }
+
+  nextId(): number {
+    return ++this.seq;
+  }
+}
+
+export async function startSlackStandin(
+  workspace?: Workspace,
+  port = 0,
+  options: StandinOptions = {},
+): Promise<SlackStandin> {
+  return new SlackStandin(workspace, options).start(port);
+}

@@ -1,0 +1,127 @@
+import type { ConnectedTeam, Enterprise, StandinChannel, StandinUser, Workspace } from './workspace.js';
+
+/** A file as Slack holds it: shared by a person, or uploaded by the app (`files.getUploadURLExternal`). */
+export interface UploadedFile {
+  id: string;
+  name: string;
+  title?: string;
+  /** The content as text (a snippet, a CSV); binary files keep their bytes in `bytes`. */
+  content: string;
+  /** The bytes as uploaded (a PNG chart is not text). */
+  bytes?: Buffer;
+  channel?: string;
+  /** Who shared it: a person, or the app's bot user. */
+  user?: string;
+  mimetype?: string;
+  filetype?: string;
+  prettyType?: string;
+  /** `snippet` for text made in Slack's snippet editor, `hosted` for uploads. */
+  mode?: 'snippet' | 'hosted';
+  created?: number;
+}
+
+/** A message the stand-in stored, as `conversations.history`/`replies` return it. */
+export interface StoredMessage {
+  channel: string;
+  ts: string;
+  thread_ts?: string;
+  text?: string;
+  blocks?: unknown;
+  metadata?: unknown;
+  user?: string;
+  bot_id?: string;
+  subtype?: string;
+  team?: string;
+  files?: ({ id: string; name: string; title: string; permalink?: string } & Record<string, unknown>)[];
+  /** The root of an assistant thread (`subtype: 'assistant_app_thread'`) carries its title. */
+  assistant_app_thread?: { title: string };
+}
+
+/** A message only one person sees (`chat.postEphemeral`). */
+export interface EphemeralMessage {
+  channel: string;
+  user: string;
+  ts: string;
+  thread_ts?: string;
+  text?: string;
+  blocks?: unknown;
+}
+
+export interface StoredView {
+  id: string;
+  /** `views.open`/`push` (a modal) or `views.publish` (a user's App Home). */
+  via: string;
+  user_id?: string;
+  view: Record<string, unknown>;
+}
+
+/** A thread in the assistant pane (a DM with the app) and what the app set on it. */
+export interface AssistantThread {
+  userId: string;
+  /** The person's DM with the app (`D…`). */
+  channel: string;
+  threadTs: string;
+  /** Where the person was when they opened (or moved with) the pane. */
+  context: { channel_id?: string; team_id?: string; enterprise_id?: string | null };
+  /** The status shown under the thread; cleared when the app replies in it. */
+  status?: { status: string; loading_messages?: string[] };
+  /** Every status set, cleared ones included, oldest first. */
+  statuses: string[];
+  suggestedPrompts?: { title?: string; prompts: { title: string; message: string }[] };
+  title?: string;
+}
+
+/**
+ * One workspace's side of the stand-in: its messages, ephemerals, files, views and assistant threads, and how it is
+ * installed (its own bot token, or an organisation's org-wide install).
+ */
+export class Tenant {
+  readonly messages: StoredMessage[] = [];
+  readonly ephemerals: EphemeralMessage[] = [];
+  readonly files: UploadedFile[] = [];
+  readonly views: StoredView[] = [];
+  readonly assistantThreads: AssistantThread[] = [];
+  /** Set when the app is installed org-wide: events say so and the organisation's token serves this workspace. */
+  orgInstall?: Enterprise;
+
+  constructor(readonly workspace: Workspace) {}
+
+  get teamId(): string {
+    return this.workspace.teamId;
+  }
+
+  /** A person of this workspace, or of an organisation it reaches through Slack Connect (with their team id). */
+  person(id: string): { user: StandinUser; teamId: string } | undefined {
+    const own = this.workspace.users.find((u) => u.id === id);
+    if (own) return { user: own, teamId: this.teamId };
+    const team = this.connectedTeamOf(id);
+    const user = team?.users.find((u) => u.id === id);
+    return team && user ? { user, teamId: team.teamId } : undefined;
+  }
+
+  connectedTeamOf(userId: string): ConnectedTeam | undefined {
+    return this.workspace.connectedTeams?.find((t) => t.users.some((u) => u.id === userId));
+  }
+
+  channel(id: string): StandinChannel | undefined {
+    return this.workspace.channels.find((c) => c.id === id);
+  }
+
+  /** Whether `channel` is this workspace's: one of its channels, or a DM (`D<user>`) with one of its people. */
+  holds(channel: string): boolean {
+    return !!this.channel(channel) || (channel.startsWith('D') && !!this.person(channel.slice(1)));
+  }
+
+  message(channel: string, ts: string): StoredMessage | undefined {
+    return this.messages.find((m) => m.channel === channel && m.ts === ts);
+  }
+
+  assistantThread(channel: string, threadTs: string): AssistantThread | undefined {
+    return this.assistantThreads.find((t) => t.channel === channel && t.threadTs === threadTs);
+  }
+
+  /** What `chat.getPermalink` answers for a message. */
+  permalink(channel: string, ts: string): string {
+    return `https://${this.workspace.teamDomain}.slack.com/archives/${channel}/p${ts.replace('.', '')}`;
+  }
+}

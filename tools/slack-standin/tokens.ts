@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto';
+
+/** Whose a token is: one workspace's install, or an organisation's org-wide install. */
+export type TokenOwner = { teamId: string } | { enterpriseId: string };
+
+/** Bot (`xoxb-`), user (`xoxp-`) or app-level (`xapp-`); once refused, why (`token_revoked`, `account_inactive`, …). */
+export interface TokenState {
+  kind: 'bot' | 'user' | 'app';
+  owner: TokenOwner;
+  refused?: string;
+}
+
+/** The tokens the stand-in knows, whose each is, and which it now refuses. */
+export class Tokens {
+  private readonly states = new Map<string, TokenState>();
+
+  get(token: string): TokenState | undefined {
+    return this.states.get(token);
+  }
+
+  accept(token: string, kind: TokenState['kind'], owner: TokenOwner): void {
+    this.states.set(token, { kind, owner });
+  }
+
+  /** A fresh token for an install, as OAuth hands out. */
+  issue(kind: 'bot' | 'user', owner: TokenOwner): string {
+    const id = 'teamId' in owner ? owner.teamId : owner.enterpriseId;
+    const token = `${kind === 'bot' ? 'xoxb' : 'xoxp'}-${id}-${randomBytes(12).toString('hex')}`;
+    this.accept(token, kind, owner);
+    return token;
+  }
+
+  refuse(token: string, error: string): void {
+    const state = this.states.get(token);
+    if (state) state.refused = error;
+    else this.states.set(token, { kind: 'bot', owner: { teamId: '' }, refused: error });
+  }
+
+  /** Refuses every bot and user token of `owner` (an uninstall, a revocation); the app-level token stays. */
+  refuseAll(owner: TokenOwner, error: string): void {
+    for (const state of this.states.values()) {
+      if (state.kind !== 'app' && sameOwner(state.owner, owner)) state.refused = error;
+    }
+  }
+}
+
+function sameOwner(a: TokenOwner, b: TokenOwner): boolean {
+  return 'teamId' in a && 'teamId' in b
+    ? a.teamId === b.teamId
+    : 'enterpriseId' in a && 'enterpriseId' in b && a.enterpriseId === b.enterpriseId;
+}
