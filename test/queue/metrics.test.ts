@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryEngine } from '../../src/queue/memory.js';
 import { createQueueMetrics } from '../../src/queue/metrics.js';
 import { captureLogs } from '../support/logs.js';
-import { eventually, lanes } from './support.js';
+import { eventually } from '../support/wait.js';
+import { lanes } from './support.js';
 
 describe('queue metrics', () => {
   it('show depth per lane and state, finished tries by outcome, waits and run times', async () => {
@@ -19,8 +20,8 @@ describe('queue metrics', () => {
       await lane.add({ n: 1 });
       await lane.add({ n: 2 });
       await lane.add({ n: 3 }, { delayMs: 60_000 });
-      await eventually(async () => (await engine.counts('work')).failed === 1, 'one failure for good');
-      await eventually(async () => (await engine.stats())[0]?.completedTotal === 1, 'one completion');
+      await eventually(async () => (await engine.counts('work')).failed === 1, 8_000, 'one failure for good');
+      await eventually(async () => (await engine.stats())[0]?.completedTotal === 1, 8_000, 'one completion');
 
       const text = await registry.metrics();
       expect(text).toContain('mintlify_slack_queue_jobs{lane="work",state="delayed"} 1');

@@ -6,8 +6,9 @@ import { defineLane, type Engine, QueueUnavailableError } from '../../src/queue/
 import { createRedisEngine } from '../../src/queue/redis.js';
 import { captureLogs } from '../support/logs.js';
 import { dropNamespace, redisAvailable, TEST_REDIS_URL, testNamespace } from '../support/redis.js';
+import { eventually, sleep } from '../support/wait.js';
 import { engineContract } from './engine-contract.js';
-import { eventually, lanes, sleep } from './support.js';
+import { lanes } from './support.js';
 
 /** Short locks, so a test sees a take-over in seconds. */
 const TEST_TIMINGS = { lockDurationMs: 2_000, stalledIntervalMs: 1_000 };
@@ -41,7 +42,7 @@ describe.skipIf(!redisAvailable)('BullMQ engine', () => {
         seen.push(n);
       });
       await web.lane(lanes.work).add({ n: 1 }, { id: 'from-web' });
-      await eventually(() => seen.length === 1, 'the run on the worker');
+      await eventually(() => seen.length === 1, 8_000, 'the run on the worker');
       expect(seen).toEqual([1]);
       expect(await web.counts('work')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
     });
@@ -67,7 +68,7 @@ describe.skipIf(!redisAvailable)('BullMQ engine', () => {
         await new Promise((resolve) => meta.signal.addEventListener('abort', resolve));
       });
       await closing.lane(lanes.slow).add({ n: 1 }, { id: 'long' });
-      await eventually(async () => (await closing.counts('slow')).active === 1, 'the job running');
+      await eventually(async () => (await closing.counts('slow')).active === 1, 8_000, 'the job running');
       const takenAt = new Promise<number>((resolve) => other.work(lanes.slow, async () => resolve(Date.now())));
       expect(await closing.close(200)).toEqual({ handedBack: 1, dropped: 0 });
       handedBackAt = Date.now();
@@ -79,7 +80,7 @@ describe.skipIf(!redisAvailable)('BullMQ engine', () => {
       const renamed = defineLane({ ...lanes.work, data: z.object({ count: z.number() }) });
       newer.work(renamed, async () => {});
       await older.lane(lanes.work).add({ n: 1 }, { id: 'old-shape' });
-      const failed = await eventually(async () => (await newer.failed('work'))[0], 'the failure');
+      const failed = await eventually(async () => (await newer.failed('work'))[0], 8_000, 'the failure');
       expect(failed).toMatchObject({ id: 'old-shape', attempts: 1, error: expect.stringContaining('count') });
     });
 
