@@ -2,7 +2,7 @@ import type { VisitorCounts } from '../../mintlify/schemas.js';
 import type { VisitorsPage } from '../blocks.js';
 import type { ReportQuery } from '../date-range.js';
 import type { FailedFor } from '../failures.js';
-import { previousPeriod } from '../periods.js';
+import { comparisonCut, previousPeriod } from '../periods.js';
 import type { ProjectQuery } from '../requests.js';
 import { fetchPage, type PageDeps } from './page.js';
 
@@ -22,6 +22,7 @@ export async function showReport(deps: PageDeps, query: ProjectQuery): Promise<R
  * one `limit=1` request (cached like any page), or undefined when the service could not say.
  */
 async function previousTotals(deps: PageDeps, project: string, query: ReportQuery): Promise<VisitorCounts | undefined> {
-  const result = await fetchPage(deps, project, { ...previousPeriod(query), limit: 1, offset: 0 });
+  const until = comparisonCut(query, deps.now());
+  const result = await fetchPage(deps, project, { ...previousPeriod(query), limit: 1, offset: 0 }, { until });
   return result.ok ? result.page.response.totals : undefined;
 }
