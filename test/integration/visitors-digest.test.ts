@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
-import { CHANNEL_ID } from '../fixtures/slack.js';
+import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { settle } from '../support/steps.js';
@@ -19,6 +19,8 @@ describe.each(storeKinds)('/visitors digest ($kind store)', (store) => {
     simulator: { pathCount: 300 },
     start: { now: () => time, digest: { tickMs: TICK_MS } },
   });
+  // Alice keeps UTC here (these tests are about UTC days); zones: visitors-zones.test.ts.
+  beforeEach(() => h.slack.zones.set(USER_ID, 'UTC'));
 
   /** Runs `/visitors digest …` on `app` and reads the private answer. */
   async function digest(app: TestApp, words: string, prefix?: string): Promise<string> {
