@@ -19,12 +19,12 @@ describe.each(storeKinds)('/visitors digest ($kind store)', (store) => {
     simulator: { pathCount: 300 },
     start: { now: () => time, digest: { tickMs: TICK_MS } },
   });
-  // Alice keeps UTC here (these tests are about UTC days); zones: visitors-zones.test.ts.
-  beforeEach(() => h.slack.zones.set(USER_ID, 'UTC'));
 
   /** Runs `/visitors digest …` on `app` and reads the private answer. */
   async function digest(app: TestApp, words: string, prefix?: string): Promise<string> {
     const text = prefix ? `${prefix} ${words}` : `digest ${words}`.trim();
+    // Alice keeps UTC here (these tests are about UTC schedules); zones: visitors-zones.test.ts.
+    h.slack.zones.set(USER_ID, 'UTC');
     await h.command(`/visitors ${text}`, { app });
     const reply = await h.answer();
     expect(reply.args.response_type).toBe('ephemeral');
