@@ -54,6 +54,16 @@ describe.each(storeKinds)("/visitors in each person's time zone, across DST chan
     ]);
   });
 
+  it("a chart's points are the person's days", async () => {
+    time = Date.parse('2026-09-27T20:00:00Z'); // Mon 28 Sep 09:00 NZDT
+    await h.boot();
+    expect(await visitors('2026-09-26 2026-09-27 chart', BOB)).toContain('is in your DM with me');
+    expect(queries().sort()).toEqual([
+      ['2026-09-26T00:00:00+12:00', '2026-09-27T00:00:00+12:00'],
+      ['2026-09-27T00:00:00+12:00', '2026-09-28T00:00:00+13:00'],
+    ]);
+  });
+
   it('/visitors today compares with the same hours of their yesterday', async () => {
     time = Date.parse('2026-11-02T17:30:00Z'); // 2 Nov 09:30 PST: nine and a half hours into today
     await h.boot();
