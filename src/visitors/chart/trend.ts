@@ -36,7 +36,13 @@ export async function fetchTrend(
     all.map((bucket) =>
       limit(async () => {
         if (bucket.state === 'future') return { ok: true as const, point: { bucket } };
-        const result = await fetchPage(deps, project, { from: bucket.from, to: bucket.to, ...zone, limit: 1, offset: 0 });
+        const result = await fetchPage(deps, project, {
+          from: bucket.from,
+          to: bucket.to,
+          ...zone,
+          limit: 1,
+          offset: 0,
+        });
         if (!result.ok) return result;
         return { ok: true as const, point: { bucket, counts: result.page.response.totals } };
       }),
