@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isCalendarDay, PROJECT_ID, VISITORS_MAX_LIMIT } from '../mintlify/schemas.js';
 import { takeProjectOption } from '../projects.js';
 import { inlineCode } from '../slack/mrkdwn.js';
+import { monthIndex, monthRange, namedMonth } from './months.js';
 import { isTimeZone, UTC, zoneDay } from './zone.js';
 
 /**
@@ -84,7 +85,8 @@ const RANGE_SEPARATORS = new Set(['..', 'to', '-', '–', '—']);
 
 /**
  * Parses the text after `/visitors`. Forms (order-free, case-insensitive):
- * nothing (last 7 days), `today`, `yesterday`, `Nd`, `this month`, `last month`, `YYYY-MM-DD`,
+ * nothing (last 7 days), `today`, `yesterday`, `Nd`, `this month`, `last month`, a month's name (`nov`,
+ * `november 2025`), `YYYY-MM-DD`,
  * `YYYY-MM-DD YYYY-MM-DD`, `YYYY-MM-DD..YYYY-MM-DD`, plus `top N`, `chart` and `help`.
  */
 export function parseVisitorsCommand(text: string, nowMs: number, tz: string = UTC): ParsedCommand {
@@ -147,6 +149,10 @@ function readTokens(tokens: string[], today: number): Tokens | { problem: string
     } else if ((token === 'this' || token === 'last') && next === 'month') {
       read.ranges.push({ ...monthRange(today, token === 'this' ? 0 : -1), source: `${token} month` });
       i++;
+    } else if (monthIndex(token) >= 0) {
+      const year = next !== undefined && /^\d{4}$/.test(next) ? Number(next) : undefined;
+      read.ranges.push({ ...namedMonth(monthIndex(token), year, today), source: token });
+      if (year !== undefined) i++;
     } else if (token === 'chart') {
       read.chart = true;
     } else if (token === 'today') {
@@ -177,16 +183,6 @@ export function rangeProblem(from: number, to: number, today: number, tz: string
   if (to - from + 1 > MAX_RANGE_DAYS) return `That range is ${to - from + 1} days; the longest is ${MAX_RANGE_DAYS}.`;
   if (from > today) return `That range is entirely in the future (today is ${dayString(today)} in ${tz}).`;
   return undefined;
-}
-
-/** First day of the month `delta` months from today's, through today (this month) or its last day. */
-function monthRange(today: number, delta: number): { from: number; to: number } {
-  const date = new Date(today * DAY_MS);
-  const year = date.getUTCFullYear();
-  const month = date.getUTCMonth() + delta;
-  const from = Date.UTC(year, month, 1) / DAY_MS;
-  if (delta === 0) return { from, to: today };
-  return { from, to: Date.UTC(year, month + 1, 1) / DAY_MS - 1 };
 }
 
 const MAX_BUTTON_VALUE = 2000;

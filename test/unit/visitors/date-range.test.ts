@@ -308,6 +308,21 @@ describe("parseVisitorsCommand: in the person's time zone, across DST changes", 
     expect(zoned('this month', now, 'Pacific/Auckland')).toMatchObject({ from: '2026-04-01', to: '2026-04-06' });
   });
 
+  it('reads month names as the latest such month where the person is, or the year given', () => {
+    const now = '2026-10-31T12:00:00Z'; // 1 Nov 01:00 in Auckland, 31 Oct 05:00 in Los Angeles
+    expect(zoned('november', now, 'Pacific/Auckland')).toMatchObject({ from: '2026-11-01', to: '2026-11-01' });
+    expect(zoned('Nov', now, 'America/Los_Angeles')).toEqual({
+      from: '2025-11-01',
+      to: '2025-11-30',
+      dateFrom: '2025-11-01T00:00:00-07:00',
+      dateTo: '2025-12-01T00:00:00-08:00',
+    });
+    expect(zoned('sept 2026', now, 'Pacific/Auckland')).toMatchObject({ from: '2026-09-01', to: '2026-09-30' });
+    expect(zoned('october top 5', now, 'America/Los_Angeles')).toMatchObject({ from: '2026-10-01', to: '2026-10-31' });
+    const future = parseVisitorsCommand('dec 2026', Date.parse(now), 'America/Los_Angeles');
+    expect(future).toEqual({ kind: 'invalid', problem: expect.stringContaining('entirely in the future') });
+  });
+
   it('keeps the zone in the button value and reads "today" in it again', () => {
     const parsed = parseVisitorsCommand('today', Date.parse('2026-09-27T20:00:00Z'), 'Pacific/Auckland');
     if (parsed.kind !== 'report') throw new Error('expected a report');
