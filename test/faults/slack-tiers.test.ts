@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { homeOpened } from '../fixtures/conversation.js';
-import { USER_ID } from '../fixtures/slack.js';
+import { threadReply, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { eventually, TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
@@ -34,6 +34,17 @@ describe.each(storeKinds)('Slack rate tiers ($kind store)', (store) => {
     expect(JSON.stringify(stored?.blocks)).toContain(DONE);
     await eventually(() => homes().filter((c) => JSON.stringify(c.args.view).includes(DONE)).length === 2, 6_000);
     const [refused, landed] = rootUpdates(rootTs).filter((c) => saysDone(c.args));
+    expect((landed?.at ?? 0) - (refused?.at ?? 0)).toBeGreaterThanOrEqual(950);
+  });
+
+  it('a 429 on any other call (the 👀 on a follow-up) is waited out inside the client, then made again', async () => {
+    await h.boot();
+    const { rootTs } = await h.startJob('Throttled reaction');
+    h.slack.fail('reactions.add', { status: 429, retryAfterSec: 1 }, 1, (a) => a.name === 'eyes');
+    await h.deliver(threadReply(rootTs, { text: 'Also fix the title' }));
+    const eyes = () => h.slack.callsTo('reactions.add').filter((c) => c.args.name === 'eyes');
+    await eventually(() => eyes().length === 2, 5_000, 'the 👀 made again');
+    const [refused, landed] = eyes();
     expect((landed?.at ?? 0) - (refused?.at ?? 0)).toBeGreaterThanOrEqual(950);
   });
 
