@@ -51,6 +51,7 @@ export function lanesOf(engine: Engine): Lanes {
     polls: engine.lane(LANES.polls),
     outcomes: engine.lane(LANES.outcomes),
     refreshes: engine.lane(LANES.refreshes),
+    homes: engine.lane(LANES.homes),
   };
 }
 

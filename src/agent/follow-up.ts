@@ -33,6 +33,7 @@ export type FollowUpDeps = Pick<
   | 'projects'
   | 'jobWatchers'
   | 'workspace'
+  | 'config'
 >;
 
 /**

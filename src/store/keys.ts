@@ -35,6 +35,8 @@ export const keys = {
   posting: ({ project, jobId }: JobRef, round: number) => `posting:${project}:${jobId}:${round}`,
   /** Until when Slack asked every instance to wait before calling `method` again. */
   slackCooldown: (method: string) => `slack:cooldown:${method}`,
+  /** The app's own budget of calls to a Slack method (rate-limiter-flexible adds the workspace after it). */
+  slackBudget: (name: string) => `slack:budget:${name}`,
   /** A Slack event already handled (`event_id`), and a message already handled (`client_msg_id`). */
   seenEvent: (scope: string, eventId: string) => `event:${scope}:${eventId}`,
   seenMessage: (scope: string, clientMsgId: string) => `message:${scope}:${clientMsgId}`,
