@@ -5,6 +5,7 @@ import { classifySlackError } from '../../slack/errors.js';
 import type { JobRef } from '../../store/jobs.js';
 import { WorkspaceRefSchema } from '../../workspace.js';
 import { rootMessage } from '../job-messages.js';
+import { jobMetadata } from '../job-metadata.js';
 import { trackingIds } from './track.js';
 
 /** Rewrites after a rival update, at most: each transition's own refresh covers what comes after it. */
@@ -38,7 +39,9 @@ export async function refreshRoot(deps: RefreshDeps, data: RefreshData): Promise
   try {
     for (let i = 0; record && i < MAX_REWRITES; i++) {
       const message = rootMessage(record, { now: deps.now(), showProject: deps.projects.all.length > 1 });
-      await deps.slack.chat.update({ channel: record.channel, ts: record.statusTs, ...message });
+      // The metadata carries the job, so a thread whose record the store lost can be bound again from it.
+      const metadata = jobMetadata(record);
+      await deps.slack.chat.update({ channel: record.channel, ts: record.statusTs, ...message, metadata });
       const latest = await deps.store.jobs.get(ref);
       if (!latest || latest.rev === record.rev) break;
       record = latest;
