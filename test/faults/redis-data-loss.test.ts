@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { threadReply } from '../fixtures/slack.js';
+import { CHANNEL_ID, threadReply, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { eventually } from '../support/test-app.js';
 import { FAST_POLL, LONG_JOB_MS, redisServerAvailable, sleep, useRedisServer } from './support.js';
@@ -17,6 +17,31 @@ describe.skipIf(!redisServerAvailable)('Redis loses its data while a job runs', 
 
   const outcomes = (rootTs: string) =>
     h.slack.messages.filter((m) => m.thread_ts === rootTs && JSON.stringify(m.metadata ?? '').includes('outcome'));
+
+  const metadataReads = () =>
+    h.slack.callsTo('conversations.replies').filter((c) => String(c.args.include_all_metadata) === 'true');
+
+  it('a job started by a mention (its status is a reply in a person’s thread) is taken up again too', async () => {
+    await h.boot({ redisUrl: redis().url });
+    const mention = h.say(USER_ID, CHANNEL_ID, '@Mintlify document the webhooks');
+    await h.deliver(mention.events);
+    const { jobId } = await h.jobOf(CHANNEL_ID, mention.ts);
+    // Before any loss, a reply in a thread that is no job's costs no Slack lookup.
+    const other = h.say(USER_ID, CHANNEL_ID, 'Lunch?');
+    await h.deliver(h.say(USER_ID, CHANNEL_ID, 'Tacos', { threadTs: other.ts }).events);
+    await sleep(300);
+    expect(metadataReads()).toHaveLength(0);
+
+    await redis().command(['FLUSHDB']);
+    await h.deliver(h.say(USER_ID, CHANNEL_ID, 'Include the retry header', { threadTs: mention.ts }).events);
+    const followUp = await eventually(() => h.followUps()[0], 8_000, 'the follow-up sent');
+    expect(followUp.path).toContain(jobId);
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    await eventually(() => outcomes(mention.ts).length === 1, 8_000, 'the outcome');
+    await sleep(800);
+    expect(outcomes(mention.ts)).toHaveLength(1);
+    expect(h.creates()).toHaveLength(1); // never a second job
+  });
 
   it('FLUSHDB, then a reply in the thread: detected and counted, the job taken up again, its outcome posted once', async () => {
     const app = await h.boot({ redisUrl: redis().url });
