@@ -10,6 +10,8 @@ import type { Store } from './store/store.js';
 export const STOP_DEADLINE_MS = 8_000;
 /** Of the deadline, what handing running work back and closing connections keep for themselves. */
 const CLOSE_RESERVE_MS = 2_000;
+/** Receivers stop taking requests within this long (a connection Slack keeps open must not eat the deadline). */
+const RECEIVERS_STOP_MS = 1_000;
 
 /** Waits for `work`, but not past `deadline` (epoch ms): what is still open then is left to the process's exit. */
 export async function until(deadline: number, work: Promise<unknown> | undefined): Promise<void> {
@@ -35,7 +37,8 @@ export interface Opened {
  */
 export async function closeWithin(opened: Opened, deadline: number): Promise<void> {
   for (const timer of opened.timers) timer.stop();
-  await until(deadline, Promise.all(opened.receivers.map((receiver) => receiver?.stop())));
+  const receiving = Promise.all(opened.receivers.map((receiver) => receiver?.stop()));
+  await until(Math.min(deadline, Date.now() + RECEIVERS_STOP_MS), receiving);
   const workMs = Math.max(0, deadline - CLOSE_RESERVE_MS - Date.now());
   await until(deadline, opened.engine.close(workMs));
   await until(deadline, opened.store.close());
