@@ -66,6 +66,11 @@ export const keys = {
   /** Every workspace (or organisation) with an installation, and the claim guarding that list: not in a scope. */
   installedWorkspaces: () => 'workspaces:v1',
   installedWorkspacesLock: () => 'workspaces:v1:lock',
+  /**
+   * Written at start and read every few seconds: when it is gone, the store lost its data (a Redis restarted without
+   * persistence, a failover to an empty replica, `FLUSHDB`). Never expires.
+   */
+  storeMarker: () => 'store:marker',
   /** Set when Slack said the app was removed from the one workspace (single-workspace mode): every instance stops. */
   appRemoved: () => 'slack:app-removed',
   /** Version 0.1's layout, read once by `migrate-v1.ts`: Keyv values and a plain set. */

@@ -6,6 +6,7 @@ import { budgetKey, rootUpdateBudgets } from '../../slack/tiers.js';
 import type { JobRef } from '../../store/jobs.js';
 import { WorkspaceRefSchema } from '../../workspace.js';
 import { rootMessage } from '../job-messages.js';
+import { jobMetadata } from '../job-metadata.js';
 import { trackingIds } from './track.js';
 
 /** Rewrites after a rival update, at most: each transition's own refresh covers what comes after it. */
@@ -43,7 +44,9 @@ export async function refreshRoot(deps: RefreshDeps, data: RefreshData): Promise
       const use = await budget.take(budgetKey(data.workspace));
       if (!use.ok) return data.stateChanged ? new Again(data, Math.max(use.resetInMs, 1)) : undefined;
       const message = rootMessage(record, { now: deps.now(), showProject: deps.projects.all.length > 1 });
-      await deps.slack.chat.update({ channel: record.channel, ts: record.statusTs, ...message });
+      // The metadata carries the job, so a thread whose record the store lost can be bound again from it.
+      const metadata = jobMetadata(record);
+      await deps.slack.chat.update({ channel: record.channel, ts: record.statusTs, ...message, metadata });
       const latest = await deps.store.jobs.get(ref);
       if (!latest || latest.rev === record.rev) break;
       record = latest;
