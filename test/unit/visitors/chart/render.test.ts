@@ -89,4 +89,11 @@ describe('renderChart off the event loop', () => {
     expect(perRender).toBeGreaterThan(40);
     expect(longestStall).toBeLessThan(perRender / 2);
   });
+
+  it('a spec the thread cannot draw fails that render only: the next one is drawn', async () => {
+    const broken = { mark: 'no-such-mark', data: { values: [] } } as unknown as Parameters<typeof renderChart>[0];
+    await expect(renderChart(broken)).rejects.toThrow(/TypeError/);
+    const png = await renderChart(chartSpec(trend('2026-11-01', '2026-11-22', '2026-11-22')));
+    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+  });
 });
