@@ -43,6 +43,8 @@ export const keys = {
   /** Cached display names and permalinks. */
   userName: (userId: string) => `user-name:${userId}`,
   permalink: (channel: string, ts: string) => `permalink:${channel}:${ts}`,
+  /** Where a person was when they opened (or last moved with) the assistant pane on this thread of their DM. */
+  paneContext: (channel: string, threadTs: string) => `pane:${channel}:${threadTs}`,
   /** The App Home tab a person opened last. */
   homeTab: (userId: string) => `home-tab:${userId}`,
   /** One cached page of visitors: the normalised service query. */

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { paneCopy } from '../../src/agent/messages.js';
+import { keys } from '../../src/store/keys.js';
+import type { AssistantThread } from '../../tools/slack-standin/index.js';
+import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
+import { type Harness, useHarness } from '../support/harness.js';
+import { storeKinds } from '../support/redis.js';
+import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
+
+const LONG_JOB_MS = 60_000;
+const GENERAL = 'C234GENERAL';
+/** The channel next to the pane routes to its own project. */
+const env = { MINTLIFY_CHANNEL_PROJECTS: `${CHANNEL_ID}:proj_b` };
+
+/** `user` opens the pane next to `channel`; resolves once the app offered its suggested prompts. */
+async function opensPane(h: Harness, channel: string): Promise<AssistantThread> {
+  const opened = h.slack.people.opensAssistant(USER_ID, { context: channel });
+  await h.deliver(opened.events);
+  await eventually(() => opened.thread.suggestedPrompts, 5_000, 'the suggested prompts');
+  return opened.thread;
+}
+
+const transports = [
+  ...storeKinds.map((store) => ({ name: `HTTP, ${store.kind} store`, store, socketMode: false })),
+  { name: 'Socket Mode, memory store', store: storeKinds[0], socketMode: true },
+];
+
+describe.each(transports)('the assistant pane ($name)', ({ store, socketMode }) => {
+  const h = useHarness({ store, simulator: { jobDurationMs: LONG_JOB_MS }, slack: { socketMode } });
+  const creates = () => h.creates().map((r) => ({ path: r.path, prompt: (r.body as { prompt: string }).prompt }));
+
+  it('offers prompts, starts a job on the project of the channel next to it, titled and with a status, answers in the thread and takes follow-ups', async () => {
+    await h.boot({ env });
+    const thread = await opensPane(h, CHANNEL_ID);
+    expect(thread.suggestedPrompts).toEqual({ title: paneCopy.promptsTitle, prompts: paneCopy.prompts });
+
+    await h.deliver(
+      h.say(USER_ID, thread.channel, 'Document the <retry> policy', { threadTs: thread.threadTs }).events,
+    );
+    const { jobId } = await h.jobOf(thread.channel, thread.threadTs, ['proj_b']);
+    expect(creates()).toEqual([{ path: '/v2/agent/proj_b/job', prompt: 'Document the <retry> policy' }]);
+    expect(thread.title).toBe('Document the <retry> policy');
+    expect(thread.statuses).toEqual([paneCopy.starting]);
+    // The job's first post in the thread cleared it, as Slack does.
+    expect(thread.status).toBeUndefined();
+    expect(h.threadPosts(thread.threadTs)[0]?.args.channel).toBe(thread.channel);
+
+    await h.deliver(h.say(USER_ID, thread.channel, 'Include the backoff table', { threadTs: thread.threadTs }).events);
+    await eventually(() => h.followUps().length === 1, 5_000, 'the follow-up');
+    expect(h.followUps()[0]?.body).toEqual({ prompt: 'Include the backoff table' });
+    expect(h.followUps()[0]?.path).toContain('/proj_b/');
+    expect(h.creates()).toHaveLength(1);
+    expect(thread.title).toBe('Document the <retry> policy'); // a follow-up keeps the thread's title
+
+    h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/7' });
+    const outcome = await eventually(() =>
+      h.slack.callsTo('chat.postMessage').find((c) => String(c.args.text).includes('pull/7')),
+    );
+    expect(outcome.args).toMatchObject({ channel: thread.channel, thread_ts: thread.threadTs });
+  });
+
+  it('follows the person: after moving to another channel, a new job uses that channel’s project', async () => {
+    await h.boot({ env });
+    const thread = await opensPane(h, CHANNEL_ID);
+    await h.deliver(h.slack.people.movesAssistant(thread, GENERAL));
+    // Saved before the next message: the context store is the app's, read by every instance.
+    await eventually(async () => {
+      const saved = await h.app.app.deps.store.kv.get<{ channel_id?: string }>(
+        keys.paneContext(thread.channel, thread.threadTs),
+      );
+      return saved?.channel_id === GENERAL;
+    });
+    await h.deliver(h.say(USER_ID, thread.channel, 'Fix the quickstart', { threadTs: thread.threadTs }).events);
+    await h.jobOf(thread.channel, thread.threadTs, [TEST_PROJECT_ID]);
+    expect(creates()).toEqual([{ path: `/v2/agent/${TEST_PROJECT_ID}/job`, prompt: 'Fix the quickstart' }]);
+  });
+
+  it('answers `help` in the thread itself, with no status and no title, and starts nothing', async () => {
+    await h.boot({ env });
+    const thread = await opensPane(h, CHANNEL_ID);
+    await h.deliver(h.say(USER_ID, thread.channel, 'help', { threadTs: thread.threadTs }).events);
+    const usage = await eventually(() => h.threadPosts(thread.threadTs)[0], 5_000, 'the usage');
+    expect(usage.args.text).toContain('Ask the Mintlify agent');
+    expect(usage.args.text).toContain('proj_b');
+    expect(thread.statuses).toEqual([]);
+    expect(thread.title).toBeUndefined();
+    expect(h.sim.requests).toHaveLength(0);
+  });
+});
