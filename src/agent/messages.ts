@@ -136,9 +136,12 @@ export const paneCopy = {
   promptsTitle: 'What shall we do?',
   prompts: [
     { title: 'Start a job', message: 'help' },
-    { title: "This week's visitors", message: 'visitors this week' },
+    // `/visitors` reads no `this week` yet: the last 7 days, today included.
+    { title: 'Visitors, last 7 days', message: 'visitors 7d' },
     { title: 'My jobs', message: 'my jobs' },
   ],
   starting: 'is starting a job…',
+  myJobs: '*Your newest Mintlify agent jobs*',
+  noJobs: 'You have not started a job yet. Send me an instruction here and I start one.',
   loading: ['Taking an hourly slot…', 'Asking the Mintlify agent…'],
 };

@@ -11,6 +11,7 @@ import { type Workspaces, workspaceOf } from '../workspace.js';
 import { handleTurn, type TurnDeps, TurnSchema } from './conversation.js';
 import { readInstruction } from './instruction.js';
 import { conversationUsage, paneCopy } from './messages.js';
+import { MY_JOBS_WORDS, myJobs } from './my-jobs.js';
 
 // Slack's assistant pane (Agents & AI apps): a thread of the person's DM with the app, opened next to the channel
 // they are looking at. A message there is a turn like a DM's; the pane adds where the person is (the thread
@@ -66,13 +67,17 @@ export type PaneTurn = z.infer<typeof PaneTurnSchema>;
 type PaneDeps = TurnDeps & Pick<Deps, 'slack'>;
 
 /**
- * A turn in the pane: an instruction in a thread without a job titles the thread after it and shows a status
+ * A turn in the pane: `my jobs` lists the person's jobs; an instruction in a thread without a job titles the thread after it and shows a status
  * until the job's first post (or the answer) clears it; then the turn runs as a DM's would, with the project of
  * the channel the person is looking at, and with private answers in the pane's thread (the pane is private).
  */
 export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: PaneTurn): Promise<void> {
   const pane = paneDeps(deps, turn.channel, contextChannel);
   const threadTs = turn.threadTs ?? turn.ts;
+  if (MY_JOBS_WORDS.test(turn.text)) {
+    const audience = { userId: turn.userId, channel: turn.channel, threadTs };
+    return pane.replies.privately(audience, await myJobs(deps, turn.userId, turn.text));
+  }
   const instruction = readInstruction(turn.text, pane.projects, turn.channel, conversationUsage);
   const job = await deps.store.jobs.forThread(deps.projects.all, turn.channel, threadTs).catch(() => undefined);
   if (instruction.kind === 'start' && !job && turn.allowed) {

@@ -86,4 +86,36 @@ describe.each(transports)('the assistant pane ($name)', ({ store, socketMode }) 
     expect(thread.title).toBeUndefined();
     expect(h.sim.requests).toHaveLength(0);
   });
+
+  it('the suggested prompts do what they say: visitors of the project next to the pane, my jobs', async () => {
+    await h.boot({ env });
+    const thread = await opensPane(h, CHANNEL_ID);
+    const click = async (title: string) => {
+      const prompt = thread.suggestedPrompts?.prompts.find((p) => p.title === title);
+      if (!prompt) throw new Error(`no suggested prompt ${title}`);
+      await h.deliver(h.say(USER_ID, thread.channel, prompt.message, { threadTs: thread.threadTs }).events);
+    };
+    const answers = () => h.slack.callsTo('chat.postEphemeral').filter((c) => c.args.thread_ts === thread.threadTs);
+
+    await click('Visitors, last 7 days');
+    const report = await eventually(() => answers()[0], 5_000, 'the report');
+    expect(JSON.stringify(report.args.blocks)).toContain('Unique visitors · proj_b');
+    expect(report.args).toMatchObject({ channel: thread.channel, user: USER_ID });
+    expect(thread.statuses).toEqual([]);
+
+    await click('My jobs');
+    const none = await eventually(() => h.threadPosts(thread.threadTs)[0], 5_000, 'no jobs yet');
+    expect(none.args.text).toContain('not started a job yet');
+    await h.deliver(h.say(USER_ID, thread.channel, 'Document webhooks', { threadTs: thread.threadTs }).events);
+    await h.jobOf(thread.channel, thread.threadTs, ['proj_b']);
+    await click('My jobs');
+    const listed = await eventually(
+      () => h.threadPosts(thread.threadTs).find((c) => String(c.args.text).includes('Your newest')),
+      5_000,
+      'the list',
+    );
+    expect(listed.args.text).toContain('`proj_b`');
+    expect(listed.args.text).toContain('>Document webhooks');
+    expect(h.creates()).toHaveLength(1);
+  });
 });
