@@ -38,26 +38,29 @@ function threadOf(payload: Record<string, unknown>): { channel: string; threadTs
 
 /**
  * Bolt's thread context store, kept in the app's store (every instance sees it; Bolt's default would read and
- * rewrite the bot's first message of the thread). A saved context always names its workspace (`team_id`), even
- * when the pane was opened away from any channel: a DM thread without one is not the pane's.
+ * rewrite the bot's first message of the thread). Saved for every thread the pane starts, even one opened away
+ * from any channel (an empty context): a DM thread without one is not the pane's.
  */
 export function paneContextStore(root: { workspaces: Pick<Workspaces, 'scope'> }): ContextStore {
   const where = async ({ context, payload }: { context: Context; payload: unknown }) => {
     const deps = await root.workspaces.scope(workspaceOf(context));
-    const thread = threadOf(payload as Record<string, unknown>);
-    const saved = { ...thread.context, team_id: thread.context.team_id ?? context.teamId ?? '' };
-    return { kv: deps.store.kv, key: keys.paneContext(thread.channel, thread.threadTs), saved };
+    return { deps, ...threadOf(payload as Record<string, unknown>) };
   };
   return {
     async get(args) {
-      const { kv, key } = await where(args);
-      return (await kv.get<PaneContext>(key)) ?? {};
+      const { deps, channel, threadTs } = await where(args);
+      return (await paneContextOf(deps, channel, threadTs)) ?? {};
     },
     async save(args) {
-      const { kv, key, saved } = await where(args);
-      await kv.set(key, saved, RECORD_TTL_MS);
+      const { deps, channel, threadTs, context } = await where(args);
+      await deps.store.kv.set(keys.paneContext(channel, threadTs), context, RECORD_TTL_MS);
     },
   };
+}
+
+/** Where the person is, for a thread of the pane; `undefined` for any other thread. */
+export function paneContextOf(deps: Pick<Deps, 'store'>, channel: string, threadTs: string) {
+  return deps.store.kv.get<PaneContext>(keys.paneContext(channel, threadTs));
 }
 
 /** A message in the pane's thread, and the channel the person is looking at (if any): the data of `agent.pane`. */

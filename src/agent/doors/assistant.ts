@@ -6,7 +6,7 @@ import { answerAtDoor } from '../../visitors/doors/door.js';
 import { inWorkspace } from '../../workspace.js';
 import type { Turn } from '../conversation.js';
 import { paneCopy } from '../messages.js';
-import { paneContextStore } from '../pane.js';
+import { paneContextOf, paneContextStore } from '../pane.js';
 import { directMessage, turnOf } from './conversation.js';
 import { toIncoming } from './incoming.js';
 
@@ -36,15 +36,17 @@ export async function paneOpened(
  * any other DM thread it is the DM door's.
  */
 export async function paneMessage(deps: DoorDeps, args: PaneMessageArgs): Promise<void> {
-  const { event, body, context, getThreadContext } = args;
+  const { event, body, context } = args;
   const incoming = toIncoming(event as unknown as Record<string, unknown>, context.botUserId);
   if (!incoming) return;
   // Without the store the thread cannot be told from a DM's: it is answered as one (the default project).
-  const where = await getThreadContext().catch((error) => {
-    deps.log.error('store.degraded', { op: 'pane.read_context', error });
-    return undefined;
-  });
-  if (!where?.team_id) return directMessage(deps, args as unknown as DirectMessageArgs);
+  const where = incoming.threadTs
+    ? await paneContextOf(deps, incoming.channel, incoming.threadTs).catch((error) => {
+        deps.log.error('store.degraded', { op: 'pane.read_context', error });
+        return undefined;
+      })
+    : undefined;
+  if (!where) return directMessage(deps, args as unknown as DirectMessageArgs);
   const turn = await turnOf(deps, incoming, { body, context }, true);
   const asked = VISITORS_WORDS.exec(turn.text);
   if (asked) return visitors(deps, turn, asked[1] ?? '', where.channel_id);
