@@ -70,9 +70,10 @@ export type PaneTurn = z.infer<typeof PaneTurnSchema>;
 type PaneDeps = TurnDeps & Pick<Deps, 'slack'>;
 
 /**
- * A turn in the pane: `my jobs` lists the person's jobs; an instruction in a thread without a job titles the thread after it and shows a status
- * until the job's first post (or the answer) clears it; then the turn runs as a DM's would, with the project of
- * the channel the person is looking at, and with private answers in the pane's thread (the pane is private).
+ * A turn in the pane: `my jobs` lists the person's jobs. An instruction in a thread without a job titles the
+ * thread after it and shows a status until the job's first post (or the answer) clears it. Then the turn runs as a
+ * DM's would, with the project of the channel the person is looking at, and with private answers in the pane's
+ * thread (the pane is private).
  */
 export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: PaneTurn): Promise<void> {
   const pane = paneDeps(deps, turn.channel, contextChannel);
