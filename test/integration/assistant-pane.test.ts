@@ -90,11 +90,7 @@ describe.each(transports)('the assistant pane ($name)', ({ store, socketMode }) 
   it('the suggested prompts do what they say: visitors of the project next to the pane, my jobs', async () => {
     await h.boot({ env });
     const thread = await opensPane(h, CHANNEL_ID);
-    const click = async (title: string) => {
-      const prompt = thread.suggestedPrompts?.prompts.find((p) => p.title === title);
-      if (!prompt) throw new Error(`no suggested prompt ${title}`);
-      await h.deliver(h.say(USER_ID, thread.channel, prompt.message, { threadTs: thread.threadTs }).events);
-    };
+    const click = (title: string) => h.deliver(h.slack.people.picksPrompt(thread, title).events);
     const answers = () => h.slack.callsTo('chat.postEphemeral').filter((c) => c.args.thread_ts === thread.threadTs);
 
     await click('Visitors, last 7 days');
