@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assistantPane } from '../../../../src/agent/doors/assistant.js';
+import { assistantPane, paneMessage } from '../../../../src/agent/doors/assistant.js';
 import { paneCopy } from '../../../../src/agent/messages.js';
 import type { AccessRule } from '../../../../src/slack/access.js';
 import { keys } from '../../../../src/store/keys.js';
 import { type EventEnvelope, say } from '../../../fakes/fake-slack-api.js';
 import { CHANNEL_ID, USER_ID } from '../../../fixtures/slack.js';
-import { contextFor, useAgentUnit } from '../support.js';
+import { contextFor, storeDown, useAgentUnit } from '../support.js';
 
 const OPEN: AccessRule = { allowedUsers: [], allowedChannels: [] };
 const GENERAL = 'C234GENERAL';
@@ -119,5 +119,16 @@ describe('the assistant pane door (Bolt’s Assistant on fixture payloads)', () 
     const bot = { ...own, event: { ...event, bot_id: 'B9', user: 'U9', ts: '9.2', text: 'x' } } as EventEnvelope;
     await deliver([own, bot]);
     expect(unit().handed).toEqual([]);
+  });
+
+  it('without the store a DM thread cannot be told from the pane’s: it is answered as a DM, and the log says why', async () => {
+    const [body] = say(unit().slack, USER_ID, 'DALICE', 'Include --verbose', { threadTs: '1700000000.000100' }).events;
+    if (!body) throw new Error('no event');
+    const args = { event: body.event, body, context: await contextFor(OPEN, body) };
+    await paneMessage({ ...unit().deps, store: storeDown() }, args as never);
+    expect(unit().handed).toEqual([
+      { kind: 'agent.turn', data: expect.objectContaining({ text: 'Include --verbose', addressed: true }) },
+    ]);
+    expect(unit().logs.text()).toContain('"event":"store.degraded"');
   });
 });
