@@ -64,15 +64,25 @@ export const VISITORS_MAX_LIMIT = 250;
 export const VISITORS_DEFAULT_LIMIT = 50;
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** Query of `GET /v1/analytics/{projectId}/visitors`. Dates are `YYYY-MM-DD`; `dateTo` is exclusive. */
+/** A day (`YYYY-MM-DD`) or an ISO 8601 date-time with its offset (`2026-11-24T00:00:00+13:00`), as documented. */
+const ServiceDateSchema = z.union([
+  z.string().regex(ISO_DAY).refine(isCalendarDay, 'not a calendar date'),
+  z.iso.datetime({ offset: true }),
+]);
+
+/** Query of `GET /v1/analytics/{projectId}/visitors`. `dateTo` is exclusive. */
 export const VisitorsQuerySchema = z
   .object({
-    dateFrom: z.string().regex(ISO_DAY).refine(isCalendarDay, 'not a calendar date'),
-    dateTo: z.string().regex(ISO_DAY).refine(isCalendarDay, 'not a calendar date'),
+    dateFrom: ServiceDateSchema,
+    dateTo: ServiceDateSchema,
     limit: z.number().int().min(1).max(VISITORS_MAX_LIMIT).default(VISITORS_DEFAULT_LIMIT),
     offset: z.number().int().min(0).default(0),
   })
-  .refine((q) => q.dateFrom < q.dateTo, { message: 'dateFrom must be before dateTo (exclusive)', path: ['dateTo'] });
+  // A day alone is read as UTC midnight, as `Date.parse` does.
+  .refine((q) => Date.parse(q.dateFrom) < Date.parse(q.dateTo), {
+    message: 'dateFrom must be before dateTo (exclusive)',
+    path: ['dateTo'],
+  });
 export type VisitorsQuery = z.input<typeof VisitorsQuerySchema>;
 
 /** A Mintlify project id as this app accepts it: safe in a URL path, a store key and a file name. */

@@ -40,8 +40,8 @@ export const keys = {
   seenMessage: (scope: string, clientMsgId: string) => `message:${scope}:${clientMsgId}`,
   /** An hourly budget (rate-limiter-flexible adds the project after it). */
   quota: (kind: string) => `quota:${kind}`,
-  /** Cached display names and permalinks. */
-  userName: (userId: string) => `user-name:${userId}`,
+  /** Cached people (display name and time zone, from `users.info`) and permalinks. */
+  person: (userId: string) => `person:${userId}`,
   permalink: (channel: string, ts: string) => `permalink:${channel}:${ts}`,
   /** Where a person was when they opened (or last moved with) the assistant pane on this thread of their DM. */
   paneContext: (channel: string, threadTs: string) => `pane:${channel}:${threadTs}`,

@@ -4,9 +4,10 @@ import type { Message } from '../slack/message.js';
 import { escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
 import { changes } from './change.js';
 import { encodeQuery, MAX_OFFSET, type ReportQuery } from './date-range.js';
-import { formatCount, formatPercent, formatUtcTime, ratioBar } from './format.js';
+import { formatCount, formatPercent, formatTime, ratioBar } from './format.js';
 import { BUTTON_LABELS, chartCopy, reportCopy, section } from './messages.js';
 import { previousPeriod } from './periods.js';
+import { UTC } from './zone.js';
 
 /** Block Kit limits the report must respect under every input. */
 export const LIMITS = {
@@ -43,12 +44,21 @@ export interface ReportOptions {
   sharedBy?: string;
   /** The previous period's totals: each number then shows its change. */
   previous?: VisitorCounts | undefined;
+  /** Where the previous period was cut, when the range is still running (the same hours, like with like). */
+  previousUntil?: number | undefined;
+}
+
+/** "Changes compare with …", with where the previous period was cut (`28 Sep 2026 10:00 GMT+13`) if it was. */
+function comparedWith(query: ReportQuery, until: number | undefined): string {
+  const cut = until === undefined ? undefined : formatTime(until, query.tz ?? UTC);
+  return reportCopy.comparedWith(previousPeriod(query), cut);
 }
 
 /** The report as Block Kit: header, site totals, the page's rows as a monospace table, footer, buttons. */
 export function buildReport(page: VisitorsPage, options: ReportOptions = {}): Message {
   const { query, response, fetchedAt } = page;
   const { totals, visitors } = response;
+  const tz = query.tz ?? UTC;
   const shared = options.sharedBy !== undefined;
   const change = changes(totals, options.previous);
   const withChange = (value: string, delta: string | undefined) => (delta ? `${value}  ${delta}` : value);
@@ -67,15 +77,15 @@ export function buildReport(page: VisitorsPage, options: ReportOptions = {}): Me
         field(reportCopy.aiShare, withChange(formatPercent(totals.ai, totals.total), change?.aiShare)),
       ],
     },
-    context([reportCopy.dedupNote, ...(change ? [reportCopy.comparedWith(previousPeriod(query))] : [])]),
+    context([reportCopy.dedupNote, ...(change ? [comparedWith(query, options.previousUntil)] : [])]),
     { type: 'divider' },
   ];
 
   const first = query.offset + 1;
   const footerParts = [
     visitors.length > 0 ? reportCopy.rows(first, query.offset + visitors.length) : reportCopy.noRows,
-    reportCopy.utc,
-    reportCopy.fetched(formatUtcTime(fetchedAt)),
+    reportCopy.zone(tz),
+    reportCopy.fetched(formatTime(fetchedAt, tz)),
     ...(visitors.length > 0 ? [reportCopy.legend] : []),
   ];
   const tail: types.KnownBlock[] = [context([footerParts.join(' · ')])];

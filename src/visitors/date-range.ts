@@ -2,10 +2,13 @@ import { z } from 'zod';
 import { isCalendarDay, PROJECT_ID, VISITORS_MAX_LIMIT } from '../mintlify/schemas.js';
 import { takeProjectOption } from '../projects.js';
 import { inlineCode } from '../slack/mrkdwn.js';
+import { monthIndex, monthRange, namedMonth } from './months.js';
+import { isTimeZone, UTC, zoneDay } from './zone.js';
 
 /**
- * `/visitors` command syntax → a validated query. Pure: "today" comes from the caller.
- * Days are UTC calendar days written `YYYY-MM-DD`; `from` and `to` are both inclusive, as people read them.
+ * `/visitors` command syntax → a validated query. Pure: "now" and the person's zone come from the caller.
+ * Days are calendar days of the person's zone (`tz`, UTC when unknown) written `YYYY-MM-DD`; `from` and `to` are
+ * both inclusive, as people read them.
  * Problems are mrkdwn: any user text they echo is escaped.
  */
 
@@ -25,8 +28,9 @@ export function dayString(dayNum: number): string {
   return new Date(dayNum * DAY_MS).toISOString().slice(0, 10);
 }
 
-export function todayNumber(nowMs: number): number {
-  return Math.floor(nowMs / DAY_MS);
+/** Today's day number in `tz` (UTC by default). */
+export function todayNumber(nowMs: number, tz: string = UTC): number {
+  return tz === UTC ? Math.floor(nowMs / DAY_MS) : zoneDay(nowMs, tz);
 }
 
 export const IsoDaySchema = z
@@ -42,6 +46,8 @@ export const ReportQuerySchema = z
     offset: z.number().int().min(0).max(MAX_OFFSET),
     /** Set once the report is for a project: pages, Share and CSV stay on it whatever the channel's routing. */
     project: z.string().regex(PROJECT_ID).optional(),
+    /** The asker's IANA zone, whose days these are; UTC when left out. */
+    tz: z.string().max(64).refine(isTimeZone, 'not a time zone').optional(),
   })
   .strict()
   .refine((r) => r.from <= r.to, { message: 'the start is after the end', path: ['to'] })
@@ -79,19 +85,20 @@ const RANGE_SEPARATORS = new Set(['..', 'to', '-', '–', '—']);
 
 /**
  * Parses the text after `/visitors`. Forms (order-free, case-insensitive):
- * nothing (last 7 days), `today`, `yesterday`, `Nd`, `this month`, `last month`, `YYYY-MM-DD`,
+ * nothing (last 7 days), `today`, `yesterday`, `Nd`, `this month`, `last month`, a month's name (`nov`,
+ * `november 2025`), `YYYY-MM-DD`,
  * `YYYY-MM-DD YYYY-MM-DD`, `YYYY-MM-DD..YYYY-MM-DD`, plus `top N`, `chart` and `help`.
  */
-export function parseVisitorsCommand(text: string, nowMs: number): ParsedCommand {
+export function parseVisitorsCommand(text: string, nowMs: number, tz: string = UTC): ParsedCommand {
   const option = takeProjectOption(text);
   if ('missing' in option) return invalid('`--project` needs a project id, e.g. `/visitors --project proj_b 30d`.');
-  const parsed = parseRange(option.rest, nowMs);
-  if (parsed.kind !== 'report' || !option.project) return parsed;
-  return { ...parsed, query: { ...parsed.query, project: option.project } };
+  const parsed = parseRange(option.rest, todayNumber(nowMs, tz), tz);
+  if (parsed.kind !== 'report') return parsed;
+  const query = { ...parsed.query, ...(option.project && { project: option.project }), ...(tz !== UTC && { tz }) };
+  return { ...parsed, query };
 }
 
-function parseRange(text: string, nowMs: number): ParsedCommand {
-  const today = todayNumber(nowMs);
+function parseRange(text: string, today: number, tz: string): ParsedCommand {
   const tokens = text
     .trim()
     .toLowerCase()
@@ -110,7 +117,7 @@ function parseRange(text: string, nowMs: number): ParsedCommand {
   if (ranges.length > 1) return invalid('Give one range only, e.g. `30d` or `2026-11-01 2026-11-08`.');
 
   const range = ranges[0] ?? { from: today - DEFAULT_RANGE_DAYS + 1, to: today, source: 'default' };
-  const problem = rangeProblem(range.from, range.to, today);
+  const problem = rangeProblem(range.from, range.to, today, tz);
   if (problem) return invalid(problem);
   return {
     kind: 'report',
@@ -142,6 +149,10 @@ function readTokens(tokens: string[], today: number): Tokens | { problem: string
     } else if ((token === 'this' || token === 'last') && next === 'month') {
       read.ranges.push({ ...monthRange(today, token === 'this' ? 0 : -1), source: `${token} month` });
       i++;
+    } else if (monthIndex(token) >= 0) {
+      const year = next !== undefined && /^\d{4}$/.test(next) ? Number(next) : undefined;
+      read.ranges.push({ ...namedMonth(monthIndex(token), year, today), source: token });
+      if (year !== undefined) i++;
     } else if (token === 'chart') {
       read.chart = true;
     } else if (token === 'today') {
@@ -167,29 +178,19 @@ function readTokens(tokens: string[], today: number): Tokens | { problem: string
 }
 
 /** Why a range cannot be asked for, or undefined. Shared by the command and by button values. */
-export function rangeProblem(from: number, to: number, today: number): string | undefined {
+export function rangeProblem(from: number, to: number, today: number, tz: string = UTC): string | undefined {
   if (from > to) return `The start (${dayString(from)}) is after the end (${dayString(to)}).`;
   if (to - from + 1 > MAX_RANGE_DAYS) return `That range is ${to - from + 1} days; the longest is ${MAX_RANGE_DAYS}.`;
-  if (from > today) return `That range is entirely in the future (today is ${dayString(today)} UTC).`;
+  if (from > today) return `That range is entirely in the future (today is ${dayString(today)} in ${tz}).`;
   return undefined;
-}
-
-/** First day of the month `delta` months from today's, through today (this month) or its last day. */
-function monthRange(today: number, delta: number): { from: number; to: number } {
-  const date = new Date(today * DAY_MS);
-  const year = date.getUTCFullYear();
-  const month = date.getUTCMonth() + delta;
-  const from = Date.UTC(year, month, 1) / DAY_MS;
-  if (delta === 0) return { from, to: today };
-  return { from, to: Date.UTC(year, month + 1, 1) / DAY_MS - 1 };
 }
 
 const MAX_BUTTON_VALUE = 2000;
 
 /** Compact JSON for a button value; always far below Slack's 2,000 characters. */
 export function encodeQuery(query: ReportQuery): string {
-  const { from, to, limit, offset, project } = query;
-  return JSON.stringify({ from, to, limit, offset, project });
+  const { from, to, limit, offset, project, tz } = query;
+  return JSON.stringify({ from, to, limit, offset, project, tz });
 }
 
 /** Reads a button value back. Anything forged, stale in shape or out of range is refused. */
@@ -203,8 +204,8 @@ export function decodeQuery(value: unknown, nowMs: number): ReportQuery | undefi
   }
   const parsed = ReportQuerySchema.safeParse(json);
   if (!parsed.success) return undefined;
-  const { from, to } = parsed.data;
-  if (rangeProblem(dayNumber(from) ?? 0, dayNumber(to) ?? 0, todayNumber(nowMs))) return undefined;
+  const { from, to, tz } = parsed.data;
+  if (rangeProblem(dayNumber(from) ?? 0, dayNumber(to) ?? 0, todayNumber(nowMs, tz), tz)) return undefined;
   return parsed.data;
 }
 

@@ -1,4 +1,5 @@
 import { DAY_MS, dayNumber } from './date-range.js';
+import { UTC, wallClock, zoneName } from './zone.js';
 
 /** Pure text formatting for the report: numbers (en-US), dates (UTC), the human/AI bar. */
 
@@ -42,11 +43,12 @@ export function formatRange(from: string, to: string): string {
   return `${a.day}–${b.day} ${b.month} ${b.year}`;
 }
 
-/** `22 Nov 2026 23:05 UTC`. */
-export function formatUtcTime(ms: number): string {
-  const date = new Date(ms);
+/** `22 Nov 2026 23:05 UTC`, `23 Nov 2026 12:05 GMT+13`: the local time in `tz` with the zone's short name. */
+export function formatTime(ms: number, tz: string = UTC): string {
+  const date = new Date(wallClock(ms, tz));
   const iso = date.toISOString();
-  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()} ${iso.slice(11, 16)} UTC`;
+  const name = zoneName(ms, tz);
+  return `${date.getUTCDate()} ${MONTHS[date.getUTCMonth()]} ${date.getUTCFullYear()} ${iso.slice(11, 16)} ${name}`;
 }
 
 export const BAR_WIDTH = 10;

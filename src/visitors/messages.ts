@@ -1,8 +1,10 @@
 import type { types } from '@slack/bolt';
 import type { Message } from '../slack/message.js';
 import { escapeMrkdwn, inlineCode, truncate } from '../slack/mrkdwn.js';
-import { commandFor, DEFAULT_ROWS, dayString, MAX_RANGE_DAYS, type ReportQuery } from './date-range.js';
+import { commandFor, DEFAULT_ROWS, dayString, MAX_RANGE_DAYS, type ReportQuery, todayNumber } from './date-range.js';
 import { formatCount, formatRange } from './format.js';
+import type { DayRange } from './periods.js';
+import { UTC } from './zone.js';
 
 /** Every sentence `/visitors` says to people. Builders here are pure and return a plain `text` fallback. */
 
@@ -33,9 +35,9 @@ export const reportCopy = {
   moreRowsHidden: (hidden: number) =>
     `…and ${formatCount(hidden)} more rows on this page that do not fit in one message. Use *Download CSV* for all of them.`,
   legend: 'bar: █ human ░ AI',
-  comparedWith: (previous: { from: string; to: string }) =>
-    `Changes compare with the previous period of the same length, ${formatRange(previous.from, previous.to)}; AI share changes in percentage points.`,
-  utc: 'dates in UTC',
+  comparedWith: (previous: { from: string; to: string }, until?: string) =>
+    `Changes compare with the previous period of the same length, ${formatRange(previous.from, previous.to)}${until ? ` up to ${until} (as far into it as this one has run)` : ''}; AI share changes in percentage points.`,
+  zone: (tz: string) => `dates in ${tz}`,
   fetched: (when: string) => `fetched ${when}`,
   sharedBy: (userId: string) => `Shared by ${mention(userId)}`,
   fallback: (query: ReportQuery, total: number, human: number, ai: number) =>
@@ -49,20 +51,20 @@ export function mention(userId: string): string {
 
 /** The syntax, with examples that are never in the future (they end yesterday). */
 /** Usage, after `problem` when there is one, ending with which project the channel uses (`projects`, mrkdwn). */
-export function helpMessage(nowMs: number, problem?: string, projects?: string): Message {
-  const today = Math.floor(nowMs / 86_400_000);
+export function helpMessage(nowMs: number, problem?: string, projects?: string, tz: string = UTC): Message {
+  const today = todayNumber(nowMs, tz);
   const start = dayString(today - 7);
   const end = dayString(today - 1);
   const lines = [
-    '*How to use `/visitors`* (all dates are UTC)',
+    `*How to use \`/visitors\`* (${reportCopy.zone(tz)}, from your Slack profile)`,
     '• `/visitors` — the last 7 days, including today',
     `• \`/visitors today\`, \`yesterday\`, \`7d\`, \`30d\`, \`90d\` — any \`Nd\` from 1d to ${MAX_RANGE_DAYS}d, ending today`,
-    '• `/visitors this month` (so far) · `/visitors last month`',
+    '• `/visitors this month` (so far) · `/visitors last month` · `/visitors november` (or `nov 2025`)',
     `• \`/visitors ${end}\` — one day`,
     `• \`/visitors ${start} ${end}\` or \`/visitors ${start}..${end}\` — both days included`,
     `• Add \`top N\` for rows per page (1–250, default ${DEFAULT_ROWS}), e.g. \`/visitors 30d top 25\``,
     '• Add `chart` for a trend chart, e.g. `/visitors 30d chart` (sent to your DM with me)',
-    '• `/visitors digest weekly` (or `daily`, `monthly`, with a UTC time such as `16:30`) posts a digest here on a schedule; `/visitors digest` shows it, `/visitors digest off` ends it',
+    '• `/visitors digest weekly` (or `daily`, `monthly`, with a time of day such as `16:30`, yours) posts a digest here on a schedule; `/visitors digest` shows it, `/visitors digest off` ends it',
     `Ranges can be up to ${MAX_RANGE_DAYS} days long.`,
     ...(projects ? [projects] : []),
   ];
@@ -115,7 +117,7 @@ export const exportCopy = {
   capped: (rows: number) =>
     `The export stops at ${formatCount(rows)} rows; narrow the range to see the rest. The totals line still covers the whole site.`,
   initialComment: (query: ReportQuery, rows: number, capped: boolean) =>
-    `Unique visitors per page, ${formatRange(query.from, query.to)} (dates in UTC): ${formatCount(rows)} rows.` +
+    `Unique visitors per page, ${formatRange(query.from, query.to)} (${reportCopy.zone(query.tz ?? UTC)}): ${formatCount(rows)} rows.` +
     (capped ? ` ${exportCopy.capped(rows)}` : ''),
   failed: (query: ReportQuery) =>
     `:x: The export of unique visitors for ${formatRange(query.from, query.to)} did not finish.`,
@@ -140,10 +142,9 @@ export function notice(text: string): Message {
 export const chartCopy = {
   filename: ({ from, to, project }: { from: string; to: string; project?: string | undefined }) =>
     `visitors_${project ? `${project}_` : ''}${from}_${to}.png`,
-  dmComment: (range: { from: string; to: string }) =>
-    `Unique visitors (total, human, AI) for ${formatRange(range.from, range.to)}, dates in UTC.`,
-  sharedComment: (range: { from: string; to: string }, userId: string) =>
-    `Unique visitors (total, human, AI) for ${formatRange(range.from, range.to)}, dates in UTC. Shared by ${mention(userId)}.`,
+  dmComment: (range: DayRange) =>
+    `Unique visitors (total, human, AI) for ${formatRange(range.from, range.to)}, ${reportCopy.zone(range.tz ?? UTC)}.`,
+  sharedComment: (range: DayRange, userId: string) => `${chartCopy.dmComment(range)} Shared by ${mention(userId)}.`,
   sentToDm: (query: ReportQuery) =>
     `:chart_with_upwards_trend: Your chart of unique visitors for ${formatRange(query.from, query.to)} is in your DM with me (Slack cannot show pictures in a private reply).`,
   uploadFailed: (code: string) => `I couldn’t send you the chart (${inlineCode(code, 60)}). Please try again.`,

@@ -1,13 +1,49 @@
-import { DAY_MS, dayNumber, dayString } from './date-range.js';
+import { DAY_MS, dayNumber, dayString, exclusiveEnd } from './date-range.js';
+import { dayStart, isoWithOffset, UTC } from './zone.js';
 
 /**
- * Period arithmetic for comparisons and charts, in UTC calendar days. Ranges here are inclusive
- * (`from`..`to`, as people read them); the service's exclusive `dateTo` is added only when asking it.
+ * Period arithmetic for comparisons and charts, in calendar days of the range's zone (UTC when it has none).
+ * Ranges here are inclusive (`from`..`to`, as people read them); the service's exclusive `dateTo` is added only
+ * when asking it.
  */
 
 export interface DayRange {
   from: string;
   to: string;
+  /** The IANA zone whose days these are; UTC when left out. */
+  tz?: string | undefined;
+}
+
+/** The instants a range covers: from its first day's start to the start of the day after its last (exclusive). */
+function instants(range: DayRange): { start: number; end: number } {
+  const tz = range.tz ?? UTC;
+  return { start: dayStart(dayNumber(range.from) ?? 0, tz), end: dayStart((dayNumber(range.to) ?? 0) + 1, tz) };
+}
+
+/**
+ * What the service is asked for a range (`dateTo` exclusive). In UTC its days, `YYYY-MM-DD`; in another zone the
+ * local start of each day as ISO 8601 with the zone's offset then (`2026-11-24T00:00:00+13:00`), both formats the
+ * service documents. `until` ends the window earlier, at that instant: a previous period's same hours.
+ */
+export function serviceWindow(range: DayRange, until?: number): { dateFrom: string; dateTo: string } {
+  const tz = range.tz ?? UTC;
+  const { start, end } = instants(range);
+  if (until !== undefined) return { dateFrom: isoWithOffset(start, tz), dateTo: isoWithOffset(until, tz) };
+  if (tz === UTC) return { dateFrom: range.from, dateTo: exclusiveEnd(range.to) };
+  return { dateFrom: isoWithOffset(start, tz), dateTo: isoWithOffset(end, tz) };
+}
+
+/**
+ * Like with like: while `range` is still running at `nowMs` (it ends today, or later), its previous period is
+ * cut as far into it as now is into this one (the same hours of the previous day, week or month), to the minute.
+ * Undefined once the range has ended: whole periods are compared.
+ */
+export function comparisonCut(range: DayRange, nowMs: number): number | undefined {
+  const { start, end } = instants(range);
+  if (nowMs >= end) return undefined;
+  const previousStart = instants(previousPeriod(range)).start;
+  // At least a minute, so the window is never empty (the service wants dateFrom before dateTo).
+  return Math.max(previousStart + 60_000, Math.floor((previousStart + nowMs - start) / 60_000) * 60_000);
 }
 
 /** The range of the same length ending the day before `range` starts. */
@@ -15,7 +51,7 @@ export function previousPeriod(range: DayRange): DayRange {
   const from = dayNumber(range.from) ?? 0;
   const to = dayNumber(range.to) ?? 0;
   const length = to - from + 1;
-  return { from: dayString(from - length), to: dayString(from - 1) };
+  return { from: dayString(from - length), to: dayString(from - 1), ...(range.tz && { tz: range.tz }) };
 }
 
 export type Granularity = 'day' | 'week' | 'month';
@@ -68,5 +104,6 @@ function bucketEnd(day: number, granularity: Granularity): number {
 
 /** True when every day of the range has ended, so its numbers will not change. */
 export function isClosed(range: DayRange, today: number): boolean {
+  // `today` is in the range's zone, as the range's days are.
   return (dayNumber(range.to) ?? 0) < today;
 }

@@ -64,7 +64,7 @@ async function tell(deps: TaskDeps, audience: Audience, message: Message | undef
 }
 
 function reportMessage(report: ReportResult & { ok: true }): Message {
-  return buildReport(report.page, { previous: report.previous });
+  return buildReport(report.page, { previous: report.previous, previousUntil: report.previousUntil });
 }
 
 /** "Try again" wording repeats the query as asked (a project only when it was named). */

@@ -25,11 +25,16 @@ export class FakeSlackApi extends SlackStandin {
   /** The workspace's people by id → display name, as `users.info` answers; set or delete to change who exists. */
   readonly users = new Map<string, string>(this.workspace.users.map((u) => [u.id, u.displayName || u.realName]));
 
+  /** People's IANA zones set by a test, over the workspace's (as if they changed it in their Slack profile). */
+  readonly zones = new Map<string, string>();
+
   override user(id: string): StandinUser | undefined {
     const name = this.users.get(id);
     if (name === undefined) return undefined;
     const known = super.user(id);
-    return known ? { ...known, displayName: name } : { id, name, realName: name, displayName: name };
+    const tz = this.zones.get(id);
+    const person = known ? { ...known, displayName: name } : { id, name, realName: name, displayName: name };
+    return tz ? { ...person, tz } : person;
   }
 }
 

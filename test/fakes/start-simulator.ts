@@ -34,3 +34,16 @@ export function manualClock(start = Date.parse('2025-06-02T12:00:00Z')): {
     },
   };
 }
+
+/** A simulator per test on a fresh manual clock; `clock` reads and moves the running test's clock. */
+export function useClockedSimulator(options: SimulatorOptions): {
+  sim: () => Simulator;
+  clock: ReturnType<typeof manualClock>;
+} {
+  let current = manualClock();
+  const sim = useSimulator(() => {
+    current = manualClock();
+    return { now: () => current.now(), ...options };
+  });
+  return { sim, clock: { now: () => current.now(), advance: (ms) => current.advance(ms) } };
+}

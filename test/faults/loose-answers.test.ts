@@ -13,30 +13,23 @@ const PR = 'https://github.com/acme/docs/pull/88';
 describe.each(storeKinds)('answers the contract allows ($kind store)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: LONG_JOB_MS }, env: FAST_POLL, boot: true });
 
-  const lastRoot = (rootTs: string) =>
-    JSON.stringify(
-      h.slack
-        .callsTo('chat.update')
-        .filter((c) => c.args.ts === rootTs)
-        .at(-1)?.args.blocks ?? '',
-    );
   const posted = (rootTs: string, words: string) =>
     h.threadPosts(rootTs).some((c) => String(c.args.text).includes(words));
 
   it('a create answered 201 with only the job id: the job is tracked as active and its PR posted', async () => {
     h.sim.injectFault({ kind: 'job', keep: ['id'], count: 1, match: { operation: 'create' } });
     const { jobId, rootTs } = await h.startJob('Document the webhooks');
-    expect(lastRoot(rootTs)).toContain('Working');
+    expect(h.lastRootUpdate(rootTs)).toContain('Working');
     h.sim.endJob(jobId, { status: 'completed', prLink: PR });
     await eventually(() => posted(rootTs, PR), 5_000, 'PR');
-    await eventually(() => lastRoot(rootTs).includes('Pull request ready'), 3_000, 'root ended');
+    await eventually(() => h.lastRootUpdate(rootTs).includes('Pull request ready'), 3_000, 'root ended');
   });
 
   it('a status the bot does not know is shown as it is, logged once, and the job is polled until it ends', async () => {
     const getAll = { count: Number.POSITIVE_INFINITY, match: { operation: 'get' as const } };
     h.sim.injectFault({ kind: 'job', set: { status: 'queued' }, ...getAll });
     const { jobId, rootTs } = await h.startJob('Fix the links');
-    await eventually(() => lastRoot(rootTs).includes('queued'), 3_000, 'the unknown status on the root');
+    await eventually(() => h.lastRootUpdate(rootTs).includes('queued'), 3_000, 'the unknown status on the root');
     await sleep(300);
     expect(h.app.logs().match(/"event":"poller.unknown_status"/g)).toHaveLength(1);
     h.sim.clearFaults();
@@ -74,6 +67,6 @@ describe.each(storeKinds)('answers the contract allows ($kind store)', (store) =
     const html = { status: 200, body: '<html>', contentType: 'text/html' };
     h.sim.injectFault({ kind: 'not-json', ...html, count: Number.POSITIVE_INFINITY, match: { operation: 'get' } });
     await eventually(() => posted(rootTs, 'stopped tracking'), 8_000, 'expiry');
-    await eventually(() => lastRoot(rootTs).includes('Stopped tracking'), 3_000, 'root');
+    await eventually(() => h.lastRootUpdate(rootTs).includes('Stopped tracking'), 3_000, 'root');
   });
 });

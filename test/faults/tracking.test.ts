@@ -16,13 +16,6 @@ describe.each(storeKinds)('tracking that cannot lose, repeat or loop ($kind stor
 
   const outcomes = (rootTs: string) =>
     h.slack.messages.filter((m) => m.thread_ts === rootTs && JSON.stringify(m.metadata ?? '').includes('outcome'));
-  const lastRootUpdate = (rootTs: string) =>
-    JSON.stringify(
-      h.slack
-        .callsTo('chat.update')
-        .filter((c) => c.args.ts === rootTs)
-        .at(-1)?.args.blocks ?? '',
-    );
 
   it('a follow-up that lands while the outcome is being posted starts a round whose result is posted too', async () => {
     const app = await h.boot();
@@ -36,13 +29,13 @@ describe.each(storeKinds)('tracking that cannot lose, repeat or loop ($kind stor
 
     await eventually(() => outcomes(rootTs).length === 1, 5_000, 'the first outcome');
     await sleep(400);
-    expect(lastRootUpdate(rootTs)).toContain('Working'); // not "Pull request ready" while the agent works
+    expect(h.lastRootUpdate(rootTs)).toContain('Working'); // not "Pull request ready" while the agent works
     expect(await app.app.deps.store.jobs.active(TEST_PROJECT_ID)).toEqual([jobId]);
 
     h.sim.endJob(jobId, { status: 'completed', prLink: PR });
     await eventually(() => outcomes(rootTs).length === 2, 5_000, 'the follow-up round’s outcome');
     expect(String(outcomes(rootTs)[1]?.text)).toContain('updated the pull request');
-    await eventually(() => lastRootUpdate(rootTs).includes('Pull request ready'), 3_000, 'root ended');
+    await eventually(() => h.lastRootUpdate(rootTs).includes('Pull request ready'), 3_000, 'root ended');
     await sleep(300);
     expect(outcomes(rootTs)).toHaveLength(2);
   });
@@ -97,7 +90,7 @@ describe.each(storeKinds)('tracking that cannot lose, repeat or loop ($kind stor
     const { jobId, rootTs } = await h.startJob('Stored, then 503');
     h.slack.fail('chat.postMessage', { status: 503, afterStoring: true }, 2, (args) => args.thread_ts === rootTs);
     h.sim.endJob(jobId, { status: 'completed', prLink: PR });
-    await eventually(() => lastRootUpdate(rootTs).includes('Pull request ready'), 8_000, 'the round ended');
+    await eventually(() => h.lastRootUpdate(rootTs).includes('Pull request ready'), 8_000, 'the round ended');
     await sleep(400);
     expect(outcomes(rootTs)).toHaveLength(1);
     expect(h.threadPosts(rootTs)).toHaveLength(1); // one attempt: the retry found it in the thread
@@ -109,7 +102,7 @@ describe.each(storeKinds)('tracking that cannot lose, repeat or loop ($kind stor
     const { jobId, rootTs } = await h.startJob('Hung post');
     h.slack.fail('chat.postMessage', { delayMs: 1_000 }, 1, (args) => args.thread_ts === rootTs);
     h.sim.endJob(jobId, { status: 'completed', prLink: PR });
-    await eventually(() => lastRootUpdate(rootTs).includes('Pull request ready'), 8_000, 'the round ended');
+    await eventually(() => h.lastRootUpdate(rootTs).includes('Pull request ready'), 8_000, 'the round ended');
     await sleep(1_200); // the hung request is answered (and stored) long after the client gave up on it
     expect(outcomes(rootTs).length).toBeGreaterThanOrEqual(1);
     expect(outcomes(rootTs).length).toBeLessThanOrEqual(2);

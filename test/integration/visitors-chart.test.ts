@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ACTION_IDS } from '../../src/visitors/blocks.js';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
 import { postInteraction } from '../fakes/signed-request.js';
@@ -13,6 +13,8 @@ const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOStri
 
 describe.each(storeKinds)('/visitors changes and charts ($kind store)', (store) => {
   const h = useHarness({ store, simulator: { pathCount: 300 }, boot: true });
+  // Alice keeps UTC here (these tests are about UTC days); zones: visitors-zones.test.ts.
+  beforeEach(() => h.slack.zones.set(USER_ID, 'UTC'));
 
   const queries = () => h.sim.requests.filter((r) => r.path === VISITORS_PATH).map((r) => r.query);
   const reply = (id: string) => h.answer(id, 0, 10_000);
@@ -25,13 +27,19 @@ describe.each(storeKinds)('/visitors changes and charts ($kind store)', (store) 
   const click = (actionId: string, value: string, id: string) =>
     postInteraction(h.app.url, blockAction(actionId, value, { response_url: h.slack.responseUrl(id) }));
 
-  it('a cold /visitors makes exactly 2 requests and shows each change against the previous 7 days', async () => {
+  it('a cold /visitors makes exactly 2 requests and shows each change against the same hours of the previous 7 days', async () => {
+    const asked = Date.now();
     expect((await command('', 'cmd')).status).toBe(200);
     const report = await reply('cmd');
-    expect(queries()).toEqual([
-      { dateFrom: day(-6), dateTo: day(1), limit: '10', offset: '0' },
-      { dateFrom: day(-13), dateTo: day(-6), limit: '1', offset: '0' },
-    ]);
+    const [current, previous] = queries();
+    expect(queries()).toHaveLength(2);
+    expect(current).toEqual({ dateFrom: day(-6), dateTo: day(1), limit: '10', offset: '0' });
+    // Today is still running: the previous 7 days end as far into them as now is into these, to the minute.
+    expect(previous).toMatchObject({ dateFrom: `${day(-13)}T00:00:00+00:00`, limit: '1', offset: '0' });
+    const cut = Date.parse(previous?.dateTo ?? '') + 7 * DAY_MS;
+    expect(cut).toBeGreaterThan(asked - 60_000);
+    expect(cut).toBeLessThanOrEqual(Date.now());
+    expect(text(report)).toContain('as far into it as this one has run');
     expect(text(report)).toMatch(/\*Total visitors\*\\n[\d,]+ {2}(▲|▼|±) [\d.]+ %/);
     expect(text(report)).toMatch(/\*AI share\*\\n[\d.]+% {2}(▲|▼|±) [\d.]+ pts/);
     expect(text(report)).toContain('previous period of the same length');

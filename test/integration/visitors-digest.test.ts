@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
-import { CHANNEL_ID } from '../fixtures/slack.js';
+import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { settle } from '../support/steps.js';
@@ -23,6 +23,8 @@ describe.each(storeKinds)('/visitors digest ($kind store)', (store) => {
   /** Runs `/visitors digest …` on `app` and reads the private answer. */
   async function digest(app: TestApp, words: string, prefix?: string): Promise<string> {
     const text = prefix ? `${prefix} ${words}` : `digest ${words}`.trim();
+    // Alice keeps UTC here (these tests are about UTC schedules); zones: visitors-zones.test.ts.
+    h.slack.zones.set(USER_ID, 'UTC');
     await h.command(`/visitors ${text}`, { app });
     const reply = await h.answer();
     expect(reply.args.response_type).toBe('ephemeral');

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { VisitorsResponse } from '../../src/mintlify/schemas.js';
 import { ACTION_IDS } from '../../src/visitors/blocks.js';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
@@ -27,6 +27,8 @@ interface Block {
 
 describe.each(storeKinds)('/visitors ($kind store)', (store) => {
   const h = useHarness({ store, simulator: { pathCount: 300 }, boot: true });
+  // Alice keeps UTC here (these tests are about UTC days); zones: visitors-zones.test.ts.
+  beforeEach(() => h.slack.zones.set(USER_ID, 'UTC'));
 
   /** Sends `/visitors <text>`; asserts Slack got an empty 200 quickly. */
   async function visitors(text: string, responseId = 'cmd'): Promise<void> {

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { otherWorkspace } from '../../tools/slack-standin/index.js';
-import { buttonsIn } from '../fixtures/slack.js';
+import { buttonsIn, UMBRELLA } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { INITRODE, oauthEnv, Workspaces } from '../support/tenants.js';
@@ -142,14 +142,7 @@ describe.each(storeKinds)('connecting Mintlify ($kind store)', (store) => {
   });
 
   it('serves an org-wide install for each of the organisation’s workspaces, stored once for the organisation', async () => {
-    const org = {
-      id: 'E1UMBRELLA',
-      name: 'Umbrella',
-      domain: 'umbrella',
-      botToken: 'xoxb-umbrella',
-      botUserId: 'UORGBOT',
-      botId: 'BORGBOT',
-    };
+    const org = UMBRELLA;
     h.slack.addEnterprise(org, [otherWorkspace('T4', 'umbrella-east'), otherWorkspace('T5', 'umbrella-west')]);
     h.slack.refuseToken(org.botToken, 'invalid_auth');
     expect((await ws.install('T4', 'U4ANA', { enterpriseId: org.id, userId: 'U4ANA' })).status).toBe(200);

@@ -103,7 +103,8 @@ describe.each(matrix)('many workspaces ($transport, $kind store)', ({ socketMode
     ] as const) {
       await command('/visitors 7d', team, user, channel);
       expect(String((await h.answer()).args.text)).toContain('Unique visitors');
-      await command('/visitors digest weekly', team, user, channel);
+      // At 09:00 UTC, whatever the members' own zones (the schedule this test's clock is set for).
+      await command('/visitors digest weekly 09:00 utc', team, user, channel);
       expect(String((await h.answer()).args.text)).toContain('weekly on Monday');
     }
     time = MONDAY_BEFORE_NINE + 35_000;

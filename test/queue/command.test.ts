@@ -8,7 +8,8 @@ import { createRedisEngine } from '../../src/queue/redis.js';
 import { CLEAN_CWD } from '../support/app-process.js';
 import { captureLogs } from '../support/logs.js';
 import { dropNamespace, redisAvailable, TEST_REDIS_URL, testNamespace } from '../support/redis.js';
-import { eventually, lanes } from './support.js';
+import { eventually } from '../support/wait.js';
+import { lanes } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -80,7 +81,7 @@ describe('npm run queues', () => {
       await engine.lane(lanes.once).add({ n: 1 }, { id: 'refused/1' });
       await engine.lane(lanes.work).add({ n: 2 }, { id: 'later', delayMs: 60_000 });
       await engine.lane(lanes.work).schedule('digest', { cron: '0 9 * * 1', tz: 'Europe/Paris' }, { n: 3 });
-      await eventually(async () => (await engine?.counts('once'))?.failed === 1, 'the failure');
+      await eventually(async () => (await engine?.counts('once'))?.failed === 1, 8_000, 'the failure');
       return engine;
     }
 
@@ -107,6 +108,7 @@ describe('npm run queues', () => {
       });
       await eventually(
         async () => (await seeded.counts('once')).failed === 1 && (await seeded.stats())[0],
+        8_000,
         'the retry',
       );
       expect((await seeded.stats()).find((s) => s.lane === 'once')?.failedTotal).toBe(2);

@@ -9,7 +9,8 @@ import {
   QueueUnavailableError,
 } from '../../src/queue/engine.js';
 import { captureLogs } from '../support/logs.js';
-import { eventually, gate, lanes, sleep } from './support.js';
+import { eventually, sleep } from '../support/wait.js';
+import { gate, lanes } from './support.js';
 
 /** Makes an engine on `namespace`; the contract closes it. `dispose` (optional) deletes what the namespace left. */
 export interface EngineFactory {
@@ -64,7 +65,7 @@ export function engineContract(factory: EngineFactory): void {
       const { runs, processor } = record();
       engine.work(lanes.work, processor);
       await engine.lane(lanes.work).add({ n: 1 }, { id: 'item/1' });
-      await eventually(() => runs.length === 1, 'a run');
+      await eventually(() => runs.length === 1, 8_000, 'a run');
       expect(runs[0]).toMatchObject({ n: 1, meta: { id: 'item/1', lane: 'work', attempt: 1 } });
       expect(runs[0]?.meta.signal.aborted).toBe(false);
     });
@@ -91,11 +92,11 @@ export function engineContract(factory: EngineFactory): void {
       });
       for (let n = 0; n < 3; n++) await engine.lane(lanes.slow).add({ n });
       for (let n = 0; n < 6; n++) await engine.lane(lanes.work).add({ n });
-      await eventually(() => fast.runs.length === 6, 'the fast lane done');
+      await eventually(() => fast.runs.length === 6, 8_000, 'the fast lane done');
       expect(most).toBe(2);
       expect(await engine.counts('slow')).toMatchObject({ active: 1, waiting: 2 });
       door.open();
-      await eventually(async () => (await engine.counts('slow')).waiting === 0, 'the slow lane done');
+      await eventually(async () => (await engine.counts('slow')).waiting === 0, 8_000, 'the slow lane done');
     });
 
     it('runs a delayed job no sooner than its delay', async () => {
@@ -104,7 +105,7 @@ export function engineContract(factory: EngineFactory): void {
       const added = Date.now();
       await engine.lane(lanes.work).add({ n: 1 }, { delayMs: 400 });
       expect(await engine.counts('work')).toMatchObject({ delayed: 1, waiting: 0 });
-      await eventually(() => runs.length === 1, 'the delayed run');
+      await eventually(() => runs.length === 1, 8_000, 'the delayed run');
       expect((runs[0]?.at ?? 0) - added).toBeGreaterThanOrEqual(395);
     });
 
@@ -116,7 +117,7 @@ export function engineContract(factory: EngineFactory): void {
       expect(await engine.counts('work')).toMatchObject({ waiting: 2, active: 0 });
       const { runs, processor } = record();
       engine.work(lanes.work, processor);
-      await eventually(() => runs.length === 2, 'both runs');
+      await eventually(() => runs.length === 2, 8_000, 'both runs');
       expect(runs.map((r) => r.n).sort()).toEqual([1, 2]);
     });
   });
@@ -129,7 +130,7 @@ export function engineContract(factory: EngineFactory): void {
       expect(await engine.counts('work')).toMatchObject({ waiting: 1 });
       const { runs, processor } = record();
       engine.work(lanes.work, processor);
-      await eventually(() => runs.length === 1, 'the run');
+      await eventually(() => runs.length === 1, 8_000, 'the run');
       await sleep(200);
       expect(runs.map((r) => r.n)).toEqual([1]);
     });
@@ -141,7 +142,7 @@ export function engineContract(factory: EngineFactory): void {
       await engine.lane(lanes.work).add({ n: 1 }, { id: 'same', delayMs: 400 });
       await engine.lane(lanes.work).add({ n: 2 }, { id: 'same' });
       expect(await engine.counts('work')).toMatchObject({ delayed: 1, waiting: 0 });
-      await eventually(() => runs.length === 1, 'the run');
+      await eventually(() => runs.length === 1, 8_000, 'the run');
       expect(runs[0]?.n).toBe(1);
       expect((runs[0]?.at ?? 0) - added).toBeGreaterThanOrEqual(395);
     });
@@ -154,10 +155,10 @@ export function engineContract(factory: EngineFactory): void {
         await door.wait();
       });
       await engine.lane(lanes.work).add({ n: 1 }, { id: 'same' });
-      await eventually(() => runs.length === 1, 'the run');
+      await eventually(() => runs.length === 1, 8_000, 'the run');
       await engine.lane(lanes.work).add({ n: 2 }, { id: 'same' });
       door.open();
-      await eventually(async () => (await engine.counts('work')).active === 0, 'the run done');
+      await eventually(async () => (await engine.counts('work')).active === 0, 8_000, 'the run done');
       await sleep(200);
       expect(runs.map((r) => r.n)).toEqual([1]);
     });
@@ -166,9 +167,9 @@ export function engineContract(factory: EngineFactory): void {
       const { runs, processor } = record();
       engine.work(lanes.work, processor);
       await engine.lane(lanes.work).add({ n: 1 }, { id: 'same' });
-      await eventually(async () => runs.length === 1 && (await engine.counts('work')).active === 0, 'first run');
+      await eventually(async () => runs.length === 1 && (await engine.counts('work')).active === 0, 8_000, 'first run');
       await engine.lane(lanes.work).add({ n: 2 }, { id: 'same' });
-      await eventually(() => runs.length === 2, 'second run');
+      await eventually(() => runs.length === 2, 8_000, 'second run');
       expect(runs.map((r) => r.n)).toEqual([1, 2]);
     });
 
@@ -179,11 +180,15 @@ export function engineContract(factory: EngineFactory): void {
         return n < 3 ? new Again({ n: n + 1 }, 150) : undefined;
       });
       await engine.lane(lanes.work).add({ n: 1 }, { id: 'chain' });
-      await eventually(() => runs.length === 2, 'the second step');
+      await eventually(() => runs.length === 2, 8_000, 'the second step');
       // While it waits for its next step, the job is the same work: adding its id again changes nothing.
       await engine.lane(lanes.work).add({ n: 9 }, { id: 'chain' });
       expect((await engine.counts('work')).delayed).toBe(1);
-      await eventually(async () => runs.length === 3 && (await engine.counts('work')).delayed === 0, 'the last step');
+      await eventually(
+        async () => runs.length === 3 && (await engine.counts('work')).delayed === 0,
+        8_000,
+        'the last step',
+      );
       await sleep(300);
       expect(runs.map((r) => r.n)).toEqual([1, 2, 3]);
       expect(runs.map((r) => r.attempt)).toEqual([1, 1, 1]);
@@ -199,13 +204,17 @@ export function engineContract(factory: EngineFactory): void {
       });
       const lane = engine.lane(lanes.work);
       await lane.add({ n: 1 }, { id: 'same' });
-      await eventually(async () => (await engine.counts('work')).failed === 1, 'the failure');
+      await eventually(async () => (await engine.counts('work')).failed === 1, 8_000, 'the failure');
       await lane.add({ n: 2 }, { id: 'same' });
       await sleep(300);
       expect(runs).toHaveLength(3);
 
       expect(await engine.retry('work', 'same')).toBe(true);
-      await eventually(async () => (await engine.counts('work')).failed === 1 && runs.length === 6, 'three more');
+      await eventually(
+        async () => (await engine.counts('work')).failed === 1 && runs.length === 6,
+        8_000,
+        'three more',
+      );
       expect(runs.slice(3).map((r) => r.meta.attempt)).toEqual([1, 2, 3]);
 
       expect(await engine.remove('work', 'same')).toBe(true);
@@ -213,7 +222,7 @@ export function engineContract(factory: EngineFactory): void {
       expect(await engine.retry('work', 'same')).toBe(false);
       failing = false;
       await lane.add({ n: 3 }, { id: 'same' });
-      await eventually(() => runs.at(-1)?.n === 3, 'the run after removal');
+      await eventually(() => runs.at(-1)?.n === 3, 8_000, 'the run after removal');
       expect(await engine.counts('work')).toMatchObject({ failed: 0 });
     });
   });
@@ -226,7 +235,7 @@ export function engineContract(factory: EngineFactory): void {
         if (meta.attempt < 3) throw new Error(`try ${meta.attempt} failed`);
       });
       await engine.lane(lanes.work).add({ n: 1 }, { id: 'flaky' });
-      await eventually(async () => (await engine.stats())[0]?.completedTotal === 1, 'completion');
+      await eventually(async () => (await engine.stats())[0]?.completedTotal === 1, 8_000, 'completion');
       expect(runs.map((r) => r.meta.attempt)).toEqual([1, 2, 3]);
       for (const [a, b] of [
         [0, 1],
@@ -251,7 +260,7 @@ export function engineContract(factory: EngineFactory): void {
         throw new Error('no');
       });
       await engine.lane(lanes.doubling).add({ n: 1 });
-      await eventually(() => runs.length === 3, 'three tries');
+      await eventually(() => runs.length === 3, 8_000, 'three tries');
       expect((runs[1]?.at ?? 0) - (runs[0]?.at ?? 0)).toBeGreaterThanOrEqual(145);
       expect((runs[2]?.at ?? 0) - (runs[1]?.at ?? 0)).toBeGreaterThanOrEqual(295);
     });
@@ -261,7 +270,7 @@ export function engineContract(factory: EngineFactory): void {
         throw new Error('Slack said channel_not_found for xoxb-123-secret');
       });
       await engine.lane(lanes.work).add({ n: 7 }, { id: 'doomed/7' });
-      const [failed] = await eventually(failedJobs, 'the failed job');
+      const [failed] = await eventually(failedJobs, 8_000, 'the failed job');
       expect(failed).toEqual({
         id: 'doomed/7',
         lane: 'work',
@@ -284,7 +293,7 @@ export function engineContract(factory: EngineFactory): void {
         throw new PermanentJobError('channel is archived');
       });
       await engine.lane(lanes.work).add({ n: 1 }, { id: 'archived' });
-      const [failed] = await eventually(failedJobs, 'the failed job');
+      const [failed] = await eventually(failedJobs, 8_000, 'the failed job');
       expect(failed).toMatchObject({ id: 'archived', attempts: 1, error: 'channel is archived' });
       expect(runs).toHaveLength(1);
     });
@@ -299,7 +308,7 @@ export function engineContract(factory: EngineFactory): void {
         if (meta.attempt === 1) throw new Error('once');
       });
       await observed.lane(lanes.work).add({ n: 1 });
-      await eventually(() => events.length === 4, 'four events');
+      await eventually(() => events.length === 4, 8_000, 'four events');
       expect(events).toEqual(['work started first', 'work retried', 'work started retry', 'work completed']);
     });
   });
@@ -326,7 +335,7 @@ export function engineContract(factory: EngineFactory): void {
       expect(await engine.counts('work')).toMatchObject({ waiting: 1, delayed: 0 });
       const { runs, processor } = record();
       engine.work(lanes.work, processor);
-      await eventually(() => runs.length >= 1, 'the first occurrence');
+      await eventually(() => runs.length >= 1, 8_000, 'the first occurrence');
       await sleep(300);
       expect(runs.map((r) => r.n)).toEqual([2]);
       expect(await engine.counts('work')).toMatchObject({ waiting: 0, delayed: 1 });
@@ -353,7 +362,7 @@ export function engineContract(factory: EngineFactory): void {
       const { runs, processor } = record();
       engine.work(lanes.work, processor);
       await lane.schedule('each-second', { cron: '* * * * * *', tz: 'UTC' }, { n: 2 });
-      await eventually(() => runs.filter((r) => r.n === 2).length >= 2, 'two occurrences', 5_000);
+      await eventually(() => runs.filter((r) => r.n === 2).length >= 2, 5_000, 'two occurrences');
     });
 
     it('refuses an unknown time zone and a pattern that is not cron', async () => {
@@ -376,13 +385,13 @@ export function engineContract(factory: EngineFactory): void {
       await sleep(300);
       const door = gate();
       engine.work(lanes.slow, async () => door.wait());
-      await eventually(async () => (await engine.counts('slow')).active === 1, 'one active');
+      await eventually(async () => (await engine.counts('slow')).active === 1, 8_000, 'one active');
       const [stats] = await engine.stats();
       expect(stats).toMatchObject({ waiting: 1, delayed: 1, active: 1, wait: { count: 1 } });
       expect(stats?.wait.sumMs).toBeGreaterThanOrEqual(290);
       expect(stats?.wait.maxMs).toBe(stats?.wait.sumMs);
       door.open();
-      await eventually(async () => (await engine.stats())[0]?.completedTotal === 2, 'both done');
+      await eventually(async () => (await engine.stats())[0]?.completedTotal === 2, 8_000, 'both done');
       expect((await engine.stats())[0]?.wait.count).toBe(2);
       expect(await engine.lanes()).toEqual(['slow']);
     });
@@ -397,7 +406,7 @@ export function engineContract(factory: EngineFactory): void {
       });
       await engine.lane(lanes.slow).add({ n: 1 });
       await engine.lane(lanes.slow).add({ n: 2 });
-      await eventually(async () => (await engine.counts('slow')).active === 1, 'one running');
+      await eventually(async () => (await engine.counts('slow')).active === 1, 8_000, 'one running');
       const report = await engine.close(5_000);
       expect(runs.map((r) => r.n)).toEqual([1]);
       expect(report).toEqual({ handedBack: 0, dropped: kind === 'memory' ? 1 : 0 });
@@ -413,7 +422,7 @@ export function engineContract(factory: EngineFactory): void {
         await sleep(60_000); // a processor that does not stop: its result is ignored anyway
       });
       await engine.lane(lanes.slow).add({ n: 1 }, { id: 'long' });
-      await eventually(() => signal, 'the job running');
+      await eventually(() => signal, 8_000, 'the job running');
       const started = Date.now();
       const report = await engine.close(300);
       expect(Date.now() - started).toBeLessThan(3_000);

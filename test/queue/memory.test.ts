@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/queue/create.js';
 import { createMemoryEngine } from '../../src/queue/memory.js';
 import { captureLogs } from '../support/logs.js';
+import { eventually } from '../support/wait.js';
 import { engineContract } from './engine-contract.js';
-import { eventually, lanes } from './support.js';
+import { lanes } from './support.js';
 
 describe('in-process engine', () => {
   engineContract({ kind: 'memory', create: async (_namespace, options) => createMemoryEngine(options) });
@@ -33,12 +34,12 @@ describe('in-process engine', () => {
       });
       const lane = engine.lane(lanes.once);
       for (let n = 0; n < 1_001; n++) await lane.add({ n }, { id: `job/${n}` });
-      await eventually(async () => (await engine.stats())[0]?.failedTotal === 1_001, 'every failure');
+      await eventually(async () => (await engine.stats())[0]?.failedTotal === 1_001, 8_000, 'every failure');
       expect(await engine.counts('once')).toMatchObject({ failed: 1_000 });
       expect((await engine.failed('once', 1))[0]?.id).toBe('job/1000');
       expect(await engine.retry('once', 'job/0')).toBe(false);
       await lane.add({ n: 0 }, { id: 'job/0' });
-      await eventually(async () => (await engine.stats())[0]?.failedTotal === 1_002, 'the freed id ran');
+      await eventually(async () => (await engine.stats())[0]?.failedTotal === 1_002, 8_000, 'the freed id ran');
     } finally {
       await engine.close(100);
     }

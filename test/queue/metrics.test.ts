@@ -2,8 +2,10 @@ import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { createMemoryEngine } from '../../src/queue/memory.js';
 import { createQueueMetrics } from '../../src/queue/metrics.js';
+import { expectToContainAll } from '../support/expect.js';
 import { captureLogs } from '../support/logs.js';
-import { eventually, lanes } from './support.js';
+import { eventually } from '../support/wait.js';
+import { lanes } from './support.js';
 
 describe('queue metrics', () => {
   it('show depth per lane and state, finished tries by outcome, waits and run times', async () => {
@@ -19,19 +21,21 @@ describe('queue metrics', () => {
       await lane.add({ n: 1 });
       await lane.add({ n: 2 });
       await lane.add({ n: 3 }, { delayMs: 60_000 });
-      await eventually(async () => (await engine.counts('work')).failed === 1, 'one failure for good');
-      await eventually(async () => (await engine.stats())[0]?.completedTotal === 1, 'one completion');
+      await eventually(async () => (await engine.counts('work')).failed === 1, 8_000, 'one failure for good');
+      await eventually(async () => (await engine.stats())[0]?.completedTotal === 1, 8_000, 'one completion');
 
       const text = await registry.metrics();
-      expect(text).toContain('mintlify_slack_queue_jobs{lane="work",state="delayed"} 1');
-      expect(text).toContain('mintlify_slack_queue_jobs{lane="work",state="failed"} 1');
-      expect(text).toContain('mintlify_slack_queue_jobs{lane="work",state="waiting"} 0');
-      expect(text).toContain('mintlify_slack_queue_jobs_finished_total{lane="work",outcome="completed"} 1');
-      expect(text).toContain('mintlify_slack_queue_jobs_finished_total{lane="work",outcome="retried"} 3');
-      expect(text).toContain('mintlify_slack_queue_jobs_finished_total{lane="work",outcome="failed"} 1');
-      expect(text).toContain('mintlify_slack_queue_wait_seconds_count{lane="work"} 2');
-      expect(text).toContain('mintlify_slack_queue_job_seconds_count{lane="work"} 5');
-      expect(text).toContain('mintlify_slack_queue_stats_ok 1');
+      expectToContainAll(text, [
+        'mintlify_slack_queue_jobs{lane="work",state="delayed"} 1',
+        'mintlify_slack_queue_jobs{lane="work",state="failed"} 1',
+        'mintlify_slack_queue_jobs{lane="work",state="waiting"} 0',
+        'mintlify_slack_queue_jobs_finished_total{lane="work",outcome="completed"} 1',
+        'mintlify_slack_queue_jobs_finished_total{lane="work",outcome="retried"} 3',
+        'mintlify_slack_queue_jobs_finished_total{lane="work",outcome="failed"} 1',
+        'mintlify_slack_queue_wait_seconds_count{lane="work"} 2',
+        'mintlify_slack_queue_job_seconds_count{lane="work"} 5',
+        'mintlify_slack_queue_stats_ok 1',
+      ]);
     } finally {
       await engine.close(100);
     }

@@ -3,7 +3,8 @@ import { type Engine, QueueUnavailableError } from '../../src/queue/engine.js';
 import { createRedisEngine } from '../../src/queue/redis.js';
 import { type RedisServer, redisServerAvailable, startRedisServer } from '../faults/support.js';
 import { captureLogs } from '../support/logs.js';
-import { eventually, gate, lanes, sleep } from './support.js';
+import { eventually, sleep } from '../support/wait.js';
+import { gate, lanes } from './support.js';
 
 /** The production command timeout (2 s); short locks so recovery shows in seconds. */
 const TIMINGS = { lockDurationMs: 2_000, stalledIntervalMs: 1_000 };
@@ -50,14 +51,14 @@ describe.skipIf(!redisServerAvailable)('BullMQ engine when Redis misbehaves', { 
     // The add that timed out had been sent: it lands when Redis answers. A caller told "unavailable" may find the
     // work done anyway; adding it again with the same id is one job only while the first has not completed.
     await engine.lane(lanes.work).add({ n: 2 }, { id: 'after-pause' });
-    await eventually(() => runs.includes(1) && runs.includes(2), 'both jobs after the pause', 20_000);
+    await eventually(() => runs.includes(1) && runs.includes(2), 20_000, 'both jobs after the pause');
     await sleep(500);
     expect(runs.sort()).toEqual([1, 2]);
   });
 
   it('fails adds at once while Redis is gone, logs the outage once a while, and recovers when it is back', async () => {
     await engine.lane(lanes.work).add({ n: 1 });
-    await eventually(() => runs.length === 1, 'a run before the outage');
+    await eventually(() => runs.length === 1, 8_000, 'a run before the outage');
     await redis.shutdownSave();
     const started = Date.now();
     await expect(engine.lane(lanes.work).add({ n: 2 })).rejects.toThrow(QueueUnavailableError);
@@ -73,10 +74,10 @@ describe.skipIf(!redisServerAvailable)('BullMQ engine when Redis misbehaves', { 
             () => true,
             () => false,
           ),
-      'an add accepted after the restart',
       15_000,
+      'an add accepted after the restart',
     );
-    await eventually(() => runs.includes(3), 'the worker running again', 20_000);
+    await eventually(() => runs.includes(3), 20_000, 'the worker running again');
     const events = logs.lines.map((line) => JSON.parse(line).event);
     expect(events).toContain('queue.redis_error');
     expect(events).toContain('queue.redis_ready');
@@ -87,7 +88,7 @@ describe.skipIf(!redisServerAvailable)('BullMQ engine when Redis misbehaves', { 
     const door = gate();
     engine.work(lanes.slow, async () => door.wait());
     await engine.lane(lanes.slow).add({ n: 1 });
-    await eventually(async () => (await engine.counts('slow')).active === 1, 'a job running');
+    await eventually(async () => (await engine.counts('slow')).active === 1, 8_000, 'a job running');
     await redis.command(['CLIENT', 'PAUSE', '15000', 'ALL']);
     const started = Date.now();
     const report = await engine.close(500);

@@ -1,23 +1,6 @@
 import { z } from 'zod';
 import { defineLane } from '../../src/queue/engine.js';
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it is truthy, or fails naming `what`. */
-export async function eventually<T>(
-  check: () => T | Promise<T>,
-  what: string,
-  timeoutMs = 8_000,
-): Promise<Exclude<T, false | 0 | '' | null | undefined>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as Exclude<T, false | 0 | '' | null | undefined>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
-
 /** A door processors wait at until the test opens it. */
 export function gate(): { wait: () => Promise<void>; open: () => void } {
   let open!: () => void;

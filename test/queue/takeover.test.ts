@@ -7,7 +7,8 @@ import { createRedisEngine } from '../../src/queue/redis.js';
 import { CLEAN_CWD } from '../support/app-process.js';
 import { captureLogs } from '../support/logs.js';
 import { dropNamespace, redisAvailable, TEST_REDIS_URL, testNamespace } from '../support/redis.js';
-import { eventually, lanes, sleep } from './support.js';
+import { eventually, sleep } from '../support/wait.js';
+import { lanes } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LOCK_MS = 2_000;
@@ -38,7 +39,7 @@ async function startWorker(namespace: string): Promise<WorkerProcess> {
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
-  await eventually(() => output.includes('worker.ready') || child.exitCode !== null, 'the worker ready', 20_000);
+  await eventually(() => output.includes('worker.ready') || child.exitCode !== null, 20_000, 'the worker ready');
   if (!output.includes('worker.ready')) throw new Error(`worker exited before it was ready:\n${output}`);
   return { child, output: () => output };
 }
@@ -65,7 +66,11 @@ describe.skipIf(!redisAvailable)('two worker processes, one killed mid-job', { t
     try {
       await web.lane(lanes.takeover).add({ n: 1 }, { id: 'takeover/1' });
       const list = (name: string) => redis.lrange(`${namespace}:test:${name}`, 0, -1);
-      const [first] = await eventually(async () => (await list('started')).length === 1 && list('started'), 'a start');
+      const [first] = await eventually(
+        async () => (await list('started')).length === 1 && list('started'),
+        8_000,
+        'a start',
+      );
       const doomedPid = Number(first?.split(' ')[1]);
       const doomed = workers.find(({ child }) => child.pid === doomedPid);
       const survivor = workers.find(({ child }) => child.pid !== doomedPid);
@@ -77,6 +82,7 @@ describe.skipIf(!redisAvailable)('two worker processes, one killed mid-job', { t
 
       const started = await eventually(
         async () => (await list('started')).length === 2 && list('started'),
+        8_000,
         'a take-over',
       );
       const takenOverMs = Date.now() - killedAt;
@@ -84,7 +90,7 @@ describe.skipIf(!redisAvailable)('two worker processes, one killed mid-job', { t
       // The lock lapses at most LOCK_MS after the kill, and the next stalled check finds it within STALLED_MS.
       expect(takenOverMs).toBeLessThan(LOCK_MS + STALLED_MS + 1_000);
 
-      await eventually(async () => (await list('completed')).length === 1, 'the completion');
+      await eventually(async () => (await list('completed')).length === 1, 8_000, 'the completion');
       await sleep(LOCK_MS + STALLED_MS);
       expect(await list('completed')).toEqual([`takeover/1 ${survivor.child.pid}`]);
       expect(await list('started')).toHaveLength(2);

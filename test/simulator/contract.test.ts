@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../../tools/simulator/contract.js';
-import { manualClock, useSimulator } from '../fakes/start-simulator.js';
-import { type Answer, call, documentedJob, expectDocumented } from './http.js';
+import { useClockedSimulator } from '../fakes/start-simulator.js';
+import { type Answer, call, documentedJob, expectDocumented, JOBS_PATH, VISITORS_PATH } from './http.js';
 
 const DURATION = 1000;
-const jobs = '/v2/agent/proj_1/job';
-const visitors = '/v1/analytics/proj_1/visitors';
 
 describe('every answer the simulator sends is one the documents describe', () => {
-  let clock = manualClock();
-  const sim = useSimulator(() => {
-    clock = manualClock();
-    return { now: () => clock.now(), jobDurationMs: DURATION, createLimitPerHour: 2, followUpLimitPerHour: 1 };
+  const { sim, clock } = useClockedSimulator({
+    jobDurationMs: DURATION,
+    createLimitPerHour: 2,
+    followUpLimitPerHour: 1,
   });
 
   /** Sends a request and checks its answer against the documents; returns the answer for more checks. */
@@ -21,28 +19,28 @@ describe('every answer the simulator sends is one the documents describe', () =>
     return answer;
   }
 
-  it('for jobs, through their life: created, running, ended each way, followed up, archived, limited', async () => {
-    const created = await documented('create', 'POST', jobs, { prompt: 'Add a quickstart' });
+  it('for JOBS_PATH, through their life: created, running, ended each way, followed up, archived, limited', async () => {
+    const created = await documented('create', 'POST', JOBS_PATH, { prompt: 'Add a quickstart' });
     expect(created.status).toBe(201);
     const { id } = documentedJob(created.json);
-    expect((await documented('get', 'GET', `${jobs}/${id}`)).status).toBe(200);
+    expect((await documented('get', 'GET', `${JOBS_PATH}/${id}`)).status).toBe(200);
     clock.advance(DURATION);
-    expect(documentedJob((await documented('get', 'GET', `${jobs}/${id}`)).json).prLink).toMatch(/^https:/);
+    expect(documentedJob((await documented('get', 'GET', `${JOBS_PATH}/${id}`)).json).prLink).toMatch(/^https:/);
 
-    const followed = await documented('follow-up', 'POST', `${jobs}/${id}/message`, { prompt: 'archive it' });
+    const followed = await documented('follow-up', 'POST', `${JOBS_PATH}/${id}/message`, { prompt: 'archive it' });
     expect(followed.status).toBe(200);
     clock.advance(DURATION);
-    const archived = documentedJob((await documented('get', 'GET', `${jobs}/${id}`)).json);
+    const archived = documentedJob((await documented('get', 'GET', `${JOBS_PATH}/${id}`)).json);
     expect(archived).toMatchObject({ status: 'archived', archivedAt: expect.any(String) });
-    const refused = await documented('follow-up', 'POST', `${jobs}/${id}/message`, { prompt: 'more' });
+    const refused = await documented('follow-up', 'POST', `${JOBS_PATH}/${id}/message`, { prompt: 'more' });
     expect(refused.status).toBe(400);
 
-    const second = documentedJob((await documented('create', 'POST', jobs, { prompt: 'please fail' })).json);
+    const second = documentedJob((await documented('create', 'POST', JOBS_PATH, { prompt: 'please fail' })).json);
     clock.advance(DURATION);
-    expect(documentedJob((await documented('get', 'GET', `${jobs}/${second.id}`)).json).status).toBe('failed');
-    const limitedFollowUp = await documented('follow-up', 'POST', `${jobs}/${second.id}/message`, { prompt: 'x' });
+    expect(documentedJob((await documented('get', 'GET', `${JOBS_PATH}/${second.id}`)).json).status).toBe('failed');
+    const limitedFollowUp = await documented('follow-up', 'POST', `${JOBS_PATH}/${second.id}/message`, { prompt: 'x' });
     expect(limitedFollowUp.status).toBe(429);
-    const limitedCreate = await documented('create', 'POST', jobs, { prompt: 'a third' });
+    const limitedCreate = await documented('create', 'POST', JOBS_PATH, { prompt: 'a third' });
     expect(limitedCreate.status).toBe(429);
     expect(limitedCreate.headers.get('retry-after')).toMatch(/^\d+$/);
   });
@@ -54,40 +52,42 @@ describe('every answer the simulator sends is one the documents describe', () =>
     ['an empty prompt', { prompt: '' }],
     ['a prompt that is not a string', { prompt: 3 }],
   ])('answers a create or follow-up with %s with the documented 400 {"error"}', async (_name, body) => {
-    const create = await documented('create', 'POST', jobs, body);
+    const create = await documented('create', 'POST', JOBS_PATH, body);
     expect(create.status).toBe(400);
     expect(create.json).toEqual({ error: expect.stringMatching(/\S/) });
-    const { id } = documentedJob((await call(sim().url, 'POST', jobs, { prompt: 'x' })).json);
-    const followUp = await documented('follow-up', 'POST', `${jobs}/${id}/message`, body);
+    const { id } = documentedJob((await call(sim().url, 'POST', JOBS_PATH, { prompt: 'x' })).json);
+    const followUp = await documented('follow-up', 'POST', `${JOBS_PATH}/${id}/message`, body);
     expect(followUp.status).toBe(400);
   });
 
   it('answers an unknown job with the documented 404, on get and on follow-up', async () => {
-    expect((await documented('get', 'GET', `${jobs}/nope`)).status).toBe(404);
-    expect((await documented('follow-up', 'POST', `${jobs}/nope/message`, { prompt: 'x' })).status).toBe(404);
+    expect((await documented('get', 'GET', `${JOBS_PATH}/nope`)).status).toBe(404);
+    expect((await documented('follow-up', 'POST', `${JOBS_PATH}/nope/message`, { prompt: 'x' })).status).toBe(404);
   });
 
   it.each(['limit=0', 'limit=251', 'offset=-1', 'dateFrom=2025-02-30', 'dateFrom=2025-04-02&dateTo=2025-04-01'])(
     'answers visitors?%s with the documented 400 {"error", "details"}',
     async (query) => {
-      const answer = await documented('visitors', 'GET', `${visitors}?${query}`);
+      const answer = await documented('visitors', 'GET', `${VISITORS_PATH}?${query}`);
       expect(answer.status).toBe(400);
       expect(answer.json).toMatchObject({ details: [{ message: expect.any(String) }] });
     },
   );
 
   it('answers visitors pages, empty ranges and a server error in the documented shapes', async () => {
-    expect((await documented('visitors', 'GET', `${visitors}?dateFrom=2025-03-01&limit=3`)).status).toBe(200);
-    expect((await documented('visitors', 'GET', `${visitors}?dateFrom=2030-01-01&dateTo=2030-01-02`)).status).toBe(200);
+    expect((await documented('visitors', 'GET', `${VISITORS_PATH}?dateFrom=2025-03-01&limit=3`)).status).toBe(200);
+    expect((await documented('visitors', 'GET', `${VISITORS_PATH}?dateFrom=2030-01-01&dateTo=2030-01-02`)).status).toBe(
+      200,
+    );
     sim().injectFault({ kind: 'status', status: 500, count: 1 });
-    expect((await documented('visitors', 'GET', visitors)).status).toBe(500);
+    expect((await documented('visitors', 'GET', VISITORS_PATH)).status).toBe(500);
   });
 
   it.each([
-    ['create', 'POST', jobs, { prompt: 'x' }],
-    ['get', 'GET', `${jobs}/any`, undefined],
-    ['follow-up', 'POST', `${jobs}/any/message`, { prompt: 'x' }],
-    ['visitors', 'GET', visitors, undefined],
+    ['create', 'POST', JOBS_PATH, { prompt: 'x' }],
+    ['get', 'GET', `${JOBS_PATH}/any`, undefined],
+    ['follow-up', 'POST', `${JOBS_PATH}/any/message`, { prompt: 'x' }],
+    ['visitors', 'GET', VISITORS_PATH, undefined],
   ] as const)('answers %s without a key with 401 {"error"}', async (operation, method, path, body) => {
     expect((await documented(operation, method, path, body, {})).status).toBe(401);
   });

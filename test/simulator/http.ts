@@ -11,6 +11,8 @@ import {
 
 // Small fetch helpers shared by the simulator tests.
 export const AUTH = { Authorization: 'Bearer mint_test_key' };
+export const JOBS_PATH = '/v2/agent/proj_1/job';
+export const VISITORS_PATH = '/v1/analytics/proj_1/visitors';
 
 export interface Answer {
   status: number;

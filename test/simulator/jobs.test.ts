@@ -1,41 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { AdminErrorSchema, AgentJobSchema } from '../../tools/simulator/contract.js';
-import {
-  keyFingerprint,
-  type ScriptedEnd,
-  type Simulator,
-  type SimulatorOptions,
-} from '../../tools/simulator/server.js';
-import { manualClock, useSimulator } from '../fakes/start-simulator.js';
-import { AUTH, call, documentedJob } from './http.js';
+import { keyFingerprint, type ScriptedEnd, type Simulator } from '../../tools/simulator/server.js';
+import { useClockedSimulator } from '../fakes/start-simulator.js';
+import { AUTH, call, documentedJob, JOBS_PATH, VISITORS_PATH } from './http.js';
 
 const DURATION = 3000;
-let clock = manualClock();
-
-/** A simulator per test with a fresh manual clock, read through `clock`. */
-function useClockedSimulator(options: SimulatorOptions = {}) {
-  return useSimulator(() => {
-    clock = manualClock();
-    return { now: () => clock.now(), jobDurationMs: DURATION, ...options };
-  });
-}
-
-const jobsPath = '/v2/agent/proj_1/job';
 
 async function createJob(sim: () => Simulator, prompt: string) {
-  const { status, json } = await call(sim().url, 'POST', jobsPath, { prompt });
+  const { status, json } = await call(sim().url, 'POST', JOBS_PATH, { prompt });
   expect(status).toBe(201);
   return documentedJob(json);
 }
 
 async function getJob(sim: () => Simulator, id: string) {
-  const { status, json } = await call(sim().url, 'GET', `${jobsPath}/${id}`);
+  const { status, json } = await call(sim().url, 'GET', `${JOBS_PATH}/${id}`);
   expect(status).toBe(200);
   return documentedJob(json);
 }
 
 describe('auth and routing', () => {
-  const sim = useClockedSimulator();
+  const { sim } = useClockedSimulator({ jobDurationMs: DURATION });
 
   it('answers 401 without a bearer or with a wrong one', async () => {
     const wrongHeaders: Record<string, string>[] = [
@@ -44,17 +28,17 @@ describe('auth and routing', () => {
       { Authorization: 'mint_abc' },
     ];
     for (const headers of wrongHeaders) {
-      const { status, json } = await call(sim().url, 'POST', jobsPath, { prompt: 'hi' }, headers);
+      const { status, json } = await call(sim().url, 'POST', JOBS_PATH, { prompt: 'hi' }, headers);
       expect(status).toBe(401);
       expect(json).toEqual({ error: 'Unauthorized' });
     }
-    const visitors = await call(sim().url, 'GET', '/v1/analytics/proj_1/visitors', undefined, {});
+    const visitors = await call(sim().url, 'GET', VISITORS_PATH, undefined, {});
     expect(visitors.status).toBe(401);
   });
 
   it('answers 404 on unknown routes and 405 on wrong methods', async () => {
     expect((await call(sim().url, 'GET', '/v2/nope')).json).toEqual({ error: 'Not found' });
-    const wrong = await call(sim().url, 'DELETE', `${jobsPath}/x`);
+    const wrong = await call(sim().url, 'DELETE', `${JOBS_PATH}/x`);
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('GET');
   });
@@ -65,7 +49,7 @@ describe('auth and routing', () => {
     expect(project.status).toBe(404); // the job belongs to proj_1, not "proj 1"
     expect(sim().requests[0]).toEqual({
       method: 'POST',
-      path: jobsPath,
+      path: JOBS_PATH,
       query: {},
       body: { prompt: 'hello' },
       keyFingerprint: keyFingerprint('mint_test_key'),
@@ -75,7 +59,7 @@ describe('auth and routing', () => {
 });
 
 describe('jobs', () => {
-  const sim = useClockedSimulator();
+  const { sim, clock } = useClockedSimulator({ jobDurationMs: DURATION });
 
   it('creates an active job with the documented shape', async () => {
     const job = await createJob(sim, 'Document the webhooks');
@@ -92,7 +76,7 @@ describe('jobs', () => {
 
   it('rejects a missing, malformed or empty prompt with 400', async () => {
     for (const body of [undefined, '{nope', { prompt: '' }, { prompt: '   ' }, { prompt: 3 }]) {
-      const { status, json } = await call(sim().url, 'POST', jobsPath, body);
+      const { status, json } = await call(sim().url, 'POST', JOBS_PATH, body);
       expect(status).toBe(400);
       expect(AdminErrorSchema.parse(json).error).toMatch(/\S/);
     }
@@ -100,11 +84,11 @@ describe('jobs', () => {
   });
 
   it('answers 404 for an unknown or deleted job', async () => {
-    const missing = await call(sim().url, 'GET', `${jobsPath}/does-not-exist`);
+    const missing = await call(sim().url, 'GET', `${JOBS_PATH}/does-not-exist`);
     expect(missing).toMatchObject({ status: 404, json: { error: 'Job not found' } });
     const job = await createJob(sim, 'hi');
     expect(sim().deleteJob(job.id)).toBe(true);
-    expect((await call(sim().url, 'GET', `${jobsPath}/${job.id}`)).status).toBe(404);
+    expect((await call(sim().url, 'GET', `${JOBS_PATH}/${job.id}`)).status).toBe(404);
   });
 
   it('completes with a PR after the duration', async () => {
@@ -133,7 +117,7 @@ describe('jobs', () => {
     const job = await createJob(sim, 'Add a quickstart');
     clock.advance(DURATION);
     const { prLink } = await getJob(sim, job.id);
-    const followUp = await call(sim().url, 'POST', `${jobsPath}/${job.id}/message`, { prompt: 'Also fix typos' });
+    const followUp = await call(sim().url, 'POST', `${JOBS_PATH}/${job.id}/message`, { prompt: 'Also fix typos' });
     expect(followUp.status).toBe(200);
     expect(AgentJobSchema.parse(followUp.json)).toMatchObject({ id: job.id, status: 'active', prLink });
     clock.advance(DURATION);
@@ -144,7 +128,7 @@ describe('jobs', () => {
   it('gives a new PR to a successful follow-up on a job without one', async () => {
     const job = await createJob(sim, 'no changes please');
     clock.advance(DURATION);
-    await call(sim().url, 'POST', `${jobsPath}/${job.id}/message`, { prompt: 'ok, now edit' });
+    await call(sim().url, 'POST', `${JOBS_PATH}/${job.id}/message`, { prompt: 'ok, now edit' });
     clock.advance(DURATION);
     expect((await getJob(sim, job.id)).prLink).toMatch(/\/pull\/\d+$/);
   });
@@ -152,12 +136,12 @@ describe('jobs', () => {
   it('rejects follow-ups on archived jobs, unknown jobs and empty prompts', async () => {
     const job = await createJob(sim, 'archive');
     clock.advance(DURATION);
-    const archived = await call(sim().url, 'POST', `${jobsPath}/${job.id}/message`, { prompt: 'more' });
+    const archived = await call(sim().url, 'POST', `${JOBS_PATH}/${job.id}/message`, { prompt: 'more' });
     expect(archived.status).toBe(400);
     expect(AdminErrorSchema.parse(archived.json).error).toMatch(/archived/);
-    const unknown = await call(sim().url, 'POST', `${jobsPath}/nope/message`, { prompt: 'more' });
+    const unknown = await call(sim().url, 'POST', `${JOBS_PATH}/nope/message`, { prompt: 'more' });
     expect(unknown).toMatchObject({ status: 404, json: { error: 'Job not found' } });
-    const empty = await call(sim().url, 'POST', `${jobsPath}/${job.id}/message`, { prompt: '' });
+    const empty = await call(sim().url, 'POST', `${JOBS_PATH}/${job.id}/message`, { prompt: '' });
     expect(empty.status).toBe(400);
   });
 
@@ -175,23 +159,23 @@ describe('jobs', () => {
 });
 
 describe('rate limits', () => {
-  const sim = useClockedSimulator();
+  const { sim, clock } = useClockedSimulator({ jobDurationMs: DURATION });
 
   it('allows 100 creates per project per hour, then 429 with Retry-After', async () => {
     for (let i = 0; i < 100; i++) await createJob(sim, `job ${i}`);
     clock.advance(60_000);
-    const limited = await call(sim().url, 'POST', jobsPath, { prompt: 'one more' });
+    const limited = await call(sim().url, 'POST', JOBS_PATH, { prompt: 'one more' });
     expect(limited).toMatchObject({ status: 429, json: { error: 'Rate limit exceeded' } });
     expect(Number(limited.headers.get('retry-after'))).toBe(3540);
     // Other projects have their own window; the window frees after an hour.
     expect((await call(sim().url, 'POST', '/v2/agent/proj_2/job', { prompt: 'x' }, AUTH)).status).toBe(201);
     clock.advance(3_540_000);
-    expect((await call(sim().url, 'POST', jobsPath, { prompt: 'again' })).status).toBe(201);
+    expect((await call(sim().url, 'POST', JOBS_PATH, { prompt: 'again' })).status).toBe(201);
   });
 });
 
 describe('with a duration computed from the prompt', () => {
-  const sim = useClockedSimulator({ jobDurationMs: (prompt) => prompt.length * 1000 });
+  const { sim, clock } = useClockedSimulator({ jobDurationMs: (prompt) => prompt.length * 1000 });
 
   it('keeps the job active for that long', async () => {
     const { id } = await createJob(sim, 'abcde');
@@ -203,12 +187,16 @@ describe('with a duration computed from the prompt', () => {
 });
 
 describe('with small limits', () => {
-  const sim = useClockedSimulator({ createLimitPerHour: 1, followUpLimitPerHour: 2 });
+  const { sim } = useClockedSimulator({
+    jobDurationMs: DURATION,
+    createLimitPerHour: 1,
+    followUpLimitPerHour: 2,
+  });
 
   it('counts follow-ups separately from creates', async () => {
     const { id } = await createJob(sim, 'x');
-    expect((await call(sim().url, 'POST', jobsPath, { prompt: 'y' })).status).toBe(429);
-    const followUp = () => call(sim().url, 'POST', `${jobsPath}/${id}/message`, { prompt: 'more' });
+    expect((await call(sim().url, 'POST', JOBS_PATH, { prompt: 'y' })).status).toBe(429);
+    const followUp = () => call(sim().url, 'POST', `${JOBS_PATH}/${id}/message`, { prompt: 'more' });
     expect((await followUp()).status).toBe(200);
     expect((await followUp()).status).toBe(200);
     const third = await followUp();
@@ -220,7 +208,7 @@ describe('with small limits', () => {
 
 describe('with a scripted ending (the playground knob)', () => {
   let ending: ScriptedEnd | undefined;
-  const sim = useClockedSimulator({ scriptedEnd: () => ending });
+  const { sim, clock } = useClockedSimulator({ jobDurationMs: DURATION, scriptedEnd: () => ending });
 
   it.each([
     ['failed', 'failed', false],

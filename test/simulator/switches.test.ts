@@ -1,27 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { manualClock, useSimulator } from '../fakes/start-simulator.js';
-import { call, documentedJob, expectDocumented, expectDocumentedBody } from './http.js';
+import { useClockedSimulator } from '../fakes/start-simulator.js';
+import { call, documentedJob, expectDocumented, expectDocumentedBody, JOBS_PATH, VISITORS_PATH } from './http.js';
 
 // Answers the documents allow (no job field is required; any 4xx carries {"error"}) that the bot may never have
 // seen from the simulator's defaults, each set by a test over HTTP as an out-of-process test would.
 
 const DURATION = 1000;
-const jobs = '/v2/agent/proj_1/job';
-const visitors = '/v1/analytics/proj_1/visitors';
 
 describe('switches a test sets over HTTP', () => {
-  let clock = manualClock();
-  const sim = useSimulator(() => {
-    clock = manualClock();
-    return { now: () => clock.now(), jobDurationMs: DURATION };
-  });
+  const { sim, clock } = useClockedSimulator({ jobDurationMs: DURATION });
 
   async function setSwitch(body: object) {
     const answer = await call(sim().url, 'POST', '/__sim/faults', body, {});
     expect(answer.status, JSON.stringify(answer.json)).toBe(201);
   }
-  const create = (prompt = 'Add a quickstart') => call(sim().url, 'POST', jobs, { prompt });
-  const get = (id: string) => call(sim().url, 'GET', `${jobs}/${id}`);
+  const create = (prompt = 'Add a quickstart') => call(sim().url, 'POST', JOBS_PATH, { prompt });
+  const get = (id: string) => call(sim().url, 'GET', `${JOBS_PATH}/${id}`);
 
   it('answers a create with 201 {"id"} and no other field, while the job runs as usual', async () => {
     await setSwitch({ kind: 'job', keep: ['id'], match: { operation: 'create' } });
@@ -96,8 +90,8 @@ describe('switches a test sets over HTTP', () => {
         ? create()
         : operation === 'get'
           ? get(id)
-          : call(sim().url, 'POST', `${jobs}/${id}/message`, { prompt: 'more' });
-    expect((await call(sim().url, 'GET', visitors)).status).toBe(200);
+          : call(sim().url, 'POST', `${JOBS_PATH}/${id}/message`, { prompt: 'more' });
+    expect((await call(sim().url, 'GET', VISITORS_PATH)).status).toBe(200);
     for (let i = 0; i < 2; i++) {
       const answer = await send();
       expect(answer).toMatchObject({ status, json: { error } });
@@ -116,7 +110,7 @@ describe('switches a test sets over HTTP', () => {
     expect(html.text).toContain('<html>');
 
     await setSwitch({ kind: 'not-json', status: 502, body: '{"id": "trunc', contentType: 'application/json' });
-    const truncated = await call(sim().url, 'GET', visitors);
+    const truncated = await call(sim().url, 'GET', VISITORS_PATH);
     expect(truncated).toMatchObject({ status: 502, text: '{"id": "trunc', json: undefined });
     expect((await get(id)).status).toBe(200);
   });

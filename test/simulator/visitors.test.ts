@@ -62,6 +62,9 @@ describe('visitors analytics', () => {
     'dateFrom=yesterday',
     'dateFrom=2025-04-01&dateTo=2025-04-01',
     'dateFrom=2025-04-02&dateTo=2025-04-01',
+    'dateFrom=2025-03-10T00:00:00%2B24:00',
+    'dateFrom=2025-03-10T24:30:00Z',
+    'dateFrom=2025-03-10T00:00:00%2B1',
   ])('rejects %s with details', async (query) => {
     const { status, json } = await call(sim().url, 'GET', `/v1/analytics/proj_1/visitors?${query}`);
     expect(status).toBe(400);
@@ -105,6 +108,16 @@ describe('visitors analytics', () => {
       const wider = twoDays.visitors.find((other) => other.path === row.path);
       if (wider) expect(wider.human).toBeGreaterThanOrEqual(row.human);
     }
+  });
+
+  it('reads ISO 8601 date-times with an offset in each form the contract allows', async () => {
+    const utc = await visitors('dateFrom=2025-03-09T11:00:00Z&dateTo=2025-03-10T11:00:00Z&limit=250');
+    for (const offset of ['%2B13:00', '%2B1300', '%2B13']) {
+      const local = `dateFrom=2025-03-10T00:00:00${offset}&dateTo=2025-03-11T00:00${offset}&limit=250`;
+      expect(await visitors(local), offset).toEqual(utc);
+    }
+    const pacific = await visitors('dateFrom=2025-03-09T00:00:00.000-08:00&dateTo=2025-03-10T00:00:00,5-07:00');
+    expect(pacific.totals.total).toBeGreaterThan(0);
   });
 
   it('has no data outside 2024-2026', async () => {

@@ -1,18 +1,10 @@
 import { MemoryInstallationStore, webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { otherWorkspace, type SlackStandin, startSlackStandin } from '../../tools/slack-standin/index.js';
+import { UMBRELLA } from '../fixtures/slack.js';
 import { type BoltApp, startBoltApp } from '../support/bolt-app.js';
 
 const REDIRECT = 'https://bot.example/slack/oauth_redirect';
-const UMBRELLA = {
-  id: 'E1UMBRELLA',
-  name: 'Umbrella',
-  domain: 'umbrella',
-  botToken: 'xoxb-umbrella-org-token',
-  botUserId: 'UORGBOT',
-  botId: 'BORGBOT',
-};
-
 /** OAuth v2 installs: the authorize page standing in for a person clicking Allow, and oauth.v2.access. */
 describe('Slack stand-in: OAuth v2', () => {
   let slack: SlackStandin;

@@ -7,17 +7,9 @@ import {
   type SlackStandin,
   startSlackStandin,
 } from '../../tools/slack-standin/index.js';
+import { UMBRELLA } from '../fixtures/slack.js';
 import { BOLT_SIGNING_SECRET, type BoltApp, startBoltApp } from '../support/bolt-app.js';
 import { eventually } from '../support/test-app.js';
-
-const UMBRELLA = {
-  id: 'E1UMBRELLA',
-  name: 'Umbrella',
-  domain: 'umbrella',
-  botToken: 'xoxb-umbrella-org-token',
-  botUserId: 'UORGBOT',
-  botId: 'BORGBOT',
-};
 
 /** Several workspaces behind one stand-in, each reached with its own token; an Enterprise Grid org-wide install. */
 describe('Slack stand-in: several workspaces', () => {

@@ -198,6 +198,12 @@ export abstract class Steps {
     return this.slack.callsTo('chat.postMessage').filter((c) => c.args.thread_ts === rootTs);
   }
 
+  /** The blocks of the app's last update of the root message `rootTs`, as JSON (`""` before any update). */
+  lastRootUpdate(rootTs: string): string {
+    const updates = this.slack.callsTo('chat.update').filter((c) => c.args.ts === rootTs);
+    return JSON.stringify(updates.at(-1)?.args.blocks ?? '');
+  }
+
   /** Jobs the app asked the service to create. */
   creates(): RecordedRequest[] {
     return this.sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/job'));

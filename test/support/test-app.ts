@@ -4,6 +4,9 @@ import type { FakeSlackApi } from '../fakes/fake-slack-api.js';
 import { SIGNING_SECRET } from '../fakes/signed-request.js';
 import { captureLogs } from './logs.js';
 
+/** Re-exported for the suites that start the app, which wait with it. */
+export { eventually } from './wait.js';
+
 export const TEST_API_KEY = 'mint_test_0123456789secret';
 export const TEST_PROJECT_ID = 'proj_test';
 
@@ -48,19 +51,4 @@ export async function startTestApp(
   const captured = captureLogs();
   const app = await startApp(config, { log: captured.log, mintlifyTimeoutMs: 1_000, ...start });
   return { url: `http://127.0.0.1:${app.port}`, app, logs: captured.text, stop: () => app.stop() };
-}
-
-/** Polls `check` until it returns a truthy value or `timeoutMs` passes. */
-export async function eventually<T>(
-  check: () => T | Promise<T>,
-  timeoutMs = 5_000,
-  what = 'condition',
-): Promise<Exclude<T, false | 0 | '' | null | undefined>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as Exclude<T, false | 0 | '' | null | undefined>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

@@ -10,7 +10,11 @@ export interface VisitorsRange {
 }
 
 const DEFAULT_RANGE_DAYS = 30;
-const DATE = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+/**
+ * `YYYY-MM-DD`, or ISO 8601's extended date-time: `THH:MM`, optional seconds and fraction (`.` or `,`), and an
+ * optional offset `Z`, `±HH`, `±HHMM` or `±HH:MM` (none: UTC).
+ */
+const DATE = /^(\d{4}-\d{2}-\d{2})(T(\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)(Z|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
 
 const instant = z
   .string()
@@ -64,7 +68,10 @@ function parseInstant(text: string): number | undefined {
   const dayMs = Date.parse(`${day}T00:00:00Z`);
   // Date.parse rolls over impossible days such as 2025-02-30.
   if (Number.isNaN(dayMs) || new Date(dayMs).toISOString().slice(0, 10) !== day) return undefined;
-  if (!match[2]) return dayMs;
-  const ms = Date.parse(match[5] ? text : `${text}Z`); // no offset: read as UTC
+  const [, , dateTime, time = '', offset, sign, hours = '00', minutes = '00'] = match;
+  if (!dateTime) return dayMs;
+  if (Number(hours) > 23 || Number(minutes) > 59) return undefined;
+  const zone = !offset ? 'Z' : offset === 'Z' ? 'Z' : `${sign}${hours}:${minutes}`;
+  const ms = Date.parse(`${day}T${time.replace(',', '.')}${zone}`);
   return Number.isNaN(ms) ? undefined : ms;
 }

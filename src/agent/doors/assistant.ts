@@ -2,7 +2,7 @@ import { Assistant, type AssistantThreadStartedMiddleware, type AssistantUserMes
 import type { Deps } from '../../deps.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { decodeReport } from '../../visitors/doors/command.js';
-import { answerAtDoor } from '../../visitors/doors/door.js';
+import { answerAtDoor, zoneOf } from '../../visitors/doors/door.js';
 import { inWorkspace } from '../../workspace.js';
 import type { Turn } from '../conversation.js';
 import { paneCopy } from '../messages.js';
@@ -59,7 +59,7 @@ const VISITORS_WORDS = /^\s*\/?visitors\b([\s\S]*)$/i;
 /** A report on the project of the channel next to the pane, answered privately in the pane's thread. */
 async function visitors(deps: DoorDeps, turn: Turn, words: string, place = turn.channel): Promise<void> {
   const audience = { userId: turn.userId, channel: turn.channel, threadTs: turn.threadTs ?? turn.ts };
-  const decoded = decodeReport(deps, words, audience, place);
+  const decoded = decodeReport(deps, words, { audience, tz: await zoneOf(deps, turn.userId) }, place);
   if ('answer' in decoded) return answerAtDoor(deps, audience, decoded.answer);
   await deps.dispatch(decoded.kind, decoded.request);
 }

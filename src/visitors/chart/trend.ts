@@ -29,13 +29,20 @@ export async function fetchTrend(
   project: string,
   range: DayRange,
 ): Promise<{ ok: true; trend: Trend } | { ok: false; failure: ServiceFailure }> {
-  const { granularity, buckets: all } = buckets(range, todayNumber(deps.now()));
+  const { granularity, buckets: all } = buckets(range, todayNumber(deps.now(), range.tz));
+  const zone = range.tz ? { tz: range.tz } : {};
   const limit = pLimit(CONCURRENCY);
   const results = await Promise.all(
     all.map((bucket) =>
       limit(async () => {
         if (bucket.state === 'future') return { ok: true as const, point: { bucket } };
-        const result = await fetchPage(deps, project, { from: bucket.from, to: bucket.to, limit: 1, offset: 0 });
+        const result = await fetchPage(deps, project, {
+          from: bucket.from,
+          to: bucket.to,
+          ...zone,
+          limit: 1,
+          offset: 0,
+        });
         if (!result.ok) return result;
         return { ok: true as const, point: { bucket, counts: result.page.response.totals } };
       }),

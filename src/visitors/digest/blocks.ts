@@ -5,8 +5,10 @@ import { inlineCode } from '../../slack/mrkdwn.js';
 import { displayPath } from '../blocks.js';
 import { changes, formatChange } from '../change.js';
 import { formatCount, formatPercent, formatRange } from '../format.js';
+import { reportCopy } from '../messages.js';
 import { type Mover, movers, type PeriodRows } from '../movers.js';
 import { type DayRange, previousPeriod } from '../periods.js';
+import { UTC } from '../zone.js';
 import type { Cadence } from './schedule.js';
 
 /** Pages of 250 rows fetched per period for top pages and movers; the digest says when it stopped there. */
@@ -55,7 +57,7 @@ export function digestMessage(data: DigestData): Message {
       ],
     },
     context(
-      `Compared with ${formatRange(previousPeriod(period).from, previousPeriod(period).to)} · dates in UTC · Total counts each visitor once`,
+      `Compared with ${formatRange(previousPeriod(period).from, previousPeriod(period).to)} · ${reportCopy.zone(period.tz ?? UTC)} · Total counts each visitor once`,
     ),
     section(`*Top pages*\n${top.length > 0 ? top.join('\n') : 'No visitors in this period.'}`),
     section(

@@ -1,6 +1,6 @@
 import type { Message } from '../../slack/message.js';
 import { inlineCode } from '../../slack/mrkdwn.js';
-import { formatRange, formatUtcTime } from '../format.js';
+import { formatRange, formatTime } from '../format.js';
 import { mention, notice } from '../messages.js';
 import { describeSchedule, digestPeriod, nextDue, type Schedule } from './schedule.js';
 import type { DigestResult } from './subscribe.js';
@@ -8,7 +8,7 @@ import type { DigestResult } from './subscribe.js';
 /** Every sentence `/visitors digest …` says to the person who typed it. */
 
 const DIGEST_HELP =
-  '*Digests* post this channel’s visitors on a schedule (UTC): `/visitors digest weekly` (Mondays 09:00), ' +
+  '*Digests* post this channel’s visitors on a schedule, at your time of day: `/visitors digest weekly` (Mondays 09:00), ' +
   '`/visitors digest weekly fri 16:30`, `/visitors digest daily 08:00`, `/visitors digest monthly` (the 1st, 09:00). ' +
   '`/visitors digest` shows the subscription, `/visitors digest off` ends it.';
 
@@ -46,6 +46,6 @@ export function digestAnswer(result: DigestResult, nowMs: number): Message {
 function nextText(schedule: Schedule, nowMs: number): string {
   const next = nextDue(schedule, nowMs);
   if (next === undefined) return 'not scheduled';
-  const period = digestPeriod(schedule.cadence, next);
-  return `${formatUtcTime(next)}, covering ${formatRange(period.from, period.to)}`;
+  const period = digestPeriod(schedule, next);
+  return `${formatTime(next, schedule.tz)}, covering ${formatRange(period.from, period.to)}`;
 }

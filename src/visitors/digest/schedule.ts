@@ -3,8 +3,12 @@ import { z } from 'zod';
 import { escapeMrkdwn, truncate } from '../../slack/mrkdwn.js';
 import { DAY_MS, dayString, todayNumber } from '../date-range.js';
 import type { DayRange } from '../periods.js';
+import { isTimeZone, UTC } from '../zone.js';
 
-/** When a channel's digest is posted (UTC) and which period it covers. Pure apart from croner's date maths. */
+/**
+ * When a channel's digest is posted and which period it covers, in the zone of the person who subscribed it (UTC
+ * for subscriptions made before zones, or when Slack could not say). Pure apart from croner's date maths.
+ */
 
 export const CADENCES = ['daily', 'weekly', 'monthly'] as const;
 export type Cadence = (typeof CADENCES)[number];
@@ -17,6 +21,8 @@ export const ScheduleSchema = z.object({
   minute: z.number().int().min(0).max(59),
   /** 0 = Sunday … 6 = Saturday; weekly digests only. */
   weekday: z.number().int().min(0).max(6).optional(),
+  /** The subscriber's IANA zone: the hour is theirs and the periods are their days. UTC when left out. */
+  tz: z.string().max(64).refine(isTimeZone, 'not a time zone').optional(),
 });
 export type Schedule = z.infer<typeof ScheduleSchema>;
 
@@ -32,14 +38,19 @@ export function cronPattern(schedule: Schedule): string {
 
 /** The latest scheduled instant at or before `nowMs`, if it is not before `sinceMs` (the subscription's start). */
 export function latestDue(schedule: Schedule, nowMs: number, sinceMs: number): number | undefined {
-  const [last] = new Cron(cronPattern(schedule), { timezone: 'UTC' }).previousRuns(1, new Date(nowMs + 1));
+  const [last] = cron(schedule).previousRuns(1, new Date(nowMs + 1));
   const at = last?.getTime();
   return at !== undefined && at >= sinceMs ? at : undefined;
 }
 
 /** The next scheduled instant after `nowMs`. */
 export function nextDue(schedule: Schedule, nowMs: number): number | undefined {
-  return new Cron(cronPattern(schedule), { timezone: 'UTC' }).nextRun(new Date(nowMs))?.getTime();
+  return cron(schedule).nextRun(new Date(nowMs))?.getTime();
+}
+
+/** The schedule's pattern on the subscriber's wall clock (croner follows the zone's DST changes). */
+function cron(schedule: Schedule): Cron {
+  return new Cron(cronPattern(schedule), { timezone: schedule.tz ?? UTC });
 }
 
 /**
@@ -47,26 +58,28 @@ export function nextDue(schedule: Schedule, nowMs: number): number | undefined {
  * (weekly), the previous calendar month (monthly). Derived from the scheduled instant, not the clock, so a digest
  * sent late covers the same period (and has the same claim) as one sent on time.
  */
-export function digestPeriod(cadence: Cadence, firedAtMs: number): DayRange {
-  const today = todayNumber(firedAtMs);
-  if (cadence === 'daily') return { from: dayString(today - 1), to: dayString(today - 1) };
-  if (cadence === 'weekly') return { from: dayString(today - 7), to: dayString(today - 1) };
+export function digestPeriod({ cadence, tz }: Pick<Schedule, 'cadence' | 'tz'>, firedAtMs: number): DayRange {
+  const today = todayNumber(firedAtMs, tz);
+  const zone = tz && tz !== UTC ? { tz } : {};
+  if (cadence === 'daily') return { from: dayString(today - 1), to: dayString(today - 1), ...zone };
+  if (cadence === 'weekly') return { from: dayString(today - 7), to: dayString(today - 1), ...zone };
   const date = new Date(today * DAY_MS);
   const first = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - 1, 1) / DAY_MS;
   const last = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / DAY_MS - 1;
-  return { from: dayString(first), to: dayString(last) };
+  return { from: dayString(first), to: dayString(last), ...zone };
 }
 
 /** The range the digest's chart shows: the period itself, or the last 14 days for a one-day digest. */
 export function chartRange(cadence: Cadence, period: DayRange): DayRange {
   if (cadence !== 'daily') return period;
   const to = Date.parse(`${period.to}T00:00:00Z`) / DAY_MS;
-  return { from: dayString(to - 13), to: period.to };
+  return { ...period, from: dayString(to - 13) };
 }
 
-/** `weekly on Monday at 09:00 UTC`. */
+/** `weekly on Monday at 09:00 UTC`, `daily at 08:00 (Pacific/Auckland)`. */
 export function describeSchedule(schedule: Schedule): string {
-  const time = `${String(schedule.hour).padStart(2, '0')}:${String(schedule.minute).padStart(2, '0')} UTC`;
+  const hhmm = `${String(schedule.hour).padStart(2, '0')}:${String(schedule.minute).padStart(2, '0')}`;
+  const time = schedule.tz && schedule.tz !== UTC ? `${hhmm} (${schedule.tz})` : `${hhmm} UTC`;
   if (schedule.cadence === 'daily') return `daily at ${time}`;
   if (schedule.cadence === 'monthly') return `monthly on the 1st at ${time}`;
   return `weekly on ${WEEKDAY_NAMES[schedule.weekday ?? DEFAULT_WEEKDAY]} at ${time}`;
@@ -80,8 +93,11 @@ export type DigestCommand =
 
 const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 
-/** `digest`, `digest off`, `digest daily|weekly|monthly [weekday] [HH:MM] [utc]` (words after `/visitors`). */
-export function parseDigestCommand(tokens: string[]): DigestCommand {
+/**
+ * `digest`, `digest off`, `digest daily|weekly|monthly [weekday] [HH:MM] [utc]` (words after `/visitors`). The
+ * time is on the subscriber's clock (`tz`); `utc` makes it UTC's.
+ */
+export function parseDigestCommand(tokens: string[], tz: string = UTC): DigestCommand {
   const [first, ...rest] = tokens;
   if (first === undefined) return { kind: 'show' };
   if (['off', 'stop', 'unsubscribe'].includes(first) && rest.length === 0) return { kind: 'off' };
@@ -91,6 +107,7 @@ export function parseDigestCommand(tokens: string[]): DigestCommand {
   const cadence = first as Cadence;
   let time: { hour: number; minute: number } | undefined;
   let weekday: number | undefined;
+  let zone = tz;
   for (const token of rest) {
     const match = TIME.exec(token);
     const day = WEEKDAYS.findIndex(
@@ -98,12 +115,12 @@ export function parseDigestCommand(tokens: string[]): DigestCommand {
     );
     if (match && !time) time = { hour: Number(match[1]), minute: Number(match[2]) };
     else if (day >= 0 && cadence === 'weekly' && weekday === undefined) weekday = day;
-    else if (token === 'utc') continue;
+    else if (token === 'utc') zone = UTC;
     else {
       const shown = escapeMrkdwn(truncate(token.replace(/`/g, "'"), 20));
       return {
         kind: 'invalid',
-        problem: `I don't understand \`${shown}\` in a digest schedule (times are HH:MM, UTC).`,
+        problem: `I don't understand \`${shown}\` in a digest schedule (times are HH:MM, on your clock).`,
       };
     }
   }
@@ -111,6 +128,7 @@ export function parseDigestCommand(tokens: string[]): DigestCommand {
     cadence,
     ...(time ?? DEFAULT_TIME),
     ...(cadence === 'weekly' && { weekday: weekday ?? DEFAULT_WEEKDAY }),
+    ...(zone !== UTC && { tz: zone }),
   };
   return { kind: 'subscribe', schedule };
 }

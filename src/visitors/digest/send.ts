@@ -5,8 +5,10 @@ import { classifySlackError, NOT_IN_CHANNEL } from '../../slack/errors.js';
 import { findPosted } from '../../slack/witness.js';
 import { keys } from '../../store/keys.js';
 import { makeChart, uploadChart } from '../chart/deliver.js';
+import { reportCopy } from '../messages.js';
 import { type DayRange, previousPeriod } from '../periods.js';
 import { fetchPage, type PageDeps } from '../report/page.js';
+import { UTC } from '../zone.js';
 import { DIGEST_PAGES_PER_PERIOD, digestMessage, type PeriodData } from './blocks.js';
 import { chartRange, describeSchedule, digestPeriod, latestDue } from './schedule.js';
 import { deleteSubscription, listSubscriptions, type Subscription } from './store.js';
@@ -53,7 +55,7 @@ type Fields = { channel: string; cadence: string; from: string; to: string };
  */
 export async function sendDigest(deps: DigestDeps, subscription: Subscription, dueAt: number): Promise<DigestOutcome> {
   const { channel, project, schedule } = subscription;
-  const period = digestPeriod(schedule.cadence, dueAt);
+  const period = digestPeriod(schedule, dueAt);
   const claim = keys.digestSent(channel, schedule.cadence, period.from);
   if (!(await deps.store.claims.claim(claim, deps.instanceId, SENT_CLAIM_TTL_MS))) return 'taken';
   const fields = { channel, cadence: schedule.cadence, from: period.from, to: period.to };
@@ -63,7 +65,7 @@ export async function sendDigest(deps: DigestDeps, subscription: Subscription, d
   if (outcome !== 'posted') return outcome;
   const chart = await makeChart(deps, project, { ...chartRange(schedule.cadence, period), limit: 1, offset: 0 });
   if (chart.ok) {
-    const comment = `Trend for the ${schedule.cadence} visitors digest (dates in UTC).`;
+    const comment = `Trend for the ${schedule.cadence} visitors digest (${reportCopy.zone(period.tz ?? UTC)}).`;
     await uploadChart(deps, chart.chart, { kind: 'channel', channel, sharedBy: subscription.createdBy }, comment);
   }
   deps.log.info('visitors.digest_posted', { ...fields, chart: chart.ok });

@@ -9,7 +9,7 @@ import { digestCopy } from '../digest/messages.js';
 import { parseDigestCommand } from '../digest/schedule.js';
 import { errorCopy, helpMessage, notice } from '../messages.js';
 import type { DigestRequest, ReportRequest } from '../requests.js';
-import { answerAtDoor, type DoorDeps, projectOf } from './door.js';
+import { answerAtDoor, type DoorDeps, projectOf, zoneOf } from './door.js';
 
 export const COMMAND = '/visitors';
 
@@ -35,9 +35,11 @@ export async function visitorsCommand(deps: DoorDeps, { ack, command, context }:
   const text = typeof command.text === 'string' ? decodeSlackText(command.text) : '';
   const audience = { userId: command.user_id, channel: command.channel_id, responseUrl: command.response_url };
   const digest = digestWords(text);
+  // Days, and a digest's hour, are the person's: the zone they set in Slack.
+  const tz = await zoneOf(deps, audience.userId);
   const decoded = digest
-    ? decodeDigest(deps, digest, audience, accessOf(context).allowed)
-    : decodeReport(deps, text, audience);
+    ? decodeDigest(deps, digest, { audience, tz }, accessOf(context).allowed)
+    : decodeReport(deps, text, { audience, tz });
   deps.log.info('visitors.command', { user: audience.userId, channel: audience.channel, parsed: decoded.parsed });
   if ('answer' in decoded) return answerAtDoor(deps, audience, decoded.answer);
   // One call per request type, so the compiler checks each kind against its own data.
@@ -45,18 +47,21 @@ export async function visitorsCommand(deps: DoorDeps, { ack, command, context }:
   await deps.dispatch(decoded.kind, decoded.request);
 }
 
+/** Who asked where, and the zone of their days. */
+type Asker = { audience: Audience; tz: string };
+
 /** A report's words: its request, or the answer instead; `place` is the channel whose project it is about. */
 export function decodeReport(
   deps: DoorDeps,
   text: string,
-  audience: Audience,
+  { audience, tz }: Asker,
   place = audience.channel,
 ): Exclude<Decoded, { kind: 'visitors.digest' }> {
-  const parsed = parseVisitorsCommand(text, deps.now());
+  const parsed = parseVisitorsCommand(text, deps.now(), tz);
   const projects = () => describeProjects(deps.projects, place, COMMAND);
   if (parsed.kind !== 'report') {
     const problem = parsed.kind === 'invalid' ? parsed.problem : undefined;
-    return { parsed: parsed.kind, answer: helpMessage(deps.now(), problem, projects()) };
+    return { parsed: parsed.kind, answer: helpMessage(deps.now(), problem, projects(), tz) };
   }
   const { query } = parsed;
   const project = projectOf(deps, query, place);
@@ -66,14 +71,14 @@ export function decodeReport(
   return { parsed: parsed.kind, kind, request: { query, project, audience } };
 }
 
-function decodeDigest(deps: DoorDeps, digest: DigestWords, audience: Audience, allowed: boolean): Decoded {
+function decodeDigest(deps: DoorDeps, digest: DigestWords, { audience, tz }: Asker, allowed: boolean): Decoded {
   const parsed = 'digest';
   const project = digest.project ?? deps.projects.forChannel(audience.channel);
   if (!deps.projects.knows(project)) {
     const projects = describeProjects(deps.projects, audience.channel, COMMAND);
     return { parsed, answer: notice(errorCopy.unknownProject(project, projects)) };
   }
-  const command = parseDigestCommand(digest.words);
+  const command = parseDigestCommand(digest.words, tz);
   if (command.kind === 'invalid') return { parsed, answer: notice(digestCopy.invalid(command.problem)) };
   // Anyone may look at the digest; ending or setting it follows the `/agent` allow-lists.
   if (command.kind !== 'show' && !allowed) {

@@ -1,10 +1,21 @@
 import type { Deps } from '../../deps.js';
 import type { Message } from '../../slack/message.js';
+import { lookUpPerson } from '../../slack/people.js';
 import type { Audience } from '../../slack/reply.js';
 import type { ReportQuery } from '../date-range.js';
+import { isTimeZone, UTC } from '../zone.js';
 
-/** What a door needs: the projects and the clock to decode with, a way to refuse, and where to hand work on. */
-export type DoorDeps = Pick<Deps, 'log' | 'now' | 'projects' | 'replies' | 'dispatch'>;
+/**
+ * What a door needs: the projects, the clock and the person's zone (Slack and the store's cache) to decode with,
+ * a way to refuse, and where to hand work on.
+ */
+export type DoorDeps = Pick<Deps, 'log' | 'now' | 'projects' | 'replies' | 'dispatch' | 'slack' | 'store'>;
+
+/** The IANA zone the person set in Slack (`users.info`, cached with their name); UTC when Slack cannot say. */
+export async function zoneOf(deps: DoorDeps, userId: string): Promise<string> {
+  const tz = (await lookUpPerson(deps, userId))?.tz;
+  return tz && isTimeZone(tz) ? tz : UTC;
+}
 
 /** The query's own project, else the channel's; undefined when that is a project this bot does not serve. */
 export function projectOf(deps: Pick<Deps, 'projects'>, query: ReportQuery, channel: string): string | undefined {

@@ -4,8 +4,8 @@ import { describeFailure, type ServiceFailure } from '../../mintlify/failure.js'
 import { VisitorsResponseSchema } from '../../mintlify/schemas.js';
 import { keys } from '../../store/keys.js';
 import type { VisitorsPage } from '../blocks.js';
-import { exclusiveEnd, type ReportQuery, todayNumber } from '../date-range.js';
-import { isClosed } from '../periods.js';
+import { type ReportQuery, todayNumber } from '../date-range.js';
+import { isClosed, serviceWindow } from '../periods.js';
 
 /** Ranges that include today change by the minute: cached briefly. */
 export const CACHE_TTL_MS = 60_000;
@@ -20,22 +20,25 @@ export type PageResult = { ok: true; page: VisitorsPage; cached: boolean } | { o
 const CachedPageSchema = z.object({ response: VisitorsResponseSchema, fetchedAt: z.number() });
 
 /** The store key for one page: the normalised service query, so equal requests share it however they were typed. */
-export function cacheKey(projectId: string, query: ReportQuery): string {
-  return keys.visitorsPage(projectId, query.from, exclusiveEnd(query.to), query.limit, query.offset);
+export function cacheKey(projectId: string, query: ReportQuery, until?: number): string {
+  const { dateFrom, dateTo } = serviceWindow(query, until);
+  return keys.visitorsPage(projectId, dateFrom, dateTo, query.limit, query.offset);
 }
 
 /**
  * One page of the report for `query`: from the 60-second cache when an identical request was served recently,
- * else from the service. Never throws; failures come back as `{ ok: false }` and are logged.
+ * else from the service. `until` ends the window at that instant instead of after the last day (a previous
+ * period's same hours). Never throws; failures come back as `{ ok: false }` and are logged.
  */
 export async function fetchPage(
   deps: PageDeps,
   project: string,
   query: ReportQuery,
-  options: { cache?: boolean } = {},
+  options: { cache?: boolean; until?: number | undefined } = {},
 ): Promise<PageResult> {
   const useCache = options.cache ?? true;
-  const key = cacheKey(project, query);
+  const { until } = options;
+  const key = cacheKey(project, query, until);
   const started = performance.now();
   const fields = { project, from: query.from, to: query.to, limit: query.limit, offset: query.offset };
 
@@ -48,8 +51,7 @@ export async function fetchPage(
   }
 
   const answer = await deps.mintlify.getVisitors(project, {
-    dateFrom: query.from,
-    dateTo: exclusiveEnd(query.to),
+    ...serviceWindow(query, until),
     limit: query.limit,
     offset: query.offset,
   });
@@ -62,7 +64,9 @@ export async function fetchPage(
   }
   const response = answer.value;
   const fetchedAt = deps.now();
-  if (useCache) await writeCache(deps, key, { response, fetchedAt }, cacheTtl(query, fetchedAt));
+  // A cut window moves with the clock: kept as briefly as a running range.
+  const ttl = until === undefined ? cacheTtl(query, fetchedAt) : CACHE_TTL_MS;
+  if (useCache) await writeCache(deps, key, { response, fetchedAt }, ttl);
   deps.log.info('visitors.report', {
     ...fields,
     rows: response.visitors.length,
@@ -84,7 +88,7 @@ async function readCache(deps: PageDeps, key: string): Promise<z.infer<typeof Ca
 }
 
 export function cacheTtl(query: ReportQuery, nowMs: number): number {
-  return isClosed(query, todayNumber(nowMs)) ? CLOSED_CACHE_TTL_MS : CACHE_TTL_MS;
+  return isClosed(query, todayNumber(nowMs, query.tz)) ? CLOSED_CACHE_TTL_MS : CACHE_TTL_MS;
 }
 
 async function writeCache(

@@ -14,7 +14,11 @@ export async function shareReport(deps: PageDeps & Pick<Deps, 'slack'>, request:
   const query = projectQuery(request);
   const report = await showReport(deps, query);
   if (!report.ok) return report;
-  const message = buildReport(report.page, { sharedBy: audience.userId, previous: report.previous });
+  const message = buildReport(report.page, {
+    sharedBy: audience.userId,
+    previous: report.previous,
+    previousUntil: report.previousUntil,
+  });
   const { channel } = audience;
   try {
     await deps.slack.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false });

@@ -3,6 +3,7 @@ import { followUpRefusalAnswer, startRefusalAnswer } from '../../../src/agent/an
 import type { FollowUpRefusal } from '../../../src/agent/follow-up.js';
 import type { StartRefusal } from '../../../src/agent/start-job.js';
 import type { ServiceFailure } from '../../../src/mintlify/failure.js';
+import { expectToContainAll } from '../../support/expect.js';
 
 const NOW = Date.parse('2026-11-22T10:00:00Z');
 const PROMPT = 'Fix <it> & more';
@@ -75,15 +76,8 @@ describe('startRefusalAnswer', () => {
       "I can't post in this conversation, so I didn't start the job. Run the command in a channel I'm in, or in my Messages tab",
     ],
     ['slack_failed', { code: 'slack_failed' }, 'Slack did not accept my message, so I did not start the job.'],
-    ...SERVICE_FAILURES.map(([what, failure, words]): [string, StartRefusal, string] => [
-      `the service ${what}`,
-      service(failure),
-      words,
-    ]),
   ])('words %s and echoes the instruction', (_code, refusal, words) => {
-    const answer = startRefusalAnswer(refusal, PROMPT, NOW);
-    expect(answer.text).toContain(words);
-    expect(answer.text).toContain(ECHO);
+    expectToContainAll(startRefusalAnswer(refusal, PROMPT, NOW).text, [words, ECHO]);
   });
 });
 
@@ -99,16 +93,19 @@ describe('followUpRefusalAnswer', () => {
       { code: 'store_unavailable' },
       'My storage is unavailable right now, so I could not take this on.',
     ],
-    ...SERVICE_FAILURES.map(([what, failure, , words]): [string, FollowUpRefusal, string] => [
-      `the service ${what}`,
-      service(failure),
-      words,
-    ]),
   ])('words %s and echoes the instruction', (_code, refusal, words) => {
-    const answer = followUpRefusalAnswer(refusal, PROMPT, NOW);
-    expect(answer.text).toContain(words);
-    expect(answer.text).toContain(ECHO);
+    expectToContainAll(followUpRefusalAnswer(refusal, PROMPT, NOW).text, [words, ECHO]);
   });
+});
+
+describe('the service failing', () => {
+  it.each(SERVICE_FAILURES)(
+    'by %s: worded for a start and for a follow-up, each echoing the instruction',
+    (_what, failure, startWords, followUpWords) => {
+      expectToContainAll(startRefusalAnswer(service(failure), PROMPT, NOW).text, [startWords, ECHO]);
+      expectToContainAll(followUpRefusalAnswer(service(failure), PROMPT, NOW).text, [followUpWords, ECHO]);
+    },
+  );
 });
 
 describe('an untracked start (the job runs; its thread could not be bound)', () => {

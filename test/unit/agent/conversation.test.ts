@@ -2,7 +2,16 @@ import { describe, expect, it, vi } from 'vitest';
 import { handleTurn, type Place, type Route, routeOf } from '../../../src/agent/conversation.js';
 import { startJob } from '../../../src/agent/start-job.js';
 import { CHANNEL_ID, USER_ID } from '../../fixtures/slack.js';
-import { ephemeralsFor, reactionsOn, storeDown, typed, useAgentUnit } from './support.js';
+import {
+  createdPrompts,
+  ephemeralsFor,
+  followUpPrompts,
+  reactionsOn,
+  startedJob,
+  storeDown,
+  typed,
+  useAgentUnit,
+} from './support.js';
 
 const PROJECT = 'proj_test';
 const JOB: Place = { kind: 'job', job: { project: PROJECT, jobId: 'job_1', threadTs: '1.0' } };
@@ -34,21 +43,9 @@ describe('handleTurn', () => {
   const unit = useAgentUnit();
 
   /** A job `USER_ID` started with /agent: its thread is the root message's. */
-  async function jobThread(): Promise<string> {
-    const started = await startJob(unit().deps, {
-      project: PROJECT,
-      userId: USER_ID,
-      channel: CHANNEL_ID,
-      prompt: 'Go',
-    });
-    if (!started.ok) throw new Error(`not started: ${started.refusal.code}`);
-    return started.record.threadTs;
-  }
-  const creates = () => unit().sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/job')).length;
-  const followUps = () =>
-    unit()
-      .sim.requests.filter((r) => r.path.endsWith('/message'))
-      .map((r) => (r.body as { prompt: string }).prompt);
+  const jobThread = async () => (await startedJob(unit().deps, PROJECT, 'Go')).threadTs;
+  const creates = () => createdPrompts(unit().sim).length;
+  const followUps = () => followUpPrompts(unit().sim);
 
   it('passes a reply in a job’s thread on to its agent: 👀 while handing it over, then ✅', async () => {
     const { deps, slack } = unit();

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { type FollowUpInput, followUp } from '../../../src/agent/follow-up.js';
 import { createQuota, HOURLY_LIMIT } from '../../../src/agent/quota.js';
-import { startJob } from '../../../src/agent/start-job.js';
 import { QueueUnavailableError } from '../../../src/queue/engine.js';
 import type { JobRecord } from '../../../src/store/jobs.js';
 import type { Simulator } from '../../../tools/simulator/server.js';
-import { CHANNEL_ID, USER_ID } from '../../fixtures/slack.js';
-import { readable, storeDown, useAgentUnit } from './support.js';
+import { USER_ID } from '../../fixtures/slack.js';
+import { followUpPrompts, readable, startedJob, storeDown, useAgentUnit } from './support.js';
 
 const PROJECT = 'proj_test';
 const ON_FOLLOW_UP = { count: 1, match: { operation: 'follow-up' } } as const;
@@ -16,22 +15,12 @@ describe('followUp', () => {
 
   /** A job `USER_ID` started with /agent, running; and Bob's instruction for it in its thread. */
   async function running(): Promise<{ record: JobRecord; input: FollowUpInput }> {
-    const started = await startJob(unit().deps, {
-      project: PROJECT,
-      userId: USER_ID,
-      channel: CHANNEL_ID,
-      prompt: 'Document retries',
-    });
-    if (!started.ok) throw new Error(`not started: ${started.refusal.code}`);
-    const { record } = started;
+    const record = await startedJob(unit().deps, PROJECT, 'Document retries');
     const input = { ...record, userId: 'U456BOB', text: 'Also the <backoff> table' };
     return { record, input };
   }
   /** The instructions the service received for jobs already running. */
-  const sent = () =>
-    unit()
-      .sim.requests.filter((r) => r.path.endsWith('/message'))
-      .map((r) => (r.body as { prompt: string }).prompt);
+  const sent = () => followUpPrompts(unit().sim);
   const used = async () => (await unit().deps.quota.usage(PROJECT, 'follow_up')).used;
 
   it('hands the instruction to the agent, starts the next round, tracks it and refreshes the root message', async () => {

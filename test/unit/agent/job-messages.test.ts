@@ -7,6 +7,7 @@ import {
   undeliveredNote,
 } from '../../../src/agent/job-messages.js';
 import { jobRecord } from '../../fixtures/job.js';
+import { expectToContainAll } from '../../support/expect.js';
 
 const record = jobRecord({ userId: 'U1', prompt: 'Document <!here> & webhooks' });
 const allText = (m: { text: string; blocks?: unknown[] }) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
@@ -21,10 +22,7 @@ describe('rootMessage', () => {
 
   it('shows elapsed time, job id, repository@ref and model while working', () => {
     const m = allText(rootMessage(record, { now: 3 * 60_000 }));
-    expect(m).toContain('3m elapsed');
-    expect(m).toContain('job `job_1`');
-    expect(m).toContain('acme/docs@mintlify/agent-1');
-    expect(m).toContain('Reply in this thread');
+    expectToContainAll(m, ['3m elapsed', 'job `job_1`', 'acme/docs@mintlify/agent-1', 'Reply in this thread']);
   });
 
   it('trims a long prompt to a readable length', () => {

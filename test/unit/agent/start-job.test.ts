@@ -5,7 +5,7 @@ import { contextOf } from '../../../src/agent/thread-context.js';
 import { QueueUnavailableError } from '../../../src/queue/engine.js';
 import type { Simulator } from '../../../tools/simulator/server.js';
 import { CHANNEL_ID, USER_ID } from '../../fixtures/slack.js';
-import { readable, storeDown, useAgentUnit } from './support.js';
+import { createdPrompts, readable, storeDown, useAgentUnit } from './support.js';
 
 const PROJECT = 'proj_test';
 /** The next create request only. */
@@ -16,10 +16,7 @@ describe('startJob', () => {
   const unit = useAgentUnit();
 
   /** The prompts the service was asked to start jobs with. */
-  const created = () =>
-    unit()
-      .sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/job'))
-      .map((r) => (r.body as { prompt: string }).prompt);
+  const created = () => createdPrompts(unit().sim);
   const used = async () => (await unit().deps.quota.usage(PROJECT, 'create')).used;
 
   it('posts the root message, creates the job, binds the thread, tracks it and shows it working', async () => {

@@ -3,6 +3,7 @@ import type { AllMiddlewareArgs, AnyMiddlewareArgs, App, Context } from '@slack/
 import type { Keyv } from 'keyv';
 import { afterEach, beforeEach } from 'vitest';
 import type { Turn } from '../../../src/agent/conversation.js';
+import { startJob } from '../../../src/agent/start-job.js';
 import { parseConfig } from '../../../src/config.js';
 import type { Deps } from '../../../src/deps.js';
 import { createMetrics } from '../../../src/metrics.js';
@@ -168,6 +169,29 @@ export async function boundJob(deps: Deps, overrides: Partial<JobBinding> = {}):
   const ts = root.ts as string;
   const observed = { status: 'active', repository: 'https://github.com/acme/docs', model: 'claude' } as const;
   return deps.store.jobs.create(jobBinding({ threadTs: ts, statusTs: ts, ...overrides }), observed, deps.now());
+}
+
+/** A job `USER_ID` started with /agent in `CHANNEL_ID`, running; fails the test if it was refused. */
+export async function startedJob(deps: Deps, project: string, prompt: string): Promise<JobRecord> {
+  const started = await startJob(deps, { project, userId: USER_ID, channel: CHANNEL_ID, prompt });
+  if (!started.ok) throw new Error(`not started: ${started.refusal.code}`);
+  return started.record;
+}
+
+/** The prompts the service was asked to create jobs with, in order. */
+export function createdPrompts(sim: Simulator): string[] {
+  return promptsTo(sim, (path) => path.endsWith('/job'));
+}
+
+/** The instructions the service received for jobs already running (follow-ups), in order. */
+export function followUpPrompts(sim: Simulator): string[] {
+  return promptsTo(sim, (path) => path.endsWith('/message'));
+}
+
+function promptsTo(sim: Simulator, where: (path: string) => boolean): string[] {
+  return sim.requests
+    .filter((r) => r.method === 'POST' && where(r.path))
+    .map((r) => (r.body as { prompt: string }).prompt);
 }
 
 type Listener = (args: never) => unknown;

@@ -2,15 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { HOURLY_LIMIT } from '../../../src/agent/quota.js';
 import { runCommandStart, runShortcutStart } from '../../../src/agent/tasks.js';
 import { CHANNEL_ID, USER_ID } from '../../fixtures/slack.js';
-import { ephemeralsFor, useAgentUnit } from './support.js';
+import { createdPrompts, ephemeralsFor, useAgentUnit } from './support.js';
 
 describe('the agent’s tasks', () => {
   const unit = useAgentUnit();
 
-  const prompts = () =>
-    unit()
-      .sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/job'))
-      .map((r) => (r.body as { prompt: string }).prompt);
+  const prompts = () => createdPrompts(unit().sim);
 
   describe('runCommandStart (/agent)', () => {
     const request = () => ({

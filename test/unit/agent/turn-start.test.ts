@@ -3,7 +3,7 @@ import type { Turn } from '../../../src/agent/conversation.js';
 import { HOURLY_LIMIT } from '../../../src/agent/quota.js';
 import { startFromTurn } from '../../../src/agent/turn-start.js';
 import { CHANNEL_ID, USER_ID } from '../../fixtures/slack.js';
-import { ephemeralsFor, readable, typed, useAgentUnit } from './support.js';
+import { createdPrompts, ephemeralsFor, readable, typed, useAgentUnit } from './support.js';
 
 const DM = 'DALICE';
 
@@ -13,10 +13,7 @@ describe('startFromTurn', () => {
   /** The turn, started as its conversational door's task does, answering where the person wrote. */
   const start = (turn: Turn) =>
     startFromTurn(unit().deps, turn, { channel: turn.channel, userId: turn.userId, threadTs: turn.threadTs });
-  const prompts = () =>
-    unit()
-      .sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/job'))
-      .map((r) => (r.body as { prompt: string }).prompt);
+  const prompts = () => createdPrompts(unit().sim);
   // Posted through the Web API, as only the bot's messages are (`postAs` stores what people write).
   const rootOf = (threadTs: string) => unit().slack.messages.find((m) => m.bot_id && m.thread_ts === threadTs);
 

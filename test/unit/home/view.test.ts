@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { homeView } from '../../../src/home/view.js';
 import { initialRecord, type JobRecord } from '../../../src/store/jobs.js';
+import { expectToContainAll } from '../../support/expect.js';
 
 const NOW = Date.parse('2026-11-23T12:00:00Z');
 
@@ -40,11 +41,13 @@ describe('homeView', () => {
         NOW,
       ),
     );
-    expect(view).toContain('Working');
-    expect(view).toContain('5m ago');
-    expect(view).toContain('>Fix &lt;the&gt; docs &amp; @\u200Bchannel');
-    expect(view).toContain('<https://acme.slack.com/archives/C1/p10|Open thread>');
-    expect(view).toContain('<https://github.com/acme/docs/pull/1|Pull request>');
+    expectToContainAll(view, [
+      'Working',
+      '5m ago',
+      '>Fix &lt;the&gt; docs &amp; @\u200Bchannel',
+      '<https://acme.slack.com/archives/C1/p10|Open thread>',
+      '<https://github.com/acme/docs/pull/1|Pull request>',
+    ]);
     expect(view).not.toContain('javascript:');
     expect(view).toContain(
       'new jobs: 3 of 100 used, 97 left · follow-ups: 0 of 100 used, 100 left · resets at 12:30 UTC',

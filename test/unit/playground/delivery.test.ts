@@ -44,6 +44,8 @@ describe('playground delivery: what a person types, as Slack sends it', () => {
 
   const user = () => slack.workspace.users[0] as NonNullable<SlackStandin['workspace']['users'][0]>;
   const channel = () => slack.workspace.channels[0] as NonNullable<SlackStandin['workspace']['channels'][0]>;
+  /** Who types, and where: the same in every test. */
+  const from = () => ({ user: user(), channel: channel() });
   const valid = (r: Received, secret = SECRET) =>
     isValidSlackRequest({
       signingSecret: secret,
@@ -58,8 +60,7 @@ describe('playground delivery: what a person types, as Slack sends it', () => {
     await delivery.command({
       command: '/agent',
       text: 'Fix <b> & "quotes"',
-      user: user(),
-      channel: channel(),
+      ...from(),
       responseUrl: slack.responseUrl('x'),
     });
     const [request] = received;
@@ -80,7 +81,7 @@ describe('playground delivery: what a person types, as Slack sends it', () => {
   it('delivers a message that mentions the bot twice, as message and app_mention, one client_msg_id', async () => {
     const text = delivery.encode('@mintlify please & thanks');
     expect(text).toBe(`<@${slack.workspace.botUserId}> please &amp; thanks`);
-    await delivery.message({ text, ts: '1.000001', threadTs: '1.000000', user: user(), channel: channel() });
+    await delivery.message({ text, ts: '1.000001', threadTs: '1.000000', ...from() });
     expect(received).toHaveLength(2);
     const [message, mention] = received.map(
       (r) => JSON.parse(r.body) as { event_id: string; event: Record<string, unknown> },
@@ -95,8 +96,7 @@ describe('playground delivery: what a person types, as Slack sends it', () => {
     await delivery.action({
       actionId: 'visitors.next',
       value: '{"offset":5}',
-      user: user(),
-      channel: channel(),
+      ...from(),
       messageTs: '2.000000',
       ephemeral: true,
       responseUrl: slack.responseUrl('y'),

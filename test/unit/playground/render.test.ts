@@ -4,6 +4,7 @@ import { usage } from '../../../src/agent/messages.js';
 import type { JobRecord } from '../../../src/store/jobs.js';
 import { buildReport } from '../../../src/visitors/blocks.js';
 import { blocksToHtml, messageToHtml, mrkdwnToHtml, textToHtml } from '../../../tools/playground/render.js';
+import { expectToContainAll } from '../../support/expect.js';
 
 const names = {
   user: (id: string) => ({ U123ALICE: 'alice' })[id],
@@ -194,10 +195,12 @@ describe('what the app posts', () => {
 
   it('renders the root message: mention, quoted prompt escaped, status context', () => {
     const html = messageToHtml(rootMessage(record, { now: 60_000 }), names);
-    expect(html).toContain('<span class="mention">@alice</span> asked the Mintlify agent:');
-    expect(html).toContain('<blockquote>Document &lt;webhooks&gt; &amp; <strong>retries</strong></blockquote>');
-    expect(html).toContain('<div class="block context">');
-    expect(html).toContain('<code>job_1</code>');
+    expectToContainAll(html, [
+      '<span class="mention">@alice</span> asked the Mintlify agent:',
+      '<blockquote>Document &lt;webhooks&gt; &amp; <strong>retries</strong></blockquote>',
+      '<div class="block context">',
+      '<code>job_1</code>',
+    ]);
   });
 
   it('renders the PR outcome with its link and link button', () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { PageVisitors, VisitorsResponse } from '../../../src/mintlify/schemas.js';
 import { ACTION_IDS, buildReport, displayPath, PATH_WIDTH, type VisitorsPage } from '../../../src/visitors/blocks.js';
 import { decodeQuery, type ReportQuery } from '../../../src/visitors/date-range.js';
+import { expectToContainAll } from '../../support/expect.js';
 import { assertBlockKitLimits, buttons } from './limits.js';
 
 const NOW = Date.parse('2026-11-22T23:05:00Z');
@@ -33,11 +34,13 @@ describe('buildReport', () => {
     const texts = assertBlockKitLimits(report);
     const all = joined(texts);
     expect(texts[0]).toBe('Unique visitors · 15–21 Nov 2026');
-    expect(all).toContain('*Total visitors*\n128,000');
-    expect(all).toContain('*Human*\n123,456');
-    expect(all).toContain('*AI*\n7,890');
-    expect(all).toContain('*AI share*\n6.2%');
-    expect(all).toContain('not Human + AI');
+    expectToContainAll(all, [
+      '*Total visitors*\n128,000',
+      '*Human*\n123,456',
+      '*AI*\n7,890',
+      '*AI share*\n6.2%',
+      'not Human + AI',
+    ]);
     expect(all).toMatch(/1 {2}\/quickstart {2}1,700 {2}1,234 {2}567 {2}[█░]{10}/);
     expect(all).toContain('Rows 1–1 · dates in UTC · fetched 22 Nov 2026 23:05 UTC');
     expect(report.text).toBe('Unique visitors · 15–21 Nov 2026: 128,000 total (123,456 human, 7,890 AI).');
@@ -80,29 +83,20 @@ describe('buildReport', () => {
   });
 
   it('offers Next with the following offset when hasMore, Previous when not on the first page', () => {
+    // Every page ends with the same three buttons.
+    const rest = [ACTION_IDS.share, ACTION_IDS.csv, ACTION_IDS.chart];
     const first = buttons(buildReport(page(rows(10), { limit: 10, offset: 0 }, true)));
-    expect(first.map((b) => b.action_id)).toEqual([
-      ACTION_IDS.next,
-      ACTION_IDS.share,
-      ACTION_IDS.csv,
-      ACTION_IDS.chart,
-    ]);
+    expect(first.map((b) => b.action_id)).toEqual([ACTION_IDS.next, ...rest]);
     expect(decodeQuery(first[0]?.value, NOW)).toEqual({ ...QUERY, offset: 10 });
 
     const middle = buttons(buildReport(page(rows(10), { limit: 10, offset: 10 }, true)));
-    expect(middle.map((b) => b.action_id)).toEqual([
-      ACTION_IDS.prev,
-      ACTION_IDS.next,
-      ACTION_IDS.share,
-      ACTION_IDS.csv,
-      ACTION_IDS.chart,
-    ]);
+    expect(middle.map((b) => b.action_id)).toEqual([ACTION_IDS.prev, ACTION_IDS.next, ...rest]);
     expect(decodeQuery(middle[0]?.value, NOW)?.offset).toBe(0);
     expect(decodeQuery(middle[1]?.value, NOW)?.offset).toBe(20);
     expect(decodeQuery(middle[2]?.value, NOW)?.offset).toBe(10);
 
     const last = buttons(buildReport(page(rows(3), { limit: 10, offset: 20 }, false)));
-    expect(last.map((b) => b.action_id)).toEqual([ACTION_IDS.prev, ACTION_IDS.share, ACTION_IDS.csv, ACTION_IDS.chart]);
+    expect(last.map((b) => b.action_id)).toEqual([ACTION_IDS.prev, ...rest]);
     for (const b of last) expect(decodeQuery(b.value, NOW)).toBeDefined();
   });
 
@@ -179,12 +173,14 @@ describe('buildReport with the previous period', () => {
       { previous: { human: 1000, ai: 50, total: 1000 } },
     );
     const text = JSON.stringify(report.blocks);
-    expect(text).toContain('*Total visitors*\\n950  ▼ 5.0 %');
-    expect(text).toContain('*Human*\\n900  ▼ 10.0 %');
-    expect(text).toContain('*AI*\\n100  ▲ 100.0 %');
-    // 100/950 = 10.5 % against 50/1000 = 5.0 %: 5.5 points.
-    expect(text).toContain('*AI share*\\n10.5%  ▲ 5.5 pts');
-    expect(text).toContain('previous period of the same length');
+    expectToContainAll(text, [
+      '*Total visitors*\\n950  ▼ 5.0 %',
+      '*Human*\\n900  ▼ 10.0 %',
+      '*AI*\\n100  ▲ 100.0 %',
+      // 100/950 = 10.5 % against 50/1000 = 5.0 %: 5.5 points.
+      '*AI share*\\n10.5%  ▲ 5.5 pts',
+      'previous period of the same length',
+    ]);
   });
 
   it('shows no changes (and no comparison note) when the previous period is unknown', () => {

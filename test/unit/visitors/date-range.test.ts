@@ -9,6 +9,7 @@ import {
   parseVisitorsCommand,
   type ReportQuery,
 } from '../../../src/visitors/date-range.js';
+import { serviceWindow } from '../../../src/visitors/periods.js';
 
 const NOW = Date.parse('2026-11-22T15:30:00Z');
 const at = (iso: string) => Date.parse(`${iso}T12:00:00Z`);
@@ -250,5 +251,101 @@ describe('parseVisitorsCommand: chart', () => {
       chart: true,
     });
     expect(parseVisitorsCommand('30d', NOW)).not.toHaveProperty('chart');
+  });
+});
+
+describe("parseVisitorsCommand: in the person's time zone, across DST changes", () => {
+  /** The days and what the service is asked for `text` typed at `now` by someone in `tz`. */
+  function zoned(text: string, now: string, tz: string) {
+    const parsed = parseVisitorsCommand(text, Date.parse(now), tz);
+    if (parsed.kind !== 'report') throw new Error(`expected a report for "${text}", got ${JSON.stringify(parsed)}`);
+    const { from, to } = parsed.query;
+    return { from, to, ...serviceWindow(parsed.query) };
+  }
+
+  it('Los Angeles on the night the clocks go back (1 Nov 2026): local days, a 25-hour window', () => {
+    const now = '2026-11-02T05:00:00Z'; // 1 Nov 22:00 PST, already 2 Nov in UTC
+    expect(zoned('today', now, 'America/Los_Angeles')).toEqual({
+      from: '2026-11-01',
+      to: '2026-11-01',
+      dateFrom: '2026-11-01T00:00:00-07:00',
+      dateTo: '2026-11-02T00:00:00-08:00',
+    });
+    expect(zoned('yesterday', now, 'America/Los_Angeles')).toMatchObject({ from: '2026-10-31', to: '2026-10-31' });
+    expect(zoned('', now, 'America/Los_Angeles')).toMatchObject({ from: '2026-10-26', to: '2026-11-01' });
+  });
+
+  it('Los Angeles on the last evening of October: this month and last month are local months', () => {
+    const now = '2026-11-01T06:00:00Z'; // 31 Oct 23:00 PDT
+    expect(zoned('this month', now, 'America/Los_Angeles')).toMatchObject({ from: '2026-10-01', to: '2026-10-31' });
+    expect(zoned('last month', now, 'America/Los_Angeles')).toEqual({
+      from: '2026-09-01',
+      to: '2026-09-30',
+      dateFrom: '2026-09-01T00:00:00-07:00',
+      dateTo: '2026-10-01T00:00:00-07:00',
+    });
+  });
+
+  it('Auckland the morning after the clocks go forward (27 Sep 2026): yesterday is 23 hours', () => {
+    const now = '2026-09-27T20:00:00Z'; // 28 Sep 09:00 NZDT, still 27 Sep in UTC
+    expect(zoned('yesterday', now, 'Pacific/Auckland')).toEqual({
+      from: '2026-09-27',
+      to: '2026-09-27',
+      dateFrom: '2026-09-27T00:00:00+12:00',
+      dateTo: '2026-09-28T00:00:00+13:00',
+    });
+    expect(zoned('today', now, 'Pacific/Auckland')).toMatchObject({ from: '2026-09-28', to: '2026-09-28' });
+  });
+
+  it('Auckland just after midnight following the clocks going back (5 Apr 2026): yesterday is 25 hours', () => {
+    const now = '2026-04-05T12:30:00Z'; // 6 Apr 00:30 NZST
+    expect(zoned('yesterday', now, 'Pacific/Auckland')).toEqual({
+      from: '2026-04-05',
+      to: '2026-04-05',
+      dateFrom: '2026-04-05T00:00:00+13:00',
+      dateTo: '2026-04-06T00:00:00+12:00',
+    });
+    expect(zoned('this month', now, 'Pacific/Auckland')).toMatchObject({ from: '2026-04-01', to: '2026-04-06' });
+  });
+
+  it('reads month names as the latest such month where the person is, or the year given', () => {
+    const now = '2026-10-31T12:00:00Z'; // 1 Nov 01:00 in Auckland, 31 Oct 05:00 in Los Angeles
+    expect(zoned('november', now, 'Pacific/Auckland')).toMatchObject({ from: '2026-11-01', to: '2026-11-01' });
+    expect(zoned('Nov', now, 'America/Los_Angeles')).toEqual({
+      from: '2025-11-01',
+      to: '2025-11-30',
+      dateFrom: '2025-11-01T00:00:00-07:00',
+      dateTo: '2025-12-01T00:00:00-08:00',
+    });
+    expect(zoned('sept 2026', now, 'Pacific/Auckland')).toMatchObject({ from: '2026-09-01', to: '2026-09-30' });
+    expect(zoned('october top 5', now, 'America/Los_Angeles')).toMatchObject({ from: '2026-10-01', to: '2026-10-31' });
+    const future = parseVisitorsCommand('dec 2026', Date.parse(now), 'America/Los_Angeles');
+    expect(future).toEqual({ kind: 'invalid', problem: expect.stringContaining('entirely in the future') });
+  });
+
+  it('keeps the zone in the button value and reads "today" in it again', () => {
+    const parsed = parseVisitorsCommand('today', Date.parse('2026-09-27T20:00:00Z'), 'Pacific/Auckland');
+    if (parsed.kind !== 'report') throw new Error('expected a report');
+    expect(parsed.query.tz).toBe('Pacific/Auckland');
+    // 28 Sep is not in the future in Auckland, though it is in UTC.
+    expect(decodeQuery(encodeQuery(parsed.query), Date.parse('2026-09-27T20:00:00Z'))).toEqual(parsed.query);
+    expect(
+      decodeQuery(JSON.stringify({ ...parsed.query, tz: 'Mars/Olympus' }), Date.parse('2026-09-28T20:00:00Z')),
+    ).toBe(undefined);
+  });
+
+  it('says which zone "today" is in when a range is in the future', () => {
+    const parsed = parseVisitorsCommand('2026-09-29', Date.parse('2026-09-27T20:00:00Z'), 'Pacific/Auckland');
+    expect(parsed).toEqual({
+      kind: 'invalid',
+      problem: expect.stringContaining('today is 2026-09-28 in Pacific/Auckland'),
+    });
+  });
+
+  it('leaves the zone out for UTC and asks the service for plain days', () => {
+    const parsed = parseVisitorsCommand('yesterday', NOW, 'UTC');
+    if (parsed.kind !== 'report') throw new Error('expected a report');
+    expect(parsed.query.tz).toBeUndefined();
+    expect(serviceWindow(parsed.query)).toEqual({ dateFrom: '2026-11-21', dateTo: '2026-11-22' });
   });
 });

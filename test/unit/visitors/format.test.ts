@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatPercent, formatRange, formatUtcTime, ratioBar } from '../../../src/visitors/format.js';
+import { formatCount, formatPercent, formatRange, formatTime, ratioBar } from '../../../src/visitors/format.js';
 
 describe('format', () => {
   it('writes counts with en-US thousands separators', () => {
@@ -28,7 +28,7 @@ describe('format', () => {
   });
 
   it('writes the fetch time in UTC', () => {
-    expect(formatUtcTime(Date.parse('2026-11-02T07:04:59Z'))).toBe('2 Nov 2026 07:04 UTC');
+    expect(formatTime(Date.parse('2026-11-02T07:04:59Z'))).toBe('2 Nov 2026 07:04 UTC');
   });
 
   it('draws human vs AI as a 10-cell bar that never hides a small share', () => {

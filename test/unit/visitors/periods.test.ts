@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber } from '../../../src/visitors/date-range.js';
-import { buckets, granularityFor, isClosed, previousPeriod } from '../../../src/visitors/periods.js';
+import {
+  buckets,
+  comparisonCut,
+  granularityFor,
+  isClosed,
+  previousPeriod,
+  serviceWindow,
+} from '../../../src/visitors/periods.js';
 
 const day = (iso: string) => dayNumber(iso) ?? Number.NaN;
 const spans = (range: { from: string; to: string }, today = '2030-01-01') =>
@@ -74,5 +81,33 @@ describe('buckets', () => {
     expect(weekly.at(-1)).toMatchObject({ from: '2026-11-16', to: '2026-11-22', state: 'current' });
     expect(isClosed({ from: '2026-11-01', to: '2026-11-21' }, day('2026-11-22'))).toBe(true);
     expect(isClosed({ from: '2026-11-01', to: '2026-11-22' }, day('2026-11-22'))).toBe(false);
+  });
+});
+
+describe('comparisonCut: like with like', () => {
+  it('cuts the previous period as far into it as now is into a running range', () => {
+    const now = Date.parse('2026-11-22T15:30:20Z');
+    // Today so far (15.5 hours) against yesterday's first 15.5 hours; the last 7 days against the 7 before.
+    expect(comparisonCut({ from: '2026-11-22', to: '2026-11-22' }, now)).toBe(Date.parse('2026-11-21T15:30:00Z'));
+    expect(comparisonCut({ from: '2026-11-16', to: '2026-11-22' }, now)).toBe(Date.parse('2026-11-15T15:30:00Z'));
+    expect(serviceWindow({ from: '2026-11-21', to: '2026-11-21' }, Date.parse('2026-11-21T15:30:00Z'))).toEqual({
+      dateFrom: '2026-11-21T00:00:00+00:00',
+      dateTo: '2026-11-21T15:30:00+00:00',
+    });
+  });
+
+  it('compares whole periods once the range has ended', () => {
+    expect(comparisonCut({ from: '2026-11-21', to: '2026-11-21' }, Date.parse('2026-11-22T00:00:00Z'))).toBe(undefined);
+  });
+
+  it('counts hours in the zone, across its DST change', () => {
+    const tz = 'Pacific/Auckland';
+    const now = Date.parse('2026-09-27T20:00:00Z'); // 28 Sep 09:00 NZDT: 9 hours into today
+    const cut = comparisonCut({ from: '2026-09-28', to: '2026-09-28', tz }, now) ?? 0;
+    // 9 hours into 27 Sep, which lost an hour at 02:00: 10:00 on the clock.
+    expect(serviceWindow({ from: '2026-09-27', to: '2026-09-27', tz }, cut)).toEqual({
+      dateFrom: '2026-09-27T00:00:00+12:00',
+      dateTo: '2026-09-27T10:00:00+13:00',
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { digestMessage } from '../../../../src/visitors/digest/blocks.js';
+import { expectToContainAll } from '../../../support/expect.js';
 
 const row = (path: string, total: number) => ({ path, total, human: total, ai: 0 });
 
@@ -17,13 +18,15 @@ describe('digestMessage', () => {
       previous: { rows: [row('/a', 100), row('/b', 100)], totals: { human: 450, ai: 50, total: 500 }, complete: true },
     });
     const text = JSON.stringify(message.blocks);
-    expect(text).toContain('Weekly visitors digest · 16–22 Nov 2026');
-    expect(text).toContain('*Total visitors*\\n550  ▲ 10.0 %');
-    expect(text).toContain('1. `/a` 500  ▲ 400.0 %');
-    expect(text).toContain('▲ `/a` +400 (100 → 500)');
-    expect(text).toContain('▼ `/b` −10 (100 → 90)');
-    expect(text).toContain('the digest stops at 4 requests per period');
-    expect(text).toContain('Compared with 9–15 Nov 2026');
+    expectToContainAll(text, [
+      'Weekly visitors digest · 16–22 Nov 2026',
+      '*Total visitors*\\n550  ▲ 10.0 %',
+      '1. `/a` 500  ▲ 400.0 %',
+      '▲ `/a` +400 (100 → 500)',
+      '▼ `/b` −10 (100 → 90)',
+      'the digest stops at 4 requests per period',
+      'Compared with 9–15 Nov 2026',
+    ]);
     expect(message.text).toContain('550 visitors (▲ 10.0 %)');
   });
 

@@ -56,11 +56,26 @@ describe('schedule arithmetic (UTC)', () => {
   });
 
   it('maps a scheduled instant to the closed period it reports, across month, year and leap days', () => {
-    expect(digestPeriod('daily', at('2027-01-01T09:00:00Z'))).toEqual({ from: '2026-12-31', to: '2026-12-31' });
-    expect(digestPeriod('weekly', at('2026-11-23T09:00:00Z'))).toEqual({ from: '2026-11-16', to: '2026-11-22' });
-    expect(digestPeriod('weekly', at('2028-03-02T09:00:00Z'))).toEqual({ from: '2028-02-24', to: '2028-03-01' });
-    expect(digestPeriod('monthly', at('2028-03-01T09:00:00Z'))).toEqual({ from: '2028-02-01', to: '2028-02-29' });
-    expect(digestPeriod('monthly', at('2027-01-01T09:00:00Z'))).toEqual({ from: '2026-12-01', to: '2026-12-31' });
+    expect(digestPeriod({ cadence: 'daily' }, at('2027-01-01T09:00:00Z'))).toEqual({
+      from: '2026-12-31',
+      to: '2026-12-31',
+    });
+    expect(digestPeriod({ cadence: 'weekly' }, at('2026-11-23T09:00:00Z'))).toEqual({
+      from: '2026-11-16',
+      to: '2026-11-22',
+    });
+    expect(digestPeriod({ cadence: 'weekly' }, at('2028-03-02T09:00:00Z'))).toEqual({
+      from: '2028-02-24',
+      to: '2028-03-01',
+    });
+    expect(digestPeriod({ cadence: 'monthly' }, at('2028-03-01T09:00:00Z'))).toEqual({
+      from: '2028-02-01',
+      to: '2028-02-29',
+    });
+    expect(digestPeriod({ cadence: 'monthly' }, at('2027-01-01T09:00:00Z'))).toEqual({
+      from: '2026-12-01',
+      to: '2026-12-31',
+    });
     expect(chartRange('daily', { from: '2027-01-01', to: '2027-01-01' })).toEqual({
       from: '2026-12-19',
       to: '2027-01-01',
@@ -77,5 +92,45 @@ describe('schedule arithmetic (UTC)', () => {
   it('describes a schedule in words', () => {
     expect(describeSchedule(weekly)).toBe('weekly on Monday at 09:00 UTC');
     expect(describeSchedule({ cadence: 'monthly', hour: 7, minute: 5 })).toBe('monthly on the 1st at 07:05 UTC');
+  });
+});
+
+describe("schedule arithmetic in the subscriber's zone", () => {
+  const at = (iso: string) => Date.parse(iso);
+
+  it('reads the time on the subscriber clock, and `utc` as UTC', () => {
+    expect(parseDigestCommand(['daily', '08:00'], 'Pacific/Auckland')).toEqual({
+      kind: 'subscribe',
+      schedule: { cadence: 'daily', hour: 8, minute: 0, tz: 'Pacific/Auckland' },
+    });
+    expect(parseDigestCommand(['daily', '08:00', 'utc'], 'Pacific/Auckland')).toEqual({
+      kind: 'subscribe',
+      schedule: { cadence: 'daily', hour: 8, minute: 0 },
+    });
+  });
+
+  it('runs at 09:00 local across the US DST change, reporting local days', () => {
+    const daily = { cadence: 'daily', hour: 9, minute: 0, tz: 'America/Los_Angeles' } as const;
+    expect(nextDue(daily, at('2026-10-31T17:00:00Z'))).toBe(at('2026-11-01T17:00:00Z')); // 09:00 PST
+    expect(latestDue(daily, at('2026-11-01T16:59:00Z'), 0)).toBe(at('2026-10-31T16:00:00Z')); // 09:00 PDT
+    expect(digestPeriod(daily, at('2026-11-02T17:00:00Z'))).toEqual({
+      from: '2026-11-01',
+      to: '2026-11-01',
+      tz: 'America/Los_Angeles',
+    });
+    expect(describeSchedule(daily)).toBe('daily at 09:00 (America/Los_Angeles)');
+  });
+
+  it('runs at 09:00 local across the NZ DST changes, reporting the local week', () => {
+    const weekly = { cadence: 'weekly', hour: 9, minute: 0, weekday: 1, tz: 'Pacific/Auckland' } as const;
+    // Monday 28 Sep 2026 09:00 NZDT (+13), the first Monday after the clocks went forward.
+    expect(nextDue(weekly, at('2026-09-25T00:00:00Z'))).toBe(at('2026-09-27T20:00:00Z'));
+    expect(digestPeriod(weekly, at('2026-09-27T20:00:00Z'))).toEqual({
+      from: '2026-09-21',
+      to: '2026-09-27',
+      tz: 'Pacific/Auckland',
+    });
+    // Monday 6 Apr 2026 09:00 NZST (+12), after the clocks went back.
+    expect(nextDue(weekly, at('2026-04-03T00:00:00Z'))).toBe(at('2026-04-05T21:00:00Z'));
   });
 });

@@ -1,0 +1,42 @@
+import type { webApi } from '@slack/bolt';
+import type { Keyv } from 'keyv';
+import { z } from 'zod';
+import type { Logger } from '../log.js';
+import { keys } from '../store/keys.js';
+
+/** Names and zones change rarely; a day keeps `users.info` calls (Tier 4) to one per person per day. */
+const PERSON_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface PersonDeps {
+  slack: webApi.WebClient;
+  store: { kv: Keyv };
+  log: Logger;
+}
+
+/** What the app reads about a person from `users.info`: the name it shows and their IANA time zone. */
+const PersonSchema = z.object({ name: z.string().optional(), tz: z.string().optional() });
+export type Person = z.infer<typeof PersonSchema>;
+
+/**
+ * The person behind `userId`: the store's copy, else `users.info` (then cached). Undefined when Slack cannot say
+ * (no `users:read`, Slack down): callers fall back to `@U…` and UTC.
+ */
+export async function lookUpPerson({ slack, store, log }: PersonDeps, userId: string): Promise<Person | undefined> {
+  const key = keys.person(userId);
+  try {
+    const cached = PersonSchema.safeParse(await store.kv.get(key));
+    if (cached.success) return cached.data;
+  } catch {
+    // The store is only a cache here: ask Slack.
+  }
+  try {
+    const { user } = await slack.users.info({ user: userId });
+    const name = user?.profile?.display_name || user?.real_name || user?.name;
+    const person: Person = { ...(name && { name }), ...(user?.tz && { tz: user.tz }) };
+    if (name || person.tz) await store.kv.set(key, person, PERSON_TTL_MS).catch(() => {});
+    return person;
+  } catch (error) {
+    log.warn('slack.user_unavailable', { user: userId, error });
+    return undefined;
+  }
+}

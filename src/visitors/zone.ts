@@ -1,0 +1,88 @@
+/**
+ * Calendar days in a person's IANA time zone (`users.info`'s `tz`), with `Intl` only. A day is numbered as in
+ * date-range.ts (days since 1970-01-01 of the local calendar); its instants run from its first local instant
+ * (midnight, or the end of a DST gap that skipped midnight) to the next day's.
+ */
+
+export const UTC = 'UTC';
+const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(tz: string): Intl.DateTimeFormat {
+  let format = formatters.get(tz);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(tz, format);
+  }
+  return format;
+}
+
+/** True for a zone `Intl` knows (`Pacific/Auckland`, `UTC`). */
+export function isTimeZone(tz: string): boolean {
+  try {
+    formatter(tz);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The local wall clock at `ms`, as if it were a UTC instant (so UTC getters read the local fields). */
+export function wallClock(ms: number, tz: string): number {
+  const f = Object.fromEntries(
+    formatter(tz)
+      .formatToParts(ms)
+      .map((p) => [p.type, Number(p.value)]),
+  );
+  return Date.UTC(f.year ?? 1970, (f.month ?? 1) - 1, f.day ?? 1, f.hour ?? 0, f.minute ?? 0, f.second ?? 0);
+}
+
+/** Minutes the zone is ahead of UTC at `ms` (+780 in Auckland's summer, -480 in Los Angeles' winter). */
+export function offsetMinutes(ms: number, tz: string): number {
+  return Math.round((wallClock(ms, tz) - Math.floor(ms / 1000) * 1000) / MINUTE_MS);
+}
+
+/** The local day number at `ms`. */
+export function zoneDay(ms: number, tz: string): number {
+  return Math.floor(wallClock(ms, tz) / DAY_MS);
+}
+
+/** The first instant of local day `day`: the first minute whose local date is that day (zones move by minutes). */
+export function dayStart(day: number, tz: string): number {
+  if (tz === UTC) return day * DAY_MS;
+  // Every zone is within 15 hours of UTC, so the start lies in this window; search it by the minute.
+  let lo = (day * DAY_MS - 15 * 3_600_000) / MINUTE_MS;
+  let hi = (day * DAY_MS + 15 * 3_600_000) / MINUTE_MS;
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (zoneDay(mid * MINUTE_MS, tz) >= day) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo * MINUTE_MS;
+}
+
+/** `2026-11-24T00:00:00+13:00`: the instant `ms` as ISO 8601 in the zone's local time with its offset. */
+export function isoWithOffset(ms: number, tz: string): string {
+  const offset = offsetMinutes(ms, tz);
+  const local = new Date(ms + offset * MINUTE_MS).toISOString().slice(0, 19);
+  const abs = Math.abs(offset);
+  const hhmm = `${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+  return `${local}${offset < 0 ? '-' : '+'}${hhmm}`;
+}
+
+/** The zone's short name at `ms` (`PST`, `UTC`), or its offset where it has none (`GMT+13`). */
+export function zoneName(ms: number, tz: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'short' }).formatToParts(ms);
+  return parts.find((p) => p.type === 'timeZoneName')?.value ?? tz;
+}

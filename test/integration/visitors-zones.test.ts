@@ -1,0 +1,102 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { SlackCall } from '../fakes/fake-slack-api.js';
+import { useHarness } from '../support/harness.js';
+import { storeKinds } from '../support/redis.js';
+import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
+
+/** The stand-in's people: Bob set Pacific/Auckland in his Slack profile, Alice America/Los_Angeles. */
+const BOB = 'U456BOB';
+const ALICE = 'U123ALICE';
+const VISITORS_PATH = `/v1/analytics/${TEST_PROJECT_ID}/visitors`;
+
+describe.each(storeKinds)("/visitors in each person's time zone, across DST changes ($kind store)", (store) => {
+  // The injected clock every app reads: set by each test.
+  let time = 0;
+  beforeEach(() => {
+    time = 0;
+  });
+  const h = useHarness({ store, simulator: { pathCount: 50 }, start: { now: () => time, digest: { tickMs: 20 } } });
+
+  const queries = () =>
+    h.sim.requests.filter((r) => r.path === VISITORS_PATH).map(({ query }) => [query.dateFrom, query.dateTo]);
+  const textOf = (call: SlackCall) => `${String(call.args.text)}\n${JSON.stringify(call.args.blocks ?? [])}`;
+  const digestPosts = () =>
+    h.slack.callsTo('chat.postMessage').filter((c: SlackCall) => String(c.args.text).includes('visitors digest'));
+
+  async function visitors(text: string, user: string, channel?: string): Promise<string> {
+    const { responseId } = await h.command(`/visitors ${text}`, { user, ...(channel && { channel }) });
+    return textOf(await h.answer(responseId));
+  }
+
+  it('/visitors yesterday in Auckland the morning after the clocks went forward: their 23-hour day', async () => {
+    time = Date.parse('2026-09-27T20:00:00Z'); // Mon 28 Sep 09:00 NZDT; still 27 Sep in UTC
+    await h.boot();
+    const reply = await visitors('yesterday', BOB);
+    expect(reply).toContain('Unique visitors · proj_test · 27 Sep 2026');
+    expect(reply).toContain('dates in Pacific/Auckland');
+    expect(reply).toContain('fetched 28 Sep 2026 09:00 GMT+13');
+    expect(queries()).toEqual([
+      ['2026-09-27T00:00:00+12:00', '2026-09-28T00:00:00+13:00'],
+      ['2026-09-26T00:00:00+12:00', '2026-09-27T00:00:00+12:00'], // the whole day before: yesterday has ended
+    ]);
+  });
+
+  it('/visitors yesterday in Los Angeles the morning after the clocks went back: their 25-hour day', async () => {
+    time = Date.parse('2026-11-02T17:00:00Z'); // Mon 2 Nov 09:00 PST
+    await h.boot();
+    const reply = await visitors('yesterday', ALICE);
+    expect(reply).toContain('Unique visitors · proj_test · 1 Nov 2026');
+    expect(reply).toContain('dates in America/Los_Angeles');
+    expect(reply).toContain('fetched 2 Nov 2026 09:00 PST');
+    expect(queries()).toEqual([
+      ['2026-11-01T00:00:00-07:00', '2026-11-02T00:00:00-08:00'],
+      ['2026-10-31T00:00:00-07:00', '2026-11-01T00:00:00-07:00'],
+    ]);
+  });
+
+  it("a chart's points are the person's days", async () => {
+    time = Date.parse('2026-09-27T20:00:00Z'); // Mon 28 Sep 09:00 NZDT
+    await h.boot();
+    expect(await visitors('2026-09-26 2026-09-27 chart', BOB)).toContain('is in your DM with me');
+    expect(queries().sort()).toEqual([
+      ['2026-09-26T00:00:00+12:00', '2026-09-27T00:00:00+12:00'],
+      ['2026-09-27T00:00:00+12:00', '2026-09-28T00:00:00+13:00'],
+    ]);
+  });
+
+  it('/visitors today compares with the same hours of their yesterday', async () => {
+    time = Date.parse('2026-11-02T17:30:00Z'); // 2 Nov 09:30 PST: nine and a half hours into today
+    await h.boot();
+    const reply = await visitors('today', ALICE);
+    expect(queries()).toEqual([
+      ['2026-11-02T00:00:00-08:00', '2026-11-03T00:00:00-08:00'],
+      ['2026-11-01T00:00:00-07:00', '2026-11-01T08:30:00-08:00'], // 9.5 hours into 1 Nov, which had 25
+    ]);
+    expect(reply).toContain('up to 1 Nov 2026 08:30 PST');
+  });
+
+  it("a daily digest runs at 09:00 on the subscriber's clock in Auckland, after the clocks went forward", async () => {
+    time = Date.parse('2026-09-27T19:59:30Z'); // 28 Sep 08:59:30 NZDT (08:59 UTC would be 2026-09-27T08:59Z)
+    await h.boot();
+    const answer = await visitors('digest daily', BOB);
+    expect(answer).toContain('daily at 09:00 (Pacific/Auckland)');
+    expect(answer).toContain('Next: 28 Sep 2026 09:00 GMT+13, covering 27 Sep 2026');
+    time = Date.parse('2026-09-27T20:00:05Z');
+    const post = await eventually(() => digestPosts()[0], 10_000, 'the digest');
+    expect(textOf(post)).toContain('Daily visitors digest · 27 Sep 2026');
+    expect(textOf(post)).toContain('dates in Pacific/Auckland');
+    expect(queries()).toContainEqual(['2026-09-27T00:00:00+12:00', '2026-09-28T00:00:00+13:00']);
+  });
+
+  it("a daily digest runs at 09:00 on the subscriber's clock in Los Angeles, after the clocks went back", async () => {
+    time = Date.parse('2026-11-02T16:59:30Z'); // 2 Nov 08:59:30 PST
+    await h.boot();
+    const answer = await visitors('digest daily', ALICE, 'C234GENERAL');
+    expect(answer).toContain('Next: 2 Nov 2026 09:00 PST, covering 1 Nov 2026');
+    time = Date.parse('2026-11-02T17:00:05Z');
+    const post = await eventually(() => digestPosts()[0], 10_000, 'the digest');
+    expect(post.args.channel).toBe('C234GENERAL');
+    expect(textOf(post)).toContain('Daily visitors digest · 1 Nov 2026');
+    expect(queries()).toContainEqual(['2026-11-01T00:00:00-07:00', '2026-11-02T00:00:00-08:00']);
+  });
+});

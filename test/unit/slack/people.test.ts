@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { lookUpPerson } from '../../../src/slack/people.js';
+import { displayNames } from '../../../src/slack/user-names.js';
+import { zoneOf } from '../../../src/visitors/doors/door.js';
+import { useAgentUnit } from '../agent/support.js';
+
+describe('lookUpPerson: name and time zone from one cached users.info', () => {
+  const unit = useAgentUnit();
+
+  it('reads the name and the zone once, then serves both from the store', async () => {
+    const { deps, slack } = unit();
+    expect(await lookUpPerson(deps, 'U456BOB')).toEqual({ name: 'Bob Lee', tz: 'Pacific/Auckland' });
+    expect(await zoneOf(deps, 'U456BOB')).toBe('Pacific/Auckland');
+    expect(await displayNames(deps, ['U456BOB'])).toEqual(new Map([['U456BOB', 'Bob Lee']]));
+    expect(slack.callsTo('users.info')).toHaveLength(1);
+  });
+
+  it('falls back to UTC when Slack cannot say', async () => {
+    const { deps, slack } = unit();
+    slack.fail('users.info', { error: 'missing_scope' }, 2);
+    expect(await lookUpPerson(deps, 'U123ALICE')).toBeUndefined();
+    expect(await zoneOf(deps, 'U123ALICE')).toBe('UTC');
+  });
+});
