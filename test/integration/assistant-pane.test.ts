@@ -5,9 +5,12 @@ import type { AssistantThread } from '../../tools/slack-standin/index.js';
 import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { type Harness, useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
+import { fingerprintOf, oauthEnv, Workspaces } from '../support/tenants.js';
 import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 
 const LONG_JOB_MS = 60_000;
+const KEY_A = 'mint_acme_4f1c2d9e8b7aAAAA';
+const KEY_B = 'mint_globex_9a8b7c6d5e4fBBBB';
 const GENERAL = 'C234GENERAL';
 /** The channel next to the pane routes to its own project. */
 const env = { MINTLIFY_CHANNEL_PROJECTS: `${CHANNEL_ID}:proj_b` };
@@ -113,5 +116,40 @@ describe.each(transports)('the assistant pane ($name)', ({ store, socketMode }) 
     expect(listed.args.text).toContain('`proj_b`');
     expect(listed.args.text).toContain('>Document webhooks');
     expect(h.creates()).toHaveLength(1);
+  });
+});
+
+describe.each(storeKinds)('the assistant pane in one of many workspaces (HTTP, $kind store)', (store) => {
+  const h = useHarness({
+    store,
+    simulator: { jobDurationMs: LONG_JOB_MS, keys: { keys: { [KEY_A]: ['proj_a'], [KEY_B]: ['proj_b'] } } },
+  });
+  const ws = new Workspaces(h);
+
+  it('works with that workspace’s own project and key, its thread context kept in its own scope', async () => {
+    await h.boot({ env: oauthEnv(h) });
+    ws.prepare();
+    for (const [team, user, apiKey, project] of [
+      ['T1', 'U123ALICE', KEY_A, 'proj_a'],
+      ['T2', 'U2ANA', KEY_B, 'proj_b'],
+    ] as const) {
+      await ws.install(team, user);
+      expect(await ws.connect(team, user, { apiKey, project })).toBeUndefined();
+    }
+    h.sim.requests.splice(0); // from here on, only the pane's requests
+
+    const opened = h.slack.people.opensAssistant('U2ANA', { context: 'C2DOCS', teamId: 'T2' });
+    await h.deliver(opened.events);
+    await eventually(() => opened.thread.suggestedPrompts, 5_000, 'the suggested prompts');
+    const where = { threadTs: opened.threadTs, teamId: 'T2' };
+    await h.deliver(h.slack.people.says('U2ANA', opened.channel, 'Document the Globex pane', where).events);
+    await eventually(() => h.creates().length === 1, 5_000, 'the job');
+    expect(h.creates()[0]?.path).toBe('/v2/agent/proj_b/job');
+    expect(ws.keysUsedFor('proj_b')).toEqual(new Set([fingerprintOf(KEY_B)]));
+    expect(opened.thread.title).toBe('Document the Globex pane');
+    const key = keys.paneContext(opened.channel, opened.threadTs);
+    const { store: root } = h.app.app.deps;
+    expect(await root.scoped('T2').kv.get(key)).toMatchObject({ channel_id: 'C2DOCS' });
+    expect(await root.kv.get(key)).toBeUndefined();
   });
 });
