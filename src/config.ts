@@ -24,6 +24,8 @@ export const DEFAULT_STORE_NAMESPACE = 'mintlify-slack';
 export const DEFAULT_JOB_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** A worker that dies holding a job loses it to another worker within about 1.5 × this (the queue engine's lock). */
 export const DEFAULT_QUEUE_LOCK_MS = 10_000;
+/** Slack counts Web API calls per method per workspace over a minute; tests shorten it with the stand-in's. */
+export const DEFAULT_SLACK_RATE_WINDOW_MS = 60_000;
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 /** What a process does: everything (one process), receive and acknowledge Slack (`web`), or do the work (`worker`). */
 export const ROLES = ['all', 'web', 'worker'] as const;
@@ -78,6 +80,7 @@ const EnvSchema = z
     POLL_MAX_INTERVAL_MS: positiveInt(DEFAULT_POLL_MAX_INTERVAL_MS),
     JOB_MAX_AGE_MS: positiveInt(DEFAULT_JOB_MAX_AGE_MS),
     QUEUE_LOCK_MS: positiveInt(DEFAULT_QUEUE_LOCK_MS).pipe(z.number().min(1_000, 'expected at least 1000 (1 s)')),
+    SLACK_RATE_WINDOW_MS: positiveInt(DEFAULT_SLACK_RATE_WINDOW_MS),
     AGENT_ALLOWED_USERS: idList,
     AGENT_ALLOWED_CHANNELS: idList,
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -161,6 +164,8 @@ export interface Config {
   jobMaxAgeMs: number;
   /** The queue engine's job lock on Redis: how soon a dead worker's job moves to another (see DEFAULT_QUEUE_LOCK_MS). */
   queueLockMs: number;
+  /** Slack's rate-limit window (a minute): the app's Slack budgets and the elapsed-time refresh count in it. */
+  slackRateWindowMs: number;
   allowedUsers: string[];
   allowedChannels: string[];
   logLevel: LogLevel;
@@ -214,6 +219,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     pollMaxIntervalMs: e.POLL_MAX_INTERVAL_MS,
     jobMaxAgeMs: e.JOB_MAX_AGE_MS,
     queueLockMs: e.QUEUE_LOCK_MS,
+    slackRateWindowMs: e.SLACK_RATE_WINDOW_MS,
     allowedUsers: e.AGENT_ALLOWED_USERS,
     allowedChannels: e.AGENT_ALLOWED_CHANNELS,
     logLevel: e.LOG_LEVEL,

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import type { Audience } from '../slack/reply.js';
-import type { JobRef } from '../store/jobs.js';
+import type { JobBinding, JobRef } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { followUpRefusalAnswer } from './answers.js';
 import { type FollowUpDeps, followUp } from './follow-up.js';
+import { readoptThread } from './job-metadata.js';
 import { errors } from './messages.js';
 import { isStarting } from './start-job.js';
 import { startFromTurn } from './turn-start.js';
@@ -40,7 +41,8 @@ export type Turn = z.infer<typeof TurnSchema>;
 
 /** What a thread is to the bot when a message arrives in it. */
 export type Place =
-  | { kind: 'job'; job: JobRef & { threadTs: string } }
+  /** `binding`: read back from the thread's status message, the store having lost it. */
+  | { kind: 'job'; job: JobRef & { threadTs: string }; binding?: JobBinding }
   /** Its job is being created right now. */
   | { kind: 'starting' }
   | { kind: 'none' }
@@ -69,7 +71,7 @@ export function routeOf(place: Place, turn: Pick<Turn, 'text' | 'addressed'>): R
 
 export type TurnDeps = FollowUpDeps &
   Parameters<typeof startFromTurn>[0] &
-  Pick<Deps, 'replies' | 'metrics' | 'instanceId' | 'projects'>;
+  Pick<Deps, 'replies' | 'metrics' | 'instanceId' | 'projects' | 'storeLoss'>;
 
 /**
  * The one path of every conversational door. Each message is handled once per deployment: by `event_id` (Slack's
@@ -87,7 +89,7 @@ export async function handleTurn(deps: TurnDeps, turn: Turn): Promise<void> {
     return deps.replies.privately(audience, errors.notAllowed(turn.text));
   }
   if (route === 'still_starting') return deps.replies.privately(audience, errors.jobStarting(turn.text));
-  if (place.kind === 'job') return passOn(deps, turn, place.job, audience);
+  if (place.kind === 'job') return passOn(deps, turn, place, audience);
   return startFromTurn(deps, turn, audience);
 }
 
@@ -102,7 +104,14 @@ async function placeOf(deps: TurnDeps, turn: Turn): Promise<Place> {
     return { kind: 'unknown' };
   }
   const starting = await isStarting(deps, deps.projects.all, channel, threadTs).catch(() => false);
-  return starting ? { kind: 'starting' } : { kind: 'none' };
+  if (starting) return { kind: 'starting' };
+  const binding = await readoptThread(deps, deps.projects.all, { channel, threadTs }).catch((error: unknown) => {
+    deps.log.warn('store.readopt_failed', { channel, error });
+    return undefined;
+  });
+  return binding
+    ? { kind: 'job', job: { project: binding.project, jobId: binding.jobId, threadTs }, binding }
+    : { kind: 'none' };
 }
 
 /** Claims the message's event and its `client_msg_id`; false (after saying so when the store fails) when not first. */
@@ -135,10 +144,10 @@ const ACCEPTED = 'white_check_mark';
 const REFUSED = 'x';
 
 /** A message for a job's agent: 👀 while handing it over, then ✅, or ❌ and a private note with the text. */
-async function passOn(deps: TurnDeps, turn: Turn, job: JobRef & { threadTs: string }, audience: Audience) {
+async function passOn(deps: TurnDeps, turn: Turn, { job, binding }: Place & { kind: 'job' }, audience: Audience) {
   const message = { channel: turn.channel, ts: turn.ts };
   await deps.replies.react(message, SEEN);
-  const input = { ...job, channel: turn.channel, userId: turn.userId, text: turn.text };
+  const input = { ...job, channel: turn.channel, userId: turn.userId, text: turn.text, binding };
   const result = await followUp(deps, input);
   await deps.replies.unreact(message, SEEN);
   await deps.replies.react(message, result.ok ? ACCEPTED : REFUSED);

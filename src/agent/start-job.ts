@@ -49,6 +49,7 @@ export type StartJobDeps = Pick<
   | 'lanes'
   | 'jobWatchers'
   | 'workspace'
+  | 'config'
 >;
 
 /**

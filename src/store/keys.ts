@@ -35,6 +35,8 @@ export const keys = {
   posting: ({ project, jobId }: JobRef, round: number) => `posting:${project}:${jobId}:${round}`,
   /** Until when Slack asked every instance to wait before calling `method` again. */
   slackCooldown: (method: string) => `slack:cooldown:${method}`,
+  /** The app's own budget of calls to a Slack method (rate-limiter-flexible adds the workspace after it). */
+  slackBudget: (name: string) => `slack:budget:${name}`,
   /** A Slack event already handled (`event_id`), and a message already handled (`client_msg_id`). */
   seenEvent: (scope: string, eventId: string) => `event:${scope}:${eventId}`,
   seenMessage: (scope: string, clientMsgId: string) => `message:${scope}:${clientMsgId}`,
@@ -66,6 +68,11 @@ export const keys = {
   /** Every workspace (or organisation) with an installation, and the claim guarding that list: not in a scope. */
   installedWorkspaces: () => 'workspaces:v1',
   installedWorkspacesLock: () => 'workspaces:v1:lock',
+  /**
+   * Written at start and read every few seconds: when it is gone, the store lost its data (a Redis restarted without
+   * persistence, a failover to an empty replica, `FLUSHDB`). Never expires.
+   */
+  storeMarker: () => 'store:marker',
   /** Set when Slack said the app was removed from the one workspace (single-workspace mode): every instance stops. */
   appRemoved: () => 'slack:app-removed',
   /** Version 0.1's layout, read once by `migrate-v1.ts`: Keyv values and a plain set. */

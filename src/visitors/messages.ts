@@ -121,6 +121,8 @@ export const exportCopy = {
     (capped ? ` ${exportCopy.capped(rows)}` : ''),
   failed: (query: ReportQuery) =>
     `:x: The export of unique visitors for ${formatRange(query.from, query.to)} did not finish.`,
+  restarting: (query: ReportQuery) =>
+    `:arrows_counterclockwise: The app is restarting, so the export of unique visitors for ${formatRange(query.from, query.to)} stopped before it finished. Run it again in a minute: \`${commandFor(query)}\`, then *Download CSV*.`,
   busy: 'An export of this range is already running here. The file will appear in the thread when it is ready.',
   uploadFailed: (code: string) => `I couldn’t upload the CSV (${inlineCode(code, 60)}). Please try again.`,
 };

@@ -66,6 +66,7 @@ describe('parseConfig', () => {
       logLevel: 'info',
       role: 'all',
       queueLockMs: 10_000,
+      slackRateWindowMs: 60_000,
     });
   });
 
