@@ -130,3 +130,18 @@ function when(retryAfterMs: number, now: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
   return `in ${minutes} minute${minutes === 1 ? '' : 's'} (${at.toISOString().slice(11, 16)} UTC)`;
 }
+
+/** The assistant pane's words: its suggested prompts (what a click sends) and its status while a job starts. */
+export const paneCopy = {
+  promptsTitle: 'What shall we do?',
+  prompts: [
+    { title: 'Start a job', message: 'help' },
+    // `/visitors` reads no `this week` yet: the last 7 days, today included.
+    { title: 'Visitors, last 7 days', message: 'visitors 7d' },
+    { title: 'My jobs', message: 'my jobs' },
+  ],
+  starting: 'is starting a job…',
+  myJobs: '*Your newest Mintlify agent jobs*',
+  noJobs: 'You have not started a job yet. Send me an instruction here and I start one.',
+  loading: ['Taking an hourly slot…', 'Asking the Mintlify agent…'],
+};

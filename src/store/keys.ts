@@ -45,6 +45,8 @@ export const keys = {
   /** Cached people (display name and time zone, from `users.info`) and permalinks. */
   person: (userId: string) => `person:${userId}`,
   permalink: (channel: string, ts: string) => `permalink:${channel}:${ts}`,
+  /** Where a person was when they opened (or last moved with) the assistant pane on this thread of their DM. */
+  paneContext: (channel: string, threadTs: string) => `pane:${channel}:${threadTs}`,
   /** The App Home tab a person opened last. */
   homeTab: (userId: string) => `home-tab:${userId}`,
   /** One cached page of visitors: the normalised service query. */

@@ -20,6 +20,7 @@ export const BOT_SCOPES = [
   'files:write',
   'users:read',
   'im:write',
+  'assistant:write',
 ];
 
 export const INSTALL_PATH = '/slack/install';

@@ -104,6 +104,16 @@ export class PeopleActions {
     return { channel, threadTs, thread, events: [this.assistantEvent(tenant, 'assistant_thread_started', thread)] };
   }
 
+  /**
+   * The person clicks the suggested prompt titled `title` in the pane: Slack posts its message as theirs, in the
+   * thread (a `message.im`). Throws when the app offered no such prompt.
+   */
+  picksPrompt(thread: AssistantThread, title: string): Said {
+    const prompt = thread.suggestedPrompts?.prompts.find((p) => p.title === title);
+    if (!prompt) throw new Error(`the app offered no prompt "${title}" in this thread`);
+    return this.says(thread.userId, thread.channel, prompt.message, { threadTs: thread.threadTs });
+  }
+
   /** The person moves to `context` with the pane open: `assistant_thread_context_changed`. */
   movesAssistant(thread: AssistantThread, context: string, teamId?: string): EventEnvelope[] {
     const tenant = this.slack.tenant(teamId);

@@ -36,10 +36,20 @@ export async function threadReply(deps: DoorDeps, { event, body, context }: Mess
 async function hand(
   deps: DoorDeps,
   incoming: Incoming,
-  { body, context }: { body: unknown; context: MessageArgs['context'] },
+  delivery: { body: unknown; context: MessageArgs['context'] },
   addressed: boolean,
 ): Promise<void> {
-  const turn: Turn = {
+  await deps.dispatch('agent.turn', await turnOf(deps, incoming, delivery, addressed));
+}
+
+/** The `Turn` of a person's message: its text decoded (people by name), its delivery's ids, the access verdict. */
+export async function turnOf(
+  deps: Pick<Deps, 'slack' | 'store' | 'log'>,
+  incoming: Incoming,
+  { body, context }: { body: unknown; context: MessageArgs['context'] },
+  addressed: boolean,
+): Promise<Turn> {
+  return {
     channel: incoming.channel,
     ts: incoming.ts,
     threadTs: incoming.threadTs,
@@ -53,5 +63,4 @@ async function hand(
     botUserId: context.botUserId,
     botId: context.botId,
   };
-  await deps.dispatch('agent.turn', turn);
 }

@@ -210,6 +210,8 @@ export function recordingApp() {
     shortcut: on('shortcut'),
     view: on('view'),
     action: on('action'),
+    assistant: (assistant: { getMiddleware(): Listener }) =>
+      void registered.push({ on: 'assistant', listener: assistant.getMiddleware() }),
   };
   const listenersOf = (what: string) =>
     registered.filter((r) => r.on === what).map((r) => r.listener as (a: unknown) => Promise<void>);
