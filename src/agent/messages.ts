@@ -136,8 +136,7 @@ export const paneCopy = {
   promptsTitle: 'What shall we do?',
   prompts: [
     { title: 'Start a job', message: 'help' },
-    // `/visitors` reads no `this week` yet: the last 7 days, today included.
-    { title: 'Visitors, last 7 days', message: 'visitors 7d' },
+    { title: 'This week’s visitors', message: 'visitors this week' },
     { title: 'My jobs', message: 'my jobs' },
   ],
   starting: 'is starting a job…',

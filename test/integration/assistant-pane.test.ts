@@ -96,7 +96,7 @@ describe.each(transports)('the assistant pane ($name)', ({ store, socketMode }) 
     const click = (title: string) => h.deliver(h.slack.people.picksPrompt(thread, title).events);
     const answers = () => h.slack.callsTo('chat.postEphemeral').filter((c) => c.args.thread_ts === thread.threadTs);
 
-    await click('Visitors, last 7 days');
+    await click('This week’s visitors');
     const report = await eventually(() => answers()[0], 5_000, 'the report');
     expect(JSON.stringify(report.args.blocks)).toContain('Unique visitors · proj_b');
     expect(report.args).toMatchObject({ channel: thread.channel, user: USER_ID });
