@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { type Failed, logFailure, mayHaveRun } from '../mintlify/failure.js';
-import type { JobRef } from '../store/jobs.js';
+import type { JobRef, ThreadKind } from '../store/jobs.js';
 import { persist } from '../store/retry.js';
 import { refreshNow } from './tracking/root-message.js';
 
@@ -10,6 +10,8 @@ export interface FollowUpInput extends JobRef {
   threadTs: string;
   userId: string;
   text: string;
+  /** Whose thread it is, kept when a vanished record is bound again. */
+  thread?: ThreadKind | undefined;
 }
 
 export type FollowUpRefusal =
@@ -73,6 +75,7 @@ export async function followUp(deps: FollowUpDeps, input: FollowUpInput): Promis
     userId: input.userId,
     prompt: text,
     createdAtMs: deps.now(),
+    thread: input.thread,
   };
   let round: number;
   try {

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { describeFailure, type Failed, logFailure, mayHaveRun } from '../mintlify/failure.js';
 import { slackErrorCode } from '../slack/errors.js';
-import type { JobBinding, JobRecord } from '../store/jobs.js';
+import type { JobBinding, JobRecord, ThreadKind } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { persist } from '../store/retry.js';
 import { rootMessage } from './job-messages.js';
@@ -21,6 +21,8 @@ export interface StartJobInput {
   threadTs?: string | undefined;
   /** The thread's earlier messages, sent to the agent after the prompt and noted in the status line. */
   context?: ThreadContext | undefined;
+  /** A discussion the job joins (a mention in a thread), where only mentions steer it; by default the bot's own. */
+  thread?: ThreadKind | undefined;
 }
 
 /** Why no job was started (or why it runs untracked), for the person who asked; `answers.ts` words each. */
@@ -78,7 +80,7 @@ export async function startJob(deps: StartJobDeps, input: StartJobInput): Promis
   const threadTs = input.threadTs ?? posted.ts;
   // Until the job is bound, a reply in its thread is not yet a follow-up: mark the thread so it is answered.
   const starting = keys.starting(project, channel, threadTs);
-  await store.kv.set(starting, true, STARTING_TTL_MS).catch(() => {});
+  await store.kv.set(starting, input.thread ?? 'own', STARTING_TTL_MS).catch(() => {});
   try {
     return await createAndBind(deps, input, posted.ts, threadTs);
   } finally {
@@ -89,15 +91,17 @@ export async function startJob(deps: StartJobDeps, input: StartJobInput): Promis
 /** How long a thread counts as starting at most: longer than the service's create call can take. */
 const STARTING_TTL_MS = 60_000;
 
-/** Whether a job of one of `projects` is being started in this thread right now. */
-export async function isStarting(
+/** Whose thread it is, when a job of one of `projects` is being started in it right now; otherwise `undefined`. */
+export async function startingIn(
   deps: Pick<Deps, 'store'>,
   projects: readonly string[],
   channel: string,
   threadTs: string,
-): Promise<boolean> {
+): Promise<ThreadKind | undefined> {
   const marks = await Promise.all(projects.map((p) => deps.store.kv.get(keys.starting(p, channel, threadTs))));
-  return marks.some(Boolean);
+  const mark = marks.find(Boolean);
+  // A mark written before the kind was kept (`true`) is read as the bot's own thread.
+  return mark ? (mark === 'joined' ? 'joined' : 'own') : undefined;
 }
 
 const refused = (refusal: StartRefusal): StartJobResult => ({ ok: false, refusal });
@@ -131,6 +135,7 @@ async function createAndBind(
     prompt,
     createdAtMs: deps.now(),
     ...(input.context && { contextNote: input.context.note }),
+    thread: input.thread ?? 'own',
   };
   const untracked = async (event: string, op: string, error: unknown) => {
     // The job runs; without its binding or its first poll the thread cannot be followed: say so where everyone sees it.

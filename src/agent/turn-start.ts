@@ -37,6 +37,8 @@ export async function startFromTurn(
     prompt: instruction.prompt,
     threadTs: turn.threadTs ?? turn.ts,
     context,
+    // A mention inside a channel's discussion joins it; a new message's thread and a DM are the bot's own.
+    thread: turn.threadTs && !turn.channel.startsWith('D') ? 'joined' : 'own',
   });
   if (!result.ok) {
     await deps.replies.privately(audience, startRefusalAnswer(result.refusal, instruction.prompt, deps.now()));
