@@ -16,7 +16,7 @@ describe.each(storeKinds)('text is shortened between graphemes ($kind store)', (
     const mention = h.say(USER_ID, CHANNEL_ID, '@Mintlify summarise the reactions', { threadTs: root.ts });
     await h.deliver(mention.events);
     await h.jobOf(CHANNEL_ID, root.ts);
-    const prompt = (h.creates()[0]?.body as { prompt: string }).prompt;
+    const prompt = String((h.creates()[0]?.body as { prompt?: string } | undefined)?.prompt);
     expect(prompt).toContain('…😀');
     expect(prompt).not.toMatch(LONE_SURROGATE);
   });
