@@ -5,8 +5,10 @@ import type { Audience } from '../slack/reply.js';
 import { type JobRef, type ThreadKind, threadKindOf } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { followUpRefusalAnswer } from './answers.js';
+import { readFileContext } from './file-context.js';
 import { type FollowUpDeps, followUp } from './follow-up.js';
 import { errors } from './messages.js';
+import { SharedFileSchema } from './shared-files.js';
 import { startingIn } from './start-job.js';
 import { isInstruction, steers } from './steering.js';
 import { startFromTurn } from './turn-start.js';
@@ -34,6 +36,8 @@ export const TurnSchema = z.object({
   addressed: z.boolean(),
   /** The text mentioned the bot: what steers a job in a thread it joined (see `steering.ts`). */
   mentionsBot: z.boolean().optional(),
+  /** Files shared with the message: read for the agent past the door (`file-context.ts`). */
+  files: z.array(SharedFileSchema).optional(),
   /** The access rule's verdict for this person in this conversation. */
   allowed: z.boolean(),
   /** Refused because the person is from another organisation (Slack Connect), which the refusal says. */
@@ -63,7 +67,7 @@ export type Route = 'ignore' | 'follow_up' | 'start' | 'still_starting' | 'store
  */
 export function routeOf(
   place: Place,
-  turn: Pick<Turn, 'text' | 'addressed' | 'mentionsBot'>,
+  turn: Pick<Turn, 'text' | 'addressed' | 'mentionsBot' | 'files'>,
   followUps: FollowUps = 'reply',
 ): Route {
   switch (place.kind) {
@@ -151,7 +155,9 @@ const REFUSED = 'x';
 async function passOn(deps: TurnDeps, turn: Turn, { job, thread }: Place & { kind: 'job' }, audience: Audience) {
   const message = { channel: turn.channel, ts: turn.ts };
   await deps.replies.react(message, SEEN);
-  const input = { ...job, channel: turn.channel, userId: turn.userId, text: turn.text, thread };
+  const files = await readFileContext(deps, turn.files ?? []);
+  const text = [turn.text, files?.text].filter(Boolean).join('\n\n');
+  const input = { ...job, channel: turn.channel, userId: turn.userId, text, thread };
   const result = await followUp(deps, input);
   await deps.replies.unreact(message, SEEN);
   await deps.replies.react(message, result.ok ? ACCEPTED : REFUSED);

@@ -4,9 +4,10 @@ import { slackErrorCode } from '../slack/errors.js';
 import type { JobBinding, JobRecord, ThreadKind } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { persist } from '../store/retry.js';
+import type { FileContext } from './file-context.js';
 import { rootMessage } from './job-messages.js';
 import { errors } from './messages.js';
-import { postRootMessage } from './root-post.js';
+import { contextNoteOf, postRootMessage } from './root-post.js';
 import type { ThreadContext } from './thread-context.js';
 import { refreshNow } from './tracking/root-message.js';
 
@@ -21,6 +22,8 @@ export interface StartJobInput {
   threadTs?: string | undefined;
   /** The thread's earlier messages, sent to the agent after the prompt and noted in the status line. */
   context?: ThreadContext | undefined;
+  /** The files shared with the instruction, sent to the agent before the thread's context and noted likewise. */
+  files?: FileContext | undefined;
   /** A discussion the job joins (a mention in a thread), where only mentions steer it; by default the bot's own. */
   thread?: ThreadKind | undefined;
 }
@@ -119,7 +122,8 @@ async function createAndBind(
 ): Promise<StartJobResult> {
   const { log, slack, mintlify, store } = deps;
   const { prompt, channel, project } = input;
-  const created = await mintlify.createJob(project, input.context ? `${prompt}\n\n${input.context.text}` : prompt);
+  const sent = [prompt, input.files?.text, input.context?.text].filter(Boolean).join('\n\n');
+  const created = await mintlify.createJob(project, sent);
   if (!created.ok) return withdraw(deps, input, statusTs, created);
   const job = created.value;
   log.info('mintlify.create_job', { outcome: 'ok', project, job_id: job.id, channel });
@@ -134,7 +138,7 @@ async function createAndBind(
     userId: input.userId,
     prompt,
     createdAtMs: deps.now(),
-    ...(input.context && { contextNote: input.context.note }),
+    ...(contextNoteOf(input) && { contextNote: contextNoteOf(input) }),
     thread: input.thread ?? 'own',
   };
   const untracked = async (event: string, op: string, error: unknown) => {
@@ -171,7 +175,7 @@ async function withdraw(deps: StartJobDeps, input: StartJobInput, statusTs: stri
   const { channel, project } = input;
   if (mayHaveRun(failed.failure)) {
     log.error('mintlify.create_job', { outcome: 'unknown', project, channel, error: describeFailure(failed) });
-    const pending = { ...input, contextNote: input.context?.note };
+    const pending = { ...input, contextNote: contextNoteOf(input) };
     const message = rootMessage(pending, { showProject: deps.projects.all.length > 1, unknown: true });
     await slack.chat
       .update({ channel, ts: statusTs, ...message })

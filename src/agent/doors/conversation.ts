@@ -50,6 +50,7 @@ async function hand(
     retryNum: context.retryNum,
     addressed,
     mentionsBot: incoming.mentionsBot,
+    ...(incoming.files.length > 0 && { files: incoming.files }),
     ...accessFields(accessOf(context)),
     botUserId: context.botUserId,
     botId: context.botId,
