@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   apiKeyProblem,
   CHANNEL_ID,
+  flag,
   idList,
   optional,
   PORT_EXPECTED,
@@ -29,6 +30,8 @@ export const DEFAULT_SLACK_RATE_WINDOW_MS = 60_000;
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 /** What a process does: everything (one process), receive and acknowledge Slack (`web`), or do the work (`worker`). */
 export const ROLES = ['all', 'web', 'worker'] as const;
+/** In a job's own thread, any reply steers it (`reply`), or only one that mentions the bot (`mention`). */
+export const FOLLOW_UPS = ['reply', 'mention'] as const;
 
 /** The placeholders `.env.example` ships with: a copied, unedited file must not start a bot. */
 export const EXAMPLE_VALUES: Readonly<Record<string, string>> = {
@@ -83,6 +86,8 @@ const EnvSchema = z
     SLACK_RATE_WINDOW_MS: positiveInt(DEFAULT_SLACK_RATE_WINDOW_MS),
     AGENT_ALLOWED_USERS: idList,
     AGENT_ALLOWED_CHANNELS: idList,
+    AGENT_FOLLOW_UPS: z.enum(FOLLOW_UPS, { error: `expected one of ${FOLLOW_UPS.join(', ')}` }).default('reply'),
+    AGENT_ALLOW_EXTERNAL: flag,
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     ROLE: z.enum(ROLES, { error: `expected one of ${ROLES.join(', ')}` }).default('all'),
   })
@@ -142,6 +147,7 @@ function missingSingleWorkspace(env: Record<string, unknown>) {
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type Role = (typeof ROLES)[number];
+export type FollowUps = (typeof FOLLOW_UPS)[number];
 
 export interface Config {
   /** `botToken` is `''` in OAuth mode: each workspace's token comes from its installation. */
@@ -168,6 +174,10 @@ export interface Config {
   slackRateWindowMs: number;
   allowedUsers: string[];
   allowedChannels: string[];
+  /** Who steers a job in its own thread (README, "Who steers a job"). */
+  followUps: FollowUps;
+  /** People of another organisation (Slack Connect) may start and steer jobs. */
+  allowExternal: boolean;
   logLevel: LogLevel;
   role: Role;
   /** Set in OAuth mode: one deployment serving every workspace that installs the app. */
@@ -222,6 +232,8 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     slackRateWindowMs: e.SLACK_RATE_WINDOW_MS,
     allowedUsers: e.AGENT_ALLOWED_USERS,
     allowedChannels: e.AGENT_ALLOWED_CHANNELS,
+    followUps: e.AGENT_FOLLOW_UPS,
+    allowExternal: e.AGENT_ALLOW_EXTERNAL,
     logLevel: e.LOG_LEVEL,
     role: e.ROLE,
     ...(isOAuthMode(set) && { oauth: oauthConfig(e) }),

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { type Failed, logFailure, mayHaveRun } from '../mintlify/failure.js';
-import type { JobBinding, JobRef } from '../store/jobs.js';
+import type { JobBinding, JobRef, ThreadKind } from '../store/jobs.js';
 import { persist } from '../store/retry.js';
 import { refreshNow } from './tracking/root-message.js';
 
@@ -12,6 +12,8 @@ export interface FollowUpInput extends JobRef {
   text: string;
   /** The job's binding read back from its thread when the store lost it: the record is bound again from it. */
   binding?: JobBinding | undefined;
+  /** Whose thread it is, kept when a vanished record is bound again. */
+  thread?: ThreadKind | undefined;
 }
 
 export type FollowUpRefusal =
@@ -76,6 +78,7 @@ export async function followUp(deps: FollowUpDeps, input: FollowUpInput): Promis
     userId: input.userId,
     prompt: text,
     createdAtMs: deps.now(),
+    thread: input.thread,
   };
   let round: number;
   try {

@@ -45,9 +45,10 @@ function withPrompt(problem: string, prompt: string): Message {
 
 export const errors = {
   /** With the instruction when there is one, so it is not lost (e.g. to run it where it is allowed). */
-  notAllowed: (prompt?: string): Message => {
-    const problem =
-      'Sorry, you are not allowed to use the Mintlify agent here. Ask your workspace admin to add you or this channel.';
+  notAllowed: (prompt?: string, external = false): Message => {
+    const problem = external
+      ? 'Sorry, the Mintlify agent here works only for members of this workspace, and you are from another organisation, so nothing was sent to it. Ask a member of this workspace to pass your instruction on.'
+      : 'Sorry, you are not allowed to use the Mintlify agent here. Ask your workspace admin to add you or this channel.';
     return prompt?.trim() ? withPrompt(problem, prompt) : { text: problem };
   },
   formUnavailable: (slackError: string): Message => ({

@@ -18,6 +18,7 @@ export const BOT_SCOPES = [
   'im:history',
   'mpim:history',
   'files:write',
+  'files:read',
   'users:read',
   'im:write',
   'assistant:write',

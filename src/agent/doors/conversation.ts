@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
-import { accessOf } from '../../slack/access.js';
+import { accessOf, type Verdict } from '../../slack/access.js';
 import { decodeWithNames } from '../../slack/user-names.js';
 import type { Turn } from '../conversation.js';
 import { type Incoming, toIncoming } from './incoming.js';
@@ -59,8 +59,16 @@ export async function turnOf(
     eventId: String((body as { event_id?: unknown }).event_id ?? ''),
     retryNum: context.retryNum,
     addressed,
-    allowed: accessOf(context).allowed,
+    mentionsBot: incoming.mentionsBot,
+    ...(incoming.files.length > 0 && { files: incoming.files }),
+    ...accessFields(accessOf(context)),
     botUserId: context.botUserId,
     botId: context.botId,
   };
 }
+
+/** The verdict as a turn carries it: whether allowed, and whether refused for being from another organisation. */
+const accessFields = (verdict: Verdict) => ({
+  allowed: verdict.allowed,
+  ...(!verdict.allowed && verdict.reason === 'external' && { external: true }),
+});

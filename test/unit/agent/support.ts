@@ -138,6 +138,8 @@ export function typed(slack: FakeSlackApi, text: string, overrides: Partial<Omit
     eventId: `Ev${randomUUID().slice(0, 8).toUpperCase()}`,
     clientMsgId: randomUUID(),
     addressed: true,
+    // Addressed outside a DM is a mention (a DM needs none).
+    mentionsBot: overrides.addressed !== false && !channel.startsWith('D'),
     allowed: true,
     botUserId: BOT_USER_ID,
     botId: BOT_ID,
