@@ -1,6 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import { registerAgent } from './agent/register.js';
-import { type Config, queueNamespace } from './config.js';
+import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { registerHome } from './home/register.js';
 import { type Installs, installsOf, type ManyWorkspaces } from './installs.js';
@@ -10,6 +10,7 @@ import { createProbes, type Probes } from './probes.js';
 import { createEngine } from './queue/create.js';
 import type { Engine } from './queue/engine.js';
 import { createQueueMetrics } from './queue/metrics.js';
+import { queueNamespace } from './queue/redis-connection.js';
 import { accessMiddleware } from './slack/access.js';
 import { createSlackClient } from './slack/client.js';
 import { DEFAULT_RETRY, type RetryOptions, untilAccepted } from './slack/token-check.js';

@@ -240,14 +240,6 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
   };
 }
 
-/**
- * Where this deployment's queues live on Redis: under STORE_NAMESPACE and the deployment's own id (its default
- * project), so two bots sharing a Redis and a namespace never take each other's work.
- */
-export function queueNamespace(storeNamespace: string, deployment: string): string {
-  return `${storeNamespace}:${deployment}`;
-}
-
 /** Loads `.env` from the working directory when present; real environment variables win. */
 export function loadEnvFile(path = '.env'): void {
   if (existsSync(path)) process.loadEnvFile(path);
