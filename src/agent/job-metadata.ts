@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { findWitnessed } from '../slack/witness.js';
-import type { JobBinding } from '../store/jobs.js';
+import { headOf } from '../slack/graphemes.js';
+import { type JobBinding, THREAD_KINDS, threadKindOf } from '../store/jobs.js';
 
 /** `metadata.event_type` of a job's status message once the job exists (the root of an `/agent` thread). */
 export const JOB_EVENT_TYPE = 'mintlify_agent_job';
@@ -16,6 +17,8 @@ const JobPayloadSchema = z.object({
   created_at_ms: z.number(),
   prompt: z.string(),
   context_note: z.string().optional(),
+  /** Whose thread it is (`steering.ts`); absent from messages posted before it was kept. */
+  thread: z.enum(THREAD_KINDS).optional(),
 });
 
 /**
@@ -29,7 +32,8 @@ export function jobMetadata(binding: JobBinding) {
     thread_ts: binding.threadTs,
     user_id: binding.userId,
     created_at_ms: binding.createdAtMs,
-    prompt: binding.prompt.slice(0, PROMPT_KEPT_CHARS),
+    prompt: headOf(binding.prompt, PROMPT_KEPT_CHARS),
+    thread: threadKindOf(binding),
     ...(binding.contextNote && { context_note: binding.contextNote }),
   };
   return { event_type: JOB_EVENT_TYPE, event_payload: payload };
@@ -65,5 +69,6 @@ export async function readoptThread(
     prompt: job.prompt,
     createdAtMs: job.created_at_ms,
     ...(job.context_note && { contextNote: job.context_note }),
+    ...(job.thread && { thread: job.thread }),
   };
 }
