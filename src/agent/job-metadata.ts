@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { findWitnessed } from '../slack/witness.js';
 import { headOf } from '../slack/graphemes.js';
+import { findWitnessed } from '../slack/witness.js';
 import { type JobBinding, THREAD_KINDS, threadKindOf } from '../store/jobs.js';
 
 /** `metadata.event_type` of a job's status message once the job exists (the root of an `/agent` thread). */
