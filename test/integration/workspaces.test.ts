@@ -28,7 +28,7 @@ describe.each(matrix)('many workspaces ($transport, $kind store)', ({ socketMode
     store,
     slack: { socketMode },
     simulator: () => ({ jobDurationMs: 60_000, keys: { keys: { [KEY_A]: ['proj_a'], [KEY_B]: ['proj_b'] } } }),
-    start: { now: () => time, digest: { tickMs: TICK_MS } },
+    start: { now: () => time, digestEveryMs: TICK_MS },
   });
   const ws = new Workspaces(h);
 
