@@ -128,6 +128,9 @@ describe.each(matrix)('many workspaces ($transport, $kind store)', ({ socketMode
     await eventually(() => h.app.logs().includes('"event":"slack.workspace_removed"'), 5_000, 'the removal');
     await settle(TICK_MS * 2); // an Acme occurrence already running when the removal came
     const acmeDigests = digestsIn(ACME.team).length;
+    // Its scheduler went with it: no occurrence of Acme's digest comes (to be dropped) any more.
+    const dropped = () => h.app.logs().match(/"event":"workspace\.work_dropped"/g)?.length ?? 0;
+    const droppedAtRemoval = dropped();
     const polls = () => h.sim.requests.filter((r) => r.method === 'GET' && r.path.endsWith(acmeJob.jobId)).length;
     const before = polls();
     h.sim.endJob(acmeJob.jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/1' });
@@ -149,6 +152,7 @@ describe.each(matrix)('many workspaces ($transport, $kind store)', ({ socketMode
     expect(polls()).toBeLessThanOrEqual(before + 1);
     expect(h.threadPosts(acmeJob.rootTs).filter((c) => JSON.stringify(c.args).includes('pull/1'))).toHaveLength(0);
     expect(digestsIn(ACME.team)).toHaveLength(acmeDigests);
+    expect(dropped()).toBe(droppedAtRemoval);
     expect(await h.app.app.deps.store.scoped(ACME.team).kv.get('installation:v1')).toBeUndefined();
   });
 });

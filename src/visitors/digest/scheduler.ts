@@ -32,6 +32,11 @@ export async function endSubscription(deps: SchedulerDeps, channel: string): Pro
   return existed;
 }
 
+/** Ends every subscription of the workspace and its scheduler (the workspace removed the app). */
+export async function endDigests(deps: SchedulerDeps): Promise<void> {
+  for (const { channel } of await listSubscriptions(deps)) await endSubscription(deps, channel);
+}
+
 /**
  * Subscriptions stored by the release that ran digests on its own tick have no scheduler yet: they get one at
  * start. Those that have one keep it (replacing it could move an occurrence that is due), so this is idempotent.
