@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # Build:  docker build -t mintlify-slack .
 # Run:    docker run --env-file .env -p 3000:3000 mintlify-slack
+# Scale out: the same image runs every role (ROLE=all, the default; web; worker), with REDIS_URL for web and worker.
+#         docker-compose.yml runs Redis + 2 web + 2 workers (README "Scale out").
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 

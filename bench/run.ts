@@ -5,16 +5,17 @@
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { type AckCell, runAck } from './ack.js';
+import { type AckCell, type AckRole, runAck } from './ack.js';
 import { runChartRender, runChartRequests } from './chart.js';
 import { machine, round, table } from './lib/stats.js';
 import { fmtS, runPollEconomy } from './poll-economy.js';
+import { runScale, type ScaleRow } from './scale.js';
 import { runSoak } from './soak.js';
 import { runStart } from './start.js';
 import { runTracking, type Scale, type TrackingResult } from './tracking.js';
 import { runExport, runRender } from './visitors.js';
 
-const only = new Set((process.env.BENCH_ONLY ?? 'start,ack,tracking,soak,economy,visitors,chart').split(','));
+const only = new Set((process.env.BENCH_ONLY ?? 'start,ack,tracking,soak,economy,visitors,chart,scale').split(','));
 const started = Date.now();
 const log = (line: string) => console.log(`[${round((Date.now() - started) / 1000, 0)}s] ${line}`);
 
@@ -211,13 +212,73 @@ if (only.has('tracking')) {
   );
 }
 
+if (only.has('scale')) {
+  // BENCH_SCALE_JOBS=1000 for a quick look; 50,000 takes several minutes of setup alone.
+  const jobCounts = (process.env.BENCH_SCALE_JOBS ?? '10000,50000').split(',').map(Number);
+  const parts = (process.env.BENCH_SCALE_PARTS ?? 'capacity,demand,memory').split(',');
+  const measured = await runScale(log, { jobCounts, parts });
+  // A partial run (BENCH_SCALE_PARTS) replaces only the rows it measured.
+  const kept = ((previous.scale ?? []) as ScaleRow[]).filter(
+    (row) =>
+      !measured.some(
+        (m) => m.jobs === row.jobs && m.workers === row.workers && m.load === row.load && m.store === row.store,
+      ),
+  );
+  const scale = [...kept, ...measured];
+  results.scale = scale;
+  sections.push(
+    `Scale out on Redis (web + workers as processes)\n${table(
+      [
+        'jobs',
+        'load',
+        'workers',
+        'RSS MB max worker (idle)',
+        'polls/s',
+        'max share',
+        'CPU ms/poll',
+        'Redis cmds/poll',
+        'double polls',
+        'delay p50 (interval)',
+        'lost/dup of sample',
+        's',
+      ],
+      scale.map((r: ScaleRow) => [
+        r.jobs,
+        r.load,
+        r.workers,
+        `${r.rssMbMaxWorker} (${r.idleRssMb})`,
+        r.pollsPerSecond,
+        r.maxWorkerShare,
+        r.cpuMsPerPoll,
+        r.redisCommandsPerPoll,
+        r.doublePolls,
+        `${fmtS(r.delayP50Ms)} (${fmtS(r.nominalIntervalMs)})`,
+        `${r.lost}/${r.duplicated} of ${r.sample}`,
+        r.seconds,
+      ]),
+    )}`,
+  );
+}
+
 if (only.has('ack')) {
-  const ack = await runAck(log);
+  const ack = await runAck(log, (process.env.BENCH_ACK_ROLES ?? 'all,web').split(',') as AckRole[]);
   results.ack = ack;
   sections.push(
     `Ack latency (ms to Slack's 200; ${ack.runsPerVariantPerCell} × ${ack.runMs / 1000} s per variant per cell, ABBA)\n${table(
-      ['kind', 'rate/s', 'ours p50', 'ours p99', 'bare p50', 'bare p99', 'p99 ratio', 'ours CPU ms/req', 'failed o/b'],
+      [
+        'role',
+        'kind',
+        'rate/s',
+        'ours p50',
+        'ours p99',
+        'bare p50',
+        'bare p99',
+        'p99 ratio',
+        'ours CPU ms/req',
+        'failed o/b',
+      ],
       ack.cells.map((c: AckCell) => [
+        c.role,
         c.kind,
         c.rate,
         c.ours.p50Ms,

@@ -33,11 +33,16 @@ export interface TargetStats {
   heapUsed: number;
   storeOps: Record<string, number>;
   logs: { warn: number; error: number; lastProblem?: string };
+  /** Polls this process made (GET of a job at Mintlify). */
+  polls: number;
 }
 
 const storeOps: Record<string, number> = {};
 const logs: TargetStats['logs'] = { warn: 0, error: 0 };
 let peakRss = 0;
+let polls = 0;
+/** While recording: each poll's job id and time (the scale bench looks for a job polled twice at once). */
+let recorded: [string, number][] | undefined;
 let ours: RunningApp | undefined;
 let bare: SlackTransport | undefined;
 
@@ -47,7 +52,10 @@ setInterval(() => {
 
 // Production logging (JSON lines on stdout, which the orchestrator sends to /dev/null), counting problems.
 const log = createLogger('info', (line) => {
-  if (line.includes('"level":"warn"')) logs.warn++;
+  if (line.includes('"level":"warn"')) {
+    logs.warn++;
+    logs.lastProblem = line.slice(0, 400);
+  }
   if (line.includes('"level":"error"')) {
     logs.error++;
     logs.lastProblem = line.slice(0, 400);
@@ -128,6 +136,13 @@ serve(
         log,
         store: countStore(store, request.unlimited ?? false),
       });
+      const { mintlify } = ours.deps;
+      const getJob = mintlify.getJob.bind(mintlify);
+      mintlify.getJob = (project, jobId) => {
+        polls++;
+        recorded?.push([jobId, Date.now()]);
+        return getJob(project, jobId);
+      };
       return { port: ours.port };
     },
 
@@ -174,7 +189,15 @@ serve(
         heapUsed: memory.heapUsed,
         storeOps: { ...storeOps },
         logs: { ...logs },
+        polls,
       };
+    },
+
+    /** Starts recording polls, or stops and returns what was recorded. */
+    recordPolls({ on }: { on: boolean }) {
+      const done = recorded ?? [];
+      recorded = on ? [] : undefined;
+      return on ? [] : done;
     },
 
     resetPeak() {

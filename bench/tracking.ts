@@ -69,7 +69,7 @@ const polls = (s: TargetStats) => s.storeOps['claims.renew'] ?? 0; // every poll
 const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
 
 /** Creates `count` jobs on the simulator over HTTP (64 at a time). */
-async function createJobs(sim: Simulator, count: number): Promise<string[]> {
+export async function createJobs(sim: Simulator, count: number): Promise<string[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const url = new URL(`/v2/agent/${TEST_PROJECT_ID}/job`, sim.url);
   const one = (i: number) =>
@@ -102,7 +102,7 @@ async function createJobs(sim: Simulator, count: number): Promise<string[]> {
   return ids;
 }
 
-function nominalInterval(ageMs: number, min: number, max: number): number {
+export function nominalInterval(ageMs: number, min: number, max: number): number {
   let t = 0;
   let interval = min;
   while (t + interval < ageMs) {

@@ -1,7 +1,6 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { webApi } from '@slack/bolt';
 import { registerAgent } from './agent/register.js';
-import { type Config, queueNamespace } from './config.js';
+import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { registerHome } from './home/register.js';
 import { type Installs, installsOf, type ManyWorkspaces } from './installs.js';
@@ -11,12 +10,15 @@ import { createProbes, type Probes } from './probes.js';
 import { createEngine } from './queue/create.js';
 import type { Engine } from './queue/engine.js';
 import { createQueueMetrics } from './queue/metrics.js';
+import { queueNamespace } from './queue/redis-connection.js';
 import { accessMiddleware } from './slack/access.js';
 import { createSlackClient } from './slack/client.js';
 import { DEFAULT_RETRY, type RetryOptions, untilAccepted } from './slack/token-check.js';
 import { createSlackTransport, type SlackTransport } from './slack/transport.js';
+import { closeWithin, STOP_DEADLINE_MS } from './stopping.js';
 import { guardStore } from './store/guard.js';
 import { watchStoreHealth } from './store/health.js';
+import { watchStoreLoss } from './store/loss.js';
 import { createStore, REDIS_COMMAND_TIMEOUT_MS, type Store } from './store/store.js';
 import { registerTenancy } from './tenants/register.js';
 import { finishRotation } from './tenants/rotation.js';
@@ -27,11 +29,8 @@ import { buildDeps } from './wiring.js';
 import { adoptTrackedJobs, startWorkers } from './workers.js';
 import { servedDeps } from './workspace.js';
 
-/**
- * How long a graceful stop may take in all: stop receiving, let running work finish (or hand it back), close. Shorter
- * than Docker's and Kubernetes' 10 s and 30 s before SIGKILL; index.ts exits at STOP_DEADLINE_MS + 1 s whatever is open.
- */
-export const STOP_DEADLINE_MS = 8_000;
+export { STOP_DEADLINE_MS };
+
 /** After a failed start, what was opened gets this long to close before the error is reported. */
 const START_FAILURE_CLOSE_MS = 900;
 
@@ -76,34 +75,30 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   });
   queueMetrics.track(engine);
   const probes = createProbes(log, metrics);
-  const storeHealth = watchStoreHealth(store, log);
-  probes.check('store', storeHealth.healthy);
+  const watched = await watchStore(store, log, metrics, probes);
   const installs = installsOf(config, { store, log, metrics, slackTimeoutMs: options.slackTimeoutMs }, probes);
   const { many, installState } = installs;
   const receives = config.role !== 'worker';
   const transport = receives ? transportFor(config, options, log, metrics, probes, many) : undefined;
   const slack = transport?.bolt.client ?? createSlackClient(config, metrics, log, options.slackTimeoutMs);
+  // Aborted when a graceful stop begins: long work (an export) answers then instead of being cut off.
+  const stopping = new AbortController();
   const parts = { log, metrics, store, slack, engine, tenancy: many?.tenancy, installed: installState?.installed };
-  const deps = buildDeps(config, options, parts);
+  const deps = buildDeps(config, options, { ...parts, storeLoss: watched.loss, stopping: stopping.signal });
   metrics.observe(observed(deps, engine));
   if (transport) registerDoors(transport, deps, installs);
   if (config.role !== 'web') startWorkers(engine, deps);
 
-  const closeAll = async (deadline: number) => {
-    storeHealth.stop();
-    installState?.stop();
-    await transport?.stop();
-    await probes.close();
-    await engine.close(Math.max(0, deadline - Date.now()));
-    await store.close();
-  };
+  const opened = { timers: [watched, ...(installState ? [installState] : [])], engine, store };
+  const closeAll = (deadline: number) =>
+    closeWithin({ ...opened, receivers: [transport, { stop: probes.close }] }, deadline);
   let port: number;
   try {
     port = await listen(config, options, { transport, probes, slack, log });
   } catch (error) {
     // Slack refused a token (or the start was stopped): close what was opened, for a second at most, so the
     // process exits within a second of Slack's answer whatever is still open.
-    await Promise.race([closeAll(Date.now() + START_FAILURE_CLOSE_MS), delay(START_FAILURE_CLOSE_MS)]);
+    await closeAll(Date.now() + START_FAILURE_CLOSE_MS);
     throw error;
   }
   await installState?.accepted(); // Slack accepted the token: the app is installed (again)
@@ -122,6 +117,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     async stop() {
       const deadline = Date.now() + STOP_DEADLINE_MS;
       probes.setReady(false);
+      stopping.abort();
       await closeAll(deadline);
       log.info('app.stopped');
     },
@@ -139,6 +135,21 @@ async function openStore(config: Config, options: StartOptions, log: Logger, met
     }));
   const deadlineMs = opened.kind === 'redis' ? REDIS_COMMAND_TIMEOUT_MS : undefined;
   return guardStore(opened, { onError: metrics.storeError, ...(deadlineMs && { deadlineMs }) });
+}
+
+/** Whether the store answers (`/healthz`) and whether it lost its data, watched until the app stops. */
+async function watchStore(store: Store, log: Logger, metrics: Metrics, probes: Probes) {
+  const health = watchStoreHealth(store, log);
+  probes.check('store', health.healthy);
+  const loss = watchStoreLoss(store, { log, metrics });
+  await loss.start().catch((error: unknown) => log.warn('store.unavailable', { op: 'store.marker', error }));
+  return {
+    loss,
+    stop() {
+      health.stop();
+      loss.stop();
+    },
+  };
 }
 
 function transportFor(

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   apiKeyProblem,
   CHANNEL_ID,
+  flag,
   idList,
   optional,
   PORT_EXPECTED,
@@ -24,9 +25,13 @@ export const DEFAULT_STORE_NAMESPACE = 'mintlify-slack';
 export const DEFAULT_JOB_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 /** A worker that dies holding a job loses it to another worker within about 1.5 × this (the queue engine's lock). */
 export const DEFAULT_QUEUE_LOCK_MS = 10_000;
+/** Slack counts Web API calls per method per workspace over a minute; tests shorten it with the stand-in's. */
+export const DEFAULT_SLACK_RATE_WINDOW_MS = 60_000;
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 /** What a process does: everything (one process), receive and acknowledge Slack (`web`), or do the work (`worker`). */
 export const ROLES = ['all', 'web', 'worker'] as const;
+/** In a job's own thread, any reply steers it (`reply`), or only one that mentions the bot (`mention`). */
+export const FOLLOW_UPS = ['reply', 'mention'] as const;
 
 /** The placeholders `.env.example` ships with: a copied, unedited file must not start a bot. */
 export const EXAMPLE_VALUES: Readonly<Record<string, string>> = {
@@ -78,8 +83,11 @@ const EnvSchema = z
     POLL_MAX_INTERVAL_MS: positiveInt(DEFAULT_POLL_MAX_INTERVAL_MS),
     JOB_MAX_AGE_MS: positiveInt(DEFAULT_JOB_MAX_AGE_MS),
     QUEUE_LOCK_MS: positiveInt(DEFAULT_QUEUE_LOCK_MS).pipe(z.number().min(1_000, 'expected at least 1000 (1 s)')),
+    SLACK_RATE_WINDOW_MS: positiveInt(DEFAULT_SLACK_RATE_WINDOW_MS),
     AGENT_ALLOWED_USERS: idList,
     AGENT_ALLOWED_CHANNELS: idList,
+    AGENT_FOLLOW_UPS: z.enum(FOLLOW_UPS, { error: `expected one of ${FOLLOW_UPS.join(', ')}` }).default('reply'),
+    AGENT_ALLOW_EXTERNAL: flag,
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     ROLE: z.enum(ROLES, { error: `expected one of ${ROLES.join(', ')}` }).default('all'),
   })
@@ -139,6 +147,7 @@ function missingSingleWorkspace(env: Record<string, unknown>) {
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type Role = (typeof ROLES)[number];
+export type FollowUps = (typeof FOLLOW_UPS)[number];
 
 export interface Config {
   /** `botToken` is `''` in OAuth mode: each workspace's token comes from its installation. */
@@ -161,8 +170,14 @@ export interface Config {
   jobMaxAgeMs: number;
   /** The queue engine's job lock on Redis: how soon a dead worker's job moves to another (see DEFAULT_QUEUE_LOCK_MS). */
   queueLockMs: number;
+  /** Slack's rate-limit window (a minute): the app's Slack budgets and the elapsed-time refresh count in it. */
+  slackRateWindowMs: number;
   allowedUsers: string[];
   allowedChannels: string[];
+  /** Who steers a job in its own thread (README, "Who steers a job"). */
+  followUps: FollowUps;
+  /** People of another organisation (Slack Connect) may start and steer jobs. */
+  allowExternal: boolean;
   logLevel: LogLevel;
   role: Role;
   /** Set in OAuth mode: one deployment serving every workspace that installs the app. */
@@ -214,20 +229,15 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     pollMaxIntervalMs: e.POLL_MAX_INTERVAL_MS,
     jobMaxAgeMs: e.JOB_MAX_AGE_MS,
     queueLockMs: e.QUEUE_LOCK_MS,
+    slackRateWindowMs: e.SLACK_RATE_WINDOW_MS,
     allowedUsers: e.AGENT_ALLOWED_USERS,
     allowedChannels: e.AGENT_ALLOWED_CHANNELS,
+    followUps: e.AGENT_FOLLOW_UPS,
+    allowExternal: e.AGENT_ALLOW_EXTERNAL,
     logLevel: e.LOG_LEVEL,
     role: e.ROLE,
     ...(isOAuthMode(set) && { oauth: oauthConfig(e) }),
   };
-}
-
-/**
- * Where this deployment's queues live on Redis: under STORE_NAMESPACE and the deployment's own id (its default
- * project), so two bots sharing a Redis and a namespace never take each other's work.
- */
-export function queueNamespace(storeNamespace: string, deployment: string): string {
-  return `${storeNamespace}:${deployment}`;
 }
 
 /** Loads `.env` from the working directory when present; real environment variables win. */

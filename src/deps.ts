@@ -9,6 +9,7 @@ import type { MintlifyClient } from './mintlify/client.js';
 import type { Projects } from './projects.js';
 import type { Replies } from './slack/reply.js';
 import type { JobRecord } from './store/jobs.js';
+import type { StoreLoss } from './store/loss.js';
 import type { Store } from './store/store.js';
 import type { Dispatch } from './tasks.js';
 import type { Connection } from './tenants/settings.js';
@@ -26,7 +27,11 @@ export interface Deps {
   mintlify: MintlifyClient;
   projects: Projects;
   store: Store;
+  /** Whether the store lost its data after a given time (a thread's start), so a thread may be a job's it forgot. */
+  storeLoss?: Pick<StoreLoss, 'lostBefore'>;
   slack: webApi.WebClient;
+  /** Aborted when a graceful stop begins: long work (a CSV export) answers then rather than being cut off. */
+  stopping?: AbortSignal;
   /** The one way people are answered (privately, by reaction, in their DM). */
   replies: Replies;
   /** Identifies this process in leases, so replicas can tell their own from a peer's. */

@@ -34,6 +34,15 @@ export const idList = z
   )
   .pipe(z.array(z.string().regex(/^[A-Z0-9]+$/, 'expected comma-separated Slack ids such as U012AB3CD')));
 
+/** `true` or `false` (any case); unset is `false`. */
+export const flag = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .default('false')
+  .pipe(z.enum(['true', 'false'], { error: 'expected true or false' }))
+  .transform((v) => v === 'true');
+
 export const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
 
 /**

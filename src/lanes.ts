@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DeliveryDataSchema } from './agent/tracking/deliver.js';
 import { RefreshDataSchema } from './agent/tracking/root-message.js';
 import { PollDataSchema } from './agent/tracking/track.js';
+import { HomeDataSchema } from './home/publish.js';
 import { defineLane, type Lane } from './queue/engine.js';
 import { WorkspaceRefSchema } from './workspace.js';
 
@@ -30,6 +31,7 @@ export const LANES = {
   polls: defineLane({ name: 'polls', concurrency: 16, data: PollDataSchema, ...persistent }),
   outcomes: defineLane({ name: 'outcomes', concurrency: 8, data: DeliveryDataSchema, ...persistent }),
   refreshes: defineLane({ name: 'refreshes', concurrency: 4, data: RefreshDataSchema, ...persistent }),
+  homes: defineLane({ name: 'homes', concurrency: 2, data: HomeDataSchema, ...persistent }),
 };
 
 export type TaskLane = 'agent' | 'reports' | 'exports' | 'charts' | 'digests';
@@ -40,4 +42,5 @@ export interface Lanes {
   polls: Lane<z.infer<typeof PollDataSchema>>;
   outcomes: Lane<z.infer<typeof DeliveryDataSchema>>;
   refreshes: Lane<z.infer<typeof RefreshDataSchema>>;
+  homes: Lane<z.infer<typeof HomeDataSchema>>;
 }

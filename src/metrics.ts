@@ -23,6 +23,8 @@ export interface Metrics {
   /** One request from Slack handled: how long until it was acknowledged. */
   slackRequest(kind: string, ackMs: number | undefined, outcome: RequestOutcome): void;
   storeError(op: string): void;
+  /** The store lost its data: its marker vanished, or a polled job's record was gone. */
+  storeDataLost(found: 'marker' | 'record'): void;
   /** Readings taken at scrape time from the running app. */
   observe(sources: MetricSources): void;
 }
@@ -70,6 +72,7 @@ export function createMetrics({ projectLabels = true }: MetricsOptions = {}): Me
   const slackErrors = counter('slack_api_errors_total', 'Failed Slack Web API calls', ['method', 'code']);
   const service = counter('service_responses_total', 'Mintlify API answers', ['operation', 'status']);
   const storeErrors = counter('store_errors_total', 'Store operations that failed', ['op']);
+  const dataLost = counter('store_data_lost_total', 'Times the store was found to have lost its data', ['found']);
   const requests = counter('slack_requests_total', 'Requests from Slack handled', ['kind', 'outcome']);
   const ack = new Histogram({
     name: `${PREFIX}ack_seconds`,
@@ -119,6 +122,7 @@ export function createMetrics({ projectLabels = true }: MetricsOptions = {}): Me
       if (ackMs !== undefined) ack.observe({ kind }, ackMs / 1000);
     },
     storeError: (op) => storeErrors.inc({ op }),
+    storeDataLost: (found) => dataLost.inc({ found }),
     observe(value) {
       sources = value;
     },

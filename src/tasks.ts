@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { handleTurn, TurnSchema } from './agent/conversation.js';
 import { errors } from './agent/messages.js';
+import { PaneTurnSchema, runPaneTurn } from './agent/pane.js';
 import { ShortcutSubmissionSchema } from './agent/shortcut-modal.js';
 import { CommandStartSchema, runCommandStart, runShortcutStart } from './agent/tasks.js';
 import type { Deps } from './deps.js';
@@ -48,6 +49,16 @@ export const TASKS = {
     schema: TurnSchema,
     run: handleTurn,
     unavailable: (deps, turn) =>
+      deps.replies.privately(
+        { userId: turn.userId, channel: turn.channel, threadTs: turn.threadTs },
+        errors.storeUnavailable(turn.text),
+      ),
+  }),
+  'agent.pane': task({
+    lane: 'agent',
+    schema: PaneTurnSchema,
+    run: runPaneTurn,
+    unavailable: (deps, { turn }) =>
       deps.replies.privately(
         { userId: turn.userId, channel: turn.channel, threadTs: turn.threadTs },
         errors.storeUnavailable(turn.text),

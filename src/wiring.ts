@@ -26,6 +26,8 @@ export interface Parts {
   log: Logger;
   metrics: Metrics;
   store: Store;
+  storeLoss?: Deps['storeLoss'];
+  stopping?: AbortSignal;
   /** The app's own Web API client: the one workspace's bot token, or none when the app serves many. */
   slack: webApi.WebClient;
   engine: Engine;
@@ -53,6 +55,7 @@ export function lanesOf(engine: Engine): Lanes {
     polls: engine.lane(LANES.polls),
     outcomes: engine.lane(LANES.outcomes),
     refreshes: engine.lane(LANES.refreshes),
+    homes: engine.lane(LANES.homes),
   };
 }
 
@@ -78,6 +81,8 @@ export function buildDeps(config: Config, options: WiringOptions, parts: Parts):
     log,
     metrics,
     store,
+    ...(parts.storeLoss && { storeLoss: parts.storeLoss }),
+    ...(parts.stopping && { stopping: parts.stopping }),
     projects,
     slack,
     replies: createReplies({ slack, log }),

@@ -2,6 +2,7 @@ import { deliverRound } from './agent/tracking/deliver.js';
 import { pollRound } from './agent/tracking/poll.js';
 import { refreshRoot } from './agent/tracking/root-message.js';
 import type { Deps } from './deps.js';
+import { republishHome } from './home/republish.js';
 import { LANES } from './lanes.js';
 import type { Engine } from './queue/engine.js';
 import { keys } from './store/keys.js';
@@ -38,6 +39,10 @@ export function startWorkers(engine: Engine, deps: Deps): void {
   engine.work(
     LANES.refreshes,
     unlessRemoved(async (data) => refreshRoot(await scope(data), data)),
+  );
+  engine.work(
+    LANES.homes,
+    unlessRemoved(async (data) => republishHome(await scope(data), data)),
   );
 }
 

@@ -1,12 +1,17 @@
 import { z } from 'zod';
+import type { FollowUps } from '../config.js';
 import type { Deps } from '../deps.js';
 import type { Audience } from '../slack/reply.js';
-import type { JobRef } from '../store/jobs.js';
+import { type JobBinding, type JobRef, type ThreadKind, threadKindOf } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { followUpRefusalAnswer } from './answers.js';
+import { readFileContext } from './file-context.js';
 import { type FollowUpDeps, followUp } from './follow-up.js';
+import { readoptThread } from './job-metadata.js';
 import { errors } from './messages.js';
-import { isStarting } from './start-job.js';
+import { SharedFileSchema } from './shared-files.js';
+import { startingIn } from './start-job.js';
+import { isInstruction, steers } from './steering.js';
 import { startFromTurn } from './turn-start.js';
 
 /** Slack may deliver an event again; remember what was handled this long. */
@@ -30,8 +35,14 @@ export const TurnSchema = z.object({
   retryNum: z.number().optional(),
   /** Spoken to the bot (a mention, a DM): outside a job's thread it starts a job; otherwise it only follows one up. */
   addressed: z.boolean(),
+  /** The text mentioned the bot: what steers a job in a thread it joined (see `steering.ts`). */
+  mentionsBot: z.boolean().optional(),
+  /** Files shared with the message: read for the agent past the door (`file-context.ts`). */
+  files: z.array(SharedFileSchema).optional(),
   /** The access rule's verdict for this person in this conversation. */
   allowed: z.boolean(),
+  /** Refused because the person is from another organisation (Slack Connect), which the refusal says. */
+  external: z.boolean().optional(),
   /** This bot, whose own posts are left out of a thread's context. */
   botUserId: z.string().optional(),
   botId: z.string().optional(),
@@ -40,9 +51,10 @@ export type Turn = z.infer<typeof TurnSchema>;
 
 /** What a thread is to the bot when a message arrives in it. */
 export type Place =
-  | { kind: 'job'; job: JobRef & { threadTs: string } }
+  /** `binding`: read back from the thread's status message, the store having lost it. */
+  | { kind: 'job'; job: JobRef & { threadTs: string }; thread: ThreadKind; binding?: JobBinding }
   /** Its job is being created right now. */
-  | { kind: 'starting' }
+  | { kind: 'starting'; thread: ThreadKind }
   | { kind: 'none' }
   /** The store did not answer: whether the thread is a job's cannot be told. */
   | { kind: 'unknown' };
@@ -50,26 +62,31 @@ export type Place =
 export type Route = 'ignore' | 'follow_up' | 'start' | 'still_starting' | 'store_unavailable';
 
 /**
- * Decides, without I/O, what a message is to the bot: in a job's thread, any words are that job's follow-up; while
- * its job is starting, they are answered "still starting"; elsewhere only a message addressed to the bot (a
- * mention, a DM) starts a job. Without the store, only an addressed message is answered (that it cannot be taken).
+ * Decides, without I/O, what a message is to the bot: in a job's thread, a message that steers it (`steers`) is its
+ * follow-up, and while its job is starting is answered "still starting"; anything else there is ignored, without
+ * a reaction. Elsewhere only a message addressed to the bot (a mention, a DM) starts a job, a bare mention included
+ * (it gets usage) but not one of emoji alone. Without the store, only an addressed message is answered.
  */
-export function routeOf(place: Place, turn: Pick<Turn, 'text' | 'addressed'>): Route {
+export function routeOf(
+  place: Place,
+  turn: Pick<Turn, 'text' | 'addressed' | 'mentionsBot' | 'files'>,
+  followUps: FollowUps = 'reply',
+): Route {
   switch (place.kind) {
     case 'unknown':
       return turn.addressed ? 'store_unavailable' : 'ignore';
     case 'job':
-      return turn.text ? 'follow_up' : 'ignore';
+      return steers(place.thread, turn, followUps) ? 'follow_up' : 'ignore';
     case 'starting':
-      return turn.text ? 'still_starting' : 'ignore';
+      return steers(place.thread, turn, followUps) ? 'still_starting' : 'ignore';
     case 'none':
-      return turn.addressed ? 'start' : 'ignore';
+      return turn.addressed && (turn.text === '' || isInstruction(turn)) ? 'start' : 'ignore';
   }
 }
 
 export type TurnDeps = FollowUpDeps &
   Parameters<typeof startFromTurn>[0] &
-  Pick<Deps, 'replies' | 'metrics' | 'instanceId' | 'projects'>;
+  Pick<Deps, 'replies' | 'metrics' | 'instanceId' | 'projects' | 'storeLoss' | 'config'>;
 
 /**
  * The one path of every conversational door. Each message is handled once per deployment: by `event_id` (Slack's
@@ -78,16 +95,16 @@ export type TurnDeps = FollowUpDeps &
 export async function handleTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   const audience: Audience = { channel: turn.channel, userId: turn.userId, threadTs: turn.threadTs };
   const place = await placeOf(deps, turn);
-  const route = routeOf(place, turn);
+  const route = routeOf(place, turn, deps.config.followUps);
   if (route === 'ignore') return;
   if (route === 'store_unavailable') return deps.replies.privately(audience, errors.storeUnavailable(turn.text));
   if (!(await firstDelivery(deps, turn, audience))) return;
   if (!turn.allowed) {
     deps.log.info('agent.refused', { user: turn.userId, channel: turn.channel, door: 'conversation' });
-    return deps.replies.privately(audience, errors.notAllowed(turn.text));
+    return deps.replies.privately(audience, errors.notAllowed(turn.text, turn.external));
   }
   if (route === 'still_starting') return deps.replies.privately(audience, errors.jobStarting(turn.text));
-  if (place.kind === 'job') return passOn(deps, turn, place.job, audience);
+  if (place.kind === 'job') return passOn(deps, turn, place, audience);
   return startFromTurn(deps, turn, audience);
 }
 
@@ -96,13 +113,26 @@ async function placeOf(deps: TurnDeps, turn: Turn): Promise<Place> {
   const { channel, threadTs } = turn;
   try {
     const found = await deps.store.jobs.forThread(deps.projects.all, channel, threadTs);
-    if (found) return { kind: 'job', job: { ...found, threadTs } };
+    const record = found && (await deps.store.jobs.get(found));
+    // A binding whose record just expired is treated as a joined thread: only a mention steers it.
+    if (found) return { kind: 'job', job: { ...found, threadTs }, thread: record ? threadKindOf(record) : 'joined' };
   } catch (error) {
     deps.log.error('store.degraded', { op: 'agent.thread_lookup', channel, error });
     return { kind: 'unknown' };
   }
-  const starting = await isStarting(deps, deps.projects.all, channel, threadTs).catch(() => false);
-  return starting ? { kind: 'starting' } : { kind: 'none' };
+  const starting = await startingIn(deps, deps.projects.all, channel, threadTs).catch(() => undefined);
+  if (starting) return { kind: 'starting', thread: starting };
+  const binding = await readoptThread(deps, deps.projects.all, { channel, threadTs }).catch((error: unknown) => {
+    deps.log.warn('store.readopt_failed', { channel, error });
+    return undefined;
+  });
+  if (!binding) return { kind: 'none' };
+  return {
+    kind: 'job',
+    job: { project: binding.project, jobId: binding.jobId, threadTs },
+    thread: threadKindOf(binding),
+    binding,
+  };
 }
 
 /** Claims the message's event and its `client_msg_id`; false (after saying so when the store fails) when not first. */
@@ -135,10 +165,13 @@ const ACCEPTED = 'white_check_mark';
 const REFUSED = 'x';
 
 /** A message for a job's agent: 👀 while handing it over, then ✅, or ❌ and a private note with the text. */
-async function passOn(deps: TurnDeps, turn: Turn, job: JobRef & { threadTs: string }, audience: Audience) {
+async function passOn(deps: TurnDeps, turn: Turn, place: Place & { kind: 'job' }, audience: Audience) {
   const message = { channel: turn.channel, ts: turn.ts };
   await deps.replies.react(message, SEEN);
-  const input = { ...job, channel: turn.channel, userId: turn.userId, text: turn.text };
+  const files = await readFileContext(deps, turn.files ?? []);
+  const text = [turn.text, files?.text].filter(Boolean).join('\n\n');
+  const { job, thread, binding } = place;
+  const input = { ...job, channel: turn.channel, userId: turn.userId, text, thread, binding };
   const result = await followUp(deps, input);
   await deps.replies.unreact(message, SEEN);
   await deps.replies.react(message, result.ok ? ACCEPTED : REFUSED);

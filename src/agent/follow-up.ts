@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { type Failed, logFailure, mayHaveRun } from '../mintlify/failure.js';
-import type { JobRef } from '../store/jobs.js';
+import type { JobBinding, JobRef, ThreadKind } from '../store/jobs.js';
 import { persist } from '../store/retry.js';
 import { refreshNow } from './tracking/root-message.js';
 
@@ -10,6 +10,10 @@ export interface FollowUpInput extends JobRef {
   threadTs: string;
   userId: string;
   text: string;
+  /** The job's binding read back from its thread when the store lost it: the record is bound again from it. */
+  binding?: JobBinding | undefined;
+  /** Whose thread it is, kept when a vanished record is bound again. */
+  thread?: ThreadKind | undefined;
 }
 
 export type FollowUpRefusal =
@@ -33,6 +37,7 @@ export type FollowUpDeps = Pick<
   | 'projects'
   | 'jobWatchers'
   | 'workspace'
+  | 'config'
 >;
 
 /**
@@ -64,7 +69,7 @@ export async function followUp(deps: FollowUpDeps, input: FollowUpInput): Promis
   }
   log.info('mintlify.follow_up', { outcome: 'ok', channel: input.channel });
 
-  const binding = {
+  const binding = input.binding ?? {
     project,
     jobId,
     channel: input.channel,
@@ -73,6 +78,7 @@ export async function followUp(deps: FollowUpDeps, input: FollowUpInput): Promis
     userId: input.userId,
     prompt: text,
     createdAtMs: deps.now(),
+    thread: input.thread,
   };
   let round: number;
   try {

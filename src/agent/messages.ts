@@ -45,9 +45,10 @@ function withPrompt(problem: string, prompt: string): Message {
 
 export const errors = {
   /** With the instruction when there is one, so it is not lost (e.g. to run it where it is allowed). */
-  notAllowed: (prompt?: string): Message => {
-    const problem =
-      'Sorry, you are not allowed to use the Mintlify agent here. Ask your workspace admin to add you or this channel.';
+  notAllowed: (prompt?: string, external = false): Message => {
+    const problem = external
+      ? 'Sorry, the Mintlify agent here works only for members of this workspace, and you are from another organisation, so nothing was sent to it. Ask a member of this workspace to pass your instruction on.'
+      : 'Sorry, you are not allowed to use the Mintlify agent here. Ask your workspace admin to add you or this channel.';
     return prompt?.trim() ? withPrompt(problem, prompt) : { text: problem };
   },
   formUnavailable: (slackError: string): Message => ({
@@ -130,3 +131,17 @@ function when(retryAfterMs: number, now: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
   return `in ${minutes} minute${minutes === 1 ? '' : 's'} (${at.toISOString().slice(11, 16)} UTC)`;
 }
+
+/** The assistant pane's words: its suggested prompts (what a click sends) and its status while a job starts. */
+export const paneCopy = {
+  promptsTitle: 'What shall we do?',
+  prompts: [
+    { title: 'Start a job', message: 'help' },
+    { title: 'This week’s visitors', message: 'visitors this week' },
+    { title: 'My jobs', message: 'my jobs' },
+  ],
+  starting: 'is starting a job…',
+  myJobs: '*Your newest Mintlify agent jobs*',
+  noJobs: 'You have not started a job yet. Send me an instruction here and I start one.',
+  loading: ['Taking an hourly slot…', 'Asking the Mintlify agent…'],
+};

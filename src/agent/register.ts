@@ -1,14 +1,19 @@
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { Deps } from '../deps.js';
 import { inWorkspace } from '../workspace.js';
+import { assistantPane } from './doors/assistant.js';
 import { agentCommand } from './doors/command.js';
 import { directMessage, mention, threadReply } from './doors/conversation.js';
 import { messageShortcut, shortcutSubmission } from './doors/shortcut.js';
 import { OPEN_PR_ACTION } from './job-messages.js';
 import { SHORTCUT_ID } from './shortcut-modal.js';
 
-/** The agent's doors: `/agent`, mentions, DMs, thread replies, the message shortcut and its form. */
+/**
+ * The agent's doors: `/agent`, mentions, DMs, thread replies, the message shortcut and its form, the assistant pane.
+ */
 export function registerAgent(app: App, root: Deps): void {
+  // Middleware, ahead of every listener: it takes the pane's events and every person's message in a DM thread.
+  app.assistant(assistantPane(root));
   app.command('/agent', inWorkspace(root, agentCommand));
   app.event('app_mention', inWorkspace(root, mention));
   app.event('message', inWorkspace(root, directMessage));

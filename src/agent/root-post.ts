@@ -27,7 +27,7 @@ export async function postRootMessage(
   const args = {
     channel: input.channel,
     ...(input.threadTs && { thread_ts: input.threadTs }),
-    ...rootMessage({ ...input, contextNote: input.context?.note }, { showProject: input.showProject }),
+    ...rootMessage({ ...input, contextNote: contextNoteOf(input) }, { showProject: input.showProject }),
     metadata: { event_type: REQUEST_EVENT_TYPE, event_payload: { request_id: requestId } },
   };
   for (let attempt = 1; ; attempt++) {
@@ -49,4 +49,9 @@ export async function postRootMessage(
       return { ok: false, code: failure.code, notInChannel: isNotInChannel(error) };
     }
   }
+}
+
+/** What the status line says about what came with the instruction: its files, the thread's context. */
+export function contextNoteOf(input: Pick<StartJobInput, 'files' | 'context'>): string | undefined {
+  return [input.files?.note, input.context?.note].filter(Boolean).join(' · ') || undefined;
 }

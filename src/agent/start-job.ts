@@ -1,12 +1,13 @@
 import type { Deps } from '../deps.js';
 import { describeFailure, type Failed, logFailure, mayHaveRun } from '../mintlify/failure.js';
 import { slackErrorCode } from '../slack/errors.js';
-import type { JobBinding, JobRecord } from '../store/jobs.js';
+import type { JobBinding, JobRecord, ThreadKind } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { persist } from '../store/retry.js';
+import type { FileContext } from './file-context.js';
 import { rootMessage } from './job-messages.js';
 import { errors } from './messages.js';
-import { postRootMessage } from './root-post.js';
+import { contextNoteOf, postRootMessage } from './root-post.js';
 import type { ThreadContext } from './thread-context.js';
 import { refreshNow } from './tracking/root-message.js';
 
@@ -21,6 +22,10 @@ export interface StartJobInput {
   threadTs?: string | undefined;
   /** The thread's earlier messages, sent to the agent after the prompt and noted in the status line. */
   context?: ThreadContext | undefined;
+  /** The files shared with the instruction, sent to the agent before the thread's context and noted likewise. */
+  files?: FileContext | undefined;
+  /** A discussion the job joins (a mention in a thread), where only mentions steer it; by default the bot's own. */
+  thread?: ThreadKind | undefined;
 }
 
 /** Why no job was started (or why it runs untracked), for the person who asked; `answers.ts` words each. */
@@ -49,6 +54,7 @@ export type StartJobDeps = Pick<
   | 'lanes'
   | 'jobWatchers'
   | 'workspace'
+  | 'config'
 >;
 
 /**
@@ -78,7 +84,7 @@ export async function startJob(deps: StartJobDeps, input: StartJobInput): Promis
   const threadTs = input.threadTs ?? posted.ts;
   // Until the job is bound, a reply in its thread is not yet a follow-up: mark the thread so it is answered.
   const starting = keys.starting(project, channel, threadTs);
-  await store.kv.set(starting, true, STARTING_TTL_MS).catch(() => {});
+  await store.kv.set(starting, input.thread ?? 'own', STARTING_TTL_MS).catch(() => {});
   try {
     return await createAndBind(deps, input, posted.ts, threadTs);
   } finally {
@@ -89,15 +95,17 @@ export async function startJob(deps: StartJobDeps, input: StartJobInput): Promis
 /** How long a thread counts as starting at most: longer than the service's create call can take. */
 const STARTING_TTL_MS = 60_000;
 
-/** Whether a job of one of `projects` is being started in this thread right now. */
-export async function isStarting(
+/** Whose thread it is, when a job of one of `projects` is being started in it right now; otherwise `undefined`. */
+export async function startingIn(
   deps: Pick<Deps, 'store'>,
   projects: readonly string[],
   channel: string,
   threadTs: string,
-): Promise<boolean> {
+): Promise<ThreadKind | undefined> {
   const marks = await Promise.all(projects.map((p) => deps.store.kv.get(keys.starting(p, channel, threadTs))));
-  return marks.some(Boolean);
+  const mark = marks.find(Boolean);
+  // A mark written before the kind was kept (`true`) is read as the bot's own thread.
+  return mark ? (mark === 'joined' ? 'joined' : 'own') : undefined;
 }
 
 const refused = (refusal: StartRefusal): StartJobResult => ({ ok: false, refusal });
@@ -115,7 +123,8 @@ async function createAndBind(
 ): Promise<StartJobResult> {
   const { log, slack, mintlify, store } = deps;
   const { prompt, channel, project } = input;
-  const created = await mintlify.createJob(project, input.context ? `${prompt}\n\n${input.context.text}` : prompt);
+  const sent = [prompt, input.files?.text, input.context?.text].filter(Boolean).join('\n\n');
+  const created = await mintlify.createJob(project, sent);
   if (!created.ok) return withdraw(deps, input, statusTs, created);
   const job = created.value;
   log.info('mintlify.create_job', { outcome: 'ok', project, job_id: job.id, channel });
@@ -130,7 +139,8 @@ async function createAndBind(
     userId: input.userId,
     prompt,
     createdAtMs: deps.now(),
-    ...(input.context && { contextNote: input.context.note }),
+    ...(contextNoteOf(input) && { contextNote: contextNoteOf(input) }),
+    thread: input.thread ?? 'own',
   };
   const untracked = async (event: string, op: string, error: unknown) => {
     // The job runs; without its binding or its first poll the thread cannot be followed: say so where everyone sees it.
@@ -166,7 +176,7 @@ async function withdraw(deps: StartJobDeps, input: StartJobInput, statusTs: stri
   const { channel, project } = input;
   if (mayHaveRun(failed.failure)) {
     log.error('mintlify.create_job', { outcome: 'unknown', project, channel, error: describeFailure(failed) });
-    const pending = { ...input, contextNote: input.context?.note };
+    const pending = { ...input, contextNote: contextNoteOf(input) };
     const message = rootMessage(pending, { showProject: deps.projects.all.length > 1, unknown: true });
     await slack.chat
       .update({ channel, ts: statusTs, ...message })

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
 import { decodeSlackText, mentionedUsers } from '../slack/decode.js';
+import { codePoints, tailOf } from '../slack/graphemes.js';
 import { displayNames } from '../slack/user-names.js';
 
 /**
@@ -86,12 +87,13 @@ export function contextOf(lines: readonly string[], maxChars = THREAD_CONTEXT_MA
   let size = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i] as string;
-    if (size + line.length + 1 > maxChars) {
-      if (kept.length === 0) kept.push(`…${line.slice(line.length - maxChars + 1)}`);
+    const chars = codePoints(line);
+    if (size + chars + 1 > maxChars) {
+      if (kept.length === 0) kept.push(`…${tailOf(line, maxChars - 1)}`);
       break;
     }
     kept.unshift(line);
-    size += line.length + 1;
+    size += chars + 1;
   }
   const left = lines.length - kept.length;
   const cap = `${maxChars.toLocaleString('en-US')} characters`;

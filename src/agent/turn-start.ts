@@ -3,6 +3,7 @@ import { slackErrorCode } from '../slack/errors.js';
 import type { Audience } from '../slack/reply.js';
 import { startRefusalAnswer } from './answers.js';
 import type { Turn } from './conversation.js';
+import { readFileContext } from './file-context.js';
 import { readInstruction } from './instruction.js';
 import { conversationUsage } from './messages.js';
 import { type StartJobDeps, startJob } from './start-job.js';
@@ -14,7 +15,7 @@ import { readThreadContext } from './thread-context.js';
  * context. Refusals are told privately where the person wrote.
  */
 export async function startFromTurn(
-  deps: StartJobDeps & Pick<Deps, 'replies'>,
+  deps: StartJobDeps & Pick<Deps, 'replies' | 'config'>,
   turn: Turn,
   audience: Audience,
 ): Promise<void> {
@@ -30,6 +31,7 @@ export async function startFromTurn(
         return undefined;
       })
     : undefined;
+  const files = await readFileContext(deps, turn.files ?? []);
   const result = await startJob(deps, {
     project: instruction.project,
     userId: turn.userId,
@@ -37,6 +39,9 @@ export async function startFromTurn(
     prompt: instruction.prompt,
     threadTs: turn.threadTs ?? turn.ts,
     context,
+    files,
+    // A mention inside a channel's discussion joins it; a new message's thread and a DM are the bot's own.
+    thread: turn.threadTs && !turn.channel.startsWith('D') ? 'joined' : 'own',
   });
   if (!result.ok) {
     await deps.replies.privately(audience, startRefusalAnswer(result.refusal, instruction.prompt, deps.now()));

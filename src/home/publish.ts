@@ -1,36 +1,60 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { slackErrorCode } from '../slack/errors.js';
+import { classifySlackError } from '../slack/errors.js';
 import { type JobRecord, RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { mayManage } from '../tenants/connect/permission.js';
 import { connectionSection } from '../tenants/connect/view.js';
+import { WorkspaceRefSchema } from '../workspace.js';
 import { HOME_JOBS, type HomeJob, homeView } from './view.js';
 
 export type HomeDeps = Pick<Deps, 'store' | 'slack' | 'log' | 'projects' | 'quota' | 'now' | 'connection'>;
+type QueueingDeps = HomeDeps & Pick<Deps, 'lanes' | 'workspace'>;
+
+/** Whose Home to publish again, in which workspace: the `homes` lane's data. */
+export const HomeDataSchema = z.object({ workspace: WorkspaceRefSchema, userId: z.string() });
+export type HomeData = z.infer<typeof HomeDataSchema>;
+
+/** One waiting publish per person: a burst of job changes costs one `views.publish`, built when it runs. */
+export const homeId = ({ workspace, userId }: HomeData) =>
+  `home/${workspace.teamId ? `${encodeURIComponent(workspace.teamId)}/` : ''}${encodeURIComponent(userId)}`;
+
+/** Hands a person's Home to the `homes` lane, which publishes it until it lands (see `republish.ts`). */
+async function queueHome(deps: Pick<Deps, 'lanes' | 'workspace'>, userId: string): Promise<void> {
+  const data = { workspace: deps.workspace, userId };
+  await deps.lanes.homes.add(data, { id: homeId(data) });
+}
 
 /** What App Home's door hands on: who opened which of the app's tabs. */
 export const TabOpenedSchema = z.object({ userId: z.string(), tab: z.string() });
 export type TabOpened = z.infer<typeof TabOpenedSchema>;
 
 /** Remembers the tab the person opened last (Home is republished only while it is theirs), and publishes Home. */
-export async function tabOpened(deps: HomeDeps, { userId, tab }: TabOpened): Promise<void> {
+export async function tabOpened(deps: QueueingDeps, { userId, tab }: TabOpened): Promise<void> {
   await deps.store.kv
     .set(keys.homeTab(userId), tab, RECORD_TTL_MS)
     .catch((error) => deps.log.warn('store.unavailable', { op: 'home.tab', error }));
   if (tab !== 'home') return;
-  // Without the store there is nothing to show; the next opening (or job change) publishes it.
-  await publishHome(deps, userId).catch((error) => deps.log.warn('store.unavailable', { op: 'home.publish', error }));
+  // Slack did not take it now (a 429, a 5xx): the `homes` lane publishes it until it lands. Without the store there
+  // is nothing to show; the next opening (or job change) publishes it.
+  await publishHome(deps, userId).catch(async (error) => {
+    const failure = classifySlackError(error);
+    if (failure.kind === 'final') return deps.log.warn('home.publish_failed', { slack_error: failure.code, error });
+    await queueHome(deps, userId).catch(() => deps.log.warn('store.unavailable', { op: 'home.publish', error }));
+  });
 }
 
-/** A job changed state: its owner's Home follows, while Home is the tab they last opened. */
-export async function jobChanged(deps: HomeDeps, record: JobRecord): Promise<void> {
+/** A job changed state: its owner's Home follows (through the `homes` lane), while Home is their last tab. */
+export async function jobChanged(deps: QueueingDeps, record: JobRecord): Promise<void> {
   if ((await deps.store.kv.get<string>(keys.homeTab(record.userId))) === 'home') {
-    await publishHome(deps, record.userId);
+    await queueHome(deps, record.userId);
   }
 }
 
-/** Builds and publishes `userId`'s Home tab from the store; only records that person started are shown. */
+/**
+ * Builds and publishes `userId`'s Home tab from the store; only records that person started are shown. Slack's
+ * refusal is thrown: the caller decides whether it is tried again.
+ */
 export async function publishHome(deps: HomeDeps, userId: string): Promise<void> {
   const refs = await deps.store.jobs.forUser(userId, HOME_JOBS);
   const records = await Promise.all(refs.map((ref) => deps.store.jobs.get(ref).catch(() => undefined)));
@@ -48,9 +72,7 @@ export async function publishHome(deps: HomeDeps, userId: string): Promise<void>
   );
   // Serving many workspaces, Home starts with the workspace's Mintlify connection (and its buttons, for admins).
   const connection = deps.connection && connectionSection(deps.connection, await mayManage(deps, userId));
-  await deps.slack.views
-    .publish({ user_id: userId, view: homeView(jobs, quotas, deps.now(), connection) })
-    .catch((error) => deps.log.warn('slack.views_publish_failed', { op: 'home', slack_error: slackErrorCode(error) }));
+  await deps.slack.views.publish({ user_id: userId, view: homeView(jobs, quotas, deps.now(), connection) });
 }
 
 /** A message's permalink, cached (it never changes); `undefined` when Slack will not give one. */

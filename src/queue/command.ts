@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { DEFAULT_STORE_NAMESPACE, queueNamespace } from '../config.js';
+import { DEFAULT_STORE_NAMESPACE } from '../config.js';
 import { createLogger } from '../log.js';
 import { describeRedisUrl } from '../store/store.js';
 import type { QueueInspector } from './engine.js';
+import { queueNamespace } from './redis-connection.js';
 import { openRedisInspector } from './redis-inspector.js';
 
 /** `npm run queues` (`node dist/queues.js` in the image): what BullMQ holds for this app, and two repairs. */

@@ -38,6 +38,14 @@ function reconnectDelayMs(attempt: number): number {
   return Math.min(250 * attempt, 5_000);
 }
 
+/**
+ * Where this deployment's queues live on Redis: under STORE_NAMESPACE and the deployment's own id (its default
+ * project), so two bots sharing a Redis and a namespace never take each other's work.
+ */
+export function queueNamespace(storeNamespace: string, deployment: string): string {
+  return `${storeNamespace}:${deployment}`;
+}
+
 /** Keys live under `<STORE_NAMESPACE>:queue:<lane>:…`, so several bots share one Redis and tests use fresh prefixes. */
 export function queuePrefix(namespace: string): string {
   return `${namespace}:queue`;

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { type Logger, toSlackLogger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { observingFetch } from './instrumentation.js';
+import { waitingOutRateLimits } from './rate-wait.js';
 
 /** Deadline of one Slack Web API call; shorter than the poster's claim (see agent/tracking/poster.ts). */
 export const SLACK_TIMEOUT_MS = 10_000;
@@ -10,8 +11,9 @@ export const SLACK_TIMEOUT_MS = 10_000;
 /**
  * How every Web API client of the app is set up, whatever receives Slack's requests. No automatic retries: a
  * repeated chat.postMessage after a 5xx or a timeout posts twice (Slack often stored the first); callers own
- * retrying (the poster, after reading the thread). A 429 is surfaced to the caller, which waits it out in its
- * lane, and every call has a deadline so a hung request cannot hold a worker or a stop.
+ * retrying (the poster, after reading the thread). A 429 is honoured for every call: posts, root updates and App
+ * Home get it back at once and wait it out in their lane (`Again`); any other call waits a short `Retry-After` out
+ * inside the client (`rate-wait.ts`). Every call has a deadline so a hung request cannot hold a worker or a stop.
  */
 export function slackClientOptions(config: Config, metrics: Metrics, log: Logger, timeoutMs = SLACK_TIMEOUT_MS) {
   return {
@@ -20,7 +22,7 @@ export function slackClientOptions(config: Config, metrics: Metrics, log: Logger
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: timeoutMs,
-    fetch: observingFetch(config.slack.apiUrl, metrics),
+    fetch: waitingOutRateLimits(config.slack.apiUrl, observingFetch(config.slack.apiUrl, metrics)),
   };
 }
 

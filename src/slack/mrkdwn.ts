@@ -1,3 +1,5 @@
+import { headOf } from './graphemes.js';
+
 /**
  * The one place user text is made safe for Slack mrkdwn: control characters escaped and broadcast
  * mentions (`<!channel>`, `<!here>`, `<!everyone>`, `<!subteam^…>`) neutralised, even when typed bare.
@@ -10,10 +12,10 @@ export function escapeMrkdwn(text: string): string {
     .replace(/@(channel|here|everyone)\b/gi, '@\u200B$1');
 }
 
-/** Shortens to `max` characters with an ellipsis, never splitting a surrogate pair. */
+/** Shortens to `max` characters with an ellipsis, cut between graphemes (`graphemes.ts`). */
 export function truncate(text: string, max: number): string {
-  const chars = Array.from(text);
-  return chars.length <= max ? text : `${chars.slice(0, Math.max(0, max - 1)).join('')}…`;
+  if (text.length <= max || Array.from(text).length <= max) return text;
+  return `${headOf(text, Math.max(0, max - 1))}…`;
 }
 
 /**

@@ -11,6 +11,12 @@ export interface Where {
   threadTs?: string | undefined;
 }
 
+/** A message found by its metadata: its `ts` and its `event_payload`. */
+export interface Witnessed {
+  ts: string;
+  payload: Record<string, unknown>;
+}
+
 /**
  * Slack as the witness: the `ts` of a message in `where` whose `metadata` has `eventType` and a payload that
  * `matches`, or `undefined`. After an ambiguous failure (a timeout, a 5xx: Slack may have stored the message
@@ -22,14 +28,28 @@ export async function findPosted(
   eventType: string,
   matches: (payload: Record<string, unknown>) => boolean,
 ): Promise<string | undefined> {
-  const hit = (messages: { ts?: string; metadata?: unknown }[] | undefined) =>
-    messages?.find((message) => {
+  return (await findWitnessed(slack, where, eventType, matches))?.ts;
+}
+
+/** The first message in `where` whose `metadata` has `eventType` and a payload that `matches`, with that payload. */
+export async function findWitnessed(
+  slack: webApi.WebClient,
+  where: Where,
+  eventType: string,
+  matches: (payload: Record<string, unknown>) => boolean,
+): Promise<Witnessed | undefined> {
+  const hit = (messages: { ts?: string; metadata?: unknown }[] | undefined): Witnessed | undefined => {
+    for (const message of messages ?? []) {
       const { event_type, event_payload } = (message.metadata ?? {}) as {
         event_type?: string;
         event_payload?: Record<string, unknown>;
       };
-      return event_type === eventType && event_payload !== undefined && matches(event_payload);
-    })?.ts;
+      if (message.ts && event_type === eventType && event_payload !== undefined && matches(event_payload)) {
+        return { ts: message.ts, payload: event_payload };
+      }
+    }
+    return undefined;
+  };
 
   if (!where.threadTs) {
     const history = await slack.conversations.history({
@@ -48,8 +68,8 @@ export async function findPosted(
       limit: 200,
       ...(cursor && { cursor }),
     });
-    const ts = hit(replies.messages);
-    if (ts) return ts;
+    const found = hit(replies.messages);
+    if (found) return found;
     cursor = replies.response_metadata?.next_cursor || undefined;
     if (!cursor) return undefined;
   }

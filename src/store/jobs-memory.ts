@@ -50,7 +50,10 @@ export class MemoryJobStore implements JobStore {
   }
 
   async active(project: string): Promise<string[]> {
-    return [...this.#active(project)];
+    // The index expires with the records: an id whose record expired is dropped from it.
+    const set = this.#active(project);
+    for (const jobId of set) if (!this.#records.has(key({ project, jobId }))) set.delete(jobId);
+    return [...set];
   }
 
   async startRound(binding: JobBinding, atMs: number): Promise<JobRecord> {

@@ -17,7 +17,9 @@ import {
 import { keys, namespaced } from './keys.js';
 
 // Each transition is one script, so it is atomic however many replicas share the Redis. A record is a hash
-// of strings; scripts only touch its scalar fields and answer with the whole hash (HGETALL's flat list).
+// of strings; scripts only touch its scalar fields and answer with the whole hash (HGETALL's flat list). The active
+// index gets the records' TTL each time one is written, so the two expire together: an index without a TTL would
+// outlive records that an eviction policy or their TTL removed.
 
 /**
  * KEYS: job, thread, active, the user's index · ARGV: ttlMs, jobId, index member, createdAtMs, index size, then
@@ -29,6 +31,7 @@ redis.call('HSET', KEYS[1], unpack(ARGV, 6))
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[2])
+redis.call('PEXPIRE', KEYS[3], ARGV[1])
 redis.call('ZADD', KEYS[4], ARGV[4], ARGV[3])
 redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -1 - tonumber(ARGV[5]))
 redis.call('PEXPIRE', KEYS[4], ARGV[1])
@@ -43,6 +46,7 @@ redis.call('HSET', KEYS[1], 'roundStartedAtMs', ARGV[3], 'status', 'active', 'en
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[2])
+redis.call('PEXPIRE', KEYS[3], ARGV[1])
 return redis.call('HGETALL', KEYS[1])`;
 
 /**

@@ -19,6 +19,10 @@ export const RECORD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** A job is named by its project and its id: two projects may use the same id. */
 export type { JobRef } from './keys.js';
 
+/** The bot's own thread (the `/agent` root, a DM, the shortcut's thread) or a discussion the job joined (a mention). */
+export const THREAD_KINDS = ['own', 'joined'] as const;
+export type ThreadKind = (typeof THREAD_KINDS)[number];
+
 /** Where a job's thread is and who started it; written once, when the job is bound to its thread. */
 export const JobBindingSchema = z.object({
   project: z.string().min(1),
@@ -33,8 +37,15 @@ export const JobBindingSchema = z.object({
   createdAtMs: z.coerce.number(),
   /** Said in the status line when the prompt carries thread context (how much, and the cap); `''` when none. */
   contextNote: z.string().optional(),
+  /** Whose thread it is, which decides who steers the job; unset in records written before it was kept. */
+  thread: z.preprocess((v) => v || undefined, z.enum(THREAD_KINDS).optional()),
 });
 export type JobBinding = z.infer<typeof JobBindingSchema>;
+
+/** Whose thread a job's is; a record without the field is the bot's own when its status message is the root. */
+export function threadKindOf(record: Pick<JobBinding, 'thread' | 'threadTs' | 'statusTs'>): ThreadKind {
+  return record.thread ?? (record.threadTs === record.statusTs ? 'own' : 'joined');
+}
 
 const optionalText = z
   .string()

@@ -35,6 +35,8 @@ export const keys = {
   posting: ({ project, jobId }: JobRef, round: number) => `posting:${project}:${jobId}:${round}`,
   /** Until when Slack asked every instance to wait before calling `method` again. */
   slackCooldown: (method: string) => `slack:cooldown:${method}`,
+  /** The app's own budget of calls to a Slack method (rate-limiter-flexible adds the workspace after it). */
+  slackBudget: (name: string) => `slack:budget:${name}`,
   /** A Slack event already handled (`event_id`), and a message already handled (`client_msg_id`). */
   seenEvent: (scope: string, eventId: string) => `event:${scope}:${eventId}`,
   seenMessage: (scope: string, clientMsgId: string) => `message:${scope}:${clientMsgId}`,
@@ -43,6 +45,8 @@ export const keys = {
   /** Cached people (display name and time zone, from `users.info`) and permalinks. */
   person: (userId: string) => `person:${userId}`,
   permalink: (channel: string, ts: string) => `permalink:${channel}:${ts}`,
+  /** Where a person was when they opened (or last moved with) the assistant pane on this thread of their DM. */
+  paneContext: (channel: string, threadTs: string) => `pane:${channel}:${threadTs}`,
   /** The App Home tab a person opened last. */
   homeTab: (userId: string) => `home-tab:${userId}`,
   /** One cached page of visitors: the normalised service query. */
@@ -62,6 +66,11 @@ export const keys = {
   /** Every workspace (or organisation) with an installation, and the claim guarding that list: not in a scope. */
   installedWorkspaces: () => 'workspaces:v1',
   installedWorkspacesLock: () => 'workspaces:v1:lock',
+  /**
+   * Written at start and read every few seconds: when it is gone, the store lost its data (a Redis restarted without
+   * persistence, a failover to an empty replica, `FLUSHDB`). Never expires.
+   */
+  storeMarker: () => 'store:marker',
   /** Set when Slack said the app was removed from the one workspace (single-workspace mode): every instance stops. */
   appRemoved: () => 'slack:app-removed',
   /** Version 0.1's layout, read once by `migrate-v1.ts`: Keyv values and a plain set. */

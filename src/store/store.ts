@@ -10,6 +10,7 @@ import { MemoryJobStore } from './jobs-memory.js';
 import { RedisJobStore } from './jobs-redis.js';
 import { keys, namespaced } from './keys.js';
 import { migrateV1 } from './migrate-v1.js';
+import { checkRedisSettings } from './redis-settings.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 /**
@@ -68,6 +69,7 @@ export async function createStore({
     return createMemoryStore(namespace);
   }
   const client = await connectRedis(redisUrl, log);
+  await checkRedisSettings(client, log);
   let closed = false;
   const root = redisStore(client, namespace, () => closed);
   if (legacyProject) await migrateV1(client, root.kv, namespace, legacyProject, log);

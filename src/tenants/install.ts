@@ -18,8 +18,10 @@ export const BOT_SCOPES = [
   'im:history',
   'mpim:history',
   'files:write',
+  'files:read',
   'users:read',
   'im:write',
+  'assistant:write',
 ];
 
 export const INSTALL_PATH = '/slack/install';

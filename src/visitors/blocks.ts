@@ -1,5 +1,6 @@
 import type { types } from '@slack/bolt';
 import type { PageVisitors, VisitorCounts, VisitorsResponse } from '../mintlify/schemas.js';
+import { headOf, tailOf } from '../slack/graphemes.js';
 import type { Message } from '../slack/message.js';
 import { escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
 import { changes } from './change.js';
@@ -220,11 +221,10 @@ export function tableSections(rows: PageVisitors[], offset: number): TableSectio
 export function displayPath(path: string, max = PATH_WIDTH): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
   const clean = path.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/`/g, 'ˋ');
-  const chars = Array.from(clean);
-  if (chars.length <= max) return clean;
+  if (length(clean) <= max) return clean;
   const head = Math.ceil((max - 1) / 2);
   const tail = max - 1 - head;
-  return `${chars.slice(0, head).join('')}…${tail > 0 ? chars.slice(-tail).join('') : ''}`;
+  return `${headOf(clean, head)}…${tail > 0 ? tailOf(clean, tail) : ''}`;
 }
 
 function length(text: string): number {

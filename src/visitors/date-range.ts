@@ -85,7 +85,8 @@ const RANGE_SEPARATORS = new Set(['..', 'to', '-', '–', '—']);
 
 /**
  * Parses the text after `/visitors`. Forms (order-free, case-insensitive):
- * nothing (last 7 days), `today`, `yesterday`, `Nd`, `this month`, `last month`, a month's name (`nov`,
+ * nothing (last 7 days), `today`, `yesterday`, `Nd`, `this week`, `last week` (weeks start on Monday),
+ * `this month`, `last month`, a month's name (`nov`,
  * `november 2025`), `YYYY-MM-DD`,
  * `YYYY-MM-DD YYYY-MM-DD`, `YYYY-MM-DD..YYYY-MM-DD`, plus `top N`, `chart` and `help`.
  */
@@ -126,6 +127,12 @@ function parseRange(text: string, today: number, tz: string): ParsedCommand {
   };
 }
 
+/** The week (Monday to Sunday) `back` weeks before the one holding `today`; day 0, 1 Jan 1970, was a Thursday. */
+function weekRange(today: number, back: number): { from: number; to: number } {
+  const monday = today - ((today + 3) % 7) + 7 * back;
+  return { from: monday, to: Math.min(monday + 6, today) };
+}
+
 interface Tokens {
   limit: number | undefined;
   chart: boolean;
@@ -146,8 +153,12 @@ function readTokens(tokens: string[], today: number): Tokens | { problem: string
       if (n < 1 || n > VISITORS_MAX_LIMIT) return { problem: `\`top\` must be between 1 and ${VISITORS_MAX_LIMIT}.` };
       read.limit = n;
       i++;
-    } else if ((token === 'this' || token === 'last') && next === 'month') {
-      read.ranges.push({ ...monthRange(today, token === 'this' ? 0 : -1), source: `${token} month` });
+    } else if ((token === 'this' || token === 'last') && (next === 'month' || next === 'week')) {
+      const back = token === 'this' ? 0 : -1;
+      read.ranges.push({
+        ...(next === 'month' ? monthRange(today, back) : weekRange(today, back)),
+        source: `${token} ${next}`,
+      });
       i++;
     } else if (monthIndex(token) >= 0) {
       const year = next !== undefined && /^\d{4}$/.test(next) ? Number(next) : undefined;

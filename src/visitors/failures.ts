@@ -14,7 +14,9 @@ export type Failed =
   /** Slack refused the CSV upload into the export's thread. */
   | { ok: false; reason: 'upload_failed'; code: string }
   /** Slack refused the chart for the person's DM. */
-  | { ok: false; reason: 'dm_failed'; code: string };
+  | { ok: false; reason: 'dm_failed'; code: string }
+  /** The app began to stop (a deploy, a restart) before the work finished. */
+  | { ok: false; reason: 'restarting' };
 
 export type FailedFor<Reason extends Failed['reason']> = Extract<Failed, { reason: Reason }>;
 
@@ -33,6 +35,8 @@ export function failedText(failed: Failed, query: ReportQuery): string {
         : exportCopy.uploadFailed(failed.code);
     case 'dm_failed':
       return chartCopy.uploadFailed(failed.code);
+    case 'restarting':
+      return exportCopy.restarting(query);
   }
 }
 

@@ -59,7 +59,7 @@ export function helpMessage(nowMs: number, problem?: string, projects?: string, 
     `*How to use \`/visitors\`* (${reportCopy.zone(tz)}, from your Slack profile)`,
     '• `/visitors` — the last 7 days, including today',
     `• \`/visitors today\`, \`yesterday\`, \`7d\`, \`30d\`, \`90d\` — any \`Nd\` from 1d to ${MAX_RANGE_DAYS}d, ending today`,
-    '• `/visitors this month` (so far) · `/visitors last month` · `/visitors november` (or `nov 2025`)',
+    '• `/visitors this week` (from Monday) · `last week` · `this month` (so far) · `last month` · `november` (or `nov 2025`)',
     `• \`/visitors ${end}\` — one day`,
     `• \`/visitors ${start} ${end}\` or \`/visitors ${start}..${end}\` — both days included`,
     `• Add \`top N\` for rows per page (1–250, default ${DEFAULT_ROWS}), e.g. \`/visitors 30d top 25\``,
@@ -121,6 +121,8 @@ export const exportCopy = {
     (capped ? ` ${exportCopy.capped(rows)}` : ''),
   failed: (query: ReportQuery) =>
     `:x: The export of unique visitors for ${formatRange(query.from, query.to)} did not finish.`,
+  restarting: (query: ReportQuery) =>
+    `:arrows_counterclockwise: The app is restarting, so the export of unique visitors for ${formatRange(query.from, query.to)} stopped before it finished. Run it again in a minute: \`${commandFor(query)}\`, then *Download CSV*.`,
   busy: 'An export of this range is already running here. The file will appear in the thread when it is ready.',
   uploadFailed: (code: string) => `I couldn’t upload the CSV (${inlineCode(code, 60)}). Please try again.`,
 };

@@ -51,6 +51,21 @@ describe('the playground server', () => {
     expect(outcome.html).toContain('The agent job failed');
   });
 
+  it('opens the assistant pane: prompts offered, a message in its thread starts a job answered there', async () => {
+    const opened = (await post('/api/assistant', {})).body as { ok: boolean; threadTs: string };
+    expect(opened.ok).toBe(true);
+    const me = playground.slack.workspace.users.find((u) => !u.isBot)?.id;
+    const pane = playground.slack.tenant().assistantThread(`D${me}`, opened.threadTs);
+    await eventually(() => pane?.suggestedPrompts, 5_000, 'the suggested prompts');
+    const sent = await post('/api/send', { text: 'Document <webhooks>', threadTs: opened.threadTs });
+    expect(sent.body).toEqual({ ok: true });
+    const root = await eventually(async () =>
+      (await messages()).find((m) => m.threadTs === opened.threadTs && m.html.includes('asked the Mintlify agent')),
+    );
+    expect(root.html).toContain('Document &lt;webhooks&gt;');
+    expect(pane?.title).toBe('Document <webhooks>');
+  });
+
   it('answers bad input clearly and keeps running', async () => {
     expect((await post('/api/send', { text: '/nope' })).body).toEqual({
       ok: false,

@@ -63,6 +63,8 @@ describe.each(storeKinds)('/visitors changes and charts ($kind store)', (store) 
     expect(JSON.stringify(complete?.args.files)).toContain('Unique visitors per day');
     const upload = h.slack.callsTo('getUploadURLExternal').concat(h.slack.callsTo('files.getUploadURLExternal'))[0];
     expect(String(upload?.args.filename)).toBe(`visitors_${TEST_PROJECT_ID}_${day(-13)}_${day(0)}.png`);
+    // Slack reads the screen-reader text as `alt_txt` (files.getUploadURLExternal); the SDK's `alt_text` is ignored.
+    expect(h.slack.files[0]?.altText).toMatch(/^Unique visitors per day/);
     const bytes = String(h.slack.callsTo('file_upload')[0]?.args.content);
     expect(bytes).toContain('PNG');
     expect(bytes).toContain('IHDR');

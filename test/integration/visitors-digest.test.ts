@@ -26,18 +26,21 @@ describe.each(storeKinds)('/visitors digest ($kind store)', (store) => {
   });
 
   /** Runs `/visitors digest …` on `app` and reads the private answer. */
-  async function digest(app: TestApp, words: string, prefix?: string): Promise<string> {
+  async function digest(app: TestApp, words: string, prefix?: string, channel?: string): Promise<string> {
     const text = prefix ? `${prefix} ${words}` : `digest ${words}`.trim();
     // Alice keeps UTC here (these tests are about UTC schedules); zones: visitors-zones.test.ts.
     h.slack.zones.set(USER_ID, 'UTC');
-    await h.command(`/visitors ${text}`, { app });
+    await h.command(`/visitors ${text}`, { app, ...(channel && { channel }) });
     const reply = await h.answer();
     expect(reply.args.response_type).toBe('ephemeral');
     return String(reply.args.text);
   }
 
+  /** Digests posted in the channel (not the note to the subscriber in their DM). */
   const digestPosts = () =>
-    h.slack.callsTo('chat.postMessage').filter((c: SlackCall) => String(c.args.text).includes('visitors digest'));
+    h.slack
+      .callsTo('chat.postMessage')
+      .filter((c: SlackCall) => c.args.channel === CHANNEL_ID && String(c.args.text).includes('visitors digest'));
   const chartUploads = () =>
     h.slack.callsTo('files.completeUploadExternal').filter((c) => String(c.args.initial_comment).includes('digest'));
   const postedLogs = (...apps: TestApp[]) =>
@@ -104,6 +107,38 @@ describe.each(storeKinds)('/visitors digest ($kind store)', (store) => {
     const stored = h.slack.messages.filter((m) => String(m.text).startsWith('Weekly visitors digest'));
     expect(stored.length).toBe(postedLogs(app)); // one message per occurrence, the 5xx one included
   });
+
+  it('subscribing in a channel the bot is not in is refused at once, with the /invite that fixes it', async () => {
+    const app = await h.boot();
+    h.slack.workspace.channels.push({ id: 'C567NOBOT', name: 'no-bot', botMember: false });
+    const answer = await digest(app, 'weekly', undefined, 'C567NOBOT');
+    expect(answer).toContain('I can’t post in this channel (`not_in_channel`), so no digest was set up');
+    expect(answer).toContain('`/visitors digest weekly`');
+    expect(answer).toContain('/invite @Mintlify');
+    expect(await digest(app, '', undefined, 'C567NOBOT')).toContain('has no visitors digest');
+    expect(await digest(app, 'weekly')).toContain('weekly on Monday at 09:00 UTC'); // where the bot is, it is set up
+  });
+
+  it.each(['restricted_action', 'msg_too_long', 'not_in_channel'])(
+    'a digest Slack refuses for good (%s) ends its subscription and tells its subscriber privately, once',
+    async (code) => {
+      const app = await h.boot();
+      await digest(app, 'weekly');
+      h.slack.fail('chat.postMessage', { error: code }, 1, (args) => args.channel === CHANNEL_ID);
+      time = Date.parse('2026-11-23T09:00:05Z');
+      const dm = await eventually(
+        () => h.slack.callsTo('chat.postMessage').find((c) => c.args.channel === USER_ID),
+        10_000,
+        'the note to the subscriber',
+      );
+      expect(String(dm.args.text)).toContain(`weekly visitors digest in <#${CHANNEL_ID}> has ended`);
+      expect(String(dm.args.text)).toContain(`\`${code}\``);
+      if (code === 'not_in_channel') expect(String(dm.args.text)).toContain('/invite @Mintlify');
+      expect(await digest(app, '')).toContain('has no visitors digest');
+      await settle(300); // many ticks
+      expect(digestPosts()).toHaveLength(1); // the refused attempt, never tried again
+    },
+  );
 
   it('a channel that was archived ends its subscription with a log line', async () => {
     const app = await h.boot();

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { queueNamespace } from '../../src/config.js';
 import { runQueuesCommand, USAGE } from '../../src/queue/command.js';
 import type { Engine } from '../../src/queue/engine.js';
 import { createRedisEngine } from '../../src/queue/redis.js';
+import { queueNamespace } from '../../src/queue/redis-connection.js';
 import { CLEAN_CWD } from '../support/app-process.js';
 import { captureLogs } from '../support/logs.js';
 import { dropNamespace, redisAvailable, TEST_REDIS_URL, testNamespace } from '../support/redis.js';

@@ -98,6 +98,20 @@ describe('Slack stand-in: the assistant pane', () => {
     expect(slack.messages.find((m) => m.ts === thread.threadTs)?.assistant_app_thread?.title).toBe(thread.title);
   });
 
+  it('clicking a suggested prompt: its message, posted as the person’s in the thread (message.im)', async () => {
+    const picked = slack.people.picksPrompt(thread, 'Retries');
+    expect(picked.events.map((e) => e.event)).toMatchObject([
+      {
+        type: 'message',
+        channel_type: 'im',
+        user: 'U123ALICE',
+        thread_ts: thread.threadTs,
+        text: 'Document the retry policy',
+      },
+    ]);
+    expect(() => slack.people.picksPrompt(thread, 'Nope')).toThrow('no prompt "Nope"');
+  });
+
   it('moving with the pane open: assistant_thread_context_changed, which Bolt saves on the thread', async () => {
     const events = slack.people.movesAssistant(thread, 'C234GENERAL');
     expect(events[0]?.event).toMatchObject({

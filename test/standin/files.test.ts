@@ -24,6 +24,19 @@ describe('Slack stand-in: files people share', () => {
   });
   afterAll(() => slack.close());
 
+  it('files.getUploadURLExternal records `alt_txt` as Slack documents it, ignores `alt_text`, refuses over 1,000', async () => {
+    const client = bot();
+    const args = (alt: Record<string, string>) =>
+      ({ filename: 'chart.png', length: PNG.length, ...alt }) as webApi.FilesGetUploadURLExternalArguments;
+    const read = await client.files.getUploadURLExternal(args({ alt_txt: 'Visitors per day' }));
+    expect(slack.files.find((f) => f.id === read.file_id)?.altText).toBe('Visitors per day');
+    const ignored = await client.files.getUploadURLExternal(args({ alt_text: 'Visitors per day' }));
+    expect(slack.files.find((f) => f.id === ignored.file_id)).not.toHaveProperty('altText');
+    await expect(client.files.getUploadURLExternal(args({ alt_txt: 'x'.repeat(1_001) }))).rejects.toMatchObject({
+      data: { error: 'alt_txt_too_large' },
+    });
+  });
+
   it('a snippet shared with a comment: a file_share message with the file object, the comment on the wire', () => {
     const content = '# Retries\nBack off & give up after <30s>\n';
     const shared = slack.people.sharesFile(

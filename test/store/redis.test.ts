@@ -1,6 +1,6 @@
 import { createClient } from '@keyv/redis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CorruptJobError } from '../../src/store/jobs.js';
+import { CorruptJobError, RECORD_TTL_MS } from '../../src/store/jobs.js';
 import { createStore, describeRedisUrl, type Store, StoreUnavailableError } from '../../src/store/store.js';
 import { captureLogs } from '../support/logs.js';
 import { dropNamespace, redisAvailable, TEST_REDIS_URL, testNamespace } from '../support/redis.js';
@@ -92,6 +92,23 @@ describe.skipIf(!redisAvailable)('redis store', () => {
       const error = await store.jobs.get({ project: 'proj_a', jobId: 'job-1' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CorruptJobError);
       expect((error as Error).message).toContain('round');
+    });
+
+    it('gives the active index the records’ TTL, so an eviction policy or the TTL removes them together', async () => {
+      const store = await replica();
+      await store.jobs.create(binding(), { status: 'active' }, 1);
+      await store.jobs.startRound(binding(), 2);
+      const client = createClient({ url: TEST_REDIS_URL });
+      await client.connect();
+      try {
+        const [record, index] = await Promise.all(
+          [`${namespace}:job:proj_a:job-1`, `${namespace}:active:proj_a`].map((key) => client.pTTL(key)),
+        );
+        expect(record).toBeGreaterThan(RECORD_TTL_MS - 60_000);
+        expect(Math.abs(Number(index) - Number(record))).toBeLessThan(60_000);
+      } finally {
+        await client.close();
+      }
     });
 
     /** Writes a kv value, a claim, a job and a budget use through `store`. */

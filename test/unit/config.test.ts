@@ -63,9 +63,12 @@ describe('parseConfig', () => {
       jobMaxAgeMs: DEFAULT_JOB_MAX_AGE_MS,
       allowedUsers: [],
       allowedChannels: [],
+      followUps: 'reply',
+      allowExternal: false,
       logLevel: 'info',
       role: 'all',
       queueLockMs: 10_000,
+      slackRateWindowMs: 60_000,
     });
   });
 
@@ -83,6 +86,8 @@ describe('parseConfig', () => {
       JOB_MAX_AGE_MS: '1000',
       AGENT_ALLOWED_USERS: ' U012AB3CD , W0123 ,',
       AGENT_ALLOWED_CHANNELS: 'C01,G02',
+      AGENT_FOLLOW_UPS: 'mention',
+      AGENT_ALLOW_EXTERNAL: 'TRUE',
       LOG_LEVEL: 'debug',
       MINTLIFY_CHANNEL_PROJECTS: ' C0AAA:proj_b, C0BBB : proj_c ,',
       MINTLIFY_API_KEYS: 'proj_b:mint_b_key',
@@ -101,6 +106,8 @@ describe('parseConfig', () => {
       jobMaxAgeMs: 1000,
       allowedUsers: ['U012AB3CD', 'W0123'],
       allowedChannels: ['C01', 'G02'],
+      followUps: 'mention',
+      allowExternal: true,
       logLevel: 'debug',
     });
   });
@@ -187,6 +194,8 @@ describe('parseConfig', () => {
     ['lower-case user id', { AGENT_ALLOWED_USERS: 'U012,u345' }, 'AGENT_ALLOWED_USERS', /Slack ids/],
     ['channel name instead of id', { AGENT_ALLOWED_CHANNELS: '#general' }, 'AGENT_ALLOWED_CHANNELS', /Slack ids/],
     ['ids separated by spaces', { AGENT_ALLOWED_USERS: 'U01 U02' }, 'AGENT_ALLOWED_USERS', /Slack ids/],
+    ['AGENT_FOLLOW_UPS unknown', { AGENT_FOLLOW_UPS: 'always' }, 'AGENT_FOLLOW_UPS', /one of reply, mention/],
+    ['AGENT_ALLOW_EXTERNAL not a boolean', { AGENT_ALLOW_EXTERNAL: 'yes' }, 'AGENT_ALLOW_EXTERNAL', /true or false/],
     [
       'a route to an empty project',
       { MINTLIFY_CHANNEL_PROJECTS: 'C0AAA:' },

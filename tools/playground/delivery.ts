@@ -13,6 +13,8 @@ import { slackTs } from './channel.js';
 export interface Delivery {
   /** A typed message as Slack puts it on the wire (`@name` → `<@U…>`, links, `&` `<` `>` escaped). */
   encode(typed: string): string;
+  /** Events the stand-in made for what a person did (the assistant pane), signed and posted as Slack does. */
+  events(envelopes: readonly Record<string, unknown>[]): Promise<void>;
   command(input: {
     command: string;
     text: string;
@@ -77,6 +79,9 @@ export function createDelivery(options: { slack: SlackStandin; appUrl: string; s
 
   return {
     encode: (typed) => messageWire(typed, ws),
+    async events(envelopes) {
+      for (const envelope of envelopes) await post(JSON.stringify(envelope), 'application/json');
+    },
     async command({ command, text, user, channel, responseUrl }) {
       await form({
         token: 'playground',

@@ -128,6 +128,12 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
       await delivery.command({ command: name, text: rest, user: me, channel, responseUrl: slack.responseUrl(id) });
       return { ok: true };
     }
+    // A reply in the assistant pane's thread is a message in the person's DM with the app.
+    const pane = threadTs ? slack.tenant().assistantThread(`D${me.id}`, threadTs) : undefined;
+    if (pane) {
+      await delivery.events(slack.people.says(me.id, pane.channel, trimmed, { threadTs }).events);
+      return { ok: true };
+    }
     const ts = slackTs();
     const wire = delivery.encode(trimmed);
     slack.messages.push({ channel: channel.id, ts, user: me.id, text: wire, ...(threadTs && { thread_ts: threadTs }) });
@@ -224,6 +230,12 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
           const input = ActionSchema.safeParse(body);
           if (!input.success) return json(res, 400, { ok: false, error: 'Unknown action' });
           return json(res, 200, await act(input.data));
+        }
+        case '/api/assistant': {
+          // The person opens the app's assistant pane next to the channel: a thread of their DM with the app.
+          const opened = slack.people.opensAssistant(me.id, { context: channel.id });
+          await delivery.events(opened.events);
+          return json(res, 200, { ok: true, threadTs: opened.threadTs });
         }
         case '/api/knobs': {
           const input = KnobsSchema.safeParse(body);

@@ -54,7 +54,26 @@ export class PeopleActions {
     file: SharedFile,
     where: Where & { text?: string } = {},
   ): Said & { file: ReturnType<typeof fileObject> } {
+    const said = this.sharesFiles(user, channel, [file], where);
+    return { ...said, file: said.files[0] as ReturnType<typeof fileObject> };
+  }
+
+  /** `user` shares several files in one message (Slack allows up to 10), with or without a comment. */
+  sharesFiles(
+    user: string,
+    channel: string,
+    files: SharedFile[],
+    where: Where & { text?: string } = {},
+  ): Said & { files: ReturnType<typeof fileObject>[] } {
     const tenant = this.where(channel, where);
+    const objects = files.map((file) => fileObject(this.slack, tenant, this.upload(tenant, user, channel, file)));
+    const text = where.text === undefined ? '' : messageWire(where.text, tenant.workspace);
+    const message = { channel, ts: this.slack.nextTs(), user, text, subtype: 'file_share', files: objects };
+    const said = this.store(tenant, message, where);
+    return { ts: said.ts, text, files: objects, events: messageEvents(tenant, said) };
+  }
+
+  private upload(tenant: Tenant, user: string, channel: string, file: SharedFile): UploadedFile {
     const bytes = Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content, 'utf8');
     const kind = fileType(file.name);
     const stored: UploadedFile = {
@@ -69,11 +88,7 @@ export class PeopleActions {
       created: Math.floor(this.slack.now() / 1000),
     };
     tenant.files.push(stored);
-    const object = fileObject(this.slack, tenant, stored);
-    const text = where.text === undefined ? '' : messageWire(where.text, tenant.workspace);
-    const message = { channel, ts: this.slack.nextTs(), user, text, subtype: 'file_share', files: [object] };
-    const said = this.store(tenant, message, where);
-    return { ts: said.ts, text, file: object, events: messageEvents(tenant, said) };
+    return stored;
   }
 
   /**
@@ -102,6 +117,16 @@ export class PeopleActions {
     };
     tenant.assistantThreads.push(thread);
     return { channel, threadTs, thread, events: [this.assistantEvent(tenant, 'assistant_thread_started', thread)] };
+  }
+
+  /**
+   * The person clicks the suggested prompt titled `title` in the pane: Slack posts its message as theirs, in the
+   * thread (a `message.im`). Throws when the app offered no such prompt.
+   */
+  picksPrompt(thread: AssistantThread, title: string): Said {
+    const prompt = thread.suggestedPrompts?.prompts.find((p) => p.title === title);
+    if (!prompt) throw new Error(`the app offered no prompt "${title}" in this thread`);
+    return this.says(thread.userId, thread.channel, prompt.message, { threadTs: thread.threadTs });
   }
 
   /** The person moves to `context` with the pane open: `assistant_thread_context_changed`. */

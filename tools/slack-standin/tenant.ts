@@ -5,6 +5,8 @@ export interface UploadedFile {
   id: string;
   name: string;
   title?: string;
+  /** The screen-reader description, as files.getUploadURLExternal's `alt_txt` gave it. */
+  altText?: string;
   /** The content as text (a snippet, a CSV); binary files keep their bytes in `bytes`. */
   content: string;
   /** The bytes as uploaded (a PNG chart is not text). */

@@ -31,6 +31,8 @@ export interface StandinChannel {
   name: string;
   /** Slack Connect: the other organisations' teams this channel is shared with (`is_ext_shared`). */
   sharedWith?: string[];
+  /** False for a channel the bot is not in: `is_member` false, and posting there is refused with `not_in_channel`. */
+  botMember?: boolean;
 }
 
 /** Another organisation reached through Slack Connect: its people are not the workspace's, their team is theirs. */

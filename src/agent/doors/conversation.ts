@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
-import { accessOf } from '../../slack/access.js';
+import { accessOf, type Verdict } from '../../slack/access.js';
 import { decodeWithNames } from '../../slack/user-names.js';
 import type { Turn } from '../conversation.js';
 import { type Incoming, toIncoming } from './incoming.js';
@@ -36,10 +36,20 @@ export async function threadReply(deps: DoorDeps, { event, body, context }: Mess
 async function hand(
   deps: DoorDeps,
   incoming: Incoming,
-  { body, context }: { body: unknown; context: MessageArgs['context'] },
+  delivery: { body: unknown; context: MessageArgs['context'] },
   addressed: boolean,
 ): Promise<void> {
-  const turn: Turn = {
+  await deps.dispatch('agent.turn', await turnOf(deps, incoming, delivery, addressed));
+}
+
+/** The `Turn` of a person's message: its text decoded (people by name), its delivery's ids, the access verdict. */
+export async function turnOf(
+  deps: Pick<Deps, 'slack' | 'store' | 'log'>,
+  incoming: Incoming,
+  { body, context }: { body: unknown; context: MessageArgs['context'] },
+  addressed: boolean,
+): Promise<Turn> {
+  return {
     channel: incoming.channel,
     ts: incoming.ts,
     threadTs: incoming.threadTs,
@@ -49,9 +59,16 @@ async function hand(
     eventId: String((body as { event_id?: unknown }).event_id ?? ''),
     retryNum: context.retryNum,
     addressed,
-    allowed: accessOf(context).allowed,
+    mentionsBot: incoming.mentionsBot,
+    ...(incoming.files.length > 0 && { files: incoming.files }),
+    ...accessFields(accessOf(context)),
     botUserId: context.botUserId,
     botId: context.botId,
   };
-  await deps.dispatch('agent.turn', turn);
 }
+
+/** The verdict as a turn carries it: whether allowed, and whether refused for being from another organisation. */
+const accessFields = (verdict: Verdict) => ({
+  allowed: verdict.allowed,
+  ...(!verdict.allowed && verdict.reason === 'external' && { external: true }),
+});

@@ -1,3 +1,5 @@
+import { type SharedFile, sharedFilesOf } from '../shared-files.js';
+
 /** A person's message, narrowed from a `message` or `app_mention` event: the one input of every conversational door. */
 export interface Incoming {
   channel: string;
@@ -11,6 +13,8 @@ export interface Incoming {
   clientMsgId?: string;
   /** The text mentioned the bot. */
   mentionsBot: boolean;
+  /** Files shared with it (`file_share`). */
+  files: SharedFile[];
 }
 
 /** Subtypes that are still a person writing; edits, deletions, joins and bots are not. */
@@ -21,7 +25,7 @@ const PERSON_SUBTYPES = new Set([undefined, 'thread_broadcast', 'file_share']);
  * Whether it starts a job, follows one up or is none of the bot's business is decided later.
  */
 export function toIncoming(event: Record<string, unknown>, botUserId?: string): Incoming | undefined {
-  const { subtype, bot_id, thread_ts, ts, channel, user, text, client_msg_id } = event;
+  const { subtype, bot_id, thread_ts, ts, channel, user, text, client_msg_id, files } = event;
   if (!PERSON_SUBTYPES.has(subtype as string | undefined) || bot_id) return undefined;
   if (typeof ts !== 'string' || typeof channel !== 'string' || typeof user !== 'string') return undefined;
   if (botUserId && user === botUserId) return undefined;
@@ -36,5 +40,6 @@ export function toIncoming(event: Record<string, unknown>, botUserId?: string): 
     wireText: (mention ? wire.replace(mention, ' ') : wire).replace(/[ \t]{2,}/g, ' ').trim(),
     ...(typeof client_msg_id === 'string' && { clientMsgId: client_msg_id }),
     mentionsBot,
+    files: sharedFilesOf(files),
   };
 }

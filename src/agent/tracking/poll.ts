@@ -2,13 +2,12 @@ import type { Deps } from '../../deps.js';
 import { describeFailure } from '../../mintlify/failure.js';
 import { isKnownStatus } from '../../mintlify/schemas.js';
 import { Again } from '../../queue/engine.js';
+import { budgetKey, rootUpdateBudgets } from '../../slack/tiers.js';
 import { CorruptJobError, type JobRecord } from '../../store/jobs.js';
+import { DATA_LOST_MESSAGE } from '../../store/loss.js';
 import { nextPollInterval } from './backoff.js';
 import { afterPoll } from './decide.js';
 import { type PollData, trackingIds } from './track.js';
-
-/** How often a running job's root message shows a new elapsed time. */
-export const ROOT_REFRESH_MS = 60_000;
 
 export type PollDeps = Pick<Deps, 'config' | 'log' | 'store' | 'mintlify' | 'metrics' | 'now' | 'lanes'>;
 
@@ -58,7 +57,8 @@ export async function pollRound(deps: PollDeps, data: PollData): Promise<Again |
       if (changed && !isKnownStatus(observation.status)) {
         log.warn('poller.unknown_status', { status: observation.status, hint: 'read as not ended' });
       }
-      const due = now() - data.refreshedAt >= ROOT_REFRESH_MS;
+      // A new elapsed time once a minute, while the workspace's budget for it lasts (see slack/tiers.ts).
+      const due = now() - data.refreshedAt >= config.slackRateWindowMs && (await elapsedRefreshAllowed(deps, data));
       if (changed || due) {
         const job = { workspace: data.workspace, ...ref };
         await deps.lanes.refreshes.add({ ...job, stateChanged: changed }, { id: trackingIds.refresh(job) });
@@ -76,11 +76,20 @@ export async function pollRound(deps: PollDeps, data: PollData): Promise<Again |
   }
 }
 
+async function elapsedRefreshAllowed(deps: PollDeps, data: PollData): Promise<boolean> {
+  return (await rootUpdateBudgets(deps.store, deps.config).elapsed.take(budgetKey(data.workspace))).ok;
+}
+
 /** The round's record; a corrupt one is logged and dropped from tracking, never polled through. */
 async function readRecord(deps: PollDeps, data: PollData, log: Deps['log']): Promise<JobRecord | undefined> {
   const ref = { project: data.project, jobId: data.jobId };
   try {
     const record = await deps.store.jobs.get(ref);
+    if (!record) {
+      // Its poll lives, its record does not: the store lost data (evicted, flushed). A reply in the thread heals it.
+      log.error('store.record_lost', { round: data.round, message: DATA_LOST_MESSAGE });
+      deps.metrics.storeDataLost('record');
+    }
     if (!record || record.ended) await deps.store.jobs.untrack(ref);
     return record;
   } catch (error) {

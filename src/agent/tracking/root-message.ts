@@ -2,9 +2,11 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { Again } from '../../queue/engine.js';
 import { classifySlackError } from '../../slack/errors.js';
+import { budgetKey, rootUpdateBudgets } from '../../slack/tiers.js';
 import type { JobRef } from '../../store/jobs.js';
 import { WorkspaceRefSchema } from '../../workspace.js';
 import { rootMessage } from '../job-messages.js';
+import { jobMetadata } from '../job-metadata.js';
 import { trackingIds } from './track.js';
 
 /** Rewrites after a rival update, at most: each transition's own refresh covers what comes after it. */
@@ -19,7 +21,7 @@ export const RefreshDataSchema = z.object({
 });
 export type RefreshData = z.infer<typeof RefreshDataSchema>;
 
-export type RefreshDeps = Pick<Deps, 'slack' | 'log' | 'now' | 'store' | 'projects' | 'jobWatchers'>;
+export type RefreshDeps = Pick<Deps, 'slack' | 'log' | 'now' | 'store' | 'projects' | 'jobWatchers' | 'config'>;
 
 /** Root-message refreshes are this job's: at most one waits at a time, so a burst of changes costs one update. */
 export const refreshId = ({ project, jobId }: JobRef) =>
@@ -35,10 +37,16 @@ export const refreshId = ({ project, jobId }: JobRef) =>
 export async function refreshRoot(deps: RefreshDeps, data: RefreshData): Promise<Again | undefined> {
   const ref: JobRef = { project: data.project, jobId: data.jobId };
   let record = await deps.store.jobs.get(ref);
+  const budget = rootUpdateBudgets(deps.store, deps.config).all;
   try {
     for (let i = 0; record && i < MAX_REWRITES; i++) {
+      // Within the workspace's Tier 3 budget: a new state waits for room, an elapsed time is dropped.
+      const use = await budget.take(budgetKey(data.workspace));
+      if (!use.ok) return data.stateChanged ? new Again(data, Math.max(use.resetInMs, 1)) : undefined;
       const message = rootMessage(record, { now: deps.now(), showProject: deps.projects.all.length > 1 });
-      await deps.slack.chat.update({ channel: record.channel, ts: record.statusTs, ...message });
+      // The metadata carries the job, so a thread whose record the store lost can be bound again from it.
+      const metadata = jobMetadata(record);
+      await deps.slack.chat.update({ channel: record.channel, ts: record.statusTs, ...message, metadata });
       const latest = await deps.store.jobs.get(ref);
       if (!latest || latest.rev === record.rev) break;
       record = latest;

@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { ServiceFailure } from '../../mintlify/failure.js';
 import { slackErrorCode } from '../../slack/errors.js';
+import { shareFile } from '../../slack/upload.js';
 import type { ReportQuery } from '../date-range.js';
 import { chartCopy } from '../messages.js';
 import type { PageDeps } from '../report/page.js';
@@ -42,7 +43,7 @@ export async function makeChart(
   return { ok: true, chart: { trend: fetched.trend, png, project: query.project } };
 }
 
-/** Uploads the PNG (files.uploadV2: getUploadURLExternal → upload → completeUploadExternal). Returns the error code on failure. */
+/** Uploads the PNG (getUploadURLExternal → upload → completeUploadExternal). Returns the error code on failure. */
 export async function uploadChart(
   deps: Pick<Deps, 'slack' | 'log'>,
   chart: ChartPicture,
@@ -59,13 +60,13 @@ export async function uploadChart(
       channel = target.channel;
     }
     const title = chartTitle(chart.trend);
-    await deps.slack.filesUploadV2({
-      channel_id: channel,
-      file: chart.png,
+    await shareFile(deps.slack, {
+      channel,
+      bytes: chart.png,
       filename: chartCopy.filename({ ...chart.trend.range, project: chart.project }),
       title,
-      alt_text: title,
-      initial_comment:
+      altText: title,
+      comment:
         comment ??
         (target.kind === 'channel'
           ? chartCopy.sharedComment(chart.trend.range, target.sharedBy)

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import type { TopLevelSpec } from 'vega-lite';
 import { formatRange } from '../format.js';
 import type { Trend } from './trend.js';
@@ -10,8 +11,8 @@ import type { Trend } from './trend.js';
  */
 
 const require = createRequire(import.meta.url);
-const FONT_FAMILY = 'Inter';
-const FONT_FILES = [
+export const FONT_FAMILY = 'Inter';
+export const FONT_FILES = [
   require.resolve('@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf'),
   require.resolve('@expo-google-fonts/inter/600SemiBold/Inter_600SemiBold.ttf'),
 ];
@@ -105,25 +106,59 @@ export function chartSpec(trend: Trend): TopLevelSpec {
   };
 }
 
+/** The thread that draws (render-thread.ts, compiled; the TypeScript itself when running from source). */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const THREAD_URL = new URL(FROM_SOURCE ? './render-thread.ts' : './render-thread.js', import.meta.url);
+
+function startThread(): Worker {
+  if (!FROM_SOURCE) return new Worker(THREAD_URL);
+  // Tests and `npm run dev`: a worker does not inherit tsx's loader, so the thread registers it before loading.
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const boot = `import(${tsx}).then((tsx) => { tsx.register(); return import(${JSON.stringify(THREAD_URL.href)}); });`;
+  return new Worker(boot, { eval: true });
+}
+
+interface Waiting {
+  resolve: (png: Buffer) => void;
+  reject: (error: Error) => void;
+}
+let thread: { worker: Worker; waiting: Map<number, Waiting> } | undefined;
+let requests = 0;
+
+/** The drawing thread, started on first use (Vega takes about a second to load) and again after it died. */
+function drawingThread() {
+  if (thread) return thread;
+  const worker = startThread();
+  const waiting = new Map<number, Waiting>();
+  const current = { worker, waiting };
+  worker.on('message', ({ id, png, error }: { id: number; png?: Uint8Array; error?: string }) => {
+    const request = waiting.get(id);
+    waiting.delete(id);
+    if (waiting.size === 0) worker.unref(); // an idle thread does not keep the process alive
+    if (png) request?.resolve(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
+    else request?.reject(new Error(error ?? 'the chart thread gave no picture'));
+  });
+  const fail = (error: Error) => {
+    if (thread === current) thread = undefined;
+    for (const request of waiting.values()) request.reject(error);
+    waiting.clear();
+  };
+  worker.on('error', fail);
+  worker.on('exit', (code) => fail(new Error(`the chart thread exited with code ${code}`)));
+  thread = current;
+  return current;
+}
+
 /**
- * Renders a spec to PNG bytes, `CHART_SCALE` times the spec's size. The renderers load on first use: Vega alone
- * takes about a second to import, which would otherwise slow every start-up.
+ * Renders a spec to PNG bytes, `CHART_SCALE` times the spec's size, on a worker thread: a render is ~100 ms of CPU
+ * in one synchronous call, and the thread that acknowledges Slack (one process, `ROLE=all`) must not wait for it.
  */
-export async function renderChart(spec: TopLevelSpec): Promise<Buffer> {
-  const [{ parse, View }, { compile }, { Resvg }] = await Promise.all([
-    import('vega'),
-    import('vega-lite'),
-    import('@resvg/resvg-js'),
-  ]);
-  const view = new View(parse(compile(spec).spec), { renderer: 'none' });
-  try {
-    const svg = await view.toSVG();
-    const png = new Resvg(svg, {
-      font: { fontFiles: FONT_FILES, loadSystemFonts: false, defaultFontFamily: FONT_FAMILY },
-      fitTo: { mode: 'zoom', value: CHART_SCALE },
-    }).render();
-    return png.asPng();
-  } finally {
-    view.finalize();
-  }
+export function renderChart(spec: TopLevelSpec): Promise<Buffer> {
+  const { worker, waiting } = drawingThread();
+  const id = ++requests;
+  worker.ref();
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    worker.postMessage({ id, spec });
+  });
 }

@@ -37,7 +37,13 @@ export function digestAnswer(result: DigestResult, nowMs: number): Message {
     case 'subscribed':
       return notice(
         `:white_check_mark: This conversation will get the visitors digest ${describeSchedule(result.schedule)}. ` +
-          `Next: ${nextText(result.schedule, nowMs)}. Make sure I’m in the channel (\`/invite\` me if not).`,
+          `Next: ${nextText(result.schedule, nowMs)}.`,
+      );
+    case 'cannot_post':
+      return notice(
+        `:warning: I can’t post in this channel (${inlineCode(result.code)}), so no digest was set up for ` +
+          `${inlineCode(`/visitors digest ${result.schedule.cadence}`)}. Add me with \`/invite @Mintlify\` (or your ` +
+          'app’s name), then run the command again.',
       );
   }
 }
@@ -49,3 +55,16 @@ function nextText(schedule: Schedule, nowMs: number): string {
   const period = digestPeriod(schedule, next);
   return `${formatTime(next, schedule.tz)}, covering ${formatRange(period.from, period.to)}`;
 }
+
+/** The private note to whoever set up a digest that Slack refused for good: it has ended, why, and the fix. */
+export function digestEndedNote(channel: string, cadence: string, code: string): Message {
+  const fix = NOT_IN_CHANNEL_FIXES.has(code)
+    ? 'Add me with `/invite @Mintlify` (or your app’s name) and set it up again'
+    : 'Set it up again once the channel can take it';
+  return notice(
+    `:warning: The ${cadence} visitors digest in <#${channel}> has ended: Slack refused it (${inlineCode(code)}). ` +
+      `${fix} with \`/visitors digest ${cadence}\`.`,
+  );
+}
+
+const NOT_IN_CHANNEL_FIXES = new Set(['not_in_channel', 'channel_not_found']);

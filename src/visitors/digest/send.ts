@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import type { ServiceFailure } from '../../mintlify/failure.js';
 import { type PageVisitors, VISITORS_MAX_LIMIT, type VisitorCounts } from '../../mintlify/schemas.js';
-import { classifySlackError, NOT_IN_CHANNEL } from '../../slack/errors.js';
+import { classifySlackError } from '../../slack/errors.js';
 import { findPosted } from '../../slack/witness.js';
 import { makeChart, uploadChart } from '../chart/deliver.js';
 import { reportCopy } from '../messages.js';
@@ -10,6 +10,7 @@ import { type DayRange, previousPeriod } from '../periods.js';
 import { fetchPage, type PageDeps } from '../report/page.js';
 import { UTC } from '../zone.js';
 import { DIGEST_PAGES_PER_PERIOD, digestMessage, type PeriodData } from './blocks.js';
+import { digestEndedNote } from './messages.js';
 import { chartRange, describeSchedule, digestPeriod, latestDue } from './schedule.js';
 import { endSubscription, type SchedulerDeps } from './scheduler.js';
 import { getSubscription, type Subscription } from './store.js';
@@ -43,7 +44,7 @@ async function periodData(
 
 export type DigestOutcome = 'posted' | 'failed' | 'ended';
 
-type DigestDeps = PageDeps & SchedulerDeps & Pick<Deps, 'slack'>;
+type DigestDeps = PageDeps & SchedulerDeps & Pick<Deps, 'slack' | 'replies'>;
 type Fields = { channel: string; cadence: string; from: string; to: string };
 
 /** Sends `subscription`'s digest for the period its scheduled instant `dueAt` closes. */
@@ -62,10 +63,13 @@ export async function sendDigest(deps: DigestDeps, subscription: Subscription, d
   return 'posted';
 }
 
-/** Reads both periods and posts the digest; a subscription whose channel is gone for the bot ends here. */
+/**
+ * Reads both periods and posts the digest. A subscription Slack refuses for good (the bot removed, the channel
+ * archived, the post not allowed there) ends here, and whoever set it up is told privately.
+ */
 async function postDigest(
   deps: DigestDeps,
-  { channel, project, schedule }: Subscription,
+  { channel, project, schedule, createdBy }: Subscription,
   period: DayRange,
   fields: Fields,
 ): Promise<'posted' | 'failed' | 'ended'> {
@@ -109,12 +113,15 @@ async function postDigest(
       deps.log.info('visitors.digest_found', { ...fields, code });
       return 'posted';
     }
-    if (!NOT_IN_CHANNEL.has(code)) {
+    if (kind !== 'final') {
       deps.log.warn('visitors.digest_failed', { ...fields, reason: 'post', code });
       return 'failed';
     }
     await endSubscription(deps, channel);
-    deps.log.warn('visitors.digest_ended', { ...fields, code, reason: 'the bot left the channel or it was archived' });
+    deps.log.warn('visitors.digest_ended', { ...fields, code, reason: 'Slack refused the digest for good' });
+    await deps.replies
+      .direct(createdBy, digestEndedNote(channel, schedule.cadence, code))
+      .catch((error) => deps.log.warn('visitors.digest_ended_note_failed', { ...fields, error }));
     return 'ended';
   }
 }

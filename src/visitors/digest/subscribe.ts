@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps.js';
+import { NOT_IN_CHANNEL, slackErrorCode } from '../../slack/errors.js';
 import type { DigestRequest } from '../requests.js';
 import type { Schedule } from './schedule.js';
 import { endSubscription, type SchedulerDeps, scheduleDigest } from './scheduler.js';
@@ -7,14 +8,16 @@ import { getSubscription, type Subscription, saveSubscription } from './store.js
 export type DigestResult =
   | { kind: 'shown'; subscription: Subscription | undefined }
   | { kind: 'ended'; existed: boolean }
-  | { kind: 'subscribed'; schedule: Schedule };
+  | { kind: 'subscribed'; schedule: Schedule }
+  /** The bot cannot post in the channel (not a member, or the channel is hidden from it): nothing was set up. */
+  | { kind: 'cannot_post'; schedule: Schedule; code: string };
 
 /**
  * Shows, ends or sets the conversation's digest. Who may end or set one (the `/agent` allow-lists) is decided at
  * the door, before a request is made.
  */
 export async function manageDigest(
-  deps: SchedulerDeps & Pick<Deps, 'log' | 'now'>,
+  deps: SchedulerDeps & Pick<Deps, 'log' | 'now' | 'slack'>,
   { command, project, audience }: DigestRequest,
 ): Promise<DigestResult> {
   const { channel, userId } = audience;
@@ -28,11 +31,28 @@ export async function manageDigest(
     }
     case 'subscribe': {
       const { schedule } = command;
+      const code = await cannotPost(deps, channel);
+      if (code) return { kind: 'cannot_post', schedule, code };
       const subscription = { channel, project, schedule, createdBy: userId, createdAt: deps.now() };
       await saveSubscription(deps, subscription);
       await scheduleDigest(deps, subscription);
       deps.log.info('visitors.digest_subscribed', { user: userId, channel, cadence: schedule.cadence });
       return { kind: 'subscribed', schedule };
     }
+  }
+}
+
+/**
+ * Why the bot could not post in `channel`, if it could not: it is not a member (`is_member: false`), or Slack will
+ * not show it the channel (or it is archived). A DM has no membership to check; a failure to ask is no reason to
+ * refuse.
+ */
+async function cannotPost(deps: Pick<Deps, 'slack'>, channel: string): Promise<string | undefined> {
+  try {
+    const info = await deps.slack.conversations.info({ channel });
+    return info.channel?.is_member === false ? 'not_in_channel' : undefined;
+  } catch (error) {
+    const code = slackErrorCode(error);
+    return NOT_IN_CHANNEL.has(code) ? code : undefined;
   }
 }

@@ -50,15 +50,21 @@ export async function visitorsCommand(deps: DoorDeps, { ack, command, context }:
 /** Who asked where, and the zone of their days. */
 type Asker = { audience: Audience; tz: string };
 
-function decodeReport(deps: DoorDeps, text: string, { audience, tz }: Asker): Decoded {
+/** A report's words: its request, or the answer instead; `place` is the channel whose project it is about. */
+export function decodeReport(
+  deps: DoorDeps,
+  text: string,
+  { audience, tz }: Asker,
+  place = audience.channel,
+): Exclude<Decoded, { kind: 'visitors.digest' }> {
   const parsed = parseVisitorsCommand(text, deps.now(), tz);
-  const projects = () => describeProjects(deps.projects, audience.channel, COMMAND);
+  const projects = () => describeProjects(deps.projects, place, COMMAND);
   if (parsed.kind !== 'report') {
     const problem = parsed.kind === 'invalid' ? parsed.problem : undefined;
     return { parsed: parsed.kind, answer: helpMessage(deps.now(), problem, projects(), tz) };
   }
   const { query } = parsed;
-  const project = projectOf(deps, query, audience.channel);
+  const project = projectOf(deps, query, place);
   if (!project)
     return { parsed: parsed.kind, answer: notice(errorCopy.unknownProject(query.project ?? '', projects())) };
   const kind = parsed.chart ? 'visitors.chart' : 'visitors.report';

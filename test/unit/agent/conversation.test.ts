@@ -14,28 +14,50 @@ import {
 } from './support.js';
 
 const PROJECT = 'proj_test';
-const JOB: Place = { kind: 'job', job: { project: PROJECT, jobId: 'job_1', threadTs: '1.0' } };
+const JOB: Place = { kind: 'job', job: { project: PROJECT, jobId: 'job_1', threadTs: '1.0' }, thread: 'own' };
+const JOINED: Place = { ...JOB, thread: 'joined' } as Place;
+const STARTING: Place = { kind: 'starting', thread: 'own' };
+const REPLY = { addressed: false, mentionsBot: false };
+const MENTION = { addressed: true, mentionsBot: true };
+const DM = { addressed: true, mentionsBot: false };
 
 describe('routeOf', () => {
-  it.each<[string, Place, boolean, string, Route]>([
-    ['an instruction to the bot outside a job’s thread starts a job', { kind: 'none' }, true, 'Fix it', 'start'],
-    ['a bare mention outside a job’s thread is answered (with usage)', { kind: 'none' }, true, '', 'start'],
-    ['chatter outside a job’s thread is none of the bot’s business', { kind: 'none' }, false, 'lunch?', 'ignore'],
-    ['any words in a job’s thread follow the job up', JOB, false, 'Also the table', 'follow_up'],
-    ['a mention in a job’s thread follows it up, never starts another', JOB, true, 'Also the table', 'follow_up'],
-    ['an empty message in a job’s thread is ignored', JOB, true, '', 'ignore'],
+  it.each<[string, Place, typeof REPLY, string, Route]>([
+    ['an instruction to the bot outside a job’s thread starts a job', { kind: 'none' }, MENTION, 'Fix it', 'start'],
+    ['a bare mention outside a job’s thread is answered (with usage)', { kind: 'none' }, MENTION, '', 'start'],
+    ['a mention of emoji alone outside a job’s thread is ignored', { kind: 'none' }, MENTION, ':tada: 🎉!', 'ignore'],
+    ['chatter outside a job’s thread is none of the bot’s business', { kind: 'none' }, REPLY, 'lunch?', 'ignore'],
+    ['any words in the bot’s own thread follow the job up', JOB, REPLY, 'Also the table', 'follow_up'],
+    ['a DM reply in the job’s own thread follows it up', JOB, DM, 'Also the table', 'follow_up'],
+    ['a mention in a job’s thread follows it up, never starts another', JOB, MENTION, 'Also the table', 'follow_up'],
+    ['an empty message in a job’s thread is ignored', JOB, MENTION, '', 'ignore'],
+    ['emoji alone in the bot’s own thread are ignored', JOB, REPLY, ':tada: :+1::skin-tone-2:', 'ignore'],
+    ['punctuation and emoji alone in the bot’s own thread are ignored', JOB, REPLY, '🎉 !!! 👍🏽', 'ignore'],
+    ['a reply in a thread the job joined is chatter', JOINED, REPLY, 'thanks!', 'ignore'],
+    ['a mention in a thread the job joined follows it up', JOINED, MENTION, 'also the FAQ', 'follow_up'],
+    ['a mention of emoji alone in a joined thread is ignored', JOINED, MENTION, ':tada:', 'ignore'],
+    ['words while the thread’s job starts are answered "still starting"', STARTING, REPLY, 'And', 'still_starting'],
+    ['an empty message while the job starts is ignored', STARTING, MENTION, '', 'ignore'],
     [
-      'words while the thread’s job starts are answered "still starting"',
-      { kind: 'starting' },
-      false,
-      'And',
-      'still_starting',
+      'a reply while a joined thread’s job starts is chatter',
+      { kind: 'starting', thread: 'joined' },
+      REPLY,
+      'nice',
+      'ignore',
     ],
-    ['an empty message while the job starts is ignored', { kind: 'starting' }, true, '', 'ignore'],
-    ['without the store, an addressed message is told so', { kind: 'unknown' }, true, 'Fix it', 'store_unavailable'],
-    ['without the store, an unaddressed message stays unanswered', { kind: 'unknown' }, false, 'lunch?', 'ignore'],
-  ])('%s', (_behaviour, place, addressed, text, route) => {
-    expect(routeOf(place, { addressed, text })).toBe(route);
+    ['without the store, an addressed message is told so', { kind: 'unknown' }, MENTION, 'Fix it', 'store_unavailable'],
+    ['without the store, an unaddressed message stays unanswered', { kind: 'unknown' }, REPLY, 'lunch?', 'ignore'],
+  ])('%s', (_behaviour, place, how, text, route) => {
+    expect(routeOf(place, { ...how, text })).toBe(route);
+  });
+
+  it.each<[string, Place, typeof REPLY, Route]>([
+    ['a reply in the bot’s own thread', JOB, REPLY, 'ignore'],
+    ['a DM reply in the job’s thread', JOB, DM, 'ignore'],
+    ['a mention in the bot’s own thread', JOB, MENTION, 'follow_up'],
+    ['a mention in a joined thread', JOINED, MENTION, 'follow_up'],
+  ])('with AGENT_FOLLOW_UPS=mention, %s: %s', (_where, place, how, route) => {
+    expect(routeOf(place, { ...how, text: 'Also the table' }, 'mention')).toBe(route);
   });
 });
 

@@ -17,8 +17,9 @@ describe('registerAgent', () => {
     return recorded;
   }
 
-  it('opens one door per surface: /agent, mentions, messages (DMs and thread replies), the shortcut and its form', () => {
+  it('opens one door per surface: the pane, /agent, mentions, messages (DMs and thread replies), the shortcut and its form', () => {
     expect(registered().registered.map((r) => r.on)).toEqual([
+      'assistant',
       'command /agent',
       'event app_mention',
       'event message',

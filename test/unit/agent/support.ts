@@ -138,6 +138,8 @@ export function typed(slack: FakeSlackApi, text: string, overrides: Partial<Omit
     eventId: `Ev${randomUUID().slice(0, 8).toUpperCase()}`,
     clientMsgId: randomUUID(),
     addressed: true,
+    // Addressed outside a DM is a mention (a DM needs none).
+    mentionsBot: overrides.addressed !== false && !channel.startsWith('D'),
     allowed: true,
     botUserId: BOT_USER_ID,
     botId: BOT_ID,
@@ -210,6 +212,8 @@ export function recordingApp() {
     shortcut: on('shortcut'),
     view: on('view'),
     action: on('action'),
+    assistant: (assistant: { getMiddleware(): Listener }) =>
+      void registered.push({ on: 'assistant', listener: assistant.getMiddleware() }),
   };
   const listenersOf = (what: string) =>
     registered.filter((r) => r.on === what).map((r) => r.listener as (a: unknown) => Promise<void>);

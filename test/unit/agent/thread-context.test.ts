@@ -5,6 +5,12 @@ import { CHANNEL_ID } from '../../fixtures/slack.js';
 import { useAgentUnit } from './support.js';
 
 describe('contextOf (thread context cap)', () => {
+  it('cuts an overlong newest message between graphemes, never leaving a lone surrogate', () => {
+    const { text } = contextOf([`Bob Lee: ${'😀'.repeat(200)}`], 100);
+    expect(text).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    expect(text).toContain(`…${'😀'.repeat(99)}\n`);
+  });
+
   it('keeps every line, oldest first, marked as context, when they fit', () => {
     const { text, note } = contextOf(['a: one', 'b: two'], 100);
     expect(text.split('\n')).toEqual([

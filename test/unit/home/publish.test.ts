@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { jobChanged, publishHome, tabOpened } from '../../../src/home/publish.js';
+import { republishHome } from '../../../src/home/republish.js';
+import { Again } from '../../../src/queue/engine.js';
 import { USER_ID } from '../../fixtures/slack.js';
 import { boundJob, storeDown, useAgentUnit } from '../agent/support.js';
 
@@ -46,13 +48,16 @@ describe('App Home publishing', () => {
     expect(publishes()).toBe(1);
   });
 
-  it('a job’s change republishes its owner’s Home while Home is the tab they opened last, no one else’s', async () => {
-    const { deps } = unit();
+  it('a job’s change republishes its owner’s Home (through the homes lane) while it is their last tab, no one else’s', async () => {
+    const { deps, engine } = unit();
     const record = await boundJob(deps);
     await tabOpened(deps, { userId: USER_ID, tab: 'home' });
     await tabOpened(deps, { userId: BOB, tab: 'home' });
     await deps.store.jobs.endRound(record, 0, 'pull_request', 'https://github.com/acme/docs/pull/3');
     await jobChanged(deps, record);
+    await jobChanged(deps, record);
+    expect(await engine.counts('homes')).toMatchObject({ waiting: 1 }); // one publish waits per person
+    await republishHome(deps, { workspace: deps.workspace, userId: USER_ID });
     expect(homesOf()).toHaveLength(2);
     expect(homesOf()[1]).toContain('Pull request ready');
     expect(homesOf(BOB)).toHaveLength(1);
@@ -83,11 +88,14 @@ describe('App Home publishing', () => {
     expect(home).not.toContain('Open thread');
   });
 
-  it('logs, never throws, when Slack refuses the Home view', async () => {
+  it('logs and drops a Home view Slack refuses for good; waits out a 429 on the same job', async () => {
     const { deps, slack, logs } = unit();
+    const data = { workspace: deps.workspace, userId: USER_ID };
     slack.fail('views.publish', { error: 'invalid_blocks' });
-    await expect(publishHome(deps, USER_ID)).resolves.toBeUndefined();
+    await expect(republishHome(deps, data)).resolves.toBeUndefined();
     expect(logs.text()).toMatch(/"event":"slack\.views_publish_failed".*"slack_error":"invalid_blocks"/);
+    slack.fail('views.publish', { status: 429, retryAfterSec: 7 });
+    expect(await republishHome(deps, data)).toEqual(new Again(data, 7_000));
   });
 
   it('still publishes Home when the store cannot remember the tab, and logs it', async () => {

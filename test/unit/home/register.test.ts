@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tabOpened } from '../../../src/home/publish.js';
 import { homeOpened, registerHome } from '../../../src/home/register.js';
+import { republishHome } from '../../../src/home/republish.js';
 import { homeOpened as homeOpenedEvent } from '../../fixtures/conversation.js';
 import { USER_ID } from '../../fixtures/slack.js';
 import { boundJob, recordingApp, useAgentUnit } from '../agent/support.js';
@@ -41,6 +42,7 @@ describe('registerHome', () => {
     const record = await boundJob(deps);
     await tabOpened(deps, { userId: USER_ID, tab: 'home' });
     await deps.jobWatchers?.changed(record);
+    await republishHome(deps, { workspace: deps.workspace, userId: USER_ID });
     expect(slack.views.filter((v) => v.via === 'views.publish' && v.user_id === USER_ID)).toHaveLength(2);
   });
 });

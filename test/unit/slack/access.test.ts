@@ -15,6 +15,13 @@ describe('verdictFor', () => {
   ])('%s', (_case, rule, userId, channel, expected) => {
     expect(verdictFor(rule, { userId, channel })).toEqual(expected);
   });
+
+  it('refuses a person of another organisation unless the rule allows them; then the lists decide', () => {
+    const who = { userId: 'U1', channel: 'C1', external: true };
+    expect(verdictFor(OPEN, who)).toEqual({ allowed: false, reason: 'external' });
+    expect(verdictFor({ ...OPEN, allowExternal: true }, who)).toEqual({ allowed: true });
+    expect(verdictFor({ ...CLOSED, allowExternal: true }, { ...who, userId: 'U9' })).toMatchObject({ reason: 'user' });
+  });
 });
 
 describe('requesterOf', () => {
@@ -70,6 +77,24 @@ describe('accessMiddleware', () => {
     expect(accessOf(await run(CLOSED, { command: '/agent', user_id: 'U1', channel_id: 'C1' }))).toEqual({
       allowed: true,
     });
+  });
+
+  it('judges the author of an event by their own team against the workspace the app serves', async () => {
+    const event = (team: Record<string, string>) => ({
+      type: 'event_callback',
+      event: { user: 'U1', channel: 'C1', ...team },
+    });
+    const inWorkspace = async (body: Record<string, unknown>, context: Partial<Context> = {}) => {
+      const ctx: Context = { isEnterpriseInstall: false, teamId: 'T1', ...context };
+      await accessMiddleware(OPEN)({ body, context: ctx, next: async () => {} } as unknown as AnyMiddlewareArgs &
+        AllMiddlewareArgs);
+      return accessOf(ctx);
+    };
+    expect(await inWorkspace(event({ user_team: 'T9', team: 'T9' }))).toEqual({ allowed: false, reason: 'external' });
+    expect(await inWorkspace(event({ team: 'T9' }))).toEqual({ allowed: false, reason: 'external' });
+    expect(await inWorkspace(event({ user_team: 'T1', team: 'T1' }))).toEqual({ allowed: true });
+    expect(await inWorkspace(event({}))).toEqual({ allowed: true });
+    expect(await inWorkspace(event({ team: 'T9' }), { isEnterpriseInstall: true })).toEqual({ allowed: true });
   });
 
   it('gives no verdict (read as refused) when the payload names nobody or nowhere', async () => {

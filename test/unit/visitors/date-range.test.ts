@@ -66,6 +66,22 @@ describe('parseVisitorsCommand: presets', () => {
   });
 });
 
+describe('parseVisitorsCommand: weeks (Monday to Sunday)', () => {
+  it('this week runs from Monday through today; last week is the whole week before', () => {
+    expect(range('this week')).toMatchObject({ from: '2026-11-16', to: '2026-11-22' }); // a Sunday
+    expect(range('last week')).toMatchObject({ from: '2026-11-09', to: '2026-11-15' });
+    expect(range('this week', at('2026-11-23'))).toMatchObject({ from: '2026-11-23', to: '2026-11-23' }); // a Monday
+    expect(range('last week', at('2027-01-01'))).toMatchObject({ from: '2026-12-21', to: '2026-12-27' });
+  });
+
+  it('is the person’s week: late Sunday in Los Angeles is already Monday in UTC', () => {
+    const sundayEvening = Date.parse('2026-11-23T03:00:00Z');
+    expect(parseVisitorsCommand('this week', sundayEvening, 'America/Los_Angeles')).toMatchObject({
+      query: { from: '2026-11-16', to: '2026-11-22' },
+    });
+  });
+});
+
 describe('parseVisitorsCommand: months', () => {
   it('this month runs from the 1st through today; last month is the whole previous month', () => {
     expect(range('this month')).toMatchObject({ from: '2026-11-01', to: '2026-11-22' });

@@ -14,6 +14,34 @@ function setup(rowCount: number) {
 }
 
 describe('exportVisitorsCsv', () => {
+  it('when the app begins to stop, ends at once: no upload, its message says it is restarting and how to re-run', async () => {
+    const service = fakeVisitorsService(1_100);
+    const slack = fakeSlack();
+    const stopping = new AbortController();
+    const paging = {
+      getVisitors: async (...args: Parameters<typeof service.getVisitors>) => {
+        if (service.queries.length === 2) {
+          stopping.abort(); // SIGTERM while the third page is on its way, which never comes back
+          return new Promise<never>(() => {});
+        }
+        return service.getVisitors(...args);
+      },
+    };
+    const { deps } = fakeDeps(paging, slack.client);
+    const result = await exportVisitorsCsv({ ...deps, stopping: stopping.signal }, REQUEST);
+    expect(result).toEqual({ ok: false, reason: 'restarting' });
+    expect(slack.calls.map((c) => c.method)).toEqual(['chat.postMessage', 'chat.update']);
+    expect(slack.calls[1]?.args.text).toContain('The app is restarting');
+    expect(slack.calls[1]?.args.text).toContain('`/visitors --project proj_test 2026-11-01..2026-11-30`');
+    expect(
+      await deps.store.claims.claim(
+        keys.visitorsExport(PROJECT, 'C123DOCS', '2026-11-01', '2026-11-30'),
+        'another',
+        1_000,
+      ),
+    ).toBe(true); // the export's lease is released
+  });
+
   it('fetches every page at 250 rows from offset 0 and uploads one CSV in the progress thread', async () => {
     const { service, slack, deps } = setup(1_100);
     const result = await exportVisitorsCsv(deps, REQUEST);

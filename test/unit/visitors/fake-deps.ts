@@ -68,6 +68,8 @@ export function fakeSlack() {
       });
     }
     if (method === 'filesUploadV2') return { ok: true, files: [{ ok: true, files: [{ id: 'F1' }] }] };
+    // A data: URL answers the upload's POST like Slack's upload URL does (200), without a server.
+    if (method === 'files.getUploadURLExternal') return { ok: true, upload_url: 'data:,OK', file_id: 'F1' };
     if (method === 'conversations.open') return { ok: true, channel: { id: `D${String(args.users)}` } };
     if (method === 'conversations.history') return { ok: true, messages: history };
     return { ok: true, ts: `1700000000.00${++seq}`, channel: args.channel };
@@ -81,6 +83,10 @@ export function fakeSlack() {
     },
     conversations: { open: call('conversations.open'), history: call('conversations.history') },
     filesUploadV2: call('filesUploadV2'),
+    files: {
+      getUploadURLExternal: call('files.getUploadURLExternal'),
+      completeUploadExternal: call('files.completeUploadExternal'),
+    },
   };
   const failNext = (method: string, error: string) => failures.set(method, error);
   return { client, calls, history, failNext };

@@ -84,7 +84,11 @@ describe('the visitors’ tasks: the use case, then one answer to the person', (
   it('chart: sent to the DM, then a private note with a button to share it here', async () => {
     const { deps, slack, responses } = setup();
     await runChart(deps, REQUEST);
-    expect(slack.calls.map((c) => c.method)).toEqual(['conversations.open', 'filesUploadV2']);
+    expect(slack.calls.map((c) => c.method)).toEqual([
+      'conversations.open',
+      'files.getUploadURLExternal',
+      'files.completeUploadExternal',
+    ]);
     const blocks = responses[0]?.body.blocks as { elements?: { action_id: string; value: string }[] }[];
     const share = blocks.flatMap((b) => b.elements ?? [])[0];
     expect(share?.action_id).toBe('visitors.share_chart');

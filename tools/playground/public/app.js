@@ -191,6 +191,15 @@ document.addEventListener('click', (event) => {
   }
 });
 
+// The pane is a thread of your DM with the app, next to this channel: it opens in the thread view.
+$('open-pane').addEventListener('click', async () => {
+  const opened = await api('/api/assistant', {});
+  if (!opened.ok) return;
+  openThread = opened.threadTs;
+  if (lastState) render(lastState);
+  $('thread-text').focus();
+});
+
 $('close-thread').addEventListener('click', () => {
   openThread = null;
   if (lastState) render(lastState);

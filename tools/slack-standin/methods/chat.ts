@@ -20,6 +20,7 @@ function postMessage({ args, tenant, slack }: MethodCall): Answer {
   if (said === undefined && args.blocks === undefined) return refuse('no_text');
   const bad = invalidBlocks(args.blocks);
   if (bad) return bad;
+  if (tenant.channel(String(args.channel))?.botMember === false) return refuse('not_in_channel');
   const { botUserId, botId } = tenant.workspace;
   const message: StoredMessage = {
     channel: String(args.channel),

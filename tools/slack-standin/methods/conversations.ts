@@ -23,6 +23,7 @@ function info({ args, tenant }: MethodCall): Answer {
       is_channel: true,
       is_im: false,
       is_private: false,
+      is_member: channel.botMember !== false,
       is_shared: shared.length > 0,
       is_ext_shared: shared.length > 0,
       context_team_id: tenant.teamId,

@@ -2,14 +2,20 @@ import { fileObject } from '../files.js';
 import type { UploadedFile } from '../tenant.js';
 import { type Answer, type Handler, type MethodCall, ok, refuse } from './answer.js';
 
+const MAX_ALT_TXT = 1_000;
+
 /** Step 1 of `files.uploadV2`: a file id and where to send the bytes. */
 function getUploadUrl({ args, tenant, slack }: MethodCall): Answer {
+  // Slack documents `alt_txt` (at most 1,000 characters) and ignores arguments it does not know, `alt_text` among them.
+  const altText = typeof args.alt_txt === 'string' ? args.alt_txt : undefined;
+  if (altText && altText.length > MAX_ALT_TXT) return refuse('alt_txt_too_large');
   const file: UploadedFile = {
     id: `F${slack.nextId()}`,
     name: String(args.filename),
     content: '',
     user: tenant.workspace.botUserId,
     mode: 'hosted',
+    ...(altText && { altText }),
   };
   tenant.files.push(file);
   return ok({ upload_url: `${slack.url}/upload/${file.id}`, file_id: file.id });

@@ -13,7 +13,36 @@ describe('toIncoming (guard ladder)', () => {
       wireText: 'more detail',
       clientMsgId: 'm1',
       mentionsBot: false,
+      files: [],
     });
+  });
+
+  it('keeps the files shared with a message as the agent needs them, leaving out deleted ones', () => {
+    const files = [
+      {
+        id: 'F1',
+        name: 'a.md',
+        filetype: 'markdown',
+        mode: 'snippet',
+        size: 12,
+        url_private: 'https://files.slack.com/a',
+        permalink: 'https://acme.slack.com/files/a',
+      },
+      { id: 'F2', mode: 'tombstone' },
+      { id: 'F3', title: 'Screenshot', mimetype: 'image/png', size: 'big' },
+    ];
+    expect(toIncoming({ ...reply, subtype: 'file_share', files }, 'UBOT')?.files).toEqual([
+      {
+        id: 'F1',
+        name: 'a.md',
+        filetype: 'markdown',
+        mode: 'snippet',
+        size: 12,
+        urlPrivate: 'https://files.slack.com/a',
+        permalink: 'https://acme.slack.com/files/a',
+      },
+      { id: 'F3', name: 'Screenshot', mimetype: 'image/png' },
+    ]);
   });
 
   it('has no thread for a top-level message or a thread’s root', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pollRound, ROOT_REFRESH_MS } from '../../../../src/agent/tracking/poll.js';
+import { pollRound } from '../../../../src/agent/tracking/poll.js';
 import type { PollData } from '../../../../src/agent/tracking/track.js';
 import { Again } from '../../../../src/queue/engine.js';
 import { boundJob, useAgentUnit } from '../support.js';
@@ -66,7 +66,10 @@ describe('pollRound (the polls lane)', () => {
     expect(await counts('refreshes')).toMatchObject({ waiting: 1 });
     const quiet = await pollRound(unit().deps, { ...data, refreshedAt: unit().deps.now() });
     expect(quiet).toBeInstanceOf(Again);
-    const due = await pollRound(unit().deps, { ...data, refreshedAt: unit().deps.now() - ROOT_REFRESH_MS });
+    const due = await pollRound(unit().deps, {
+      ...data,
+      refreshedAt: unit().deps.now() - unit().deps.config.slackRateWindowMs,
+    });
     expect((due as Again).data).toMatchObject({ refreshedAt: expect.any(Number) });
   });
 

@@ -64,3 +64,36 @@ describe('renderChart', () => {
     expect(drawn / (width * height)).toBeLessThan(0.5);
   });
 });
+
+describe('renderChart off the event loop', () => {
+  it('renders on a worker thread: the calling thread keeps answering (no stall near a render’s CPU time)', async () => {
+    const spec = chartSpec(trend('2025-11-23', '2026-11-22', '2026-11-22'));
+    await renderChart(spec); // the renderers load once (about a second of CPU on the thread that renders)
+    let longestStall = 0;
+    let last = performance.now();
+    const tick = () => {
+      const now = performance.now();
+      longestStall = Math.max(longestStall, now - last);
+      last = now;
+    };
+    const ticker = setInterval(tick, 2);
+    const started = performance.now();
+    try {
+      for (let i = 0; i < 4; i++) await renderChart(spec);
+    } finally {
+      clearInterval(ticker);
+    }
+    tick(); // the stall up to the end counts too
+    const perRender = (performance.now() - started) / 4;
+    // Rendered here, each render would stall this thread for about its whole duration (one synchronous resvg call).
+    expect(perRender).toBeGreaterThan(40);
+    expect(longestStall).toBeLessThan(perRender / 2);
+  });
+
+  it('a spec the thread cannot draw fails that render only: the next one is drawn', async () => {
+    const broken = { mark: 'no-such-mark', data: { values: [] } } as unknown as Parameters<typeof renderChart>[0];
+    await expect(renderChart(broken)).rejects.toThrow(/TypeError/);
+    const png = await renderChart(chartSpec(trend('2026-11-01', '2026-11-22', '2026-11-22')));
+    expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+  });
+});

@@ -13,19 +13,21 @@ describe('sendChart', () => {
     expect(await sendChart(deps, REQUEST)).toEqual({ ok: true });
     expect(service.queries).toHaveLength(14);
     expect(service.queries.every((q) => q.limit === 1)).toBe(true);
-    const [open, upload] = slack.calls;
+    const [open, upload, complete] = slack.calls;
     expect(open).toMatchObject({ method: 'conversations.open', args: { users: 'U123ALICE' } });
-    expect(upload?.args).toMatchObject({
-      channel_id: 'DU123ALICE',
-      filename: `visitors_${PROJECT}_2026-11-08_2026-11-21.png`,
-    });
-    expect(Buffer.isBuffer(upload?.args.file)).toBe(true);
+    expect(upload).toMatchObject({ method: 'files.getUploadURLExternal' });
+    expect(upload?.args).toMatchObject({ filename: `visitors_${PROJECT}_2026-11-08_2026-11-21.png` });
+    expect(upload?.args.length).toBeGreaterThan(1_000); // the PNG's size in bytes
+    // Slack's reference names the screen-reader text `alt_txt`; `alt_text` (the SDK's name) is ignored by Slack.
+    expect(String(upload?.args.alt_txt)).toContain('Unique visitors per day');
+    expect(upload?.args).not.toHaveProperty('alt_text');
+    expect(complete).toMatchObject({ method: 'files.completeUploadExternal', args: { channel_id: 'DU123ALICE' } });
     expect(responses).toEqual([]);
   });
 
   it('returns a refused DM upload with its code', async () => {
     const { deps, slack } = setup();
-    slack.failNext('filesUploadV2', 'invalid_channel');
+    slack.failNext('files.completeUploadExternal', 'invalid_channel');
     expect(await sendChart(deps, REQUEST)).toEqual({ ok: false, reason: 'dm_failed', code: 'invalid_channel' });
   });
 
@@ -41,15 +43,15 @@ describe('shareChart', () => {
   it('uploads the chart into the conversation, saying who shared it', async () => {
     const { deps, slack, logs } = setup();
     expect(await shareChart(deps, REQUEST)).toEqual({ ok: true });
-    expect(slack.calls.map((c) => c.method)).toEqual(['filesUploadV2']);
-    expect(slack.calls[0]?.args).toMatchObject({ channel_id: 'C123DOCS' });
-    expect(String(slack.calls[0]?.args.initial_comment)).toContain('Shared by <@U123ALICE>');
+    expect(slack.calls.map((c) => c.method)).toEqual(['files.getUploadURLExternal', 'files.completeUploadExternal']);
+    expect(slack.calls[1]?.args).toMatchObject({ channel_id: 'C123DOCS' });
+    expect(String(slack.calls[1]?.args.initial_comment)).toContain('Shared by <@U123ALICE>');
     expect(logs.text()).toContain('"event":"visitors.chart_shared"');
   });
 
   it('returns Slack’s refusal as a failed post in the conversation', async () => {
     const { deps, slack } = setup();
-    slack.failNext('filesUploadV2', 'not_in_channel');
+    slack.failNext('files.completeUploadExternal', 'not_in_channel');
     expect(await shareChart(deps, REQUEST)).toEqual({ ok: false, reason: 'post_failed', code: 'not_in_channel' });
   });
 });

@@ -29,7 +29,7 @@ describe('sendDigest', () => {
       metadata: { event_type: 'mintlify_visitors_digest', event_payload: { cadence: 'weekly', from: '2026-11-09' } },
     });
     expect(String(posts()[0]?.args.text)).toContain('Weekly visitors digest · 9–15 Nov 2026');
-    expect(slack.calls.filter((c) => c.method === 'filesUploadV2')).toHaveLength(1);
+    expect(slack.calls.filter((c) => c.method === 'files.completeUploadExternal')).toHaveLength(1);
   });
 
   it('says failed when the service fails, and posts when it answers again', async () => {

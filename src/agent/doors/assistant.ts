@@ -1,0 +1,74 @@
+import { Assistant, type AssistantThreadStartedMiddleware, type AssistantUserMessageMiddleware } from '@slack/bolt';
+import type { Deps } from '../../deps.js';
+import { slackErrorCode } from '../../slack/errors.js';
+import { decodeReport } from '../../visitors/doors/command.js';
+import { answerAtDoor, zoneOf } from '../../visitors/doors/door.js';
+import { inWorkspace } from '../../workspace.js';
+import type { Turn } from '../conversation.js';
+import { paneCopy } from '../messages.js';
+import { paneContextOf, paneContextStore } from '../pane.js';
+import { directMessage, turnOf } from './conversation.js';
+import { toIncoming } from './incoming.js';
+
+type OpenedArgs = Parameters<AssistantThreadStartedMiddleware>[0];
+type PaneMessageArgs = Parameters<AssistantUserMessageMiddleware>[0];
+type DirectMessageArgs = Parameters<typeof directMessage>[1];
+type DoorDeps = Pick<Deps, 'slack' | 'store' | 'log' | 'dispatch' | 'now' | 'projects' | 'replies'>;
+
+// Slack's assistant pane (Agents & AI apps) through Bolt's `Assistant`: it takes `assistant_thread_started`,
+// `assistant_thread_context_changed` and every person's message in a thread of a DM with the app. A DM thread that
+// is not the pane's (a job started by a DM, or a workspace without the pane) is the DM door's, as before.
+
+/** The person opened the pane: where they are is kept for the thread, and the suggested prompts are offered. */
+export async function paneOpened(
+  deps: Pick<Deps, 'log'>,
+  { saveThreadContext, setSuggestedPrompts }: OpenedArgs,
+): Promise<void> {
+  await saveThreadContext().catch((error) => deps.log.error('store.degraded', { op: 'pane.save_context', error }));
+  await setSuggestedPrompts({ title: paneCopy.promptsTitle, prompts: paneCopy.prompts }).catch((error) =>
+    deps.log.warn('slack.pane_failed', { op: 'suggested_prompts', slack_error: slackErrorCode(error) }),
+  );
+}
+
+/**
+ * A person's message in a thread of their DM with the app. In the pane's thread it is spoken to the bot, as a DM
+ * is: `visitors …` is a report, anything else is handed on with the channel next to the pane (`agent.pane`). In
+ * any other DM thread it is the DM door's.
+ */
+export async function paneMessage(deps: DoorDeps, args: PaneMessageArgs): Promise<void> {
+  const { event, body, context } = args;
+  const incoming = toIncoming(event as unknown as Record<string, unknown>, context.botUserId);
+  if (!incoming) return;
+  // Without the store the thread cannot be told from a DM's: it is answered as one (the default project).
+  const where = incoming.threadTs
+    ? await paneContextOf(deps, incoming.channel, incoming.threadTs).catch((error) => {
+        deps.log.error('store.degraded', { op: 'pane.read_context', error });
+        return undefined;
+      })
+    : undefined;
+  if (!where) return directMessage(deps, args as unknown as DirectMessageArgs);
+  const turn = await turnOf(deps, incoming, { body, context }, true);
+  const asked = VISITORS_WORDS.exec(turn.text);
+  if (asked) return visitors(deps, turn, asked[1] ?? '', where.channel_id);
+  await deps.dispatch('agent.pane', { turn, ...(where.channel_id && { contextChannel: where.channel_id }) });
+}
+
+/** `visitors [range]` (the pane's suggested prompt; `/visitors` does not run in a thread): the `/visitors` words. */
+const VISITORS_WORDS = /^\s*\/?visitors\b([\s\S]*)$/i;
+
+/** A report on the project of the channel next to the pane, answered privately in the pane's thread. */
+async function visitors(deps: DoorDeps, turn: Turn, words: string, place = turn.channel): Promise<void> {
+  const audience = { userId: turn.userId, channel: turn.channel, threadTs: turn.threadTs ?? turn.ts };
+  const decoded = decodeReport(deps, words, { audience, tz: await zoneOf(deps, turn.userId) }, place);
+  if ('answer' in decoded) return answerAtDoor(deps, audience, decoded.answer);
+  await deps.dispatch(decoded.kind, decoded.request);
+}
+
+/** The pane's handlers for `app.assistant`, with the thread context kept in the app's store. */
+export function assistantPane(root: Deps): Assistant {
+  return new Assistant({
+    threadContextStore: paneContextStore(root),
+    threadStarted: inWorkspace(root, paneOpened),
+    userMessage: inWorkspace(root, paneMessage),
+  });
+}

@@ -1,0 +1,121 @@
+import type { AssistantConfig, Context } from '@slack/bolt';
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import type { Projects } from '../projects.js';
+import { slackErrorCode } from '../slack/errors.js';
+import { truncate } from '../slack/mrkdwn.js';
+import type { Replies } from '../slack/reply.js';
+import { RECORD_TTL_MS } from '../store/jobs.js';
+import { keys } from '../store/keys.js';
+import { type Workspaces, workspaceOf } from '../workspace.js';
+import { handleTurn, type TurnDeps, TurnSchema } from './conversation.js';
+import { readInstruction } from './instruction.js';
+import { conversationUsage, paneCopy } from './messages.js';
+import { MY_JOBS_WORDS, myJobs } from './my-jobs.js';
+
+// Slack's assistant pane (Agents & AI apps): a thread of the person's DM with the app, opened next to the channel
+// they are looking at. A message there is a turn like a DM's; the pane adds where the person is (the thread
+// context, for the project), a status while a job starts and the thread's title.
+
+/** Slack's limit on a thread's title is not documented; the app history shows about this much. */
+const TITLE_MAX_CHARS = 80;
+
+/** Bolt's thread context store (not exported by name). */
+type ContextStore = NonNullable<AssistantConfig['threadContextStore']>;
+
+/** Where the person is: the channel (and its workspace) next to the pane. */
+type PaneContext = { channel_id?: string; team_id?: string; enterprise_id?: string | null };
+
+/** The ids of the pane's thread in a Bolt assistant payload (`assistant_thread`, or a message in the thread). */
+function threadOf(payload: Record<string, unknown>): { channel: string; threadTs: string; context: PaneContext } {
+  const pane = (payload.assistant_thread ?? {}) as { channel_id?: string; thread_ts?: string; context?: PaneContext };
+  return {
+    channel: String(pane.channel_id ?? payload.channel ?? ''),
+    threadTs: String(pane.thread_ts ?? payload.thread_ts ?? ''),
+    context: pane.context ?? {},
+  };
+}
+
+/**
+ * Bolt's thread context store, kept in the app's store (every instance sees it; Bolt's default would read and
+ * rewrite the bot's first message of the thread). Saved for every thread the pane starts, even one opened away
+ * from any channel (an empty context): a DM thread without one is not the pane's.
+ */
+export function paneContextStore(root: { workspaces: Pick<Workspaces, 'scope'> }): ContextStore {
+  const where = async ({ context, payload }: { context: Context; payload: unknown }) => {
+    const deps = await root.workspaces.scope(workspaceOf(context));
+    return { deps, ...threadOf(payload as Record<string, unknown>) };
+  };
+  return {
+    async get(args) {
+      const { deps, channel, threadTs } = await where(args);
+      return (await paneContextOf(deps, channel, threadTs)) ?? {};
+    },
+    async save(args) {
+      const { deps, channel, threadTs, context } = await where(args);
+      await deps.store.kv.set(keys.paneContext(channel, threadTs), context, RECORD_TTL_MS);
+    },
+  };
+}
+
+/** Where the person is, for a thread of the pane; `undefined` for any other thread. */
+export function paneContextOf(deps: Pick<Deps, 'store'>, channel: string, threadTs: string) {
+  return deps.store.kv.get<PaneContext>(keys.paneContext(channel, threadTs));
+}
+
+/** A message in the pane's thread, and the channel the person is looking at (if any): the data of `agent.pane`. */
+export const PaneTurnSchema = z.object({ turn: TurnSchema, contextChannel: z.string().optional() });
+export type PaneTurn = z.infer<typeof PaneTurnSchema>;
+
+type PaneDeps = TurnDeps & Pick<Deps, 'slack'>;
+
+/**
+ * A turn in the pane: `my jobs` lists the person's jobs. An instruction in a thread without a job titles the
+ * thread after it and shows a status until the job's first post (or the answer) clears it. Then the turn runs as a
+ * DM's would, with the project of the channel the person is looking at, and with private answers in the pane's
+ * thread (the pane is private).
+ */
+export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: PaneTurn): Promise<void> {
+  const pane = paneDeps(deps, turn.channel, contextChannel);
+  const threadTs = turn.threadTs ?? turn.ts;
+  if (MY_JOBS_WORDS.test(turn.text)) {
+    const audience = { userId: turn.userId, channel: turn.channel, threadTs };
+    return pane.replies.privately(audience, await myJobs(deps, turn.userId, turn.text));
+  }
+  const instruction = readInstruction(turn.text, pane.projects, turn.channel, conversationUsage);
+  const job = await deps.store.jobs.forThread(deps.projects.all, turn.channel, threadTs).catch(() => undefined);
+  if (instruction.kind === 'start' && !job && turn.allowed) {
+    const thread = { channel_id: turn.channel, thread_ts: threadTs };
+    const title = truncate(instruction.prompt.replace(/\s+/g, ' '), TITLE_MAX_CHARS);
+    await deps.slack.assistant.threads
+      .setTitle({ ...thread, title })
+      .catch((error) => deps.log.warn('slack.pane_failed', { op: 'set_title', slack_error: slackErrorCode(error) }));
+    await deps.slack.assistant.threads
+      .setStatus({ ...thread, status: paneCopy.starting, loading_messages: paneCopy.loading })
+      .catch((error) => deps.log.warn('slack.pane_failed', { op: 'set_status', slack_error: slackErrorCode(error) }));
+  }
+  await handleTurn(pane, turn);
+}
+
+/** The deps of a pane turn: the DM routed as the channel next to it, private answers in the pane's thread. */
+function paneDeps<D extends PaneDeps>(deps: D, dm: string, contextChannel: string | undefined): D {
+  const { projects, replies, slack, log } = deps;
+  const routed: Projects = {
+    defaultProject: projects.defaultProject,
+    all: projects.all,
+    forChannel: (channel) => projects.forChannel(channel === dm ? (contextChannel ?? dm) : channel),
+    knows: (project) => projects.knows(project),
+    keyFor: (project) => projects.keyFor(project),
+  };
+  const inThread: Replies = {
+    ...replies,
+    async privately(to, message) {
+      if (to.channel !== dm || !to.threadTs) return replies.privately(to, message);
+      await slack.chat.postMessage({ channel: dm, thread_ts: to.threadTs, ...message }).catch((error) => {
+        log.warn('slack.reply_failed', { op: 'pane', slack_error: slackErrorCode(error) });
+        return replies.privately(to, message);
+      });
+    },
+  };
+  return { ...deps, projects: routed, replies: inThread };
+}

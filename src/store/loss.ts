@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics.js';
+import { RECORD_TTL_MS } from './jobs.js';
+import { keys } from './keys.js';
+import type { Store } from './store.js';
+
+/** How often the marker is read. A thread reply in a thread the store does not know reads it at once too. */
+const CHECK_EVERY_MS = 5_000;
+
+const MarkerSchema = z.object({ sinceMs: z.number(), lostAtMs: z.number().optional() });
+type Marker = z.infer<typeof MarkerSchema>;
+
+/** What operators read when the store lost its data. */
+export const DATA_LOST_MESSAGE =
+  'The store lost its data (Redis restarted without persistence, failed over to an empty replica, or was flushed): ' +
+  'jobs in progress are no longer polled. A reply in a job’s thread takes the job up again from its root message. ' +
+  'Run Redis with persistence (AOF or RDB) and maxmemory-policy noeviction (README: Running with Redis).';
+
+export interface StoreLoss {
+  /** Writes the marker when there is none (a first start) and starts reading it. */
+  start(): Promise<void>;
+  /**
+   * Whether the store lost its data after `atMs` (a thread's start, from its Slack `ts`) and within the life of a
+   * job record: then a thread the store does not know may still be a job's. Reads the marker (one GET).
+   */
+  lostBefore(atMs: number): Promise<boolean>;
+  stop(): void;
+}
+
+/**
+ * Notices that the store lost its data: a marker written at start vanishes. The instance that finds it gone logs
+ * an error and counts it (`store_data_lost_total`), then writes it again with the time of the loss, so every
+ * instance (and the next start) knows which threads may have lost their binding. Records missing under a live
+ * poll are counted by the poller (`record`).
+ */
+export function watchStoreLoss(
+  store: Pick<Store, 'kv'>,
+  deps: { log: Logger; metrics: Pick<Metrics, 'storeDataLost'>; now?: () => number },
+  everyMs = CHECK_EVERY_MS,
+): StoreLoss {
+  // Slack's `ts` is wall-clock time: the loss is dated on the same clock, whatever clock features read.
+  const now = deps.now ?? Date.now;
+  let lostAtMs: number | undefined;
+  let checking: Promise<void> | undefined;
+
+  const write = (marker: Marker) => store.kv.set(keys.storeMarker(), marker);
+  const read = async () => {
+    const parsed = MarkerSchema.safeParse(await store.kv.get(keys.storeMarker()));
+    return parsed.success ? parsed.data : undefined;
+  };
+  const check = async () => {
+    const marker = await read();
+    if (marker) {
+      if (marker.lostAtMs && marker.lostAtMs > (lostAtMs ?? 0)) lostAtMs = marker.lostAtMs;
+      return;
+    }
+    lostAtMs = now();
+    deps.log.error('store.data_lost', { message: DATA_LOST_MESSAGE });
+    deps.metrics.storeDataLost('marker');
+    await write({ sinceMs: lostAtMs, lostAtMs });
+  };
+  // One read at a time; a store that does not answer is the health check's to report.
+  const checkOnce = () => {
+    checking ??= check()
+      .catch(() => {})
+      .finally(() => {
+        checking = undefined;
+      });
+    return checking;
+  };
+  let timer: NodeJS.Timeout | undefined;
+
+  return {
+    async start() {
+      const marker = await read();
+      if (marker) lostAtMs = marker.lostAtMs;
+      else await write({ sinceMs: now() });
+      timer = setInterval(() => void checkOnce(), everyMs);
+      timer.unref();
+    },
+    async lostBefore(atMs) {
+      if (!timer) return false; // not started: no marker to read yet
+      await checkOnce();
+      return lostAtMs !== undefined && atMs < lostAtMs && now() - lostAtMs < RECORD_TTL_MS;
+    },
+    stop: () => clearInterval(timer),
+  };
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { STOP_DEADLINE_MS } from '../../src/stopping.js';
+import { ACTION_IDS } from '../../src/visitors/blocks.js';
+import { postInteraction } from '../fakes/signed-request.js';
+import { blockAction } from '../fixtures/slack.js';
+import { runEntryPoint } from '../support/app-process.js';
+import { useHarness } from '../support/harness.js';
+import { eventually } from '../support/test-app.js';
+import { redisServerAvailable, useRedisServer } from './support.js';
+
+// Issue 20, defects 8 and 9, with real processes and real signals: a stop has one deadline, shorter than the kill
+// timer, shared by every drain; an export it interrupts says so on its message; a refused token exits at once.
+
+const A_MONTH = JSON.stringify({ from: '2026-10-01', to: '2026-10-31', limit: 10, offset: 0 });
+
+describe('SIGTERM during a CSV export', { timeout: 60_000 }, () => {
+  const redis = redisServerAvailable ? useRedisServer() : undefined;
+  const h = useHarness({ simulator: { pathCount: 300 } });
+  const stores = [['memory', () => ({})] as const, ['redis', () => ({ REDIS_URL: redis?.().url ?? '' })] as const];
+
+  it.each(stores.filter(([kind]) => kind === 'memory' || redis))(
+    '%s store: the export’s message says the app is restarting, and the process exits within the deadline',
+    async (_, env) => {
+      const app = await h.spawn(env());
+      // The analytics service hangs: the export waits on its first page when the stop comes.
+      h.sim.injectFault({ kind: 'slow', delayMs: 30_000, count: 10, match: { method: 'GET', path: /visitors/ } });
+      const click = blockAction(ACTION_IDS.csv, A_MONTH, { response_url: h.slack.responseUrl('csv') });
+      expect((await postInteraction(app.url, click)).status).toBe(200);
+      const progress = await eventually(
+        () => h.slack.messages.find((m) => String(m.text).includes('Exporting')),
+        10_000,
+        'the export’s progress message',
+      );
+      await eventually(() => h.sim.requests.some((r) => r.path.includes('visitors')), 5_000, 'the export fetching');
+
+      const stoppedAt = Date.now();
+      const code = await app.kill('SIGTERM');
+      expect(code).toBe(0);
+      expect(Date.now() - stoppedAt).toBeLessThan(STOP_DEADLINE_MS);
+      const updates = h.slack.callsTo('chat.update').filter((c) => c.args.ts === progress.ts);
+      expect(String(updates.at(-1)?.args.text)).toContain('The app is restarting');
+      expect(String(updates.at(-1)?.args.text)).toContain('2026-10-01..2026-10-31');
+    },
+  );
+});
+
+describe('a bot token Slack refuses at start', { timeout: 60_000 }, () => {
+  const h = useHarness();
+
+  it('exits within a second of Slack’s answer, every time (four starts)', async () => {
+    for (let run = 0; run < 4; run++) {
+      const before = h.slack.callsTo('auth.test').length;
+      const exit = await runEntryPoint(h.appEnv({ SLACK_BOT_TOKEN: 'xoxb-refused-1' }), 15_000);
+      const exitedAt = Date.now();
+      const answeredAt = h.slack.callsTo('auth.test')[before]?.at ?? 0;
+      expect(exit.code, `run ${run}: ${exit.stderr}`).toBe(1);
+      expect(exitedAt - answeredAt, `run ${run}`).toBeLessThan(1_000);
+    }
+  });
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { USER_ID } from '../fixtures/slack.js';
+import { type Harness, useHarness } from '../support/harness.js';
+import { storeKinds } from '../support/redis.js';
+import { settle } from '../support/steps.js';
+import { eventually } from '../support/test-app.js';
+
+/** #partners is shared through Slack Connect with Initech, whose Dave is a member of another organisation. */
+const PARTNERS = 'C456PARTNERS';
+const DAVE = 'U9DAVE';
+const GUS_GUEST = 'U678GUS';
+
+function refusalsSuite(h: Harness, env: Record<string, string> = {}) {
+  const ephemerals = () => h.slack.callsTo('chat.postEphemeral');
+
+  it('a person of another organisation can neither start a job nor steer one, and is told privately with their text', async () => {
+    await h.boot({ env });
+    const asked = h.slack.people.says(DAVE, PARTNERS, '@Mintlify document our <webhooks> API');
+    await h.deliver(asked.events);
+    const note = await eventually(() => ephemerals()[0], 5_000, 'the private note');
+    expect(note.args.user).toBe(DAVE);
+    expect(String(note.args.text)).toContain('you are from another organisation');
+    expect(String(note.args.text)).toContain('>document our &lt;webhooks&gt; API');
+
+    const started = h.slack.people.says(USER_ID, PARTNERS, '@Mintlify document the partner API');
+    await h.deliver(started.events);
+    await h.jobOf(PARTNERS, started.ts);
+    const steer = h.slack.people.says(DAVE, PARTNERS, 'and delete the pricing page', { threadTs: started.ts });
+    await h.deliver(steer.events);
+    await eventually(() => ephemerals().length === 2, 5_000, 'the second note');
+    expect(String(ephemerals()[1]?.args.text)).toContain('>and delete the pricing page');
+    await settle();
+    expect(h.creates()).toHaveLength(1);
+    expect(h.followUps()).toHaveLength(0);
+  });
+}
+
+describe.each(storeKinds)('Slack Connect, over signed HTTP ($kind store)', (store) => {
+  const h = useHarness({ store, simulator: { jobDurationMs: 60_000 } });
+  refusalsSuite(h);
+
+  it('with AGENT_ALLOW_EXTERNAL=true, they start and steer jobs; a guest follows the allow-lists like a member', async () => {
+    await h.boot({ env: { AGENT_ALLOW_EXTERNAL: 'true' } });
+    const asked = h.slack.people.says(DAVE, PARTNERS, '@Mintlify document our webhooks API');
+    await h.deliver(asked.events);
+    await h.jobOf(PARTNERS, asked.ts);
+    await h.deliver(h.slack.people.says(DAVE, PARTNERS, 'and the retries', { threadTs: asked.ts }).events);
+    await h.deliver(h.slack.people.says(GUS_GUEST, PARTNERS, '@Mintlify document the SLA').events);
+    await eventually(() => h.followUps().length === 1 && h.creates().length === 2, 5_000, 'the job and follow-up');
+    expect(h.slack.callsTo('chat.postEphemeral')).toEqual([]);
+  });
+});
+
+describe('Slack Connect, over Socket Mode', () => {
+  const h = useHarness({ simulator: { jobDurationMs: 60_000 }, slack: { socketMode: true } });
+  refusalsSuite(h);
+});

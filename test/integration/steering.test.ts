@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { messageShortcut, viewSubmission } from '../fixtures/conversation.js';
+import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
+import { type Harness, useHarness } from '../support/harness.js';
+import { storeKinds } from '../support/redis.js';
+import { settle } from '../support/steps.js';
+import { eventually } from '../support/test-app.js';
+
+const BOB = 'U456BOB';
+const CAROL = 'U345CAROL';
+const DM = 'D123ALICE';
+
+/** Who steers a job (README, "Who steers a job"), on every door that starts one, over signed HTTP and Socket Mode. */
+function steeringSuite(h: Harness) {
+  const prompts = () => h.followUps().map((r) => (r.body as { prompt: string }).prompt);
+  const reacted = (ts: string) => h.slack.callsTo('reactions.add').filter((c) => c.args.timestamp === ts);
+  /** Delivers each message in turn, then waits for `expected` follow-ups (and a moment for any more). */
+  async function reply(threadTs: string, channel: string, lines: [string, string][], expected: string[]) {
+    const said = [];
+    for (const [user, text] of lines) {
+      const message = h.say(user, channel, text, { threadTs });
+      said.push(message);
+      await h.deliver(message.events);
+    }
+    await eventually(() => prompts().length >= expected.length, 5_000, 'the follow-ups');
+    await settle();
+    expect(prompts()).toEqual(expected);
+    return said;
+  }
+
+  it('in a discussion the job joined, only a mention steers it; thanks, an emoji and a side question do not', async () => {
+    const root = h.say(BOB, CHANNEL_ID, 'The retry docs still say 5 tries');
+    const mention = h.say(USER_ID, CHANNEL_ID, '@Mintlify document this', { threadTs: root.ts });
+    await h.deliver(mention.events);
+    await h.jobOf(CHANNEL_ID, root.ts);
+    const said = await reply(
+      root.ts,
+      CHANNEL_ID,
+      [
+        [BOB, 'thanks!'],
+        [BOB, ':tada:'],
+        [CAROL, 'is the release on Friday?'],
+        [BOB, '@Mintlify also cover the backoff'],
+        [BOB, '@Mintlify :+1:'],
+      ],
+      ['also cover the backoff'],
+    );
+    for (const chatter of [...said.slice(0, 3), said[4]]) expect(reacted(chatter?.ts ?? '')).toEqual([]);
+    expect(h.slack.callsTo('chat.postEphemeral')).toEqual([]);
+  });
+
+  it('in the /agent root’s thread any reply with words steers the job; emoji and punctuation alone do not', async () => {
+    const { rootTs } = await h.startJob('Document webhooks');
+    const said = await reply(
+      rootTs,
+      CHANNEL_ID,
+      [
+        [BOB, ':tada: :+1::skin-tone-2:'],
+        [BOB, '🎉 !!'],
+        [USER_ID, 'Also the retry headers'],
+      ],
+      ['Also the retry headers'],
+    );
+    expect(reacted(said[0]?.ts ?? '')).toEqual([]);
+    expect(reacted(said[1]?.ts ?? '')).toEqual([]);
+  });
+
+  it('in a DM’s thread and a top-level mention’s thread a reply steers the job', async () => {
+    const dm = h.say(USER_ID, DM, 'Document the CLI');
+    await h.deliver(dm.events);
+    await h.jobOf(DM, dm.ts);
+    await reply(
+      dm.ts,
+      DM,
+      [
+        [USER_ID, '👍'],
+        [USER_ID, 'and its flags'],
+      ],
+      ['and its flags'],
+    );
+    const mention = h.say(USER_ID, CHANNEL_ID, '@Mintlify document the SDK');
+    await h.deliver(mention.events);
+    await h.jobOf(CHANNEL_ID, mention.ts);
+    await reply(mention.ts, CHANNEL_ID, [[BOB, 'and the errors page']], ['and its flags', 'and the errors page']);
+  });
+
+  it('in the shortcut’s thread a reply steers the job', async () => {
+    const message = h.say(BOB, CHANNEL_ID, 'The SDK page is outdated');
+    await h.interact(messageShortcut({ ts: message.ts, text: message.text, user: BOB }));
+    const opened = await eventually(() => h.slack.callsTo('views.open')[0], 5_000, 'views.open');
+    await h.interact(viewSubmission(opened.args.view as Record<string, unknown>, 'Update the SDK page'));
+    await h.jobOf(CHANNEL_ID, message.ts);
+    await reply(
+      message.ts,
+      CHANNEL_ID,
+      [
+        [BOB, ':eyes:'],
+        [BOB, 'and the changelog'],
+      ],
+      ['and the changelog'],
+    );
+  });
+}
+
+describe.each(storeKinds)('who steers a job, over signed HTTP ($kind store)', (store) => {
+  const h = useHarness({ store, simulator: { jobDurationMs: 60_000 }, boot: true });
+  steeringSuite(h);
+});
+
+describe('who steers a job, over Socket Mode', () => {
+  const h = useHarness({ simulator: { jobDurationMs: 60_000 }, slack: { socketMode: true }, boot: true });
+  steeringSuite(h);
+});
+
+describe.each(storeKinds)('AGENT_FOLLOW_UPS=mention ($kind store)', (store) => {
+  const h = useHarness({ store, simulator: { jobDurationMs: 60_000 }, env: { AGENT_FOLLOW_UPS: 'mention' } });
+  const prompts = () => h.followUps().map((r) => (r.body as { prompt: string }).prompt);
+
+  it('a reply steers no job, in the /agent root’s thread or a DM’s; a mention does', async () => {
+    await h.boot();
+    const { rootTs } = await h.startJob('Document webhooks');
+    await h.deliver(h.say(BOB, CHANNEL_ID, 'Also the retry headers', { threadTs: rootTs }).events);
+    const dm = h.say(USER_ID, DM, 'Document the CLI');
+    await h.deliver(dm.events);
+    await h.jobOf(DM, dm.ts);
+    await h.deliver(h.say(USER_ID, DM, 'and its flags', { threadTs: dm.ts }).events);
+    await h.deliver(h.say(USER_ID, DM, '@Mintlify and its exit codes', { threadTs: dm.ts }).events);
+    await h.deliver(h.say(BOB, CHANNEL_ID, '@Mintlify and the signatures', { threadTs: rootTs }).events);
+    await eventually(() => prompts().length >= 2, 5_000, 'the follow-ups');
+    await settle();
+    expect(prompts().sort()).toEqual(['and its exit codes', 'and the signatures']);
+  });
+});

@@ -1,0 +1,48 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMetrics } from '../../../src/metrics.js';
+import { RECORD_TTL_MS } from '../../../src/store/jobs.js';
+import { keys } from '../../../src/store/keys.js';
+import { watchStoreLoss } from '../../../src/store/loss.js';
+import { createStore, type Store } from '../../../src/store/store.js';
+import { captureLogs } from '../../support/logs.js';
+import { dropNamespace, storeKinds, testNamespace } from '../../support/redis.js';
+
+describe.each(storeKinds)('the store’s data-loss marker ($kind store)', ({ redisUrl, available }) => {
+  const namespace = testNamespace();
+  let store: Store | undefined;
+  afterEach(async () => {
+    await store?.close();
+    if (redisUrl) await dropNamespace(namespace);
+  });
+
+  it.skipIf(!available)(
+    'a vanished marker is logged once, counted, and dates the loss for thread lookups',
+    async () => {
+      const logs = captureLogs();
+      store = await createStore({ redisUrl, namespace, log: logs.log });
+      const metrics = createMetrics();
+      let now = 1_000_000;
+      const first = watchStoreLoss(store, { log: logs.log, metrics, now: () => now });
+      await first.start();
+      expect(await first.lostBefore(now - 1)).toBe(false); // a first start is no loss
+      expect(await store.kv.get(keys.storeMarker())).toEqual({ sinceMs: 1_000_000 });
+
+      await store.kv.delete(keys.storeMarker()); // what FLUSHDB or an empty replica does
+      now += 5_000;
+      expect(await first.lostBefore(now - 1)).toBe(true); // a thread started before the loss
+      expect(await first.lostBefore(now + 1)).toBe(false); // one started after it is in the store if it is a job's
+      expect(logs.lines.filter((line) => line.includes('"store.data_lost"'))).toHaveLength(1);
+      expect(await metrics.render()).toContain('mintlify_slack_store_data_lost_total{found="marker"} 1');
+
+      // Another instance (or the next start) learns the loss from the marker, without logging it again.
+      const second = watchStoreLoss(store, { log: logs.log, metrics, now: () => now });
+      await second.start();
+      expect(await second.lostBefore(now - 1)).toBe(true);
+      expect(logs.lines.filter((line) => line.includes('"store.data_lost"'))).toHaveLength(1);
+      now += RECORD_TTL_MS; // every record of before the loss has expired by now
+      expect(await second.lostBefore(1)).toBe(false);
+      first.stop();
+      second.stop();
+    },
+  );
+});
