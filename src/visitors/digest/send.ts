@@ -132,7 +132,7 @@ type ScheduledDigest = z.infer<typeof ScheduledDigestSchema>;
 /**
  * One occurrence of a subscription's scheduler (the engine runs each once, on one instance): the digest of the
  * latest scheduled instant, which is the occurrence itself unless it ran late. A scheduler left by a subscription
- * that is gone is removed.
+ * that is gone is removed; a digest that did not go out rejects, to be tried again.
  */
 export async function runScheduledDigest(deps: DigestDeps, { channel }: ScheduledDigest): Promise<void> {
   const subscription = await getSubscription(deps, channel);
@@ -141,5 +141,8 @@ export async function runScheduledDigest(deps: DigestDeps, { channel }: Schedule
     return;
   }
   const due = latestDue(subscription.schedule, deps.now(), subscription.createdAt);
-  if (due !== undefined) await sendDigest(deps, subscription, due);
+  if (due === undefined) return;
+  // Thrown so the engine tries the occurrence again after its backoff (the `digests` lane's).
+  if ((await sendDigest(deps, subscription, due)) === 'failed')
+    throw new Error(`the digest of ${channel} did not go out`);
 }

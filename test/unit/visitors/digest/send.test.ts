@@ -80,6 +80,15 @@ describe("runScheduledDigest: one occurrence of a subscription's scheduler", () 
     expect(String(posts()[0]?.args.text)).toContain('Weekly visitors digest · 9–15 Nov 2026'); // due Mon 16 Nov
   });
 
+  it('rejects when the digest did not go out, so the engine tries the occurrence again', async () => {
+    const { deps, service, posts } = setup();
+    await saveSubscription(deps, SUBSCRIPTION);
+    service.failures.push({ code: 'unavailable', reason: '503', ambiguous: true, status: 503 });
+    await expect(runScheduledDigest(deps, { channel: SUBSCRIPTION.channel })).rejects.toThrow('did not go out');
+    await runScheduledDigest(deps, { channel: SUBSCRIPTION.channel });
+    expect(posts()).toHaveLength(1);
+  });
+
   it('sends nothing before the first scheduled instant after subscribing', async () => {
     const { deps, posts } = setup();
     await saveSubscription(deps, { ...SUBSCRIPTION, createdAt: NOW });
