@@ -15,7 +15,7 @@ import { accessMiddleware } from './slack/access.js';
 import { createSlackClient } from './slack/client.js';
 import { DEFAULT_RETRY, type RetryOptions, untilAccepted } from './slack/token-check.js';
 import { createSlackTransport, type SlackTransport } from './slack/transport.js';
-import { closeWithin, STOP_DEADLINE_MS, until } from './stopping.js';
+import { closeWithin, STOP_DEADLINE_MS } from './stopping.js';
 import { guardStore } from './store/guard.js';
 import { watchStoreHealth } from './store/health.js';
 import { watchStoreLoss } from './store/loss.js';
@@ -23,7 +23,7 @@ import { createStore, REDIS_COMMAND_TIMEOUT_MS, type Store } from './store/store
 import { registerTenancy } from './tenants/register.js';
 import { finishRotation } from './tenants/rotation.js';
 import { registerRemoval } from './uninstall.js';
-import { createDigestScheduler, type DigestSchedulerOptions } from './visitors/digest/scheduler.js';
+import { adoptDigests } from './visitors/digest/scheduler.js';
 import { registerVisitors } from './visitors/register.js';
 import { buildDeps } from './wiring.js';
 import { adoptTrackedJobs, startWorkers } from './workers.js';
@@ -53,7 +53,7 @@ export interface StartOptions {
   onListening?: (port: number) => void;
   /** The clock features read through `deps.now` (tests accelerate it). */
   now?: () => number;
-  digest?: DigestSchedulerOptions;
+  digestEveryMs?: number;
 }
 
 /** Wires config → deps → the role's parts (Slack's doors, the workers, or both) and starts them. */
@@ -102,7 +102,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     throw error;
   }
   await installState?.accepted(); // Slack accepted the token: the app is installed (again)
-  const digests = config.role !== 'web' ? await startBackground(deps, options, installs) : undefined;
+  if (config.role !== 'web') startBackground(deps, engine, installs);
   probes.setReady(true);
   log.info('app.started', {
     port,
@@ -118,7 +118,6 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       const deadline = Date.now() + STOP_DEADLINE_MS;
       probes.setReady(false);
       stopping.abort();
-      await until(deadline, digests?.stop());
       await closeAll(deadline);
       log.info('app.stopped');
     },
@@ -172,18 +171,18 @@ function transportFor(
 }
 
 /**
- * The worker's own start: digests for every workspace served, jobs an earlier release tracked adopted (one
- * workspace), secrets an earlier encryption key sealed sealed again (many).
+ * The worker's own start, in the background: digest subscriptions of an earlier release get their schedulers, jobs
+ * it tracked are adopted (one workspace), secrets an earlier encryption key sealed are sealed again (many).
  */
-async function startBackground(deps: Deps, options: StartOptions, { many }: Installs) {
-  const everyWorkspace = async () => servedDeps(deps, await deps.workspaces.all());
-  const digests = createDigestScheduler(deps, options.digest, everyWorkspace);
-  await digests.start();
+function startBackground(deps: Deps, engine: Engine, { many }: Installs): void {
   const failed = (event: string) => (error: unknown) => deps.log.error(event, { error });
+  const adopted = async () => adoptDigests(engine, await servedDeps(deps, await deps.workspaces.all()));
+  void adopted()
+    .then((digests) => deps.log.info('visitors.digests_adopted', { digests }))
+    .catch(failed('visitors.digest_adopt_failed'));
   const previousKeys = deps.config.oauth?.previousEncryptionKeys.length ?? 0;
   if (many) void finishRotation(deps.store, many.tenancy, deps.log, previousKeys).catch(failed('secrets.check_failed'));
   else void adoptTrackedJobs(deps).catch(failed('tracking.adopt_failed'));
-  return digests;
 }
 
 function registerDoors(transport: SlackTransport, deps: Deps, installs: Installs): void {

@@ -37,6 +37,8 @@ export interface Deps {
   /** Identifies this process in leases, so replicas can tell their own from a peer's. */
   instanceId: string;
   now: () => number;
+  /** Tests with an injected clock: digest schedulers run every this many ms instead of at their cron times. */
+  digestEveryMs?: number | undefined;
   /**
    * Runs what a listener does after its ack (service calls, posts) with bounded concurrency, so under load the
    * backlog waits here and new requests from Slack are still acknowledged at once.

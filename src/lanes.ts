@@ -27,7 +27,14 @@ export const LANES = {
   reports: defineLane({ name: 'reports', concurrency: 4, data: TaskEnvelopeSchema, ...once }),
   exports: defineLane({ name: 'exports', concurrency: 2, data: TaskEnvelopeSchema, ...once }),
   charts: defineLane({ name: 'charts', concurrency: 2, data: TaskEnvelopeSchema, ...once }),
-  digests: defineLane({ name: 'digests', concurrency: 2, data: TaskEnvelopeSchema, ...once }),
+  // A digest that did not go out (the service or Slack failing for now) is tried again for about a quarter hour.
+  digests: defineLane({
+    name: 'digests',
+    concurrency: 2,
+    data: TaskEnvelopeSchema,
+    attempts: 5,
+    backoff: { type: 'exponential', delayMs: 60_000 },
+  }),
   polls: defineLane({ name: 'polls', concurrency: 16, data: PollDataSchema, ...persistent }),
   outcomes: defineLane({ name: 'outcomes', concurrency: 8, data: DeliveryDataSchema, ...persistent }),
   refreshes: defineLane({ name: 'refreshes', concurrency: 4, data: RefreshDataSchema, ...persistent }),

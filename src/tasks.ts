@@ -8,6 +8,7 @@ import type { Deps } from './deps.js';
 import { TabOpenedSchema, tabOpened } from './home/publish.js';
 import type { TaskEnvelope, TaskLane } from './lanes.js';
 import { QueueUnavailableError } from './queue/engine.js';
+import { runScheduledDigest, ScheduledDigestSchema } from './visitors/digest/send.js';
 import { errorCopy, notice } from './visitors/messages.js';
 import { DigestRequestSchema, ReportRequestSchema } from './visitors/requests.js';
 import { runChart, runDigest, runExport, runReport, runShare, runShareChart, runTurnPage } from './visitors/tasks.js';
@@ -78,6 +79,8 @@ export const TASKS = {
   'visitors.turn_page': report('reports', runTurnPage),
   'visitors.share': report('reports', runShare),
   'visitors.digest': task({ lane: 'reports', schema: DigestRequestSchema, run: runDigest }),
+  // An occurrence of a subscription's scheduler (digest/scheduler.ts): the engine runs each once.
+  'visitors.scheduled_digest': task({ lane: 'digests', schema: ScheduledDigestSchema, run: runScheduledDigest }),
   // Charts and exports make dozens of requests each: lanes of their own, never delaying reports or the agent.
   'visitors.export': report('exports', runExport),
   'visitors.chart': report('charts', runChart),

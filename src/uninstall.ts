@@ -4,6 +4,7 @@ import type { Logger } from './log.js';
 import { keys } from './store/keys.js';
 import type { Store } from './store/store.js';
 import type { Installations } from './tenants/installations.js';
+import { endDigests } from './visitors/digest/scheduler.js';
 import { installationOf, workspaceOf } from './workspace.js';
 
 export type RemovalReason = 'app_uninstalled' | 'tokens_revoked';
@@ -68,12 +69,15 @@ export type Removal = { installState: InstallState } | { installations: Installa
  * workspaces, everything that workspace stored is deleted (installation, settings, jobs, digests; posts already in
  * Slack stay), so nothing of it is polled or posted again while the others go on; with one, every instance stops.
  */
-export function registerRemoval(app: App, root: Pick<Deps, 'log'>, removal: Removal): void {
+export function registerRemoval(app: App, root: Pick<Deps, 'log' | 'workspaces'>, removal: Removal): void {
   const handle = async ({ event, context }: RemovalArgs) => {
     const reason = event.type;
     if (event.type === 'tokens_revoked' && (event.tokens.bot ?? []).length === 0) return;
     if ('installState' in removal) return removal.installState.removed(reason);
     const tenant = installationOf(workspaceOf(context));
+    // Its digests' schedulers live in the engine, not under the workspace's keys: they end first.
+    const scoped = await root.workspaces.scope(workspaceOf(context)).catch(() => undefined);
+    if (scoped) await endDigests(scoped);
     await removal.installations.remove(tenant);
     root.log.warn('slack.workspace_removed', { tenant, reason, deleted: 'installation, settings, jobs, digests' });
   };

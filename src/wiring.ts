@@ -41,6 +41,8 @@ export interface WiringOptions {
   mintlifyTimeoutMs?: number | undefined;
   /** The clock features read (tests accelerate it). */
   now?: (() => number) | undefined;
+  /** Digest schedulers every this many ms instead of at their cron times (tests, with their clock). */
+  digestEveryMs?: number | undefined;
 }
 
 /** The adding side of every lane. */
@@ -87,6 +89,7 @@ export function buildDeps(config: Config, options: WiringOptions, parts: Parts):
     mintlify: mintlify(projects.keyFor),
     instanceId: randomUUID(),
     now,
+    digestEveryMs: options.digestEveryMs,
     afterAck: pLimit(AFTER_ACK_CONCURRENCY),
     background: pLimit(BACKGROUND_CONCURRENCY),
     jobWatchers: createJobWatchers(log, () => deps),

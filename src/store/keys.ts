@@ -59,8 +59,6 @@ export const keys = {
   digestSubscription: (channel: string) => `visitors:digest:v1:sub:${channel}`,
   digestChannels: () => 'visitors:digest:v1:channels',
   digestChannelsLock: () => 'visitors:digest:v1:lock',
-  /** A digest that went out: its channel, cadence and period. */
-  digestSent: (channel: string, cadence: string, from: string) => `visitors:digest:sent:${channel}:${cadence}:${from}`,
   /** The Slack installation serving a workspace (OAuth mode), sealed; in the workspace's scope. */
   installation: () => 'installation:v1',
   /** The Mintlify project and admin key a workspace connected in App Home, the key sealed; in its scope. */

@@ -16,7 +16,7 @@ import { type DigestRequest, projectQuery, type ReportRequest } from './requests
 // The visitors' work after a door's ack, one function per kind of request (registered with its lane in
 // src/tasks.ts). Each runs its use case on the plain request the door made, then gives the person one answer.
 
-type TaskDeps = PageDeps & Pick<Deps, 'slack' | 'instanceId' | 'replies'>;
+type TaskDeps = PageDeps & Pick<Deps, 'slack' | 'instanceId' | 'replies' | 'lanes' | 'workspace' | 'digestEveryMs'>;
 
 /** The report's page, privately. */
 export const runReport = guarded('report', async (deps, request: ReportRequest) => {

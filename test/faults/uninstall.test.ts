@@ -23,7 +23,7 @@ describe.each(storeKinds)('the one workspace removes the app ($kind store)', (st
   const h = useHarness({
     store,
     simulator: { jobDurationMs: LONG_JOB_MS },
-    start: { now: () => time, digest: { tickMs: 20 } },
+    start: { now: () => time, digestEveryMs: 20 },
   });
 
   /** A job running and a digest due at 09:00: what must stop when the app is removed. */

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { saveSubscription } from '../../src/visitors/digest/store.js';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
 import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
@@ -6,7 +7,11 @@ import { storeKinds } from '../support/redis.js';
 import { settle } from '../support/steps.js';
 import { eventually, type TestApp } from '../support/test-app.js';
 
-const TICK_MS = 20;
+/**
+ * Each scheduler's occurrences come this often instead of at its cron times, and each posts the digest of the
+ * latest scheduled instant on the test's clock: the tests count occurrences, each posting at most once.
+ */
+const EVERY_MS = 400;
 
 describe.each(storeKinds)('/visitors digest ($kind store)', (store) => {
   // The injected clock every app reads: set by the test, so the scheduled minute comes at once.
@@ -17,7 +22,7 @@ describe.each(storeKinds)('/visitors digest ($kind store)', (store) => {
   const h = useHarness({
     store,
     simulator: { pathCount: 300 },
-    start: { now: () => time, digest: { tickMs: TICK_MS } },
+    start: { now: () => time, digestEveryMs: EVERY_MS },
   });
 
   /** Runs `/visitors digest …` on `app` and reads the private answer. */
@@ -38,6 +43,17 @@ describe.each(storeKinds)('/visitors digest ($kind store)', (store) => {
       .filter((c: SlackCall) => c.args.channel === CHANNEL_ID && String(c.args.text).includes('visitors digest'));
   const chartUploads = () =>
     h.slack.callsTo('files.completeUploadExternal').filter((c) => String(c.args.initial_comment).includes('digest'));
+  const postedLogs = (...apps: TestApp[]) =>
+    apps.map((app) => app.logs().match(/"event":"visitors\.digest_posted"/g)?.length ?? 0).reduce((a, b) => a + b, 0);
+  /** Ends the subscription, then waits for an occurrence already running: no digest comes after. */
+  async function off(app: TestApp): Promise<number> {
+    expect(await digest(app, 'off')).toContain('is off');
+    await settle(EVERY_MS * 3);
+    const posts = digestPosts().length;
+    await settle(EVERY_MS * 3);
+    expect(digestPosts()).toHaveLength(posts);
+    return posts;
+  }
 
   it('digest weekly subscribes the channel, digest shows it, digest off ends it', async () => {
     const app = await h.boot();
@@ -80,16 +96,16 @@ describe.each(storeKinds)('/visitors digest ($kind store)', (store) => {
     await eventually(() => app.logs().includes('"event":"visitors.digest_posted"'), 5_000, 'the digest log line');
   });
 
-  it('a 5xx after Slack stored the digest is not followed by a second digest', async () => {
+  it('a 5xx after Slack stored the digest is not followed by a second digest of that occurrence', async () => {
     const app = await h.boot();
     await digest(app, 'weekly');
     h.slack.fail('chat.postMessage', { status: 500, afterStoring: true });
     time = Date.parse('2026-11-23T09:00:05Z');
     await eventually(() => chartUploads()[0], 10_000, 'the digest chart');
-    await settle(); // dozens of ticks
+    expect(app.logs()).toContain('"event":"visitors.digest_found"');
+    await off(app);
     const stored = h.slack.messages.filter((m) => String(m.text).startsWith('Weekly visitors digest'));
-    expect(stored).toHaveLength(1);
-    expect(app.logs().match(/"event":"visitors\.digest_posted"/g)).toHaveLength(1);
+    expect(stored.length).toBe(postedLogs(app)); // one message per occurrence, the 5xx one included
   });
 
   it('subscribing in a channel the bot is not in is refused at once, with the /invite that fixes it', async () => {
@@ -137,42 +153,55 @@ describe.each(storeKinds)('/visitors digest ($kind store)', (store) => {
 
   // Shared by two instances, or outliving a restart: only a shared store can (memory would not even be asked).
   if (store.kind === 'redis')
-    it('two instances on one Redis post the digest exactly once, also after a restart at the scheduled minute', async () => {
+    it("two instances on one Redis post each occurrence once: the engine's scheduler, which outlives them", async () => {
       const a = await h.boot();
       const b = await h.boot();
       await digest(a, 'weekly');
       time = Date.parse('2026-11-23T09:00:05Z');
+      const started = Date.now();
       await eventually(() => digestPosts()[0], 10_000, 'the digest');
-      await eventually(() => chartUploads()[0], 10_000, 'the digest chart');
-      await settle(); // dozens of ticks on each instance
-      expect(digestPosts()).toHaveLength(1);
-      expect(chartUploads()).toHaveLength(1);
-      expect(`${a.logs()}${b.logs()}`.match(/"event":"visitors\.digest_posted"/g)).toHaveLength(1);
-
-      // Both stop and one comes back within the same minute: nothing is sent again.
+      await settle(EVERY_MS * 5);
       await h.stopApps();
-      time = Date.parse('2026-11-23T09:00:40Z');
-      await h.boot();
-      await settle();
-      expect(digestPosts()).toHaveLength(1);
+      const posts = digestPosts().length;
+      // Each occurrence once: as many posts as occurrences there were time for, not twice as many.
+      expect(posts).toBe(postedLogs(a, b));
+      expect(posts).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / EVERY_MS) + 1);
+
+      // The scheduler lives in Redis: an instance started later runs its next occurrence without a new subscribe.
+      const c = await h.boot();
+      await eventually(() => digestPosts().length > posts, 10_000, 'the next occurrence');
+      expect(c.logs()).toContain('"event":"visitors.digests_adopted","digests":0');
+      await off(c);
     });
 
-  // Shared by two instances, or outliving a restart: only a shared store can (memory would not even be asked).
+  // Outliving every instance: only a shared store can.
   if (store.kind === 'redis')
-    it('a digest missed while every instance was down is sent once when one comes back within the period', async () => {
+    it('a digest missed while every instance was down is sent when one comes back within the period', async () => {
       time = Date.parse('2026-11-29T12:00:00Z'); // Sunday
       const first = await h.boot();
       await digest(first, 'weekly');
       await h.stopApps();
 
       time = Date.parse('2026-11-30T15:00:00Z'); // Monday afternoon: 09:00 passed while nobody ran
-      await h.boot();
-      await h.boot();
+      const a = await h.boot();
+      const b = await h.boot();
       const post = await eventually(() => digestPosts()[0], 10_000, 'the missed digest');
       expect(JSON.stringify(post.args.blocks)).toContain('23–29 Nov 2026');
-      await settle();
-      time = Date.parse('2026-12-01T09:00:00Z');
-      await settle();
-      expect(digestPosts()).toHaveLength(1);
+      expect(await off(a)).toBe(postedLogs(a, b));
+    });
+
+  // What the previous release stored outlives it only in a shared store.
+  if (store.kind === 'redis')
+    it('a subscription stored by the previous release (no scheduler) gets its scheduler at start', async () => {
+      const old = await h.boot();
+      const subscription = { channel: CHANNEL_ID, project: 'proj_test', createdBy: USER_ID, createdAt: time };
+      await saveSubscription(old.app.deps, { ...subscription, schedule: { cadence: 'weekly', hour: 9, minute: 0 } });
+      await h.stopApps();
+      time = Date.parse('2026-11-23T09:00:05Z');
+      const a = await h.boot();
+      const b = await h.boot(); // the second start finds it scheduled: still one scheduler
+      await eventually(() => digestPosts()[0], 10_000, 'the digest');
+      expect(`${a.logs()}${b.logs()}`).toContain('"event":"visitors.digests_adopted","digests":1');
+      expect(await off(a)).toBe(postedLogs(a, b));
     });
 });

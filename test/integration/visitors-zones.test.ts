@@ -15,7 +15,7 @@ describe.each(storeKinds)("/visitors in each person's time zone, across DST chan
   beforeEach(() => {
     time = 0;
   });
-  const h = useHarness({ store, simulator: { pathCount: 50 }, start: { now: () => time, digest: { tickMs: 20 } } });
+  const h = useHarness({ store, simulator: { pathCount: 50 }, start: { now: () => time, digestEveryMs: 20 } });
 
   const queries = () =>
     h.sim.requests.filter((r) => r.path === VISITORS_PATH).map(({ query }) => [query.dateFrom, query.dateTo]);

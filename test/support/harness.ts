@@ -17,7 +17,7 @@ export interface HarnessOptions {
   slack?: { socketMode?: boolean };
   /** Environment every boot and spawn starts from; a boot's own `env` is laid over it. */
   env?: Record<string, string>;
-  /** Start options every boot starts from (Slack retry timing, a clock, the digest tick…). */
+  /** Start options every boot starts from (Slack retry timing, a clock, digest schedulers every few ms…). */
   start?: StartOptions;
   /**
    * Boot the app before each test (or once, with `per: 'file'`); a test that needs another configuration calls

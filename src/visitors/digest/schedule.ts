@@ -56,7 +56,7 @@ function cron(schedule: Schedule): Cron {
 /**
  * The closed period a digest posted at `firedAtMs` reports on: yesterday (daily), the 7 days up to yesterday
  * (weekly), the previous calendar month (monthly). Derived from the scheduled instant, not the clock, so a digest
- * sent late covers the same period (and has the same claim) as one sent on time.
+ * sent late covers the same period as one sent on time.
  */
 export function digestPeriod({ cadence, tz }: Pick<Schedule, 'cadence' | 'tz'>, firedAtMs: number): DayRange {
   const today = todayNumber(firedAtMs, tz);

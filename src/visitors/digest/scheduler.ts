@@ -1,51 +1,55 @@
-import { Cron } from 'croner';
-import { type DueDigestDeps, runDueDigests } from './send.js';
+import type { Deps } from '../../deps.js';
+import type { Schedule as EngineSchedule, QueueInspector } from '../../queue/engine.js';
+import { installationOf } from '../../workspace.js';
+import { UTC } from '../zone.js';
+import { cronPattern } from './schedule.js';
+import { deleteSubscription, listSubscriptions, type Subscription, type SubscriptionDeps } from './store.js';
 
-export interface DigestScheduler {
-  /** Sends any digest missed while every instance was down, then checks every minute. */
-  start(): Promise<void>;
-  stop(): Promise<void>;
+/**
+ * Each subscription has a job scheduler on the `digests` lane, on its cron in its zone: the engine makes one job
+ * per occurrence whatever the number of instances (BullMQ on Redis), so no claim of ours is needed.
+ */
+
+export type SchedulerDeps = SubscriptionDeps & Pick<Deps, 'lanes' | 'workspace' | 'digestEveryMs'>;
+
+/** `digest/C123`, or `digest/T123/C123` for one of the workspaces an app serving many has. */
+const schedulerId = (deps: Pick<Deps, 'workspace'>, channel: string) =>
+  ['digest', installationOf(deps.workspace), channel].filter(Boolean).join('/');
+
+/** Creates or replaces the subscription's scheduler: each occurrence runs `visitors.scheduled_digest`. */
+export async function scheduleDigest(deps: SchedulerDeps, { channel, schedule }: Subscription): Promise<void> {
+  const when: EngineSchedule = deps.digestEveryMs
+    ? { everyMs: deps.digestEveryMs }
+    : { cron: cronPattern(schedule), tz: schedule.tz ?? UTC };
+  const envelope = { kind: 'visitors.scheduled_digest', workspace: deps.workspace, data: { channel } };
+  await deps.lanes.tasks.digests.schedule(schedulerId(deps, channel), when, envelope);
 }
 
-export interface DigestSchedulerOptions {
-  /** Check this often (ms) instead of at every whole minute: tests run an accelerated clock through `deps.now`. */
-  tickMs?: number;
+/** Ends a channel's subscription and its scheduler. True when there was a subscription. */
+export async function endSubscription(deps: SchedulerDeps, channel: string): Promise<boolean> {
+  const existed = await deleteSubscription(deps, channel);
+  await deps.lanes.tasks.digests.unschedule(schedulerId(deps, channel));
+  return existed;
+}
+
+/** Ends every subscription of the workspace and its scheduler (the workspace removed the app). */
+export async function endDigests(deps: SchedulerDeps): Promise<void> {
+  for (const { channel } of await listSubscriptions(deps)) await endSubscription(deps, channel);
 }
 
 /**
- * Every replica runs one; the claim per channel and period in `sendDigest` makes each digest go out once. Each tick
- * goes through the deps of every workspace the app serves (`workspaces`; the app's own by default).
+ * Subscriptions stored by the release that ran digests on its own tick have no scheduler yet: they get one at
+ * start. Those that have one keep it (replacing it could move an occurrence that is due), so this is idempotent.
  */
-export function createDigestScheduler(
-  deps: DueDigestDeps,
-  options: DigestSchedulerOptions = {},
-  workspaces: () => Promise<DueDigestDeps[]> = async () => [deps],
-): DigestScheduler {
-  let cron: Cron | undefined;
-  let interval: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-
-  const tick = async () => {
-    if (running) return; // a slow tick is never overlapped by the next
-    const failed = (error: unknown) => deps.log.error('visitors.digest_tick_failed', { error });
-    const each = async () => {
-      for (const scoped of await workspaces()) await runDueDigests(scoped).catch(failed);
-    };
-    running = each().catch(failed);
-    await running;
-    running = undefined;
-  };
-
-  return {
-    async start() {
-      void tick(); // in the background: a slow service never delays start-up
-      if (options.tickMs) interval = setInterval(() => void tick(), options.tickMs);
-      else cron = new Cron('* * * * *', { timezone: 'UTC' }, () => void tick());
-    },
-    async stop() {
-      cron?.stop();
-      if (interval) clearInterval(interval);
-      await running;
-    },
-  };
+export async function adoptDigests(engine: QueueInspector, workspaces: SchedulerDeps[]): Promise<number> {
+  const scheduled = new Set((await engine.schedules('digests')).map((s) => s.id));
+  let adopted = 0;
+  for (const deps of workspaces) {
+    for (const subscription of await listSubscriptions(deps)) {
+      if (scheduled.has(schedulerId(deps, subscription.channel))) continue;
+      await scheduleDigest(deps, subscription);
+      adopted++;
+    }
+  }
+  return adopted;
 }

@@ -1,9 +1,9 @@
+import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import type { ServiceFailure } from '../../mintlify/failure.js';
 import { type PageVisitors, VISITORS_MAX_LIMIT, type VisitorCounts } from '../../mintlify/schemas.js';
 import { classifySlackError } from '../../slack/errors.js';
 import { findPosted } from '../../slack/witness.js';
-import { keys } from '../../store/keys.js';
 import { makeChart, uploadChart } from '../chart/deliver.js';
 import { reportCopy } from '../messages.js';
 import { type DayRange, previousPeriod } from '../periods.js';
@@ -12,10 +12,9 @@ import { UTC } from '../zone.js';
 import { DIGEST_PAGES_PER_PERIOD, digestMessage, type PeriodData } from './blocks.js';
 import { digestEndedNote } from './messages.js';
 import { chartRange, describeSchedule, digestPeriod, latestDue } from './schedule.js';
-import { deleteSubscription, listSubscriptions, type Subscription } from './store.js';
+import { endSubscription, type SchedulerDeps } from './scheduler.js';
+import { getSubscription, type Subscription } from './store.js';
 
-/** A sent digest's claim outlives its period, so no replica can send it again. */
-const SENT_CLAIM_TTL_MS = 40 * 86_400_000;
 /** `metadata.event_type` of a digest post, so one whose answer was lost (a 5xx, a timeout) can be found again. */
 const DIGEST_EVENT_TYPE = 'mintlify_visitors_digest';
 
@@ -43,26 +42,17 @@ async function periodData(
   return { ok: true, data: { rows, totals, complete: false } };
 }
 
-export type DigestOutcome = 'posted' | 'taken' | 'failed' | 'ended';
+export type DigestOutcome = 'posted' | 'failed' | 'ended';
 
-type DigestDeps = PageDeps & Pick<Deps, 'slack' | 'instanceId' | 'replies'>;
-/** What a scheduler tick needs: digests go out on the background queue. */
-export type DueDigestDeps = DigestDeps & Pick<Deps, 'background'>;
+type DigestDeps = PageDeps & SchedulerDeps & Pick<Deps, 'slack' | 'replies'>;
 type Fields = { channel: string; cadence: string; from: string; to: string };
 
-/**
- * Sends `subscription`'s digest for the period its scheduled instant `dueAt` closes, unless a replica already
- * has: the claim per channel and period is taken first (SET NX on Redis), so it is posted exactly once.
- */
+/** Sends `subscription`'s digest for the period its scheduled instant `dueAt` closes. */
 export async function sendDigest(deps: DigestDeps, subscription: Subscription, dueAt: number): Promise<DigestOutcome> {
   const { channel, project, schedule } = subscription;
   const period = digestPeriod(schedule, dueAt);
-  const claim = keys.digestSent(channel, schedule.cadence, period.from);
-  if (!(await deps.store.claims.claim(claim, deps.instanceId, SENT_CLAIM_TTL_MS))) return 'taken';
   const fields = { channel, cadence: schedule.cadence, from: period.from, to: period.to };
   const outcome = await postDigest(deps, subscription, period, fields);
-  // A digest that did not go out gives its claim back: the next tick tries again.
-  if (outcome === 'failed') await deps.store.claims.release(claim, deps.instanceId).catch(() => {});
   if (outcome !== 'posted') return outcome;
   const chart = await makeChart(deps, project, { ...chartRange(schedule.cadence, period), limit: 1, offset: 0 });
   if (chart.ok) {
@@ -110,7 +100,7 @@ async function postDigest(
     return 'posted';
   } catch (error) {
     const { kind, code } = classifySlackError(error);
-    // Slack may have stored it anyway: read the channel before giving the claim back for another try.
+    // Slack may have stored it anyway: read the channel before calling it failed.
     const stored =
       kind === 'transient' &&
       (await findPosted(
@@ -127,7 +117,7 @@ async function postDigest(
       deps.log.warn('visitors.digest_failed', { ...fields, reason: 'post', code });
       return 'failed';
     }
-    await deleteSubscription(deps, channel);
+    await endSubscription(deps, channel);
     deps.log.warn('visitors.digest_ended', { ...fields, code, reason: 'Slack refused the digest for good' });
     await deps.replies
       .direct(createdBy, digestEndedNote(channel, schedule.cadence, code))
@@ -136,14 +126,23 @@ async function postDigest(
   }
 }
 
-/** One scheduler tick: every subscription whose latest scheduled instant has no digest yet gets one. */
-export async function runDueDigests(deps: DueDigestDeps): Promise<DigestOutcome[]> {
-  const now = deps.now();
-  const outcomes: DigestOutcome[] = [];
-  for (const subscription of await listSubscriptions(deps)) {
-    const due = latestDue(subscription.schedule, now, subscription.createdAt);
-    if (due === undefined) continue;
-    outcomes.push(await deps.background(() => sendDigest(deps, subscription, due)));
+export const ScheduledDigestSchema = z.object({ channel: z.string() });
+type ScheduledDigest = z.infer<typeof ScheduledDigestSchema>;
+
+/**
+ * One occurrence of a subscription's scheduler (the engine runs each once, on one instance): the digest of the
+ * latest scheduled instant, which is the occurrence itself unless it ran late. A scheduler left by a subscription
+ * that is gone is removed; a digest that did not go out rejects, to be tried again.
+ */
+export async function runScheduledDigest(deps: DigestDeps, { channel }: ScheduledDigest): Promise<void> {
+  const subscription = await getSubscription(deps, channel);
+  if (!subscription) {
+    await endSubscription(deps, channel);
+    return;
   }
-  return outcomes;
+  const due = latestDue(subscription.schedule, deps.now(), subscription.createdAt);
+  if (due === undefined) return;
+  // Thrown so the engine tries the occurrence again after its backoff (the `digests` lane's).
+  if ((await sendDigest(deps, subscription, due)) === 'failed')
+    throw new Error(`the digest of ${channel} did not go out`);
 }

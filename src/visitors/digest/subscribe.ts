@@ -2,13 +2,8 @@ import type { Deps } from '../../deps.js';
 import { NOT_IN_CHANNEL, slackErrorCode } from '../../slack/errors.js';
 import type { DigestRequest } from '../requests.js';
 import type { Schedule } from './schedule.js';
-import {
-  deleteSubscription,
-  getSubscription,
-  type Subscription,
-  type SubscriptionDeps,
-  saveSubscription,
-} from './store.js';
+import { endSubscription, type SchedulerDeps, scheduleDigest } from './scheduler.js';
+import { getSubscription, type Subscription, saveSubscription } from './store.js';
 
 export type DigestResult =
   | { kind: 'shown'; subscription: Subscription | undefined }
@@ -22,7 +17,7 @@ export type DigestResult =
  * the door, before a request is made.
  */
 export async function manageDigest(
-  deps: SubscriptionDeps & Pick<Deps, 'log' | 'now' | 'slack'>,
+  deps: SchedulerDeps & Pick<Deps, 'log' | 'now' | 'slack'>,
   { command, project, audience }: DigestRequest,
 ): Promise<DigestResult> {
   const { channel, userId } = audience;
@@ -30,7 +25,7 @@ export async function manageDigest(
     case 'show':
       return { kind: 'shown', subscription: await getSubscription(deps, channel) };
     case 'off': {
-      const existed = await deleteSubscription(deps, channel);
+      const existed = await endSubscription(deps, channel);
       deps.log.info('visitors.digest_unsubscribed', { user: userId, channel, existed });
       return { kind: 'ended', existed };
     }
@@ -38,7 +33,9 @@ export async function manageDigest(
       const { schedule } = command;
       const code = await cannotPost(deps, channel);
       if (code) return { kind: 'cannot_post', schedule, code };
-      await saveSubscription(deps, { channel, project, schedule, createdBy: userId, createdAt: deps.now() });
+      const subscription = { channel, project, schedule, createdBy: userId, createdAt: deps.now() };
+      await saveSubscription(deps, subscription);
+      await scheduleDigest(deps, subscription);
       deps.log.info('visitors.digest_subscribed', { user: userId, channel, cadence: schedule.cadence });
       return { kind: 'subscribed', schedule };
     }

@@ -5,12 +5,15 @@ import type { MintlifyClient } from '../../../src/mintlify/client.js';
 import type { ServiceFailure, ServiceResult } from '../../../src/mintlify/failure.js';
 import type { PageVisitors, VisitorsQuery, VisitorsResponse } from '../../../src/mintlify/schemas.js';
 import { createProjects } from '../../../src/projects.js';
+import { createMemoryEngine } from '../../../src/queue/memory.js';
 import { createReplies } from '../../../src/slack/reply.js';
 import { createMemoryClaims } from '../../../src/store/claims.js';
 import type { TaskData, TaskKind } from '../../../src/tasks.js';
 import type { ReportQuery } from '../../../src/visitors/date-range.js';
 import type { DoorDeps } from '../../../src/visitors/doors/door.js';
 import type { ReportRequest } from '../../../src/visitors/requests.js';
+import { lanesOf } from '../../../src/wiring.js';
+import { SINGLE_WORKSPACE } from '../../../src/workspace.js';
 import { captureLogs } from '../../support/logs.js';
 
 export const NOW = Date.parse('2026-11-22T23:05:00Z');
@@ -116,6 +119,8 @@ export function fakeDeps(
     responses.push({ url, body });
     return 200;
   };
+  // The lanes of an engine no one works: what is added or scheduled there is only looked at (`engine.schedules`).
+  const engine = createMemoryEngine({ log: logs.log });
   const deps = {
     config: { mintlify },
     projects: createProjects({ mintlify }),
@@ -128,8 +133,10 @@ export function fakeDeps(
     afterAck: (task: () => Promise<unknown>) => task(),
     background: (task: () => Promise<unknown>) => task(),
     now: () => NOW,
+    lanes: lanesOf(engine),
+    workspace: SINGLE_WORKSPACE,
   } as unknown as Deps;
-  return { deps, logs, responses };
+  return { deps, logs, responses, engine };
 }
 
 /** Everything a private answer said: its fallback text and the text of its blocks. */
@@ -150,14 +157,6 @@ export function fakeVisitors(rowCount = 30) {
   const service = fakeVisitorsService(rowCount);
   const slack = fakeSlack();
   return { service, slack, ...fakeDeps(service, slack.client) };
-}
-
-/** A lane that notes its name in `ran` each time it runs a task, then runs it at once. */
-export function recordingLane(name: string, ran: string[]) {
-  return <T>(task: () => Promise<T>): Promise<T> => {
-    ran.push(name);
-    return task();
-  };
 }
 
 /** Who asked, in #docs, and the response_url their private answers go to. */

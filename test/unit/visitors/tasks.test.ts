@@ -113,7 +113,7 @@ describe('the visitors’ tasks: the use case, then one answer to the person', (
 });
 
 describe('their lanes', () => {
-  it('runs reports, pages, shares and digests in the reports lane, exports and charts in lanes of their own', () => {
+  it('runs reports, pages, shares and digest commands in the reports lane, the rest in lanes of their own', () => {
     const lanes = Object.fromEntries(
       Object.entries(TASKS)
         .filter(([kind]) => kind.startsWith('visitors.'))
@@ -124,6 +124,7 @@ describe('their lanes', () => {
       'visitors.turn_page': 'reports',
       'visitors.share': 'reports',
       'visitors.digest': 'reports',
+      'visitors.scheduled_digest': 'digests',
       'visitors.export': 'exports',
       'visitors.chart': 'charts',
       'visitors.share_chart': 'charts',

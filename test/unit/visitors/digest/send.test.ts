@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { runDueDigests, sendDigest } from '../../../../src/visitors/digest/send.js';
+import { scheduleDigest } from '../../../../src/visitors/digest/scheduler.js';
+import { runScheduledDigest, sendDigest } from '../../../../src/visitors/digest/send.js';
 import { listSubscriptions, type Subscription, saveSubscription } from '../../../../src/visitors/digest/store.js';
-import { fakeVisitors, NOW, PROJECT, recordingLane } from '../fake-deps.js';
+import { fakeVisitors, NOW, PROJECT } from '../fake-deps.js';
 
 /** #docs gets a weekly digest on Mondays at 09:00 UTC, set up a month before `NOW` (Sunday 22 Nov 2026). */
 const SUBSCRIPTION: Subscription = {
@@ -19,10 +20,9 @@ function setup() {
 }
 
 describe('sendDigest', () => {
-  it('posts the digest of the week the due time closes, with its chart, exactly once', async () => {
+  it('posts the digest of the week the due time closes, with its chart', async () => {
     const { deps, slack, posts } = setup();
     expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('posted');
-    expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('taken');
     expect(posts()).toHaveLength(1);
     expect(posts()[0]?.args).toMatchObject({
       channel: 'C123DOCS',
@@ -32,7 +32,7 @@ describe('sendDigest', () => {
     expect(slack.calls.filter((c) => c.method === 'files.completeUploadExternal')).toHaveLength(1);
   });
 
-  it('gives its claim back when the service fails, so the next tick sends it', async () => {
+  it('says failed when the service fails, and posts when it answers again', async () => {
     const { deps, service, posts, logs } = setup();
     service.failures.push({ code: 'unavailable', reason: '503', ambiguous: true, status: 503 });
     expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('failed');
@@ -41,12 +41,14 @@ describe('sendDigest', () => {
     expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('posted');
   });
 
-  it('ends the subscription of a channel the bot was removed from', async () => {
-    const { deps, slack, logs } = setup();
+  it('ends the subscription of a channel the bot was removed from, and its scheduler', async () => {
+    const { deps, slack, logs, engine } = setup();
     await saveSubscription(deps, SUBSCRIPTION);
+    await scheduleDigest(deps, SUBSCRIPTION);
     slack.failNext('chat.postMessage', 'not_in_channel');
     expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('ended');
     expect(await listSubscriptions(deps)).toEqual([]);
+    expect(await engine.schedules('digests')).toEqual([]);
     expect(logs.text()).toContain('"event":"visitors.digest_ended"');
   });
 
@@ -59,11 +61,10 @@ describe('sendDigest', () => {
     });
     expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('posted');
     expect(logs.text()).toContain('"event":"visitors.digest_found"');
-    expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('taken');
     expect(posts()).toHaveLength(1);
   });
 
-  it('after an ambiguous failure with no digest in the channel, gives the claim back', async () => {
+  it('after an ambiguous failure with no digest in the channel, says failed', async () => {
     const { deps, slack } = setup();
     slack.failNext('chat.postMessage', 'internal_error');
     expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('failed');
@@ -71,15 +72,35 @@ describe('sendDigest', () => {
   });
 });
 
-describe('runDueDigests', () => {
-  it('sends each subscription’s latest due digest once, on the background lane', async () => {
-    const { deps } = setup();
-    const lanes: string[] = [];
-    deps.background = recordingLane('background', lanes);
+describe("runScheduledDigest: one occurrence of a subscription's scheduler", () => {
+  it('sends the digest of the latest scheduled instant', async () => {
+    const { deps, posts } = setup();
     await saveSubscription(deps, SUBSCRIPTION);
-    await saveSubscription(deps, { ...SUBSCRIPTION, channel: 'C2', createdAt: NOW });
-    expect(await runDueDigests(deps)).toEqual(['posted']);
-    expect(await runDueDigests(deps)).toEqual(['taken']);
-    expect(lanes).toEqual(['background', 'background']);
+    await runScheduledDigest(deps, { channel: SUBSCRIPTION.channel });
+    expect(String(posts()[0]?.args.text)).toContain('Weekly visitors digest · 9–15 Nov 2026'); // due Mon 16 Nov
+  });
+
+  it('rejects when the digest did not go out, so the engine tries the occurrence again', async () => {
+    const { deps, service, posts } = setup();
+    await saveSubscription(deps, SUBSCRIPTION);
+    service.failures.push({ code: 'unavailable', reason: '503', ambiguous: true, status: 503 });
+    await expect(runScheduledDigest(deps, { channel: SUBSCRIPTION.channel })).rejects.toThrow('did not go out');
+    await runScheduledDigest(deps, { channel: SUBSCRIPTION.channel });
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('sends nothing before the first scheduled instant after subscribing', async () => {
+    const { deps, posts } = setup();
+    await saveSubscription(deps, { ...SUBSCRIPTION, createdAt: NOW });
+    await runScheduledDigest(deps, { channel: SUBSCRIPTION.channel });
+    expect(posts()).toEqual([]);
+  });
+
+  it('removes a scheduler whose subscription is gone', async () => {
+    const { deps, posts, engine } = setup();
+    await scheduleDigest(deps, SUBSCRIPTION);
+    await runScheduledDigest(deps, { channel: SUBSCRIPTION.channel });
+    expect(posts()).toEqual([]);
+    expect(await engine.schedules('digests')).toEqual([]);
   });
 });

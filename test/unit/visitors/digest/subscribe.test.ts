@@ -9,7 +9,7 @@ const ask = (command: DigestRequest['command']): DigestRequest => ({ command, pr
 
 describe('manageDigest', () => {
   it('subscribes the conversation, shows the subscription, and ends it', async () => {
-    const { deps, logs } = fakeDeps(fakeVisitorsService(0));
+    const { deps, logs, engine } = fakeDeps(fakeVisitorsService(0));
     expect(await manageDigest(deps, ask({ kind: 'show' }))).toEqual({ kind: 'shown', subscription: undefined });
 
     expect(await manageDigest(deps, ask({ kind: 'subscribe', schedule: WEEKLY }))).toEqual({
@@ -25,8 +25,17 @@ describe('manageDigest', () => {
     };
     expect(await listSubscriptions(deps)).toEqual([subscription]);
     expect(await manageDigest(deps, ask({ kind: 'show' }))).toEqual({ kind: 'shown', subscription });
+    // Its scheduler on the engine, on the subscription's cron in its zone (UTC when it has none).
+    expect(await engine.schedules('digests')).toEqual([
+      { id: 'digest/C123DOCS', schedule: { cron: '30 16 * * 5', tz: 'UTC' }, nextAt: expect.any(Number) },
+    ]);
+    await manageDigest(deps, ask({ kind: 'subscribe', schedule: { ...WEEKLY, tz: 'Pacific/Auckland' } }));
+    expect(await engine.schedules('digests')).toEqual([
+      { id: 'digest/C123DOCS', schedule: { cron: '30 16 * * 5', tz: 'Pacific/Auckland' }, nextAt: expect.any(Number) },
+    ]);
 
     expect(await manageDigest(deps, ask({ kind: 'off' }))).toEqual({ kind: 'ended', existed: true });
+    expect(await engine.schedules('digests')).toEqual([]);
     expect(await manageDigest(deps, ask({ kind: 'off' }))).toEqual({ kind: 'ended', existed: false });
     expect(await listSubscriptions(deps)).toEqual([]);
     expect(logs.text()).toContain('"event":"visitors.digest_subscribed"');
