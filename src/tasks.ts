@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { handleTurn, TurnSchema } from './agent/conversation.js';
+import { handleTurn, type Turn, TurnSchema } from './agent/conversation.js';
 import { errors } from './agent/messages.js';
 import { PaneTurnSchema, runPaneTurn } from './agent/pane.js';
 import { ShortcutSubmissionSchema } from './agent/shortcut-modal.js';
@@ -32,6 +32,13 @@ const report = (lane: TaskLane, run: Task<typeof ReportRequestSchema>['run']) =>
     unavailable: (deps, { audience, query }) => deps.replies.privately(audience, notice(errorCopy.unavailable(query))),
   });
 
+/** A message for the agent that cannot be handed on: the person hears so where they wrote, with their text. */
+const turnUnavailable = (deps: Deps, turn: Turn) =>
+  deps.replies.privately(
+    { userId: turn.userId, channel: turn.channel, threadTs: turn.threadTs },
+    errors.storeUnavailable(turn.text),
+  );
+
 /**
  * Every kind of work a door hands on after its ack: its lane, the schema of its data (plain and serialisable:
  * decoded text, ids, where to answer; checked again where it runs, which may be another process) and the function
@@ -48,21 +55,13 @@ export const TASKS = {
     lane: 'agent',
     schema: TurnSchema,
     run: handleTurn,
-    unavailable: (deps, turn) =>
-      deps.replies.privately(
-        { userId: turn.userId, channel: turn.channel, threadTs: turn.threadTs },
-        errors.storeUnavailable(turn.text),
-      ),
+    unavailable: turnUnavailable,
   }),
   'agent.pane': task({
     lane: 'agent',
     schema: PaneTurnSchema,
     run: runPaneTurn,
-    unavailable: (deps, { turn }) =>
-      deps.replies.privately(
-        { userId: turn.userId, channel: turn.channel, threadTs: turn.threadTs },
-        errors.storeUnavailable(turn.text),
-      ),
+    unavailable: (deps, { turn }) => turnUnavailable(deps, turn),
   }),
   'agent.shortcut': task({
     lane: 'agent',
