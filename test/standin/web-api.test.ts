@@ -54,16 +54,12 @@ describe('Slack stand-in: Web API', () => {
 
   it('stores messages and reads them back with their metadata, a thread root first', async () => {
     const root = await postRoot('root');
-    await client.chat.postMessage({
-      channel: 'C123DOCS',
-      thread_ts: root,
-      text: 'reply',
-      metadata: { event_type: 'note', event_payload: { n: 1 } },
-    });
+    const metadata = { event_type: 'note', event_payload: { n: 1 } };
+    await client.chat.postMessage({ channel: 'C123DOCS', thread_ts: root, text: 'reply', metadata });
     await client.chat.update({ channel: 'C123DOCS', ts: root, text: 'root, edited' });
     const replies = await client.conversations.replies({ channel: 'C123DOCS', ts: root, include_all_metadata: true });
     expect(replies.messages?.map((m) => m.text)).toEqual(['root, edited', 'reply']);
-    expect(replies.messages?.[1]?.metadata).toEqual({ event_type: 'note', event_payload: { n: 1 } });
+    expect(replies.messages?.[1]?.metadata).toEqual(metadata);
     await expect(client.chat.update({ channel: 'C123DOCS', ts: '1.000', text: 'x' })).rejects.toMatchObject({
       data: { error: 'message_not_found' },
     });
