@@ -10,6 +10,9 @@ const BOB = 'U456BOB';
 const CAROL = 'U345CAROL';
 const DM = 'D123ALICE';
 
+/** The lines `user` says one after another, as `reply` takes them. */
+const by = (user: string, ...texts: string[]): [string, string][] => texts.map((text) => [user, text]);
+
 /** Who steers a job (README, "Who steers a job"), on every door that starts one, over signed HTTP and Socket Mode. */
 function steeringSuite(h: Harness) {
   const prompts = () => h.followUps().map((r) => (r.body as { prompt: string }).prompt);
@@ -69,19 +72,11 @@ function steeringSuite(h: Harness) {
     const dm = h.say(USER_ID, DM, 'Document the CLI');
     await h.deliver(dm.events);
     await h.jobOf(DM, dm.ts);
-    await reply(
-      dm.ts,
-      DM,
-      [
-        [USER_ID, '👍'],
-        [USER_ID, 'and its flags'],
-      ],
-      ['and its flags'],
-    );
+    await reply(dm.ts, DM, by(USER_ID, '👍', 'and its flags'), ['and its flags']);
     const mention = h.say(USER_ID, CHANNEL_ID, '@Mintlify document the SDK');
     await h.deliver(mention.events);
     await h.jobOf(CHANNEL_ID, mention.ts);
-    await reply(mention.ts, CHANNEL_ID, [[BOB, 'and the errors page']], ['and its flags', 'and the errors page']);
+    await reply(mention.ts, CHANNEL_ID, by(BOB, 'and the errors page'), ['and its flags', 'and the errors page']);
   });
 
   it('in the shortcut’s thread a reply steers the job', async () => {
@@ -90,15 +85,7 @@ function steeringSuite(h: Harness) {
     const opened = await eventually(() => h.slack.callsTo('views.open')[0], 5_000, 'views.open');
     await h.interact(viewSubmission(opened.args.view as Record<string, unknown>, 'Update the SDK page'));
     await h.jobOf(CHANNEL_ID, message.ts);
-    await reply(
-      message.ts,
-      CHANNEL_ID,
-      [
-        [BOB, ':eyes:'],
-        [BOB, 'and the changelog'],
-      ],
-      ['and the changelog'],
-    );
+    await reply(message.ts, CHANNEL_ID, by(BOB, ':eyes:', 'and the changelog'), ['and the changelog']);
   });
 }
 

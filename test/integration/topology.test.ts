@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { POSTING_CLAIM_MS } from '../../src/agent/tracking/poster.js';
 import type { AppProcess } from '../support/app-process.js';
 import { useHarness } from '../support/harness.js';
@@ -42,6 +42,10 @@ describe.skipIf(!redisAvailable)('1 web + 2 worker processes on Redis', { timeou
     env: { QUEUE_LOCK_MS: String(LOCK_MS) },
   });
   const taps: HttpTap[] = [];
+  // Registered after the harness's own hooks, so it runs before them: the taps close before the processes stop.
+  afterEach(async () => {
+    await Promise.all(taps.splice(0).map((tap) => tap.close()));
+  });
 
   async function topology(): Promise<{ web: AppProcess; workers: Worker[] }> {
     const startWorker = async (): Promise<Worker> => {
@@ -81,76 +85,64 @@ describe.skipIf(!redisAvailable)('1 web + 2 worker processes on Redis', { timeou
   const prPosts = (rootTs: string, pr: string) => h.threadPosts(rootTs).filter((c) => String(c.args.text).includes(pr));
 
   it('runs the agent flow end to end: /agent on web, the job worked by the workers, the PR posted once', async () => {
-    try {
-      const { web, workers } = await topology();
-      const jobs = [];
-      for (const n of [1, 2, 3]) jobs.push(await h.startJob(`Document topic ${n}`, { app: web }));
-      for (const [i, { jobId }] of jobs.entries()) {
-        h.sim.endJob(jobId, { status: 'completed', prLink: `https://github.com/acme/docs/pull/${90 + i}` });
-      }
-      for (const [i, { rootTs }] of jobs.entries()) {
-        await eventually(() => prPosts(rootTs, `/pull/${90 + i}`).length === 1, 15_000, `the PR of job ${i}`);
-      }
-      await settle(1_000);
-      for (const [i, { rootTs }] of jobs.entries()) expect(prPosts(rootTs, `/pull/${90 + i}`)).toHaveLength(1);
-      // Web only received: every call to Mintlify came from a worker.
-      const creates = workers.flatMap((w) => w.mintlify.requests.filter((r) => r.method === 'POST'));
-      expect(creates).toHaveLength(3);
-      expect(h.creates()).toHaveLength(3);
-    } finally {
-      await Promise.all(taps.splice(0).map((tap) => tap.close()));
+    const { web, workers } = await topology();
+    const jobs = [];
+    for (const n of [1, 2, 3]) jobs.push(await h.startJob(`Document topic ${n}`, { app: web }));
+    for (const [i, { jobId }] of jobs.entries()) {
+      h.sim.endJob(jobId, { status: 'completed', prLink: `https://github.com/acme/docs/pull/${90 + i}` });
     }
+    for (const [i, { rootTs }] of jobs.entries()) {
+      await eventually(() => prPosts(rootTs, `/pull/${90 + i}`).length === 1, 15_000, `the PR of job ${i}`);
+    }
+    await settle(1_000);
+    for (const [i, { rootTs }] of jobs.entries()) expect(prPosts(rootTs, `/pull/${90 + i}`)).toHaveLength(1);
+    // Web only received: every call to Mintlify came from a worker.
+    const creates = workers.flatMap((w) => w.mintlify.requests.filter((r) => r.method === 'POST'));
+    expect(creates).toHaveLength(3);
+    expect(h.creates()).toHaveLength(3);
   });
 
   it('a worker killed mid-poll: the job is polled by the other within the lock time, its PR posted once', async () => {
-    try {
-      const { web, workers } = await topology();
-      const { jobId, rootTs } = await h.startJob('Document retries', { app: web });
-      const killed = killFirst(byMintlify, (r) => isPoll(r, jobId), workers);
-      const { doomed, survivor, killedAt } = await eventually(() => killed, 10_000, 'a worker killed mid-poll');
-      expect(doomed.process.child.signalCode).toBe('SIGKILL');
+    const { web, workers } = await topology();
+    const { jobId, rootTs } = await h.startJob('Document retries', { app: web });
+    const killed = killFirst(byMintlify, (r) => isPoll(r, jobId), workers);
+    const { doomed, survivor, killedAt } = await eventually(() => killed, 10_000, 'a worker killed mid-poll');
+    expect(doomed.process.child.signalCode).toBe('SIGKILL');
 
-      const retaken = await eventually(
-        () => survivor.mintlify.requests.find((r) => r.at > killedAt && isPoll(r, jobId)),
-        TAKE_OVER_MS + 2_000,
-        'the poll on the survivor',
-      );
-      expect(retaken.at - killedAt).toBeLessThan(TAKE_OVER_MS);
-      expect(survivor.process.output()).toMatch(/"event":"queue\.job_stalled".*"lane":"polls"/);
+    const retaken = await eventually(
+      () => survivor.mintlify.requests.find((r) => r.at > killedAt && isPoll(r, jobId)),
+      TAKE_OVER_MS + 2_000,
+      'the poll on the survivor',
+    );
+    expect(retaken.at - killedAt).toBeLessThan(TAKE_OVER_MS);
+    expect(survivor.process.output()).toMatch(/"event":"queue\.job_stalled".*"lane":"polls"/);
 
-      h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/81' });
-      await eventually(() => prPosts(rootTs, '/pull/81').length === 1, 10_000, 'the PR posted');
-      await settle(1_500);
-      expect(prPosts(rootTs, '/pull/81')).toHaveLength(1);
-    } finally {
-      await Promise.all(taps.splice(0).map((tap) => tap.close()));
-    }
+    h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/81' });
+    await eventually(() => prPosts(rootTs, '/pull/81').length === 1, 10_000, 'the PR posted');
+    await settle(1_500);
+    expect(prPosts(rootTs, '/pull/81')).toHaveLength(1);
   });
 
   it('a worker killed mid-post (Slack stored the PR, the worker never heard): the other posts nothing twice', async () => {
-    try {
-      const { web, workers } = await topology();
-      const { jobId, rootTs } = await h.startJob('Document webhooks', { app: web });
-      const isOutcome = (r: TappedRequest) => r.path.endsWith('/chat.postMessage') && form(r).includes('/pull/82');
-      const killed = killFirst(bySlack, isOutcome, workers);
-      h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/82' });
-      const { survivor, killedAt } = await eventually(() => killed, 10_000, 'a worker killed mid-post');
-      expect(prPosts(rootTs, '/pull/82')).toHaveLength(1); // stored by Slack before the kill
+    const { web, workers } = await topology();
+    const { jobId, rootTs } = await h.startJob('Document webhooks', { app: web });
+    const isOutcome = (r: TappedRequest) => r.path.endsWith('/chat.postMessage') && form(r).includes('/pull/82');
+    const killed = killFirst(bySlack, isOutcome, workers);
+    h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/82' });
+    const { survivor, killedAt } = await eventually(() => killed, 10_000, 'a worker killed mid-post');
+    expect(prPosts(rootTs, '/pull/82')).toHaveLength(1); // stored by Slack before the kill
 
-      // The survivor takes the delivery over within the lock time; the dead worker's posting claim keeps it waiting
-      // (POSTING_CLAIM_MS at most), then it finds the post in the thread (Slack is the witness) and ends the round.
-      const stalled = await eventually(
-        () => loggedAt(survivor, /"event":"queue\.job_stalled".*"lane":"outcomes"/),
-        TAKE_OVER_MS + 2_000,
-        'the take-over',
-      );
-      expect(stalled - killedAt).toBeLessThan(TAKE_OVER_MS);
-      const found = /"event":"poller\.outcome_posted".*"found":true/;
-      await eventually(() => loggedAt(survivor, found), POSTING_CLAIM_MS + TAKE_OVER_MS, 'the round ended');
-      await settle(1_500);
-      expect(prPosts(rootTs, '/pull/82')).toHaveLength(1);
-    } finally {
-      await Promise.all(taps.splice(0).map((tap) => tap.close()));
-    }
+    // The survivor takes the delivery over within the lock time; the dead worker's posting claim keeps it waiting
+    // (POSTING_CLAIM_MS at most), then it finds the post in the thread (Slack is the witness) and ends the round.
+    const stalled = await eventually(
+      () => loggedAt(survivor, /"event":"queue\.job_stalled".*"lane":"outcomes"/),
+      TAKE_OVER_MS + 2_000,
+      'the take-over',
+    );
+    expect(stalled - killedAt).toBeLessThan(TAKE_OVER_MS);
+    const found = /"event":"poller\.outcome_posted".*"found":true/;
+    await eventually(() => loggedAt(survivor, found), POSTING_CLAIM_MS + TAKE_OVER_MS, 'the round ended');
+    await settle(1_500);
+    expect(prPosts(rootTs, '/pull/82')).toHaveLength(1);
   });
 });

@@ -15,6 +15,13 @@ describe('Slack stand-in: Web API', () => {
   });
   afterAll(() => slack.close());
 
+  /** Posts a top-level message in #docs; its ts, to thread under. */
+  async function postRoot(text: string): Promise<string> {
+    const { ts } = await client.chat.postMessage({ channel: 'C123DOCS', text });
+    if (!ts) throw new Error('chat.postMessage answered without a ts');
+    return ts;
+  }
+
   it('answers auth.test per token: the bot for its token, invalid_auth for an unknown one, the refusal given', async () => {
     await expect(client.auth.test()).resolves.toMatchObject({ ok: true, user_id: 'UBOT', bot_id: 'BBOT' });
     await expect(clientFor('xoxb-unknown').auth.test()).rejects.toMatchObject({ data: { error: 'invalid_auth' } });
@@ -46,21 +53,13 @@ describe('Slack stand-in: Web API', () => {
   });
 
   it('stores messages and reads them back with their metadata, a thread root first', async () => {
-    const root = await client.chat.postMessage({ channel: 'C123DOCS', text: 'root' });
-    await client.chat.postMessage({
-      channel: 'C123DOCS',
-      thread_ts: root.ts as string,
-      text: 'reply',
-      metadata: { event_type: 'note', event_payload: { n: 1 } },
-    });
-    await client.chat.update({ channel: 'C123DOCS', ts: root.ts as string, text: 'root, edited' });
-    const replies = await client.conversations.replies({
-      channel: 'C123DOCS',
-      ts: root.ts as string,
-      include_all_metadata: true,
-    });
+    const root = await postRoot('root');
+    const metadata = { event_type: 'note', event_payload: { n: 1 } };
+    await client.chat.postMessage({ channel: 'C123DOCS', thread_ts: root, text: 'reply', metadata });
+    await client.chat.update({ channel: 'C123DOCS', ts: root, text: 'root, edited' });
+    const replies = await client.conversations.replies({ channel: 'C123DOCS', ts: root, include_all_metadata: true });
     expect(replies.messages?.map((m) => m.text)).toEqual(['root, edited', 'reply']);
-    expect(replies.messages?.[1]?.metadata).toEqual({ event_type: 'note', event_payload: { n: 1 } });
+    expect(replies.messages?.[1]?.metadata).toEqual(metadata);
     await expect(client.chat.update({ channel: 'C123DOCS', ts: '1.000', text: 'x' })).rejects.toMatchObject({
       data: { error: 'message_not_found' },
     });
@@ -94,10 +93,10 @@ describe('Slack stand-in: Web API', () => {
   });
 
   it('takes a file the way files.uploadV2 sends it and shares it in the thread', async () => {
-    const root = await client.chat.postMessage({ channel: 'C123DOCS', text: 'report' });
+    const root = await postRoot('report');
     await client.files.uploadV2({
       channel_id: 'C123DOCS',
-      thread_ts: root.ts as string,
+      thread_ts: root,
       filename: 'visitors.csv',
       title: 'Visitors',
       content: 'day,visitors\n2026-01-01,3\n',
@@ -107,7 +106,7 @@ describe('Slack stand-in: Web API', () => {
       title: 'Visitors',
       content: 'day,visitors\n2026-01-01,3\n',
     });
-    expect(slack.messages.at(-1)).toMatchObject({ thread_ts: root.ts, files: [{ name: 'visitors.csv' }] });
+    expect(slack.messages.at(-1)).toMatchObject({ thread_ts: root, files: [{ name: 'visitors.csv' }] });
   });
 
   it('records views opened and published, with the 100-block limit of views', async () => {

@@ -279,14 +279,16 @@ describe("parseVisitorsCommand: in the person's time zone, across DST changes", 
     return { from, to, ...serviceWindow(parsed.query) };
   }
 
+  /** The whole of what `zoned` returns: local days `from`..`to`, asked for as `dateFrom`..`dateTo`. */
+  function span(from: string, to: string, dateFrom: string, dateTo: string) {
+    return { from, to, dateFrom, dateTo };
+  }
+
   it('Los Angeles on the night the clocks go back (1 Nov 2026): local days, a 25-hour window', () => {
     const now = '2026-11-02T05:00:00Z'; // 1 Nov 22:00 PST, already 2 Nov in UTC
-    expect(zoned('today', now, 'America/Los_Angeles')).toEqual({
-      from: '2026-11-01',
-      to: '2026-11-01',
-      dateFrom: '2026-11-01T00:00:00-07:00',
-      dateTo: '2026-11-02T00:00:00-08:00',
-    });
+    expect(zoned('today', now, 'America/Los_Angeles')).toEqual(
+      span('2026-11-01', '2026-11-01', '2026-11-01T00:00:00-07:00', '2026-11-02T00:00:00-08:00'),
+    );
     expect(zoned('yesterday', now, 'America/Los_Angeles')).toMatchObject({ from: '2026-10-31', to: '2026-10-31' });
     expect(zoned('', now, 'America/Los_Angeles')).toMatchObject({ from: '2026-10-26', to: '2026-11-01' });
   });
@@ -294,45 +296,33 @@ describe("parseVisitorsCommand: in the person's time zone, across DST changes", 
   it('Los Angeles on the last evening of October: this month and last month are local months', () => {
     const now = '2026-11-01T06:00:00Z'; // 31 Oct 23:00 PDT
     expect(zoned('this month', now, 'America/Los_Angeles')).toMatchObject({ from: '2026-10-01', to: '2026-10-31' });
-    expect(zoned('last month', now, 'America/Los_Angeles')).toEqual({
-      from: '2026-09-01',
-      to: '2026-09-30',
-      dateFrom: '2026-09-01T00:00:00-07:00',
-      dateTo: '2026-10-01T00:00:00-07:00',
-    });
+    expect(zoned('last month', now, 'America/Los_Angeles')).toEqual(
+      span('2026-09-01', '2026-09-30', '2026-09-01T00:00:00-07:00', '2026-10-01T00:00:00-07:00'),
+    );
   });
 
   it('Auckland the morning after the clocks go forward (27 Sep 2026): yesterday is 23 hours', () => {
     const now = '2026-09-27T20:00:00Z'; // 28 Sep 09:00 NZDT, still 27 Sep in UTC
-    expect(zoned('yesterday', now, 'Pacific/Auckland')).toEqual({
-      from: '2026-09-27',
-      to: '2026-09-27',
-      dateFrom: '2026-09-27T00:00:00+12:00',
-      dateTo: '2026-09-28T00:00:00+13:00',
-    });
+    expect(zoned('yesterday', now, 'Pacific/Auckland')).toEqual(
+      span('2026-09-27', '2026-09-27', '2026-09-27T00:00:00+12:00', '2026-09-28T00:00:00+13:00'),
+    );
     expect(zoned('today', now, 'Pacific/Auckland')).toMatchObject({ from: '2026-09-28', to: '2026-09-28' });
   });
 
   it('Auckland just after midnight following the clocks going back (5 Apr 2026): yesterday is 25 hours', () => {
     const now = '2026-04-05T12:30:00Z'; // 6 Apr 00:30 NZST
-    expect(zoned('yesterday', now, 'Pacific/Auckland')).toEqual({
-      from: '2026-04-05',
-      to: '2026-04-05',
-      dateFrom: '2026-04-05T00:00:00+13:00',
-      dateTo: '2026-04-06T00:00:00+12:00',
-    });
+    expect(zoned('yesterday', now, 'Pacific/Auckland')).toEqual(
+      span('2026-04-05', '2026-04-05', '2026-04-05T00:00:00+13:00', '2026-04-06T00:00:00+12:00'),
+    );
     expect(zoned('this month', now, 'Pacific/Auckland')).toMatchObject({ from: '2026-04-01', to: '2026-04-06' });
   });
 
   it('reads month names as the latest such month where the person is, or the year given', () => {
     const now = '2026-10-31T12:00:00Z'; // 1 Nov 01:00 in Auckland, 31 Oct 05:00 in Los Angeles
     expect(zoned('november', now, 'Pacific/Auckland')).toMatchObject({ from: '2026-11-01', to: '2026-11-01' });
-    expect(zoned('Nov', now, 'America/Los_Angeles')).toEqual({
-      from: '2025-11-01',
-      to: '2025-11-30',
-      dateFrom: '2025-11-01T00:00:00-07:00',
-      dateTo: '2025-12-01T00:00:00-08:00',
-    });
+    expect(zoned('Nov', now, 'America/Los_Angeles')).toEqual(
+      span('2025-11-01', '2025-11-30', '2025-11-01T00:00:00-07:00', '2025-12-01T00:00:00-08:00'),
+    );
     expect(zoned('sept 2026', now, 'Pacific/Auckland')).toMatchObject({ from: '2026-09-01', to: '2026-09-30' });
     expect(zoned('october top 5', now, 'America/Los_Angeles')).toMatchObject({ from: '2026-10-01', to: '2026-10-31' });
     const future = parseVisitorsCommand('dec 2026', Date.parse(now), 'America/Los_Angeles');

@@ -41,6 +41,14 @@ describe('the assistant pane door (Bolt’s Assistant on fixture payloads)', () 
     return { ...opened, says: (typed: string) => say(unit().slack, USER_ID, opened.channel, typed, opened).events };
   }
 
+  /** Opens the pane (next to `channel`, if given) and says `typed` in its thread. */
+  async function saysInPane(typed: string, channel?: string) {
+    const pane = opens(channel);
+    await deliver(pane.events);
+    await deliver(pane.says(typed));
+    return pane;
+  }
+
   it('a thread started: the suggested prompts offered, where the person is kept in the store, nothing handed on', async () => {
     const pane = opens(CHANNEL_ID);
     expect(await deliver(pane.events)).toBe(false);
@@ -51,9 +59,7 @@ describe('the assistant pane door (Bolt’s Assistant on fixture payloads)', () 
   });
 
   it('a message in the pane’s thread: addressed, decoded, handed on with the channel next to the pane', async () => {
-    const pane = opens(CHANNEL_ID);
-    await deliver(pane.events);
-    await deliver(pane.says('Document <retries> & @bob'));
+    const pane = await saysInPane('Document <retries> & @bob', CHANNEL_ID);
     expect(unit().handed).toEqual([
       {
         kind: 'agent.pane',
@@ -80,16 +86,12 @@ describe('the assistant pane door (Bolt’s Assistant on fixture payloads)', () 
   });
 
   it('opened away from any channel: still the pane’s thread, routed as a DM (no context channel)', async () => {
-    const pane = opens();
-    await deliver(pane.events);
-    await deliver(pane.says('Fix the quickstart'));
+    await saysInPane('Fix the quickstart');
     expect(unit().handed).toEqual([{ kind: 'agent.pane', data: { turn: expect.any(Object) } }]);
   });
 
   it('`visitors …` is the /visitors report of the project next to the pane, answered in its thread', async () => {
-    const pane = opens(CHANNEL_ID);
-    await deliver(pane.events);
-    await deliver(pane.says('visitors 30d'));
+    const pane = await saysInPane('visitors 30d', CHANNEL_ID);
     expect(unit().handed).toEqual([
       {
         kind: 'visitors.report',

@@ -55,27 +55,20 @@ describe('schedule arithmetic (UTC)', () => {
     );
   });
 
-  it('maps a scheduled instant to the closed period it reports, across month, year and leap days', () => {
-    expect(digestPeriod({ cadence: 'daily' }, at('2027-01-01T09:00:00Z'))).toEqual({
-      from: '2026-12-31',
-      to: '2026-12-31',
-    });
-    expect(digestPeriod({ cadence: 'weekly' }, at('2026-11-23T09:00:00Z'))).toEqual({
-      from: '2026-11-16',
-      to: '2026-11-22',
-    });
-    expect(digestPeriod({ cadence: 'weekly' }, at('2028-03-02T09:00:00Z'))).toEqual({
-      from: '2028-02-24',
-      to: '2028-03-01',
-    });
-    expect(digestPeriod({ cadence: 'monthly' }, at('2028-03-01T09:00:00Z'))).toEqual({
-      from: '2028-02-01',
-      to: '2028-02-29',
-    });
-    expect(digestPeriod({ cadence: 'monthly' }, at('2027-01-01T09:00:00Z'))).toEqual({
-      from: '2026-12-01',
-      to: '2026-12-31',
-    });
+  it.each([
+    ['daily', '2027-01-01T09:00:00Z', '2026-12-31', '2026-12-31'],
+    ['weekly', '2026-11-23T09:00:00Z', '2026-11-16', '2026-11-22'],
+    ['weekly', '2028-03-02T09:00:00Z', '2028-02-24', '2028-03-01'],
+    ['monthly', '2028-03-01T09:00:00Z', '2028-02-01', '2028-02-29'],
+    ['monthly', '2027-01-01T09:00:00Z', '2026-12-01', '2026-12-31'],
+  ] as const)(
+    'maps the %s instant %s to the closed period %s..%s (across month, year and leap days)',
+    (cadence, instant, from, to) => {
+      expect(digestPeriod({ cadence }, at(instant))).toEqual({ from, to });
+    },
+  );
+
+  it('charts a daily digest over the two weeks ending with its day', () => {
     expect(chartRange('daily', { from: '2027-01-01', to: '2027-01-01' })).toEqual({
       from: '2026-12-19',
       to: '2027-01-01',
