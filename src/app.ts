@@ -8,7 +8,7 @@ import { createLogger, type Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createProbes, type Probes } from './probes.js';
 import { createEngine } from './queue/create.js';
-import type { Engine } from './queue/engine.js';
+import type { Engine, UnstartedJob } from './queue/engine.js';
 import { createQueueMetrics } from './queue/metrics.js';
 import { queueNamespace } from './queue/redis-connection.js';
 import { accessMiddleware } from './slack/access.js';
@@ -20,6 +20,7 @@ import { guardStore } from './store/guard.js';
 import { watchStoreHealth } from './store/health.js';
 import { watchStoreLoss } from './store/loss.js';
 import { createStore, REDIS_COMMAND_TIMEOUT_MS, type Store } from './store/store.js';
+import { answerUnstarted } from './tasks.js';
 import { registerTenancy } from './tenants/register.js';
 import { finishRotation } from './tenants/rotation.js';
 import { registerRemoval } from './uninstall.js';
@@ -89,7 +90,8 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   if (transport) registerDoors(transport, deps, installs);
   if (config.role !== 'web') startWorkers(engine, deps);
 
-  const opened = { timers: [watched, ...(installState ? [installState] : [])], engine, store };
+  const unstarted = (jobs: readonly UnstartedJob[]) => answerUnstarted(deps, jobs);
+  const opened = { timers: [watched, ...(installState ? [installState] : [])], engine, store, unstarted };
   const closeAll = (deadline: number) =>
     closeWithin({ ...opened, receivers: [transport, { stop: probes.close }] }, deadline);
   let port: number;

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Engine } from './queue/engine.js';
+import type { CloseReport, Engine, UnstartedJob } from './queue/engine.js';
 import type { Store } from './store/store.js';
 
 /**
@@ -29,6 +29,8 @@ export interface Opened {
   receivers: ({ stop(): Promise<void> } | undefined)[];
   engine: Engine;
   store: Store;
+  /** Told of the handed-on work that never started and ends with the process (the in-process queue). */
+  unstarted?: (jobs: readonly UnstartedJob[]) => Promise<void>;
 }
 
 /**
@@ -40,6 +42,13 @@ export async function closeWithin(opened: Opened, deadline: number): Promise<voi
   const receiving = Promise.all(opened.receivers.map((receiver) => receiver?.stop()));
   await until(Math.min(deadline, Date.now() + RECEIVERS_STOP_MS), receiving);
   const workMs = Math.max(0, deadline - CLOSE_RESERVE_MS - Date.now());
-  await until(deadline, opened.engine.close(workMs));
+  let report: CloseReport | undefined;
+  await until(
+    deadline,
+    opened.engine.close(workMs).then((closed) => {
+      report = closed;
+    }),
+  );
+  if (report?.unstarted.length) await until(deadline, opened.unstarted?.(report.unstarted));
   await until(deadline, opened.store.close());
 }

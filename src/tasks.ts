@@ -6,8 +6,8 @@ import { ShortcutSubmissionSchema } from './agent/shortcut-modal.js';
 import { CommandStartSchema, runCommandStart, runShortcutStart } from './agent/tasks.js';
 import type { Deps } from './deps.js';
 import { TabOpenedSchema, tabOpened } from './home/publish.js';
-import type { TaskEnvelope, TaskLane } from './lanes.js';
-import { QueueUnavailableError } from './queue/engine.js';
+import { type TaskEnvelope, TaskEnvelopeSchema, type TaskLane } from './lanes.js';
+import { QueueUnavailableError, type UnstartedJob } from './queue/engine.js';
 import { runScheduledDigest, ScheduledDigestSchema } from './visitors/digest/send.js';
 import { errorCopy, notice } from './visitors/messages.js';
 import { DigestRequestSchema, ReportRequestSchema } from './visitors/requests.js';
@@ -17,9 +17,14 @@ interface Task<S extends z.ZodType> {
   lane: TaskLane;
   schema: S;
   run(deps: Deps, data: z.infer<S>): Promise<void>;
-  /** What the person hears when the work cannot be handed on (the queue's store does not answer). */
-  unavailable?(deps: Deps, data: z.infer<S>): Promise<void>;
+  /**
+   * What the person hears when the work cannot be done: it could not be handed on (the queue's store does not
+   * answer), or it was still waiting, never started, when the process stopped (the in-process queue).
+   */
+  unavailable?(deps: Deps, data: z.infer<S>, why: Unavailable): Promise<void>;
 }
+
+export type Unavailable = 'store' | 'restarting';
 
 const task = <S extends z.ZodType>(definition: Task<S>) => definition;
 
@@ -29,15 +34,22 @@ const report = (lane: TaskLane, run: Task<typeof ReportRequestSchema>['run']) =>
     lane,
     schema: ReportRequestSchema,
     run,
-    unavailable: (deps, { audience, query }) => deps.replies.privately(audience, notice(errorCopy.unavailable(query))),
+    unavailable: (deps, { audience, query }, why) =>
+      deps.replies.privately(
+        audience,
+        notice(why === 'store' ? errorCopy.unavailable(query) : errorCopy.restarting(query)),
+      ),
   });
 
 /** A message for the agent that cannot be handed on: the person hears so where they wrote, with their text. */
-const turnUnavailable = (deps: Deps, turn: Turn) =>
+const turnUnavailable = (deps: Deps, turn: Turn, why: Unavailable) =>
   deps.replies.privately(
     { userId: turn.userId, channel: turn.channel, threadTs: turn.threadTs },
-    errors.storeUnavailable(turn.text),
+    agentUnavailable(turn.text, why),
   );
+
+const agentUnavailable = (text: string, why: Unavailable) =>
+  why === 'store' ? errors.storeUnavailable(text) : errors.restarting(text);
 
 /**
  * Every kind of work a door hands on after its ack: its lane, the schema of its data (plain and serialisable:
@@ -49,7 +61,7 @@ export const TASKS = {
     lane: 'agent',
     schema: CommandStartSchema,
     run: runCommandStart,
-    unavailable: (deps, { audience, prompt }) => deps.replies.privately(audience, errors.storeUnavailable(prompt)),
+    unavailable: (deps, { audience, prompt }, why) => deps.replies.privately(audience, agentUnavailable(prompt, why)),
   }),
   'agent.turn': task({
     lane: 'agent',
@@ -61,16 +73,16 @@ export const TASKS = {
     lane: 'agent',
     schema: PaneTurnSchema,
     run: runPaneTurn,
-    unavailable: (deps, { turn }) => turnUnavailable(deps, turn),
+    unavailable: (deps, { turn }, why) => turnUnavailable(deps, turn, why),
   }),
   'agent.shortcut': task({
     lane: 'agent',
     schema: ShortcutSubmissionSchema,
     run: runShortcutStart,
-    unavailable: (deps, { userId, origin, instruction }) =>
+    unavailable: (deps, { userId, origin, instruction }, why) =>
       deps.replies.privately(
         { userId, channel: origin.channel, threadTs: origin.threadTs },
-        errors.storeUnavailable(instruction),
+        agentUnavailable(instruction, why),
       ),
   }),
   'home.opened': task({ lane: 'agent', schema: TabOpenedSchema, run: tabOpened }),
@@ -104,7 +116,7 @@ export function createDispatch(deps: () => Deps): Dispatch {
     } catch (error) {
       if (!(error instanceof QueueUnavailableError)) throw error;
       deps().log.error('queue.unavailable', { op: 'dispatch', kind, error });
-      await definition.unavailable?.(deps(), data);
+      await definition.unavailable?.(deps(), data, 'store');
     }
   };
 }
@@ -117,4 +129,24 @@ export async function runTask(deps: Deps, { kind, workspace, data }: TaskEnvelop
   const definition = (TASKS as Record<string, AnyTask>)[kind];
   if (!definition) throw new Error(`unknown task kind ${kind}`);
   await definition.run(await deps.workspaces.scope(workspace), definition.schema.parse(data));
+}
+
+/**
+ * Tells the person behind each handed-on task that never started, when the in-process queue stops with it waiting
+ * ("restarting, run it again"): acked work is answered, not dropped in silence. Other lanes' jobs are tracking,
+ * which the job store keeps.
+ */
+export async function answerUnstarted(deps: Deps, jobs: readonly UnstartedJob[]): Promise<void> {
+  for (const job of jobs) {
+    const envelope = TaskEnvelopeSchema.safeParse(job.data);
+    if (!envelope.success) continue;
+    const { kind, workspace } = envelope.data;
+    const answer = (TASKS as Record<string, AnyTask>)[kind]?.unavailable;
+    const data = (TASKS as Record<string, AnyTask>)[kind]?.schema.safeParse(envelope.data.data);
+    const scoped = await deps.workspaces.scope(workspace).catch(() => undefined);
+    if (!answer || !data?.success || !scoped) continue;
+    await answer(scoped, data.data, 'restarting').catch((error: unknown) => {
+      deps.log.warn('queue.unstarted_unanswered', { kind, error });
+    });
+  }
 }

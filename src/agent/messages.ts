@@ -98,6 +98,11 @@ export const errors = {
       ':warning: My storage is unavailable right now, so I could not take this on. Try again shortly.',
       prompt,
     ),
+  restarting: (prompt: string): Message =>
+    withPrompt(
+      ':arrows_counterclockwise: I was restarting before I could start on this, so nothing was done. Run it again in a minute.',
+      prompt,
+    ),
   startedUntracked: (prompt: string): Message =>
     withPrompt(
       ":warning: The agent is working on this, but my storage is unavailable, so I can't post its result in the thread. Check the Mintlify dashboard for the outcome; there is no need to start it again.",

@@ -144,6 +144,13 @@ export interface CloseReport {
   handedBack: number;
   /** Jobs that end with this process (in memory only: waiting, delayed and handed back). */
   dropped: number;
+  /** Of those, the ones that never started, with their data, so whoever asked can be told (in memory only). */
+  unstarted: UnstartedJob[];
+}
+
+export interface UnstartedJob {
+  lane: string;
+  data: unknown;
 }
 
 export interface Engine extends QueueInspector {

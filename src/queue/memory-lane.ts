@@ -120,6 +120,11 @@ export class MemoryLane {
     while (this.#running.size > 0) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
+  /** The data of the jobs waiting that never started: nothing of them was done. */
+  unstarted(): string[] {
+    return [...this.#jobs.values()].filter((job) => job.state === 'waiting' && job.starts === 0).map((job) => job.json);
+  }
+
   /** Aborts what still runs: each job goes back to waiting, where it ends with the process. */
   handBack(): number {
     for (const controller of this.#running.values()) controller.abort(new Error('The queue engine is closing'));

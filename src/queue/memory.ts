@@ -62,7 +62,7 @@ export function createMemoryEngine({ log, observer }: MemoryEngineOptions): Engi
       }));
     },
     async close(deadlineMs) {
-      if (closing) return { handedBack: 0, dropped: 0 };
+      if (closing) return { handedBack: 0, dropped: 0, unstarted: [] };
       closing = true;
       const report = await drain([...lanes.values()], deadlineMs, log);
       closed = true;
@@ -119,6 +119,9 @@ async function drain(lanes: MemoryLane[], deadlineMs: number, log: Logger): Prom
     const { waiting, delayed } = lane.counts();
     return sum + waiting + delayed;
   }, 0);
+  const unstarted = lanes.flatMap((lane) =>
+    lane.unstarted().map((json) => ({ lane: lane.definition.name, data: JSON.parse(json) as unknown })),
+  );
   if (dropped > 0) {
     log.warn('queue.memory_dropped', {
       dropped,
@@ -126,5 +129,5 @@ async function drain(lanes: MemoryLane[], deadlineMs: number, log: Logger): Prom
       message: 'In-process queue closed with work left: it ends with this process (set REDIS_URL to keep it)',
     });
   }
-  return { handedBack, dropped };
+  return { handedBack, dropped, unstarted };
 }

@@ -88,7 +88,7 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
       return counted.map((counts) => ({ ...counts, ...tracker.totals(counts.lane) }));
     },
     async close(deadlineMs) {
-      if (closing) return { handedBack: 0, dropped: 0 };
+      if (closing) return { handedBack: 0, dropped: 0, unstarted: [] };
       closing = true;
       const markClosed = () => {
         closed = true;
@@ -157,7 +157,7 @@ async function closeInOrder(
   markClosed();
   await within(Promise.all(queues.map((queue) => queue.close().catch(() => {}))), timings.commandTimeoutMs);
   connection.disconnect();
-  return { handedBack, dropped: 0 };
+  return { handedBack, dropped: 0, unstarted: [] };
 }
 
 /** True when `work` settled within `ms`. */

@@ -94,6 +94,8 @@ export const errorCopy = {
       ...more,
     ].join('\n');
   },
+  restarting: (query: ReportQuery) =>
+    `The app was restarting before it could run this. Please run it again in a minute: \`${commandFor(query)}\``,
   unavailable: (query: ReportQuery) =>
     `The analytics service is not answering right now. Please try again in a minute: \`${commandFor(query)}\``,
   rateLimited: (query: ReportQuery, retryAfterMs: number) =>
