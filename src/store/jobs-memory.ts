@@ -79,6 +79,11 @@ export class MemoryJobStore implements JobStore {
     return { ok: true, earlierAttempt: record.attempt === round };
   }
 
+  async abandonPost(ref: JobRef, round: number): Promise<void> {
+    const record = this.#read(ref);
+    if (record?.attempt === round) this.#write({ ...record, attempt: null });
+  }
+
   async observe(ref: JobRef, observation: JobObservation): Promise<boolean> {
     const record = this.#read(ref);
     if (!record) return false;

@@ -73,6 +73,11 @@ redis.call('HSET', KEYS[1], 'attempt', ARGV[1])
 if cur[3] == ARGV[1] then return 'again' end
 return 'first'`;
 
+/** KEYS: job · ARGV: round · forgets the round's post attempt (Slack refused it outright). */
+const ABANDON_POST = `
+if redis.call('HGET', KEYS[1], 'attempt') == ARGV[1] then redis.call('HSET', KEYS[1], 'attempt', '') end
+return 0`;
+
 /** KEYS: job · ARGV: field/value pairs ('' = unchanged, except status) · bumps rev when a value changed. */
 const OBSERVE = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
@@ -162,6 +167,10 @@ export class RedisJobStore implements JobStore {
     })) as 'missing' | 'superseded' | 'ended' | 'first' | 'again';
     if (answer === 'first' || answer === 'again') return { ok: true, earlierAttempt: answer === 'again' };
     return { ok: false, reason: answer };
+  }
+
+  async abandonPost(ref: JobRef, round: number): Promise<void> {
+    await this.client.eval(ABANDON_POST, { keys: [this.#at(keys.job(ref))], arguments: [String(round)] });
   }
 
   async observe(ref: JobRef, observation: JobObservation): Promise<boolean> {

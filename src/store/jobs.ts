@@ -139,6 +139,8 @@ export interface JobStore {
   stopTracking(ref: JobRef, round: number): Promise<Transition>;
   /** Marks round `round`'s outcome post as started; says whether an earlier attempt may have posted it already. */
   beginPost(ref: JobRef, round: number): Promise<PostPermit>;
+  /** Slack refused round `round`'s post outright (a 429: nothing was posted): the next attempt need not look. */
+  abandonPost(ref: JobRef, round: number): Promise<void>;
   /** Records what the service reports while the job runs; bumps `rev` (and says so) only when something changed. */
   observe(ref: JobRef, observation: JobObservation): Promise<boolean>;
   /** Drops a job id from the project's active set without touching its record (nothing left to track). */

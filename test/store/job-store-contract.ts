@@ -129,6 +129,16 @@ export function jobStoreContract(current: () => Store): void {
       expect(await jobs().beginPost(ref(), 1)).toEqual({ ok: true, earlierAttempt: false });
     });
 
+    it('forgets an attempt Slack refused outright (a 429: nothing posted), and only for its round', async () => {
+      await jobs().create(binding(), { status: 'active' }, 1);
+      await jobs().beginPost(ref(), 0);
+      await jobs().abandonPost(ref(), 1); // another round's: no change
+      expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: true, earlierAttempt: true });
+      await jobs().abandonPost(ref(), 0);
+      expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: true, earlierAttempt: false });
+      await jobs().abandonPost({ project: 'proj_a', jobId: 'nobody' }, 0); // no record: nothing to forget
+    });
+
     it('records what the service reports, bumping rev only on a change', async () => {
       await jobs().create(binding(), { status: 'active' }, 1);
       expect(await jobs().observe(ref(), { status: 'active', repository: null, ref: undefined, model: null })).toBe(

@@ -52,9 +52,14 @@ export async function deliverOutcome(deps: PosterDeps, record: JobRecord, outcom
     const permit = await store.jobs.beginPost(ref, record.round);
     if (!permit.ok) return permit.reason === 'ended' ? { kind: 'posted', found: true } : { kind: 'superseded' };
     try {
-      if (permit.earlierAttempt && (await postedEarlier(deps, record))) return { kind: 'posted', found: true };
+      // Waiting out a 429 first: nothing is posted now, so there is nothing to look for yet (an earlier attempt
+      // that may have posted keeps its mark: the attempt after the wait looks).
       const coolingMs = (await rateLimitedUntil(deps)) - deps.now();
-      if (coolingMs > 0) return { kind: 'retry', code: 'ratelimited', retryAfterMs: coolingMs };
+      if (coolingMs > 0) {
+        if (permit.earlierAttempt) return { kind: 'retry', code: 'ratelimited', retryAfterMs: coolingMs };
+        return await notPosted(deps, ref, record.round, coolingMs);
+      }
+      if (permit.earlierAttempt && (await postedEarlier(deps, record))) return { kind: 'posted', found: true };
       // Reading the thread took time: the claim must be ours for the whole post.
       if (!(await store.claims.renew(claim, instanceId, POSTING_CLAIM_MS))) return { kind: 'busy' };
       await slack.chat.postMessage({
@@ -73,7 +78,7 @@ export async function deliverOutcome(deps: PosterDeps, record: JobRecord, outcom
       switch (failure.kind) {
         case 'rate_limited':
           await coolDown(deps, failure.retryAfterMs);
-          return { kind: 'retry', code: failure.code, retryAfterMs: failure.retryAfterMs };
+          return await notPosted(deps, ref, record.round, failure.retryAfterMs);
         case 'transient':
           return { kind: 'retry', code: failure.code };
         case 'misconfigured':
@@ -85,6 +90,16 @@ export async function deliverOutcome(deps: PosterDeps, record: JobRecord, outcom
   } finally {
     await store.claims.release(claim, instanceId).catch(() => {});
   }
+}
+
+/**
+ * A 429 (now, or one still cooling): Slack posted nothing, so this attempt is forgotten and the next one posts
+ * without reading the thread first. Reading it after every 429 would spend Tier 3 calls exactly when Slack is
+ * already limiting the bot.
+ */
+async function notPosted(deps: PosterDeps, ref: JobRef, round: number, retryAfterMs: number): Promise<Delivery> {
+  await deps.store.jobs.abandonPost(ref, round).catch(() => {});
+  return { kind: 'retry', code: 'ratelimited', retryAfterMs };
 }
 
 /** Whether the thread already holds this round's outcome (an earlier attempt's answer was lost). */

@@ -69,6 +69,20 @@ describe('deliverOutcome', () => {
     expect(posts()).toBe(2); // the root message and the one outcome post
   });
 
+  it('after a 5xx, keeps looking in the thread first even when another job’s 429 makes it wait in between', async () => {
+    const { deps, slack } = unit();
+    const record = await boundJob(deps);
+    const other = await boundJob(deps, { jobId: 'job_2' });
+    slack.fail('chat.postMessage', { status: 500, afterStoring: true });
+    expect(await deliverOutcome(deps, record, PR)).toEqual({ kind: 'retry', code: 'http_500' });
+    slack.fail('chat.postMessage', { status: 429, retryAfterSec: 1 });
+    expect(await deliverOutcome(deps, other, PR)).toMatchObject({ kind: 'retry', code: 'ratelimited' });
+    expect(await deliverOutcome(deps, record, PR)).toMatchObject({ kind: 'retry', code: 'ratelimited' });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await deliverOutcome(deps, record, PR)).toEqual({ kind: 'posted', found: true });
+    expect(outcomes(record)).toHaveLength(1);
+  });
+
   it('after a 5xx with nothing stored, posts the outcome on the next attempt', async () => {
     const { deps, slack } = unit();
     const record = await boundJob(deps);
@@ -94,6 +108,18 @@ describe('deliverOutcome', () => {
     expect(peer.kind === 'retry' && peer.retryAfterMs).toBeGreaterThan(25_000);
     expect(posts()).toBe(3); // two root messages, one refused outcome post
     expect([...outcomes(record), ...outcomes(other)]).toEqual([]);
+  });
+
+  it('reads no thread after a 429 (Slack posted nothing): not while cooling down, not on the attempt after', async () => {
+    const { deps, slack } = unit();
+    const record = await boundJob(deps);
+    slack.fail('chat.postMessage', { status: 429, retryAfterSec: 1 });
+    expect(await deliverOutcome(deps, record, PR)).toMatchObject({ kind: 'retry', code: 'ratelimited' });
+    expect(await deliverOutcome(deps, record, PR)).toMatchObject({ kind: 'retry', code: 'ratelimited' });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await deliverOutcome(deps, record, PR)).toEqual({ kind: 'posted', found: false });
+    expect(outcomes(record)).toHaveLength(1);
+    expect(slack.callsTo('conversations.replies')).toEqual([]);
   });
 
   it.each<[string, SlackFault, unknown]>([
