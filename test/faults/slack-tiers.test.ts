@@ -50,15 +50,15 @@ describe.each(storeKinds)('Slack rate tiers ($kind store)', (store) => {
 
   /**
    * `n` jobs running in the simulator, each with its root message in a channel of its own (chat.postMessage's one
-   * message a second per channel is not what this is about) and tracked by the app.
+   * message a second per channel is not what this is about) unless `channel` names one for all, tracked by the app.
    */
-  async function runningJobs(app: TestApp, n: number) {
+  async function runningJobs(app: TestApp, n: number, channelOf = (i: number) => `C${String(i).padStart(3, '0')}JOBS`) {
     const { deps } = app.app;
     const jobs: { jobId: string; rootTs: string }[] = [];
     for (let i = 0; i < n; i++) {
       const created = await deps.mintlify.createJob(TEST_PROJECT_ID, `Job ${i}`);
       if (!created.ok) throw new Error(created.failure.code);
-      const channel = `C${String(i).padStart(3, '0')}JOBS`;
+      const channel = channelOf(i);
       const root = await deps.slack.chat.postMessage({ channel, text: `⏳ Job ${i}` });
       const rootTs = String(root.ts);
       const base = { project: TEST_PROJECT_ID, jobId: created.value.id, channel, userId: USER_ID };
@@ -92,5 +92,19 @@ describe.each(storeKinds)('Slack rate tiers ($kind store)', (store) => {
     console.info(`${RUNNING_JOBS} running jobs, Web API calls per (scaled) minute:`, JSON.stringify(report));
     for (const [method, seen] of Object.entries(report)) expect(seen.ratelimited, method).toBe(0);
     for (const { rootTs } of jobs) expect(h.threadPosts(rootTs).length).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+
+  it('10 outcomes due at once in one channel (one post a second there): each posted once, no thread read after a 429', async () => {
+    const app = await h.boot({ env: { POLL_INTERVAL_MS: '200', POLL_MAX_INTERVAL_MS: '500' } });
+    const jobs = await runningJobs(app, 10, () => 'C000BUSY');
+    h.slack.rateLimits.reset();
+    h.slack.rateLimits.enable();
+    const stored = (rootTs: string) => h.slack.messages.filter((m) => m.thread_ts === rootTs && m.ts !== rootTs);
+    for (const { jobId } of jobs) h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    await eventually(() => jobs.every((j) => stored(j.rootTs).length >= 1), 45_000, 'every outcome');
+    await sleep(500);
+    for (const { rootTs } of jobs) expect(stored(rootTs)).toHaveLength(1); // the refused calls stored nothing
+    expect(h.slack.rateLimits.report()['chat.postMessage']?.ratelimited).toBeGreaterThan(0); // Slack did push back
+    expect(h.slack.callsTo('conversations.replies')).toEqual([]); // and no Tier 3 read was spent on it
   }, 60_000);
 });
