@@ -4,7 +4,7 @@ import { deliverOutcome, tellRequester } from '../../../../src/agent/tracking/po
 import type { JobRecord } from '../../../../src/store/jobs.js';
 import type { SlackFault } from '../../../fakes/fake-slack-api.js';
 import { CHANNEL_ID, USER_ID } from '../../../fixtures/slack.js';
-import { boundJob, readable, useAgentUnit } from '../support.js';
+import { type AgentUnit, boundJob, readable, useAgentUnit } from '../support.js';
 
 const PR: Outcome = { kind: 'pull_request', prLink: 'https://github.com/acme/docs/pull/7', updated: false };
 
@@ -69,17 +69,23 @@ describe('deliverOutcome', () => {
     expect(posts()).toBe(2); // the root message and the one outcome post
   });
 
+  /** Slack answers `refused`'s post with a 429 (Retry-After 1 s); `record` waits it out, then is delivered. */
+  async function pastA429(deps: AgentUnit['deps'], refused: JobRecord, record: JobRecord) {
+    unit().slack.fail('chat.postMessage', { status: 429, retryAfterSec: 1 });
+    for (const job of [refused, record]) {
+      expect(await deliverOutcome(deps, job, PR)).toMatchObject({ kind: 'retry', code: 'ratelimited' });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    return deliverOutcome(deps, record, PR);
+  }
+
   it('after a 5xx, keeps looking in the thread first even when another job’s 429 makes it wait in between', async () => {
     const { deps, slack } = unit();
     const record = await boundJob(deps);
     const other = await boundJob(deps, { jobId: 'job_2' });
     slack.fail('chat.postMessage', { status: 500, afterStoring: true });
     expect(await deliverOutcome(deps, record, PR)).toEqual({ kind: 'retry', code: 'http_500' });
-    slack.fail('chat.postMessage', { status: 429, retryAfterSec: 1 });
-    expect(await deliverOutcome(deps, other, PR)).toMatchObject({ kind: 'retry', code: 'ratelimited' });
-    expect(await deliverOutcome(deps, record, PR)).toMatchObject({ kind: 'retry', code: 'ratelimited' });
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    expect(await deliverOutcome(deps, record, PR)).toEqual({ kind: 'posted', found: true });
+    expect(await pastA429(deps, other, record)).toEqual({ kind: 'posted', found: true });
     expect(outcomes(record)).toHaveLength(1);
   });
 
@@ -113,11 +119,7 @@ describe('deliverOutcome', () => {
   it('reads no thread after a 429 (Slack posted nothing): not while cooling down, not on the attempt after', async () => {
     const { deps, slack } = unit();
     const record = await boundJob(deps);
-    slack.fail('chat.postMessage', { status: 429, retryAfterSec: 1 });
-    expect(await deliverOutcome(deps, record, PR)).toMatchObject({ kind: 'retry', code: 'ratelimited' });
-    expect(await deliverOutcome(deps, record, PR)).toMatchObject({ kind: 'retry', code: 'ratelimited' });
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    expect(await deliverOutcome(deps, record, PR)).toEqual({ kind: 'posted', found: false });
+    expect(await pastA429(deps, record, record)).toEqual({ kind: 'posted', found: false });
     expect(outcomes(record)).toHaveLength(1);
     expect(slack.callsTo('conversations.replies')).toEqual([]);
   });
