@@ -29,7 +29,7 @@ export interface Metrics {
   observe(sources: MetricSources): void;
 }
 
-export type PollResult = 'running' | 'ended' | 'failed' | 'gone' | 'leased_elsewhere';
+export type PollResult = 'running' | 'ended' | 'failed' | 'gone';
 export type DuplicateKind = 'event' | 'message' | 'outcome';
 export type RequestOutcome = 'ok' | 'error' | 'not_acked';
 
