@@ -10,6 +10,7 @@ import { type FakeSlackApi, startFakeSlackApi } from '../test/fakes/fake-slack-a
 import { startPrivateRedis } from '../test/support/private-redis.js';
 import { TEST_PROJECT_ID, testEnv } from '../test/support/test-app.js';
 import { type Simulator, startSimulator } from '../tools/simulator/server.js';
+import { compileForDist } from './lib/dist.js';
 import { type Child, startChild } from './lib/rpc.js';
 import { percentile, round, sleep } from './lib/stats.js';
 import type { StartRequest, TargetStats } from './target.js';
@@ -79,7 +80,7 @@ async function redisCommands(redis: Redis): Promise<number> {
 
 /** Starts `count` ROLE=worker processes and waits until each polls. */
 async function startWorkers(count: number, env: Record<string, string>): Promise<Child[]> {
-  const workers = Array.from({ length: count }, () => startChild('target.ts'));
+  const workers = Array.from({ length: count }, () => startChild(compileForDist('target.ts')));
   await Promise.all(workers.map((w) => w.call('start', { variant: 'ours', env: { ...env, ROLE: 'worker' } })));
   return workers;
 }
@@ -169,7 +170,7 @@ async function runJobs(jobs: number, load: Load, workerCounts: number[], progres
     REDIS_URL: redis.url,
     STORE_NAMESPACE: namespace,
   });
-  const web = startChild('target.ts');
+  const web = startChild(compileForDist('target.ts'));
   const rows: ScaleRow[] = [];
   try {
     await web.call('start', { variant: 'ours', env: { ...env, ROLE: 'web' } } satisfies StartRequest);
@@ -255,7 +256,7 @@ async function runMemoryDefault(jobs: number, progress: (line: string) => void):
     POLL_MAX_INTERVAL_MS: String(DEMAND.pollMaxIntervalMs),
     LOG_LEVEL: 'warn',
   });
-  const app = startChild('target.ts');
+  const app = startChild(compileForDist('target.ts'));
   try {
     await app.call('start', { variant: 'ours', env } satisfies StartRequest);
     await sleep(2_000);

@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 type Handler = (payload: never) => unknown;
@@ -14,7 +15,7 @@ interface Reply {
   error?: string;
 }
 
-/** A child process (run through tsx) answering typed requests over IPC. */
+/** A child process answering typed requests over IPC. */
 export interface Child {
   process: ChildProcess;
   call<T>(type: string, payload?: unknown, timeoutMs?: number): Promise<T>;
@@ -22,9 +23,14 @@ export interface Child {
   close(graceMs?: number): Promise<void>;
 }
 
+/**
+ * `script`: a bench file (`target.ts`), run through tsx, or the absolute path of a compiled one (see dist.ts), run by
+ * plain node as production runs.
+ */
 export function startChild(script: string, env: Record<string, string> = {}, execArgv: string[] = []): Child {
-  const child = fork(fileURLToPath(new URL(`../${script}`, import.meta.url)), [], {
-    execArgv: ['--import', 'tsx', ...execArgv],
+  const compiled = isAbsolute(script);
+  const child = fork(compiled ? script : fileURLToPath(new URL(`../${script}`, import.meta.url)), [], {
+    execArgv: compiled ? execArgv : ['--import', 'tsx', ...execArgv],
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });

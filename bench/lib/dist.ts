@@ -1,0 +1,38 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import ts from 'typescript';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+let outDir: string | undefined;
+const compiled = new Map<string, string>();
+
+/**
+ * A bench child script (and the bench modules it imports) as plain JavaScript that loads the app from the built
+ * `dist/`, as production's `node dist/index.js` does: no tsx loader, no on-the-fly transform, no source of src/ in
+ * memory. The app is built first if src/ changed since the last build. Returns the script's path.
+ */
+export function compileForDist(script: string, benchModules: string[] = ['lib/rpc.ts']): string {
+  const done = compiled.get(script);
+  if (done) return done;
+  if (!outDir) {
+    const built = spawnSync(process.execPath, [join(root, 'scripts/build-if-stale.mjs')], { stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('npm run build failed');
+    outDir = mkdtempSync(join(tmpdir(), 'bench-dist-'));
+  }
+  const dist = pathToFileURL(join(root, 'dist')).href;
+  for (const file of [script, ...benchModules]) {
+    const source = readFileSync(join(root, 'bench', file), 'utf8');
+    const { outputText } = ts.transpileModule(source, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+    });
+    const out = join(outDir, file.replace(/\.ts$/, '.js'));
+    mkdirSync(dirname(out), { recursive: true });
+    writeFileSync(out, outputText.replaceAll(/from '\.\.\/src\//g, `from '${dist}/`));
+  }
+  const path = join(outDir, script.replace(/\.ts$/, '.js'));
+  compiled.set(script, path);
+  return path;
+}
