@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { codePoints } from '../slack/graphemes.js';
-import type { SharedFile } from './shared-files.js';
+import type { SharedFile } from './attached-files.js';
 
 /** A text file is read when Slack says it is at most this big (20 KB); a bigger one is sent by link. */
 export const FILE_MAX_BYTES = 20_000;

@@ -1,4 +1,4 @@
-import { type SharedFile, sharedFilesOf } from '../shared-files.js';
+import { type SharedFile, sharedFilesOf } from '../attached-files.js';
 
 /** A person's message, narrowed from a `message` or `app_mention` event: the one input of every conversational door. */
 export interface Incoming {
