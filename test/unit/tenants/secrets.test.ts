@@ -46,7 +46,7 @@ describe('secrets at rest', () => {
 
   it.each([
     ['another workspace', (e: string) => e, 'T2GLOBEX'],
-    ['a changed byte', (e: string) => `${e.slice(0, -3)}${e.endsWith('A') ? 'B' : 'A'}${e.slice(-2)}`, 'T1ACME'],
+    ['a changed byte', (e: string) => `${e.slice(0, -3)}${e.at(-3) === 'A' ? 'B' : 'A'}${e.slice(-2)}`, 'T1ACME'],
     ['another version', (e: string) => e.replace(/^v1/, 'v9'), 'T1ACME'],
   ])('does not open an envelope moved to %s', (_, change, workspace) => {
     const envelope = createSecrets(NEW).seal(KEY, 'T1ACME');
