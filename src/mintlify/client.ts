@@ -42,7 +42,7 @@ export interface MintlifyClient {
 export function createMintlifyClient(options: MintlifyClientOptions): MintlifyClient {
   const { keyFor } = options;
   const onResponse = options.onResponse ?? (() => {});
-  const http = createHttp(options, onResponse);
+  const transport: Transport = { http: createHttp(options, onResponse), onResponse, log: options.log };
 
   /** One call for `project`: its key travels only in the header, its answer comes back as a result. */
   const call = <S extends z.ZodType>(
@@ -52,9 +52,9 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
     path: string,
     options: Options,
   ): Promise<ServiceResult<z.output<S>>> =>
-    send({ http, onResponse }, { operation, project }, schema, path.replace('{project}', encodeURIComponent(project)), {
+    send(transport, { operation, project }, schema, path.replace('{project}', encodeURIComponent(project)), {
       ...options,
-      headers: { authorization: `Bearer ${keyFor(project)}` },
+      headers: { accept: 'application/json', authorization: `Bearer ${keyFor(project)}` },
     });
 
   return {
@@ -95,9 +95,12 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
   };
 }
 
-/** ky set up once: the deadline, GET retries (never POSTs), and one debug line and one count per answer. */
+/**
+ * ky set up once: the deadline and GET retries (never POSTs). A retried attempt is counted as it is given up on;
+ * the last answer in `send`. No afterResponse hook: ky tees every response for one, which doubled the allocation of
+ * each poll (BENCHMARKS §8).
+ */
 function createHttp(options: MintlifyClientOptions, onResponse: Transport['onResponse']): KyInstance {
-  const started = new WeakMap<Request, number>();
   return ky.create({
     prefixUrl: options.apiUrl,
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
@@ -110,21 +113,17 @@ function createHttp(options: MintlifyClientOptions, onResponse: Transport['onRes
       maxRetryAfter: 5_000,
     },
     hooks: {
-      beforeRequest: [(request) => void started.set(request, performance.now())],
-      afterResponse: [
-        (request, hookOptions, response) => {
-          onResponse(String(hookOptions.context.operation), response.status);
-          const since = started.get(request);
-          options.log.debug('mintlify.request', {
-            method: request.method,
-            path: new URL(request.url).pathname,
-            http_status: response.status,
-            duration_ms: since === undefined ? undefined : Math.round(performance.now() - since),
-          });
-        },
-      ],
+      beforeRetry: [({ options: hookOptions, error }) => onResponse(labelOf(hookOptions), answerOf(error))],
     },
   });
+}
+
+const labelOf = (options: Options) => String(options.context?.operation);
+
+/** What came back for a request that failed: its HTTP status, or `timeout` / `network` when there was no answer. */
+function answerOf(error: unknown): number | 'timeout' | 'network' {
+  if (error instanceof HTTPError) return error.response.status;
+  return error instanceof TimeoutError ? 'timeout' : 'network';
 }
 
 interface Operation {
@@ -145,10 +144,11 @@ function checked<S extends z.ZodType>(op: Operation, schema: S, input: unknown):
 interface Transport {
   http: KyInstance;
   onResponse: NonNullable<MintlifyClientOptions['onResponse']>;
+  log: Logger;
 }
 
 async function send<S extends z.ZodType>(
-  { http, onResponse }: Transport,
+  { http, onResponse, log }: Transport,
   op: Operation,
   schema: S,
   path: string,
@@ -157,13 +157,19 @@ async function send<S extends z.ZodType>(
   let body: unknown;
   // `get job` → `get_job`: the metrics label.
   const label = op.operation.replaceAll(' ', '_');
+  const started = performance.now();
+  let answer: number | 'timeout' | 'network' | undefined;
   try {
-    body = await http(path, { ...options, context: { operation: label } }).json();
+    const pending = http(path, { ...options, context: { operation: label } });
+    answer = (await pending).status;
+    body = await pending.json();
   } catch (error) {
-    // Answers (errors included) are counted in the afterResponse hook; these had none.
-    if (error instanceof TimeoutError) onResponse(label, 'timeout');
-    else if (!(error instanceof HTTPError) && !(error instanceof SyntaxError)) onResponse(label, 'network');
+    answer ??= answerOf(error);
     return failed(op, await failureOf(error));
+  } finally {
+    onResponse(label, answer ?? 'network');
+    const duration_ms = Math.round(performance.now() - started);
+    log.debug('mintlify.request', { method: options.method, path, http_status: answer, duration_ms });
   }
   const parsed = schema.safeParse(body);
   if (parsed.success) return { ok: true, value: parsed.data };

@@ -1,4 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import type { Budget } from './budget.js';
 import { type Store, StoreUnavailableError } from './store.js';
 
@@ -19,14 +18,15 @@ export interface GuardOptions {
  */
 export function guardStore(store: Store, options: GuardOptions): Store {
   const { onError, deadlineMs } = options;
+  // A plain timer, not an aborted `timers/promises` delay: every store call of every poll passes here.
   const bounded = <T>(op: string, result: Promise<T>): Promise<T> => {
     if (!deadlineMs) return result;
-    const stop = new AbortController();
-    const late = delay(deadlineMs, undefined, { signal: stop.signal }).then(() => {
-      throw new StoreUnavailableError(`The store did not answer ${op} within ${deadlineMs} ms`);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      const error = () => reject(new StoreUnavailableError(`The store did not answer ${op} within ${deadlineMs} ms`));
+      timer = setTimeout(error, deadlineMs);
     });
-    late.catch(() => {}); // aborted once the operation settles
-    return Promise.race([result, late]).finally(() => stop.abort());
+    return Promise.race([result, late]).finally(() => clearTimeout(timer));
   };
   const watch = <T extends object>(target: T, prefix: string): T =>
     new Proxy(target, {

@@ -246,6 +246,18 @@ describe('getJob', () => {
     expect(sim().requests.filter((r) => r.method === 'GET')).toHaveLength(3);
   });
 
+  it('tells onResponse of every answer, the retried ones included', async () => {
+    const answers: string[] = [];
+    const c = client({ timeoutMs: 300, onResponse: (operation, status) => answers.push(`${operation} ${status}`) });
+    const job = await value(c.createJob('first'));
+    sim().injectFault({ kind: 'status', status: 503, count: 1, match: { method: 'GET' } });
+    sim().injectFault({ kind: 'slow', delayMs: 2_000, count: 1, match: { method: 'GET' } });
+    await value(c.getJob(job.id));
+    expect(answers).toEqual(['create_job 201', 'get_job 503', 'get_job timeout', 'get_job 200']);
+    await failure(c.getJob('job-unknown'), 'not_found');
+    expect(answers.at(-1)).toBe('get_job 404');
+  });
+
   it.each([500, 502, 503] as const)(
     'gives up on a persistent %i as unavailable carrying the status',
     async (status) => {
