@@ -1,9 +1,7 @@
-import type { webApi } from '@slack/bolt';
-import { registerAgent } from './agent/register.js';
+import type { WebClient } from '@slack/web-api';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
-import { registerHome } from './home/register.js';
-import { type Installs, installsOf, type ManyWorkspaces } from './installs.js';
+import { type Installs, installsOf } from './installs.js';
 import { createLogger, type Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createProbes, type Probes } from './probes.js';
@@ -11,21 +9,17 @@ import { createEngine } from './queue/create.js';
 import type { Engine, UnstartedJob } from './queue/engine.js';
 import { createQueueMetrics } from './queue/metrics.js';
 import { queueNamespace } from './queue/redis-connection.js';
-import { accessMiddleware } from './slack/access.js';
 import { createSlackClient } from './slack/client.js';
 import { DEFAULT_RETRY, type RetryOptions, untilAccepted } from './slack/token-check.js';
-import { createSlackTransport, type SlackTransport } from './slack/transport.js';
+import type { SlackTransport } from './slack/transport.js';
 import { closeWithin, STOP_DEADLINE_MS } from './stopping.js';
 import { guardStore } from './store/guard.js';
 import { watchStoreHealth } from './store/health.js';
 import { watchStoreLoss } from './store/loss.js';
 import { createStore, REDIS_COMMAND_TIMEOUT_MS, type Store } from './store/store.js';
 import { answerUnstarted } from './tasks.js';
-import { registerTenancy } from './tenants/register.js';
 import { finishRotation } from './tenants/rotation.js';
-import { registerRemoval } from './uninstall.js';
 import { adoptDigests } from './visitors/digest/scheduler.js';
-import { registerVisitors } from './visitors/register.js';
 import { buildDeps } from './wiring.js';
 import { adoptTrackedJobs, startWorkers } from './workers.js';
 import { servedDeps } from './workspace.js';
@@ -77,17 +71,19 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   queueMetrics.track(engine);
   const probes = createProbes(log, metrics);
   const watched = await watchStore(store, log, metrics, probes);
-  const installs = installsOf(config, { store, log, metrics, slackTimeoutMs: options.slackTimeoutMs }, probes);
+  const installs = await installsOf(config, { store, log, metrics, slackTimeoutMs: options.slackTimeoutMs }, probes);
   const { many, installState } = installs;
   const receives = config.role !== 'worker';
-  const transport = receives ? transportFor(config, options, log, metrics, probes, many) : undefined;
+  // Bolt and the doors load only where Slack's requests arrive: a worker never holds them.
+  const doors = receives ? await import('./doors.js') : undefined;
+  const transport = doors?.transportFor(config, options, { log, metrics, probes, many });
   const slack = transport?.bolt.client ?? createSlackClient(config, metrics, log, options.slackTimeoutMs);
   // Aborted when a graceful stop begins: long work (an export) answers then instead of being cut off.
   const stopping = new AbortController();
   const parts = { log, metrics, store, slack, engine, tenancy: many?.tenancy, installed: installState?.installed };
   const deps = buildDeps(config, options, { ...parts, storeLoss: watched.loss, stopping: stopping.signal });
   metrics.observe(observed(deps, engine));
-  if (transport) registerDoors(transport, deps, installs);
+  if (transport) doors?.registerDoors(transport, deps, installs);
   if (config.role !== 'web') startWorkers(engine, deps);
 
   const unstarted = (jobs: readonly UnstartedJob[]) => answerUnstarted(deps, jobs);
@@ -154,24 +150,6 @@ async function watchStore(store: Store, log: Logger, metrics: Metrics, probes: P
   };
 }
 
-function transportFor(
-  config: Config,
-  options: StartOptions,
-  log: Logger,
-  metrics: Metrics,
-  probes: Probes,
-  many: ManyWorkspaces | undefined,
-) {
-  return createSlackTransport(config, log, {
-    metrics,
-    probes,
-    authorize: many?.installer.authorize,
-    ...(options.slackTimeoutMs && { timeoutMs: options.slackTimeoutMs }),
-    ...(options.slackRetry && { retry: options.slackRetry }),
-    ...(options.onListening && { onListening: options.onListening }),
-  });
-}
-
 /**
  * The worker's own start, in the background: digest subscriptions of an earlier release get their schedulers, jobs
  * it tracked are adopted (one workspace), secrets an earlier encryption key sealed are sealed again (many).
@@ -187,15 +165,6 @@ function startBackground(deps: Deps, engine: Engine, { many }: Installs): void {
   else void adoptTrackedJobs(deps).catch(failed('tracking.adopt_failed'));
 }
 
-function registerDoors(transport: SlackTransport, deps: Deps, installs: Installs): void {
-  transport.bolt.use(accessMiddleware(deps.config));
-  registerRemoval(transport.bolt, deps, installs.removal);
-  if (installs.many) registerTenancy(transport.bolt, deps, installs.many.tenancy);
-  registerAgent(transport.bolt, deps);
-  registerHome(transport.bolt, deps);
-  registerVisitors(transport.bolt, deps);
-}
-
 /**
  * Opens the port and waits until Slack accepts the bot token (the transport also checks the app token and connects
  * in Socket Mode). A worker receives nothing from Slack: it serves `/healthz` and `/metrics` and checks its token.
@@ -203,7 +172,7 @@ function registerDoors(transport: SlackTransport, deps: Deps, installs: Installs
 async function listen(
   config: Config,
   options: StartOptions,
-  parts: { transport?: SlackTransport | undefined; probes: Probes; slack: webApi.WebClient; log: Logger },
+  parts: { transport?: SlackTransport | undefined; probes: Probes; slack: WebClient; log: Logger },
 ): Promise<number> {
   if (parts.transport) return parts.transport.start();
   const port = await parts.probes.listen(config.slack.port);

@@ -1,4 +1,4 @@
-import type { webApi } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import type { Quota } from './agent/quota.js';
 import type { Tracker } from './agent/tracking/track.js';
 import type { Config } from './config.js';
@@ -29,7 +29,7 @@ export interface Deps {
   store: Store;
   /** Whether the store lost its data after a given time (a thread's start), so a thread may be a job's it forgot. */
   storeLoss?: Pick<StoreLoss, 'lostBefore'>;
-  slack: webApi.WebClient;
+  slack: WebClient;
   /** Aborted when a graceful stop begins: long work (a CSV export) answers then rather than being cut off. */
   stopping?: AbortSignal;
   /** The one way people are answered (privately, by reaction, in their DM). */

@@ -3,7 +3,7 @@ import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import type { Probes } from './probes.js';
 import type { Store } from './store/store.js';
-import { createInstaller, type Installer } from './tenants/install.js';
+import type { Installer } from './tenants/install.js';
 import { createTenancy, type Tenancy } from './tenants/tenancy.js';
 import { type InstallState, type Removal, watchInstallState } from './uninstall.js';
 
@@ -26,13 +26,15 @@ export interface Installs {
  * Many workspaces: the installer's pages join `/healthz` on PORT. One workspace: Slack removing the app stops
  * every instance and `/healthz` answers 503.
  */
-export function installsOf(
+export async function installsOf(
   config: Config,
   parts: { store: Store; log: Logger; metrics: Metrics; slackTimeoutMs?: number | undefined },
   probes: Probes,
-): Installs {
+): Promise<Installs> {
   const { oauth } = config;
   if (oauth) {
+    // The OAuth installer (and its JWT libraries) loads only when the app serves many workspaces.
+    const { createInstaller } = await import('./tenants/install.js');
     const tenancy = createTenancy({ ...config, oauth }, parts);
     const installer = createInstaller(config, oauth, tenancy.installations, parts.log);
     for (const route of installer.routes) probes.serve(route.path, route.handler);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { webApi } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import pLimit from 'p-limit';
 import { createQuota } from './agent/quota.js';
 import { createTracker } from './agent/tracking/track.js';
@@ -29,7 +29,7 @@ export interface Parts {
   storeLoss?: Deps['storeLoss'];
   stopping?: AbortSignal;
   /** The app's own Web API client: the one workspace's bot token, or none when the app serves many. */
-  slack: webApi.WebClient;
+  slack: WebClient;
   engine: Engine;
   /** Set when the app serves many workspaces (OAuth mode). */
   tenancy?: Tenancy | undefined;

@@ -1,4 +1,4 @@
-import { webApi } from '@slack/bolt';
+import { WebClient } from '@slack/web-api';
 import type { Config } from '../config.js';
 import { type Logger, toSlackLogger } from '../log.js';
 import type { Metrics } from '../metrics.js';
@@ -36,6 +36,6 @@ export function createSlackClient(
   log: Logger,
   timeoutMs?: number,
   token = config.slack.botToken,
-): webApi.WebClient {
-  return new webApi.WebClient(token || undefined, slackClientOptions(config, metrics, log, timeoutMs));
+): WebClient {
+  return new WebClient(token || undefined, slackClientOptions(config, metrics, log, timeoutMs));
 }

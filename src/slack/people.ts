@@ -1,4 +1,4 @@
-import type { webApi } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import type { Keyv } from 'keyv';
 import { z } from 'zod';
 import type { Logger } from '../log.js';
@@ -8,7 +8,7 @@ import { keys } from '../store/keys.js';
 const PERSON_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface PersonDeps {
-  slack: webApi.WebClient;
+  slack: WebClient;
   store: { kv: Keyv };
   log: Logger;
 }

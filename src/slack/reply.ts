@@ -1,4 +1,4 @@
-import type { webApi } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 import type { Logger } from '../log.js';
 import { slackErrorCode } from './errors.js';
@@ -38,7 +38,7 @@ export interface Replies {
 }
 
 export interface ReplyDeps {
-  slack: webApi.WebClient;
+  slack: WebClient;
   log: Logger;
   /** Posts JSON to a `response_url` (Slack's, or the stand-in's in tests); resolves with the HTTP status. */
   postToResponseUrl?: (url: string, body: Record<string, unknown>) => Promise<number>;

@@ -1,4 +1,4 @@
-import type { webApi } from '@slack/bolt';
+import type { FilesGetUploadURLExternalArguments, WebClient } from '@slack/web-api';
 import { SLACK_TIMEOUT_MS } from './client.js';
 
 export interface FileToShare {
@@ -16,11 +16,11 @@ export interface FileToShare {
  * the image's description as `alt_txt` in files.getUploadURLExternal, and the SDK (8.2) sends it as `alt_text`,
  * which Slack ignores.
  */
-export async function shareFile(slack: webApi.WebClient, file: FileToShare): Promise<void> {
+export async function shareFile(slack: WebClient, file: FileToShare): Promise<void> {
   const { filename, bytes } = file;
   // The SDK's argument type names it `alt_text`; Slack's reference names it `alt_txt`.
   const args = { filename, length: bytes.length, alt_txt: file.altText };
-  const target = await slack.files.getUploadURLExternal(args as webApi.FilesGetUploadURLExternalArguments);
+  const target = await slack.files.getUploadURLExternal(args as FilesGetUploadURLExternalArguments);
   if (!target.upload_url || !target.file_id) throw new Error('files.getUploadURLExternal returned no upload URL');
   const uploaded = await fetch(target.upload_url, {
     method: 'POST',

@@ -1,4 +1,4 @@
-import type { webApi } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 
 /** Pages of a thread read when looking for an earlier post (200 messages each). */
 const MAX_THREAD_PAGES = 10;
@@ -23,7 +23,7 @@ export interface Witnessed {
  * anyway) this tells whether the post exists before anything is posted again.
  */
 export async function findPosted(
-  slack: webApi.WebClient,
+  slack: WebClient,
   where: Where,
   eventType: string,
   matches: (payload: Record<string, unknown>) => boolean,
@@ -33,7 +33,7 @@ export async function findPosted(
 
 /** The first message in `where` whose `metadata` has `eventType` and a payload that `matches`, with that payload. */
 export async function findWitnessed(
-  slack: webApi.WebClient,
+  slack: WebClient,
   where: Where,
   eventType: string,
   matches: (payload: Record<string, unknown>) => boolean,

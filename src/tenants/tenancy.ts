@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { webApi } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
@@ -18,7 +18,7 @@ export interface Tenancy {
   secrets: Secrets;
   installations: Installations;
   /** A Web API client with a workspace's bot token. */
-  slackFor(token: string): webApi.WebClient;
+  slackFor(token: string): WebClient;
   /** A Mintlify client for a key not saved yet (the connect modal): short deadline, no retries. */
   checkClient(apiKey: string): MintlifyClient;
 }

@@ -1,4 +1,4 @@
-import type { webApi } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import type { Deps } from '../deps.js';
 import type { MintlifyClient } from '../mintlify/client.js';
 import { createProjects } from '../projects.js';
@@ -19,7 +19,7 @@ export interface TenantOptions {
   secrets: Secrets;
   /** Deps from a workspace's own parts (wiring.ts). */
   build(own: WorkspaceParts): Deps;
-  slackFor(token: string): webApi.WebClient;
+  slackFor(token: string): WebClient;
   mintlifyFor(apiKey: string): MintlifyClient;
 }
 
@@ -33,7 +33,7 @@ const CLIENTS_KEPT = 1_000;
  */
 export function tenantWorkspaces(options: TenantOptions): Workspaces {
   const { root, installations, secrets } = options;
-  const slackClients = clientCache<webApi.WebClient>();
+  const slackClients = clientCache<WebClient>();
   const mintlifyClients = clientCache<MintlifyClient>();
 
   const settingsOf = async (tenant: string): Promise<MintlifySettings | undefined> => {

@@ -1,0 +1,43 @@
+import { registerAgent } from './agent/register.js';
+import type { StartOptions } from './app.js';
+import type { Config } from './config.js';
+import type { Deps } from './deps.js';
+import { registerHome } from './home/register.js';
+import type { Installs, ManyWorkspaces } from './installs.js';
+import type { Logger } from './log.js';
+import type { Metrics } from './metrics.js';
+import type { Probes } from './probes.js';
+import { accessMiddleware } from './slack/access.js';
+import { createSlackTransport, type SlackTransport } from './slack/transport.js';
+import { registerTenancy } from './tenants/register.js';
+import { registerRemoval } from './uninstall.js';
+import { registerVisitors } from './visitors/register.js';
+
+/*
+ * Slack's side of the app: the transport (Bolt's receiver) and every door. Loaded by `startApp` only in the roles
+ * that receive (`all`, `web`), so a worker never loads Bolt, its receivers or the doors (BENCHMARKS §8: idle RSS).
+ */
+
+export function transportFor(
+  config: Config,
+  options: StartOptions,
+  parts: { log: Logger; metrics: Metrics; probes: Probes; many: ManyWorkspaces | undefined },
+): SlackTransport {
+  return createSlackTransport(config, parts.log, {
+    metrics: parts.metrics,
+    probes: parts.probes,
+    authorize: parts.many?.installer.authorize,
+    ...(options.slackTimeoutMs && { timeoutMs: options.slackTimeoutMs }),
+    ...(options.slackRetry && { retry: options.slackRetry }),
+    ...(options.onListening && { onListening: options.onListening }),
+  });
+}
+
+export function registerDoors(transport: SlackTransport, deps: Deps, installs: Installs): void {
+  transport.bolt.use(accessMiddleware(deps.config));
+  registerRemoval(transport.bolt, deps, installs.removal);
+  if (installs.many) registerTenancy(transport.bolt, deps, installs.many.tenancy);
+  registerAgent(transport.bolt, deps);
+  registerHome(transport.bolt, deps);
+  registerVisitors(transport.bolt, deps);
+}
