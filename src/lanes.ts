@@ -18,10 +18,10 @@ const once = { attempts: 1, backoff: { type: 'fixed', delayMs: 0 } } as const;
 const persistent = { attempts: 12, backoff: { type: 'exponential', delayMs: 1_000 } } as const;
 /**
  * Polls in flight per process. A poll is mostly waiting (Mintlify, Redis), so a worker's throughput is this ÷ poll
- * latency until its CPU is the limit: 64 gave 890–1,280 polls/s against 16's 610–760 on one worker (BENCHMARKS §8),
- * at less CPU and fewer Redis commands per poll and about +12 MB RSS; 128 gave no more.
+ * latency until its CPU is the limit. Since a poll's request stopped being teed (mintlify/client.ts) 32 reach the
+ * CPU limit as 64 did, with fewer polls' garbage alive at once: about 12 MB less peak RSS (BENCHMARKS §8).
  */
-const POLL_CONCURRENCY = 64;
+const POLL_CONCURRENCY = 32;
 
 /**
  * A queue per kind of work, named for it, each with its own concurrency, so a slow kind never starves a fast one:
