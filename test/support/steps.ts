@@ -77,6 +77,11 @@ export abstract class Steps {
   /** The Socket Mode connection steps go over, when the app runs in Socket Mode. */
   protected abstract get overSocket(): SocketModeStandin | undefined;
   #commands = 0;
+  /**
+   * Roots of jobs this harness started: with the stand-in reset between cases, an earlier case's root updated late
+   * (its job ended or vanished) would otherwise look like a fresh one.
+   */
+  #startedRoots = new Set<string>();
   #lastResponseId = '';
 
   /** `user` writes `typed` in `channel`: stored by the stand-in; returns the events Slack delivers for it. */
@@ -165,7 +170,7 @@ export abstract class Steps {
   async startJob(prompt: string, options: CommandOptions = {}): Promise<StartedJob> {
     // Roots of earlier jobs are updated too (a status, an outcome): the new root is one not bound before (in any
     // of the stand-in's workspaces).
-    const stored = new Set(boundRoots(this.slack).keys());
+    const stored = new Set([...boundRoots(this.slack).keys(), ...this.#startedRoots]);
     const { ack, responseId } = await this.command(`/agent ${prompt}`, options);
     if (ack) throw new Error(`/agent was answered at once: ${String(ack.text)}`);
     const job = await eventually(
@@ -181,6 +186,7 @@ export abstract class Steps {
       `the job for "${prompt}"`,
     );
     expect(this.sim.getJob(job.jobId), 'the job the root names').toBeDefined();
+    this.#startedRoots.add(job.rootTs);
     return job;
   }
 
