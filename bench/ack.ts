@@ -6,7 +6,7 @@ import { type FakeSlackApi, startFakeSlackApi } from '../test/fakes/fake-slack-a
 import { startPrivateRedis } from '../test/support/private-redis.js';
 import { testEnv } from '../test/support/test-app.js';
 import { type Simulator, startSimulator } from '../tools/simulator/server.js';
-import { compileForDist } from './lib/dist.js';
+import { startAppProcess } from './lib/dist.js';
 import { type Child, startChild } from './lib/rpc.js';
 import { percentile, round, sleep } from './lib/stats.js';
 import type { Kind, LoadResult } from './loadgen.js';
@@ -87,11 +87,11 @@ async function cell(
   role: AckRole,
 ): Promise<AckCell> {
   const targets: Record<Variant, Child> = {
-    ours: startChild(compileForDist('target.ts')),
-    bare: startChild(compileForDist('target.ts')),
+    ours: startAppProcess(),
+    bare: startAppProcess(),
   };
   // ROLE=web: the work goes to a worker process of its own, at the lowest priority, as if on another machine.
-  const worker = role === 'web' ? startChild(compileForDist('target.ts')) : undefined;
+  const worker = role === 'web' ? startAppProcess() : undefined;
   try {
     const roleEnv = { ...env, ROLE: role, STORE_NAMESPACE: `ack-${randomUUID().slice(0, 8)}` };
     if (worker?.process.pid) setPriority(worker.process.pid, WORKER_NICE);

@@ -261,7 +261,13 @@ if (only.has('scale')) {
 }
 
 if (only.has('ack')) {
-  const ack = await runAck(log, (process.env.BENCH_ACK_ROLES ?? 'all,web').split(',') as AckRole[]);
+  const roles = (process.env.BENCH_ACK_ROLES ?? 'all,web').split(',') as AckRole[];
+  const measured = await runAck(log, roles);
+  // A partial run (BENCH_ACK_ROLES) replaces only the cells of the roles it measured.
+  const kept = ((previous.ack as { cells?: AckCell[] } | undefined)?.cells ?? []).filter(
+    (c) => !roles.includes(c.role),
+  );
+  const ack = { ...measured, cells: [...kept, ...measured.cells] };
   results.ack = ack;
   sections.push(
     `Ack latency (ms to Slack's 200; ${ack.runsPerVariantPerCell} × ${ack.runMs / 1000} s per variant per cell, ABBA)\n${table(

@@ -10,8 +10,8 @@ import { type FakeSlackApi, startFakeSlackApi } from '../test/fakes/fake-slack-a
 import { startPrivateRedis } from '../test/support/private-redis.js';
 import { TEST_PROJECT_ID, testEnv } from '../test/support/test-app.js';
 import { type Simulator, startSimulator } from '../tools/simulator/server.js';
-import { compileForDist } from './lib/dist.js';
-import { type Child, startChild } from './lib/rpc.js';
+import { startAppProcess } from './lib/dist.js';
+import type { Child } from './lib/rpc.js';
 import { percentile, round, sleep } from './lib/stats.js';
 import type { StartRequest, TargetStats } from './target.js';
 import { createJobs, nominalInterval } from './tracking.js';
@@ -23,7 +23,9 @@ export interface ScaleRow {
   /** `capacity` (every job due every second) or `demand` (the default 5 s → 60 s backoff). */
   load: 'capacity' | 'demand';
   rssMbMaxWorker: number;
-  /** The idle worker (or the idle one-process app) before any job existed. */
+  /** The largest worker's V8 heap and off-heap memory at the end of the row (MB). */
+  memoryMbMaxWorker?: TargetStats['memoryMb'];
+  /** A worker (or the one-process app) with no job yet, 10 s after its start. */
   idleRssMb: number;
   pollsPerSecond: number;
   maxWorkerShare: number;
@@ -80,9 +82,18 @@ async function redisCommands(redis: Redis): Promise<number> {
 
 /** Starts `count` ROLE=worker processes and waits until each polls. */
 async function startWorkers(count: number, env: Record<string, string>): Promise<Child[]> {
-  const workers = Array.from({ length: count }, () => startChild(compileForDist('target.ts')));
+  const workers = Array.from({ length: count }, () => startAppProcess());
   await Promise.all(workers.map((w) => w.call('start', { variant: 'ours', env: { ...env, ROLE: 'worker' } })));
   return workers;
+}
+
+/** How long an idle process is left before its RSS is read: V8's memory reducer runs about 8 s after start. */
+const IDLE_SETTLE_MS = 10_000;
+
+/** The RSS of `child` (started, no work yet) once it has settled, in MB. */
+async function settledIdleRssMb(child: Child): Promise<number> {
+  await sleep(IDLE_SETTLE_MS);
+  return round((await child.call<TargetStats>('stats')).rss / MB, 0);
 }
 
 /** Polls of one job closer together than `minGapMs`, across every worker's record. */
@@ -170,10 +181,14 @@ async function runJobs(jobs: number, load: Load, workerCounts: number[], progres
     REDIS_URL: redis.url,
     STORE_NAMESPACE: namespace,
   });
-  const web = startChild(compileForDist('target.ts'));
+  const web = startAppProcess();
   const rows: ScaleRow[] = [];
   try {
     await web.call('start', { variant: 'ours', env: { ...env, ROLE: 'web' } } satisfies StartRequest);
+    // A worker with nothing to do yet: the idle figure every row is compared with.
+    const [idler] = await startWorkers(1, env);
+    const idleRssMb = await settledIdleRssMb(idler as Child);
+    await idler?.close(15_000);
     const ids = await createJobs(sim, jobs);
     const seeded = ids.map((jobId, i) => ({ jobId, threadTs: `1900000000.${String(i).padStart(6, '0')}` }));
     await web.call('seedJobs', { jobs: seeded }, 900_000);
@@ -184,7 +199,7 @@ async function runJobs(jobs: number, load: Load, workerCounts: number[], progres
     for (const count of workerCounts) {
       const rowStarted = Date.now();
       const workers = await startWorkers(count, env);
-      const idle = await Promise.all(workers.map((w) => w.call<number>('resetPeak')));
+      await Promise.all(workers.map((w) => w.call<number>('resetPeak')));
       await sleep(3_000); // connected and working
       const before = await Promise.all(workers.map((w) => w.call<TargetStats>('stats')));
       const commandsBefore = await redisCommands(counter);
@@ -210,7 +225,8 @@ async function runJobs(jobs: number, load: Load, workerCounts: number[], progres
         store: 'redis',
         load: load.name,
         rssMbMaxWorker: round(Math.max(...end.map((s) => s.peakRss)) / MB, 0),
-        idleRssMb: round(Math.max(...idle) / MB, 0),
+        memoryMbMaxWorker: end.reduce((a, b) => (b.rss > a.rss ? b : a)).memoryMb,
+        idleRssMb,
         pollsPerSecond: round(total / seconds, 0),
         maxWorkerShare: round(Math.max(...polls) / Math.max(1, total), 2),
         cpuMsPerPoll: round(cpu / Math.max(1, total), 2),
@@ -256,11 +272,11 @@ async function runMemoryDefault(jobs: number, progress: (line: string) => void):
     POLL_MAX_INTERVAL_MS: String(DEMAND.pollMaxIntervalMs),
     LOG_LEVEL: 'warn',
   });
-  const app = startChild(compileForDist('target.ts'));
+  const app = startAppProcess();
   try {
     await app.call('start', { variant: 'ours', env } satisfies StartRequest);
-    await sleep(2_000);
-    const idle = await app.call<number>('resetPeak');
+    const idleRssMb = await settledIdleRssMb(app);
+    await app.call<number>('resetPeak');
     const ids = await createJobs(sim, jobs);
     const seeded = ids.map((jobId, i) => ({ jobId, threadTs: `1900000000.${String(i).padStart(6, '0')}` }));
     await app.call('seedJobs', { jobs: seeded }, 900_000);
@@ -287,8 +303,9 @@ async function runMemoryDefault(jobs: number, progress: (line: string) => void):
       workers: 1,
       store: 'memory',
       load: DEMAND.name,
-      rssMbMaxWorker: round(after.rss / MB, 0),
-      idleRssMb: round(idle / MB, 0),
+      rssMbMaxWorker: round(after.peakRss / MB, 0),
+      memoryMbMaxWorker: after.memoryMb,
+      idleRssMb,
       pollsPerSecond: round(polls / seconds, 0),
       maxWorkerShare: 1,
       cpuMsPerPoll: round((cpuMs(after) - cpuMs(before)) / Math.max(1, polls), 2),

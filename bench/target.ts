@@ -9,7 +9,7 @@ import { parseConfig } from '../src/config.js';
 import { createLogger } from '../src/log.js';
 import { createMetrics } from '../src/metrics.js';
 import { createProbes } from '../src/probes.js';
-import { createSlackTransport, type SlackTransport } from '../src/slack/transport.js';
+import type { SlackTransport } from '../src/slack/transport.js';
 import type { Budget } from '../src/store/budget.js';
 import type { JobBinding } from '../src/store/jobs.js';
 import { createStore, type Store } from '../src/store/store.js';
@@ -31,6 +31,8 @@ export interface TargetStats {
   rss: number;
   peakRss: number;
   heapUsed: number;
+  /** Where the RSS is: V8's heap (reserved and used), memory outside it (Buffers, native), in MB. */
+  memoryMb: { heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
   storeOps: Record<string, number>;
   logs: { warn: number; error: number; lastProblem?: string };
   /** Polls this process made (GET of a job at Mintlify). */
@@ -121,6 +123,8 @@ serve(
     async start(request: StartRequest) {
       const config = parseConfig(request.env);
       if (request.variant === 'bare') {
+        // Imported here, as the app imports it only where it receives: a worker process never loads Bolt.
+        const { createSlackTransport } = await import('../src/slack/transport.js');
         const metrics = createMetrics();
         const probes = createProbes(log, metrics);
         bare = createSlackTransport(config, log, { metrics, probes });
@@ -187,6 +191,12 @@ serve(
         rss: memory.rss,
         peakRss,
         heapUsed: memory.heapUsed,
+        memoryMb: {
+          heapTotal: Math.round(memory.heapTotal / 2 ** 20),
+          heapUsed: Math.round(memory.heapUsed / 2 ** 20),
+          external: Math.round(memory.external / 2 ** 20),
+          arrayBuffers: Math.round(memory.arrayBuffers / 2 ** 20),
+        },
         storeOps: { ...storeOps },
         logs: { ...logs },
         polls,

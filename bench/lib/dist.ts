@@ -4,9 +4,21 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { type Child, startChild } from './rpc.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let outDir: string | undefined;
+
+/**
+ * The node flags production runs the app with, read from `npm start` (the Dockerfile's CMD has the same; a unit test
+ * keeps them equal): the bench's app processes get them too.
+ */
+export const PRODUCTION_NODE_FLAGS: string[] = (() => {
+  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const flags = /\bnode ((?:--\S+ )*)dist\/index\.js/.exec(scripts.start)?.[1];
+  if (flags === undefined) throw new Error('package.json: npm start does not run node … dist/index.js');
+  return flags.split(' ').filter(Boolean);
+})();
 const compiled = new Map<string, string>();
 
 /**
@@ -30,9 +42,14 @@ export function compileForDist(script: string, benchModules: string[] = ['lib/rp
     });
     const out = join(outDir, file.replace(/\.ts$/, '.js'));
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, outputText.replaceAll(/from '\.\.\/src\//g, `from '${dist}/`));
+    writeFileSync(out, outputText.replaceAll(/(from |import\()'\.\.\/src\//g, `$1'${dist}/`));
   }
   const path = join(outDir, script.replace(/\.ts$/, '.js'));
   compiled.set(script, path);
   return path;
+}
+
+/** The app under test (`target.ts`) in a process of its own, run from `dist/` with production's node flags. */
+export function startAppProcess(): Child {
+  return startChild(compileForDist('target.ts'), {}, PRODUCTION_NODE_FLAGS);
 }
