@@ -78,10 +78,11 @@ export abstract class Steps {
   protected abstract get overSocket(): SocketModeStandin | undefined;
   #commands = 0;
   /**
-   * Roots of jobs this harness started: with the stand-in reset between cases, an earlier case's root updated late
-   * (its job ended or vanished) would otherwise look like a fresh one.
+   * The root and job of every job this harness started (`ts job`): with the stand-in reset between cases, an earlier
+   * case's root updated late (its job ended or vanished) would otherwise look like a fresh one. A reset stand-in
+   * hands out its message timestamps again, so the pair names a root, not its timestamp alone.
    */
-  #startedRoots = new Set<string>();
+  #started = new Set<string>();
   #lastResponseId = '';
 
   /** `user` writes `typed` in `channel`: stored by the stand-in; returns the events Slack delivers for it. */
@@ -170,12 +171,14 @@ export abstract class Steps {
   async startJob(prompt: string, options: CommandOptions = {}): Promise<StartedJob> {
     // Roots of earlier jobs are updated too (a status, an outcome): the new root is one not bound before (in any
     // of the stand-in's workspaces).
-    const stored = new Set([...boundRoots(this.slack).keys(), ...this.#startedRoots]);
+    const stored = new Set(boundRoots(this.slack).keys());
     const { ack, responseId } = await this.command(`/agent ${prompt}`, options);
     if (ack) throw new Error(`/agent was answered at once: ${String(ack.text)}`);
     const job = await eventually(
       () => {
-        const fresh = [...boundRoots(this.slack)].filter(([ts]) => !stored.has(ts));
+        const fresh = [...boundRoots(this.slack)].filter(
+          ([ts, id]) => !stored.has(ts) && !this.#started.has(`${ts} ${id}`),
+        );
         const mine = fresh.length === 1 ? fresh[0] : fresh.find(([ts]) => this.#rootText(ts).includes(prompt));
         if (mine) return { rootTs: mine[0], jobId: mine[1] };
         const refused = this.answers(responseId)[0];
@@ -186,7 +189,7 @@ export abstract class Steps {
       `the job for "${prompt}"`,
     );
     expect(this.sim.getJob(job.jobId), 'the job the root names').toBeDefined();
-    this.#startedRoots.add(job.rootTs);
+    this.#started.add(`${job.rootTs} ${job.jobId}`);
     return job;
   }
 
