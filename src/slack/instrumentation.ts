@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { App } from '@slack/bolt';
 import type { Logger } from '../log.js';
 import type { Metrics, RequestOutcome } from '../metrics.js';
@@ -44,11 +43,18 @@ export function requestKind(body: Record<string, unknown>): string {
 
 /**
  * Times every request Slack sends (either receiver hands it to `processEvent`): one `slack.request` line at
- * info with its kind, ack time and outcome, and the same in metrics. `failed()` marks the request in progress
- * (called from Bolt's error handler, which runs inside it).
+ * info with its kind, ack time and outcome, and the same in metrics; and is Bolt's error handler, which logs a
+ * listener's error and marks its request failed. Bolt hands that handler the request's body (the app is built with
+ * `extendedErrorHandler`), so the failed request is known by its body object: no `AsyncLocalStorage`, whose promise
+ * hooks would run on every promise of the process (BENCHMARKS §1b).
  */
-export function observeRequests(bolt: App, log: Logger, metrics: Metrics): { failed(): void } {
-  const current = new AsyncLocalStorage<{ failed: boolean }>();
+export function observeRequests(bolt: App, log: Logger, metrics: Metrics): void {
+  const failed = new WeakSet<object>();
+  bolt.error(async ({ error, body }: { error: Error & { code?: string }; body: unknown }) => {
+    const { code, message, name } = error;
+    if (typeof body === 'object' && body !== null) failed.add(body);
+    log.error('slack.listener_error', { name, code, error: message });
+  });
   const process = bolt.processEvent.bind(bolt);
   bolt.processEvent = async (event) => {
     const started = performance.now();
@@ -61,23 +67,18 @@ export function observeRequests(bolt: App, log: Logger, metrics: Metrics): { fai
         return event.ack(response);
       },
     };
-    const state = { failed: false };
+    let threw = false;
     try {
-      await current.run(state, () => process(timed));
+      await process(timed);
     } catch (error) {
-      state.failed = true;
+      threw = true;
       throw error;
     } finally {
-      const outcome: RequestOutcome = state.failed ? 'error' : ackMs === undefined ? 'not_acked' : 'ok';
+      const outcome: RequestOutcome =
+        threw || failed.has(event.body) ? 'error' : ackMs === undefined ? 'not_acked' : 'ok';
       metrics.slackRequest(kind, ackMs, outcome);
       const duration_ms = Math.round(performance.now() - started);
       log.info('slack.request', { kind, ack_ms: ackMs, outcome, duration_ms });
     }
-  };
-  return {
-    failed() {
-      const state = current.getStore();
-      if (state) state.failed = true;
-    },
   };
 }

@@ -66,13 +66,10 @@ export function createSlackTransport(config: Config, log: Logger, options: Slack
     clientOptions: slackClientOptions(config, metrics, log, options.timeoutMs),
     convoStore: false,
     deferInitialization: true,
+    // The error handler gets the request's body too (slack/instrumentation.ts marks that request failed).
+    extendedErrorHandler: true,
   });
-  const requests = observeRequests(bolt, log, metrics);
-  bolt.error(async (error) => {
-    const { code, message, name } = error as Error & { code?: string };
-    requests.failed();
-    log.error('slack.listener_error', { name, code, error: message });
-  });
+  observeRequests(bolt, log, metrics);
   const connection = socket && patientSocket(socket, log, retry, stopping.signal);
   if (connection) probes.check('socket_mode', connection.connected);
 
