@@ -23,6 +23,10 @@ export interface ScaleRow {
   /** `capacity` (every job due every second) or `demand` (the default 5 s → 60 s backoff). */
   load: 'capacity' | 'demand';
   rssMbMaxWorker: number;
+  /** Memory default only: RSS at the end of the steady window (rssMbMaxWorker is the peak, binding included). */
+  rssMbSteady?: number;
+  /** Memory default only: the heap held after a full collection, idle and with the jobs tracked (MB). */
+  heapMbHeld?: { idle: number; withJobs: number };
   /** The largest worker's V8 heap and off-heap memory at the end of the row (MB). */
   memoryMbMaxWorker?: TargetStats['memoryMb'];
   /** A worker (or the one-process app) with no job yet, 10 s after its start. */
@@ -272,10 +276,13 @@ async function runMemoryDefault(jobs: number, progress: (line: string) => void):
     POLL_MAX_INTERVAL_MS: String(DEMAND.pollMaxIntervalMs),
     LOG_LEVEL: 'warn',
   });
-  const app = startAppProcess();
+  // --expose-gc only lets the bench ask for a full collection, to read what the jobs hold apart from garbage.
+  const app = startAppProcess(['--expose-gc']);
+  const heldMb = async () => round((await app.call<number>('gc')) / MB, 1);
   try {
     await app.call('start', { variant: 'ours', env } satisfies StartRequest);
     const idleRssMb = await settledIdleRssMb(app);
+    const idleHeldMb = await heldMb();
     await app.call<number>('resetPeak');
     const ids = await createJobs(sim, jobs);
     const seeded = ids.map((jobId, i) => ({ jobId, threadTs: `1900000000.${String(i).padStart(6, '0')}` }));
@@ -285,6 +292,7 @@ async function runMemoryDefault(jobs: number, progress: (line: string) => void):
     const before = await app.call<TargetStats>('stats');
     await sleep(STEADY_S * 1000);
     const after = await app.call<TargetStats>('stats');
+    const heapMbHeld = { idle: idleHeldMb, withJobs: await heldMb() };
     const polls = after.polls - before.polls;
     const seconds = STEADY_S;
     const byThread = new Map(seeded.map((j) => [j.threadTs, j.jobId]));
@@ -304,6 +312,8 @@ async function runMemoryDefault(jobs: number, progress: (line: string) => void):
       store: 'memory',
       load: DEMAND.name,
       rssMbMaxWorker: round(after.peakRss / MB, 0),
+      rssMbSteady: round(after.rss / MB, 0),
+      heapMbHeld,
       memoryMbMaxWorker: after.memoryMb,
       idleRssMb,
       pollsPerSecond: round(polls / seconds, 0),

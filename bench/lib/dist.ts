@@ -50,6 +50,6 @@ export function compileForDist(script: string, benchModules: string[] = ['lib/rp
 }
 
 /** The app under test (`target.ts`) in a process of its own, run from `dist/` with production's node flags. */
-export function startAppProcess(): Child {
-  return startChild(compileForDist('target.ts'), {}, PRODUCTION_NODE_FLAGS);
+export function startAppProcess(extraFlags: string[] = []): Child {
+  return startChild(compileForDist('target.ts'), {}, [...PRODUCTION_NODE_FLAGS, ...extraFlags]);
 }
