@@ -13,7 +13,7 @@ let outDir: string | undefined;
  * The node flags production runs the app with, read from `npm start` (the Dockerfile's CMD has the same; a unit test
  * keeps them equal): the bench's app processes get them too.
  */
-export const PRODUCTION_NODE_FLAGS: string[] = (() => {
+const PRODUCTION_NODE_FLAGS: string[] = (() => {
   const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
   const flags = /\bnode ((?:--\S+ )*)dist\/index\.js/.exec(scripts.start)?.[1];
   if (flags === undefined) throw new Error('package.json: npm start does not run node … dist/index.js');
@@ -26,7 +26,7 @@ const compiled = new Map<string, string>();
  * `dist/`, as production's `node dist/index.js` does: no tsx loader, no on-the-fly transform, no source of src/ in
  * memory. The app is built first if src/ changed since the last build. Returns the script's path.
  */
-export function compileForDist(script: string, benchModules: string[] = ['lib/rpc.ts']): string {
+function compileForDist(script: string, benchModules: string[] = ['lib/rpc.ts']): string {
   const done = compiled.get(script);
   if (done) return done;
   if (!outDir) {
