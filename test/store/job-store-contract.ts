@@ -35,6 +35,17 @@ export function jobStoreContract(current: () => Store): void {
       expect(await jobs().forThread(['proj_x', 'proj_a'], 'C1', '1700000000.000100')).toEqual(ref());
     });
 
+    it('hands out copies: changing a record it returned, or the binding it was given, changes nothing stored', async () => {
+      const given = binding();
+      const created = await jobs().create(given, { status: 'active' }, 1);
+      Object.assign(given, { prompt: 'changed' });
+      Object.assign(created, { round: 7, status: 'changed' });
+      const read = await jobs().get(ref());
+      Object.assign(read ?? {}, { ended: 'failed', rev: 9 });
+      expect(await jobs().get(ref())).toMatchObject({ prompt: 'Document the retry policy', round: 0, status: 'active' });
+      expect(await jobs().get(ref())).toMatchObject({ ended: null, rev: 0 });
+    });
+
     it('knows nothing of a job never bound or a thread that is not a job’s', async () => {
       expect(await jobs().get(ref())).toBeUndefined();
       expect(await jobs().forThread(['proj_a'], 'C1', '1.2')).toBeUndefined();
