@@ -29,6 +29,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node as PID 1 receives SIGTERM directly, so the app stops gracefully (npm start would add a shell and npm, which swallow signals).
-# The heap flags are npm start's (README "Memory"): V8's young generation capped at 2 × 8 MB, and the heap grown only
-# 30 % past what the last full collection kept, so a busy process's memory follows its work in flight.
-CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=30", "dist/index.js"]
+# The heap flag is npm start's (README "Memory"): V8's young generation capped at 2 × 8 MB; the app sets the rest of
+# its heap policy by role at start (src/heap.ts).
+CMD ["node", "--max-semi-space-size=8", "dist/index.js"]

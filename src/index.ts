@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadEnvFile, nextStep, parseConfig } from './config.js';
+import { applyHeapPolicy } from './heap.js';
 import { createLogger } from './log.js';
 import { TokenRefusedError } from './slack/token-check.js';
 
@@ -13,6 +14,7 @@ try {
   process.exit(78); // EX_CONFIG
 }
 
+applyHeapPolicy(config.role);
 const log = createLogger(config.logLevel);
 process.on('unhandledRejection', (reason) => log.error('process.unhandled_rejection', { error: reason }));
 
