@@ -2,14 +2,14 @@
 
 import { randomUUID } from 'node:crypto';
 import { setPriority } from 'node:os';
-import { type FakeSlackApi, startFakeSlackApi } from '../test/fakes/fake-slack-api.js';
 import { startPrivateRedis } from '../test/support/private-redis.js';
 import { testEnv } from '../test/support/test-app.js';
-import { type Simulator, startSimulator } from '../tools/simulator/server.js';
+import type { SimulatorCounts } from '../tools/simulator/server.js';
 import { startAppProcess } from './lib/dist.js';
 import { type Child, startChild } from './lib/rpc.js';
 import { percentile, round, sleep } from './lib/stats.js';
 import type { Kind, LoadResult } from './loadgen.js';
+import type { StandinUrls } from './standins.js';
 import type { StartRequest, TargetStats } from './target.js';
 
 export const RATES = [50, 200, 500];
@@ -18,8 +18,11 @@ const RUN_MS = 3_000;
 const WARMUP_RATE = 50;
 const WARMUP_MS = 1_000;
 const THREADS = 50;
-/** The worker's niceness beside a ROLE=web process (19 is the lowest priority). */
-const WORKER_NICE = 19;
+/**
+ * The niceness of what stands for other machines beside a ROLE=web process (19 is the lowest priority): the worker,
+ * and the stand-ins for Slack's API and Mintlify, which only the worker talks to.
+ */
+const ELSEWHERE_NICE = 19;
 /** After a run, wait (at most this long) until the app under test is idle again. */
 const QUIESCE_MAX_MS = 5_000;
 
@@ -46,8 +49,12 @@ export interface AckCell {
   bare: AckSummary;
   /** ours p99 ÷ bare p99 */
   ratioP99: number;
-  /** App CPU time per request for ours, including the work after the ack (ms). */
+  /** App CPU time per request for ours, including the work after the ack (ms); with `web`, the web process's alone. */
   oursCpuMsPerRequest: number;
+  /** The same for the bare app, which only acks. */
+  bareCpuMsPerRequest: number;
+  /** Full (mark-compact) collections during the measured runs: each stops the process for a few ms. */
+  fullGcs: Record<Variant, number>;
 }
 
 function summarise(results: LoadResult[]): AckSummary {
@@ -63,6 +70,7 @@ function summarise(results: LoadResult[]): AckSummary {
 }
 
 const cpuMs = (s: TargetStats) => (s.cpuUserUs + s.cpuSystemUs) / 1000;
+const fullGcs = (s: TargetStats) => s.gc.major?.count ?? 0;
 
 /** Waits until the child used under 10% of a core over 250 ms, or QUIESCE_MAX_MS passed. */
 async function quiesce(child: Child): Promise<TargetStats> {
@@ -78,8 +86,7 @@ async function quiesce(child: Child): Promise<TargetStats> {
 
 /** One (rate, kind) cell against fresh app processes, so work left by earlier cells never leaks in. */
 async function cell(
-  slack: FakeSlackApi,
-  sim: Simulator,
+  standins: { child: Child; urls: StandinUrls },
   generator: Child,
   env: Record<string, string>,
   kind: Kind,
@@ -94,7 +101,7 @@ async function cell(
   const worker = role === 'web' ? startAppProcess() : undefined;
   try {
     const roleEnv = { ...env, ROLE: role, STORE_NAMESPACE: `ack-${randomUUID().slice(0, 8)}` };
-    if (worker?.process.pid) setPriority(worker.process.pid, WORKER_NICE);
+    if (worker?.process.pid) setPriority(worker.process.pid, ELSEWHERE_NICE);
     const [ours, bare] = await Promise.all([
       targets.ours.call<{ port: number }>('start', {
         variant: 'ours',
@@ -113,29 +120,29 @@ async function cell(
         kind,
         rate: runRate,
         durationMs,
-        responseUrl: slack.responseUrl(kind),
+        responseUrl: standins.urls.responseUrls[kind],
         threads,
         tag: `${kind}${rate}-${variant}-${++runNo}`,
       });
       const stats = await quiesce(targets[variant]);
-      slack.reset();
-      sim.requests.length = 0;
+      await standins.child.call('reset');
       return { result, stats };
     };
 
     for (const variant of ['ours', 'bare'] as const) await fire(variant, WARMUP_RATE, WARMUP_MS);
     const runs: Record<Variant, LoadResult[]> = { ours: [], bare: [] };
-    let oursCpu = 0;
-    let oursRequests = 0;
+    const cpu: Record<Variant, { ms: number; requests: number; fullGcs: number }> = {
+      ours: { ms: 0, requests: 0, fullGcs: 0 },
+      bare: { ms: 0, requests: 0, fullGcs: 0 },
+    };
     // ABBA: each variant goes first once, so drift affects both alike.
     for (const variant of ['ours', 'bare', 'bare', 'ours'] as const) {
       const before = await targets[variant].call<TargetStats>('stats');
       const { result, stats } = await fire(variant, rate, RUN_MS);
       runs[variant].push(result);
-      if (variant === 'ours') {
-        oursCpu += cpuMs(stats) - cpuMs(before);
-        oursRequests += result.sent;
-      }
+      cpu[variant].ms += cpuMs(stats) - cpuMs(before);
+      cpu[variant].requests += result.sent;
+      cpu[variant].fullGcs += fullGcs(stats) - fullGcs(before);
     }
     const o = summarise(runs.ours);
     const b = summarise(runs.bare);
@@ -146,7 +153,9 @@ async function cell(
       ours: o,
       bare: b,
       ratioP99: round(o.p99Ms / b.p99Ms),
-      oursCpuMsPerRequest: round(oursCpu / oursRequests),
+      oursCpuMsPerRequest: round(cpu.ours.ms / cpu.ours.requests),
+      bareCpuMsPerRequest: round(cpu.bare.ms / cpu.bare.requests),
+      fullGcs: { ours: cpu.ours.fullGcs, bare: cpu.bare.fullGcs },
     };
   } finally {
     await Promise.allSettled([targets.ours.close(), targets.bare.close(), worker?.close()]);
@@ -156,50 +165,55 @@ async function cell(
 export async function runAck(progress: (line: string) => void, roles: AckRole[] = ['all', 'web']) {
   // The web role shares its work through Redis: a private server, so nothing else on the machine's Redis counts.
   const redis = roles.includes('web') ? await startPrivateRedis() : undefined;
-  const slack = await startFakeSlackApi();
-  const sim = await startSimulator({ createLimitPerHour: 1e9, followUpLimitPerHour: 1e9, jobDurationMs: 3_600_000 });
-  const env = testEnv(slack, sim.url, {
-    POLL_INTERVAL_MS: '5000',
-    POLL_MAX_INTERVAL_MS: '60000',
-    LOG_LEVEL: 'info',
-  });
   const generator = startChild('loadgen.ts');
+  const served = { creates: 0, followUps: 0, visitors: 0, polls: 0 };
   try {
-    const before = sim.counts();
     const cells: AckCell[] = [];
     for (const role of roles) {
-      for (const rate of RATES) {
-        for (const kind of KINDS) {
-          // ROLE=all keeps the memory store it was measured with; the web role needs Redis.
-          const cellEnv = role === 'web' && redis ? { ...env, REDIS_URL: redis.url } : env;
-          const c = await cell(slack, sim, generator, cellEnv, kind, rate, role);
-          cells.push(c);
-          const failed = c.ours.failed + c.bare.failed ? `  failed ours ${c.ours.failed} bare ${c.bare.failed}` : '';
-          progress(
-            `ack ${role} ${kind.padEnd(8)} @${rate}/s  ours p50 ${c.ours.p50Ms} p99 ${c.ours.p99Ms} ms  ` +
-              `bare p50 ${c.bare.p50Ms} p99 ${c.bare.p99Ms} ms  ratio ${c.ratioP99}  ours cpu/req ${c.oursCpuMsPerRequest} ms${failed}`,
-          );
+      const standins = startChild('standins.ts');
+      try {
+        if (role === 'web') {
+          for (const pid of [standins.process.pid, redis?.pid()]) if (pid) setPriority(pid, ELSEWHERE_NICE);
         }
+        const urls = await standins.call<StandinUrls>('start');
+        const env = testEnv({ apiUrl: urls.slackApiUrl }, urls.simulatorUrl, {
+          POLL_INTERVAL_MS: '5000',
+          POLL_MAX_INTERVAL_MS: '60000',
+          LOG_LEVEL: 'info',
+          // ROLE=all keeps the memory store it was measured with; the web role needs Redis.
+          ...(role === 'web' && redis && { REDIS_URL: redis.url }),
+        });
+        for (const rate of RATES) {
+          for (const kind of KINDS) {
+            const c = await cell({ child: standins, urls }, generator, env, kind, rate, role);
+            cells.push(c);
+            const failed = c.ours.failed + c.bare.failed ? `  failed ours ${c.ours.failed} bare ${c.bare.failed}` : '';
+            progress(
+              `ack ${role} ${kind.padEnd(8)} @${rate}/s  ours p50 ${c.ours.p50Ms} p99 ${c.ours.p99Ms} ms  ` +
+                `bare p50 ${c.bare.p50Ms} p99 ${c.bare.p99Ms} ms  ratio ${c.ratioP99}  cpu/req ours ${c.oursCpuMsPerRequest} bare ${c.bareCpuMsPerRequest} ms  ` +
+                `full GCs ours ${c.fullGcs.ours} bare ${c.fullGcs.bare}${failed}`,
+            );
+          }
+        }
+        const counts = await standins.call<SimulatorCounts>('counts');
+        served.creates += counts.creates;
+        served.followUps += counts.followUps;
+        served.visitors += counts.visitors;
+        served.polls += counts.gets;
+      } finally {
+        await standins.close();
       }
     }
-    const after = sim.counts();
     return {
       runMs: RUN_MS,
       runsPerVariantPerCell: 2,
       threads: THREADS,
       cells,
       // Sanity: the app really did the work behind each ack.
-      serviceCalls: {
-        creates: after.creates - before.creates,
-        followUps: after.followUps - before.followUps,
-        visitors: after.visitors - before.visitors,
-        polls: after.gets - before.gets,
-      },
+      serviceCalls: served,
     };
   } finally {
     await generator.close();
-    await sim.close();
-    await slack.close();
     await redis?.stop();
   }
 }

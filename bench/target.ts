@@ -4,8 +4,10 @@
  * HTTPReceiver/App options) whose listeners only ack.
  */
 
+import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { type RunningApp, startApp } from '../src/app.js';
 import { parseConfig } from '../src/config.js';
+import { applyHeapPolicy } from '../src/heap.js';
 import { createLogger } from '../src/log.js';
 import { createMetrics } from '../src/metrics.js';
 import { createProbes } from '../src/probes.js';
@@ -33,6 +35,8 @@ export interface TargetStats {
   heapUsed: number;
   /** Where the RSS is: V8's heap (reserved and used), memory outside it (Buffers, native), in MB. */
   memoryMb: { heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
+  /** Garbage collections since start by kind (`minor`, `major`, …): how many, their total and longest pause (ms). */
+  gc: Record<string, { count: number; totalMs: number; maxMs: number }>;
   storeOps: Record<string, number>;
   logs: { warn: number; error: number; lastProblem?: string };
   /** Polls this process made (GET of a job at Mintlify). */
@@ -47,6 +51,25 @@ let polls = 0;
 let recorded: [string, number][] | undefined;
 let ours: RunningApp | undefined;
 let bare: SlackTransport | undefined;
+
+const gcKinds: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+};
+const gc: TargetStats['gc'] = {};
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const { kind: code } = (entry as PerformanceEntry & { detail: { kind: number } }).detail;
+    const kind = gcKinds[code] ?? 'other';
+    const seen = gc[kind] ?? { count: 0, totalMs: 0, maxMs: 0 };
+    gc[kind] = seen;
+    seen.count++;
+    seen.totalMs += entry.duration;
+    seen.maxMs = Math.max(seen.maxMs, entry.duration);
+  }
+}).observe({ entryTypes: ['gc'] });
 
 setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
@@ -135,6 +158,7 @@ serve(
         probes.setReady(true);
         return { port };
       }
+      applyHeapPolicy(config.role); // as src/index.ts does
       const store = await createStore({ redisUrl: config.redisUrl, namespace: config.storeNamespace, log });
       ours = await startApp(config, {
         log,
@@ -197,6 +221,7 @@ serve(
           external: Math.round(memory.external / 2 ** 20),
           arrayBuffers: Math.round(memory.arrayBuffers / 2 ** 20),
         },
+        gc: structuredClone(gc),
         storeOps: { ...storeOps },
         logs: { ...logs },
         polls,

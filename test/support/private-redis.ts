@@ -15,6 +15,8 @@ export const privateRedisAvailable = spawnSync('redis-server', ['--version']).st
 export interface PrivateRedis {
   /** `redis://127.0.0.1:<port>` (database 0). */
   readonly url: string;
+  /** The server's process id (a restart makes a new process). */
+  pid(): number | undefined;
   /** Kills the server and starts an empty one on the same port: a crash and restart without persistence. */
   restart(): Promise<void>;
   /** Idempotent. */
@@ -27,6 +29,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   let child = await launch(port, url);
   return {
     url,
+    pid: () => child.pid,
     restart: async () => {
       await kill(child);
       child = await launch(port, url);

@@ -11,7 +11,7 @@ export const TEST_API_KEY = 'mint_test_0123456789secret';
 export const TEST_PROJECT_ID = 'proj_test';
 
 /** The environment a test app runs with: fakes on 127.0.0.1, an ephemeral port, fast polling. */
-export function testEnv(slack: FakeSlackApi, simulatorUrl: string, env: Record<string, string> = {}) {
+export function testEnv(slack: Pick<FakeSlackApi, 'apiUrl'>, simulatorUrl: string, env: Record<string, string> = {}) {
   return {
     SLACK_BOT_TOKEN: 'xoxb-test-token',
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
