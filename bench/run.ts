@@ -263,9 +263,9 @@ if (only.has('scale')) {
 if (only.has('ack')) {
   const roles = (process.env.BENCH_ACK_ROLES ?? 'all,web').split(',') as AckRole[];
   const measured = await runAck(log, roles);
-  // A partial run (BENCH_ACK_ROLES) replaces only the cells of the roles it measured.
+  // A partial run (BENCH_ACK_ROLES, BENCH_ACK_RATES) replaces only the cells it measured.
   const kept = ((previous.ack as { cells?: AckCell[] } | undefined)?.cells ?? []).filter(
-    (c) => !roles.includes(c.role),
+    (c) => !measured.cells.some((m) => m.role === c.role && m.rate === c.rate && m.kind === c.kind),
   );
   const ack = { ...measured, cells: [...kept, ...measured.cells] };
   results.ack = ack;
