@@ -42,7 +42,11 @@ export function jobStoreContract(current: () => Store): void {
       Object.assign(created, { round: 7, status: 'changed' });
       const read = await jobs().get(ref());
       Object.assign(read ?? {}, { ended: 'failed', rev: 9 });
-      expect(await jobs().get(ref())).toMatchObject({ prompt: 'Document the retry policy', round: 0, status: 'active' });
+      expect(await jobs().get(ref())).toMatchObject({
+        prompt: 'Document the retry policy',
+        round: 0,
+        status: 'active',
+      });
       expect(await jobs().get(ref())).toMatchObject({ ended: null, rev: 0 });
     });
 
