@@ -1,4 +1,5 @@
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { ACTION_IDS } from '../blocks.js';
 import { decodeQuery } from '../date-range.js';
 import { errorCopy, notice } from '../messages.js';
 import { answerAtDoor, type DoorDeps, projectOf } from './door.js';
@@ -8,23 +9,33 @@ import { answerAtDoor, type DoorDeps, projectOf } from './door.js';
 export type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>, 'ack' | 'action' | 'body'>;
 type ButtonKind = `visitors.${'turn_page' | 'share' | 'export' | 'chart' | 'share_chart'}`;
 
-/** ← Previous and Next →: the neighbouring page replaces the report. */
-export const turnPageButton = (deps: DoorDeps, args: ButtonArgs) => reportButton(deps, args, 'visitors.turn_page');
-/** Share to channel: the same page, posted in the conversation for everyone. */
-export const shareButton = (deps: DoorDeps, args: ButtonArgs) => reportButton(deps, args, 'visitors.share');
-/** Download CSV: every row of the range, uploaded in the conversation. */
-export const csvButton = (deps: DoorDeps, args: ButtonArgs) => reportButton(deps, args, 'visitors.export');
-/** Chart: the range's trend, sent to the person's DM. */
-export const chartButton = (deps: DoorDeps, args: ButtonArgs) => reportButton(deps, args, 'visitors.chart');
-/** Share chart to channel (under a sent chart): the chart, uploaded in the conversation. */
-export const shareChartButton = (deps: DoorDeps, args: ButtonArgs) => reportButton(deps, args, 'visitors.share_chart');
+/** The action ids of the report's buttons: one Bolt listener takes them all (each listener costs every request). */
+export const REPORT_BUTTON = /^visitors\./;
+
+/** What each button asks for, by its action id. */
+const BUTTON_KINDS: Record<string, ButtonKind> = {
+  // ← Previous and Next →: the neighbouring page replaces the report.
+  [ACTION_IDS.prev]: 'visitors.turn_page',
+  [ACTION_IDS.next]: 'visitors.turn_page',
+  // Share to channel: the same page, posted in the conversation for everyone.
+  [ACTION_IDS.share]: 'visitors.share',
+  // Download CSV: every row of the range, uploaded in the conversation.
+  [ACTION_IDS.csv]: 'visitors.export',
+  // Chart: the range's trend, sent to the person's DM.
+  [ACTION_IDS.chart]: 'visitors.chart',
+  // Share chart to channel (under a sent chart): the chart, uploaded in the conversation.
+  [ACTION_IDS.shareChart]: 'visitors.share_chart',
+};
 
 /**
  * Acks, reads the query back from the button's value and hands it on with who clicked where. A value that was
- * forged, is stale in shape or out of range, or names a project this bot does not serve is refused (and logged).
+ * forged, is stale in shape or out of range, or names a project this bot does not serve is refused (and logged);
+ * a button of an older release that no longer exists is only acknowledged.
  */
-async function reportButton(deps: DoorDeps, { ack, action, body }: ButtonArgs, kind: ButtonKind): Promise<void> {
+export async function reportButton(deps: DoorDeps, { ack, action, body }: ButtonArgs): Promise<void> {
   await ack();
+  const kind = BUTTON_KINDS[action.action_id];
+  if (!kind) return deps.log.warn('visitors.unknown_button', { action: action.action_id, user: body.user.id });
   const channel = body.channel?.id ?? body.container?.channel_id;
   // A message's button always knows its conversation; without one, a refusal can still reach the person's DM.
   const audience = { userId: body.user.id, channel: channel ?? body.user.id, responseUrl: body.response_url };
