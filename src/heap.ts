@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import type { Role } from './config.js';
 
 /** How far past what the last full collection kept a working process's old generation may grow, in percent. */
-export const WORKING_HEAP_GROWING_PERCENT = 30;
+const WORKING_HEAP_GROWING_PERCENT = 30;
 
 /**
  * The heap policy of the process's role, set once at start (node refuses this flag in `NODE_OPTIONS`, so it is set

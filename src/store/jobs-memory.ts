@@ -24,9 +24,10 @@ const threadKey = (project: string, channel: string, threadTs: string) => `${pro
  * Node exactly as the Redis scripts are on Redis; the same contract suite runs against both.
  */
 export class MemoryJobStore implements JobStore {
-  // A record goes in and comes out as a shallow copy, so no caller holds the stored object. Every field is a
-  // primitive, so a shallow copy is a full one, and it shares its strings (a structured clone copied each again:
-  // 3 times the bytes). Not frozen: a frozen record of this size turns into a dictionary, 4-5 times as big.
+  // What is stored is always an object a transition here just built, and what comes out is a shallow copy, so no
+  // caller holds the stored object. Every field is a primitive, so a shallow copy is a full one, and it shares its
+  // strings (a structured clone copied each again: 3 times the bytes). Not frozen: a frozen record of this size
+  // turns into a dictionary, 4-5 times as big.
   readonly #records = new CacheableMemory({ checkInterval: SWEEP_MS, useClone: false });
   readonly #threads = new CacheableMemory({ checkInterval: SWEEP_MS, useClone: false });
   readonly #activeSets = new Map<string, Set<string>>();
@@ -127,7 +128,7 @@ export class MemoryJobStore implements JobStore {
   }
 
   #write(record: JobRecord): JobRecord {
-    this.#records.set(key(record), { ...record }, RECORD_TTL_MS);
+    this.#records.set(key(record), record, RECORD_TTL_MS);
     return { ...record };
   }
 
