@@ -193,8 +193,9 @@ async function runJobs(jobs: number, load: Load, workerCounts: number[], progres
     const [idler] = await startWorkers(1, env);
     const idleRssMb = await settledIdleRssMb(idler as Child);
     await idler?.close(15_000);
-    const ids = await createJobs(sim, jobs);
-    const seeded = ids.map((jobId, i) => ({ jobId, threadTs: `1900000000.${String(i).padStart(6, '0')}` }));
+    const created = await createJobs(sim, jobs);
+    const ids = created.map((job) => job.jobId);
+    const seeded = created.map((job, i) => ({ ...job, threadTs: `1900000000.${String(i).padStart(6, '0')}` }));
     await web.call('seedJobs', { jobs: seeded }, 900_000);
     const seededAt = Date.now();
     progress(`scale ${jobs} ${load.name}: created and tracked in ${round((seededAt - started) / 1000, 0)} s`);
@@ -284,8 +285,9 @@ async function runMemoryDefault(jobs: number, progress: (line: string) => void):
     const idleRssMb = await settledIdleRssMb(app);
     const idleHeldMb = await heldMb();
     await app.call<number>('resetPeak');
-    const ids = await createJobs(sim, jobs);
-    const seeded = ids.map((jobId, i) => ({ jobId, threadTs: `1900000000.${String(i).padStart(6, '0')}` }));
+    const created = await createJobs(sim, jobs);
+    const ids = created.map((job) => job.jobId);
+    const seeded = created.map((job, i) => ({ ...job, threadTs: `1900000000.${String(i).padStart(6, '0')}` }));
     await app.call('seedJobs', { jobs: seeded }, 900_000);
     const seededAt = Date.now();
     await sleep(5_000);

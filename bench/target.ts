@@ -16,6 +16,7 @@ import type { Budget } from '../src/store/budget.js';
 import type { JobBinding } from '../src/store/jobs.js';
 import { createStore, type Store } from '../src/store/store.js';
 import { serve } from './lib/rpc.js';
+import type { CreatedJob } from './tracking.js';
 
 if (process.env.BENCH_SOURCE_MAPS === '0') process.setSourceMapsEnabled(false);
 
@@ -193,13 +194,13 @@ serve(
     },
 
     /** Binds jobs created on the simulator by the orchestrator and tracks each, as /agent does. */
-    async seedJobs({ jobs }: { jobs: { jobId: string; threadTs: string }[] }) {
+    async seedJobs({ jobs }: { jobs: (CreatedJob & { threadTs: string })[] }) {
       if (!ours) throw new Error('not started');
       const { store, projects, tracker } = ours.deps;
       const now = Date.now();
       await inBatches(jobs, 200, async (job) => {
         const bound = binding(projects.defaultProject, job.jobId, job.threadTs, now);
-        const record = await store.jobs.create(bound, { status: 'active' }, now);
+        const record = await store.jobs.create(bound, job.observed, now);
         await tracker.track(record);
       });
       return jobs.length;

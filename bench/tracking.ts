@@ -8,7 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { createClient } from '@keyv/redis';
 import { nextPollInterval } from '../src/agent/tracking/backoff.js';
+import { observationOf } from '../src/agent/tracking/decide.js';
 import { LANES } from '../src/lanes.js';
+import { AgentJobSchema } from '../src/mintlify/schemas.js';
+import type { JobObservation } from '../src/store/jobs.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../test/fakes/fake-slack-api.js';
 import { TEST_API_KEY, TEST_PROJECT_ID, testEnv } from '../test/support/test-app.js';
 import { type Simulator, startSimulator } from '../tools/simulator/server.js';
@@ -68,12 +71,18 @@ const ops = (s: TargetStats) => Object.values(s.storeOps).reduce((a, b) => a + b
 const polls = (s: TargetStats) => s.storeOps['claims.renew'] ?? 0; // every poll starts by renewing its lease
 const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
 
+/** A job created on the simulator: its id, and what its create answer tells its record (as `/agent` keeps it). */
+export interface CreatedJob {
+  jobId: string;
+  observed: JobObservation;
+}
+
 /** Creates `count` jobs on the simulator over HTTP (64 at a time). */
-export async function createJobs(sim: Simulator, count: number): Promise<string[]> {
+export async function createJobs(sim: Simulator, count: number): Promise<CreatedJob[]> {
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const url = new URL(`/v2/agent/${TEST_PROJECT_ID}/job`, sim.url);
   const one = (i: number) =>
-    new Promise<string>((resolve, reject) => {
+    new Promise<CreatedJob>((resolve, reject) => {
       const body = JSON.stringify({ prompt: `bench tracked job ${i}` });
       const req = request(
         url,
@@ -87,19 +96,23 @@ export async function createJobs(sim: Simulator, count: number): Promise<string[
           res.on('data', (c: Buffer) => {
             text += c.toString();
           });
-          res.on('end', () => (res.statusCode === 201 ? resolve(JSON.parse(text).id) : reject(new Error(text))));
+          res.on('end', () => {
+            if (res.statusCode !== 201) return reject(new Error(text));
+            const job = AgentJobSchema.parse(JSON.parse(text));
+            resolve({ jobId: job.id, observed: observationOf(job) });
+          });
         },
       );
       req.on('error', reject);
       req.end(body);
     });
-  const ids: string[] = [];
+  const jobs: CreatedJob[] = [];
   for (let i = 0; i < count; i += 64) {
-    ids.push(...(await Promise.all(Array.from({ length: Math.min(64, count - i) }, (_, k) => one(i + k)))));
+    jobs.push(...(await Promise.all(Array.from({ length: Math.min(64, count - i) }, (_, k) => one(i + k)))));
   }
   agent.destroy();
   sim.requests.length = 0;
-  return ids;
+  return jobs;
 }
 
 export function nominalInterval(ageMs: number, min: number, max: number): number {
@@ -147,8 +160,8 @@ export async function runTracking(scale: Scale, progress: (line: string) => void
     } satisfies StartRequest);
     const baseline = await child.call<number>('resetPeak');
     const setupStarted = Date.now();
-    const ids = await createJobs(sim, scale.jobs);
-    const jobs = ids.map((jobId, i) => ({ jobId, threadTs: `1900000000.${String(i).padStart(6, '0')}` }));
+    const created = await createJobs(sim, scale.jobs);
+    const jobs = created.map((job, i) => ({ ...job, threadTs: `1900000000.${String(i).padStart(6, '0')}` }));
     await child.call('seedJobs', { jobs }, 300_000);
     const seededAt = Date.now();
     const createAndSeedS = round((seededAt - setupStarted) / 1000, 1);

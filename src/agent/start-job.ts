@@ -9,6 +9,7 @@ import { rootMessage } from './job-messages.js';
 import { errors } from './messages.js';
 import { contextNoteOf, postRootMessage } from './root-post.js';
 import type { ThreadContext } from './thread-context.js';
+import { observationOf } from './tracking/decide.js';
 import { refreshNow } from './tracking/root-message.js';
 
 /** One request to start a job, whichever door it came in by (`/agent`, a mention, a DM, the shortcut). */
@@ -151,8 +152,7 @@ async function createAndBind(
   };
   let record: JobRecord;
   try {
-    const observed = { status: job.status, repository: job.source?.repository, ref: job.source?.ref, model: job.model };
-    record = await persist(log, 'agent.bind', () => store.jobs.create(binding, observed, deps.now()));
+    record = await persist(log, 'agent.bind', () => store.jobs.create(binding, observationOf(job), deps.now()));
   } catch (error) {
     return untracked('store.unavailable', 'agent.bind', error);
   }

@@ -49,13 +49,12 @@ export function afterPoll(answer: ServiceResult<AgentJob>, record: JobRecord, ti
   const outcome = outcomeOf(job, record);
   if (outcome) return { kind: 'conclude', outcome };
   if (expired) return { kind: 'conclude', outcome: { kind: 'expired' } };
-  const observation = {
-    status: job.status,
-    repository: job.source?.repository,
-    ref: job.source?.ref,
-    model: job.model,
-  };
-  return { kind: 'running', observation };
+  return { kind: 'running', observation: observationOf(job) };
+}
+
+/** What an answer about a job tells its record: its status, and the repository, branch and model it works with. */
+export function observationOf(job: AgentJob): JobObservation {
+  return { status: job.status, repository: job.source?.repository, ref: job.source?.ref, model: job.model };
 }
 
 /** How long Slack has refused this round's outcome for now, and the last wait between attempts. */
