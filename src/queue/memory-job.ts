@@ -3,6 +3,22 @@ import { FAILED_KEPT, summarise } from './job-rules.js';
 
 export type State = keyof LaneCounts;
 
+/**
+ * V8 builds a long string (JSON text, an id from a template) as a rope of its parts; reading it as a number makes V8
+ * flatten it in place. A job waits minutes here, where a flat id and data cost about 150 bytes less (BENCHMARKS §8).
+ */
+export function flat(text: string): string {
+  Number(text);
+  return text;
+}
+
+/** A new job, waiting until `readyAt`. */
+export function newMemoryJob(id: string, json: string, readyAt: number, scheduler?: string): MemoryJob {
+  const job: MemoryJob = { id: flat(id), json: flat(json), state: 'waiting', readyAt, attemptsMade: 0, starts: 0 };
+  if (scheduler) job.scheduler = scheduler;
+  return job;
+}
+
 /** One job in memory: a few fields and its data as the JSON text it would be on Redis (~300 bytes plus the data). */
 export interface MemoryJob {
   id: string;

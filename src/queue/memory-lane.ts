@@ -11,7 +11,7 @@ import {
 } from './engine.js';
 import { MinHeap } from './heap.js';
 import { encodeData, errorText, HANDED_BACK, retryDelayMs, runProcessor, untilAborted } from './job-rules.js';
-import { FailedSet, type MemoryJob, type State } from './memory-job.js';
+import { FailedSet, flat, type MemoryJob, newMemoryJob, type State } from './memory-job.js';
 import { MemorySchedulers } from './memory-schedulers.js';
 import type { Tracker } from './tracker.js';
 
@@ -61,10 +61,8 @@ export class MemoryLane {
     scheduler?: string,
   ): MemoryJob | undefined {
     if (this.#jobs.has(id)) return undefined; // waiting, delayed, active or failed: the same work, one job
-    const now = Date.now();
-    const job: MemoryJob = { id, json, state: 'waiting', readyAt: now + delayMs, attemptsMade: 0, starts: 0 };
-    if (scheduler) job.scheduler = scheduler;
-    this.#jobs.set(id, job);
+    const job = newMemoryJob(id, json, Date.now() + delayMs, scheduler);
+    this.#jobs.set(job.id, job);
     this.#counts.waiting++;
     if (delayMs > 0) this.#delay(job, job.readyAt);
     else this.#enqueue(job);
@@ -203,7 +201,7 @@ export class MemoryLane {
         (result) => {
           this.tracker.completed(name, performance.now() - began);
           if (!(result instanceof Again)) return this.#forget(job);
-          Object.assign(job, { json: encodeData(this.definition, result.data), attemptsMade: 0, starts: 0 });
+          Object.assign(job, { json: flat(encodeData(this.definition, result.data)), attemptsMade: 0, starts: 0 });
           if (result.delayMs > 0) return this.#delay(job, Date.now() + result.delayMs);
           job.readyAt = Date.now();
           this.#move(job, 'waiting');
