@@ -11,6 +11,16 @@ function startFlags(): string[] {
   return flags.split(' ').filter(Boolean);
 }
 
+/** What `script` (an ES module run from the repository's root) prints under `role`'s heap policy, with `flags`. */
+function underPolicy(script: string, role: string, flags: string[] = []): string {
+  const run = spawnSync(process.execPath, [...flags, '--import', 'tsx', '--input-type=module', '-e', script, role], {
+    cwd: new URL('../..', import.meta.url),
+    encoding: 'utf8',
+  });
+  expect(run.stderr).toBe('');
+  return run.stdout;
+}
+
 describe('how the app is launched', () => {
   it('runs with the heap flag BENCHMARKS measured, in npm start and in the image alike', () => {
     const flags = startFlags();
@@ -47,16 +57,27 @@ describe('how the app is launched', () => {
         await new Promise((resolve) => setImmediate(resolve));
       }
       setImmediate(() => console.log(full, kept.length));`;
-    const fullCollections = (role: string) => {
-      const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, role], {
-        cwd: new URL('../..', import.meta.url),
-        encoding: 'utf8',
-      });
-      expect(run.stderr).toBe('');
-      return Number(run.stdout.split(' ')[0]);
-    };
+    const fullCollections = (role: string) => Number(underPolicy(script, role).split(' ')[0]);
     const [all, worker, web] = ['all', 'worker', 'web'].map(fullCollections);
     expect(all).toBeGreaterThanOrEqual(2 * Math.max(1, web ?? 0));
     expect(worker).toBeGreaterThanOrEqual(2 * Math.max(1, web ?? 0));
+  });
+
+  it('keeps the young generation of the one-process deployment at its first size, and lets a worker’s grow', () => {
+    // Objects that survive young collections make V8 grow the young generation, up to --max-semi-space-size.
+    const script = `
+      import { getHeapSpaceStatistics } from 'node:v8';
+      import { applyHeapPolicy } from './src/heap.ts';
+      applyHeapPolicy(process.argv.at(-1));
+      const kept = [];
+      for (let r = 0; r < 60; r++) {
+        for (let i = 0; i < 50000; i++) kept.push({ r, i, s: 'k' + i });
+        if (kept.length > 400000) kept.splice(0, 200000);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      console.log(getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);`;
+    const [all, worker] = ['all', 'worker'].map((role) => Number(underPolicy(script, role, startFlags())));
+    expect(all).toBeLessThanOrEqual(2 * 2 ** 20); // as big as it was when the policy was set (tsx loaded first)
+    expect(worker).toBeGreaterThanOrEqual(8 * 2 ** 20);
   });
 });
