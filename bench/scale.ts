@@ -91,13 +91,20 @@ async function startWorkers(count: number, env: Record<string, string>): Promise
   return workers;
 }
 
-/** How long an idle process is left before its RSS is read: V8's memory reducer runs about 8 s after start. */
-const IDLE_SETTLE_MS = 10_000;
+/**
+ * How long an idle process is watched: V8's memory reducer usually runs 8 to 9 s after start and takes 15 to 25 MB
+ * off the RSS, now and then later, so a single reading at 10 s gave 93 to 124 MB for the same process.
+ */
+const IDLE_WATCH_S = 20;
 
-/** The RSS of `child` (started, no work yet) once it has settled, in MB. */
+/** The RSS `child` (started, no work yet) settles to, in MB: the lowest of one reading a second. */
 async function settledIdleRssMb(child: Child): Promise<number> {
-  await sleep(IDLE_SETTLE_MS);
-  return round((await child.call<TargetStats>('stats')).rss / MB, 0);
+  let lowest = Number.POSITIVE_INFINITY;
+  for (let s = 0; s < IDLE_WATCH_S; s++) {
+    await sleep(1_000);
+    lowest = Math.min(lowest, (await child.call<TargetStats>('stats')).rss);
+  }
+  return round(lowest / MB, 0);
 }
 
 /** Polls of one job closer together than `minGapMs`, across every worker's record. */
