@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import { inWorkspace } from '../workspace.js';
 import { assistantPane } from './doors/assistant.js';
 import { agentCommand } from './doors/command.js';
-import { directMessage, mention, threadReply } from './doors/conversation.js';
+import { mention, message } from './doors/conversation.js';
 import { messageShortcut, shortcutSubmission } from './doors/shortcut.js';
 import { OPEN_PR_ACTION } from './job-messages.js';
 import { SHORTCUT_ID } from './shortcut-modal.js';
@@ -16,8 +16,7 @@ export function registerAgent(app: App, root: Deps): void {
   app.assistant(assistantPane(root));
   app.command('/agent', inWorkspace(root, agentCommand));
   app.event('app_mention', inWorkspace(root, mention));
-  app.event('message', inWorkspace(root, directMessage));
-  app.event('message', inWorkspace(root, threadReply));
+  app.event('message', inWorkspace(root, message));
   app.shortcut({ callback_id: SHORTCUT_ID, type: 'message_action' }, inWorkspace(root, messageShortcut));
   app.view<ViewSubmitAction>(
     { callback_id: SHORTCUT_ID, type: 'view_submission' },

@@ -26,9 +26,13 @@ export async function directMessage(deps: DoorDeps, { event, body, context }: Me
   if (incoming) await hand(deps, incoming, { body, context }, true);
 }
 
+/** Every `message` event, through one Bolt listener: a message in the bot's DM, or one in a channel. */
+export async function message(deps: DoorDeps, args: MessageArgs): Promise<void> {
+  return args.event.channel_type === 'im' ? directMessage(deps, args) : threadReply(deps, args);
+}
+
 /** A reply in a channel's thread: it can only concern the bot as a job's follow-up (mentions come as app_mention). */
-export async function threadReply(deps: DoorDeps, { event, body, context }: MessageArgs): Promise<void> {
-  if (event.channel_type === 'im') return;
+async function threadReply(deps: DoorDeps, { event, body, context }: MessageArgs): Promise<void> {
   const incoming = toIncoming(event as unknown as Record<string, unknown>, context.botUserId);
   if (incoming?.threadTs && !incoming.mentionsBot) await hand(deps, incoming, { body, context }, false);
 }

@@ -23,7 +23,6 @@ describe('registerAgent', () => {
       'command /agent',
       'event app_mention',
       'event message',
-      'event message',
       'shortcut {"callback_id":"agent_from_message","type":"message_action"}',
       'view {"callback_id":"agent_from_message","type":"view_submission"}',
       'action agent.open_pr',
@@ -40,14 +39,20 @@ describe('registerAgent', () => {
     ]);
   });
 
-  it('hands a thread reply on once, though both message listeners see it', async () => {
+  it('hands a thread reply and a direct message on once each, through the one message listener', async () => {
     const { listenersOf } = registered();
-    const [body] = say(unit().slack, 'U123ALICE', CHANNEL_ID, 'Also the table', {
+    const [reply] = say(unit().slack, 'U123ALICE', CHANNEL_ID, 'Also the table', {
       threadTs: '1700000000.000100',
     }).events;
-    const args = { event: body?.event, body, context: await contextFor(OPEN, body ?? {}) };
-    for (const listener of listenersOf('event message')) await listener(args);
-    expect(unit().handed).toEqual([{ kind: 'agent.turn', data: expect.objectContaining({ text: 'Also the table' }) }]);
+    const [direct] = say(unit().slack, 'U123ALICE', 'DALICE', 'Fix the footer').events;
+    for (const body of [reply, direct]) {
+      const args = { event: body?.event, body, context: await contextFor(OPEN, body ?? {}) };
+      for (const listener of listenersOf('event message')) await listener(args);
+    }
+    expect(unit().handed).toEqual([
+      { kind: 'agent.turn', data: expect.objectContaining({ text: 'Also the table', addressed: false }) },
+      { kind: 'agent.turn', data: expect.objectContaining({ text: 'Fix the footer', addressed: true }) },
+    ]);
   });
 
   it('acknowledges a click on the pull request’s link button and does nothing else', async () => {

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { directMessage, mention, threadReply } from '../../../../src/agent/doors/conversation.js';
+import { mention, message } from '../../../../src/agent/doors/conversation.js';
 import type { AccessRule } from '../../../../src/slack/access.js';
 import { say } from '../../../fakes/fake-slack-api.js';
 import { CHANNEL_ID, USER_ID } from '../../../fixtures/slack.js';
@@ -15,14 +15,14 @@ describe('the conversational doors', () => {
 
   /**
    * `USER_ID` types `typed` in `channel` (a thread when given); Slack's events reach the doors as the app registers
-   * them: `app_mention` the mention door, `message` both the DM door and the thread-reply door.
+   * them: `app_mention` the mention door, `message` the message door (a DM's, or a channel's).
    */
   async function deliver(typed: string, where: { channel?: string; threadTs?: string } = {}, rule = OPEN) {
     const { events } = say(unit().slack, USER_ID, where.channel ?? CHANNEL_ID, typed, where);
     for (const body of events) {
       const args = { event: body.event, body, context: await contextFor(rule, body) } as unknown as MessageArgs;
-      const doors = body.event.type === 'app_mention' ? [mention] : [directMessage, threadReply];
-      for (const door of doors) await door(unit().deps, args as never);
+      const door = body.event.type === 'app_mention' ? mention : message;
+      await door(unit().deps, args as never);
     }
     return unit().handed;
   }
@@ -80,8 +80,11 @@ describe('the conversational doors', () => {
       { type: 'message', bot_id: 'B9', channel: CHANNEL_ID, user: 'U9', ts: '2.0', thread_ts: '1.0', text: 'x' },
     ]) {
       const args = { event, body: { event_id: 'Ev1', event }, context };
-      await threadReply(unit().deps, args as unknown as MessageArgs);
-      await directMessage(unit().deps, args as unknown as MessageArgs);
+      await message(unit().deps, args as unknown as MessageArgs);
+      await message(unit().deps, {
+        ...args,
+        event: { ...event, channel: DM, channel_type: 'im' },
+      } as unknown as MessageArgs);
     }
     expect(unit().handed).toEqual([]);
   });
