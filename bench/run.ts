@@ -270,7 +270,7 @@ if (only.has('ack')) {
   const ack = { ...measured, cells: [...kept, ...measured.cells] };
   results.ack = ack;
   sections.push(
-    `Ack latency (ms to Slack's 200; ${ack.runsPerVariantPerCell} × ${ack.runMs / 1000} s per variant per cell, ABBA)\n${table(
+    `Ack latency (ms to Slack's 200; ${ack.runsPerVariantPerCell} × ${ack.runMs / 1000} s per variant per cell, ABBA BAAB)\n${table(
       [
         'role',
         'kind',
