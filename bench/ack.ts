@@ -186,7 +186,7 @@ export async function runAck(progress: (line: string) => void, roles: AckRole[] 
         if (role === 'web') {
           for (const pid of [standins.process.pid, redis?.pid()]) if (pid) setPriority(pid, ELSEWHERE_NICE);
         }
-        const urls = await standins.call<StandinUrls>('start');
+        const urls = await standins.call<StandinUrls>('start', { kinds: KINDS });
         const env = testEnv({ apiUrl: urls.slackApiUrl }, urls.simulatorUrl, {
           POLL_INTERVAL_MS: '5000',
           POLL_MAX_INTERVAL_MS: '60000',

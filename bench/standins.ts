@@ -20,10 +20,10 @@ let sim: Simulator | undefined;
 
 serve(
   {
-    async start(): Promise<StandinUrls> {
+    /** Starts both; `kinds` are the kinds of request that need a `response_url`. */
+    async start({ kinds }: { kinds: Kind[] }): Promise<StandinUrls> {
       slack = await startFakeSlackApi();
       sim = await startSimulator({ createLimitPerHour: 1e9, followUpLimitPerHour: 1e9, jobDurationMs: 3_600_000 });
-      const kinds: Kind[] = ['agent', 'visitors', 'reply'];
       return {
         slackApiUrl: slack.apiUrl,
         simulatorUrl: sim.url,
