@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { initialRecord } from '../../../src/store/jobs.js';
+import { inOneShape } from '../../../src/store/jobs-memory.js';
 
 describe('the memory job store’s records', () => {
   it('share one hidden class, however their binding was built', () => {
@@ -26,9 +28,7 @@ describe('the memory job store’s records', () => {
     expect(JSON.parse(run.stdout)).toEqual({ spread: false, stored: true });
   });
 
-  it('keep every field of the record', async () => {
-    const { inOneShape } = await import('../../../src/store/jobs-memory.js');
-    const { initialRecord } = await import('../../../src/store/jobs.js');
+  it('keep every field of the record', () => {
     const binding = {
       project: 'p',
       jobId: 'j',
