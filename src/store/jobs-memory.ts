@@ -56,8 +56,8 @@ export function inOneShape(r: JobRecord): JobRecord {
  * Node exactly as the Redis scripts are on Redis; the same contract suite runs against both.
  */
 export class MemoryJobStore implements JobStore {
-  // What is stored is always an object a transition here just built, and what comes out is a shallow copy, so no
-  // caller holds the stored object. Every field is a primitive, so a shallow copy is a full one, and it shares its
+  // What is stored is a copy made as a transition here writes (`inOneShape`), and a read hands out a shallow copy, so
+  // no caller holds the stored object. Every field is a primitive, so a shallow copy is a full one, and it shares its
   // strings (a structured clone copied each again: 3 times the bytes). Not frozen: a frozen record of this size
   // turns into a dictionary, 4-5 times as big.
   readonly #records = new CacheableMemory({ checkInterval: SWEEP_MS, useClone: false });
@@ -159,9 +159,10 @@ export class MemoryJobStore implements JobStore {
     return stored && { ...stored };
   }
 
+  /** Stores a copy in one shape; `record` (built by the transition, held by nobody else) goes back to the caller. */
   #write(record: JobRecord): JobRecord {
     this.#records.set(key(record), inOneShape(record), RECORD_TTL_MS);
-    return { ...record };
+    return record;
   }
 
   #bind(record: JobRecord): JobRecord {
