@@ -15,7 +15,8 @@ import { runStart } from './start.js';
 import { runTracking, type Scale, type TrackingResult } from './tracking.js';
 import { runExport, runRender } from './visitors.js';
 
-const only = new Set((process.env.BENCH_ONLY ?? 'start,ack,tracking,soak,economy,visitors,chart,scale').split(','));
+const SECTIONS = ['start', 'ack', 'tracking', 'soak', 'economy', 'visitors', 'chart', 'scale'];
+const only = new Set(process.env.BENCH_ONLY?.split(',') ?? SECTIONS);
 const started = Date.now();
 const log = (line: string) => console.log(`[${round((Date.now() - started) / 1000, 0)}s] ${line}`);
 
@@ -300,6 +301,12 @@ if (only.has('ack')) {
 }
 
 results.durationS = round((Date.now() - started) / 1000, 0);
+// Which run measured each section: with BENCH_ONLY, kept sections keep their own date, commit and machine.
+const measuredNow = { date: results.date, commit: code.commit, cpuModel: machine().cpuModel };
+results.measured = {
+  ...(previous.measured ?? {}),
+  ...Object.fromEntries([...only].filter((section) => SECTIONS.includes(section)).map((s) => [s, measuredNow])),
+};
 writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 console.log(
   `\n${sections.join('\n\n')}\n\nCode ${code.commit}${code.modifiedInSrc.length ? ' + local changes in src' : ''}; total ${results.durationS} s; results in bench/results.json`,

@@ -103,7 +103,7 @@ function countStore(store: Store, unlimited: boolean): Store {
     ['jobs', store.jobs],
   ] as const) {
     const methods = target as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
-    for (const name of Object.keys(methods)) {
+    for (const name of methodNames(target)) {
       const original = methods[name];
       if (typeof original !== 'function') continue;
       methods[name] = (...args: unknown[]) => {
@@ -123,6 +123,15 @@ function countStore(store: Store, unlimited: boolean): Store {
     };
   }
   return store;
+}
+
+/** Own and inherited method names: the job stores are classes, whose methods live on the prototype. */
+function methodNames(target: object): string[] {
+  const names = new Set<string>();
+  for (let o: object | null = target; o && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    for (const name of Object.getOwnPropertyNames(o)) if (name !== 'constructor') names.add(name);
+  }
+  return [...names];
 }
 
 function binding(project: string, jobId: string, threadTs: string, now: number): JobBinding {

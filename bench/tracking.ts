@@ -68,7 +68,7 @@ export interface TrackingResult {
 
 const cpuMs = (s: TargetStats) => (s.cpuUserUs + s.cpuSystemUs) / 1000;
 const ops = (s: TargetStats) => Object.values(s.storeOps).reduce((a, b) => a + b, 0);
-const polls = (s: TargetStats) => s.storeOps['claims.renew'] ?? 0; // every poll starts by renewing its lease
+const polls = (s: TargetStats) => s.polls; // the app's own Mintlify client's getJob calls (target.ts)
 const mb = (bytes: number) => round(bytes / 2 ** 20, 1);
 
 /** A job created on the simulator: its id, and what its create answer tells its record (as `/agent` keeps it). */
