@@ -67,7 +67,10 @@ export interface Deps {
 /** Told of a job's new state, with the deps of the workspace the job is in. */
 export type JobWatcher = (record: JobRecord, deps: Deps) => Promise<void>;
 
-/** A feature that shows jobs registers here; the job's own refresh tells each of them, failures logged. */
+/**
+ * The features that show jobs (App Home), listed where deps are built (`buildDeps`), so every role's deps carry them;
+ * the job's own refresh tells each of them, failures logged.
+ */
 export interface JobWatchers {
   add(watcher: JobWatcher): void;
   changed(record: JobRecord): Promise<void>;

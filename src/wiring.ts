@@ -5,6 +5,7 @@ import { createQuota } from './agent/quota.js';
 import { createTracker } from './agent/tracking/track.js';
 import type { Config } from './config.js';
 import { createJobWatchers, type Deps } from './deps.js';
+import { homeFollowsJob } from './home/publish.js';
 import { LANES, type Lanes, type TaskLane } from './lanes.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
@@ -92,7 +93,7 @@ export function buildDeps(config: Config, options: WiringOptions, parts: Parts):
     digestEveryMs: options.digestEveryMs,
     afterAck: pLimit(AFTER_ACK_CONCURRENCY),
     background: pLimit(BACKGROUND_CONCURRENCY),
-    jobWatchers: createJobWatchers(log, () => deps),
+    jobWatchers: createJobWatchers(log, () => deps, [homeFollowsJob]),
     dispatch: createDispatch(() => deps),
     quota: createQuota(store),
     tracker: createTracker({ config, now, workspace: SINGLE }, lanes.polls),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Deps } from '../deps.js';
+import type { Deps, JobWatcher } from '../deps.js';
 import { classifySlackError } from '../slack/errors.js';
 import { type JobRecord, RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
@@ -50,6 +50,9 @@ export async function jobChanged(deps: QueueingDeps, record: JobRecord): Promise
     await queueHome(deps, record.userId);
   }
 }
+
+/** App Home's job watcher, told with the deps of the job's workspace (its Slack client and store, not the app's). */
+export const homeFollowsJob: JobWatcher = (record, deps) => jobChanged(deps, record);
 
 /**
  * Builds and publishes `userId`'s Home tab from the store; only records that person started are shown. Slack's

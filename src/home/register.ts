@@ -1,7 +1,6 @@
 import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../deps.js';
 import { inWorkspace } from '../workspace.js';
-import { type HomeDeps, jobChanged } from './publish.js';
 
 type HomeOpenedArgs = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
 
@@ -12,10 +11,9 @@ export async function homeOpened(deps: Pick<Deps, 'dispatch'>, { event }: HomeOp
 
 /**
  * App Home: each person's own jobs, the hourly quota and a how-to, published when they open the tab and again
- * whenever one of their jobs changes state while Home is the tab they last opened.
+ * whenever one of their jobs changes state while Home is the tab they last opened (`homeFollowsJob`, which every
+ * role's deps carry: jobs change where the work runs, not where Slack's requests arrive).
  */
-export function registerHome(app: App, deps: HomeDeps & Pick<Deps, 'dispatch' | 'jobWatchers' | 'workspaces'>): void {
+export function registerHome(app: App, deps: Pick<Deps, 'dispatch' | 'workspaces'>): void {
   app.event('app_home_opened', inWorkspace(deps, homeOpened));
-  // Told with the deps of the job's workspace: its Slack client and store, not the app's.
-  deps.jobWatchers?.add((record, scoped) => jobChanged(scoped, record));
 }

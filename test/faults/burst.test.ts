@@ -20,7 +20,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => release?.());
 
-describe.each(storeKinds)('a burst of $kind-store /agent commands', (store) => {
+describe.each(storeKinds)('a burst of /agent commands ($label)', (store) => {
   const h = useHarness({
     store,
     simulator: { jobDurationMs: LONG_JOB_MS },

@@ -8,7 +8,7 @@ import { LONG_JOB_MS, sleep } from './support.js';
 const REPORTS = 8;
 
 /** Slow analytics never hold up the agent (issue 20, defect 6): agent work has its own lane. */
-describe.each(storeKinds)('lanes: slow reports vs the agent ($kind store)', (store) => {
+describe.each(storeKinds)('lanes: slow reports vs the agent ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: LONG_JOB_MS }, boot: true });
 
   it('with analytics slowed to 5 s and 8 /visitors waiting, /agent’s root and a follow-up’s 👀 come within 1 s', async () => {

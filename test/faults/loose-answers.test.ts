@@ -10,7 +10,7 @@ const PR = 'https://github.com/acme/docs/pull/88';
  * Answers Mintlify's documents allow that the simulator never sent by default (issue 20, defects 1 and 2): a job
  * with no field but its id, a status the bot does not know, any 4xx, an answer that never matches the contract.
  */
-describe.each(storeKinds)('answers the contract allows ($kind store)', (store) => {
+describe.each(storeKinds)('answers the contract allows ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: LONG_JOB_MS }, env: FAST_POLL, boot: true });
 
   const posted = (rootTs: string, words: string) =>

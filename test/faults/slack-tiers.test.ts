@@ -13,7 +13,7 @@ const RUNNING_JOBS = 100;
 const MINUTE_MS = 1_000;
 
 /** Slack's rate tiers (issue 20, defect 5): a 429 delays a final state, it never loses it. */
-describe.each(storeKinds)('Slack rate tiers ($kind store)', (store) => {
+describe.each(storeKinds)('Slack rate tiers ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: LONG_JOB_MS }, env: FAST_POLL });
 
   const rootUpdates = (rootTs: string) => h.slack.callsTo('chat.update').filter((c) => c.args.ts === rootTs);

@@ -11,7 +11,7 @@ const PR = 'https://github.com/acme/docs/pull/77';
  * The ways tracking lost a follow-up's result, posted twice or retried forever (issue 9), each reproduced
  * through the real app, the fake Slack and the simulator, on both stores.
  */
-describe.each(storeKinds)('tracking that cannot lose, repeat or loop ($kind store)', (store) => {
+describe.each(storeKinds)('tracking that cannot lose, repeat or loop ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: LONG_JOB_MS }, env: FAST_POLL });
 
   const outcomes = (rootTs: string) =>
@@ -170,7 +170,7 @@ describe.each(storeKinds)('tracking that cannot lose, repeat or loop ($kind stor
     async (_, breakStore) => {
       const app = await h.boot();
       const { rootTs } = await h.startJob('Store fails on a reply');
-      breakStore(app.app.deps.store);
+      for (const instance of app.instances) breakStore(instance.deps.store); // wherever the reply is handled
       await h.deliver(threadReply(rootTs, { text: 'Keep <this> & that' }));
       const note = await eventually(() => h.slack.callsTo('chat.postEphemeral')[0], 5_000, 'the private note');
       expect(String(note.args.text)).toContain('storage is unavailable');
@@ -183,13 +183,15 @@ describe.each(storeKinds)('tracking that cannot lose, repeat or loop ($kind stor
   it('keeps retrying the round of a follow-up Mintlify accepted while the store is failing', async () => {
     const app = await h.boot();
     const { jobId, rootTs } = await h.startJob('Store flaps after acceptance');
+    let failures = 0; // of the store of whichever instance handles the reply
+    for (const { jobs } of app.instances.map((instance) => instance.deps.store)) {
+      const startRound = jobs.startRound.bind(jobs);
+      jobs.startRound = async (...args) => {
+        if (failures++ < 2) throw new Error('Socket closed unexpectedly');
+        return startRound(...args);
+      };
+    }
     const { jobs } = app.app.deps.store;
-    const startRound = jobs.startRound.bind(jobs);
-    let failures = 0;
-    jobs.startRound = async (...args) => {
-      if (failures++ < 2) throw new Error('Socket closed unexpectedly');
-      return startRound(...args);
-    };
     await h.deliver(threadReply(rootTs, { text: 'After the flap' }));
     await eventually(() => h.slack.callsTo('reactions.add').some((c) => c.args.name === 'white_check_mark'), 8_000);
     expect((await jobs.get({ project: TEST_PROJECT_ID, jobId }))?.round).toBe(1);
@@ -201,10 +203,11 @@ describe.each(storeKinds)('tracking that cannot lose, repeat or loop ($kind stor
   it('tells the person when an accepted follow-up cannot be tracked at all', async () => {
     const app = await h.boot();
     const { rootTs } = await h.startJob('Store gone after acceptance');
-    const { jobs } = app.app.deps.store;
-    jobs.startRound = async () => {
-      throw new Error('Socket closed unexpectedly');
-    };
+    for (const { jobs } of app.instances.map((instance) => instance.deps.store)) {
+      jobs.startRound = async () => {
+        throw new Error('Socket closed unexpectedly');
+      };
+    }
     await h.deliver(threadReply(rootTs, { text: 'Lost without a word?' }));
     const note = await eventually(() => h.slack.callsTo('chat.postEphemeral')[0], 15_000, 'the private note');
     expect(String(note.args.text)).toContain('The agent received your instruction');

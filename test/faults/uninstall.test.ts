@@ -13,12 +13,13 @@ import { LONG_JOB_MS } from './support.js';
 const MONDAY_BEFORE_NINE = Date.parse('2026-11-23T08:59:30Z');
 const PR = 'https://github.com/acme/docs/pull/8';
 
-const healthz = async (app: TestApp) => {
+const healthz = async (app: Pick<TestApp, 'url'>) => {
   const res = await fetch(`${app.url}/healthz`);
   return { status: res.status, body: await res.json() };
 };
+const urlOf = (instance: TestApp['app']) => ({ url: `http://127.0.0.1:${instance.port}` });
 
-describe.each(storeKinds)('the one workspace removes the app ($kind store)', (store) => {
+describe.each(storeKinds)('the one workspace removes the app ($label)', (store) => {
   let time = MONDAY_BEFORE_NINE;
   const h = useHarness({
     store,
@@ -51,6 +52,10 @@ describe.each(storeKinds)('the one workspace removes the app ($kind store)', (st
       return now.status === 503 && now;
     });
     expect(health.body).toEqual({ ok: false, failing: ['slack_installed'] });
+    // The one that heard it marked the store; the others (workers, where the polls run) follow within seconds.
+    for (const instance of app.instances) {
+      await eventually(async () => (await healthz(urlOf(instance))).status === 503, 8_000, 'every instance');
+    }
     const removed = app
       .logs()
       .split('\n')

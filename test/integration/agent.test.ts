@@ -11,7 +11,7 @@ import { eventually, TEST_API_KEY, TEST_PROJECT_ID } from '../support/test-app.j
 /** Jobs in these tests end only when a test ends them (sim.endJob), unless a test says otherwise. */
 const LONG_JOB_MS = 60_000;
 
-describe.each(storeKinds)('agent jobs in Slack ($kind store)', (store) => {
+describe.each(storeKinds)('agent jobs in Slack ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: LONG_JOB_MS }, boot: true });
 
   /** The service answers the next job creation (one POST) with `fault`. */

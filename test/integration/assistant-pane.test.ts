@@ -24,7 +24,7 @@ async function opensPane(h: Harness, channel: string): Promise<AssistantThread> 
 }
 
 const transports = [
-  ...storeKinds.map((store) => ({ name: `HTTP, ${store.kind} store`, store, socketMode: false })),
+  ...storeKinds.map((store) => ({ name: `HTTP, ${store.label}`, store, socketMode: false })),
   { name: 'Socket Mode, memory store', store: storeKinds[0], socketMode: true },
 ];
 
@@ -119,7 +119,7 @@ describe.each(transports)('the assistant pane ($name)', ({ store, socketMode }) 
   });
 });
 
-describe.each(storeKinds)('the assistant pane in one of many workspaces (HTTP, $kind store)', (store) => {
+describe.each(storeKinds)('the assistant pane in one of many workspaces (HTTP, $label)', (store) => {
   const h = useHarness({
     store,
     simulator: { jobDurationMs: LONG_JOB_MS, keys: { keys: { [KEY_A]: ['proj_a'], [KEY_B]: ['proj_b'] } } },

@@ -9,7 +9,7 @@ import { eventually } from '../support/test-app.js';
 const BOB = 'U456BOB';
 
 /** The conversational doors in Socket Mode (the manifest's default), against the stand-in's Socket Mode server. */
-describe.each(storeKinds)('conversations over Socket Mode ($kind store)', (store) => {
+describe.each(storeKinds)('conversations over Socket Mode ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: 60_000 }, slack: { socketMode: true }, boot: true });
 
   it('a mention starts one job in its thread; both events and their redeliveries are acked in time', async () => {

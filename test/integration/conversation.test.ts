@@ -13,7 +13,7 @@ const LONG_JOB_MS = 60_000;
 const BOB = 'U456BOB';
 const DM = 'D123ALICE';
 
-describe.each(storeKinds)('talking to the agent where the conversation is ($kind store)', (store) => {
+describe.each(storeKinds)('talking to the agent where the conversation is ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: LONG_JOB_MS } });
 
   const prompts = () => h.creates().map((r) => (r.body as { prompt: string }).prompt);

@@ -8,7 +8,7 @@ import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 
 const BOB = 'U456BOB';
 
-describe.each(storeKinds)('App Home ($kind store)', (store) => {
+describe.each(storeKinds)('App Home ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: 60_000 }, boot: true });
 
   const openTab = (user: string, tab: 'home' | 'messages') => h.deliver(homeOpened(user, tab));

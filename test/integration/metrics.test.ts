@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { threadReply } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
-import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
+import { eventually, TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
 
 /** `name{a="1",b="2"} value` lines of a Prometheus text scrape, as `name{a="1",b="2"}` → value. */
 async function scrape(url: string): Promise<Map<string, number>> {
@@ -17,14 +17,31 @@ async function scrape(url: string): Promise<Map<string, number>> {
   return samples;
 }
 
-describe.each(storeKinds)('GET /metrics ($kind store)', (store) => {
+/** A counter's or histogram's samples: what Prometheus adds up across the processes of a deployment. */
+const ADDED_UP = /^[a-z_:]+_(total|count|sum|bucket)(\{|$)/i;
+
+/**
+ * What an operator reads from a deployment: every instance's counters added up (the web counts requests, the
+ * workers polls and posts), its gauges as the first instance reports them (they read the shared store).
+ */
+async function scrapeAll(app: TestApp): Promise<Map<string, number>> {
+  const [first = new Map<string, number>(), ...rest] = await Promise.all(app.instances.map((i) => scrape(urlOf(i))));
+  for (const samples of rest) {
+    for (const [name, value] of samples) if (ADDED_UP.test(name)) first.set(name, (first.get(name) ?? 0) + value);
+  }
+  return first;
+}
+
+const urlOf = (instance: TestApp['app']) => `http://127.0.0.1:${instance.port}`;
+
+describe.each(storeKinds)('GET /metrics ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: 60_000 }, boot: true });
 
   it('counts what happened: a job to its PR, a follow-up (delivered twice), a Slack refusal and /visitors', async () => {
     const { app, sim, slack } = h;
     // /agent → job → PR.
     const { jobId, rootTs } = await h.startJob('Document webhooks');
-    await eventually(async () => (await scrape(app.url)).get('mintlify_slack_polls_total{result="running"}'));
+    await eventually(async () => (await scrapeAll(app)).get('mintlify_slack_polls_total{result="running"}'));
     sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/1' });
     await eventually(() => h.threadPosts(rootTs).length === 1, 5_000, 'the PR post');
 
@@ -40,9 +57,9 @@ describe.each(storeKinds)('GET /metrics ($kind store)', (store) => {
     // /visitors.
     await h.command('/visitors');
     await h.answer();
-    await eventually(async () => (await scrape(app.url)).get('mintlify_slack_jobs_tracked') === 0);
+    await eventually(async () => (await scrapeAll(app)).get('mintlify_slack_jobs_tracked') === 0);
 
-    const m = await scrape(app.url);
+    const m = await scrapeAll(app);
     const at = (name: string) => m.get(name) ?? 0;
     expect(at(`mintlify_slack_jobs_started_total{project="${TEST_PROJECT_ID}"}`)).toBe(1);
     expect(at('mintlify_slack_outcomes_posted_total{kind="pull_request"}')).toBe(2);
@@ -67,8 +84,10 @@ describe.each(storeKinds)('GET /metrics ($kind store)', (store) => {
     expect(at('mintlify_slack_store_errors_total')).toBe(0);
     expect(m.has('nodejs_eventloop_lag_seconds')).toBe(true);
     // Bounded labels: no job, user, channel or message id anywhere.
-    const text = await (await fetch(`${app.url}/metrics`)).text();
-    for (const id of [jobId, rootTs, 'U123ALICE', 'C123DOCS']) expect(text).not.toContain(id);
+    for (const instance of app.instances) {
+      const text = await (await fetch(`${urlOf(instance)}/metrics`)).text();
+      for (const id of [jobId, rootTs, 'U123ALICE', 'C123DOCS']) expect(text).not.toContain(id);
+    }
 
     // One info line per request: kind, ack time, outcome.
     const lines = app

@@ -16,7 +16,7 @@ const API_KEY_B = 'mint_api_project_0123secret';
 const ROUTES = `${API_CHANNEL}:proj_api,${HB_CHANNEL}:proj_hb`;
 const KEYS = `proj_api:${API_KEY_B}`;
 
-describe.each(storeKinds)('several projects ($kind store)', (store) => {
+describe.each(storeKinds)('several projects ($label)', (store) => {
   const h = useHarness({
     store,
     // proj_api accepts only its own key, every other project only the default one: a wrong key is a 401.

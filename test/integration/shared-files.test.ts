@@ -58,7 +58,7 @@ function filesSuite(h: Harness) {
   });
 }
 
-describe.each(storeKinds)('files shared with the agent, over signed HTTP ($kind store)', (store) => {
+describe.each(storeKinds)('files shared with the agent, over signed HTTP ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: 60_000 }, boot: true });
   filesSuite(h);
 

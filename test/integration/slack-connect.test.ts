@@ -35,7 +35,7 @@ function refusalsSuite(h: Harness, env: Record<string, string> = {}) {
   });
 }
 
-describe.each(storeKinds)('Slack Connect, over signed HTTP ($kind store)', (store) => {
+describe.each(storeKinds)('Slack Connect, over signed HTTP ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: 60_000 } });
   refusalsSuite(h);
 

@@ -89,7 +89,7 @@ function steeringSuite(h: Harness) {
   });
 }
 
-describe.each(storeKinds)('who steers a job, over signed HTTP ($kind store)', (store) => {
+describe.each(storeKinds)('who steers a job, over signed HTTP ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: 60_000 }, boot: true });
   steeringSuite(h);
 });
@@ -99,7 +99,7 @@ describe('who steers a job, over Socket Mode', () => {
   steeringSuite(h);
 });
 
-describe.each(storeKinds)('AGENT_FOLLOW_UPS=mention ($kind store)', (store) => {
+describe.each(storeKinds)('AGENT_FOLLOW_UPS=mention ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: 60_000 }, env: { AGENT_FOLLOW_UPS: 'mention' } });
   const prompts = () => h.followUps().map((r) => (r.body as { prompt: string }).prompt);
 

@@ -7,7 +7,7 @@ import { eventually } from '../support/test-app.js';
 const BOB = 'U456BOB';
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-describe.each(storeKinds)('text is shortened between graphemes ($kind store)', (store) => {
+describe.each(storeKinds)('text is shortened between graphemes ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: 60_000 }, boot: true });
 
   it('the thread context sent to the agent never carries half an emoji', async () => {

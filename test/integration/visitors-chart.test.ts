@@ -11,7 +11,7 @@ const VISITORS_PATH = `/v1/analytics/${TEST_PROJECT_ID}/visitors`;
 const DAY_MS = 86_400_000;
 const day = (offset: number) => new Date(Date.now() + offset * DAY_MS).toISOString().slice(0, 10);
 
-describe.each(storeKinds)('/visitors changes and charts ($kind store)', (store) => {
+describe.each(storeKinds)('/visitors changes and charts ($label)', (store) => {
   const h = useHarness({ store, simulator: { pathCount: 300 }, boot: true });
   // Alice keeps UTC here (these tests are about UTC days); zones: visitors-zones.test.ts.
   beforeEach(() => h.slack.zones.set(USER_ID, 'UTC'));

@@ -13,7 +13,7 @@ import { eventually, type TestApp } from '../support/test-app.js';
  */
 const EVERY_MS = 400;
 
-describe.each(storeKinds)('/visitors digest ($kind store)', (store) => {
+describe.each(storeKinds)('/visitors digest ($label)', (store) => {
   // The injected clock every app reads: set by the test, so the scheduled minute comes at once.
   let time = 0;
   beforeEach(() => {

@@ -10,7 +10,7 @@ const BOB = 'U456BOB';
 const ALICE = 'U123ALICE';
 const VISITORS_PATH = `/v1/analytics/${TEST_PROJECT_ID}/visitors`;
 
-describe.each(storeKinds)("/visitors in each person's time zone, across DST changes ($kind store)", (store) => {
+describe.each(storeKinds)("/visitors in each person's time zone, across DST changes ($label)", (store) => {
   // The injected clock every app reads: set by each test.
   let time = 0;
   beforeEach(() => {

@@ -25,7 +25,7 @@ interface Block {
   elements?: { action_id?: string; value?: string; text?: string | { text: string } }[];
 }
 
-describe.each(storeKinds)('/visitors ($kind store)', (store) => {
+describe.each(storeKinds)('/visitors ($label)', (store) => {
   const h = useHarness({ store, simulator: { pathCount: 300 }, boot: true });
   // Alice keeps UTC here (these tests are about UTC days); zones: visitors-zones.test.ts.
   beforeEach(() => h.slack.zones.set(USER_ID, 'UTC'));

@@ -15,7 +15,7 @@ const ALICE = 'U123ALICE'; // installed the app in Acme
 const OWEN = 'U567OWEN'; // Acme's owner
 const BOB = 'U456BOB'; // a member
 
-describe.each(storeKinds)('connecting Mintlify ($kind store)', (store) => {
+describe.each(storeKinds)('connecting Mintlify ($label)', (store) => {
   const h = useHarness({
     store,
     simulator: () => ({

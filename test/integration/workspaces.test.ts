@@ -21,9 +21,9 @@ const transports = [
   { transport: 'HTTP', socketMode: false },
   { transport: 'Socket Mode', socketMode: true },
 ];
-const matrix = transports.flatMap((t) => storeKinds.map((store) => ({ ...t, store, kind: store.kind })));
+const matrix = transports.flatMap((t) => storeKinds.map((store) => ({ ...t, store, label: store.label })));
 
-describe.each(matrix)('many workspaces ($transport, $kind store)', ({ socketMode, store }) => {
+describe.each(matrix)('many workspaces ($transport, $label)', ({ socketMode, store }) => {
   let time = MONDAY_BEFORE_NINE;
   const h = useHarness({
     store,

@@ -149,13 +149,17 @@ export class Harness extends Steps {
       ...start
     } = options;
     this.#onSharedRedis ||= store.kind === 'redis' && redisUrl === store.redisUrl;
-    const app = await startTestApp(this.slack, mintlifyUrl ?? this.sim.url, {
-      redisUrl,
-      namespace: this.#namespace,
-      env: { ...this.#baseEnv(), ...env },
-      ...this.options.start,
-      ...start,
-    });
+    const startOne = (role: Record<string, string> = {}, own: StartOptions = {}) =>
+      startTestApp(this.slack, mintlifyUrl ?? this.sim.url, {
+        redisUrl,
+        namespace: this.#namespace,
+        env: { ...this.#baseEnv(), ...env, ...role },
+        ...this.options.start,
+        ...start,
+        ...own,
+      });
+    const roleGiven = env?.ROLE ?? this.options.env?.ROLE;
+    const app = store.split && !roleGiven ? await deployed(startOne) : await startOne();
     let stopping: Promise<void> | undefined;
     const tracked = { ...app, stop: () => (stopping ??= app.stop()) };
     this.#apps.push(tracked);
@@ -200,6 +204,32 @@ export class Harness extends Steps {
     const socketEnv = this.#socket && { SLACK_APP_TOKEN: this.slack.workspace.appToken, SLACK_SIGNING_SECRET: '' };
     return { ...socketEnv, ...this.options.env };
   }
+}
+
+/**
+ * The topology of a host (`splitRedis`): 1 web app, the one a test talks to, and 2 workers, started together on one
+ * Redis and namespace. Its logs are all three's; stopping it stops all three.
+ */
+async function deployed(
+  startOne: (role: Record<string, string>, own?: StartOptions) => Promise<TestApp>,
+): Promise<TestApp> {
+  const worker = () => startOne({ ROLE: 'worker' }, { onListening: undefined });
+  const started = await Promise.allSettled([startOne({ ROLE: 'web' }), worker(), worker()]);
+  const apps = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) {
+    await Promise.all(apps.map((app) => app.stop()));
+    throw failed.reason;
+  }
+  const [web] = apps as [TestApp, ...TestApp[]];
+  return {
+    ...web,
+    instances: apps.map((app) => app.app),
+    logs: () => apps.map((app) => app.logs()).join('\n'),
+    stop: async () => {
+      await Promise.all(apps.map((app) => app.stop()));
+    },
+  };
 }
 
 function started<T>(value: T | undefined, what: string): T {

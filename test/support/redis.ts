@@ -24,10 +24,29 @@ export async function dropNamespace(namespace: string): Promise<void> {
   await client.close();
 }
 
-export const memoryStore = { kind: 'memory' as const, redisUrl: undefined, available: true };
-export const redisStore = { kind: 'redis' as const, redisUrl: TEST_REDIS_URL, available: redisAvailable };
+export const memoryStore = {
+  kind: 'memory' as const,
+  label: 'memory store',
+  redisUrl: undefined,
+  available: true,
+  split: false,
+};
+export const redisStore = {
+  kind: 'redis' as const,
+  label: 'Redis store',
+  redisUrl: TEST_REDIS_URL,
+  available: redisAvailable,
+  split: false,
+};
+/**
+ * Redis with the app deployed as on a host: each boot is 1 `ROLE=web` app (the one the test talks to) and 2
+ * `ROLE=worker` apps, each with its own engine, store and Slack clients, sharing only Redis (test/support/harness.ts).
+ */
+export const splitRedis = { ...redisStore, label: 'Redis, 1 web + 2 workers', split: true };
 
-/** Store variants every store-backed suite runs on. */
-export const storeKinds = [memoryStore, redisStore];
+/** Store variants every store-backed suite runs on: one process on memory and on Redis, and the split topology. */
+export const storeKinds = [memoryStore, redisStore, splitRedis];
+/** Only the stores themselves (a suite of the store, not of the app). */
+export const storesOnly = [memoryStore, redisStore];
 
 export type StoreKind = (typeof storeKinds)[number];

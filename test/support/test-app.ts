@@ -30,6 +30,8 @@ export function testEnv(slack: Pick<FakeSlackApi, 'apiUrl'>, simulatorUrl: strin
 export interface TestApp {
   url: string;
   app: RunningApp;
+  /** Every app of this boot: `app` alone, or the web and its workers (`splitRedis`), each with its own deps. */
+  instances: readonly RunningApp[];
   logs: () => string;
   stop(): Promise<void>;
 }
@@ -50,5 +52,5 @@ export async function startTestApp(
   );
   const captured = captureLogs();
   const app = await startApp(config, { log: captured.log, mintlifyTimeoutMs: 1_000, ...start });
-  return { url: `http://127.0.0.1:${app.port}`, app, logs: captured.text, stop: () => app.stop() };
+  return { url: `http://127.0.0.1:${app.port}`, app, instances: [app], logs: captured.text, stop: () => app.stop() };
 }

@@ -35,10 +35,13 @@ describe('registerHome', () => {
       await listener({ event: body.event, body, context: { teamId: 'T1' } });
     expect(unit().handed).toEqual([{ kind: 'home.opened', data: { userId: USER_ID, tab: 'home' } }]);
   });
+});
 
-  it('follows every job’s changes: its owner’s Home is republished while it is their tab', async () => {
+describe('a job’s change, in the deps every role builds (the worker too, which registers no door)', () => {
+  const unit = useAgentUnit();
+
+  it('republishes its owner’s Home while it is their tab', async () => {
     const { deps, slack } = unit();
-    registerHome(recordingApp().app, deps);
     const record = await boundJob(deps);
     await tabOpened(deps, { userId: USER_ID, tab: 'home' });
     await deps.jobWatchers?.changed(record);

@@ -5,9 +5,9 @@ import { keys } from '../../../src/store/keys.js';
 import { watchStoreLoss } from '../../../src/store/loss.js';
 import { createStore, type Store } from '../../../src/store/store.js';
 import { captureLogs } from '../../support/logs.js';
-import { dropNamespace, storeKinds, testNamespace } from '../../support/redis.js';
+import { dropNamespace, storesOnly, testNamespace } from '../../support/redis.js';
 
-describe.each(storeKinds)('the store’s data-loss marker ($kind store)', ({ redisUrl, available }) => {
+describe.each(storesOnly)('the store’s data-loss marker ($kind store)', ({ redisUrl, available }) => {
   const namespace = testNamespace();
   let store: Store | undefined;
   afterEach(async () => {
