@@ -41,6 +41,8 @@ export const redisStore = {
 /**
  * Redis with the app deployed as on a host: each boot is 1 `ROLE=web` app (the one the test talks to) and 2
  * `ROLE=worker` apps, each with its own engine, store and Slack clients, sharing only Redis (test/support/harness.ts).
+ * They run in the test's process, so a test's clock and hooks reach all three; no module of `src/` holds state
+ * between apps (only a date-formatter cache and the chart's drawing thread), so they share what three processes would.
  */
 export const splitRedis = { ...redisStore, label: 'Redis, 1 web + 2 workers', split: true };
 
