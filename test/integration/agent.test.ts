@@ -4,14 +4,15 @@ import { startSimulator } from '../../tools/simulator/server.js';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
 import { CHANNEL_ID, messageEvent, threadReply, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
-import { storeKinds } from '../support/redis.js';
+import { splitProcesses, storeKinds } from '../support/redis.js';
 import { type CommandOptions, settle } from '../support/steps.js';
 import { eventually, TEST_API_KEY, TEST_PROJECT_ID } from '../support/test-app.js';
 
 /** Jobs in these tests end only when a test ends them (sim.endJob), unless a test says otherwise. */
 const LONG_JOB_MS = 60_000;
 
-describe.each(storeKinds)('agent jobs in Slack ($label)', (store) => {
+// Also with real worker processes: these tests reach the app only as Slack and Mintlify do.
+describe.each([...storeKinds, splitProcesses])('agent jobs in Slack ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: LONG_JOB_MS }, boot: true });
 
   /** The service answers the next job creation (one POST) with `fault`. */

@@ -159,7 +159,15 @@ export class Harness extends Steps {
         ...own,
       });
     const roleGiven = env?.ROLE ?? this.options.env?.ROLE;
-    const app = store.split && !roleGiven ? await deployed(startOne) : await startOne();
+    const processEnv = {
+      ...(redisUrl && { REDIS_URL: redisUrl }),
+      ...(mintlifyUrl && { MINTLIFY_API_URL: mintlifyUrl }),
+    };
+    const workerProcess = () => this.spawn({ ...env, ...processEnv, ROLE: 'worker' }).then(asTestApp);
+    const worker = store.workerProcesses
+      ? workerProcess
+      : () => startOne({ ROLE: 'worker' }, { onListening: undefined });
+    const app = store.split && !roleGiven ? await deployed(() => startOne({ ROLE: 'web' }), worker) : await startOne();
     let stopping: Promise<void> | undefined;
     const tracked = { ...app, stop: () => (stopping ??= app.stop()) };
     this.#apps.push(tracked);
@@ -207,14 +215,11 @@ export class Harness extends Steps {
 }
 
 /**
- * The topology of a host (`splitRedis`): 1 web app, the one a test talks to, and 2 workers, started together on one
- * Redis and namespace. Its logs are all three's; stopping it stops all three.
+ * The topology of a host (`splitRedis`, `splitProcesses`): 1 web app, the one a test talks to, and 2 workers, started
+ * together on one Redis and namespace. Its logs are all three's; stopping it stops all three.
  */
-async function deployed(
-  startOne: (role: Record<string, string>, own?: StartOptions) => Promise<TestApp>,
-): Promise<TestApp> {
-  const worker = () => startOne({ ROLE: 'worker' }, { onListening: undefined });
-  const started = await Promise.allSettled([startOne({ ROLE: 'web' }), worker(), worker()]);
+async function deployed(startWeb: () => Promise<TestApp>, startWorker: () => Promise<TestApp>): Promise<TestApp> {
+  const started = await Promise.allSettled([startWeb(), startWorker(), startWorker()]);
   const apps = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
   const failed = started.find((result) => result.status === 'rejected');
   if (failed) {
@@ -224,11 +229,24 @@ async function deployed(
   const [web] = apps as [TestApp, ...TestApp[]];
   return {
     ...web,
-    instances: apps.map((app) => app.app),
+    instances: apps.flatMap((app) => app.instances),
     logs: () => apps.map((app) => app.logs()).join('\n'),
     stop: async () => {
       await Promise.all(apps.map((app) => app.stop()));
     },
+  };
+}
+
+/** A worker process as the harness hands out apps: its logs and its stop (SIGTERM); no deps to reach. */
+function asTestApp(process: AppProcess): TestApp {
+  return {
+    url: process.url,
+    get app(): never {
+      throw new Error('a worker process has no deps in the test: use a Redis key, or splitRedis');
+    },
+    instances: [],
+    logs: process.output,
+    stop: async () => void (await process.kill('SIGTERM')),
   };
 }
 

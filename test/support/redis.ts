@@ -30,6 +30,7 @@ export const memoryStore = {
   redisUrl: undefined,
   available: true,
   split: false,
+  workerProcesses: false,
 };
 export const redisStore = {
   kind: 'redis' as const,
@@ -37,6 +38,7 @@ export const redisStore = {
   redisUrl: TEST_REDIS_URL,
   available: redisAvailable,
   split: false,
+  workerProcesses: false,
 };
 /**
  * Redis with the app deployed as on a host: each boot is 1 `ROLE=web` app (the one the test talks to) and 2
@@ -45,6 +47,11 @@ export const redisStore = {
  * between apps (only a date-formatter cache and the chart's drawing thread), so they share what three processes would.
  */
 export const splitRedis = { ...redisStore, label: 'Redis, 1 web + 2 workers', split: true };
+/**
+ * The same with the 2 workers as real processes (`src/index.ts`, `ROLE=worker`), for suites that reach the app only
+ * as Slack and Mintlify do (no clock, hook or store patch of the test's, which a process cannot take).
+ */
+export const splitProcesses = { ...splitRedis, label: 'Redis, 1 web + 2 worker processes', workerProcesses: true };
 
 /** Store variants every store-backed suite runs on: one process on memory and on Redis, and the split topology. */
 export const storeKinds = [memoryStore, redisStore, splitRedis];
