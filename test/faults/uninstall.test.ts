@@ -4,7 +4,7 @@ import { USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { redisStore, storeKinds } from '../support/redis.js';
 import { settle } from '../support/steps.js';
-import { eventually, type TestApp } from '../support/test-app.js';
+import { eventually, type TestApp, urlOf } from '../support/test-app.js';
 import { LONG_JOB_MS } from './support.js';
 
 // Issue 20, defect 8: a single-workspace deployment went on polling, posting and retrying digests after Slack said
@@ -17,7 +17,6 @@ const healthz = async (app: Pick<TestApp, 'url'>) => {
   const res = await fetch(`${app.url}/healthz`);
   return { status: res.status, body: await res.json() };
 };
-const urlOf = (instance: TestApp['app']) => ({ url: `http://127.0.0.1:${instance.port}` });
 
 describe.each(storeKinds)('the one workspace removes the app ($label)', (store) => {
   let time = MONDAY_BEFORE_NINE;
@@ -54,7 +53,7 @@ describe.each(storeKinds)('the one workspace removes the app ($label)', (store) 
     expect(health.body).toEqual({ ok: false, failing: ['slack_installed'] });
     // The one that heard it marked the store; the others (workers, where the polls run) follow within seconds.
     for (const instance of app.instances) {
-      await eventually(async () => (await healthz(urlOf(instance))).status === 503, 8_000, 'every instance');
+      await eventually(async () => (await healthz({ url: urlOf(instance) })).status === 503, 8_000, 'every instance');
     }
     const removed = app
       .logs()

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { threadReply } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
-import { eventually, TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
+import { eventually, TEST_PROJECT_ID, type TestApp, urlOf } from '../support/test-app.js';
 
 /** `name{a="1",b="2"} value` lines of a Prometheus text scrape, as `name{a="1",b="2"}` → value. */
 async function scrape(url: string): Promise<Map<string, number>> {
@@ -31,8 +31,6 @@ async function scrapeAll(app: TestApp): Promise<Map<string, number>> {
   }
   return first;
 }
-
-const urlOf = (instance: TestApp['app']) => `http://127.0.0.1:${instance.port}`;
 
 describe.each(storeKinds)('GET /metrics ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: 60_000 }, boot: true });

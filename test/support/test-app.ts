@@ -36,6 +36,9 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
+/** Where a running app answers (Slack's requests, or `/healthz` and `/metrics` for a worker). */
+export const urlOf = (app: Pick<RunningApp, 'port'>) => `http://127.0.0.1:${app.port}`;
+
 /** Starts the real app (Bolt over HTTP, real client, real store) against the fakes. */
 export async function startTestApp(
   slack: FakeSlackApi,
@@ -52,5 +55,5 @@ export async function startTestApp(
   );
   const captured = captureLogs();
   const app = await startApp(config, { log: captured.log, mintlifyTimeoutMs: 1_000, ...start });
-  return { url: `http://127.0.0.1:${app.port}`, app, instances: [app], logs: captured.text, stop: () => app.stop() };
+  return { url: urlOf(app), app, instances: [app], logs: captured.text, stop: () => app.stop() };
 }
