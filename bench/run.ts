@@ -70,7 +70,8 @@ const code = {
   commit: git('rev-parse --short HEAD'),
   modifiedInSrc: git('status --porcelain src').split('\n').filter(Boolean),
 };
-const results: Record<string, unknown> = { ...previous, date: new Date().toISOString(), machine: machine(), code };
+const here = machine();
+const results: Record<string, unknown> = { ...previous, date: new Date().toISOString(), machine: here, code };
 const sections: string[] = [];
 
 if (only.has('start')) {
@@ -302,7 +303,7 @@ if (only.has('ack')) {
 
 results.durationS = round((Date.now() - started) / 1000, 0);
 // Which run measured each section: with BENCH_ONLY, kept sections keep their own date, commit and machine.
-const measuredNow = { date: results.date, commit: code.commit, cpuModel: machine().cpuModel };
+const measuredNow = { date: results.date, commit: code.commit, cpuModel: here.cpuModel };
 results.measured = {
   ...(previous.measured ?? {}),
   ...Object.fromEntries([...only].filter((section) => SECTIONS.includes(section)).map((s) => [s, measuredNow])),
