@@ -1,8 +1,8 @@
 import { createClient } from '@keyv/redis';
 import { describe, expect, it } from 'vitest';
-import { CHANNEL_ID } from '../../fixtures/slack.js';
-import { Harness } from '../../support/harness.js';
-import { redisStore, TEST_REDIS_URL } from '../../support/redis.js';
+import { CHANNEL_ID } from '../fixtures/slack.js';
+import { Harness } from '../support/harness.js';
+import { redisStore, TEST_REDIS_URL } from '../support/redis.js';
 
 async function keysUnder(namespace: string): Promise<string[]> {
   const client = createClient({ url: TEST_REDIS_URL });

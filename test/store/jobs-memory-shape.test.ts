@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { initialRecord } from '../../../src/store/jobs.js';
-import { inOneShape } from '../../../src/store/jobs-memory.js';
+import { initialRecord } from '../../src/store/jobs.js';
+import { inOneShape } from '../../src/store/jobs-memory.js';
 
 describe('the memory job store’s records', () => {
   it('share one hidden class, however their binding was built', () => {
@@ -22,7 +22,7 @@ describe('the memory job store’s records', () => {
     const run = spawnSync(
       process.execPath,
       ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', script],
-      { cwd: new URL('../../..', import.meta.url), encoding: 'utf8' },
+      { cwd: new URL('../..', import.meta.url), encoding: 'utf8' },
     );
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ spread: false, stored: true });

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMetrics } from '../../../src/metrics.js';
-import { RECORD_TTL_MS } from '../../../src/store/jobs.js';
-import { keys } from '../../../src/store/keys.js';
-import { watchStoreLoss } from '../../../src/store/loss.js';
-import { createStore, type Store } from '../../../src/store/store.js';
-import { captureLogs } from '../../support/logs.js';
-import { dropNamespace, storesOnly, testNamespace } from '../../support/redis.js';
+import { createMetrics } from '../../src/metrics.js';
+import { RECORD_TTL_MS } from '../../src/store/jobs.js';
+import { keys } from '../../src/store/keys.js';
+import { watchStoreLoss } from '../../src/store/loss.js';
+import { createStore, type Store } from '../../src/store/store.js';
+import { captureLogs } from '../support/logs.js';
+import { dropNamespace, storesOnly, testNamespace } from '../support/redis.js';
 
 describe.each(storesOnly)('the store’s data-loss marker ($kind store)', ({ redisUrl, available }) => {
   const namespace = testNamespace();
