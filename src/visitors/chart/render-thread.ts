@@ -28,7 +28,9 @@ async function draw(spec: TopLevelSpec): Promise<Uint8Array> {
 // Loaded outside a worker (check:dist loads every module), there is no port and nothing to do.
 parentPort?.on('message', ({ id, spec }: { id: number; spec: TopLevelSpec }) => {
   draw(spec).then(
-    (png) => parentPort?.postMessage({ id, png }, [png.buffer as ArrayBuffer]),
+    // Copied, not transferred: resvg's PNG lives in memory Node 24 cannot transfer (DataCloneError), and a copy of
+    // tens of KB is nothing beside the render.
+    (png) => parentPort?.postMessage({ id, png }),
     (error: unknown) => parentPort?.postMessage({ id, error: String(error) }),
   );
 });
