@@ -34,9 +34,11 @@ export async function installsOf(
   const { oauth } = config;
   if (oauth) {
     // The OAuth installer (and its JWT libraries) loads only when the app serves many workspaces.
-    const { createInstaller } = await import('./tenants/install.js');
-    const tenancy = createTenancy({ ...config, oauth }, parts);
-    const installer = createInstaller(config, oauth, tenancy.installations, parts.log);
+    const { createInstaller, installProvider } = await import('./tenants/install.js');
+    const tenancy = createTenancy({ ...config, oauth }, parts, (installations) =>
+      installProvider(config, oauth, installations, parts.log),
+    );
+    const installer = createInstaller(tenancy.provider, parts.log);
     for (const route of installer.routes) probes.serve(route.path, route.handler);
     return { many: { tenancy, installer }, removal: { installations: tenancy.installations } };
   }

@@ -50,18 +50,16 @@ function page(res: ServerResponse, status: number, body: string): void {
 }
 
 /**
- * Bolt's installer (@slack/oauth's InstallProvider, as Bolt's receivers build it): `/slack/install` sends the
- * person to Slack's authorize page with the client id, the manifest's bot scopes and a signed state (also set as a
- * cookie); `/slack/oauth_redirect` checks the state against that cookie, exchanges the code with `oauth.v2.access`
- * (through SLACK_API_URL), stores the installation and ends on a page that says what to do next.
+ * Bolt's installer as the app configures it: its installation store, bot scopes and Slack's address. Every role makes
+ * one (a worker renews rotating tokens with it, see `bot-token.ts`); the web role also serves its pages.
  */
-export function createInstaller(
+export function installProvider(
   config: Config,
   oauth: OAuthConfig,
   installations: Installations,
   log: Logger,
-): Installer {
-  const provider = new InstallProvider({
+): InstallProvider {
+  return new InstallProvider({
     clientId: oauth.clientId,
     clientSecret: oauth.clientSecret,
     stateSecret: oauth.stateSecret,
@@ -72,6 +70,15 @@ export function createInstaller(
     clientOptions: { slackApiUrl: config.slack.apiUrl, retryConfig: { retries: 0 } },
     logger: toSlackLogger(log, config.logLevel),
   });
+}
+
+/**
+ * Bolt's installer (@slack/oauth's InstallProvider, as Bolt's receivers build it): `/slack/install` sends the
+ * person to Slack's authorize page with the client id, the manifest's bot scopes and a signed state (also set as a
+ * cookie); `/slack/oauth_redirect` checks the state against that cookie, exchanges the code with `oauth.v2.access`
+ * (through SLACK_API_URL), stores the installation and ends on a page that says what to do next.
+ */
+export function createInstaller(provider: InstallProvider, log: Logger): Installer {
   /** Where the browser ends: the install worked and what to do next (200), or it did not and how to retry. */
   const callbacks: CallbackOptions = {
     success(installation, _options, _req, res) {

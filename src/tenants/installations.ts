@@ -14,7 +14,16 @@ export const StoredInstallationSchema = z.looseObject({
   enterprise: z.object({ id: z.string() }).nullish(),
   isEnterpriseInstall: z.boolean().optional(),
   user: z.object({ id: z.string() }),
-  bot: z.object({ token: z.string(), userId: z.string(), id: z.string() }),
+  // Loose like the whole: Bolt's installer reads back what it stored (scopes, and with token rotation the refresh
+  // token and expiry it needs to renew the token).
+  bot: z.looseObject({
+    token: z.string(),
+    userId: z.string(),
+    id: z.string(),
+    /** Set when the app has Slack's token rotation on: the token expires at `expiresAt` (UTC seconds). */
+    refreshToken: z.string().optional(),
+    expiresAt: z.number().optional(),
+  }),
 });
 export type StoredInstallation = z.infer<typeof StoredInstallationSchema>;
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { InstallProvider } from '@slack/oauth';
 import type { WebClient } from '@slack/web-api';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
@@ -7,6 +8,7 @@ import { createMintlifyClient, type MintlifyClient } from '../mintlify/client.js
 import type { OAuthConfig } from '../oauth-config.js';
 import { createSlackClient } from '../slack/client.js';
 import type { Store } from '../store/store.js';
+import { type BotToken, botTokenOf } from './bot-token.js';
 import { createInstallations, type Installations } from './installations.js';
 import { createSecrets, type Secrets } from './secrets.js';
 
@@ -17,6 +19,10 @@ const CHECK_TIMEOUT_MS = 2_000;
 export interface Tenancy {
   secrets: Secrets;
   installations: Installations;
+  /** Bolt's installer on these installations: installs, and renews rotating tokens. */
+  provider: InstallProvider;
+  /** The bot token to work with, renewed first when it rotates. */
+  botToken: BotToken;
   /** A Web API client with a workspace's bot token. */
   slackFor(token: string): WebClient;
   /** A Mintlify client for a key not saved yet (the connect modal): short deadline, no retries. */
@@ -26,12 +32,17 @@ export interface Tenancy {
 export function createTenancy(
   config: Config & { oauth: OAuthConfig },
   parts: { store: Store; log: Logger; metrics: Metrics; slackTimeoutMs?: number | undefined },
+  installer: (installations: Installations) => InstallProvider,
 ): Tenancy {
   const { store, log, metrics } = parts;
   const secrets = createSecrets(config.oauth.encryptionKey, config.oauth.previousEncryptionKeys);
+  const installations = createInstallations(store, secrets, log, randomUUID());
+  const provider = installer(installations);
   return {
     secrets,
-    installations: createInstallations(store, secrets, log, randomUUID()),
+    installations,
+    provider,
+    botToken: botTokenOf(provider),
     slackFor: (token) => createSlackClient(config, metrics, log, parts.slackTimeoutMs, token),
     checkClient: (apiKey) =>
       createMintlifyClient({

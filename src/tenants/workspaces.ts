@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import type { MintlifyClient } from '../mintlify/client.js';
 import { createProjects } from '../projects.js';
 import { installationOf, WorkspaceGoneError, type WorkspaceRef, type Workspaces } from '../workspace.js';
+import type { BotToken } from './bot-token.js';
 import type { Installations } from './installations.js';
 import { sealedRecords } from './sealed.js';
 import type { Secrets } from './secrets.js';
@@ -20,6 +21,7 @@ export interface TenantOptions {
   /** Deps from a workspace's own parts (wiring.ts). */
   build(own: WorkspaceParts): Deps;
   slackFor(token: string): WebClient;
+  botToken: BotToken;
   mintlifyFor(apiKey: string): MintlifyClient;
 }
 
@@ -57,7 +59,7 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
       return options.build({
         workspace: ref,
         store: store.scoped(tenant),
-        slack: slackClients(tenant, installation.bot.token, options.slackFor),
+        slack: slackClients(tenant, await options.botToken(ref, installation), options.slackFor),
         mintlify: mintlifyClients(tenant, apiKey, options.mintlifyFor),
         projects: createProjects({
           mintlify: {

@@ -176,4 +176,43 @@ describe('Slack stand-in: OAuth v2', () => {
     await org.chat.postMessage({ channel: 'C3DOCS', text: 'org-wide' });
     expect(slack.tenant('T3').messages.at(-1)).toMatchObject({ text: 'org-wide' });
   });
+
+  it('with token rotation on: an expiring xoxe token and a refresh token, each refresh token good once', async () => {
+    slack.rotation.enabled = true;
+    try {
+      slack.installs.nextInstall({ teamId: 'T2', userId: 'U2ANA' });
+      const { code } = await authorize({});
+      const granted = await client().oauth.v2.access({ client_id: clientId, client_secret: clientSecret, code });
+      expect(granted).toMatchObject({ token_type: 'bot', expires_in: 43_200, team: { id: 'T2' } });
+      expect(granted.access_token).toMatch(/^xoxe\.xoxb-/);
+      expect(granted.refresh_token).toMatch(/^xoxe-1-/);
+      const bot = (token?: string) =>
+        new webApi.WebClient(token, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+      await expect(bot(granted.access_token).auth.test()).resolves.toMatchObject({ team_id: 'T2' });
+
+      const refresh = (refresh_token?: string) =>
+        client().oauth.v2.access({
+          client_id: clientId,
+          client_secret: clientSecret,
+          grant_type: 'refresh_token',
+          refresh_token,
+        });
+      const renewed = await refresh(granted.refresh_token);
+      expect(renewed).toMatchObject({
+        token_type: 'bot',
+        expires_in: 43_200,
+        team: { id: 'T2' },
+        bot_user_id: 'U2BOT',
+      });
+      expect(renewed.access_token).not.toBe(granted.access_token);
+      await expect(refresh(granted.refresh_token)).rejects.toMatchObject({ data: { error: 'invalid_refresh_token' } });
+
+      clock += 43_200_000; // twelve hours later
+      await expect(bot(renewed.access_token).auth.test()).rejects.toMatchObject({ data: { error: 'token_expired' } });
+      const next = await refresh(renewed.refresh_token);
+      await expect(bot(next.access_token).auth.test()).resolves.toMatchObject({ team_id: 'T2' });
+    } finally {
+      slack.rotation.enabled = false;
+    }
+  });
 });

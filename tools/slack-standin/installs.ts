@@ -99,6 +99,7 @@ export class Installs {
     const secret = basicSecret ?? args.client_secret;
     if (clientId !== this.app.clientId) return refuse('invalid_client_id');
     if (secret !== this.app.clientSecret) return refuse('bad_client_secret');
+    if (args.grant_type === 'refresh_token') return this.slack.rotation.refresh(args);
     if (args.grant_type !== undefined && args.grant_type !== 'authorization_code') return refuse('invalid_grant_type');
     const grant = this.grants.find((g) => g.code === args.code);
     if (!grant || grant.used || this.slack.now() - grant.issuedAt > CODE_TTL_MS) return refuse('invalid_code');
@@ -155,18 +156,21 @@ export class Installs {
     const user = grant.userScope
       ? { scope: grant.userScope, access_token: this.slack.tokens.issue('user', grant.owner), token_type: 'user' }
       : {};
-    return {
+    const install = {
       app_id: ws.appId,
-      authed_user: { id: grant.userId, ...user },
-      ...(grant.scope && {
-        scope: grant.scope,
-        token_type: 'bot',
-        access_token: this.slack.tokens.issue('bot', grant.owner),
-        bot_user_id: org?.botUserId ?? ws.botUserId,
-      }),
       team: org ? null : { id: ws.teamId, name: ws.teamName ?? ws.teamDomain },
       enterprise: grid ? { id: grid.id, name: grid.name } : null,
       is_enterprise_install: !!org,
+    };
+    const bot = { scope: grant.scope, bot_user_id: org?.botUserId ?? ws.botUserId };
+    return {
+      ...install,
+      authed_user: { id: grant.userId, ...user },
+      ...(grant.scope && {
+        ...bot,
+        token_type: 'bot',
+        ...this.slack.rotation.botPair(grant.owner, { ...install, ...bot }),
+      }),
     };
   }
 }

@@ -28,7 +28,8 @@ export function routeToken(
   if (!token) return refuse('not_authed');
   const state = slack.tokens.get(token);
   if (!state) return refuse('invalid_auth');
-  if (state.refused) return refuse(state.refused);
+  const refused = slack.tokens.refusal(token, slack.now());
+  if (refused) return refuse(refused);
   const wantsApp = APP_TOKEN_METHODS.has(method);
   if ((state.kind === 'app') !== wantsApp) return refuse('not_allowed_token_type');
   if ('teamId' in state.owner) {

@@ -7,6 +7,7 @@ import { Faults, type SlackFault } from './faults.js';
 import { Installs } from './installs.js';
 import type { Args } from './methods/answer.js';
 import { type RateLimitOptions, RateLimits } from './rate-limits.js';
+import { TokenRotation } from './rotation.js';
 import { type StoredMessage, Tenant } from './tenant.js';
 import { Tokens } from './tokens.js';
 import { messageWire } from './wire.js';
@@ -47,6 +48,7 @@ export class SlackStandin {
   readonly now: () => number;
   readonly rateLimits: RateLimits;
   readonly installs = new Installs(this);
+  readonly rotation = new TokenRotation(this);
   readonly people = new PeopleActions(this);
   url = '';
   /** Set by a Socket Mode server attached to this stand-in: what `apps.connections.open` hands out. */
@@ -166,7 +168,7 @@ export class SlackStandin {
   /** Whether `token` is a live bot token acting for `tenant` (its own, or its organisation's org-wide one). */
   tokenServes(token: string, tenant: Tenant): boolean {
     const state = this.tokens.get(token);
-    if (!state || state.refused || state.kind === 'app') return false;
+    if (!state || this.tokens.refusal(token, this.now()) || state.kind === 'app') return false;
     return 'teamId' in state.owner
       ? state.owner.teamId === tenant.teamId
       : state.owner.enterpriseId === tenant.orgInstall?.id;

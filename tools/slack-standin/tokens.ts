@@ -8,6 +8,8 @@ export interface TokenState {
   kind: 'bot' | 'user' | 'app';
   owner: TokenOwner;
   refused?: string;
+  /** When it stops working (ms, the stand-in's clock): tokens of an app with token rotation on. */
+  expiresAt?: number;
 }
 
 /** The tokens the stand-in knows, whose each is, and which it now refuses. */
@@ -34,6 +36,30 @@ export class Tokens {
     const state = this.states.get(token);
     if (state) state.refused = error;
     else this.states.set(token, { kind: 'bot', owner: { teamId: '' }, refused: error });
+  }
+
+  /** The same token under the name token rotation gives it (`xoxe.xoxb-…`), expiring at `expiresAt`. */
+  rename(from: string, to: string, expiresAt: number): void {
+    const state = this.states.get(from);
+    if (!state) return;
+    this.states.delete(from);
+    this.states.set(to, { ...state, expiresAt });
+  }
+
+  /** Every expiring token of `owner` issued so far has expired by `now`. */
+  expireAll(owner: TokenOwner, now: number): void {
+    for (const state of this.states.values()) {
+      if (state.expiresAt !== undefined && sameOwner(state.owner, owner))
+        state.expiresAt = Math.min(state.expiresAt, now);
+    }
+  }
+
+  /** Why `token` is refused at `now`, if it is: revoked, or expired (`token_expired`). */
+  refusal(token: string, now: number): string | undefined {
+    const state = this.states.get(token);
+    if (state?.refused) return state.refused;
+    if (state?.expiresAt !== undefined && now >= state.expiresAt) return 'token_expired';
+    return undefined;
   }
 
   /** Refuses every bot and user token of `owner` (an uninstall, a revocation); the app-level token stays. */

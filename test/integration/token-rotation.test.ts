@@ -1,0 +1,49 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useHarness } from '../support/harness.js';
+import { storeKinds } from '../support/redis.js';
+import { oauthEnv, Workspaces } from '../support/tenants.js';
+import { eventually } from '../support/test-app.js';
+
+// Slack's token rotation (issue 31): with it on for the app, a bot token lives 12 hours and a refresh token buys the
+// next. Requests came through Bolt's installer, which refreshes; a worker posting a job's outcome used the stored
+// token and stopped working once it expired.
+
+const KEY = 'mint_acme_4f1c2d9e8b7aAAAA';
+const ACME = { team: 'T1', installer: 'U123ALICE', channel: 'C123DOCS' };
+
+describe.each(storeKinds)('token rotation ($label)', (store) => {
+  const h = useHarness({
+    store,
+    simulator: () => ({ jobDurationMs: 60_000, keys: { keys: { [KEY]: ['proj_a'] } } }),
+  });
+  const ws = new Workspaces(h);
+
+  beforeEach(async () => {
+    // Tokens that live an hour: inside Bolt's 2-hour window, so each use refreshes first.
+    h.slack.rotation.enabled = true;
+    h.slack.rotation.lifeS = 3_600;
+    await h.boot({ env: oauthEnv(h) });
+    ws.prepare();
+  });
+
+  it('a job whose tokens all expired while it ran still gets its PR posted: the worker refreshes the token', async () => {
+    expect((await ws.install(ACME.team, ACME.installer)).status).toBe(200);
+    expect(await ws.connect(ACME.team, ACME.installer, { apiKey: KEY, project: 'proj_a' })).toBeUndefined();
+    const job = await h.startJob('Document the retry policy', {
+      user: ACME.installer,
+      channel: ACME.channel,
+      fields: { team_id: ACME.team },
+    });
+
+    h.slack.rotation.expireAll({ teamId: ACME.team }); // hours pass: every token handed out so far has expired
+    h.sim.endJob(job.jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/7' });
+    // A call the stand-in accepted names the workspace it acted in; a refused one (token_expired) names none.
+    await eventually(
+      () => h.threadPosts(job.rootTs).find((c) => c.teamId === ACME.team && JSON.stringify(c.args).includes('pull/7')),
+      10_000,
+      'the outcome in the thread',
+    );
+    const refreshes = h.slack.callsTo('oauth.v2.access').filter((c) => c.args.grant_type === 'refresh_token');
+    expect(refreshes.length).toBeGreaterThan(0);
+  });
+});
