@@ -42,7 +42,8 @@ export const EXAMPLE_VALUES: Readonly<Record<string, string>> = {
   MINTLIFY_PROJECT_ID: 'your-project-id',
 };
 const STILL_EXAMPLE = 'still the example value from .env.example: put in your own';
-const EnvSchema = z
+/** Every variable the app reads, with its parser: docs/configuration.md documents each (test/unit/config-docs.test.ts). */
+export const EnvSchema = z
   .object({
     // Required unless in OAuth mode (checked below, in that order, so the problems read as the file does).
     SLACK_BOT_TOKEN: optional.refine((v) => v === undefined || v.startsWith('xoxb-'), {
