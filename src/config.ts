@@ -175,7 +175,7 @@ export interface Config {
   slackRateWindowMs: number;
   allowedUsers: string[];
   allowedChannels: string[];
-  /** Who steers a job in its own thread (README, "Who steers a job"). */
+  /** Who steers a job in its own thread (docs/agent.md#who-steers-a-job). */
   followUps: FollowUps;
   /** People of another organisation (Slack Connect) may start and steer jobs. */
   allowExternal: boolean;
@@ -196,8 +196,8 @@ export class ConfigError extends Error {
 /** What to do about a configuration error, for the first-run message. */
 export function nextStep(envFileExists: boolean): string {
   return envFileExists
-    ? 'Next: fix these in .env (or the environment) and run `npm start` again. README, section "2. Configure", explains each variable.'
-    : 'Next: copy .env.example to .env (`cp .env.example .env`), fill in your values, and run `npm start` again. README, section "2. Configure", explains each variable.';
+    ? 'Next: fix these in .env (or the environment) and run `npm start` again. docs/configuration.md explains each variable.'
+    : 'Next: copy .env.example to .env (`cp .env.example .env`), fill in your values, and run `npm start` again. docs/configuration.md explains each variable.';
 }
 
 /** Parses the environment. Problems name the variable and what is expected, never the value given. */

@@ -83,6 +83,42 @@ describe('links in README.md and docs/', () => {
   });
 });
 
+/** Files outside the docs that send a reader to them: the app's own messages, comments, the deployment files. */
+function pointingFiles(): string[] {
+  const under = (dir: string) =>
+    readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts') && !name.includes('node_modules'))
+      .map((name) => join(dir, name));
+  return [
+    ...['src', 'test', 'tools', 'bench'].flatMap(under),
+    ...['Dockerfile', 'docker-compose.yml', '.env.example', 'manifest.yml', '.ci/run'],
+  ];
+}
+
+describe('pointers into the docs from code and deployment files', () => {
+  it('name a page of docs/ that exists, and a heading it has', () => {
+    const broken = pointingFiles().flatMap((path) =>
+      [...read(path).matchAll(/docs\/([\w-]+\.md)(?:#([\w-]+))?/g)]
+        .filter(([, page = '', anchor]) => {
+          const file = `docs/${page}`;
+          return !existsSync(join(ROOT, file)) || (anchor !== undefined && !anchorsOf(file).has(anchor));
+        })
+        .map(([pointer]) => `${path}: ${pointer}`),
+    );
+    expect(broken).toEqual([]);
+  });
+
+  it('name no README section the README no longer has', () => {
+    const headings = [...prose(read('README.md')).matchAll(/^#{1,6} (.+)$/gm)].map((m) => m[1]);
+    const broken = pointingFiles().flatMap((path) =>
+      [...read(path).matchAll(/README(?:,? section)?[,:]? (?:"([^"]+)"|([A-Z][\w ]+))/g)]
+        .filter(([, quoted, bare]) => !headings.includes(quoted ?? bare))
+        .map(([pointer]) => `${path}: ${pointer}`),
+    );
+    expect(broken).toEqual([]);
+  });
+});
+
 describe('docs/setup.md, "Slack app manifest"', () => {
   it('says why each scope and event of manifest.yml is there', () => {
     const setup = read('docs/setup.md');
