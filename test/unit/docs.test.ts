@@ -83,12 +83,14 @@ describe('links in README.md and docs/', () => {
   });
 });
 
+/** The TypeScript files under a folder of the repository, as paths from its root. */
+const under = (dir: string) =>
+  readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((name) => name.endsWith('.ts') && !name.includes('node_modules'))
+    .map((name) => join(dir, name));
+
 /** Files outside the docs that send a reader to them: the app's own messages, comments, the deployment files. */
 function pointingFiles(): string[] {
-  const under = (dir: string) =>
-    readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
-      .filter((name) => name.endsWith('.ts') && !name.includes('node_modules'))
-      .map((name) => join(dir, name));
   return [
     ...['src', 'test', 'tools', 'bench'].flatMap(under),
     ...['Dockerfile', 'docker-compose.yml', '.env.example', 'manifest.yml', '.ci/run'],
@@ -116,6 +118,28 @@ describe('pointers into the docs from code and deployment files', () => {
         .map(([pointer]) => `${path}: ${pointer}`),
     );
     expect(broken).toEqual([]);
+  });
+});
+
+/** Every lane of the work engine, as `src/` defines them (`defineLane({ name: '…' })`). */
+function lanes(): string[] {
+  return under('src').flatMap((file) =>
+    [...read(file).matchAll(/defineLane\(\{\s*name: '([\w-]+)'/g)].map((m) => m[1] as string),
+  );
+}
+
+describe('the lists of lanes in the docs', () => {
+  it.each([
+    ['docs/operating.md', '### The queues'],
+    ['docs/operating.md', 'The work engine adds, per lane'],
+    ['docs/ARCHITECTURE.md', '| **lane**'],
+  ])('%s, "%s", names every lane', (path, marker) => {
+    const text = read(path);
+    const start = text.indexOf(marker);
+    const paragraph = text.slice(start, text.indexOf('\n\n', start + marker.length + 2));
+    expect(start).toBeGreaterThanOrEqual(0);
+    expect(lanes().length).toBeGreaterThanOrEqual(5);
+    expect(lanes().filter((lane) => !paragraph.includes(`\`${lane}\``))).toEqual([]);
   });
 });
 
