@@ -2,7 +2,7 @@
 # Build:  docker build -t mintlify-slack .
 # Run:    docker run --env-file .env -p 3000:3000 mintlify-slack
 # Scale out: the same image runs every role (ROLE=all, the default; web; worker), with REDIS_URL for web and worker.
-#         docker-compose.yml runs Redis + 2 web + 2 workers (README "Scale out").
+#         docker-compose.yml runs Redis + 2 web + 2 workers (docs/operating.md#scale-out).
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 
@@ -29,6 +29,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node as PID 1 receives SIGTERM directly, so the app stops gracefully (npm start would add a shell and npm, which swallow signals).
-# The heap flag is npm start's (README "Memory"): V8's young generation capped at 2 × 8 MB; the app sets the rest of
+# The heap flag is npm start's (docs/operating.md#memory): V8's young generation capped at 2 × 8 MB; the app sets the rest of
 # its heap policy by role at start (src/heap.ts).
 CMD ["node", "--max-semi-space-size=8", "dist/index.js"]

@@ -42,7 +42,8 @@ export const EXAMPLE_VALUES: Readonly<Record<string, string>> = {
   MINTLIFY_PROJECT_ID: 'your-project-id',
 };
 const STILL_EXAMPLE = 'still the example value from .env.example: put in your own';
-const EnvSchema = z
+/** Every variable the app reads, with its parser: docs/configuration.md documents each (test/unit/config-docs.test.ts). */
+export const EnvSchema = z
   .object({
     // Required unless in OAuth mode (checked below, in that order, so the problems read as the file does).
     SLACK_BOT_TOKEN: optional.refine((v) => v === undefined || v.startsWith('xoxb-'), {
@@ -174,7 +175,7 @@ export interface Config {
   slackRateWindowMs: number;
   allowedUsers: string[];
   allowedChannels: string[];
-  /** Who steers a job in its own thread (README, "Who steers a job"). */
+  /** Who steers a job in its own thread (docs/agent.md#who-steers-a-job). */
   followUps: FollowUps;
   /** People of another organisation (Slack Connect) may start and steer jobs. */
   allowExternal: boolean;
@@ -195,8 +196,8 @@ export class ConfigError extends Error {
 /** What to do about a configuration error, for the first-run message. */
 export function nextStep(envFileExists: boolean): string {
   return envFileExists
-    ? 'Next: fix these in .env (or the environment) and run `npm start` again. README, section "2. Configure", explains each variable.'
-    : 'Next: copy .env.example to .env (`cp .env.example .env`), fill in your values, and run `npm start` again. README, section "2. Configure", explains each variable.';
+    ? 'Next: fix these in .env (or the environment) and run `npm start` again. docs/configuration.md explains each variable.'
+    : 'Next: copy .env.example to .env (`cp .env.example .env`), fill in your values, and run `npm start` again. docs/configuration.md explains each variable.';
 }
 
 /** Parses the environment. Problems name the variable and what is expected, never the value given. */

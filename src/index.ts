@@ -45,7 +45,7 @@ try {
   log.error('app.start_failed', { error: message });
   if (error instanceof TokenRefusedError) {
     process.stderr.write(
-      `${message}\nCopy the ${error.variable} of your Slack app into .env (README: Troubleshooting).\n`,
+      `${message}\nCopy the ${error.variable} of your Slack app into .env (docs/troubleshooting.md).\n`,
     );
   }
   process.exit(1);

@@ -20,7 +20,7 @@ export interface Said {
 export const isInstruction = (said: Said): boolean => hasWords(said.text) || (said.files?.length ?? 0) > 0;
 
 /**
- * Who steers a job, one rule for every door (README, "Who steers a job"): in the bot's own thread (the `/agent`
+ * Who steers a job, one rule for every door (docs/agent.md#who-steers-a-job): in the bot's own thread (the `/agent`
  * root, a DM, the shortcut's thread) a person's reply is a follow-up; in a thread the job joined (a mention inside
  * a discussion) only a message that mentions the bot is; `AGENT_FOLLOW_UPS=mention` requires the mention in both.
  * A message without words or files is never an instruction.

@@ -15,7 +15,7 @@ type Marker = z.infer<typeof MarkerSchema>;
 export const DATA_LOST_MESSAGE =
   'The store lost its data (Redis restarted without persistence, failed over to an empty replica, or was flushed): ' +
   'jobs in progress are no longer polled. A reply in a job’s thread takes the job up again from its root message. ' +
-  'Run Redis with persistence (AOF or RDB) and maxmemory-policy noeviction (README: Running with Redis).';
+  'Run Redis with persistence (AOF or RDB) and maxmemory-policy noeviction (docs/operating.md#redis).';
 
 export interface StoreLoss {
   /** Writes the marker when there is none (a first start) and starts reading it. */

@@ -22,13 +22,13 @@ export async function checkRedisSettings(client: Pick<RedisClientType, 'configGe
   if (policy !== undefined && policy !== 'noeviction') {
     log.warn('store.redis_evicts', {
       maxmemory_policy: policy,
-      message: `Redis may evict the app's keys (maxmemory-policy ${policy}): running jobs can lose their tracking. Set maxmemory-policy noeviction (README: Running with Redis).`,
+      message: `Redis may evict the app's keys (maxmemory-policy ${policy}): running jobs can lose their tracking. Set maxmemory-policy noeviction (docs/operating.md#redis).`,
     });
   }
   if (settings.appendonly === 'no' && !settings.save) {
     log.warn('store.redis_not_persistent', {
       message:
-        'Redis keeps nothing across a restart (appendonly no, no save points): a restart loses running jobs’ tracking. Turn on AOF (appendonly yes) or RDB snapshots (README: Running with Redis).',
+        'Redis keeps nothing across a restart (appendonly no, no save points): a restart loses running jobs’ tracking. Turn on AOF (appendonly yes) or RDB snapshots (docs/operating.md#redis).',
     });
   }
 }

@@ -229,7 +229,7 @@ describe('bad input sweep', () => {
     it('a 40,000-character thread reply the service refuses: the private error echoing it still fits Slack', async () => {
       const { jobId, rootTs } = await h.startJob('Job that will vanish');
       h.sim.deleteJob(jobId);
-      // Words first: a reply of punctuation alone is not an instruction (README, "Who steers a job").
+      // Words first: a reply of punctuation alone is not an instruction (docs/agent.md#who-steers-a-job).
       await h.deliver(threadReply(rootTs, { text: `Fix${huge('&').slice(3)}` }));
       const [eph] = await eventually(
         () => h.slack.callsTo('chat.postEphemeral').length && h.slack.callsTo('chat.postEphemeral'),

@@ -105,7 +105,7 @@ describe('fast start (npm start = build only if stale, then node dist/index.js)'
     expect(exit.code).toBe(78);
     expect(exit.stderr).toContain('SLACK_BOT_TOKEN: required');
     expect(exit.stderr.trim().split('\n').at(-1)).toMatch(
-      /^Next: copy \.env\.example to \.env .*README, section "2\. Configure"/,
+      /^Next: copy \.env\.example to \.env .*docs\/configuration\.md explains each variable/,
     );
     // No compile on the way (one takes 15–23 s); the 2 s target itself is measured in BENCHMARKS.md.
     expect(exit.ms).toBeLessThan(12_000);

@@ -13,7 +13,7 @@ const DM = 'D123ALICE';
 /** The lines `user` says one after another, as `reply` takes them. */
 const by = (user: string, ...texts: string[]): [string, string][] => texts.map((text) => [user, text]);
 
-/** Who steers a job (README, "Who steers a job"), on every door that starts one, over signed HTTP and Socket Mode. */
+/** Who steers a job (docs/agent.md#who-steers-a-job), on every door that starts one, over signed HTTP and Socket Mode. */
 function steeringSuite(h: Harness) {
   const prompts = () => h.followUps().map((r) => (r.body as { prompt: string }).prompt);
   const reacted = (ts: string) => h.slack.callsTo('reactions.add').filter((c) => c.args.timestamp === ts);
