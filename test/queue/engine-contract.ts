@@ -10,6 +10,7 @@ import {
 } from '../../src/queue/engine.js';
 import { captureLogs } from '../support/logs.js';
 import { eventually, sleep } from '../support/wait.js';
+import { stepCases } from './step-contract.js';
 import { gate, lanes } from './support.js';
 
 /** Makes an engine on `namespace`; the contract closes it. `dispose` (optional) deletes what the namespace left. */
@@ -331,6 +332,8 @@ export function engineContract(factory: EngineFactory): void {
       expect(events).toEqual(['work started first', 'work retried', 'work started retry', 'work completed']);
     });
   });
+
+  stepCases({ engine: () => engine, open, logs: () => logs });
 
   describe('schedulers', () => {
     it('runs an every-N-ms scheduler at once and then once per period, each occurrence its own job', async () => {

@@ -8,7 +8,7 @@ import { CLEAN_CWD } from '../support/app-process.js';
 import { captureLogs } from '../support/logs.js';
 import { dropNamespace, redisAvailable, TEST_REDIS_URL, testNamespace } from '../support/redis.js';
 import { eventually, sleep } from '../support/wait.js';
-import { lanes } from './support.js';
+import { lanes, STEP_COUNT } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LOCK_MS = 2_000;
@@ -97,6 +97,57 @@ describe.skipIf(!redisAvailable)('two worker processes, one killed mid-job', { t
       expect(survivor.output()).toMatch(/"event":"queue\.job_stalled".*"job_id":"takeover\/1"/);
       expect(await web.counts('takeover')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
     } finally {
+      await web.close(0);
+      redis.disconnect();
+    }
+  });
+
+  it('counts take-overs per step: a job whose worker dies during four different steps still completes, once', {
+    timeout: 120_000,
+  }, async () => {
+    workers.push(await startWorker(namespace), await startWorker(namespace));
+    // Each killed worker is replaced in the background: the survivor takes the step over meanwhile.
+    const replacements: Promise<unknown>[] = [];
+    const web = await createRedisEngine({ redisUrl: TEST_REDIS_URL, namespace, log: captureLogs().log });
+    const redis = new Redis(TEST_REDIS_URL);
+    const list = (name: string) => redis.lrange(`${namespace}:test:${name}`, 0, -1);
+    try {
+      await web.lane(lanes.steps).add({ n: 1 }, { id: 'steps/1' });
+      // More take-overs over the job's life than a step may have (MAX_STALLED, 3), one per step.
+      for (let step = 1; step <= 4; step++) {
+        const entry = await eventually(
+          async () => (await list('steps')).find((line) => line.startsWith(`steps/1 ${step} `)),
+          20_000,
+          `step ${step} started`,
+        );
+        const doomedPid = Number(entry.split(' ')[2]);
+        const doomed = await eventually(
+          () => workers.find(({ child }) => child.pid === doomedPid),
+          5_000,
+          `worker ${doomedPid}`,
+        );
+        const exited = once(doomed.child, 'exit');
+        doomed.child.kill('SIGKILL');
+        await exited;
+        // A replacement that does not start in time leaves the survivor alone: the next kill then leaves no
+        // worker, and the test fails naming the step that never started.
+        const replacement = startWorker(namespace).then((worker) => workers.push(worker));
+        replacements.push(replacement.catch(() => {}));
+      }
+      await eventually(
+        async () => (await list('completed')).length > 0 || (await web.counts('steps')).failed > 0,
+        30_000,
+        'the last step or a failure',
+      );
+      expect(await web.failed('steps')).toEqual([]);
+      await sleep(LOCK_MS + STALLED_MS);
+      expect(await list('completed')).toHaveLength(1);
+      const steps = (await list('steps')).map((line) => Number(line.split(' ')[1]));
+      // Each killed step ran twice (killed, then taken over), the last once.
+      expect(steps).toEqual([1, 1, 2, 2, 3, 3, 4, 4, STEP_COUNT]);
+      expect(await web.counts('steps')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
+    } finally {
+      await Promise.allSettled(replacements);
       await web.close(0);
       redis.disconnect();
     }
