@@ -143,8 +143,10 @@ describe.skipIf(!redisAvailable)('two worker processes, one killed mid-job', { t
       await sleep(LOCK_MS + STALLED_MS);
       expect(await list('completed')).toHaveLength(1);
       const steps = (await list('steps')).map((line) => Number(line.split(' ')[1]));
-      // Each killed step ran twice (killed, then taken over), the last once.
-      expect(steps).toEqual([1, 1, 2, 2, 3, 3, 4, 4, STEP_COUNT]);
+      // Steps in order, never one again after the next began; each killed step ran again where it was taken over.
+      expect(steps).toEqual([...steps].sort((a, b) => a - b));
+      for (const step of [1, 2, 3, 4]) expect(steps.filter((s) => s === step).length).toBeGreaterThanOrEqual(2);
+      expect(steps.at(-1)).toBe(STEP_COUNT);
       expect(await web.counts('steps')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
     } finally {
       await Promise.allSettled(replacements);
