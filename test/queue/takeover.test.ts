@@ -59,6 +59,19 @@ describe.skipIf(!redisAvailable)('two worker processes, one killed mid-job', { t
     await dropNamespace(namespace);
   });
 
+  /** SIGKILLs the worker that wrote `entry` (its pid last) and starts a replacement in the background. */
+  async function killRunner(entry: string, replacements: Promise<unknown>[]): Promise<void> {
+    const pid = Number(entry.split(' ').at(-1));
+    const doomed = await eventually(() => workers.find(({ child }) => child.pid === pid), 5_000, `worker ${pid}`);
+    const exited = once(doomed.child, 'exit');
+    doomed.child.kill('SIGKILL');
+    await exited;
+    // A replacement that does not start in time leaves the survivor alone: the next kill then leaves no worker, and
+    // the test fails naming the start that never came.
+    const replacement = startWorker(namespace).then((worker) => workers.push(worker));
+    replacements.push(replacement.catch(() => {}));
+  }
+
   it('has the job taken over by the other worker within the lock time, and completed exactly once', async () => {
     workers.push(await startWorker(namespace), await startWorker(namespace));
     const web = await createRedisEngine({ redisUrl: TEST_REDIS_URL, namespace, log: captureLogs().log });
@@ -120,19 +133,7 @@ describe.skipIf(!redisAvailable)('two worker processes, one killed mid-job', { t
           20_000,
           `step ${step} started`,
         );
-        const doomedPid = Number(entry.split(' ')[2]);
-        const doomed = await eventually(
-          () => workers.find(({ child }) => child.pid === doomedPid),
-          5_000,
-          `worker ${doomedPid}`,
-        );
-        const exited = once(doomed.child, 'exit');
-        doomed.child.kill('SIGKILL');
-        await exited;
-        // A replacement that does not start in time leaves the survivor alone: the next kill then leaves no
-        // worker, and the test fails naming the step that never started.
-        const replacement = startWorker(namespace).then((worker) => workers.push(worker));
-        replacements.push(replacement.catch(() => {}));
+        await killRunner(entry, replacements);
       }
       await eventually(
         async () => (await list('completed')).length > 0 || (await web.counts('steps')).failed > 0,
@@ -148,6 +149,34 @@ describe.skipIf(!redisAvailable)('two worker processes, one killed mid-job', { t
       for (const step of [1, 2, 3, 4]) expect(steps.filter((s) => s === step).length).toBeGreaterThanOrEqual(2);
       expect(steps.at(-1)).toBe(STEP_COUNT);
       expect(await web.counts('steps')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
+    } finally {
+      await Promise.allSettled(replacements);
+      await web.close(0);
+      redis.disconnect();
+    }
+  });
+
+  it('fails a step that keeps killing its worker after 3 take-overs, with an error log naming the job', {
+    timeout: 120_000,
+  }, async () => {
+    workers.push(await startWorker(namespace), await startWorker(namespace));
+    const replacements: Promise<unknown>[] = [];
+    const web = await createRedisEngine({ redisUrl: TEST_REDIS_URL, namespace, log: captureLogs().log });
+    const redis = new Redis(TEST_REDIS_URL);
+    const list = (name: string) => redis.lrange(`${namespace}:test:${name}`, 0, -1);
+    try {
+      await web.lane(lanes.steps).add({ n: 1 }, { id: 'steps/1' });
+      for (let start = 1; start <= 4; start++) {
+        const entry = await eventually(async () => (await list('steps'))[start - 1], 20_000, `start ${start}`);
+        await killRunner(entry, replacements);
+      }
+      const failed = await eventually(async () => (await web.failed('steps'))[0], 30_000, 'the failure');
+      expect(failed).toMatchObject({ id: 'steps/1', error: 'job stalled more than allowable limit' });
+      // Four starts, all of step 1: the fourth take-over fails the job instead of running it a fifth time.
+      expect((await list('steps')).map((line) => line.split(' ')[1])).toEqual(['1', '1', '1', '1']);
+      expect(await list('completed')).toEqual([]);
+      const logged = workers.map(({ output }) => output()).join('\n');
+      expect(logged).toMatch(/"level":"error".*"event":"queue\.job_failed".*"job_id":"steps\/1"/);
     } finally {
       await Promise.allSettled(replacements);
       await web.close(0);
