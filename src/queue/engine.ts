@@ -38,7 +38,7 @@ export function defineLane<S extends z.ZodType>(lane: LaneDefinition<S>): LaneDe
 export interface JobMeta {
   readonly id: string;
   readonly lane: string;
-  /** 1 on the first try, 2 on the first retry, … (a job taken over from a dead worker keeps its number). */
+  /** 1 on a step's first try, 2 on its first retry, … (a job taken over from a dead worker keeps its number). */
   readonly attempt: number;
   /** Aborted when the engine closes and its deadline passes: the job is handed back, its result is ignored. */
   readonly signal: AbortSignal;
@@ -50,8 +50,8 @@ export type Processor<D, R = unknown> = (data: D, meta: JobMeta) => Promise<R | 
 /**
  * What a processor returns to run the same job again after `delayMs`, with `data` (a poll's next step): the job
  * keeps its id the whole time, so adding that id again meanwhile changes nothing, and a worker that dies between
- * two steps cannot lose it (the job is rescheduled in one step, atomically on Redis). Each step starts its tries
- * afresh.
+ * two steps cannot lose it (the job is rescheduled in one step, atomically on Redis). Each step has a budget of its
+ * own: its tries, its backoff and its take-overs start afresh, and its wait is measured from its own due time.
  */
 export class Again {
   constructor(
@@ -63,8 +63,9 @@ export class Again {
 export interface AddOptions {
   /**
    * Names the work (project, job, round): while a job with this id is waiting, delayed (a retry's backoff
-   * included), running or in the failed set, adding it again changes nothing (its data and due time are kept).
-   * A completed job is removed at once, so its id names the next round's work. Default: a fresh id.
+   * included) or running, adding it again changes nothing (its data and due time are kept). A completed job is
+   * removed at once, so its id names the next round's work; one that failed for good is replaced by the new work
+   * (it leaves the failed set). Default: a fresh id.
    */
   id?: string;
   /** Not before this many ms from now. */
@@ -105,7 +106,7 @@ export interface LaneStats extends LaneCounts {
   retriedTotal: number;
   /** Jobs that failed for good (landed in the failed set). */
   failedTotal: number;
-  /** Started − ready, for first starts: due time to start, the wait a worker shortage adds. */
+  /** Started − ready, for each step's first start: due time to start, the wait a worker shortage adds. */
   wait: { count: number; sumMs: number; maxMs: number };
 }
 

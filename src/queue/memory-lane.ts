@@ -60,7 +60,9 @@ export class MemoryLane {
     { id = String(++this.#autoId), delayMs = 0 }: AddOptions,
     scheduler?: string,
   ): MemoryJob | undefined {
-    if (this.#jobs.has(id)) return undefined; // waiting, delayed, active or failed: the same work, one job
+    // Waiting, delayed or active: the same work, one job. Failed for good: the new work takes its id.
+    if (this.#jobs.get(id)?.state === 'failed') this.remove(id);
+    else if (this.#jobs.has(id)) return undefined;
     const job = newMemoryJob(id, json, Date.now() + delayMs, scheduler);
     this.#jobs.set(job.id, job);
     this.#counts.waiting++;

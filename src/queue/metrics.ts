@@ -49,7 +49,7 @@ export function createQueueMetrics(registry: Registry): QueueMetrics {
   });
   const wait = new Histogram({
     name: `${PREFIX}queue_wait_seconds`,
-    help: 'From due to started, for first starts, by lane: grows when workers do not keep up',
+    help: "From due to started, for each job's and each step's first start, by lane: grows when workers do not keep up",
     labelNames: ['lane'],
     buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
     registers: [registry],

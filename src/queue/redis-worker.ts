@@ -35,17 +35,22 @@ export interface LaneWorker {
 export function startLaneWorker(options: LaneWorkerOptions): LaneWorker {
   const { definition, redisUrl, prefix, timings, tracker, log } = options;
   const running = new Set<string>();
-  const worker = new Worker(definition.name, (job, token, signal) => run(options, running, job, token, signal), {
-    connection: workerConnectionOptions(redisUrl, timings),
-    prefix,
-    concurrency: definition.concurrency,
-    lockDuration: timings.lockDurationMs,
-    stalledInterval: timings.stalledIntervalMs,
-    maxStalledCount: MAX_STALLED,
-    drainDelay: 1,
-    // After a failed Redis command the fetch loop waits this long before trying again (BullMQ's default is 15 s).
-    runRetryDelay: 1_000,
-  });
+  const nextStep: NextStep = (job, token, again) => reschedule(worker, job, token, again);
+  const worker: Worker = new Worker(
+    definition.name,
+    (job, token, signal) => run(options, running, nextStep, job, token, signal),
+    {
+      connection: workerConnectionOptions(redisUrl, timings),
+      prefix,
+      concurrency: definition.concurrency,
+      lockDuration: timings.lockDurationMs,
+      stalledInterval: timings.stalledIntervalMs,
+      maxStalledCount: MAX_STALLED,
+      drainDelay: 1,
+      // After a failed Redis command the fetch loop waits this long before trying again (BullMQ's default is 15 s).
+      runRetryDelay: 1_000,
+    },
+  );
   const errors = throttledErrors(log, options.where);
   worker.on('error', errors.error);
   worker.on('ready', errors.ready);
@@ -74,9 +79,12 @@ export function startLaneWorker(options: LaneWorkerOptions): LaneWorker {
   };
 }
 
+type NextStep = (job: Job, token: string | undefined, again: Again) => Promise<void>;
+
 async function run(
   { definition, processor, tracker }: LaneWorkerOptions,
   running: Set<string>,
+  nextStep: NextStep,
   job: Job,
   token: string | undefined,
   signal: AbortSignal | undefined,
@@ -84,15 +92,14 @@ async function run(
   const id = job.id ?? '';
   const abort = signal ?? new AbortController().signal;
   const meta: JobMeta = { id, lane: definition.name, attempt: job.attemptsMade + 1, signal: abort };
+  // A step's first start (its tries and starts are reset with each step): its wait is the lane's wait.
   const first = job.attemptsMade === 0 && job.attemptsStarted <= 1;
   tracker.started(definition.name, first ? (job.processedOn ?? Date.now()) - readyAt(job) : undefined);
   running.add(id);
   try {
     const result = await untilAborted(runProcessor(definition, processor, job.data, meta), abort);
     if (result instanceof Again) {
-      // The same job, its next step: new data, then back to delayed in one script (never lost between the two).
-      await job.updateData(parseData(definition, result.data));
-      await job.moveToDelayed(Date.now() + result.delayMs, token);
+      await nextStep(job, token, new Again(parseData(definition, result.data), result.delayMs));
       throw new DelayedError();
     }
   } catch (error) {
@@ -109,7 +116,29 @@ async function run(
   }
 }
 
-/** When the job became due: added, plus its delay (BullMQ zeroes `delay` when it promotes a job; `opts` keeps it). */
+/**
+ * The same job, its next step, in one script (never lost, never half done): back to delayed with its new data and
+ * a budget of its own, as if added now with the step's delay. BullMQ's `moveToDelayed` keeps tries made (`atm`),
+ * tries started (`ats`) and take-overs (`stc`), so its script resets them with the data; the step is due at
+ * `timestamp + opts.delay`. Our jobs' options are plain JSON (no flow or deduplication keys, which BullMQ encodes),
+ * so they are written back as they were read.
+ */
+async function reschedule(worker: Worker, job: Job, token: string | undefined, { data, delayMs }: Again) {
+  const now = Date.now();
+  const fields = {
+    data: JSON.stringify(data),
+    opts: JSON.stringify({ ...job.opts, delay: delayMs }),
+    timestamp: now,
+    atm: 0,
+    ats: 0,
+    stc: 0,
+  };
+  await worker
+    .getBackend()
+    .moveToDelayed(job.id ?? '', now, delayMs, token, { skipAttempt: true, fieldsToUpdate: fields });
+}
+
+/** When the job (or its step) became due: added, plus its delay (BullMQ zeroes `delay` when it promotes a job). */
 function readyAt(job: Job): number {
   return job.timestamp + (job.opts.delay ?? 0);
 }

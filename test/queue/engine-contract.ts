@@ -10,6 +10,7 @@ import {
 } from '../../src/queue/engine.js';
 import { captureLogs } from '../support/logs.js';
 import { eventually, sleep } from '../support/wait.js';
+import { stepCases } from './step-contract.js';
 import { gate, lanes } from './support.js';
 
 /** Makes an engine on `namespace`; the contract closes it. `dispose` (optional) deletes what the namespace left. */
@@ -195,7 +196,28 @@ export function engineContract(factory: EngineFactory): void {
       expect((runs[1]?.at ?? 0) - (runs[0]?.at ?? 0)).toBeGreaterThanOrEqual(140);
     });
 
-    it('keeps a failed id failed until an operator retries it (all tries again) or removes it (the id is free)', async () => {
+    it('runs a later add of a failed job’s id, with all its tries, in place of the failed job', async () => {
+      const { runs, processor } = record();
+      engine.work(lanes.work, async (data, meta) => {
+        await processor(data, meta);
+        // The first job fails for good; the second blips once, then succeeds.
+        if (data.n === 1 || meta.attempt === 1) throw new Error('Slack was down');
+      });
+      const lane = engine.lane(lanes.work);
+      await lane.add({ n: 1 }, { id: 'refresh/1' });
+      await eventually(async () => (await engine.counts('work')).failed === 1, 8_000, 'the failure');
+      await lane.add({ n: 2 }, { id: 'refresh/1' });
+      await eventually(
+        async () => runs.length === 5 && (await engine.counts('work')).active === 0,
+        8_000,
+        'the later add done',
+      );
+      expect(runs.map((r) => `${r.n}:${r.meta.attempt}`)).toEqual(['1:1', '1:2', '1:3', '2:1', '2:2']);
+      expect(await engine.counts('work')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
+      expect(await engine.failed('work')).toEqual([]);
+    });
+
+    it('lets an operator retry a failed job (all tries again) or remove it (the id is free)', async () => {
       let failing = true;
       const { runs, processor } = record();
       engine.work(lanes.work, async (data, meta) => {
@@ -205,8 +227,6 @@ export function engineContract(factory: EngineFactory): void {
       const lane = engine.lane(lanes.work);
       await lane.add({ n: 1 }, { id: 'same' });
       await eventually(async () => (await engine.counts('work')).failed === 1, 8_000, 'the failure');
-      await lane.add({ n: 2 }, { id: 'same' });
-      await sleep(300);
       expect(runs).toHaveLength(3);
 
       expect(await engine.retry('work', 'same')).toBe(true);
@@ -312,6 +332,8 @@ export function engineContract(factory: EngineFactory): void {
       expect(events).toEqual(['work started first', 'work retried', 'work started retry', 'work completed']);
     });
   });
+
+  stepCases({ engine: () => engine, open, logs: () => logs });
 
   describe('schedulers', () => {
     it('runs an every-N-ms scheduler at once and then once per period, each occurrence its own job', async () => {

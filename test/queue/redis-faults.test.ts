@@ -48,8 +48,10 @@ describe.skipIf(!redisServerAvailable)('BullMQ engine when Redis misbehaves', { 
     await expect(engine.stats()).rejects.toThrow(QueueUnavailableError);
     await sleep(pauseEnds + 200 - Date.now());
 
-    // The add that timed out had been sent: it lands when Redis answers. A caller told "unavailable" may find the
-    // work done anyway; adding it again with the same id is one job only while the first has not completed.
+    // An add first asks whether a failed job holds its id: that is what timed out here, so nothing was added. In
+    // general a caller told "unavailable" may find the work done anyway (an add sent before the timeout lands when
+    // Redis answers); adding it again with the same id is one job only while the first has not completed.
+    await engine.lane(lanes.work).add({ n: 1 }, { id: 'during-pause' });
     await engine.lane(lanes.work).add({ n: 2 }, { id: 'after-pause' });
     await eventually(() => runs.includes(1) && runs.includes(2), 20_000, 'both jobs after the pause');
     await sleep(500);

@@ -1,12 +1,14 @@
 /**
  * A worker process for test/queue/takeover.test.ts: works lane `takeover` on the Redis engine and records in Redis
- * when it starts and completes a job (`<namespace>:test:started` / `:completed`, entries `<job id> <pid>`).
+ * when it starts and completes a job (`<namespace>:test:started` / `:completed`, entries `<job id> <pid>`). It also
+ * works lane `steps`: a job of STEP_COUNT steps, each held HOLD_MS (`…:test:steps`, entries `<job id> <step> <pid>`).
  */
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { createLogger } from '../../src/log.js';
+import { Again } from '../../src/queue/engine.js';
 import { createRedisEngine } from '../../src/queue/redis.js';
-import { lanes } from './support.js';
+import { lanes, STEP_COUNT } from './support.js';
 
 const env = z
   .object({ REDIS_URL: z.string(), NAMESPACE: z.string(), LOCK_MS: z.coerce.number(), STALLED_MS: z.coerce.number() })
@@ -25,6 +27,13 @@ engine.work(lanes.takeover, async (_data, meta) => {
   await record.rpush(`${env.NAMESPACE}:test:started`, `${meta.id} ${process.pid}`);
   await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
   await record.rpush(`${env.NAMESPACE}:test:completed`, `${meta.id} ${process.pid}`);
+});
+engine.work(lanes.steps, async ({ n }, meta) => {
+  await record.rpush(`${env.NAMESPACE}:test:steps`, `${meta.id} ${n} ${process.pid}`);
+  await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
+  if (n < STEP_COUNT) return new Again({ n: n + 1 }, 0);
+  await record.rpush(`${env.NAMESPACE}:test:completed`, `${meta.id} ${process.pid}`);
+  return undefined;
 });
 process.stdout.write('worker.ready\n');
 process.on('SIGTERM', async () => {
