@@ -107,6 +107,18 @@ export class MemoryLane {
     return job !== undefined;
   }
 
+  /** Deletes the waiting, delayed and failed jobs whose data `match`es; running ones finish. */
+  discard(match: (json: string) => boolean): number {
+    let discarded = 0;
+    for (const job of [...this.#jobs.values()]) {
+      if (job.state === 'active' || !match(job.json)) continue;
+      if (job.state === 'failed') this.#failed.take(job.id);
+      this.#forget(job); // the FIFO and the heap skip it
+      discarded++;
+    }
+    return discarded;
+  }
+
   /** Stops starting jobs; running ones go on. */
   stop(): void {
     this.#stopped = true;

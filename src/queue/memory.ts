@@ -102,6 +102,7 @@ function memoryInspector(lanes: Map<string, MemoryLane>): QueueInspector {
     schedules: async (name) => known(name)?.schedules() ?? [],
     retry: async (name, id) => known(name)?.retry(id) ?? false,
     remove: async (name, id) => known(name)?.remove(id) ?? false,
+    discard: async (name, match) => known(name)?.discard((json) => match(JSON.parse(json))) ?? 0,
   };
 }
 
