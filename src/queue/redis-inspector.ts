@@ -92,7 +92,7 @@ const DISCARD_PAGE = 500;
  * would shift the pages). A job that started meanwhile is locked: BullMQ leaves it, and it finishes.
  */
 async function discardMatching(queue: Queue, match: (data: unknown) => boolean): Promise<number> {
-  const states = ['waiting', 'prioritized', 'paused', 'delayed', 'failed'] as const;
+  const states = ['waiting', 'prioritized', 'delayed', 'failed'] as const;
   const ids: string[] = [];
   for (let start = 0; ; start += DISCARD_PAGE) {
     const page = await queue.getJobs([...states], start, start + DISCARD_PAGE - 1, true);
