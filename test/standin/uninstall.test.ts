@@ -94,7 +94,7 @@ describe.each(['HTTP', 'Socket Mode'])('Slack stand-in: uninstalls, delivered ov
     expect(seen[0]).toMatchObject({ type: 'team_access_revoked' });
     const org = new webApi.WebClient(UMBRELLA.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
     await expect(org.auth.test()).resolves.toMatchObject({ ok: true, team_id: UMBRELLA.id });
-    const postIn = (team: string) => org.chat.postMessage({ channel: 'C2DOCS', text: 'still here?', team_id: team });
+    const postIn = (team: string) => org.apiCall('chat.postMessage', { channel: 'C2DOCS', text: 'hi', team_id: team });
     await expect(postIn('T5')).rejects.toMatchObject({ data: { error: 'team_access_not_granted' } });
     await expect(postIn('T6')).resolves.toMatchObject({ ok: true });
   });
