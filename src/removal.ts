@@ -102,7 +102,16 @@ function removedGate(target: Pick<RemovalTarget, 'removed'>, log: Deps['log']): 
  */
 export function registerRemoval(app: App, root: Pick<Deps, 'log' | 'slack'>, target: RemovalTarget): void {
   app.use(removedGate(target, root.log));
-  const handle = async ({ event, context }: { event: Record<string, unknown>; context: Context }) => {
+  // One at a time: Slack sends tokens_revoked and app_uninstalled together, and the second must see the first's
+  // removal (or a reinstall since), not act on the installation both read.
+  let removing = Promise.resolve();
+  const handle = (args: { event: Record<string, unknown>; context: Context }) => {
+    removing = removing
+      .then(() => believe(args))
+      .catch((error: unknown) => root.log.error('slack.removal_failed', { error }));
+    return removing;
+  };
+  const believe = async ({ event, context }: { event: Record<string, unknown>; context: Context }) => {
     const claim = claimOf(event, context);
     if (!claim) return;
     for (const ref of claim.refs) {

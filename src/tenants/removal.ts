@@ -3,6 +3,8 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import type { QueueInspector } from '../queue/engine.js';
 import type { RemovalTarget } from '../removal.js';
+import { RECORD_TTL_MS } from '../store/jobs.js';
+import { keys } from '../store/keys.js';
 import { endDigests } from '../visitors/digest/scheduler.js';
 import { installationOf, type WorkspaceRef, WorkspaceRefSchema } from '../workspace.js';
 import { type Installations, tenantOfQuery } from './installations.js';
@@ -27,7 +29,7 @@ export async function discardJobsOf(queues: Pick<QueueInspector, 'lanes' | 'disc
  * in the queues; posts already in Slack stay), so nothing of it is polled or posted again while the others go on.
  */
 export function manyRemoval(
-  root: Pick<Deps, 'workspaces' | 'log'>,
+  root: Pick<Deps, 'workspaces' | 'log' | 'store'>,
   installations: Installations,
   queues: Pick<QueueInspector, 'lanes' | 'discard'>,
 ): RemovalTarget {
@@ -42,6 +44,7 @@ export function manyRemoval(
       const scoped = await root.workspaces.scope(ref).catch(() => undefined);
       if (scoped) await endDigests(scoped);
       await installations.remove(tenant);
+      await root.store.scoped(tenant).kv.set(keys.workspaceRemoved(), { atMs: Date.now() }, RECORD_TTL_MS);
       // After the installation: a job still running when its workspace went adds nothing that lasts.
       const jobs = await discardJobsOf(queues, tenant);
       root.log.warn('slack.workspace_removed', {

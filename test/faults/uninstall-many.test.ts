@@ -15,11 +15,11 @@ const KEY_B = 'mint_globex_9a8b7c6d5e4fBBBB';
 const ACME = { team: 'T1', installer: 'U123ALICE', channel: 'C123DOCS' };
 const GLOBEX = { team: 'T2', installer: 'U2ANA', channel: 'C2DOCS' };
 
-/** `queue_jobs{lane,state}` as the first instance reports it (the engine's counts, shared on Redis). */
-async function queueJobs(app: TestApp, lane: string, state: string): Promise<number> {
+/** `queue_jobs{lane,state}` summed over `states`, from one scrape of the first instance (the engine's counts). */
+async function queueJobs(app: TestApp, lane: string, ...states: string[]): Promise<number> {
   const text = await (await fetch(`${app.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.includes(`queue_jobs{lane="${lane}",state="${state}"}`));
-  return Number(line?.split(' ').at(-1) ?? 0);
+  const lines = text.split('\n').filter((l) => states.some((state) => l.includes(`{lane="${lane}",state="${state}"}`)));
+  return lines.reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
 }
 
 describe.each(storeKinds)('many workspaces, one removes the app ($label)', (store) => {
@@ -62,10 +62,7 @@ describe.each(storeKinds)('many workspaces, one removes the app ($label)', (stor
 
   it('an uninstall Slack confirms deletes every queued job of the workspace, the other’s stay', async () => {
     /** A job's poll is delayed between its steps, or running one. */
-    const polls = async () =>
-      (await Promise.all(['waiting', 'delayed', 'active'].map((state) => queueJobs(h.app, 'polls', state)))).reduce(
-        (sum, n) => sum + n,
-      );
+    const polls = () => queueJobs(h.app, 'polls', 'waiting', 'delayed', 'active');
     const { lanes } = h.app.app.deps;
     const task = (team: string, prompt: string) => ({
       kind: 'agent.start',
@@ -81,7 +78,7 @@ describe.each(storeKinds)('many workspaces, one removes the app ($label)', (stor
     for (const team of [ACME.team, ACME.team, GLOBEX.team]) {
       await lanes.tasks.reports.add(task(team, 'later'), { delayMs: 600_000 });
     }
-    expect(await polls()).toBe(2);
+    await eventually(async () => (await polls()) === 2, 5_000, 'a poll each');
     expect(await queueJobs(h.app, 'reports', 'delayed')).toBe(3);
 
     await h.deliver(h.slack.installs.uninstall(ACME.team));
@@ -100,6 +97,31 @@ describe.each(storeKinds)('many workspaces, one removes the app ($label)', (stor
     const { ack } = await h.command('/agent Document the retry policy', inTeam(ACME));
     expect(ack).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining('no longer') });
     expect(String(ack?.text)).toContain('Document the retry policy');
+  });
+
+  it('reinstalled within a poll interval of the uninstall: the old job is dropped, no “store lost its data” alarm', async () => {
+    const job = await h.startJob('Document the Acme retry policy', inTeam(ACME));
+    // Its next poll is running (the record read, the service slow to answer) while the workspace goes and comes back.
+    // (Within the client's 1 s deadline, so the poll goes on to its next step.)
+    h.sim.injectFault({
+      kind: 'slow',
+      delayMs: 800,
+      count: 1,
+      match: { operation: 'get', path: new RegExp(job.jobId) },
+    });
+    const gets = () => h.sim.requests.filter((r) => r.method === 'GET' && r.path.endsWith(job.jobId)).length;
+    const before = gets();
+    await eventually(() => gets() > before, 5_000, 'the slow poll');
+    await h.deliver(h.slack.installs.uninstall(ACME.team));
+    await eventually(removedLogged, 5_000, 'the removal');
+    await ws.install(ACME.team, ACME.installer);
+    await settle(1_500);
+    expect(await ws.connect(ACME.team, ACME.installer, { apiKey: KEY_A, project: 'proj_a' })).toBeUndefined();
+    const logs = h.app.logs();
+    expect(logs).not.toContain('"event":"store.record_lost"');
+    expect(logs).not.toContain('"event":"store.data_lost"');
+    expect(await queueJobs(h.app, 'polls', 'delayed')).toBe(0);
+    await h.startJob('Acme again', inTeam(ACME));
   });
 
   const uninstalled = (team: string) => ws.envelope(team, { type: 'app_uninstalled', event_ts: eventTs() });
