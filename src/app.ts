@@ -19,6 +19,7 @@ import { watchStoreLoss } from './store/loss.js';
 import { createStore, REDIS_COMMAND_TIMEOUT_MS, type Store } from './store/store.js';
 import { answerUnstarted } from './tasks.js';
 import { finishRotation } from './tenants/rotation.js';
+import { type AppIdentity, identityOf } from './uninstall.js';
 import { adoptDigests } from './visitors/digest/scheduler.js';
 import { buildDeps } from './wiring.js';
 import { adoptTrackedJobs, startWorkers } from './workers.js';
@@ -83,23 +84,20 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const parts = { log, metrics, store, slack, engine, tenancy: many?.tenancy, installed: installState?.installed };
   const deps = buildDeps(config, options, { ...parts, storeLoss: watched.loss, stopping: stopping.signal });
   metrics.observe(observed(deps, engine));
-  if (transport) doors?.registerDoors(transport, deps, installs);
+  if (transport) doors?.registerDoors(transport, deps, installs, engine);
   if (config.role !== 'web') startWorkers(engine, deps);
 
   const unstarted = (jobs: readonly UnstartedJob[]) => answerUnstarted(deps, jobs);
   const opened = { timers: [watched, ...(installState ? [installState] : [])], engine, store, unstarted };
   const closeAll = (deadline: number) =>
     closeWithin({ ...opened, receivers: [transport, { stop: probes.close }] }, deadline);
-  let port: number;
-  try {
-    port = await listen(config, options, { transport, probes, slack, log });
-  } catch (error) {
-    // Slack refused a token (or the start was stopped): close what was opened, for a second at most, so the
-    // process exits within a second of Slack's answer whatever is still open.
+  // Slack refused a token (or the start was stopped): close what was opened, for a second at most, so the
+  // process exits within a second of Slack's answer whatever is still open.
+  const { port, identity } = await listen(config, options, { transport, probes, slack, log }).catch(async (error) => {
     await closeAll(Date.now() + START_FAILURE_CLOSE_MS);
     throw error;
-  }
-  await installState?.accepted(); // Slack accepted the token: the app is installed (again)
+  });
+  await installState?.accepted(identity); // Slack accepted the token: the app is installed (again)
   if (config.role !== 'web') startBackground(deps, engine, installs);
   probes.setReady(true);
   log.info('app.started', {
@@ -173,14 +171,19 @@ async function listen(
   config: Config,
   options: StartOptions,
   parts: { transport?: SlackTransport | undefined; probes: Probes; slack: WebClient; log: Logger },
-): Promise<number> {
-  if (parts.transport) return parts.transport.start();
-  const port = await parts.probes.listen(config.slack.port);
-  options.onListening?.(port);
-  if (config.oauth) return port; // each workspace's token is checked by its own calls
+): Promise<{ port: number; identity?: AppIdentity }> {
+  let port: number;
+  if (parts.transport) port = await parts.transport.start();
+  else {
+    port = await parts.probes.listen(config.slack.port);
+    options.onListening?.(port);
+  }
+  if (config.oauth) return { port }; // each workspace's token is checked by its own calls
+  // Who the app is in its workspace: a removal Slack sends is believed only for it (removal.ts).
   const retry = options.slackRetry ?? DEFAULT_RETRY;
-  await untilAccepted('SLACK_BOT_TOKEN', () => parts.slack.auth.test(), parts.log, retry, new AbortController().signal);
-  return port;
+  const signal = new AbortController().signal;
+  const answer = await untilAccepted('SLACK_BOT_TOKEN', () => parts.slack.auth.test(), parts.log, retry, signal);
+  return { port, identity: identityOf(answer) };
 }
 
 function observed(deps: Deps, engine: Engine) {

@@ -7,10 +7,12 @@ import type { Installs, ManyWorkspaces } from './installs.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import type { Probes } from './probes.js';
+import type { QueueInspector } from './queue/engine.js';
+import { registerRemoval } from './removal.js';
 import { accessMiddleware } from './slack/access.js';
 import { createSlackTransport, type SlackTransport } from './slack/transport.js';
 import { registerTenancy } from './tenants/register.js';
-import { registerRemoval } from './uninstall.js';
+import { markingGone } from './tenants/removal.js';
 import { registerVisitors } from './visitors/register.js';
 
 /*
@@ -26,16 +28,21 @@ export function transportFor(
   return createSlackTransport(config, parts.log, {
     metrics: parts.metrics,
     probes: parts.probes,
-    authorize: parts.many?.installer.authorize,
+    authorize: parts.many && markingGone(parts.many.installer.authorize, parts.many.tenancy.installations),
     ...(options.slackTimeoutMs && { timeoutMs: options.slackTimeoutMs }),
     ...(options.slackRetry && { retry: options.slackRetry }),
     ...(options.onListening && { onListening: options.onListening }),
   });
 }
 
-export function registerDoors(transport: SlackTransport, deps: Deps, installs: Installs): void {
+export function registerDoors(
+  transport: SlackTransport,
+  deps: Deps,
+  installs: Installs,
+  queues: Pick<QueueInspector, 'lanes' | 'discard'>,
+): void {
   transport.bolt.use(accessMiddleware(deps.config));
-  registerRemoval(transport.bolt, deps, installs.removal);
+  registerRemoval(transport.bolt, deps, installs.removal(deps, queues));
   if (installs.many) registerTenancy(transport.bolt, deps, installs.many.tenancy);
   registerAgent(transport.bolt, deps);
   registerHome(transport.bolt, deps);

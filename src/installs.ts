@@ -1,11 +1,15 @@
 import type { Config } from './config.js';
+import type { Deps } from './deps.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import type { Probes } from './probes.js';
+import type { QueueInspector } from './queue/engine.js';
+import type { RemovalTarget } from './removal.js';
 import type { Store } from './store/store.js';
 import type { Installer } from './tenants/install.js';
+import { manyRemoval } from './tenants/removal.js';
 import { createTenancy, type Tenancy } from './tenants/tenancy.js';
-import { type InstallState, type Removal, watchInstallState } from './uninstall.js';
+import { type InstallState, singleRemoval, watchInstallState } from './uninstall.js';
 
 /** What the app adds when it serves many workspaces: the tenancy (installations, secrets) and the installer. */
 export interface ManyWorkspaces {
@@ -18,8 +22,8 @@ export interface Installs {
   many?: ManyWorkspaces;
   /** Single-workspace mode: whether the workspace still has the app. */
   installState?: InstallState;
-  /** Where `app_uninstalled` and `tokens_revoked` go. */
-  removal: Removal;
+  /** Where `app_uninstalled`, `tokens_revoked` and `team_access_revoked` go, once believed. */
+  removal(root: Deps, queues: Pick<QueueInspector, 'lanes' | 'discard'>): RemovalTarget;
 }
 
 /**
@@ -40,9 +44,10 @@ export async function installsOf(
     );
     const installer = createInstaller(tenancy.provider, parts.log);
     for (const route of installer.routes) probes.serve(route.path, route.handler);
-    return { many: { tenancy, installer }, removal: { installations: tenancy.installations } };
+    const removal: Installs['removal'] = (root, queues) => manyRemoval(root, tenancy.installations, queues);
+    return { many: { tenancy, installer }, removal };
   }
   const installState = watchInstallState(parts.store, parts.log);
   probes.check('slack_installed', installState.installed);
-  return { installState, removal: { installState } };
+  return { installState, removal: () => singleRemoval(installState) };
 }

@@ -1,13 +1,8 @@
-import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { Deps } from './deps.js';
 import type { Logger } from './log.js';
+import type { RemovalReason, RemovalTarget } from './removal.js';
 import { keys } from './store/keys.js';
 import type { Store } from './store/store.js';
-import type { Installations } from './tenants/installations.js';
-import { endDigests } from './visitors/digest/scheduler.js';
-import { installationOf, workspaceOf } from './workspace.js';
-
-export type RemovalReason = 'app_uninstalled' | 'tokens_revoked';
+import type { WorkspaceRef } from './workspace.js';
 
 /** What an operator reads when the one workspace removed the app: what stopped and what to do. */
 export const REMOVED_MESSAGE =
@@ -18,21 +13,48 @@ export const REMOVED_MESSAGE =
 /** How often an instance reads whether another one heard that the app was removed. */
 const CHECK_EVERY_MS = 5_000;
 
+/** Who the app is in its one workspace, as Slack's `auth.test` answered for its bot token at start. */
+export interface AppIdentity {
+  /** The workspace, or for an org-wide token the organisation (Slack answers its id as `team_id`). */
+  teamId: string;
+  enterpriseId?: string;
+  orgWide: boolean;
+  botUserId: string;
+}
+
+/** The identity in an `auth.test` answer. */
+export function identityOf(answer: {
+  team_id?: string;
+  enterprise_id?: string;
+  user_id?: string;
+  is_enterprise_install?: boolean;
+}): AppIdentity {
+  return {
+    teamId: answer.team_id ?? '',
+    ...(answer.enterprise_id && { enterpriseId: answer.enterprise_id }),
+    orgWide: answer.is_enterprise_install === true,
+    botUserId: answer.user_id ?? '',
+  };
+}
+
 /**
- * Whether the one workspace of a single-workspace deployment still has the app. The instance that receives
- * `app_uninstalled` or `tokens_revoked` marks the store, so every instance (web and workers) stops within seconds;
- * a start whose token Slack accepts clears the mark (the app was installed again).
+ * Whether the one workspace of a single-workspace deployment still has the app. The instance that receives a
+ * removal Slack confirms marks the store, so every instance (web and workers) stops within seconds; a start whose
+ * token Slack accepts clears the mark (the app was installed again).
  */
 export interface InstallState {
   installed(): boolean;
+  /** Who the app is, once Slack accepted its token at start. */
+  identity(): AppIdentity | undefined;
   removed(reason: RemovalReason): Promise<void>;
-  /** Slack accepted the bot token at start: installed (again). */
-  accepted(): Promise<void>;
+  /** Slack accepted the bot token at start: installed (again), as `identity`. */
+  accepted(identity?: AppIdentity): Promise<void>;
   stop(): void;
 }
 
 export function watchInstallState(store: Pick<Store, 'kv'>, log: Logger, everyMs = CHECK_EVERY_MS): InstallState {
   let installed = true;
+  let identity: AppIdentity | undefined;
   const lost = (reason: string) => {
     if (!installed) return;
     installed = false;
@@ -45,11 +67,13 @@ export function watchInstallState(store: Pick<Store, 'kv'>, log: Logger, everyMs
   timer.unref();
   return {
     installed: () => installed,
+    identity: () => identity,
     async removed(reason) {
       lost(reason);
       await store.kv.set(keys.appRemoved(), { reason });
     },
-    async accepted() {
+    async accepted(answered) {
+      identity = answered;
       // A store that fails here fails the next call too, with its own answer: the start goes on.
       await store.kv
         .delete(keys.appRemoved())
@@ -59,28 +83,19 @@ export function watchInstallState(store: Pick<Store, 'kv'>, log: Logger, everyMs
   };
 }
 
-type RemovalArgs = SlackEventMiddlewareArgs<'app_uninstalled' | 'tokens_revoked'> & AllMiddlewareArgs;
+/** Whether a removal names the one workspace the app serves (or, with an org-wide token, its organisation). */
+function servesRef(me: AppIdentity, ref: WorkspaceRef): boolean {
+  return ref.teamId === me.teamId || (me.orgWide && ref.enterpriseId === me.enterpriseId);
+}
 
-/** Where a removal goes: the one workspace's state, or the installations of many. */
-export type Removal = { installState: InstallState } | { installations: Installations };
-
-/**
- * `app_uninstalled`, and `tokens_revoked` for the bot's token (user tokens are not the app's concern): with many
- * workspaces, everything that workspace stored is deleted (installation, settings, jobs, digests; posts already in
- * Slack stay), so nothing of it is polled or posted again while the others go on; with one, every instance stops.
- */
-export function registerRemoval(app: App, root: Pick<Deps, 'log' | 'workspaces'>, removal: Removal): void {
-  const handle = async ({ event, context }: RemovalArgs) => {
-    const reason = event.type;
-    if (event.type === 'tokens_revoked' && (event.tokens.bot ?? []).length === 0) return;
-    if ('installState' in removal) return removal.installState.removed(reason);
-    const tenant = installationOf(workspaceOf(context));
-    // Its digests' schedulers live in the engine, not under the workspace's keys: they end first.
-    const scoped = await root.workspaces.scope(workspaceOf(context)).catch(() => undefined);
-    if (scoped) await endDigests(scoped);
-    await removal.installations.remove(tenant);
-    root.log.warn('slack.workspace_removed', { tenant, reason, deleted: 'installation, settings, jobs, digests' });
+/** Removals in a single-workspace deployment: only of its own workspace, confirmed with its own token. */
+export function singleRemoval(state: InstallState): RemovalTarget {
+  return {
+    async served(ref) {
+      const me = state.identity();
+      return me && servesRef(me, ref) ? { botUserId: me.botUserId } : undefined;
+    },
+    remove: (_ref, reason) => state.removed(reason),
+    removed: () => !state.installed(),
   };
-  app.event('app_uninstalled', handle);
-  app.event('tokens_revoked', handle);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_STORE_NAMESPACE } from '../config.js';
 import { createLogger } from '../log.js';
+import { isOAuthMode } from '../oauth-config.js';
 import { describeRedisUrl } from '../store/store.js';
 import type { QueueInspector } from './engine.js';
 import { queueNamespace } from './redis-connection.js';
@@ -11,7 +12,8 @@ export const USAGE = `Usage:
   npm run queues                        every lane's counts, schedulers and newest failed jobs
   npm run queues -- retry <lane> <id>   run a failed job again, with all its tries
   npm run queues -- remove <lane> <id>  delete a failed job (its id can be added again)
-Reads REDIS_URL, STORE_NAMESPACE and MINTLIFY_PROJECT_ID from the environment (or .env), as the app does.`;
+Reads REDIS_URL, STORE_NAMESPACE and MINTLIFY_PROJECT_ID (SLACK_CLIENT_ID in OAuth mode) from the environment
+(or .env), as the app does.`;
 
 const FAILED_SHOWN = 20;
 
@@ -23,6 +25,7 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'expected 1–64 letters, digits, dots, dashes or underscores')
     .default(DEFAULT_STORE_NAMESPACE),
   MINTLIFY_PROJECT_ID: z.string().trim().optional(),
+  SLACK_CLIENT_ID: z.string().trim().optional(),
 });
 
 export interface Output {
@@ -43,7 +46,7 @@ export async function runQueuesCommand(args: string[], env: NodeJS.ProcessEnv, i
     io.err(`${issue?.path.join('.')}: ${issue?.message}`);
     return 2;
   }
-  const { REDIS_URL: redisUrl, STORE_NAMESPACE: store, MINTLIFY_PROJECT_ID: project } = parsed.data;
+  const { REDIS_URL: redisUrl, STORE_NAMESPACE: store } = parsed.data;
   if (!redisUrl) {
     io.err(
       'REDIS_URL is not set, so the app runs its queues in process: they live inside the app and cannot be seen ' +
@@ -51,11 +54,16 @@ export async function runQueuesCommand(args: string[], env: NodeJS.ProcessEnv, i
     );
     return 1;
   }
-  if (!project) {
-    io.err('MINTLIFY_PROJECT_ID: required, as the app has it (its queues on Redis live under it)');
+  // The app's own queues: its project, or its Slack app when it serves many workspaces (app.ts).
+  const deployment = isOAuthMode(env) ? parsed.data.SLACK_CLIENT_ID : parsed.data.MINTLIFY_PROJECT_ID;
+  if (!deployment) {
+    io.err(
+      'MINTLIFY_PROJECT_ID (or, in OAuth mode, SLACK_CLIENT_ID): required, as the app has it (its queues on Redis ' +
+        'live under it)',
+    );
     return 2;
   }
-  const namespace = queueNamespace(store, project);
+  const namespace = queueNamespace(store, deployment);
   let inspector: Awaited<ReturnType<typeof openRedisInspector>>;
   try {
     inspector = await openRedisInspector(redisUrl, namespace, createLogger('warn', io.err));

@@ -138,6 +138,11 @@ export interface QueueInspector {
   retry(lane: string, id: string): Promise<boolean>;
   /** Deletes a failed job, freeing its id; false when no failed job has this id. */
   remove(lane: string, id: string): Promise<boolean>;
+  /**
+   * Deletes the lane's waiting, delayed and failed jobs whose data `match`es (a removed workspace's); running jobs
+   * finish. Resolves with how many went.
+   */
+  discard(lane: string, match: (data: unknown) => boolean): Promise<number>;
 }
 
 export interface CloseReport {

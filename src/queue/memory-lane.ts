@@ -103,10 +103,11 @@ export class MemoryLane {
     return true;
   }
 
-  remove(id: string): boolean {
-    const job = this.#failed.take(id);
-    if (job) this.#forget(job);
-    return job !== undefined;
+  /** Deletes the jobs `match` picks but running ones (the FIFO and the heap skip them); how many went. */
+  discard(match: (job: MemoryJob) => boolean): number {
+    const gone = [...this.#jobs.values()].filter((job) => job.state !== 'active' && match(job));
+    for (const job of gone) this.#forget(this.#failed.take(job.id) ?? job);
+    return gone.length;
   }
 
   /** Stops starting jobs; running ones go on. */

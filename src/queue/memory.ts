@@ -101,7 +101,8 @@ function memoryInspector(lanes: Map<string, MemoryLane>): QueueInspector {
     failed: async (name, limit = 50) => known(name)?.failed(limit) ?? [],
     schedules: async (name) => known(name)?.schedules() ?? [],
     retry: async (name, id) => known(name)?.retry(id) ?? false,
-    remove: async (name, id) => known(name)?.remove(id) ?? false,
+    remove: async (name, id) => (known(name)?.discard((job) => job.state === 'failed' && job.id === id) ?? 0) > 0,
+    discard: async (name, match) => known(name)?.discard((job) => match(JSON.parse(job.json))) ?? 0,
   };
 }
 

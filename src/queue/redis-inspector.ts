@@ -80,7 +80,28 @@ export function createRedisInspector(
         await job?.remove();
         return job !== undefined;
       }),
+    discard: (lane, match) => guarded(() => discardMatching(queueFor(lane), match)),
   };
+}
+
+/** Jobs read per page while looking for the ones to discard. */
+const DISCARD_PAGE = 500;
+
+/**
+ * Reads the waiting, delayed and failed jobs page by page, then deletes the matching ones (deleting while paging
+ * would shift the pages). A job that started meanwhile is locked: BullMQ leaves it, and it finishes.
+ */
+async function discardMatching(queue: Queue, match: (data: unknown) => boolean): Promise<number> {
+  const states = ['waiting', 'prioritized', 'delayed', 'failed'] as const;
+  const ids: string[] = [];
+  for (let start = 0; ; start += DISCARD_PAGE) {
+    const page = await queue.getJobs([...states], start, start + DISCARD_PAGE - 1, true);
+    for (const job of page) if (job?.id && match(job.data)) ids.push(job.id);
+    if (page.length < DISCARD_PAGE) break;
+  }
+  let discarded = 0;
+  for (const id of ids) discarded += await queue.remove(id);
+  return discarded;
 }
 
 /** One Queue per lane name on the shared connection, made when first needed. */

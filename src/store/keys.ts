@@ -71,6 +71,11 @@ export const keys = {
    * persistence, a failover to an empty replica, `FLUSHDB`). Never expires.
    */
   storeMarker: () => 'store:marker',
+  /**
+   * When a workspace removed the app (many-workspace mode), in its scope, kept as long as a job record: a job of it
+   * whose record is missing afterwards went with the workspace, the store did not lose it.
+   */
+  workspaceRemoved: () => 'workspace:removed',
   /** Set when Slack said the app was removed from the one workspace (single-workspace mode): every instance stops. */
   appRemoved: () => 'slack:app-removed',
   /** Version 0.1's layout, read once by `migrate-v1.ts`: Keyv values and a plain set. */

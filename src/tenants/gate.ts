@@ -18,7 +18,7 @@ type Request =
   /** A mention, a DM, a click or a shortcut: answered privately where the person is. */
   | { kind: 'private'; audience: Audience; text: string };
 
-const PASSING_EVENTS = new Set(['app_home_opened', 'app_uninstalled', 'tokens_revoked']);
+const PASSING_EVENTS = new Set(['app_home_opened', 'app_uninstalled', 'tokens_revoked', 'team_access_revoked']);
 const CONNECT_ACTIONS = new Set<string>([CONNECT_IDS.open, CONNECT_IDS.disconnect]);
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 

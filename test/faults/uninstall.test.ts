@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventEnvelope } from '../../tools/slack-standin/index.js';
+import { eventEnvelope, eventTs, PUBLISHED_EXAMPLES } from '../../tools/slack-standin/index.js';
 import { USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { redisStore, storeKinds } from '../support/redis.js';
@@ -37,6 +37,8 @@ describe.each(storeKinds)('the one workspace removes the app ($label)', (store) 
     return { app, job };
   }
 
+  const revoked = (bot: string[]) => eventEnvelope(h.slack.tenant(), { type: 'tokens_revoked', tokens: { bot } });
+  const uninstalledHere = () => eventEnvelope(h.slack.tenant(), { type: 'app_uninstalled', event_ts: eventTs() });
   const digests = () => h.slack.callsTo('chat.postMessage').filter((c) => String(c.args.text).includes('digest'));
   const outcome = (rootTs: string) => h.threadPosts(rootTs).filter((c) => JSON.stringify(c.args).includes(PR));
 
@@ -74,6 +76,35 @@ describe.each(storeKinds)('the one workspace removes the app ($label)', (store) 
     expect(digests()).toHaveLength(0);
     // The job is still the store's: a restart with a new token tracks it again.
     expect(await app.app.deps.store.jobs.active('proj_test')).toEqual([job.jobId]);
+  });
+
+  it.each([
+    ['Slack’s published app_uninstalled example (team T1H9RESGL)', () => PUBLISHED_EXAMPLES.app_uninstalled()],
+    ['Slack’s published tokens_revoked example', () => PUBLISHED_EXAMPLES.tokens_revoked()],
+    ['Slack’s published team_access_revoked example', () => PUBLISHED_EXAMPLES.team_access_revoked()],
+    ['tokens_revoked naming another app’s bot user', () => revoked(['U0OTHERBOT'])],
+    ['app_uninstalled for this team while Slack still accepts its token', () => uninstalledHere()],
+  ])('%s: nothing stops, /agent is answered, /healthz 200', async (_, event) => {
+    const { app, job } = await working();
+    await h.deliver(event());
+    await settle(300);
+    for (const instance of app.instances) expect((await healthz({ url: urlOf(instance) })).status).toBe(200);
+    expect(app.logs()).not.toContain('"slack.app_removed"');
+    expect(app.logs()).toContain('"slack.removal_ignored"');
+    h.sim.endJob(job.jobId, { status: 'completed', prLink: PR });
+    await eventually(() => outcome(job.rootTs).length === 1, 5_000, 'the outcome');
+    await h.startJob('Still here?');
+  });
+
+  it('a command that arrives once the app was removed is acknowledged with what happened', async () => {
+    await working();
+    await h.deliver(h.slack.installs.uninstall('T1'));
+    await eventually(async () => (await healthz(h.app)).status === 503, 5_000, 'removed');
+    const { status, ack } = await h.command('/agent Document the retry policy');
+    expect(status).toBe(200);
+    expect(String(ack?.text)).toContain('no longer');
+    expect(String(ack?.text)).toContain('Document the retry policy');
+    expect(ack?.response_type).toBe('ephemeral');
   });
 
   it('a revoked user token only (not the bot’s) changes nothing', async () => {

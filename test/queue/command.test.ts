@@ -56,6 +56,13 @@ describe('npm run queues', () => {
     }
   });
 
+  it('names what it needs to find the queues: MINTLIFY_PROJECT_ID, or SLACK_CLIENT_ID in OAuth mode', async () => {
+    const result = await queues([], { REDIS_URL: TEST_REDIS_URL });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('MINTLIFY_PROJECT_ID');
+    expect(result.err).toContain('SLACK_CLIENT_ID');
+  });
+
   it('names an unreachable Redis by host and port, never with its password', async () => {
     const result = await queues([], { REDIS_URL: 'redis://ops:hunter2pw@127.0.0.1:1', MINTLIFY_PROJECT_ID: 'p' });
     expect(result.code).toBe(1);
@@ -98,6 +105,18 @@ describe('npm run queues', () => {
       expect(result.out).toMatch(/once {2}refused\/1 {2}1 attempts {2}\S+Z {2}Slack refused token xoxb-\[redacted\]/);
       expect(result.out).toContain('data {"n":1}');
       expect(result.out).not.toContain('secret');
+    });
+
+    it('works in OAuth mode: the queues of the Slack app (SLACK_CLIENT_ID), no MINTLIFY_PROJECT_ID needed', async () => {
+      const oauthNs = queueNamespace(namespace, '1111.2222');
+      engine = await createRedisEngine({ redisUrl: TEST_REDIS_URL, namespace: oauthNs, log: captureLogs().log });
+      await engine.lane(lanes.work).add({ n: 1 }, { id: 'later', delayMs: 60_000 });
+      const oauthEnv = { REDIS_URL: TEST_REDIS_URL, STORE_NAMESPACE: namespace, SLACK_CLIENT_ID: '1111.2222' };
+      const result = await queuesProcess([], oauthEnv);
+      expect(result.err).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.out).toContain(`namespace ${oauthNs}`);
+      expect(result.out).toMatch(/work +0 +1 +0 +0/);
     });
 
     it('retries a failed job and removes one, and says when there is no such failed job', async () => {

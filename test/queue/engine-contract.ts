@@ -247,6 +247,40 @@ export function engineContract(factory: EngineFactory): void {
     });
   });
 
+  describe('discarding a workspace’s jobs', () => {
+    it('deletes the waiting, delayed and failed jobs whose data matches; others and a running one stay', async () => {
+      const door = gate();
+      const { runs, processor } = record();
+      engine.work(lanes.slow, async (data, meta) => {
+        await processor(data, meta);
+        if (data.n === 10) await door.wait();
+      });
+      engine.work(lanes.once, async ({ n }) => {
+        throw new Error(`refused ${n}`);
+      });
+      const slow = engine.lane(lanes.slow);
+      await slow.add({ n: 10 }, { id: 'running' });
+      await eventually(() => runs.length === 1, 5_000, 'the running job');
+      for (const n of [2, 3]) await slow.add({ n }, { id: `waiting-${n}` });
+      for (const n of [4, 5]) await slow.add({ n }, { id: `delayed-${n}`, delayMs: 60_000 });
+      for (const n of [6, 7]) await engine.lane(lanes.once).add({ n }, { id: `failed-${n}` });
+      await eventually(async () => (await engine.counts('once')).failed === 2, 8_000, 'the failures');
+
+      const even = (data: unknown) => (data as { n: number }).n % 2 === 0;
+      expect(await engine.discard('slow', even)).toBe(2);
+      expect(await engine.discard('once', even)).toBe(1);
+      expect(await engine.counts('slow')).toMatchObject({ waiting: 1, delayed: 1, active: 1 });
+      expect((await engine.failed('once')).map((job) => job.id)).toEqual(['failed-7']);
+      door.open();
+      await eventually(() => runs.some((run) => run.n === 3), 5_000, 'the job left waiting');
+      await sleep(200);
+      expect(runs.map((run) => run.n).sort()).toEqual([10, 3]);
+      // Its id is free again.
+      await slow.add({ n: 2 }, { id: 'waiting-2' });
+      await eventually(() => runs.some((run) => run.n === 2), 5_000, 'the id added again');
+    });
+  });
+
   describe('retries and failures', () => {
     it('retries with the lane’s fixed backoff, counting each retry', async () => {
       const { runs, processor } = record();

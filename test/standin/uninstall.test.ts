@@ -10,6 +10,7 @@ import {
   startSlackStandin,
   startSocketModeStandin,
 } from '../../tools/slack-standin/index.js';
+import { UMBRELLA } from '../fixtures/slack.js';
 import { BOLT_SIGNING_SECRET, type BoltApp, startBoltApp } from '../support/bolt-app.js';
 import { eventually } from '../support/test-app.js';
 
@@ -39,7 +40,7 @@ describe.each(['HTTP', 'Socket Mode'])('Slack stand-in: uninstalls, delivered ov
     slack.addWorkspace(otherWorkspace('T2', 'globex'));
     socket = transport === 'Socket Mode' ? await startSocketModeStandin(slack) : undefined;
     bolt = await startBoltApp(slack, { socket: !!socket });
-    for (const type of ['tokens_revoked', 'app_uninstalled'] as const) {
+    for (const type of ['tokens_revoked', 'app_uninstalled', 'team_access_revoked'] as const) {
       bolt.app.event(type, async ({ body, context }) => {
         seen.push({ type, teamId: body.team_id, eventId: body.event_id, retryNum: context.retryNum });
       });
@@ -58,9 +59,10 @@ describe.each(['HTTP', 'Socket Mode'])('Slack stand-in: uninstalls, delivered ov
     await expect(post('xoxb-globex-token')).resolves.toMatchObject({ ok: true });
     const events = slack.installs.uninstall('T2');
     expect(events.map((e) => e.event)).toEqual([
-      { type: 'tokens_revoked', tokens: { bot: ['U2BOT'] } },
-      { type: 'app_uninstalled' },
+      { type: 'tokens_revoked', tokens: { bot: ['U2BOT'] }, event_ts: expect.stringMatching(/^\d+\.\d{6}$/) },
+      { type: 'app_uninstalled', event_ts: expect.stringMatching(/^\d+\.\d{6}$/) },
     ]);
+    expect(events[1]).toMatchObject({ team_id: 'T2', authorizations: [{ team_id: 'T2', is_bot: true }] });
     for (const event of events) await delivery.deliver(event);
     await eventually(() => seen.length === 2, 3_000, 'both events');
     expect(seen.map(({ type, teamId }) => `${type} ${teamId}`)).toEqual(['tokens_revoked T2', 'app_uninstalled T2']);
@@ -78,6 +80,23 @@ describe.each(['HTTP', 'Socket Mode'])('Slack stand-in: uninstalls, delivered ov
     await eventually(() => seen.length === 2, 3_000, 'the event and its retry');
     expect(seen.map((s) => s.eventId)).toEqual([uninstalled.event_id, uninstalled.event_id]);
     expect(seen[1]?.retryNum).toBe(1);
+  });
+
+  it('takes an org-wide install out of some workspaces: team_access_revoked, the org token refused only there', async () => {
+    slack.addEnterprise(UMBRELLA, [otherWorkspace('T5', 'umbrella-east'), otherWorkspace('T6', 'umbrella-west')]);
+    const events = slack.installs.revokeTeamAccess(UMBRELLA.id, ['T5']);
+    expect(events.map((e) => e.event)).toEqual([
+      { type: 'team_access_revoked', team_ids: ['T5'], event_ts: expect.stringMatching(/^\d+\.\d{6}$/) },
+    ]);
+    expect(events[0]).toMatchObject({ enterprise_id: UMBRELLA.id, authorizations: [{ is_enterprise_install: true }] });
+    for (const event of events) await delivery.deliver(event);
+    await eventually(() => seen.length === 1, 3_000, 'team_access_revoked');
+    expect(seen[0]).toMatchObject({ type: 'team_access_revoked' });
+    const org = new webApi.WebClient(UMBRELLA.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+    await expect(org.auth.test()).resolves.toMatchObject({ ok: true, team_id: UMBRELLA.id });
+    const postIn = (team: string) => org.apiCall('chat.postMessage', { channel: 'C2DOCS', text: 'hi', team_id: team });
+    await expect(postIn('T5')).rejects.toMatchObject({ data: { error: 'team_access_not_granted' } });
+    await expect(postIn('T6')).resolves.toMatchObject({ ok: true });
   });
 
   it('refuses a revoked token with token_revoked', async () => {

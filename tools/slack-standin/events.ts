@@ -79,3 +79,47 @@ export function messageEvents(tenant: Tenant, stored: StoredMessage & { user: st
   if (type !== 'im' && mentionsBot) events.unshift(eventEnvelope(tenant, { type: 'app_mention', ...base }, shared));
   return events;
 }
+
+/** An event's `event_ts`: when it happened, as Slack writes a timestamp. */
+export function eventTs(at = Date.now()): string {
+  return `${Math.floor(at / 1000)}.${String(at % 1000).padStart(3, '0')}000`;
+}
+
+/**
+ * Slack's published examples, as its reference pages and its Events API schema (slackapi/slack-api-specs,
+ * `events-api`) print them: the wrapper's example team `T1H9RESGL` and app `A2H9RFS1A`, the `team_access_revoked`
+ * page's organisation `EXXXXX`. They name no workspace a test serves: an app that acts on one removes itself for a
+ * stranger.
+ */
+export const PUBLISHED_EXAMPLES = {
+  app_uninstalled: (): EventEnvelope => ({
+    token: 'XXYYZZ',
+    team_id: 'T1H9RESGL',
+    api_app_id: 'A2H9RFS1A',
+    event: { type: 'app_uninstalled', event_ts: '1525215129.000001' },
+    type: 'event_callback',
+    event_id: newEventId(),
+    event_time: 1525215129,
+    authed_users: ['U061F7AUR'],
+  }),
+  tokens_revoked: (): EventEnvelope => ({
+    token: 'XXYYZZ',
+    team_id: 'T1H9RESGL',
+    api_app_id: 'A2H9RFS1A',
+    event: { type: 'tokens_revoked', tokens: { oauth: ['UXXXXXXXX'], bot: ['UXXXXXXXX'] } },
+    type: 'event_callback',
+    event_id: newEventId(),
+    event_time: 1234567890,
+  }),
+  team_access_revoked: (): EventEnvelope => ({
+    token: 'XXYYZZ',
+    team_id: 'T123ABC456',
+    enterprise_id: 'EXXXXX',
+    api_app_id: 'A123ABC456',
+    event: { type: 'team_access_revoked', team_ids: ['T1XX3', 'TXX34'] },
+    type: 'event_callback',
+    authorizations: [{ enterprise_id: 'EXXXXX', team_id: 'T123ABC456', is_bot: false, is_enterprise_install: false }],
+    event_id: newEventId(),
+    event_time: 123456789,
+  }),
+};

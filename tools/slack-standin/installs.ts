@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { type EventEnvelope, eventEnvelope } from './events.js';
+import { type EventEnvelope, eventEnvelope, eventTs } from './events.js';
 import { type Answer, type Args, ok, refuse } from './methods/answer.js';
 import type { SlackStandin } from './server.js';
 import type { Tenant } from './tenant.js';
@@ -115,14 +115,32 @@ export class Installs {
    */
   uninstall(teamId: string, error = 'account_inactive'): EventEnvelope[] {
     const tenant = this.slack.tenant(teamId);
-    return [...this.revokeTokens(teamId, error), eventEnvelope(tenant, { type: 'app_uninstalled' })];
+    return [
+      ...this.revokeTokens(teamId, error),
+      eventEnvelope(tenant, { type: 'app_uninstalled', event_ts: eventTs() }),
+    ];
   }
 
   /** The workspace's tokens are revoked (`token_revoked` from now on): `tokens_revoked`, bot user ids listed. */
   revokeTokens(teamId: string, error = 'token_revoked'): EventEnvelope[] {
     const tenant = this.slack.tenant(teamId);
     this.slack.tokens.refuseAll({ teamId }, error);
-    return [eventEnvelope(tenant, { type: 'tokens_revoked', tokens: { bot: [tenant.workspace.botUserId] } })];
+    const tokens = { bot: [tenant.workspace.botUserId] };
+    return [eventEnvelope(tenant, { type: 'tokens_revoked', tokens, event_ts: eventTs() })];
+  }
+
+  /**
+   * An organisation's admin takes an org-wide install out of some of its workspaces (docs.slack.dev, events,
+   * `team_access_revoked`): the org token no longer acts there, and still works in the others (its `auth.test`
+   * answers), and Slack sends `team_access_revoked` naming the workspaces, from the organisation.
+   */
+  revokeTeamAccess(enterpriseId: string, teamIds: string[]): EventEnvelope[] {
+    const served = [...this.slack.tenants.values()].filter((t) => t.orgInstall?.id === enterpriseId);
+    const from = served[0];
+    if (!from) throw new Error(`the stand-in has no org-wide install for ${enterpriseId}`);
+    const event = eventEnvelope(from, { type: 'team_access_revoked', team_ids: teamIds, event_ts: eventTs() });
+    for (const tenant of served) if (teamIds.includes(tenant.teamId)) tenant.orgInstall = undefined;
+    return [event];
   }
 
   private grant(choice: InstallChoice, query: URLSearchParams, redirectUri: string, named: boolean): Grant {

@@ -11,7 +11,8 @@ const APP_TOKEN_METHODS = new Set(['apps.connections.open']);
  * The workspace a Web API call acts in, from its token (an `Authorization: Bearer` header or a `token` argument), or
  * Slack's refusal: `not_authed` without one, `invalid_auth` for one Slack never issued, the refusal of a revoked one
  * (`token_revoked`, `account_inactive`), `not_allowed_token_type` for the wrong kind. An org-wide token acts in the
- * workspace its `team_id` names, else the one holding the channel or person the call is about, else the first.
+ * workspace its `team_id` names (`team_access_not_granted` once the install was taken out of it), else the one holding
+ * the channel or person the call is about, else the first.
  */
 export function routeToken(
   slack: SlackStandin,
@@ -40,6 +41,9 @@ export function routeToken(
   const tenants = [...slack.tenants.values()].filter((t) => t.orgInstall && t.orgInstall === org);
   const [first] = tenants;
   if (!org || !first) return refuse('invalid_auth');
+  // A workspace of the organisation the install was taken out of (`team_access_revoked`).
+  const named = slack.tenants.get(String(args.team_id ?? ''));
+  if (named?.workspace.enterpriseId === org.id && named.orgInstall !== org) return refuse('team_access_not_granted');
   const about = [args.channel, args.channel_id, args.user, args.user_id, args.users].map((v) => String(v ?? ''));
   const tenant =
     tenants.find((t) => t.teamId === args.team_id) ??

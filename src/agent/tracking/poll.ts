@@ -4,6 +4,7 @@ import { isKnownStatus } from '../../mintlify/schemas.js';
 import { Again } from '../../queue/engine.js';
 import { budgetKey, rootUpdateBudgets } from '../../slack/tiers.js';
 import { CorruptJobError, type JobRecord } from '../../store/jobs.js';
+import { keys } from '../../store/keys.js';
 import { DATA_LOST_MESSAGE } from '../../store/loss.js';
 import { nextPollInterval } from './backoff.js';
 import { afterPoll } from './decide.js';
@@ -85,7 +86,9 @@ async function readRecord(deps: PollDeps, data: PollData, log: Deps['log']): Pro
   const ref = { project: data.project, jobId: data.jobId };
   try {
     const record = await deps.store.jobs.get(ref);
-    if (!record) {
+    if (!record && (await deps.store.kv.get(keys.workspaceRemoved()))) {
+      log.info('tracking.gone_with_workspace', { round: data.round }); // removed (and installed again) meanwhile
+    } else if (!record) {
       // Its poll lives, its record does not: the store lost data (evicted, flushed). A reply in the thread heals it.
       log.error('store.record_lost', { round: data.round, message: DATA_LOST_MESSAGE });
       deps.metrics.storeDataLost('record');
