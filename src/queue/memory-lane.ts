@@ -61,7 +61,7 @@ export class MemoryLane {
     scheduler?: string,
   ): MemoryJob | undefined {
     // Waiting, delayed or active: the same work, one job. Failed for good: the new work takes its id.
-    if (this.#jobs.get(id)?.state === 'failed') this.remove(id);
+    if (this.#jobs.get(id)?.state === 'failed') this.discard((job) => job.id === id);
     else if (this.#jobs.has(id)) return undefined;
     const job = newMemoryJob(id, json, Date.now() + delayMs, scheduler);
     this.#jobs.set(job.id, job);
@@ -84,9 +84,7 @@ export class MemoryLane {
     return this.#schedulers.unschedule(id);
   }
 
-  schedules(): ScheduleInfo[] {
-    return this.#schedulers.list();
-  }
+  schedules = (): ScheduleInfo[] => this.#schedulers.list();
 
   failed(limit: number): FailedJob[] {
     this.#failed.expire(Date.now());
