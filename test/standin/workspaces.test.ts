@@ -20,7 +20,10 @@ describe('Slack stand-in: several workspaces', () => {
   beforeAll(async () => {
     slack = await startSlackStandin();
     slack.addWorkspace(otherWorkspace('T2', 'globex'));
-    slack.addEnterprise(UMBRELLA, [otherWorkspace('T3', 'umbrella-east'), otherWorkspace('T4', 'umbrella-west')]);
+    const west = otherWorkspace('T4', 'umbrella-west');
+    west.users = west.users.map((u) => (u.id === 'U4ANA' ? { ...u, isAdmin: true } : u));
+    west.users.push({ id: 'U4OLGA', name: 'olga', realName: 'Olga', displayName: 'olga', isOrgAdmin: true });
+    slack.addEnterprise(UMBRELLA, [otherWorkspace('T3', 'umbrella-east'), west]);
   });
   afterAll(() => slack.close());
 
@@ -65,6 +68,13 @@ describe('Slack stand-in: several workspaces', () => {
     expect(slack.tenant('T4').messages).toMatchObject([{ text: 'west', user: 'UORGBOT', bot_id: 'BORGBOT' }]);
     await expect(org.users.info({ user: 'U4LEO', team_id: 'T4' } as never)).resolves.toMatchObject({
       user: { team_id: 'T4', enterprise_user: { enterprise_id: 'E1UMBRELLA' } },
+    });
+    // A workspace's admin is not the organisation's: `is_admin` is the workspace's role, `enterprise_user` the org's.
+    await expect(org.users.info({ user: 'U4ANA' })).resolves.toMatchObject({
+      user: { is_admin: true, enterprise_user: { is_admin: false, is_owner: false } },
+    });
+    await expect(org.users.info({ user: 'U4OLGA' })).resolves.toMatchObject({
+      user: { is_admin: false, enterprise_user: { is_admin: true } },
     });
     await expect(org.auth.test()).resolves.toMatchObject({
       team_id: 'E1UMBRELLA',

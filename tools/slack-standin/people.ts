@@ -17,7 +17,8 @@ export function timeZone(tz: string, at: number): { tz: string; tz_label: string
 
 /**
  * `users.info`'s user object (the user type reference): team, time zone for `at`, roles and guest flags. A person of
- * a Slack Connect organisation carries that organisation's `team_id`.
+ * a Slack Connect organisation carries that organisation's `team_id`. On Enterprise Grid, `is_admin`/`is_owner` are
+ * the workspace's roles and `enterprise_user.is_admin`/`is_owner` the organisation's.
  */
 export function userObject(user: StandinUser, teamId: string, workspace: Workspace, at: number) {
   const names = { real_name: user.realName, display_name: user.displayName };
@@ -48,8 +49,8 @@ export function userObject(user: StandinUser, teamId: string, workspace: Workspa
         enterprise_user: {
           id: user.id,
           enterprise_id: workspace.enterpriseId,
-          is_admin: user.isAdmin ?? false,
-          is_owner: user.isOwner ?? false,
+          is_admin: user.isOrgAdmin ?? false,
+          is_owner: user.isOrgOwner ?? false,
           teams: [teamId],
         },
       }),
