@@ -9,6 +9,7 @@ import type { Metrics } from './metrics.js';
 import type { Probes } from './probes.js';
 import { accessMiddleware } from './slack/access.js';
 import { createSlackTransport, type SlackTransport } from './slack/transport.js';
+import { ownOrganisation } from './tenants/own-organisation.js';
 import { registerTenancy } from './tenants/register.js';
 import { registerRemoval } from './uninstall.js';
 import { registerVisitors } from './visitors/register.js';
@@ -34,6 +35,7 @@ export function transportFor(
 }
 
 export function registerDoors(transport: SlackTransport, deps: Deps, installs: Installs): void {
+  if (installs.many) transport.bolt.use(ownOrganisation(installs.many.tenancy.installations, deps.log));
   transport.bolt.use(accessMiddleware(deps.config));
   registerRemoval(transport.bolt, deps, installs.removal);
   if (installs.many) registerTenancy(transport.bolt, deps, installs.many.tenancy);

@@ -6,6 +6,7 @@ import {
   otherWorkspace,
   type SlackStandin,
   startSlackStandin,
+  viaInstallation,
 } from '../../tools/slack-standin/index.js';
 import { UMBRELLA } from '../fixtures/slack.js';
 import { BOLT_SIGNING_SECRET, type BoltApp, startBoltApp } from '../support/bolt-app.js';
@@ -83,6 +84,20 @@ describe('Slack stand-in: several workspaces', () => {
       url: 'https://umbrella.enterprise.slack.com/',
       user_id: 'UORGBOT',
     });
+  });
+
+  it('delivers a Slack Connect event through the installation Slack names, the author’s team kept', () => {
+    const [mention] = slack.people.says('U9DAVE', 'C456PARTNERS', '@Mintlify hello').events;
+    if (!mention) throw new Error('no event');
+    const via = viaInstallation(slack.tenant('T2'), mention);
+    expect(via).toMatchObject({
+      team_id: 'T2',
+      event_id: mention.event_id,
+      is_ext_shared_channel: true,
+      authorizations: [{ team_id: 'T2', user_id: 'U2BOT' }],
+      event: { user: 'U9DAVE', user_team: 'T9INITECH' },
+    });
+    expect(via.event).toEqual(mention.event);
   });
 
   describe('events from an organisation’s workspace, through Bolt', () => {
