@@ -36,7 +36,7 @@ export function transportFor(
 
 export function registerDoors(transport: SlackTransport, deps: Deps, installs: Installs): void {
   if (installs.many) transport.bolt.use(ownOrganisation(installs.many.tenancy.installations, deps.log));
-  transport.bolt.use(accessMiddleware(deps.config));
+  transport.bolt.use(accessMiddleware(deps.config, deps.log));
   registerRemoval(transport.bolt, deps, installs.removal);
   if (installs.many) registerTenancy(transport.bolt, deps, installs.many.tenancy);
   registerAgent(transport.bolt, deps);

@@ -1,6 +1,6 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { Logger } from '../log.js';
-import { isExternal, requesterOf } from '../slack/access.js';
+import { enterpriseThrough, isExternal, requesterOf } from '../slack/access.js';
 import type { Installations } from './installations.js';
 
 /**
@@ -16,9 +16,11 @@ export function ownOrganisation(
   installations: Pick<Installations, 'read'>,
   log: Logger,
 ): Middleware<AnyMiddlewareArgs> {
-  return async ({ body, context, next }) => {
-    const { teamId } = requesterOf(body as unknown as Record<string, unknown>);
-    if (!teamId || !isExternal(teamId, context)) return next();
+  return async (args) => {
+    const { body, context, next } = args;
+    const requester = requesterOf(body as unknown as Record<string, unknown>);
+    const { teamId } = requester;
+    if (!teamId || !(await isExternal(requester, context, enterpriseThrough(args.client, log)))) return next();
     const own = await installations.read(teamId).catch((error: unknown) => {
       log.warn('slack.installation_unreadable', { team: teamId, op: 'own_organisation', error });
       return undefined;

@@ -63,7 +63,7 @@ function channelType(channel: string): string {
  * `source_team`, the author's organisation.
  */
 export function messageEvents(tenant: Tenant, stored: StoredMessage & { user: string }): EventEnvelope[] {
-  const authorTeam = tenant.person(stored.user)?.teamId ?? tenant.teamId;
+  const authorTeam = tenant.author(stored.user)?.teamId ?? tenant.teamId;
   const shared = !!tenant.channel(stored.channel)?.sharedWith?.length;
   const type = channelType(stored.channel);
   const base = {
