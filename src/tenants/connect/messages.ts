@@ -113,8 +113,9 @@ export function replacedNotice(by: string, change: ConnectionChange): Message {
 export const installPages = {
   installed: (team: string, homeUrl: string) =>
     `<h1>Mintlify is installed in ${team}</h1><p>Next: open <a href="${homeUrl}">Mintlify's Home tab in Slack</a> ` +
-    'and click <b>Connect Mintlify</b> to connect your project with its admin API key. The person who installed ' +
-    'the app and the workspace’s admins and owners can do it. Then invite <code>@Mintlify</code> to a channel ' +
+    'and click <b>Connect Mintlify</b> to connect your project with its admin API key. The workspace’s admins ' +
+    'and owners can do it, and the person who installed the app first (installing it again changes nobody’s ' +
+    'rights). Then invite <code>@Mintlify</code> to a channel ' +
     'and try <code>/agent</code> or <code>/visitors</code>.</p>',
   failed: (reason: string, installUrl: string) =>
     `<h1>Mintlify was not installed</h1><p>${reason}</p><p><a href="${installUrl}">Try again</a>.</p>`,
