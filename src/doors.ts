@@ -11,6 +11,7 @@ import type { QueueInspector } from './queue/engine.js';
 import { registerRemoval } from './removal.js';
 import { accessMiddleware } from './slack/access.js';
 import { createSlackTransport, type SlackTransport } from './slack/transport.js';
+import { ownOrganisation } from './tenants/own-organisation.js';
 import { registerTenancy } from './tenants/register.js';
 import { markingGone } from './tenants/removal.js';
 import { registerVisitors } from './visitors/register.js';
@@ -41,7 +42,8 @@ export function registerDoors(
   installs: Installs,
   queues: Pick<QueueInspector, 'lanes' | 'discard'>,
 ): void {
-  transport.bolt.use(accessMiddleware(deps.config));
+  if (installs.many) transport.bolt.use(ownOrganisation(installs.many.tenancy.installations, deps.log));
+  transport.bolt.use(accessMiddleware(deps.config, deps.log));
   registerRemoval(transport.bolt, deps, installs.removal(deps, queues));
   if (installs.many) registerTenancy(transport.bolt, deps, installs.many.tenancy);
   registerAgent(transport.bolt, deps);

@@ -47,7 +47,7 @@ export const errors = {
   /** With the instruction when there is one, so it is not lost (e.g. to run it where it is allowed). */
   notAllowed: (prompt?: string, external = false): Message => {
     const problem = external
-      ? 'Sorry, the Mintlify agent here works only for members of this workspace, and you are from another organisation, so nothing was sent to it. Ask a member of this workspace to pass your instruction on.'
+      ? 'Sorry, the Mintlify agent here works only for members of this workspace, and you are from another organisation, so nothing was sent to it: your organisation has not installed Mintlify here. Ask your workspace admin to add Mintlify to Slack, or a member of this workspace to pass your instruction on.'
       : 'Sorry, you are not allowed to use the Mintlify agent here. Ask your workspace admin to add you or this channel.';
     return prompt?.trim() ? withPrompt(problem, prompt) : { text: problem };
   },

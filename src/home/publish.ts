@@ -8,8 +8,11 @@ import { connectionSection } from '../tenants/connect/view.js';
 import { WorkspaceRefSchema } from '../workspace.js';
 import { HOME_JOBS, type HomeJob, homeView } from './view.js';
 
-export type HomeDeps = Pick<Deps, 'store' | 'slack' | 'log' | 'projects' | 'quota' | 'now' | 'connection'>;
-type QueueingDeps = HomeDeps & Pick<Deps, 'lanes' | 'workspace'>;
+export type HomeDeps = Pick<
+  Deps,
+  'store' | 'slack' | 'log' | 'projects' | 'quota' | 'now' | 'connection' | 'workspace'
+>;
+type QueueingDeps = HomeDeps & Pick<Deps, 'lanes'>;
 
 /** Whose Home to publish again, in which workspace: the `homes` lane's data. */
 export const HomeDataSchema = z.object({ workspace: WorkspaceRefSchema, userId: z.string() });
@@ -74,7 +77,8 @@ export async function publishHome(deps: HomeDeps, userId: string): Promise<void>
     })),
   );
   // Serving many workspaces, Home starts with the workspace's Mintlify connection (and its buttons, for admins).
-  const connection = deps.connection && connectionSection(deps.connection, await mayManage(deps, userId));
+  const connection =
+    deps.connection && connectionSection(deps.connection, await mayManage(deps, userId), !!deps.workspace.enterpriseId);
   await deps.slack.views.publish({ user_id: userId, view: homeView(jobs, quotas, deps.now(), connection) });
 }
 

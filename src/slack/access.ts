@@ -1,4 +1,7 @@
 import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { Logger } from '../log.js';
+import { slackErrorCode } from './errors.js';
 
 /** Who may use the agent, and where: empty lists mean everyone, everywhere. */
 export interface AccessRule {
@@ -50,13 +53,36 @@ export function requesterOf(body: Record<string, unknown>): Requester {
   return { userId: str(user?.id), channel: str(channel?.id) ?? str(container?.channel_id), teamId: str(user?.team_id) };
 }
 
+/** The Enterprise Grid organisation a person belongs to, if any (`users.info` → `enterprise_user.enterprise_id`). */
+export type EnterpriseOf = (userId: string) => Promise<string | undefined>;
+
 /**
- * Whether the person is from another organisation than the workspace the request reached. An org-wide install
- * (Enterprise Grid) serves every workspace of its organisation, so only a team id outside it would tell, which the
- * payload does not say: there nobody is judged external.
+ * Whether the person is from another organisation than the workspace the request reached (`context.teamId`).
+ * Another workspace is another organisation, except on Enterprise Grid (`context.enterpriseId`, an org-wide
+ * install's or one workspace's): there a person of another workspace is external only when Slack says they belong
+ * to another enterprise, or to none; asked only then, and external when Slack does not say.
  */
-export function isExternal(teamId: string | undefined, context: Context): boolean {
-  return !!teamId && !!context.teamId && !context.isEnterpriseInstall && teamId !== context.teamId;
+export async function isExternal(
+  { userId, teamId }: Requester,
+  context: Context,
+  enterpriseOf: EnterpriseOf,
+): Promise<boolean> {
+  if (!teamId || !context.teamId || teamId === context.teamId) return false;
+  if (!context.enterpriseId || !userId) return true;
+  return (await enterpriseOf(userId)) !== context.enterpriseId;
+}
+
+/** `EnterpriseOf` through the request's Web API client; `undefined` (so external) when Slack does not answer. */
+export function enterpriseThrough(client: WebClient, log: Logger): EnterpriseOf {
+  return async (userId) => {
+    try {
+      const { user } = await client.users.info({ user: userId });
+      return user?.enterprise_user?.enterprise_id;
+    } catch (error) {
+      log.warn('slack.users_info_failed', { op: 'access.enterprise', slack_error: slackErrorCode(error) });
+      return undefined;
+    }
+  };
 }
 
 const ACCESS = 'access';
@@ -68,11 +94,14 @@ const ACCESS = 'access';
  * answered at all. A request without a person or a conversation (a view submission names its channel in its own
  * metadata) gets no verdict here: its door applies `verdictFor` itself.
  */
-export function accessMiddleware(rule: AccessRule): Middleware<AnyMiddlewareArgs> {
-  return async ({ body, context, next }) => {
-    const { userId, channel, teamId } = requesterOf(body as unknown as Record<string, unknown>);
+export function accessMiddleware(rule: AccessRule, log: Logger): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    const { body, context, next } = args;
+    const requester = requesterOf(body as unknown as Record<string, unknown>);
+    const { userId, channel } = requester;
     if (userId && channel) {
-      context[ACCESS] = verdictFor(rule, { userId, channel, external: isExternal(teamId, context) });
+      const external = await isExternal(requester, context, enterpriseThrough(args.client, log));
+      context[ACCESS] = verdictFor(rule, { userId, channel, external });
     }
     await next();
   };

@@ -63,6 +63,9 @@ export const keys = {
   installation: () => 'installation:v1',
   /** The Mintlify project and admin key a workspace connected in App Home, the key sealed; in its scope. */
   mintlifySettings: () => 'mintlify:settings:v1',
+  /** Who installed the app and changed the connection, when (never a key), and the claim guarding it; in its scope. */
+  connectionLog: () => 'mintlify:connection-log:v1',
+  connectionLogLock: () => 'mintlify:connection-log:v1:lock',
   /** Every workspace (or organisation) with an installation, and the claim guarding that list: not in a scope. */
   installedWorkspaces: () => 'workspaces:v1',
   installedWorkspacesLock: () => 'workspaces:v1:lock',

@@ -19,23 +19,35 @@ export async function readList(store: Pick<Store, 'kv'>, { key }: ListKeys): Pro
 }
 
 /**
- * Changes the list under a short claim owned by this call, so instances changing it at once cannot lose each
- * other's changes (Keyv alone only offers get-then-set).
+ * Runs `change` under a short claim on `lock` owned by this call, so instances changing one value at once cannot lose
+ * each other's changes (Keyv alone only offers get-then-set).
  */
+export async function underClaim<T>(
+  store: Pick<Store, 'claims'>,
+  lock: string,
+  instanceId: string,
+  change: () => Promise<T>,
+): Promise<T> {
+  const owner = `${instanceId}:${Math.random()}`;
+  for (let attempt = 0; !(await store.claims.claim(lock, owner, LOCK_TTL_MS)); attempt++) {
+    if (attempt > LOCK_TRIES) throw new Error(`${lock} is held`);
+    await delay(20);
+  }
+  try {
+    return await change();
+  } finally {
+    await store.claims.release(lock, owner);
+  }
+}
+
+/** Changes the list under its claim (`underClaim`). */
 export async function changeList(
   store: Pick<Store, 'kv' | 'claims'>,
   keys: ListKeys,
   instanceId: string,
   change: (ids: string[]) => string[],
 ): Promise<void> {
-  const owner = `${instanceId}:${Math.random()}`;
-  for (let attempt = 0; !(await store.claims.claim(keys.lock, owner, LOCK_TTL_MS)); attempt++) {
-    if (attempt > LOCK_TRIES) throw new Error(`the list ${keys.key} is locked`);
-    await delay(20);
-  }
-  try {
+  await underClaim(store, keys.lock, instanceId, async () => {
     await store.kv.set(keys.key, change(await readList(store, keys)));
-  } finally {
-    await store.claims.release(keys.lock, owner);
-  }
+  });
 }

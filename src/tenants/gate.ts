@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { decodeSlackText } from '../slack/decode.js';
 import type { Audience } from '../slack/reply.js';
 import { workspaceOf } from '../workspace.js';
-import { notConnected } from './connect/messages.js';
+import { notConnected, whoCanConnect } from './connect/messages.js';
 import { CONNECT_IDS } from './connect/view.js';
 
 /** What Slack asked for, as far as a workspace without Mintlify is concerned. */
@@ -64,10 +64,10 @@ export function notConnectedGate(root: Pick<Deps, 'workspaces'>): Middleware<Any
     if (request.kind === 'pass') return args.next();
     const deps = await root.workspaces.scope(workspaceOf(args.context));
     if (!deps.connection || deps.connection.settings) return args.next();
-    const { installerId } = deps.connection;
+    const who = whoCanConnect(deps.connection.steward, !!deps.workspace.enterpriseId);
     // Every request but an event carries `ack`; a command's answer goes in it.
     const ack = 'ack' in args ? (args.ack as (response?: Record<string, unknown>) => Promise<void>) : undefined;
-    const answer = notConnected(installerId, request.kind === 'ignore' ? '' : request.text);
+    const answer = notConnected(who, request.kind === 'ignore' ? '' : request.text);
     if (request.kind === 'command') return ack?.({ response_type: 'ephemeral', ...answer });
     await ack?.();
     deps.log.info('mintlify.not_connected', { kind: request.kind });

@@ -5,6 +5,7 @@ import { keys } from '../store/keys.js';
 import { changeList, readList } from '../store/lists.js';
 import type { Store } from '../store/store.js';
 import type { WorkspaceRef } from '../workspace.js';
+import { recordInstall } from './connection-log.js';
 import { sealedRecords } from './sealed.js';
 import type { Secrets } from './secrets.js';
 
@@ -48,7 +49,13 @@ function tenantOfInstallation(installation: Installation): string {
 }
 
 /** Bolt's installation store on the app's store: each installation sealed in its workspace's scope. */
-export function createInstallations(root: Store, secrets: Secrets, log: Logger, instanceId: string): Installations {
+export function createInstallations(
+  root: Store,
+  secrets: Secrets,
+  log: Logger,
+  instanceId: string,
+  now: () => number = Date.now,
+): Installations {
   const records = (tenant: string) => sealedRecords(root.scoped(tenant), secrets, tenant, log);
   const read = (tenant: string) => records(tenant).get(keys.installation(), StoredInstallationSchema);
   const remove = async (tenant: string) => {
@@ -69,7 +76,10 @@ export function createInstallations(root: Store, secrets: Secrets, log: Logger, 
     remove,
     async storeInstallation(installation) {
       const tenant = tenantOfInstallation(installation);
+      // Installing again (anyone may, where members may add apps) is recorded but gives no rights (connection-log.ts).
+      const first = !(await read(tenant).catch(() => true));
       await records(tenant).set(keys.installation(), installation);
+      await recordInstall(root.scoped(tenant), installation.user.id, now(), first);
       await changeList(root, LIST, instanceId, (tenants) => [...new Set([...tenants, tenant])]);
     },
     async fetchInstallation(query) {

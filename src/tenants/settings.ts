@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
+import type { ConnectionChange, Steward } from './connection-log.js';
 import type { SealedRecords } from './sealed.js';
 import { fingerprint } from './secrets.js';
 
@@ -20,10 +21,14 @@ export type MintlifySettings = z.infer<typeof MintlifySettingsSchema>;
 /** What a workspace may show of its settings: the key only as its fingerprint. */
 export type PublicSettings = Omit<MintlifySettings, 'apiKey'> & { fingerprint: string };
 
-/** A workspace's link to Mintlify (many-workspace mode): who installed the app, and what was connected, if anything. */
+/**
+ * A workspace's link to Mintlify (many-workspace mode): what was connected, if anything, who may change it besides
+ * the admins and owners (none known: only they), and the latest changes.
+ */
 export interface Connection {
-  installerId: string;
+  steward?: Steward;
   settings?: PublicSettings;
+  changes: ConnectionChange[];
 }
 
 export function publicSettings({ apiKey, ...rest }: MintlifySettings): PublicSettings {

@@ -4,6 +4,7 @@ import type { MintlifyClient } from '../mintlify/client.js';
 import { createProjects } from '../projects.js';
 import { installationOf, WorkspaceGoneError, type WorkspaceRef, type Workspaces } from '../workspace.js';
 import type { BotToken } from './bot-token.js';
+import { readConnectionLog } from './connection-log.js';
 import type { Installations } from './installations.js';
 import { sealedRecords } from './sealed.js';
 import type { Secrets } from './secrets.js';
@@ -30,8 +31,8 @@ const CLIENTS_KEPT = 1_000;
 
 /**
  * Many workspaces, each served with its own: its installation's bot token, the Mintlify project and key it
- * connected, and a store view whose every key lives under it (`Store.scoped`). Installation and settings are read
- * each time work is scoped (two reads), so a change made by one process is seen by every other at once.
+ * connected, and a store view whose every key lives under it (`Store.scoped`). Installation, settings and the
+ * connection's log are read each time work is scoped, so a change made by one process is seen by every other at once.
  */
 export function tenantWorkspaces(options: TenantOptions): Workspaces {
   const { root, installations, secrets } = options;
@@ -53,8 +54,13 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
       const tenant = installationOf(ref);
       const installation = await installations.read(tenant);
       if (!installation) throw new WorkspaceGoneError(ref);
-      const settings = await settingsOf(tenant);
       const { config, log, store } = root();
+      const [settings, connectionLog] = await Promise.all([
+        settingsOf(tenant),
+        readConnectionLog(store.scoped(tenant)),
+      ]);
+      // Connected before the log existed: the person who connected it is its steward.
+      const steward = connectionLog.steward ?? (settings && { userId: settings.changedBy, as: 'connector' as const });
       const apiKey = settings?.apiKey ?? '';
       return options.build({
         workspace: ref,
@@ -71,7 +77,11 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
           },
         }),
         log: log.child({ team: ref.teamId }),
-        connection: { installerId: installation.user.id, ...(settings && { settings: publicSettings(settings) }) },
+        connection: {
+          ...(steward && { steward }),
+          ...(settings && { settings: publicSettings(settings) }),
+          changes: connectionLog.changes,
+        },
       });
     },
   };

@@ -11,7 +11,7 @@ import { eventually } from '../support/test-app.js';
 
 const KEY_A = 'mint_acme_7e6d5c4b3a29AAAA';
 const KEY_G = 'mint_globex_1a2b3c4d5e6fGGGG';
-const ALICE = 'U123ALICE'; // installed the app in Acme
+const ALICE = 'U123ALICE'; // a member, installed the app in Acme
 const OWEN = 'U567OWEN'; // Acme's owner
 const BOB = 'U456BOB'; // a member
 
@@ -61,9 +61,10 @@ describe.each(storeKinds)('connecting Mintlify ($label)', (store) => {
     expect(await connectButtons('T3', 'U3ANA')).toEqual(['Connect Mintlify']);
   });
 
-  it('lets the installer and admins connect, change and disconnect, checks routes, says when Mintlify is down, and logs each change', async () => {
+  it('lets the installer, admins and the connector connect, change and disconnect, checks routes, says when Mintlify is down, and logs each change', async () => {
     await ws.install('T1', ALICE);
     expect(await connectButtons('T1', BOB)).toEqual([]);
+    expect(await connectButtons('T1', ALICE)).toEqual(['Connect Mintlify']);
     expect(await connectButtons('T1', OWEN)).toEqual(['Connect Mintlify']);
 
     h.sim.injectFault({ kind: 'status', status: 503, count: 1 });
@@ -88,10 +89,12 @@ describe.each(storeKinds)('connecting Mintlify ($label)', (store) => {
     expect(await homeText('T1', BOB)).toContain('Connected to project `proj_a`.');
     expect(await homeText('T1', BOB)).not.toContain('mint_');
 
+    // Owen connected it: Alice, a member who installed the app, no longer may.
+    expect(await connectButtons('T1', ALICE)).toEqual([]);
     // Changing: the key may be left empty to keep it; the modal never carries it.
-    expect(await ws.connect('T1', ALICE, { project: 'proj_c' })).toBeUndefined();
+    expect(await ws.connect('T1', OWEN, { project: 'proj_c' })).toBeUndefined();
     expect(JSON.stringify(h.slack.callsTo('views.open'))).not.toContain(KEY_A);
-    expect(await homeText('T1', ALICE)).toContain('Connected to project `proj_c`');
+    expect(await homeText('T1', OWEN)).toContain('Connected to project `proj_c`');
 
     const home = await ws.openHome('T1', OWEN);
     const [disconnect] = buttonsIn(home.blocks).filter((b) => b.button.action_id === 'mintlify_connect_remove');
@@ -109,7 +112,7 @@ describe.each(storeKinds)('connecting Mintlify ($label)', (store) => {
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(changes.map(({ change, user }) => `${change} ${user}`)).toEqual([
       `connected ${OWEN}`,
-      `changed ${ALICE}`,
+      `changed ${OWEN}`,
       `disconnected ${OWEN}`,
     ]);
     expect(changes[0]).toMatchObject({ project: 'proj_a', routes: 1, key: 'mint_…AAAA', time: expect.any(String) });
@@ -143,23 +146,39 @@ describe.each(storeKinds)('connecting Mintlify ($label)', (store) => {
 
   it('serves an org-wide install for each of the organisation’s workspaces, stored once for the organisation', async () => {
     const org = UMBRELLA;
-    h.slack.addEnterprise(org, [otherWorkspace('T4', 'umbrella-east'), otherWorkspace('T5', 'umbrella-west')]);
+    const [east, west] = [otherWorkspace('T4', 'umbrella-east'), otherWorkspace('T5', 'umbrella-west')];
+    const [orgAdmin, westAdmin] = [east.users[0], west.users[0]];
+    if (orgAdmin) orgAdmin.isOrgAdmin = true; // U4ANA: an admin of the organisation
+    if (westAdmin) westAdmin.isAdmin = true; // U5ANA: an admin of one workspace only
+    h.slack.addEnterprise(org, [east, west]);
     h.slack.refuseToken(org.botToken, 'invalid_auth');
     expect((await ws.install('T4', 'U4ANA', { enterpriseId: org.id, userId: 'U4ANA' })).status).toBe(200);
     expect(await h.app.app.deps.store.scoped(org.id).kv.get('installation:v1')).toEqual(expect.any(String));
     expect(await h.app.app.deps.store.scoped('T4').kv.get('installation:v1')).toBeUndefined();
 
     const enterprise = { enterprise_id: org.id, is_enterprise_install: 'true' };
-    const west = await h.command('/agent Document the west', {
+    const westAgent = await h.command('/agent Document the west', {
       user: 'U5LEO',
       channel: 'C5DOCS',
       fields: { team_id: 'T5', ...enterprise },
     });
-    expect(String(west.ack?.text)).toContain('<@U4ANA> (who installed me)');
+    expect(String(westAgent.ack?.text)).toContain('An admin or owner of your organisation can connect it');
 
     // Connected once, from one of its workspaces, it serves all of them with the organisation's token.
     for (const team of ['T4', 'T5']) h.slack.refuseToken(h.slack.tenant(team).workspace.botToken, 'invalid_auth');
+    // The organisation's key is the organisation's: one workspace's admin may not change it (issue 31, defect 3).
+    expect(await connectButtons('T5', 'U5ANA')).toEqual([]);
+    expect(await connectButtons('T4', 'U4ANA')).toEqual(['Connect Mintlify']);
     expect(await ws.connect('T4', 'U4ANA', { apiKey: KEY_A, project: 'proj_a' })).toBeUndefined();
+    expect(await connectButtons('T5', 'U5ANA')).toEqual([]);
+    const view = { callback_id: 'mintlify_connect', id: 'V9', team_id: 'T5' };
+    const values = { api_key: { value: { value: KEY_G } }, project: { value: { value: 'proj_a' } } };
+    expect(await ws.interact('T5', 'U5ANA', { type: 'view_submission', view: { ...view, state: { values } } })).toEqual(
+      {
+        response_action: 'errors',
+        errors: { project: 'Only an admin or owner of your organisation can change this.' },
+      },
+    );
     await h.startJob('Document the west', {
       user: 'U5LEO',
       channel: 'C5DOCS',

@@ -6,6 +6,7 @@ import {
   otherWorkspace,
   type SlackStandin,
   startSlackStandin,
+  viaInstallation,
 } from '../../tools/slack-standin/index.js';
 import { UMBRELLA } from '../fixtures/slack.js';
 import { BOLT_SIGNING_SECRET, type BoltApp, startBoltApp } from '../support/bolt-app.js';
@@ -20,7 +21,10 @@ describe('Slack stand-in: several workspaces', () => {
   beforeAll(async () => {
     slack = await startSlackStandin();
     slack.addWorkspace(otherWorkspace('T2', 'globex'));
-    slack.addEnterprise(UMBRELLA, [otherWorkspace('T3', 'umbrella-east'), otherWorkspace('T4', 'umbrella-west')]);
+    const west = otherWorkspace('T4', 'umbrella-west');
+    west.users = west.users.map((u) => (u.id === 'U4ANA' ? { ...u, isAdmin: true } : u));
+    west.users.push({ id: 'U4OLGA', name: 'olga', realName: 'Olga', displayName: 'olga', isOrgAdmin: true });
+    slack.addEnterprise(UMBRELLA, [otherWorkspace('T3', 'umbrella-east'), west]);
   });
   afterAll(() => slack.close());
 
@@ -66,6 +70,13 @@ describe('Slack stand-in: several workspaces', () => {
     await expect(org.users.info({ user: 'U4LEO', team_id: 'T4' } as never)).resolves.toMatchObject({
       user: { team_id: 'T4', enterprise_user: { enterprise_id: 'E1UMBRELLA' } },
     });
+    // A workspace's admin is not the organisation's: `is_admin` is the workspace's role, `enterprise_user` the org's.
+    await expect(org.users.info({ user: 'U4ANA' })).resolves.toMatchObject({
+      user: { is_admin: true, enterprise_user: { is_admin: false, is_owner: false } },
+    });
+    await expect(org.users.info({ user: 'U4OLGA' })).resolves.toMatchObject({
+      user: { is_admin: false, enterprise_user: { is_admin: true } },
+    });
     await expect(org.auth.test()).resolves.toMatchObject({
       team_id: 'E1UMBRELLA',
       enterprise_id: 'E1UMBRELLA',
@@ -73,6 +84,20 @@ describe('Slack stand-in: several workspaces', () => {
       url: 'https://umbrella.enterprise.slack.com/',
       user_id: 'UORGBOT',
     });
+  });
+
+  it('delivers a Slack Connect event through the installation Slack names, the author’s team kept', () => {
+    const [mention] = slack.people.says('U9DAVE', 'C456PARTNERS', '@Mintlify hello').events;
+    if (!mention) throw new Error('no event');
+    const via = viaInstallation(slack.tenant('T2'), mention);
+    expect(via).toMatchObject({
+      team_id: 'T2',
+      event_id: mention.event_id,
+      is_ext_shared_channel: true,
+      authorizations: [{ team_id: 'T2', user_id: 'U2BOT' }],
+      event: { user: 'U9DAVE', user_team: 'T9INITECH' },
+    });
+    expect(via.event).toEqual(mention.event);
   });
 
   describe('events from an organisation’s workspace, through Bolt', () => {

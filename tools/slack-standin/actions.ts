@@ -156,7 +156,7 @@ export class PeopleActions {
   }
 
   private store(tenant: Tenant, message: StoredMessage & { user: string }, where: Where) {
-    const authorTeam = tenant.person(message.user)?.teamId ?? tenant.teamId;
+    const authorTeam = tenant.author(message.user)?.teamId ?? tenant.teamId;
     const stored = { ...message, team: authorTeam, ...(where.threadTs && { thread_ts: where.threadTs }) };
     tenant.messages.push(stored);
     return stored;

@@ -42,6 +42,16 @@ export function eventEnvelope(tenant: Tenant, event: Record<string, unknown>, sh
   };
 }
 
+/**
+ * The same event as Slack delivers it through another installation. In a Slack Connect channel where several
+ * organisations installed the app, Slack sends each event once and names one installation in `authorizations`
+ * (Events API, "authorizations": only one is listed, `apps.event.authorizations.list` gives the rest); which one
+ * is Slack's choice, not the author's organisation. The event and its id are unchanged.
+ */
+export function viaInstallation(tenant: Tenant, envelope: EventEnvelope): EventEnvelope {
+  return { ...eventEnvelope(tenant, envelope.event, !!envelope.is_ext_shared_channel), event_id: envelope.event_id };
+}
+
 function channelType(channel: string): string {
   return channel.startsWith('D') ? 'im' : channel.startsWith('G') ? 'group' : 'channel';
 }
@@ -53,7 +63,7 @@ function channelType(channel: string): string {
  * `source_team`, the author's organisation.
  */
 export function messageEvents(tenant: Tenant, stored: StoredMessage & { user: string }): EventEnvelope[] {
-  const authorTeam = tenant.person(stored.user)?.teamId ?? tenant.teamId;
+  const authorTeam = tenant.author(stored.user)?.teamId ?? tenant.teamId;
   const shared = !!tenant.channel(stored.channel)?.sharedWith?.length;
   const type = channelType(stored.channel);
   const base = {

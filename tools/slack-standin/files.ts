@@ -71,7 +71,7 @@ export function fileObject(slack: SlackStandin, tenant: Tenant, file: UploadedFi
     filetype: file.filetype ?? kind.filetype,
     pretty_type: file.prettyType ?? kind.prettyType,
     user,
-    user_team: tenant.person(user)?.teamId ?? tenant.teamId,
+    user_team: tenant.author(user)?.teamId ?? tenant.teamId,
     editable: isText,
     size: bytes.length,
     mode: file.mode ?? (kind.text ? 'snippet' : 'hosted'),

@@ -17,9 +17,16 @@ export function timeZone(tz: string, at: number): { tz: string; tz_label: string
 
 /**
  * `users.info`'s user object (the user type reference): team, time zone for `at`, roles and guest flags. A person of
- * a Slack Connect organisation carries that organisation's `team_id`.
+ * a Slack Connect organisation carries that organisation's `team_id`. On Enterprise Grid, `is_admin`/`is_owner` are
+ * the workspace's roles and `enterprise_user.is_admin`/`is_owner` the organisation's.
  */
-export function userObject(user: StandinUser, teamId: string, workspace: Workspace, at: number) {
+export function userObject(
+  user: StandinUser,
+  teamId: string,
+  workspace: Workspace,
+  at: number,
+  enterpriseId = teamId === workspace.teamId ? workspace.enterpriseId : undefined,
+) {
   const names = { real_name: user.realName, display_name: user.displayName };
   return {
     id: user.id,
@@ -43,15 +50,14 @@ export function userObject(user: StandinUser, teamId: string, workspace: Workspa
       team: teamId,
       ...(user.isBot && user.id === workspace.botUserId && { bot_id: workspace.botId }),
     },
-    ...(workspace.enterpriseId &&
-      teamId === workspace.teamId && {
-        enterprise_user: {
-          id: user.id,
-          enterprise_id: workspace.enterpriseId,
-          is_admin: user.isAdmin ?? false,
-          is_owner: user.isOwner ?? false,
-          teams: [teamId],
-        },
-      }),
+    ...(enterpriseId && {
+      enterprise_user: {
+        id: user.id,
+        enterprise_id: enterpriseId,
+        is_admin: user.isOrgAdmin ?? false,
+        is_owner: user.isOrgOwner ?? false,
+        teams: [teamId],
+      },
+    }),
   };
 }

@@ -122,12 +122,13 @@ export class SlackStandin {
   }
 
   /**
-   * An Enterprise Grid organisation of `workspaces` with the app installed org-wide: the organisation's one bot
-   * token (and bot user) serves each of them; their events carry `enterprise_id` and `is_enterprise_install`.
+   * An Enterprise Grid organisation of `workspaces`. Installed org-wide (the default), the organisation's one bot
+   * token (and bot user) serves each of them and their events carry `is_enterprise_install`; with `orgWide: false`
+   * each workspace installs the app itself (its own token and bot). Their events carry `enterprise_id`.
    */
-  addEnterprise(enterprise: Enterprise, workspaces: Workspace[]): Tenant[] {
+  addEnterprise(enterprise: Enterprise, workspaces: Workspace[], { orgWide = true } = {}): Tenant[] {
     this.enterprises.set(enterprise.id, enterprise);
-    this.tokens.accept(enterprise.botToken, 'bot', { enterpriseId: enterprise.id });
+    if (orgWide) this.tokens.accept(enterprise.botToken, 'bot', { enterpriseId: enterprise.id });
     // One bot user for the whole organisation.
     const orgBot = (ws: Workspace): Workspace => ({
       ...ws,
@@ -135,12 +136,14 @@ export class SlackStandin {
       botId: enterprise.botId,
       users: ws.users.map((u) => (u.id === ws.botUserId ? { ...u, id: enterprise.botUserId } : u)),
     });
-    return workspaces.map((ws) => {
-      const tenant = this.tenants.get(ws.teamId) ?? this.addWorkspace(orgBot(ws));
+    const tenants = workspaces.map((ws) => {
+      const tenant = this.tenants.get(ws.teamId) ?? this.addWorkspace(orgWide ? orgBot(ws) : ws);
       tenant.workspace.enterpriseId = enterprise.id;
-      tenant.orgInstall = enterprise;
+      if (orgWide) tenant.orgInstall = enterprise;
       return tenant;
     });
+    for (const tenant of tenants) tenant.organisation = tenants;
+    return tenants;
   }
 
   /** A workspace's side of the stand-in; the default one without an id. */
@@ -195,8 +198,8 @@ export class SlackStandin {
   }
 
   /** A person as `tenant` sees them: its own people (the default workspace's through `user`), or Slack Connect's. */
-  personIn(tenant: Tenant, id: string): { user: StandinUser; teamId: string } | undefined {
-    if (tenant !== this.home) return tenant.person(id);
+  personIn(tenant: Tenant, id: string): { user: StandinUser; teamId: string; enterpriseId?: string } | undefined {
+    if (tenant !== this.home) return tenant.author(id);
     const own = this.user(id);
     if (own) return { user: own, teamId: tenant.teamId };
     const team = tenant.connectedTeamOf(id);

@@ -85,6 +85,8 @@ export class Tenant {
   readonly assistantThreads: AssistantThread[] = [];
   /** Set when the app is installed org-wide: events say so and the organisation's token serves this workspace. */
   orgInstall?: Enterprise;
+  /** Enterprise Grid: every workspace of this one's organisation (itself included). */
+  organisation: Tenant[] = [];
 
   constructor(readonly workspace: Workspace) {}
 
@@ -99,6 +101,22 @@ export class Tenant {
     const team = this.connectedTeamOf(id);
     const user = team?.users.find((u) => u.id === id);
     return team && user ? { user, teamId: team.teamId } : undefined;
+  }
+
+  /**
+   * Whoever wrote in this workspace: one of its people, of a Slack Connect organisation, or (Enterprise Grid) of
+   * another workspace of its organisation, in a channel shared between them. With their team, and their enterprise
+   * when it is this workspace's.
+   */
+  author(id: string): { user: StandinUser; teamId: string; enterpriseId?: string } | undefined {
+    const enterpriseId = this.workspace.enterpriseId;
+    const found = this.person(id);
+    if (found) return { ...found, ...(enterpriseId && found.teamId === this.teamId && { enterpriseId }) };
+    for (const sibling of this.organisation) {
+      const user = sibling.workspace.users.find((u) => u.id === id);
+      if (user && enterpriseId) return { user, teamId: sibling.teamId, enterpriseId };
+    }
+    return undefined;
   }
 
   connectedTeamOf(userId: string): ConnectedTeam | undefined {

@@ -14,6 +14,12 @@ export interface StandinUser {
   isAdmin?: boolean;
   isOwner?: boolean;
   isPrimaryOwner?: boolean;
+  /**
+   * Enterprise Grid: an admin or owner of the whole organisation (`enterprise_user.is_admin` / `is_owner`), which
+   * a workspace's admin (`is_admin`) is not.
+   */
+  isOrgAdmin?: boolean;
+  isOrgOwner?: boolean;
   /** A guest: multi-channel guests are restricted; single-channel guests are restricted and ultra-restricted. */
   isRestricted?: boolean;
   isUltraRestricted?: boolean;

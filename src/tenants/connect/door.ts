@@ -10,11 +10,12 @@ import { publishHome } from '../../home/publish.js';
 import type { MintlifyClient } from '../../mintlify/client.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { installationOf } from '../../workspace.js';
+import { type ConnectionChange, recordChange } from '../connection-log.js';
 import { type SealedRecords, sealedRecords } from '../sealed.js';
 import { fingerprint, type Secrets } from '../secrets.js';
 import { deleteSettings, readSettings, saveSettings } from '../settings.js';
 import { checkWithService, type FieldErrors, validate } from './check.js';
-import { fieldErrors } from './messages.js';
+import { fieldErrors, replacedNotice, whoCanConnect } from './messages.js';
 import { mayManage } from './permission.js';
 import { connectModal, readForm } from './view.js';
 
@@ -36,6 +37,17 @@ async function republish(deps: Deps, userId: string): Promise<void> {
   await publishHome(await deps.workspaces.scope(deps.workspace), userId).catch((error) =>
     deps.log.warn('home.publish_failed', { op: 'connect', error }),
   );
+}
+
+/**
+ * A change made: recorded (the person who made it is the connection's steward now), and the person whose
+ * connection it was told by DM when it was someone else.
+ */
+async function recorded(deps: Deps, change: ConnectionChange, previous: string | undefined): Promise<void> {
+  await recordChange(deps.store, change).catch((error) =>
+    deps.log.error('store.unavailable', { op: 'connect.record', error }),
+  );
+  if (previous && previous !== change.user) await deps.replies.direct(previous, replacedNotice(change.user, change));
 }
 
 /** "Connect Mintlify" (or "Change") in App Home: the modal, for the people who may use it. */
@@ -60,7 +72,8 @@ export const submitConnect =
     const userId = body.user.id;
     const refuse = (errors: FieldErrors) => ack({ response_action: 'errors', errors });
     if (!deps.connection || !(await mayManage(deps, userId))) {
-      return refuse({ project: fieldErrors.notAllowed(deps.connection?.installerId ?? '') });
+      const who = whoCanConnect(deps.connection?.steward, !!deps.workspace.enterpriseId);
+      return refuse({ project: fieldErrors.notAllowed(who) });
     }
     const sealed = records(deps, options);
     const current = await readSettings(sealed).catch(() => undefined);
@@ -75,14 +88,19 @@ export const submitConnect =
       return refuse({ api_key: fieldErrors.storeDown });
     }
     await ack();
+    const keyChanged = current?.apiKey !== checked.value.apiKey;
+    const change: ConnectionChange = current
+      ? { change: 'changed', user: userId, at: deps.now(), project: checked.value.projectId, keyChanged }
+      : { change: 'connected', user: userId, at: deps.now(), project: checked.value.projectId };
     deps.log.info('mintlify.connection_changed', {
-      change: current ? 'changed' : 'connected',
+      change: change.change,
       user: userId,
       project: checked.value.projectId,
       routes: Object.keys(checked.value.channelProjects).length,
       key: fingerprint(checked.value.apiKey),
-      key_changed: current?.apiKey !== checked.value.apiKey,
+      key_changed: keyChanged,
     });
+    await recorded(deps, change, current?.changedBy);
     await republish(deps, userId);
   };
 
@@ -96,5 +114,7 @@ export async function disconnect(deps: Deps, { ack, body }: ActionArgs): Promise
   }
   await deleteSettings(deps.store);
   deps.log.info('mintlify.connection_changed', { change: 'disconnected', user: userId });
+  const connected = deps.connection?.settings;
+  if (connected) await recorded(deps, { change: 'disconnected', user: userId, at: deps.now() }, connected.changedBy);
   await republish(deps, userId);
 }

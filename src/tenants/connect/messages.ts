@@ -1,20 +1,28 @@
 import type { Message } from '../../slack/message.js';
 import { clipEscaped, inlineCode, quote } from '../../slack/mrkdwn.js';
+import type { ConnectionChange, Steward } from '../connection-log.js';
 import type { PublicSettings } from '../settings.js';
 
 /** Every word the many-workspace mode says: App Home's Mintlify section, the connect modal, the refusals. */
 
-/** Who may connect Mintlify here, for people who may not. */
-export const whoCanConnect = (installerId: string) =>
-  `<@${installerId}> (who installed me) or a workspace admin or owner`;
+/** Who may connect Mintlify here, for people who may not (see `permission.ts`). */
+export function whoCanConnect(steward: Steward | undefined, orgWide: boolean): string {
+  if (orgWide) return 'an admin or owner of your organisation';
+  const admins = 'a workspace admin or owner';
+  if (!steward) return admins;
+  return `<@${steward.userId}> (${steward.as === 'installer' ? 'who installed me' : 'who connected it'}) or ${admins}`;
+}
+
+/** `who` starting a sentence. */
+const opening = (who: string) => who.charAt(0).toUpperCase() + who.slice(1);
 
 const ECHO_MAX_CHARS = 3_000;
 const TEXT_MAX_CHARS = 40_000;
 
 /** The private answer to `/agent`, a mention, a DM or `/visitors` before the workspace connected Mintlify. */
-export function notConnected(installerId: string, text: string): Message {
+export function notConnected(who: string, text: string): Message {
   const head =
-    `:electric_plug: Mintlify is not connected to this workspace yet, so I can't run this. ${whoCanConnect(installerId)} ` +
+    `:electric_plug: Mintlify is not connected to this workspace yet, so I can't run this. ${opening(who)} ` +
     'can connect it: open my *Home* tab and click *Connect Mintlify*.';
   if (!text.trim()) return { text: head };
   const body = `${head}\n\nYour text, to run again once it is connected:\n`;
@@ -27,8 +35,7 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const home = {
   title: 'Mintlify',
   notConnected: 'Mintlify is not connected yet: connect your project to start agent jobs and read visitors here.',
-  notConnectedAsk: (installerId: string) =>
-    `Mintlify is not connected yet. ${whoCanConnect(installerId)} can connect it here.`,
+  notConnectedAsk: (who: string) => `Mintlify is not connected yet. ${opening(who)} can connect it here.`,
   connected(settings: PublicSettings, showKey: boolean): string {
     const routes = Object.entries(settings.channelProjects).map(([c, p]) => `<#${c}> → ${inlineCode(p)}`);
     return [
@@ -36,6 +43,18 @@ export const home = {
       ...(routes.length ? [`Channels on other projects: ${routes.join(', ')}.`] : []),
       `Last changed by <@${settings.changedBy}> on ${day(settings.changedAt)}.`,
     ].join('\n');
+  },
+  changesTitle: '*Recent changes*',
+  changeLine(c: ConnectionChange): string {
+    const project = inlineCode(c.project ?? '');
+    const what = {
+      installed: 'installed the app',
+      reinstalled: 'installed the app again',
+      connected: `connected project ${project}`,
+      changed: `changed the ${c.keyChanged ? 'key' : 'settings'} (project ${project})`,
+      disconnected: 'disconnected Mintlify',
+    }[c.change];
+    return `${day(c.at)} · <@${c.user}> ${what}`;
   },
   connect: 'Connect Mintlify',
   change: 'Change',
@@ -68,15 +87,35 @@ export const fieldErrors = {
   routes: (problem: string) => `${problem.replace(/^entry/, 'Line')}. Write one channel id:project id per line.`,
   serviceDown: 'Mintlify did not answer, so nothing was saved. Try again in a minute.',
   storeDown: 'Storage did not answer, so nothing was saved. Try again in a minute.',
-  notAllowed: (installerId: string) => `Only ${whoCanConnect(installerId)} can change this.`,
+  notAllowed: (who: string) => `Only ${who} can change this.`,
 };
+
+/** The DM to the person who connected Mintlify when someone else changed or disconnected their connection. */
+export function replacedNotice(by: string, change: ConnectionChange): Message {
+  if (change.change === 'disconnected') {
+    return {
+      text:
+        `:electric_plug: <@${by}> disconnected the Mintlify key you connected in this workspace. Nobody here can ` +
+        'start agent jobs or read visitors until it is connected again (my *Home* tab).',
+    };
+  }
+  const what = change.keyChanged
+    ? 'replaced the Mintlify key you connected'
+    : 'changed the Mintlify connection you made';
+  return {
+    text:
+      `:key: <@${by}> ${what} in this workspace: it now runs on project ${inlineCode(change.project ?? '')}. ` +
+      'It is theirs to change now, and the workspace admins’ and owners’ (my *Home* tab lists every change).',
+  };
+}
 
 /** The page the browser shows at the end of an install. */
 export const installPages = {
   installed: (team: string, homeUrl: string) =>
     `<h1>Mintlify is installed in ${team}</h1><p>Next: open <a href="${homeUrl}">Mintlify's Home tab in Slack</a> ` +
-    'and click <b>Connect Mintlify</b> to connect your project with its admin API key. The person who installed ' +
-    'the app and the workspace’s admins and owners can do it. Then invite <code>@Mintlify</code> to a channel ' +
+    'and click <b>Connect Mintlify</b> to connect your project with its admin API key. The workspace’s admins ' +
+    'and owners can do it, and the person who installed the app first (installing it again changes nobody’s ' +
+    'rights). Then invite <code>@Mintlify</code> to a channel ' +
     'and try <code>/agent</code> or <code>/visitors</code>.</p>',
   failed: (reason: string, installUrl: string) =>
     `<h1>Mintlify was not installed</h1><p>${reason}</p><p><a href="${installUrl}">Try again</a>.</p>`,

@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
 import type { Connection, PublicSettings } from '../settings.js';
-import { home, modal } from './messages.js';
+import { home, modal, whoCanConnect } from './messages.js';
 
 /** The ids Slack sends back: App Home's buttons, the modal and its fields (each field's `block_id`). */
 export const CONNECT_IDS = {
@@ -19,20 +19,36 @@ const button = (text: string, action_id: string, extra: Partial<types.Button> = 
   ...extra,
 });
 
+/** How many of the latest changes App Home lists. */
+export const CHANGES_SHOWN = 5;
+
 /**
- * App Home's Mintlify section: the installer and the workspace's admins and owners see what is connected (the key
- * as its fingerprint) and the buttons; everyone else sees the project, or who can connect it.
+ * App Home's Mintlify section: the people who may manage it (`permission.ts`) see what is connected (the key as
+ * its fingerprint) and the buttons; everyone else sees the project, or who can connect it. Everyone sees the latest
+ * changes (who, when, which project).
  */
-export function connectionSection(connection: Connection, canManage: boolean): types.KnownBlock[] {
-  const { settings, installerId } = connection;
+export function connectionSection(connection: Connection, canManage: boolean, orgWide = false): types.KnownBlock[] {
+  const { settings, steward, changes } = connection;
   const text = settings
     ? home.connected(settings, canManage)
     : canManage
       ? home.notConnected
-      : home.notConnectedAsk(installerId);
+      : home.notConnectedAsk(whoCanConnect(steward, orgWide));
+  const latest = changes
+    .slice(-CHANGES_SHOWN)
+    .reverse()
+    .map((c) => home.changeLine(c));
   const blocks: types.KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: home.title } },
     { type: 'section', text: { type: 'mrkdwn', text } },
+    ...(latest.length
+      ? [
+          {
+            type: 'context' as const,
+            elements: [{ type: 'mrkdwn' as const, text: [home.changesTitle, ...latest].join('\n') }],
+          },
+        ]
+      : []),
   ];
   if (!canManage) return [...blocks, { type: 'divider' }];
   const elements = settings

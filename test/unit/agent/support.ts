@@ -86,7 +86,7 @@ export function useAgentUnit(env: Record<string, string> = {}): () => AgentUnit 
 export async function contextFor(rule: AccessRule, body: Record<string, unknown>): Promise<Context> {
   const context: Context = { isEnterpriseInstall: false, botUserId: 'UBOT', botId: 'BBOT' };
   const args = { body, context, next: async () => {} } as unknown as AnyMiddlewareArgs & AllMiddlewareArgs;
-  await accessMiddleware(rule)(args);
+  await accessMiddleware(rule, captureLogs().log)(args);
   return context;
 }
 

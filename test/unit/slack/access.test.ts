@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, AnyMiddlewareArgs, Context } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { type AccessRule, accessMiddleware, accessOf, requesterOf, verdictFor } from '../../../src/slack/access.js';
+import { captureLogs } from '../../support/logs.js';
 
 const OPEN: AccessRule = { allowedUsers: [], allowedChannels: [] };
 const CLOSED: AccessRule = { allowedUsers: ['U1'], allowedChannels: ['C1', 'D1'] };
@@ -64,7 +65,10 @@ describe('accessMiddleware', () => {
     const next = async () => {
       called = true;
     };
-    await accessMiddleware(rule)({ body, context, next } as unknown as AnyMiddlewareArgs & AllMiddlewareArgs);
+    await accessMiddleware(
+      rule,
+      captureLogs().log,
+    )({ body, context, next } as unknown as AnyMiddlewareArgs & AllMiddlewareArgs);
     expect(called).toBe(true);
     return context;
   }
@@ -84,17 +88,60 @@ describe('accessMiddleware', () => {
       type: 'event_callback',
       event: { user: 'U1', channel: 'C1', ...team },
     });
-    const inWorkspace = async (body: Record<string, unknown>, context: Partial<Context> = {}) => {
+    // On Enterprise Grid, Slack is asked which enterprise the person belongs to.
+    const asked: unknown[] = [];
+    const client = (enterprise: string | undefined, fails = false) => ({
+      users: {
+        info: async (args: unknown) => {
+          asked.push(args);
+          if (fails)
+            throw Object.assign(new Error('An API error occurred: ratelimited'), { data: { error: 'ratelimited' } });
+          return {
+            ok: true,
+            user: { id: 'U1', ...(enterprise && { enterprise_user: { enterprise_id: enterprise } }) },
+          };
+        },
+      },
+    });
+    const inWorkspace = async (
+      body: Record<string, unknown>,
+      context: Partial<Context> = {},
+      slack = client(undefined),
+    ) => {
       const ctx: Context = { isEnterpriseInstall: false, teamId: 'T1', ...context };
-      await accessMiddleware(OPEN)({ body, context: ctx, next: async () => {} } as unknown as AnyMiddlewareArgs &
-        AllMiddlewareArgs);
+      await accessMiddleware(
+        OPEN,
+        captureLogs().log,
+      )({
+        body,
+        context: ctx,
+        client: slack,
+        next: async () => {},
+      } as unknown as AnyMiddlewareArgs & AllMiddlewareArgs);
       return accessOf(ctx);
     };
     expect(await inWorkspace(event({ user_team: 'T9', team: 'T9' }))).toEqual({ allowed: false, reason: 'external' });
     expect(await inWorkspace(event({ team: 'T9' }))).toEqual({ allowed: false, reason: 'external' });
     expect(await inWorkspace(event({ user_team: 'T1', team: 'T1' }))).toEqual({ allowed: true });
     expect(await inWorkspace(event({}))).toEqual({ allowed: true });
-    expect(await inWorkspace(event({ team: 'T9' }), { isEnterpriseInstall: true })).toEqual({ allowed: true });
+    expect(asked).toEqual([]);
+
+    const grid = { enterpriseId: 'E1', isEnterpriseInstall: true };
+    expect(await inWorkspace(event({ team: 'T5' }), grid, client('E1'))).toEqual({ allowed: true });
+    expect(await inWorkspace(event({ team: 'T9' }), grid, client('E2'))).toEqual({
+      allowed: false,
+      reason: 'external',
+    });
+    expect(await inWorkspace(event({ team: 'T9' }), grid, client(undefined))).toEqual({
+      allowed: false,
+      reason: 'external',
+    });
+    expect(await inWorkspace(event({ team: 'T5' }), { enterpriseId: 'E1' }, client('E1'))).toEqual({ allowed: true });
+    expect(await inWorkspace(event({ team: 'T5' }), grid, client('E1', true))).toEqual({
+      allowed: false,
+      reason: 'external',
+    });
+    expect(asked).toEqual(Array(5).fill({ user: 'U1' }));
   });
 
   it('gives no verdict (read as refused) when the payload names nobody or nowhere', async () => {

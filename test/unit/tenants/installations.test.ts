@@ -2,6 +2,7 @@ import type { Installation } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keys } from '../../../src/store/keys.js';
 import { createStore, type Store } from '../../../src/store/store.js';
+import { readConnectionLog, recordChange } from '../../../src/tenants/connection-log.js';
 import { createInstallations, type Installations } from '../../../src/tenants/installations.js';
 import { createSecrets } from '../../../src/tenants/secrets.js';
 import { captureLogs } from '../../support/logs.js';
@@ -26,7 +27,7 @@ describe('installations on the store', () => {
   let installations: Installations;
   beforeEach(async () => {
     store = await createStore({ log: captureLogs().log });
-    installations = createInstallations(store, secrets, captureLogs().log, 'instance-1');
+    installations = createInstallations(store, secrets, captureLogs().log, 'instance-1', () => 1_000);
   });
   afterEach(() => store.close());
 
@@ -65,5 +66,40 @@ describe('installations on the store', () => {
     ).rejects.toThrow(/no installation for T2/);
     expect(await store.scoped('T2').kv.get('anything')).toBeUndefined();
     expect(await installations.all()).toEqual([{ teamId: 'T3' }]);
+  });
+
+  it('records who installed first as the steward; installing again is recorded and changes no one’s rights', async () => {
+    await installations.storeInstallation(installation());
+    await installations.storeInstallation(installation({ user: { id: 'U2LEO', token: undefined, scopes: undefined } }));
+    const scope = store.scoped('T2');
+    expect(await readConnectionLog(scope)).toEqual({
+      steward: { userId: 'U2ANA', as: 'installer' },
+      changes: [
+        { change: 'installed', user: 'U2ANA', at: 1_000 },
+        { change: 'reinstalled', user: 'U2LEO', at: 1_000 },
+      ],
+    });
+    await recordChange(scope, { change: 'connected', user: 'U2ADA', at: 2_000, project: 'proj_a' });
+    await installations.storeInstallation(installation());
+    const log = await readConnectionLog(scope);
+    expect(log.steward).toEqual({ userId: 'U2ADA', as: 'connector' });
+    expect(log.changes.map((c) => `${c.change} ${c.user}`)).toEqual([
+      'installed U2ANA',
+      'reinstalled U2LEO',
+      'connected U2ADA',
+      'reinstalled U2ANA',
+    ]);
+  });
+
+  it('keeps the latest changes only, and forgets them with the workspace', async () => {
+    await installations.storeInstallation(installation());
+    const scope = store.scoped('T2');
+    for (let at = 0; at < 60; at++)
+      await recordChange(scope, { change: 'changed', user: 'U2ANA', at, keyChanged: false });
+    const { changes } = await readConnectionLog(scope);
+    expect(changes).toHaveLength(50);
+    expect(changes.at(-1)?.at).toBe(59);
+    await installations.remove('T2');
+    expect(await readConnectionLog(store.scoped('T2'))).toEqual({ changes: [] });
   });
 });

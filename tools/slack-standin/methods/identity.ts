@@ -38,7 +38,7 @@ function usersInfo({ args, tenant, slack }: MethodCall): Answer {
   const id = String(args.user);
   const found = slack.personIn(tenant, id);
   if (!found) return refuse('user_not_found');
-  return ok({ user: userObject(found.user, found.teamId, tenant.workspace, slack.now()) });
+  return ok({ user: userObject(found.user, found.teamId, tenant.workspace, slack.now(), found.enterpriseId) });
 }
 
 export const identityMethods: Record<string, Handler> = {

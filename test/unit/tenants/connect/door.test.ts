@@ -28,7 +28,10 @@ type SubmitArgs = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 /** The connect doors on App Home's buttons and the modal, for a workspace that installed the app (OAuth mode). */
 describe('the Mintlify connect doors', () => {
   const unit = useAgentUnit();
-  const deps = () => ({ ...unit().deps, connection: { installerId: INSTALLER } });
+  const deps = () => ({
+    ...unit().deps,
+    connection: { steward: { userId: INSTALLER, as: 'installer' as const }, changes: [] },
+  });
   const options = () => ({ secrets, checkClient: () => unit().deps.mintlify });
   const records = () =>
     sealedRecords(unit().deps.store, secrets, installationOf(unit().deps.workspace), unit().deps.log);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { notConnected } from '../../../../src/tenants/connect/messages.js';
+import { notConnected, whoCanConnect } from '../../../../src/tenants/connect/messages.js';
 import { connectionSection, connectModal, readForm } from '../../../../src/tenants/connect/view.js';
+import type { Connection } from '../../../../src/tenants/settings.js';
 import { publicSettings } from '../../../../src/tenants/settings.js';
 import { buttonsIn } from '../../../fixtures/slack.js';
 
@@ -13,25 +14,61 @@ const settings = publicSettings({
   changedAt: Date.parse('2026-11-20T10:00:00Z'),
 });
 
+const installed: Connection = {
+  steward: { userId: 'U1ANA', as: 'installer' },
+  changes: [{ change: 'installed', user: 'U1ANA', at: Date.parse('2026-11-19T10:00:00Z') }],
+};
+const connected: Connection = {
+  steward: { userId: 'U567OWEN', as: 'connector' },
+  settings,
+  changes: [
+    ...installed.changes,
+    { change: 'connected', user: 'U567OWEN', at: settings.changedAt, project: 'proj_a' },
+    { change: 'reinstalled', user: 'U2LEO', at: settings.changedAt },
+  ],
+};
+
 describe('App Home’s Mintlify section', () => {
   const buttons = (blocks: unknown) => buttonsIn(blocks).map((b) => b.button.text.text);
 
   it('offers Connect Mintlify to who may connect, and names who can to the others', () => {
-    expect(buttons(connectionSection({ installerId: 'U1ANA' }, true))).toEqual(['Connect Mintlify']);
-    const other = connectionSection({ installerId: 'U1ANA' }, false);
+    expect(buttons(connectionSection(installed, true))).toEqual(['Connect Mintlify']);
+    const other = connectionSection(installed, false);
     expect(buttons(other)).toEqual([]);
     expect(JSON.stringify(other)).toContain('<@U1ANA> (who installed me) or a workspace admin or owner');
+    expect(JSON.stringify(connectionSection({ changes: [] }, false))).toContain(
+      'not connected yet. A workspace admin or owner can',
+    );
   });
 
   it('shows what is connected, the key only as its fingerprint and only to who may change it', () => {
-    const admin = JSON.stringify(connectionSection({ installerId: 'U1ANA', settings }, true));
+    const admin = JSON.stringify(connectionSection(connected, true));
     expect(admin).toContain('Connected to project `proj_a` with key `mint_…abcd`');
     expect(admin).toContain('<#C0AAA> → `proj_b`');
     expect(admin).toContain('Last changed by <@U567OWEN> on 2026-11-20');
-    expect(buttons(connectionSection({ installerId: 'U1ANA', settings }, true))).toEqual(['Change', 'Disconnect']);
-    const member = JSON.stringify(connectionSection({ installerId: 'U1ANA', settings }, false));
+    expect(buttons(connectionSection(connected, true))).toEqual(['Change', 'Disconnect']);
+    const member = JSON.stringify(connectionSection(connected, false));
     expect(member).toContain('Connected to project `proj_a`.');
     expect(member).not.toContain('mint_');
+  });
+
+  it('lists the latest changes to everyone, newest first: who, when, which project', () => {
+    const member = JSON.stringify(connectionSection(connected, false));
+    expect(member).toContain(
+      [
+        '*Recent changes*',
+        '2026-11-20 · <@U2LEO> installed the app again',
+        '2026-11-20 · <@U567OWEN> connected project `proj_a`',
+        '2026-11-19 · <@U1ANA> installed the app',
+      ].join('\\n'),
+    );
+  });
+
+  it('names who may connect: the steward and admins, or for an org-wide install the organisation’s admins', () => {
+    expect(whoCanConnect({ userId: 'U1ANA', as: 'connector' }, false)).toBe(
+      '<@U1ANA> (who connected it) or a workspace admin or owner',
+    );
+    expect(whoCanConnect({ userId: 'U1ANA', as: 'installer' }, true)).toBe('an admin or owner of your organisation');
   });
 });
 
@@ -62,7 +99,7 @@ describe('the connect modal', () => {
 
 describe('the answer before Mintlify is connected', () => {
   it('names who can connect it and echoes the text, escaped, to run again', () => {
-    const { text } = notConnected('U1ANA', 'Fix the <Note> & @here callout');
+    const { text } = notConnected(whoCanConnect(installed.steward, false), 'Fix the <Note> & @here callout');
     expect(text).toContain('<@U1ANA> (who installed me)');
     expect(text).toContain('>Fix the &lt;Note&gt; &amp; @\u200Bhere callout');
   });

@@ -1,0 +1,85 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { otherWorkspace, type Workspace } from '../../tools/slack-standin/index.js';
+import { UMBRELLA } from '../fixtures/slack.js';
+import { useHarness } from '../support/harness.js';
+import { storeKinds } from '../support/redis.js';
+import { settle } from '../support/steps.js';
+import { oauthEnv, Workspaces } from '../support/tenants.js';
+import { eventually } from '../support/test-app.js';
+
+// Enterprise Grid (issue 31, defect 3): "another organisation" means another enterprise. A person of another
+// workspace of the same organisation is one of its people; a person of another company (Slack Connect) is not,
+// even under an org-wide install.
+
+const KEY = 'mint_umbrella_7e6d5c4b3a29UUUU';
+const ANA = 'U4ANA'; // Umbrella East: an admin of the organisation
+const LEO = 'U5LEO'; // Umbrella West
+const DAVE = 'U9DAVE'; // Initech, through Slack Connect
+
+/** Umbrella's two workspaces; East's #partners is shared with Initech. */
+function umbrella(): Workspace[] {
+  const east = otherWorkspace('T4', 'umbrella-east', {
+    channels: [
+      { id: 'C4DOCS', name: 'docs' },
+      { id: 'C4PARTNERS', name: 'partners', sharedWith: ['T9INITECH'] },
+    ],
+    connectedTeams: [
+      {
+        teamId: 'T9INITECH',
+        teamDomain: 'initech',
+        teamName: 'Initech',
+        users: [{ id: DAVE, name: 'dave', realName: 'Dave Dunn', displayName: 'Dave' }],
+      },
+    ],
+  });
+  east.users = east.users.map((u) => (u.id === ANA ? { ...u, isAdmin: true, isOrgAdmin: true } : u));
+  return [east, otherWorkspace('T5', 'umbrella-west')];
+}
+
+describe.each(storeKinds)('Enterprise Grid: who is from another organisation ($label)', (store) => {
+  const h = useHarness({ store, simulator: () => ({ jobDurationMs: 60_000, keys: { keys: { [KEY]: ['proj_u'] } } }) });
+  const ws = new Workspaces(h);
+  beforeEach(async () => {
+    await h.boot({ env: oauthEnv(h) });
+    ws.prepare();
+  });
+
+  const mention = async (user: string, channel: string, typed: string) =>
+    h.deliver(h.slack.people.says(user, channel, `@Mintlify ${typed}`, { teamId: 'T4' }).events);
+  const ephemerals = () => h.slack.callsTo('chat.postEphemeral');
+
+  it('org-wide: a colleague of another workspace starts a job; a person of another company is refused', async () => {
+    h.slack.addEnterprise(UMBRELLA, umbrella());
+    for (const token of [UMBRELLA.botToken, 'xoxb-umbrella-east-token', 'xoxb-umbrella-west-token']) {
+      h.slack.refuseToken(token, 'invalid_auth');
+    }
+    await ws.install('T4', ANA, { enterpriseId: UMBRELLA.id, userId: ANA });
+    expect(await ws.connect('T4', ANA, { apiKey: KEY, project: 'proj_u' })).toBeUndefined();
+
+    await mention(LEO, 'C4DOCS', 'document the west office');
+    await eventually(() => h.creates().length === 1, 5_000, 'Leo’s job');
+    await mention(DAVE, 'C4PARTNERS', 'document our <webhooks> API');
+    const note = await eventually(() => ephemerals()[0], 5_000, 'the private note to Dave');
+    expect(note.args.user).toBe(DAVE);
+    expect(String(note.args.text)).toContain('you are from another organisation');
+    expect(String(note.args.text)).toContain('>document our &lt;webhooks&gt; API');
+    await settle();
+    expect(h.creates()).toHaveLength(1);
+  });
+
+  it('one workspace’s install: a colleague of another workspace of the organisation is not from another organisation', async () => {
+    h.slack.addEnterprise(UMBRELLA, umbrella(), { orgWide: false });
+    for (const token of ['xoxb-umbrella-east-token', 'xoxb-umbrella-west-token'])
+      h.slack.refuseToken(token, 'invalid_auth');
+    await ws.install('T4', ANA);
+    expect(await ws.connect('T4', ANA, { apiKey: KEY, project: 'proj_u' })).toBeUndefined();
+
+    await mention(LEO, 'C4DOCS', 'document the west office');
+    await eventually(() => h.creates().length === 1, 5_000, 'Leo’s job');
+    await mention(DAVE, 'C4PARTNERS', 'document our webhooks');
+    await eventually(() => ephemerals()[0], 5_000, 'the private note to Dave');
+    await settle();
+    expect(h.creates()).toHaveLength(1);
+    expect(ephemerals().map((c) => c.args.user)).toEqual([DAVE]);
+  });
+});
