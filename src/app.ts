@@ -19,6 +19,8 @@ import { watchStoreLoss } from './store/loss.js';
 import { createStore, REDIS_COMMAND_TIMEOUT_MS, type Store } from './store/store.js';
 import { answerUnstarted } from './tasks.js';
 import { finishRotation } from './tenants/rotation.js';
+import { checkSealingKey } from './tenants/sealing-check.js';
+import { createSecrets } from './tenants/secrets.js';
 import { adoptDigests } from './visitors/digest/scheduler.js';
 import { buildDeps } from './wiring.js';
 import { adoptTrackedJobs, startWorkers } from './workers.js';
@@ -132,7 +134,17 @@ async function openStore(config: Config, options: StartOptions, log: Logger, met
       legacyProject: config.mintlify.projectId,
     }));
   const deadlineMs = opened.kind === 'redis' ? REDIS_COMMAND_TIMEOUT_MS : undefined;
-  return guardStore(opened, { onError: metrics.storeError, ...(deadlineMs && { deadlineMs }) });
+  const store = guardStore(opened, { onError: metrics.storeError, ...(deadlineMs && { deadlineMs }) });
+  // Many workspaces: a wrong SETTINGS_ENCRYPTION_KEY stops the start here, not every request later.
+  const { oauth } = config;
+  if (oauth) {
+    const secrets = createSecrets(oauth.encryptionKey, oauth.previousEncryptionKeys);
+    await checkSealingKey(store, secrets, log).catch(async (error: unknown) => {
+      await store.close();
+      throw error;
+    });
+  }
+  return store;
 }
 
 /** Whether the store answers (`/healthz`) and whether it lost its data, watched until the app stops. */

@@ -24,6 +24,8 @@ export type PublicSettings = Omit<MintlifySettings, 'apiKey'> & { fingerprint: s
 export interface Connection {
   installerId: string;
   settings?: PublicSettings;
+  /** Settings are stored but no encryption key this process has opens them: reported, not taken for "none". */
+  unreadable?: true;
 }
 
 export function publicSettings({ apiKey, ...rest }: MintlifySettings): PublicSettings {

@@ -23,6 +23,9 @@ export interface TenantOptions {
   mintlifyFor(apiKey: string): MintlifyClient;
 }
 
+/** Settings stored that no key of this process opens. */
+const UNREADABLE = Symbol('unreadable');
+
 /** Clients kept per workspace (a WebClient is not cheap to make); the oldest are let go past this many. */
 const CLIENTS_KEPT = 1_000;
 
@@ -36,12 +39,12 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
   const slackClients = clientCache<WebClient>();
   const mintlifyClients = clientCache<MintlifyClient>();
 
-  const settingsOf = async (tenant: string): Promise<MintlifySettings | undefined> => {
+  const settingsOf = async (tenant: string): Promise<MintlifySettings | typeof UNREADABLE | undefined> => {
     const { store, log } = root();
     return readSettings(sealedRecords(store.scoped(tenant), secrets, tenant, log)).catch((error: unknown) => {
-      // A key this process lacks (removed too early after a rotation): the workspace reads as not connected.
+      // A key this process lacks (removed too early after a rotation): its people are told, the others go on.
       log.error('mintlify.settings_unreadable', { tenant, error });
-      return undefined;
+      return UNREADABLE;
     });
   };
 
@@ -51,7 +54,8 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
       const tenant = installationOf(ref);
       const installation = await installations.read(tenant);
       if (!installation) throw new WorkspaceGoneError(ref);
-      const settings = await settingsOf(tenant);
+      const read = await settingsOf(tenant);
+      const settings = read === UNREADABLE ? undefined : read;
       const { config, log, store } = root();
       const apiKey = settings?.apiKey ?? '';
       return options.build({
@@ -69,7 +73,11 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
           },
         }),
         log: log.child({ team: ref.teamId }),
-        connection: { installerId: installation.user.id, ...(settings && { settings: publicSettings(settings) }) },
+        connection: {
+          installerId: installation.user.id,
+          ...(settings && { settings: publicSettings(settings) }),
+          ...(read === UNREADABLE && { unreadable: true }),
+        },
       });
     },
   };
