@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { type Installs, installsOf } from './installs.js';
-import { createLogger, type Logger } from './log.js';
+import { configuredSecrets, createLogger, type Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createProbes, type Probes } from './probes.js';
 import { createEngine } from './queue/create.js';
@@ -55,7 +55,7 @@ export interface StartOptions {
 
 /** Wires config → deps → the role's parts (Slack's doors, the workers, or both) and starts them. */
 export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
-  const log = options.log ?? createLogger(config.logLevel);
+  const log = (options.log ?? createLogger(config.logLevel)).hiding(configuredSecrets(config));
   const metrics = createMetrics({ projectLabels: !config.oauth });
   const store = await openStore(config, options, log, metrics);
   const queueMetrics = createQueueMetrics(metrics.registry);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadEnvFile, nextStep, parseConfig } from './config.js';
 import { applyHeapPolicy } from './heap.js';
-import { createLogger } from './log.js';
+import { configuredSecrets, createLogger } from './log.js';
 import { TokenRefusedError } from './slack/token-check.js';
 
 loadEnvFile();
@@ -15,7 +15,7 @@ try {
 }
 
 applyHeapPolicy(config.role);
-const log = createLogger(config.logLevel);
+const log = createLogger(config.logLevel).hiding(configuredSecrets(config));
 process.on('unhandledRejection', (reason) => log.error('process.unhandled_rejection', { error: reason }));
 
 // Loaded only once the configuration is valid, so a first run's mistakes are reported before Bolt and Redis load.

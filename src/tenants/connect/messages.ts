@@ -74,7 +74,7 @@ export const modal = {
 /** Why a field of the modal was refused: said on that field, in the submission's answer. */
 export const fieldErrors = {
   keyMissing: 'Enter an admin API key: it starts with mint_.',
-  keyShape: 'An admin API key starts with mint_ and has no spaces.',
+  keyShape: 'An admin API key starts with mint_ and has only letters, digits and - . _ ~ + / = (no spaces).',
   keyRefused: 'Mintlify refused this key. Check that it is an admin API key of your organisation.',
   projectShape: 'A project id has letters, digits, _ or - (see the dashboard).',
   projectUnknown: (project: string) => `This key has no project ${project}: check the id in the dashboard.`,
