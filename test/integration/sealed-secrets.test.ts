@@ -59,7 +59,7 @@ describe('another SETTINGS_ENCRYPTION_KEY at restart (a real process)', () => {
     await h.stopApps();
     const exit = await runEntryPoint(h.appEnv(oauthEnv(h, { SETTINGS_ENCRYPTION_KEY: OTHER_KEY })), 25_000);
     expect(exit.signal, 'it stopped by itself').toBeNull();
-    expect(exit.code).not.toBe(0);
+    expect(exit.code).toBe(78); // EX_CONFIG
     expect(exit.stderr).toMatch(/SETTINGS_ENCRYPTION_KEY[\s\S]*Rotate the encryption key/);
     expect(exit.stdout + exit.stderr).not.toContain(OTHER_KEY);
   });
