@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { type Installs, installsOf } from './installs.js';
-import { createLogger, type Logger } from './log.js';
+import { configuredSecrets, createLogger, type Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createProbes, type Probes } from './probes.js';
 import { createEngine } from './queue/create.js';
@@ -19,6 +19,8 @@ import { watchStoreLoss } from './store/loss.js';
 import { createStore, REDIS_COMMAND_TIMEOUT_MS, type Store } from './store/store.js';
 import { answerUnstarted } from './tasks.js';
 import { finishRotation } from './tenants/rotation.js';
+import { checkSealingKey } from './tenants/sealing-check.js';
+import { createSecrets } from './tenants/secrets.js';
 import { type AppIdentity, identityOf } from './uninstall.js';
 import { adoptDigests } from './visitors/digest/scheduler.js';
 import { buildDeps } from './wiring.js';
@@ -54,7 +56,7 @@ export interface StartOptions {
 
 /** Wires config → deps → the role's parts (Slack's doors, the workers, or both) and starts them. */
 export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
-  const log = options.log ?? createLogger(config.logLevel);
+  const log = (options.log ?? createLogger(config.logLevel)).hiding(configuredSecrets(config));
   const metrics = createMetrics({ projectLabels: !config.oauth });
   const store = await openStore(config, options, log, metrics);
   const queueMetrics = createQueueMetrics(metrics.registry);
@@ -130,7 +132,17 @@ async function openStore(config: Config, options: StartOptions, log: Logger, met
       legacyProject: config.mintlify.projectId,
     }));
   const deadlineMs = opened.kind === 'redis' ? REDIS_COMMAND_TIMEOUT_MS : undefined;
-  return guardStore(opened, { onError: metrics.storeError, ...(deadlineMs && { deadlineMs }) });
+  const store = guardStore(opened, { onError: metrics.storeError, ...(deadlineMs && { deadlineMs }) });
+  // Many workspaces: a wrong SETTINGS_ENCRYPTION_KEY stops the start here, not every request later.
+  const { oauth } = config;
+  if (oauth) {
+    const secrets = createSecrets(oauth.encryptionKey, oauth.previousEncryptionKeys);
+    await checkSealingKey(store, secrets, log).catch(async (error: unknown) => {
+      await store.close();
+      throw error;
+    });
+  }
+  return store;
 }
 
 /** Whether the store answers (`/healthz`) and whether it lost its data, watched until the app stops. */

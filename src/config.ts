@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import {
+  API_KEY_EXPECTED,
   apiKeyProblem,
   CHANNEL_ID,
   flag,
@@ -59,8 +60,8 @@ export const EnvSchema = z
     SLACK_OAUTH_AUTHORIZE_URL: url(DEFAULT_SLACK_AUTHORIZE_URL),
     SETTINGS_ENCRYPTION_KEY: optional,
     SETTINGS_ENCRYPTION_PREVIOUS_KEYS: optional,
-    MINTLIFY_API_KEY: optional.refine((v) => v === undefined || v.startsWith('mint_'), {
-      message: 'must be an admin API key starting with "mint_"',
+    MINTLIFY_API_KEY: optional.refine((v) => v === undefined || !apiKeyProblem(v), {
+      message: API_KEY_EXPECTED,
     }),
     MINTLIFY_PROJECT_ID: optional.refine((v) => v === undefined || !projectIdProblem(v), {
       message: 'expected a project id (letters, digits, _ or -)',

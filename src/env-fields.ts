@@ -75,5 +75,10 @@ export function pairList(format: string, leftOk: RegExp, rightProblem: (right: s
 }
 export const projectIdProblem = (id: string) =>
   PROJECT_ID.test(id) ? undefined : 'expected a project id (letters, digits, _ or -)';
-export const apiKeyProblem = (key: string) =>
-  /^mint_\S+$/.test(key) ? undefined : 'must be an admin API key starting with "mint_"';
+/**
+ * An admin key is sent as a Bearer token (the admin API's security scheme), so it has that token's characters
+ * (RFC 6750 `b64token`), which are also every character the log redaction (`log.ts`) hides after `mint_`.
+ */
+export const API_KEY = /^mint_[A-Za-z0-9._~+/-]+=*$/;
+export const API_KEY_EXPECTED = 'must be an admin API key: "mint_" then letters, digits and - . _ ~ + / =';
+export const apiKeyProblem = (key: string) => (API_KEY.test(key) ? undefined : API_KEY_EXPECTED);

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadEnvFile, nextStep, parseConfig } from './config.js';
 import { applyHeapPolicy } from './heap.js';
-import { createLogger } from './log.js';
+import { configuredSecrets, createLogger } from './log.js';
 import { TokenRefusedError } from './slack/token-check.js';
 
 loadEnvFile();
@@ -15,12 +15,13 @@ try {
 }
 
 applyHeapPolicy(config.role);
-const log = createLogger(config.logLevel);
+const log = createLogger(config.logLevel).hiding(configuredSecrets(config));
 process.on('unhandledRejection', (reason) => log.error('process.unhandled_rejection', { error: reason }));
 
 // Loaded only once the configuration is valid, so a first run's mistakes are reported before Bolt and Redis load.
 const { startApp, STOP_DEADLINE_MS } = await import('./app.js');
 const { StoreUnavailableError } = await import('./store/store.js');
+const { WrongEncryptionKeyError } = await import('./tenants/sealing-check.js');
 
 try {
   const app = await startApp(config, { log });
@@ -38,6 +39,11 @@ try {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 } catch (error) {
+  if (error instanceof WrongEncryptionKeyError) {
+    log.error('app.start_failed', { error: error.message });
+    process.stderr.write(`${error.message}\n`);
+    process.exit(78); // EX_CONFIG: the configuration, not the machine, is wrong
+  }
   const message =
     error instanceof StoreUnavailableError || error instanceof TokenRefusedError
       ? error.message

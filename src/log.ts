@@ -1,5 +1,5 @@
 import type { Logger as SlackLogger, LogLevel as SlackLogLevel } from '@slack/bolt';
-import type { LogLevel } from './config.js';
+import type { Config, LogLevel } from './config.js';
 
 export type Fields = Record<string, unknown>;
 
@@ -10,15 +10,48 @@ export interface Logger {
   error(event: string, fields?: Fields): void;
   /** A logger that adds `fields` (`job_id`, `project`, …) to every line it writes. */
   child(fields: Fields): Logger;
+  /** A logger that also hides each of `secrets` (the configuration's, whatever their shape) in every line. */
+  hiding(secrets: readonly string[]): Logger;
 }
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-const SECRET_PATTERNS = [/mint_[A-Za-z0-9_-]+/g, /xox[a-z]-[A-Za-z0-9-]+/g, /xapp-[A-Za-z0-9-]+/g];
+// A Mintlify key: every character an admin key may hold (`env-fields.ts`, API_KEY), and `%` for one URL-encoded.
+const SECRET_PATTERNS = [/mint_[A-Za-z0-9._~+/=%-]+/g, /xox[a-z]-[A-Za-z0-9-]+/g, /xapp-[A-Za-z0-9-]+/g];
 const SECRET_KEYS = /^(authorization|token|apikey|api_key|secret|password)$/i;
 
 /** Replaces anything shaped like a Mintlify key or Slack token, wherever it hides in a string. */
 export function redact(text: string): string {
   return SECRET_PATTERNS.reduce((out, pattern) => out.replace(pattern, (m) => `${m.slice(0, 5)}[redacted]`), text);
+}
+
+/** `secret` as it may appear in a line: as is, JSON-escaped, URL-encoded. */
+const formsOf = (secret: string) => new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+
+/** Replaces each of `secrets`, in each of its forms, wherever it appears. */
+function hide(text: string, secrets: readonly string[]): string {
+  return secrets.reduce(
+    (out, secret) => [...formsOf(secret)].reduce((o, f) => o.split(f).join('[redacted]'), out),
+    text,
+  );
+}
+
+/** Shorter values are not real secrets (Slack's are 32 characters or more); hiding them would garble lines. */
+const HIDDEN_MIN_CHARS = 8;
+
+/** What the configuration holds that no log line may: tokens, secrets, admin keys, encryption keys. */
+export function configuredSecrets(config: Config): string[] {
+  const { slack, mintlify, oauth } = config;
+  const keys = oauth ? [oauth.encryptionKey, ...oauth.previousEncryptionKeys].map((k) => k.toString('base64')) : [];
+  return [
+    slack.botToken,
+    slack.signingSecret,
+    slack.appToken,
+    mintlify.apiKey,
+    ...Object.values(mintlify.projectKeys),
+    oauth?.clientSecret,
+    oauth?.stateSecret,
+    ...keys,
+  ].filter((secret): secret is string => Boolean(secret));
 }
 
 function serialise(fields: Fields): string {
@@ -42,19 +75,25 @@ export function createLogger(
   level: LogLevel = 'info',
   write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
   bound: Fields = {},
+  hidden: readonly string[] = [],
 ): Logger {
   const emit =
     (at: LogLevel) =>
     (event: string, fields: Fields = {}) => {
       if (RANK[at] < RANK[level]) return;
-      write(redact(serialise({ time: new Date().toISOString(), level: at, event, ...bound, ...fields })));
+      const line = serialise({ time: new Date().toISOString(), level: at, event, ...bound, ...fields });
+      write(redact(hide(line, hidden)));
     };
   return {
     debug: emit('debug'),
     info: emit('info'),
     warn: emit('warn'),
     error: emit('error'),
-    child: (fields) => createLogger(level, write, { ...bound, ...fields }),
+    child: (fields) => createLogger(level, write, { ...bound, ...fields }, hidden),
+    hiding: (secrets) => {
+      const more = secrets.filter((secret) => secret.length >= HIDDEN_MIN_CHARS);
+      return createLogger(level, write, bound, [...new Set([...hidden, ...more])]);
+    },
   };
 }
 

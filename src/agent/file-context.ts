@@ -83,11 +83,12 @@ function linked(file: SharedFile, why = 'the agent cannot open this kind of file
  */
 async function download({ slack, config, log }: FileDeps, file: SharedFile): Promise<string | undefined> {
   if (!file.urlPrivate || !slack.token || !isSlackFileUrl(file.urlPrivate, config.slack.apiUrl)) return undefined;
+  const stop = new AbortController();
   try {
     const response = await fetch(file.urlPrivate, {
       headers: { authorization: `Bearer ${slack.token}` },
       redirect: 'manual',
-      signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS),
+      signal: AbortSignal.any([stop.signal, AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS)]),
     });
     const type = response.headers.get('content-type') ?? '';
     if (response.status !== 200 || (type.startsWith('text/html') && file.filetype !== 'html')) {
@@ -95,12 +96,27 @@ async function download({ slack, config, log }: FileDeps, file: SharedFile): Pro
       log.warn('slack.file_unreadable', { file: file.id, http_status: response.status });
       return undefined;
     }
-    const bytes = await response.arrayBuffer();
-    return bytes.byteLength > FILE_MAX_BYTES ? undefined : new TextDecoder().decode(bytes);
+    const bytes = await readUpTo(response.body, FILE_MAX_BYTES);
+    if (!bytes) log.info('slack.file_too_big', { file: file.id, max_bytes: FILE_MAX_BYTES });
+    return bytes && new TextDecoder().decode(bytes);
   } catch (error) {
     log.warn('slack.file_unreadable', { file: file.id, error });
     return undefined;
+  } finally {
+    stop.abort(); // whatever was not read is not downloaded
   }
+}
+
+/** The body's bytes, or `undefined` as soon as they pass `maxBytes`: the rest is never read. */
+async function readUpTo(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Buffer | undefined> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body ?? []) {
+    size += chunk.byteLength;
+    if (size > maxBytes) return undefined; // leaving the loop cancels the stream
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
 }
 
 function isSlackFileUrl(url: string, apiUrl: string): boolean {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import type { Projects } from '../projects.js';
 import { slackErrorCode } from '../slack/errors.js';
-import { truncate } from '../slack/mrkdwn.js';
+import { plainLabel } from '../slack/mrkdwn.js';
 import type { Replies } from '../slack/reply.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
@@ -86,7 +86,7 @@ export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: Pane
   const job = await deps.store.jobs.forThread(deps.projects.all, turn.channel, threadTs).catch(() => undefined);
   if (instruction.kind === 'start' && !job && turn.allowed) {
     const thread = { channel_id: turn.channel, thread_ts: threadTs };
-    const title = truncate(instruction.prompt.replace(/\s+/g, ' '), TITLE_MAX_CHARS);
+    const title = plainLabel(instruction.prompt.replace(/\s+/g, ' '), TITLE_MAX_CHARS);
     await deps.slack.assistant.threads
       .setTitle({ ...thread, title })
       .catch((error) => deps.log.warn('slack.pane_failed', { op: 'set_title', slack_error: slackErrorCode(error) }));

@@ -1,11 +1,26 @@
 import { headOf } from './graphemes.js';
 
+/** Embeddings, overrides and isolates (and their ends): text that shows in another order than it is read. */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+/** Control characters (C0 but tab and line feed, DEL, C1): terminal escapes, bells, invisible breaks. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+
 /**
- * The one place user text is made safe for Slack mrkdwn: control characters escaped and broadcast
- * mentions (`<!channel>`, `<!here>`, `<!everyone>`, `<!subteam^…>`) neutralised, even when typed bare.
+ * Text that cannot lie about itself: a bidirectional control or a control character is shown as U+FFFD (�), so
+ * `invoice\u202Efdp.exe` cannot pass for `invoiceexe.pdf`; a carriage return is a line break.
+ */
+export function neutralise(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(BIDI_CONTROLS, '\uFFFD').replace(CONTROLS, '\uFFFD');
+}
+
+/**
+ * The one place user text is made safe for Slack mrkdwn: control and bidirectional characters neutralised
+ * (`neutralise`), mrkdwn's control characters escaped and broadcast mentions (`<!channel>`, `<!here>`,
+ * `<!everyone>`, `<!subteam^…>`) neutralised, even when typed bare.
  */
 export function escapeMrkdwn(text: string): string {
-  return text
+  return neutralise(text)
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')
@@ -25,6 +40,11 @@ export function truncate(text: string, max: number): string {
 export function clipEscaped(text: string, max: number): string {
   const cut = truncate(text, max);
   return cut === text ? text : cut.replace(/&[a-z]*…$/, '…');
+}
+
+/** User or service text for a `plain_text` field (a title, a label, a header): neutralised, at most `max` characters. */
+export function plainLabel(text: string, max: number): string {
+  return truncate(neutralise(text), max);
 }
 
 /** User text as one escaped mrkdwn string of at most `max` characters: for notification fallbacks and labels. */

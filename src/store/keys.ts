@@ -69,6 +69,8 @@ export const keys = {
   /** Every workspace (or organisation) with an installation, and the claim guarding that list: not in a scope. */
   installedWorkspaces: () => 'workspaces:v1',
   installedWorkspacesLock: () => 'workspaces:v1:lock',
+  /** A known value sealed at the first start (OAuth mode): opening it proves SETTINGS_ENCRYPTION_KEY is the right one. */
+  sealingCheck: () => 'secrets:check:v1',
   /**
    * Written at start and read every few seconds: when it is gone, the store lost its data (a Redis restarted without
    * persistence, a failover to an empty replica, `FLUSHDB`). Never expires.

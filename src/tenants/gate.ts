@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { decodeSlackText } from '../slack/decode.js';
 import type { Audience } from '../slack/reply.js';
 import { workspaceOf } from '../workspace.js';
-import { notConnected, whoCanConnect } from './connect/messages.js';
+import { notConnected, settingsUnreadable, whoCanConnect } from './connect/messages.js';
 import { CONNECT_IDS } from './connect/view.js';
 
 /** What Slack asked for, as far as a workspace without Mintlify is concerned. */
@@ -67,10 +67,12 @@ export function notConnectedGate(root: Pick<Deps, 'workspaces'>): Middleware<Any
     const who = whoCanConnect(deps.connection.steward, !!deps.workspace.enterpriseId);
     // Every request but an event carries `ack`; a command's answer goes in it.
     const ack = 'ack' in args ? (args.ack as (response?: Record<string, unknown>) => Promise<void>) : undefined;
-    const answer = notConnected(who, request.kind === 'ignore' ? '' : request.text);
+    const text = request.kind === 'ignore' ? '' : request.text;
+    const { unreadable } = deps.connection;
+    const answer = unreadable ? settingsUnreadable(who, text) : notConnected(who, text);
     if (request.kind === 'command') return ack?.({ response_type: 'ephemeral', ...answer });
     await ack?.();
-    deps.log.info('mintlify.not_connected', { kind: request.kind });
+    deps.log.info('mintlify.not_connected', { kind: request.kind, ...(unreadable && { unreadable }) });
     if (request.kind === 'private') await deps.replies.privately(request.audience, answer);
   };
 }

@@ -7,7 +7,7 @@ import type { Store } from '../store/store.js';
 import type { WorkspaceRef } from '../workspace.js';
 import { recordInstall } from './connection-log.js';
 import { sealedRecords } from './sealed.js';
-import type { Secrets } from './secrets.js';
+import { SecretError, type Secrets } from './secrets.js';
 
 /** What the app reads of Bolt's installation (kept whole, sealed): who installed it and the bot's token. */
 export const StoredInstallationSchema = z.looseObject({
@@ -31,13 +31,17 @@ export type StoredInstallation = z.infer<typeof StoredInstallationSchema>;
 /** The installations of every workspace (or organisation, for an org-wide install) the app serves. */
 export interface Installations extends InstallationStore {
   read(tenant: string): Promise<StoredInstallation | undefined>;
-  /** Every installed workspace, or organisation for an org-wide install. */
+  /**
+   * Every installed workspace, or organisation for an org-wide install. One whose installation does not open is
+   * logged (`secrets.installation_unreadable`) and left out, so it cannot stop the work of every other.
+   */
   all(): Promise<WorkspaceRef[]>;
   /** Deletes all a workspace stored (installation, settings, jobs, caches, digests) and drops it from the list. */
   remove(tenant: string): Promise<void>;
 }
 
-const LIST = { key: keys.installedWorkspaces(), lock: keys.installedWorkspacesLock() };
+/** The list of installed workspaces (not in a scope). */
+export const INSTALLED_LIST = { key: keys.installedWorkspaces(), lock: keys.installedWorkspacesLock() };
 
 /** An org-wide install is the organisation's: stored once, by enterprise, and serves each of its workspaces. */
 export function tenantOfQuery(query: InstallationQuery<boolean>): string {
@@ -60,13 +64,21 @@ export function createInstallations(
   const read = (tenant: string) => records(tenant).get(keys.installation(), StoredInstallationSchema);
   const remove = async (tenant: string) => {
     await root.dropScope(tenant);
-    await changeList(root, LIST, instanceId, (tenants) => tenants.filter((t) => t !== tenant));
+    await changeList(root, INSTALLED_LIST, instanceId, (tenants) => tenants.filter((t) => t !== tenant));
   };
   return {
     read,
     async all() {
-      const tenants = await readList(root, LIST);
-      const found = await Promise.all(tenants.map(async (tenant) => ({ tenant, installation: await read(tenant) })));
+      const tenants = await readList(root, INSTALLED_LIST);
+      const readable = (tenant: string) =>
+        read(tenant).catch((error: unknown) => {
+          if (!(error instanceof SecretError)) throw error;
+          log.error('secrets.installation_unreadable', { tenant, error });
+          return undefined;
+        });
+      const found = await Promise.all(
+        tenants.map(async (tenant) => ({ tenant, installation: await readable(tenant) })),
+      );
       return found.flatMap(({ tenant, installation }) => {
         if (!installation) return [];
         const org = installation.isEnterpriseInstall;
@@ -80,7 +92,7 @@ export function createInstallations(
       const first = !(await read(tenant).catch(() => true));
       await records(tenant).set(keys.installation(), installation);
       await recordInstall(root.scoped(tenant), installation.user.id, now(), first);
-      await changeList(root, LIST, instanceId, (tenants) => [...new Set([...tenants, tenant])]);
+      await changeList(root, INSTALLED_LIST, instanceId, (tenants) => [...new Set([...tenants, tenant])]);
     },
     async fetchInstallation(query) {
       const installation = await read(tenantOfQuery(query));

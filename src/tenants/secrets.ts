@@ -47,8 +47,12 @@ export function createSecrets(current: Buffer, previous: readonly Buffer[] = [])
       const key = keys.get(id);
       if (!key) throw new SecretError(`sealed with key ${id.slice(0, 10)}, which this process does not have`);
       const bytes = Buffer.from(sealed, 'base64url');
+      const iv = Buffer.from(nonce, 'base64url');
+      // GCM would check a tag cut short (down to 4 bytes) as readily: only the whole tag, and our nonce length, open.
+      if (bytes.length < TAG_BYTES || iv.length !== NONCE_BYTES) throw new SecretError(`envelope of key ${id} is cut`);
       try {
-        const decipher = createDecipheriv(ALGORITHM, key, Buffer.from(nonce, 'base64url')).setAAD(aad(workspace));
+        const options = { authTagLength: TAG_BYTES };
+        const decipher = createDecipheriv(ALGORITHM, key, iv, options).setAAD(aad(workspace));
         decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
         return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString(
           'utf8',

@@ -29,6 +29,8 @@ export interface Connection {
   steward?: Steward;
   settings?: PublicSettings;
   changes: ConnectionChange[];
+  /** Settings are stored but no encryption key this process has opens them: reported, not taken for "none". */
+  unreadable?: true;
 }
 
 export function publicSettings({ apiKey, ...rest }: MintlifySettings): PublicSettings {

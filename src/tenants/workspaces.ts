@@ -26,6 +26,9 @@ export interface TenantOptions {
   mintlifyFor(apiKey: string): MintlifyClient;
 }
 
+/** Settings stored that no key of this process opens. */
+const UNREADABLE = Symbol('unreadable');
+
 /** Clients kept per workspace (a WebClient is not cheap to make); the oldest are let go past this many. */
 const CLIENTS_KEPT = 1_000;
 
@@ -39,12 +42,12 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
   const slackClients = clientCache<WebClient>();
   const mintlifyClients = clientCache<MintlifyClient>();
 
-  const settingsOf = async (tenant: string): Promise<MintlifySettings | undefined> => {
+  const settingsOf = async (tenant: string): Promise<MintlifySettings | typeof UNREADABLE | undefined> => {
     const { store, log } = root();
     return readSettings(sealedRecords(store.scoped(tenant), secrets, tenant, log)).catch((error: unknown) => {
-      // A key this process lacks (removed too early after a rotation): the workspace reads as not connected.
+      // A key this process lacks (removed too early after a rotation): its people are told, the others go on.
       log.error('mintlify.settings_unreadable', { tenant, error });
-      return undefined;
+      return UNREADABLE;
     });
   };
 
@@ -55,10 +58,8 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
       const installation = await installations.read(tenant);
       if (!installation) throw new WorkspaceGoneError(ref);
       const { config, log, store } = root();
-      const [settings, connectionLog] = await Promise.all([
-        settingsOf(tenant),
-        readConnectionLog(store.scoped(tenant)),
-      ]);
+      const [read, connectionLog] = await Promise.all([settingsOf(tenant), readConnectionLog(store.scoped(tenant))]);
+      const settings = read === UNREADABLE ? undefined : read;
       // Connected before the log existed: the person who connected it is its steward.
       const steward = connectionLog.steward ?? (settings && { userId: settings.changedBy, as: 'connector' as const });
       const apiKey = settings?.apiKey ?? '';
@@ -81,6 +82,7 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
           ...(steward && { steward }),
           ...(settings && { settings: publicSettings(settings) }),
           changes: connectionLog.changes,
+          ...(read === UNREADABLE && { unreadable: true }),
         },
       });
     },

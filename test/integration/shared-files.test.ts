@@ -71,6 +71,23 @@ describe.each(storeKinds)('files shared with the agent, over signed HTTP ($label
     expect(created()).not.toContain('xxxxxxxxxx');
   });
 
+  it('stops reading a file at 20 KB when Slack said it was smaller (a snippet edited since it was shared)', async () => {
+    const shared = h.slack.people.sharesFiles(USER_ID, CHANNEL_ID, [SNIPPET], { text: '@Mintlify document these' });
+    const edited = h.slack.files.find((f) => f.id === shared.files[0]?.id);
+    if (!edited) throw new Error('the shared file is not stored');
+    // 2 MB now, served at 64 KB every 10 ms (a slow link): reading it all would take over 300 ms of the 5 s allowed.
+    edited.bytes = Buffer.from(`# Retries\n${'x'.repeat(2_000_000)}`);
+    h.slack.fileServing = { chunkBytes: 64 * 1024, pauseMs: 10 };
+    await h.deliver(shared.events);
+    await h.jobOf(CHANNEL_ID, shared.ts);
+    expect(created()).toContain(`[file: retry.md, text/plain ${shared.files[0]?.permalink}: its text is not included`);
+    expect(created()).not.toContain('xxxxxxxxxx');
+    const [download] = h.slack.filesServed;
+    expect(download?.of).toBeGreaterThan(2_000_000);
+    // Stopped after the first chunks: nowhere near the whole file.
+    expect(download?.bytes).toBeLessThan(500_000);
+  });
+
   const created = () => String((h.creates()[0]?.body as { prompt?: string } | undefined)?.prompt);
 });
 

@@ -5,6 +5,12 @@ import { storeKinds } from '../support/redis.js';
 import { eventually } from '../support/test-app.js';
 
 const BOB = 'U456BOB';
+/** Bidirectional controls, and control characters but tab and line feed. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const LYING = /[\u202A-\u202E\u2066-\u2069\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
+/** Every string in a Web API call's arguments (text, blocks, attachments). */
+const textsOf = (value: unknown): string[] =>
+  typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(textsOf) : [];
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 describe.each(storeKinds)('text is shortened between graphemes ($label)', (store) => {
@@ -19,6 +25,19 @@ describe.each(storeKinds)('text is shortened between graphemes ($label)', (store
     const prompt = String((h.creates()[0]?.body as { prompt?: string } | undefined)?.prompt);
     expect(prompt).toContain('…😀');
     expect(prompt).not.toMatch(LONE_SURROGATE);
+  });
+
+  it('the instruction echoed on the root message cannot reorder itself or carry control characters', async () => {
+    const typed = 'Rename \u202Etxt.exe\u202C and \u2067fix\u2069 the \u001B[31mbanner';
+    const { rootTs } = await h.startJob(typed);
+    const root = await eventually(() => h.slack.callsTo('chat.update').find((c) => c.args.ts === rootTs));
+    const posted = h.slack.callsTo('chat.postMessage').filter((c) => c.args.channel === CHANNEL_ID);
+    // What people read (the message metadata is the app's own record, never shown, and keeps what was typed).
+    const said = [root, ...posted].flatMap(({ args: { metadata, ...shown } }) => textsOf(shown));
+    expect(said.join('\n')).toContain('Rename \uFFFDtxt.exe\uFFFD and \uFFFDfix\uFFFD the \uFFFD[31mbanner');
+    expect(said.filter((text) => LYING.test(text))).toEqual([]);
+    // The agent still gets what was typed: only what people read is neutralised.
+    expect(String((h.creates()[0]?.body as { prompt?: string } | undefined)?.prompt)).toContain(typed);
   });
 
   it('the quoted instruction on the root message never splits a flag', async () => {

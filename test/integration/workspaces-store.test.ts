@@ -72,9 +72,9 @@ describe('many workspaces on Redis: what is stored', () => {
     const outside = [...raw.keys()].filter(
       (key) => !key.startsWith(`${ns}:ws:T1:`) && !key.startsWith(`${ns}:ws:T2:`) && !key.startsWith(queues),
     );
-    // Besides the workspaces' own keys and the queues, only the list of installed workspaces and the store's
-    // data-loss marker (one per deployment).
-    expect(outside.sort()).toEqual([`${ns}::store:marker`, `${ns}::workspaces:v1`]);
+    // Besides the workspaces' own keys and the queues, only the list of installed workspaces, the sealed value
+    // that proves the encryption key at start and the store's data-loss marker (one each per deployment).
+    expect(outside.sort()).toEqual([`${ns}::secrets:check:v1`, `${ns}::store:marker`, `${ns}::workspaces:v1`]);
     for (const [key, value] of raw) {
       if (key.startsWith(`${ns}:ws:T1:`)) expect(value, key).not.toMatch(/proj_b|C2DOCS|U2LEO|Globex job/);
       if (key.startsWith(`${ns}:ws:T2:`)) expect(value, key).not.toMatch(/proj_a|C123DOCS|U123ALICE|Acme job/);

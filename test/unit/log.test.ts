@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { LogLevel } from '../../src/config.js';
-import { createLogger, redact, toSlackLogger } from '../../src/log.js';
+import { parseConfig } from '../../src/config.js';
+import { apiKeyProblem } from '../../src/env-fields.js';
+import { configuredSecrets, createLogger, redact, toSlackLogger } from '../../src/log.js';
 
 const MINT_KEY = 'mint_live_Abc123_def-456';
 const BOT_TOKEN = 'xoxb-1234-5678-AbCdEf';
@@ -25,6 +27,17 @@ describe('redact', () => {
   ])('hides %s', (_case, input, expected) => {
     expect(redact(input)).toBe(expected);
   });
+
+  // Every key the connect modal and MINTLIFY_API_KEY(S) accept (env-fields.ts), hidden whole wherever it sits.
+  it.each(['mint_live.4f1c', 'mint_a~b+c/d-e_f', 'mint_YWJjZA==', 'mint_x.y.z', 'mint_a%2Fb'])(
+    'hides all of the admin key %j',
+    (key) => {
+      expect(apiKeyProblem(key.replace('%2F', '/'))).toBeUndefined();
+      for (const around of [`"${key}"`, `key=${key}&x`, `${key}.`, `"value":"${key}"`]) {
+        expect(redact(around)).not.toContain(key.slice(5));
+      }
+    },
+  );
 
   it.each(['mintlify.create_job', 'xoxo hugs', 'a plain sentence', 'xapp without dash'])('leaves %j alone', (text) => {
     expect(redact(text)).toBe(text);
@@ -128,6 +141,46 @@ describe('createLogger', () => {
       expect.objectContaining({ event: 'poller.post_failed', job_id: 'j1', round: 2, note: 'with xoxb-[redacted]' }),
       expect.not.objectContaining({ job_id: 'j1' }),
     ]);
+  });
+
+  it('hides the secrets it is given, whatever their shape, as is, JSON-escaped and URL-encoded', () => {
+    const { log, text } = capture();
+    const secrets = ['0f1e2d3c4b5a69788796a5b4c3d2e1f0', 'ab+cd/ef"gh==', 'short'];
+    const hiding = log.hiding(secrets).child({ job_id: 'j1' });
+    hiding.debug('slack.sdk', { message: `http request body: {"client_secret":"${secrets[0]}"}` });
+    hiding.info('odd', { url: `https://x.test/?s=${encodeURIComponent(secrets[1] ?? '')}`, raw: secrets[1] });
+    hiding.info('short', { note: 'a short value is not hidden' });
+    expect(text()).not.toContain(secrets[0]);
+    expect(text()).not.toContain('ab+cd');
+    expect(text()).not.toContain('ab%2Bcd');
+    expect(text()).toContain('a short value');
+    log.info('unhidden', { raw: secrets[0] });
+    expect(text()).toContain(secrets[0]); // only the logger asked to hide them does
+  });
+
+  it('knows every secret of the configuration: tokens, signing and client secrets, keys', () => {
+    const env = {
+      SLACK_CLIENT_ID: '1.2',
+      SLACK_CLIENT_SECRET: '0f1e2d3c4b5a69788796a5b4c3d2e1f0',
+      SLACK_STATE_SECRET: 'state-secret-value',
+      SLACK_SIGNING_SECRET: 'signing-secret-value',
+      SETTINGS_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64'),
+      SETTINGS_ENCRYPTION_PREVIOUS_KEYS: Buffer.alloc(32, 2).toString('base64'),
+    };
+    expect(configuredSecrets(parseConfig(env)).sort()).toEqual(
+      [
+        env.SLACK_CLIENT_SECRET,
+        env.SLACK_STATE_SECRET,
+        env.SLACK_SIGNING_SECRET,
+        env.SETTINGS_ENCRYPTION_KEY,
+        env.SETTINGS_ENCRYPTION_PREVIOUS_KEYS,
+      ].sort(),
+    );
+    const single = { SLACK_BOT_TOKEN: BOT_TOKEN, SLACK_APP_TOKEN: APP_TOKEN, MINTLIFY_API_KEY: MINT_KEY };
+    const more = { ...single, MINTLIFY_PROJECT_ID: 'p', MINTLIFY_API_KEYS: 'proj_b:mint_b_key_value' };
+    expect(configuredSecrets(parseConfig(more)).sort()).toEqual(
+      [BOT_TOKEN, APP_TOKEN, MINT_KEY, 'mint_b_key_value'].sort(),
+    );
   });
 
   it('defaults to info', () => {

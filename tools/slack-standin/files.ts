@@ -1,4 +1,6 @@
-import type { IncomingMessage } from 'node:http';
+import { once } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Answer } from './methods/answer.js';
 import type { SlackStandin } from './server.js';
 import type { Tenant, UploadedFile } from './tenant.js';
@@ -113,7 +115,10 @@ export function serveFile(slack: SlackStandin, req: IncomingMessage, path: strin
   if (!file) return { status: 404, headers: { 'content-type': 'text/html' }, body: null, raw: '<h1>Not found</h1>' };
   const headers: Record<string, string> = { 'content-type': file.mimetype ?? fileType(file.name).mimetype };
   if (download) headers['content-disposition'] = `attachment; filename="${file.name}"`;
-  return { status: 200, headers, body: null, raw: fileBytes(file) };
+  const raw = fileBytes(file);
+  headers['content-length'] = String(raw.length);
+  const served = (bytes: number) => slack.filesServed.push({ fileId, bytes, of: raw.length });
+  return { status: 200, headers, body: null, raw, served };
 }
 
 /** Slack's sign-in page, where a browser (or an app without a token) lands instead of the file. */
@@ -124,4 +129,27 @@ export function signInPage(): Answer {
     body: null,
     raw: '<!DOCTYPE html><html lang="en-US"><head><title>Sign in | Slack</title></head><body><h1>Sign in to your workspace</h1></body></html>',
   };
+}
+
+/** How a file's bytes go out: `chunkBytes` at a time, `pauseMs` apart (a slow network), as the client reads them. */
+export interface FileServing {
+  chunkBytes: number;
+  pauseMs: number;
+}
+
+/** Writes `raw` in chunks, waiting for the client to take each, and stops when it hangs up; resolves with the bytes sent. */
+export async function writeFile(
+  res: ServerResponse,
+  raw: Buffer,
+  { chunkBytes, pauseMs }: FileServing,
+): Promise<number> {
+  let sent = 0;
+  while (sent < raw.length && !res.destroyed) {
+    const chunk = raw.subarray(sent, sent + chunkBytes);
+    if (!res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]);
+    sent += chunk.length;
+    if (pauseMs > 0 && sent < raw.length) await delay(pauseMs);
+  }
+  res.end();
+  return sent;
 }

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { PeopleActions } from './actions.js';
 import { handleRequest } from './dispatch.js';
 import { Faults, type SlackFault } from './faults.js';
+import { type FileServing, writeFile } from './files.js';
 import { Installs } from './installs.js';
 import type { Args } from './methods/answer.js';
 import { type RateLimitOptions, RateLimits } from './rate-limits.js';
@@ -51,6 +52,9 @@ export class SlackStandin {
   readonly rotation = new TokenRotation(this);
   readonly people = new PeopleActions(this);
   url = '';
+  /** How files' bytes go out (a test slows it down); each download, with the bytes sent before the client hung up. */
+  fileServing: FileServing = { chunkBytes: 64 * 1024, pauseMs: 0 };
+  readonly filesServed: { fileId: string; bytes: number; of: number }[] = [];
   /** Set by a Socket Mode server attached to this stand-in: what `apps.connections.open` hands out. */
   socketModeUrl?: (() => string) | undefined;
   private readonly home: Tenant;
@@ -71,9 +75,10 @@ export class SlackStandin {
   async start(port = 0): Promise<this> {
     this.server = createServer((req, res) => {
       void handleRequest(this, req)
-        .then(({ status, headers, body, raw }) => {
+        .then(async ({ status, headers, body, raw, served }) => {
           res.writeHead(status, raw === undefined ? { 'content-type': 'application/json', ...headers } : headers);
-          res.end(raw ?? JSON.stringify(body));
+          if (served && Buffer.isBuffer(raw)) served(await writeFile(res, raw, this.fileServing));
+          else res.end(raw ?? JSON.stringify(body));
         })
         // A test that set the stand-in up wrong (an unknown workspace) reads why, instead of a hung request.
         .catch((error: Error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(error.message));

@@ -19,14 +19,28 @@ const opening = (who: string) => who.charAt(0).toUpperCase() + who.slice(1);
 const ECHO_MAX_CHARS = 3_000;
 const TEXT_MAX_CHARS = 40_000;
 
+/** `head`, then the person's text quoted, to run again once it is connected. */
+function withText(head: string, text: string): Message {
+  if (!text.trim()) return { text: head };
+  const body = `${head}\n\nYour text, to run again once it is connected:\n`;
+  return { text: `${body}${clipEscaped(quote(text, ECHO_MAX_CHARS), TEXT_MAX_CHARS - body.length)}` };
+}
+
 /** The private answer to `/agent`, a mention, a DM or `/visitors` before the workspace connected Mintlify. */
 export function notConnected(who: string, text: string): Message {
   const head =
     `:electric_plug: Mintlify is not connected to this workspace yet, so I can't run this. ${opening(who)} ` +
     'can connect it: open my *Home* tab and click *Connect Mintlify*.';
-  if (!text.trim()) return { text: head };
-  const body = `${head}\n\nYour text, to run again once it is connected:\n`;
-  return { text: `${body}${clipEscaped(quote(text, ECHO_MAX_CHARS), TEXT_MAX_CHARS - body.length)}` };
+  return withText(head, text);
+}
+
+/** The same answer when the workspace's settings are stored but this deployment can no longer open them. */
+export function settingsUnreadable(who: string, text: string): Message {
+  const head =
+    ":warning: I can't read this workspace's Mintlify connection (it was saved under an encryption key this app " +
+    `no longer has), so I can't run this. ${opening(who)} can connect it again: open my *Home* tab ` +
+    'and click *Connect Mintlify*. Whoever runs this app finds why in its log (`mintlify.settings_unreadable`).';
+  return withText(head, text);
 }
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -79,7 +93,7 @@ export const modal = {
 /** Why a field of the modal was refused: said on that field, in the submission's answer. */
 export const fieldErrors = {
   keyMissing: 'Enter an admin API key: it starts with mint_.',
-  keyShape: 'An admin API key starts with mint_ and has no spaces.',
+  keyShape: 'An admin API key starts with mint_ and has only letters, digits and - . _ ~ + / = (no spaces).',
   keyRefused: 'Mintlify refused this key. Check that it is an admin API key of your organisation.',
   projectShape: 'A project id has letters, digits, _ or - (see the dashboard).',
   projectUnknown: (project: string) => `This key has no project ${project}: check the id in the dashboard.`,

@@ -34,6 +34,12 @@ describe('runPaneTurn', () => {
     expect(unit().slack.callsTo('chat.postEphemeral')).toEqual([]);
   });
 
+  it('titles the thread with the instruction, its bidirectional and control characters shown as marks', async () => {
+    const { thread, turn } = inPane('Rename \u202Etxt.exe\u202C\u0007 now');
+    await runPaneTurn(unit().deps, { turn, contextChannel: CHANNEL_ID });
+    expect(thread.title).toBe('Rename \uFFFDtxt.exe\uFFFD\uFFFD now');
+  });
+
   it('a person the allow-lists leave out: refused in the thread, no status, no title', async () => {
     const { thread, turn } = inPane('Document webhooks', { allowed: false });
     await runPaneTurn(unit().deps, { turn, contextChannel: CHANNEL_ID });

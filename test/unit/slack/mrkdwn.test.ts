@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { escapeMrkdwn, inlineCode, isHttpsUrl, quote, safeLink, truncate } from '../../../src/slack/mrkdwn.js';
+import {
+  escapeMrkdwn,
+  inlineCode,
+  isHttpsUrl,
+  plainLabel,
+  quote,
+  safeLink,
+  truncate,
+} from '../../../src/slack/mrkdwn.js';
 
 const ZWSP = '\u200B';
 
@@ -44,6 +52,38 @@ describe('escapeMrkdwn', () => {
 
   it.each(['@channels', '@hereafter', '@everyones', '@alice', 'email@example.com'])('leaves %j as it is', (input) => {
     expect(escapeMrkdwn(input)).toBe(input);
+  });
+});
+
+/** Every character that reorders what follows it on screen (embeddings, overrides, isolates), and their ends. */
+const BIDI = ['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069'];
+const CONTROLS = ['\u0000', '\u0007', '\u0008', '\u000B', '\u000C', '\u001B', '\u007F', '\u0085', '\u009B'];
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const LYING = /[\u202A-\u202E\u2066-\u2069\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
+
+describe('text that cannot lie about itself', () => {
+  it.each(BIDI.map((c) => [c.codePointAt(0)?.toString(16), c]))(
+    'shows U+%s as a mark instead of obeying it',
+    (_, c) => {
+      const out = escapeMrkdwn(`invoice${c}fdp.exe`);
+      expect(out).not.toMatch(LYING);
+      expect(out).toBe('invoice\uFFFDfdp.exe');
+    },
+  );
+
+  it.each(CONTROLS.map((c) => [c.codePointAt(0)?.toString(16), c]))('shows the control U+%s as a mark', (_, c) => {
+    expect(escapeMrkdwn(`a${c}b`)).toBe('a\uFFFDb');
+  });
+
+  it('keeps line breaks and tabs; a carriage return is a line break', () => {
+    expect(escapeMrkdwn('a\tb\nc\r\nd\re')).toBe('a\tb\nc\nd\ne');
+  });
+
+  it('neutralises them in every echo: quotes, inline code, link labels, plain labels', () => {
+    const typed = 'Fix \u202Etxt.exe\u202C and \u2067this\u2069\u001B[31m';
+    for (const out of [quote(typed), inlineCode(typed), safeLink('https://x.test/', typed), plainLabel(typed, 50)]) {
+      expect(out).not.toMatch(LYING);
+    }
   });
 });
 

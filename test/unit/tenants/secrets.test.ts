@@ -53,6 +53,21 @@ describe('secrets at rest', () => {
     expect(() => createSecrets(NEW).open(change(envelope), workspace)).toThrow(SecretError);
   });
 
+  // GCM checks a truncated tag as readily as a whole one: a 4-byte tag is forged in 2^32 tries, not 2^128.
+  it.each([4, 8, 12, 15])('does not open an envelope whose tag was cut to %i bytes', (bytes) => {
+    const envelope = createSecrets(NEW).seal('', 'T1ACME');
+    const [version, id, nonce, sealed = ''] = envelope.split('.');
+    const cut = Buffer.from(sealed, 'base64url').subarray(0, bytes).toString('base64url');
+    expect(() => createSecrets(NEW).open([version, id, nonce, cut].join('.'), 'T1ACME')).toThrow(SecretError);
+  });
+
+  it('does not open an envelope with a nonce of another length', () => {
+    const envelope = createSecrets(NEW).seal(KEY, 'T1ACME');
+    const [version, id, , sealed] = envelope.split('.');
+    const nonce = Buffer.alloc(16).toString('base64url');
+    expect(() => createSecrets(NEW).open([version, id, nonce, sealed].join('.'), 'T1ACME')).toThrow(SecretError);
+  });
+
   it('shows a key as its kind and last four characters', () => {
     expect(fingerprint(KEY)).toBe('mint_…abcd');
   });

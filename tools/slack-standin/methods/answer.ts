@@ -10,6 +10,8 @@ export interface Answer {
   headers: Record<string, string>;
   body: unknown;
   raw?: Buffer | string;
+  /** A file's bytes: sent in chunks (`SlackStandin.fileServing`), and how many went out before the client hung up. */
+  served?: (bytes: number) => void;
 }
 
 /** One Web API call, routed by its token to the workspace it acts in. */

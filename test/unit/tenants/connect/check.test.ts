@@ -46,6 +46,22 @@ describe('the connect form, before the service is asked', () => {
     });
   });
 
+  // The log redaction hides `mint_` and what follows only up to a character a Bearer token cannot hold: a key with
+  // one of those would leak its tail at LOG_LEVEL=debug (the SDK logs payloads), so the form refuses it.
+  it.each(['mint_abc"def', 'mint_abc\\def', 'mint_abc,def', 'mint_abc:def', 'mint_abc=def', 'mint_é', 'mint_'])(
+    'refuses %j: a key only of the characters a Bearer token may hold',
+    (apiKey) => {
+      expect(validate({ api_key: apiKey, project: 'proj_a' }, undefined)).toEqual({
+        ok: false,
+        errors: { api_key: expect.stringMatching(/starts with mint_ and has only letters, digits/) },
+      });
+    },
+  );
+
+  it.each(['mint_live.abc', 'mint_a~b+c/d-e_f', 'mint_YWJjZA==', KEY])('accepts %j', (apiKey) => {
+    expect(validate({ api_key: apiKey, project: 'proj_a' }, undefined)).toMatchObject({ ok: true });
+  });
+
   it('never names the key in a refusal', () => {
     const checked = validate({ api_key: 'mint_has spaces', project: 'proj_a' }, undefined);
     expect(JSON.stringify(checked)).not.toContain('has spaces');
