@@ -8,7 +8,7 @@ import { type Delivery, turnOf } from './turn.js';
 type MentionArgs = SlackEventMiddlewareArgs<'app_mention'> & AllMiddlewareArgs;
 type MessageArgs = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 type DoorDeps = Pick<Deps, 'slack' | 'store' | 'log' | 'dispatch'>;
-type DmDeps = DoorDeps & BesideDeps;
+type DmDeps = BesideDeps;
 
 // The conversational doors: a mention, a direct message, a reply in a thread. Each narrows its event with the guard
 // ladder (`toIncoming`: people's new messages only), decodes the text once, and hands one `Turn` on; what the
