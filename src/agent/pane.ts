@@ -76,8 +76,8 @@ type PaneDeps = TurnDeps & Pick<Deps, 'slack'>;
  * thread (the pane is private).
  */
 export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: PaneTurn): Promise<void> {
-  const pane = paneDeps(deps, turn.channel, contextChannel);
   const threadTs = turn.threadTs ?? turn.ts;
+  const pane = paneDeps(deps, turn.channel, contextChannel, threadTs);
   if (MY_JOBS_WORDS.test(turn.text)) {
     const audience = { userId: turn.userId, channel: turn.channel, threadTs };
     return pane.replies.privately(audience, await myJobs(deps, turn.userId, turn.text));
@@ -97,8 +97,11 @@ export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: Pane
   await handleTurn(pane, turn);
 }
 
-/** The deps of a pane turn: the DM routed as the channel next to it, private answers in the pane's thread. */
-function paneDeps<D extends PaneDeps>(deps: D, dm: string, contextChannel: string | undefined): D {
+/**
+ * The deps of a pane turn: the DM routed as the channel next to it, private answers in the message's thread (the
+ * pane's, or on `agent_view` the thread a top-level DM message starts).
+ */
+function paneDeps<D extends PaneDeps>(deps: D, dm: string, contextChannel: string | undefined, threadTs: string): D {
   const { projects, replies, slack, log } = deps;
   const routed: Projects = {
     defaultProject: projects.defaultProject,
@@ -110,10 +113,11 @@ function paneDeps<D extends PaneDeps>(deps: D, dm: string, contextChannel: strin
   const inThread: Replies = {
     ...replies,
     async privately(to, message) {
-      if (to.channel !== dm || !to.threadTs) return replies.privately(to, message);
-      await slack.chat.postMessage({ channel: dm, thread_ts: to.threadTs, ...message }).catch((error) => {
+      if (to.channel !== dm) return replies.privately(to, message);
+      const thread = { channel: dm, thread_ts: to.threadTs ?? threadTs };
+      await slack.chat.postMessage({ ...thread, ...message }).catch((error) => {
         log.warn('slack.reply_failed', { op: 'pane', slack_error: slackErrorCode(error) });
-        return replies.privately(to, message);
+        return replies.privately({ ...to, threadTs: thread.thread_ts }, message);
       });
     },
   };

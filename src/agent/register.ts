@@ -1,6 +1,7 @@
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import type { Deps } from '../deps.js';
 import { inWorkspace } from '../workspace.js';
+import { contextChanged, messagesTabOpened } from './doors/agent-view.js';
 import { assistantPane } from './doors/assistant.js';
 import { agentCommand } from './doors/command.js';
 import { mention, message } from './doors/conversation.js';
@@ -9,7 +10,9 @@ import { OPEN_PR_ACTION } from './job-messages.js';
 import { SHORTCUT_ID } from './shortcut-modal.js';
 
 /**
- * The agent's doors: `/agent`, mentions, DMs, thread replies, the message shortcut and its form, the assistant pane.
+ * The agent's doors: `/agent`, mentions, DMs, thread replies, the message shortcut and its form, the assistant pane
+ * (`assistant_view`) and the Messages tab as the agent's home (`agent_view`): both are served, whichever the
+ * manifest declares.
  */
 export function registerAgent(app: App, root: Deps): void {
   // Middleware, ahead of every listener: it takes the pane's events and every person's message in a DM thread.
@@ -17,6 +20,8 @@ export function registerAgent(app: App, root: Deps): void {
   app.command('/agent', inWorkspace(root, agentCommand));
   app.event('app_mention', inWorkspace(root, mention));
   app.event('message', inWorkspace(root, message));
+  app.event('app_home_opened', inWorkspace(root, messagesTabOpened));
+  app.event('app_context_changed', inWorkspace(root, contextChanged));
   app.shortcut({ callback_id: SHORTCUT_ID, type: 'message_action' }, inWorkspace(root, messageShortcut));
   app.view<ViewSubmitAction>(
     { callback_id: SHORTCUT_ID, type: 'view_submission' },

@@ -47,6 +47,8 @@ export const keys = {
   permalink: (channel: string, ts: string) => `permalink:${channel}:${ts}`,
   /** Where a person was when they opened (or last moved with) the assistant pane on this thread of their DM. */
   paneContext: (channel: string, threadTs: string) => `pane:${channel}:${threadTs}`,
+  /** What a person last looked at with the app open (agent_view's `app_context_changed`): a channel, or none. */
+  viewing: (userId: string) => `viewing:${userId}`,
   /** The App Home tab a person opened last. */
   homeTab: (userId: string) => `home-tab:${userId}`,
   /** One cached page of visitors: the normalised service query. */

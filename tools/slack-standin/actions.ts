@@ -1,7 +1,7 @@
 import { type EventEnvelope, eventEnvelope, messageEvents } from './events.js';
 import { fileObject, fileType } from './files.js';
 import type { SlackStandin } from './server.js';
-import type { AssistantThread, StoredMessage, Tenant, UploadedFile } from './tenant.js';
+import type { AppContext, AssistantThread, StoredMessage, Tenant, UploadedFile } from './tenant.js';
 import { messageWire } from './wire.js';
 
 /** A message a person wrote, as stored, and the events Slack sends for it (deliver them, or redeliver them). */
@@ -41,7 +41,7 @@ export class PeopleActions {
       { channel, ts: this.slack.nextTs(), user, text: messageWire(typed, tenant.workspace) },
       where,
     );
-    return { ts: stored.ts, text: stored.text ?? '', events: messageEvents(tenant, stored) };
+    return { ts: stored.ts, text: stored.text ?? '', events: this.stamped(tenant, messageEvents(tenant, stored)) };
   }
 
   /**
@@ -70,7 +70,7 @@ export class PeopleActions {
     const text = where.text === undefined ? '' : messageWire(where.text, tenant.workspace);
     const message = { channel, ts: this.slack.nextTs(), user, text, subtype: 'file_share', files: objects };
     const said = this.store(tenant, message, where);
-    return { ts: said.ts, text, files: objects, events: messageEvents(tenant, said) };
+    return { ts: said.ts, text, files: objects, events: this.stamped(tenant, messageEvents(tenant, said)) };
   }
 
   private upload(tenant: Tenant, user: string, channel: string, file: SharedFile): UploadedFile {
@@ -96,6 +96,7 @@ export class PeopleActions {
    * app, rooted in a message of subtype `assistant_app_thread`, and `assistant_thread_started`.
    */
   opensAssistant(user: string, options: { context?: string; teamId?: string } = {}) {
+    if (this.slack.view === 'agent_view') throw new Error('an agent_view app has no assistant pane: opensMessagesTab');
     const tenant = this.slack.tenant(options.teamId);
     const channel = `D${user}`;
     const threadTs = this.slack.nextTs();
@@ -134,6 +135,49 @@ export class PeopleActions {
     const tenant = this.slack.tenant(teamId);
     thread.context = this.context(tenant, context);
     return [this.assistantEvent(tenant, 'assistant_thread_context_changed', thread)];
+  }
+
+  /**
+   * `user` opens the app's Messages tab (their DM with it) while looking at `context` (a channel): `app_home_opened`
+   * with `tab: "messages"`, the DM-open signal of the Agent messaging experience (migration guide), which carries what
+   * the person is looking at (`context`, as `app_context_changed` does) on an agent_view app.
+   */
+  opensMessagesTab(user: string, options: { context?: string; teamId?: string } = {}) {
+    const tenant = this.slack.tenant(options.teamId);
+    const channel = `D${user}`;
+    const agent = this.slack.view === 'agent_view';
+    const context = agent ? this.look(tenant, user, options.context) : undefined;
+    const event = { type: 'app_home_opened', user, channel, tab: 'messages', ...(context && { context }) };
+    return { channel, events: [eventEnvelope(tenant, { ...event, event_ts: this.slack.nextTs() })] };
+  }
+
+  /**
+   * `user` moves to `channel` (or to no channel) with the app open: `app_context_changed` (its entities ordered by
+   * relevance, `{}` when there are none). Slack sends it only to an agent_view app: none otherwise.
+   */
+  looksAt(user: string, channel: string | undefined, teamId?: string): EventEnvelope[] {
+    if (this.slack.view !== 'agent_view') return [];
+    const tenant = this.slack.tenant(teamId);
+    const context = this.look(tenant, user, channel);
+    const event = { type: 'app_context_changed', user, channel: `D${user}`, context, event_ts: this.slack.nextTs() };
+    return [eventEnvelope(tenant, event)];
+  }
+
+  private look(tenant: Tenant, user: string, channel: string | undefined): AppContext {
+    const entity = { type: 'slack#/types/channel_id', value: channel, team_id: tenant.teamId };
+    const context: AppContext = channel ? { entities: [entity] } : {};
+    tenant.viewing.set(user, context);
+    return context;
+  }
+
+  /** agent_view: a person's DM message carries what they were looking at as they wrote it (`app_context`). */
+  private stamped(tenant: Tenant, events: EventEnvelope[]): EventEnvelope[] {
+    if (this.slack.view !== 'agent_view') return events;
+    for (const { event } of events) {
+      const context = tenant.viewing.get(String(event.user));
+      if (event.channel_type === 'im' && context) event.app_context = context;
+    }
+    return events;
   }
 
   private assistantEvent(tenant: Tenant, type: string, thread: AssistantThread): EventEnvelope {

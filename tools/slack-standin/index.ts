@@ -8,6 +8,6 @@ export { timeZone } from './people.js';
 export * from './rate-limits.js';
 export * from './server.js';
 export * from './socket-mode.js';
-export type { AssistantThread, Tenant } from './tenant.js';
+export type { AppContext, AssistantThread, MessagingView, SuggestedPrompts, Tenant } from './tenant.js';
 export * from './wire.js';
 export * from './workspace.js';

@@ -9,7 +9,7 @@ import { Installs } from './installs.js';
 import type { Args } from './methods/answer.js';
 import { type RateLimitOptions, RateLimits } from './rate-limits.js';
 import { TokenRotation } from './rotation.js';
-import { type StoredMessage, Tenant } from './tenant.js';
+import { type MessagingView, type StoredMessage, Tenant } from './tenant.js';
 import { Tokens } from './tokens.js';
 import { messageWire } from './wire.js';
 import { defaultWorkspace, type Enterprise, type StandinUser, type Workspace } from './workspace.js';
@@ -31,6 +31,8 @@ export interface StandinOptions {
   now?: () => number;
   /** Turns Slack's rate tiers on from the start (they are off by default). */
   rateLimits?: boolean | RateLimitOptions;
+  /** The app's messaging experience (its manifest's `assistant_view` or `agent_view`); `assistant_view` by default. */
+  view?: MessagingView;
 }
 
 /**
@@ -51,6 +53,8 @@ export class SlackStandin {
   readonly installs = new Installs(this);
   readonly rotation = new TokenRotation(this);
   readonly people = new PeopleActions(this);
+  /** The app's manifest view (one app, every workspace): events sent, suggested prompts. Set it to migrate. */
+  view: MessagingView;
   url = '';
   /** How files' bytes go out (a test slows it down); each download, with the bytes sent before the client hung up. */
   fileServing: FileServing = { chunkBytes: 64 * 1024, pauseMs: 0 };
@@ -66,6 +70,7 @@ export class SlackStandin {
   constructor(workspace: Workspace = defaultWorkspace(), options: StandinOptions = {}) {
     this.workspace = workspace;
     this.now = options.now ?? Date.now;
+    this.view = options.view ?? 'assistant_view';
     this.rateLimits = new RateLimits(this.now);
     if (options.rateLimits) this.rateLimits.enable(options.rateLimits === true ? {} : options.rateLimits);
     this.home = this.addWorkspace(workspace);

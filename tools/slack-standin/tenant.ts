@@ -69,9 +69,29 @@ export interface AssistantThread {
   status?: { status: string; loading_messages?: string[] };
   /** Every status set, cleared ones included, oldest first. */
   statuses: string[];
-  suggestedPrompts?: { title?: string; prompts: { title: string; message: string }[] };
+  suggestedPrompts?: SuggestedPrompts;
   title?: string;
 }
+
+/** What `assistant.threads.setSuggestedPrompts` set: a title over up to four prompts. */
+export interface SuggestedPrompts {
+  title?: string;
+  prompts: { title: string; message: string }[];
+}
+
+/**
+ * What a person is looking at, as the Agent messaging experience describes it (`app_context_changed`, and
+ * `app_context` on their DM messages): entities ordered by relevance, or none (`{}`).
+ */
+export interface AppContext {
+  entities?: { type: string; value: unknown; team_id?: string; enterprise_id?: string }[];
+}
+
+/**
+ * The app's messaging experience, as its manifest declares it: `assistant_view` (the assistant pane, for apps
+ * created before 2026-06-30) or `agent_view` (the Agent messaging experience: the Messages tab is the agent's home).
+ */
+export type MessagingView = 'assistant_view' | 'agent_view';
 
 /**
  * One workspace's side of the stand-in: its messages, ephemerals, files, views and assistant threads, and how it is
@@ -83,6 +103,10 @@ export class Tenant {
   readonly files: UploadedFile[] = [];
   readonly views: StoredView[] = [];
   readonly assistantThreads: AssistantThread[] = [];
+  /** agent_view: the prompts at the top of each person's Messages tab, by their DM with the app. */
+  readonly messagesTabPrompts = new Map<string, SuggestedPrompts>();
+  /** agent_view: what each person is looking at (by user id), stamped on their DM messages as `app_context`. */
+  readonly viewing = new Map<string, AppContext>();
   /** Set when the app is installed org-wide: events say so and the organisation's token serves this workspace. */
   orgInstall?: Enterprise;
   /** Enterprise Grid: every workspace of this one's organisation (itself included). */

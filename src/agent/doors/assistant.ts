@@ -1,13 +1,11 @@
 import { Assistant, type AssistantThreadStartedMiddleware, type AssistantUserMessageMiddleware } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
 import { slackErrorCode } from '../../slack/errors.js';
-import { decodeReport } from '../../visitors/doors/command.js';
-import { answerAtDoor, zoneOf } from '../../visitors/doors/door.js';
 import { inWorkspace } from '../../workspace.js';
-import type { Turn } from '../conversation.js';
 import { paneCopy } from '../messages.js';
 import { paneContextOf, paneContextStore } from '../pane.js';
-import { directMessage, turnOf } from './conversation.js';
+import { besideChannel } from './beside.js';
+import { directMessage } from './conversation.js';
 import { toIncoming } from './incoming.js';
 
 type OpenedArgs = Parameters<AssistantThreadStartedMiddleware>[0];
@@ -31,9 +29,8 @@ export async function paneOpened(
 }
 
 /**
- * A person's message in a thread of their DM with the app. In the pane's thread it is spoken to the bot, as a DM
- * is: `visitors …` is a report, anything else is handed on with the channel next to the pane (`agent.pane`). In
- * any other DM thread it is the DM door's.
+ * A person's message in a thread of their DM with the app. In the pane's thread it is spoken to the bot next to the
+ * pane's channel (`beside.ts`); any other DM thread is the DM door's.
  */
 export async function paneMessage(deps: DoorDeps, args: PaneMessageArgs): Promise<void> {
   const { event, body, context } = args;
@@ -47,21 +44,7 @@ export async function paneMessage(deps: DoorDeps, args: PaneMessageArgs): Promis
       })
     : undefined;
   if (!where) return directMessage(deps, args as unknown as DirectMessageArgs);
-  const turn = await turnOf(deps, incoming, { body, context }, true);
-  const asked = VISITORS_WORDS.exec(turn.text);
-  if (asked) return visitors(deps, turn, asked[1] ?? '', where.channel_id);
-  await deps.dispatch('agent.pane', { turn, ...(where.channel_id && { contextChannel: where.channel_id }) });
-}
-
-/** `visitors [range]` (the pane's suggested prompt; `/visitors` does not run in a thread): the `/visitors` words. */
-const VISITORS_WORDS = /^\s*\/?visitors\b([\s\S]*)$/i;
-
-/** A report on the project of the channel next to the pane, answered privately in the pane's thread. */
-async function visitors(deps: DoorDeps, turn: Turn, words: string, place = turn.channel): Promise<void> {
-  const audience = { userId: turn.userId, channel: turn.channel, threadTs: turn.threadTs ?? turn.ts };
-  const decoded = decodeReport(deps, words, { audience, tz: await zoneOf(deps, turn.userId) }, place);
-  if ('answer' in decoded) return answerAtDoor(deps, audience, decoded.answer);
-  await deps.dispatch(decoded.kind, decoded.request);
+  await besideChannel(deps, incoming, { body, context }, where.channel_id);
 }
 
 /** The pane's handlers for `app.assistant`, with the thread context kept in the app's store. */

@@ -17,12 +17,14 @@ describe('registerAgent', () => {
     return recorded;
   }
 
-  it('opens one door per surface: the pane, /agent, mentions, messages (DMs and thread replies), the shortcut and its form', () => {
+  it('opens one door per surface: the pane, /agent, mentions, messages (DMs and thread replies), the Messages tab, the shortcut and its form', () => {
     expect(registered().registered.map((r) => r.on)).toEqual([
       'assistant',
       'command /agent',
       'event app_mention',
       'event message',
+      'event app_home_opened',
+      'event app_context_changed',
       'shortcut {"callback_id":"agent_from_message","type":"message_action"}',
       'view {"callback_id":"agent_from_message","type":"view_submission"}',
       'action agent.open_pr',

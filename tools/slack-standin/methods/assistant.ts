@@ -46,10 +46,8 @@ function setStatus(call: MethodCall): Answer {
   return ok();
 }
 
-function setSuggestedPrompts(call: MethodCall): Answer {
-  const thread = threadOf(call, ['prompts']);
-  if (isAnswer(thread)) return thread;
-  const prompts = call.args.prompts;
+/** Up to four prompts, each with a title and a message; `undefined` when they are valid. */
+function promptsProblem(prompts: unknown): Answer | undefined {
   const valid =
     Array.isArray(prompts) &&
     prompts.length > 0 &&
@@ -57,16 +55,47 @@ function setSuggestedPrompts(call: MethodCall): Answer {
     prompts.every(
       (p) => typeof p?.title === 'string' && p.title !== '' && typeof p?.message === 'string' && p.message !== '',
     );
-  if (!valid) {
-    return refuse('invalid_arguments', {
-      response_metadata: { messages: [`[ERROR] prompts: 1 to ${MAX_PROMPTS} items, each with a title and a message`] },
-    });
-  }
-  const title = text(call.args.title);
-  thread.suggestedPrompts = {
+  if (valid) return undefined;
+  return refuse('invalid_arguments', {
+    response_metadata: { messages: [`[ERROR] prompts: 1 to ${MAX_PROMPTS} items, each with a title and a message`] },
+  });
+}
+
+/**
+ * `thread_ts` is optional (method reference): "If not provided, the prompts will be set for the latest message in
+ * the channel", and "should only be used in the legacy assistant messaging experience. Including it in a call for
+ * an agent app will cause the call to silently fail". An agent_view app's prompts sit at the top of the person's
+ * Messages tab; an assistant_view app's go to the thread of the channel's latest message (`message_not_found`
+ * when it has none).
+ */
+function setSuggestedPrompts(call: MethodCall): Answer {
+  const { args, tenant, slack } = call;
+  const absent = ['channel_id', 'prompts'].filter((k) => args[k] === undefined || args[k] === null);
+  if (absent.length) return missing(...absent);
+  const channel = String(args.channel_id);
+  if (!tenant.holds(channel)) return refuse('channel_not_found');
+  const problem = promptsProblem(args.prompts);
+  if (problem) return problem;
+  const title = text(args.title);
+  const set = {
     ...(title !== undefined && { title }),
-    prompts: (prompts as { title: string; message: string }[]).map(({ title: t, message }) => ({ title: t, message })),
+    prompts: (args.prompts as { title: string; message: string }[]).map(({ title: t, message }) => ({
+      title: t,
+      message,
+    })),
   };
+  const agent = slack.view === 'agent_view';
+  if (agent && args.thread_ts !== undefined) return ok();
+  if (agent) {
+    tenant.messagesTabPrompts.set(channel, set);
+    return ok();
+  }
+  const latest = tenant.messages.filter((m) => m.channel === channel).at(-1);
+  if (args.thread_ts === undefined && !latest) return refuse('message_not_found');
+  const threadTs = args.thread_ts ?? latest?.thread_ts ?? latest?.ts;
+  const thread = threadOf({ ...call, args: { ...args, thread_ts: threadTs } }, []);
+  if (isAnswer(thread)) return thread;
+  thread.suggestedPrompts = set;
   return ok();
 }
 
