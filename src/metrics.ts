@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { guardMetrics } from './metrics-guard.js';
 
 /**
  * What the app counts, in Prometheus' text format on `GET /metrics`. Features call these named functions; only
@@ -107,22 +108,33 @@ export function createMetrics({ projectLabels = true }: MetricsOptions = {}): Me
     quotaGauge('quota_left', 'Hourly agent quota left, per project and kind (create, follow_up)', (q) => q.left);
   }
 
+  const guarded = guardMetrics(registry);
+  const countRequest = guarded('slack_requests_total', (kind: string, outcome: RequestOutcome) =>
+    requests.inc({ kind, outcome }),
+  );
+  const observeAck = guarded('ack_seconds', (kind: string, ackMs: number) => ack.observe({ kind }, ackMs / 1000));
   return {
     contentType: registry.contentType,
     registry,
     render: () => registry.metrics(),
-    jobStarted: (project) => (projectLabels ? jobsStarted.inc({ project }) : jobsStarted.inc()),
-    pollResult: (result) => polls.inc({ result }),
-    outcomePosted: (kind) => outcomes.inc({ kind }),
-    duplicatePrevented: (kind) => duplicates.inc({ kind }),
-    slackApiError: (method, code) => slackErrors.inc({ method, code }),
-    serviceResponse: (operation, status) => service.inc({ operation, status: String(status) }),
-    slackRequest(kind, ackMs, outcome) {
-      requests.inc({ kind, outcome });
-      if (ackMs !== undefined) ack.observe({ kind }, ackMs / 1000);
+    jobStarted: guarded('jobs_started_total', (project: string) =>
+      projectLabels ? jobsStarted.inc({ project }) : jobsStarted.inc(),
+    ),
+    pollResult: guarded('polls_total', (result: PollResult) => polls.inc({ result })),
+    outcomePosted: guarded('outcomes_posted_total', (kind: string) => outcomes.inc({ kind })),
+    duplicatePrevented: guarded('duplicates_prevented_total', (kind: DuplicateKind) => duplicates.inc({ kind })),
+    slackApiError: guarded('slack_api_errors_total', (method: string, code: string) =>
+      slackErrors.inc({ method, code }),
+    ),
+    serviceResponse: guarded('service_responses_total', (operation: string, status: number | string) =>
+      service.inc({ operation, status: String(status) }),
+    ),
+    slackRequest: (kind, ackMs, outcome) => {
+      countRequest(kind, outcome);
+      if (ackMs !== undefined) observeAck(kind, ackMs);
     },
-    storeError: (op) => storeErrors.inc({ op }),
-    storeDataLost: (found) => dataLost.inc({ found }),
+    storeError: guarded('store_errors_total', (op: string) => storeErrors.inc({ op })),
+    storeDataLost: guarded('store_data_lost_total', (found: 'marker' | 'record') => dataLost.inc({ found })),
     observe(value) {
       sources = value;
     },

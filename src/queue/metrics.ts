@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { Engine, JobObserver, LaneCounts } from './engine.js';
+import { guardMetrics } from '../metrics-guard.js';
+import type { Engine, JobObserver, LaneCounts, LaneStats } from './engine.js';
 
 /** The app's metric prefix (src/metrics.ts). Labels are lane names, states and outcomes: bounded. */
 const PREFIX = 'mintlify_slack_';
@@ -18,10 +19,22 @@ export interface QueueMetrics {
  */
 export function createQueueMetrics(registry: Registry): QueueMetrics {
   let engine: Engine | undefined;
-  const up = new Gauge({
+  // One read of the engine per scrape, shared by the gauges collected in it (prom-client collects them at once),
+  // so queue_stats_ok tells the result of the scrape it is part of.
+  let reading: Promise<LaneStats[] | undefined> | undefined;
+  const read = () =>
+    (reading ??= (engine?.stats() ?? Promise.resolve(undefined))
+      .catch(() => undefined)
+      .finally(() => {
+        reading = undefined;
+      }));
+  new Gauge({
     name: `${PREFIX}queue_stats_ok`,
-    help: '1 when the last scrape read the queue counts, 0 when their store did not answer',
+    help: '1 when this scrape read the queue counts, 0 when their store did not answer',
     registers: [registry],
+    async collect() {
+      if (engine) this.set((await read()) ? 1 : 0);
+    },
   });
   new Gauge({
     name: `${PREFIX}queue_jobs`,
@@ -29,15 +42,9 @@ export function createQueueMetrics(registry: Registry): QueueMetrics {
     labelNames: ['lane', 'state'],
     registers: [registry],
     async collect() {
-      this.reset();
-      if (!engine) return;
-      try {
-        for (const stats of await engine.stats()) {
-          for (const state of STATES) this.set({ lane: stats.lane, state }, stats[state]);
-        }
-        up.set(1);
-      } catch {
-        up.set(0); // no numbers rather than stale ones
+      this.reset(); // no numbers rather than stale ones
+      for (const stats of (await read()) ?? []) {
+        for (const state of STATES) this.set({ lane: stats.lane, state }, stats[state]);
       }
     },
   });
@@ -61,14 +68,20 @@ export function createQueueMetrics(registry: Registry): QueueMetrics {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60],
     registers: [registry],
   });
+  const guarded = guardMetrics(registry);
+  const waited = guarded('queue_wait_seconds', (lane: string, ms: number) => wait.observe({ lane }, ms / 1_000));
+  const ran = guarded('queue_job_seconds', (lane: string, ms: number) => duration.observe({ lane }, ms / 1_000));
+  const counted = guarded('queue_jobs_finished_total', (lane: string, outcome: string) =>
+    finished.inc({ lane, outcome }),
+  );
   return {
     observer: {
       started(lane, waitMs) {
-        if (waitMs !== undefined) wait.observe({ lane }, waitMs / 1_000);
+        if (waitMs !== undefined) waited(lane, waitMs);
       },
       finished(lane, outcome, durationMs) {
-        finished.inc({ lane, outcome });
-        duration.observe({ lane }, durationMs / 1_000);
+        counted(lane, outcome);
+        ran(lane, durationMs);
       },
     },
     track(tracked) {

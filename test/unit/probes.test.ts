@@ -56,3 +56,15 @@ describe('metrics labels', () => {
     expect(text).not.toContain('mintlify_slack_quota_used');
   });
 });
+
+describe('metrics never fail the work they measure', () => {
+  it('a measurement a metric refuses (NaN) is counted as refused, not thrown at the request it measures', async () => {
+    const metrics = createMetrics();
+    expect(() => metrics.slackRequest('/agent', Number.NaN, 'ok')).not.toThrow();
+    metrics.slackRequest('/agent', 12, 'ok');
+    const text = await metrics.render();
+    expect(text).toContain('mintlify_slack_metrics_refused_total{metric="ack_seconds"} 1');
+    expect(text).toContain('mintlify_slack_ack_seconds_count{kind="/agent"} 1');
+    expect(text).toContain('mintlify_slack_slack_requests_total{kind="/agent",outcome="ok"} 2');
+  });
+});
