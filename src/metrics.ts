@@ -82,31 +82,7 @@ export function createMetrics({ projectLabels = true }: MetricsOptions = {}): Me
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 3],
     registers: [registry],
   });
-  new Gauge({
-    name: `${PREFIX}jobs_tracked`,
-    help: 'Agent job rounds being tracked now (their polls waiting, due or running), the same on every instance',
-    registers: [registry],
-    async collect() {
-      this.set((await sources?.trackedJobs().catch(() => 0)) ?? 0);
-    },
-  });
-  const quotaGauge = (name: string, help: string, pick: (q: QuotaReading) => number) =>
-    new Gauge({
-      name: PREFIX + name,
-      help,
-      labelNames: ['project', 'kind'],
-      registers: [registry],
-      async collect() {
-        this.reset();
-        for (const reading of (await sources?.quota().catch(() => [])) ?? []) {
-          this.set({ project: reading.project, kind: reading.kind }, pick(reading));
-        }
-      },
-    });
-  if (projectLabels) {
-    quotaGauge('quota_used', 'Hourly agent quota used, per project and kind (create, follow_up)', (q) => q.used);
-    quotaGauge('quota_left', 'Hourly agent quota left, per project and kind (create, follow_up)', (q) => q.left);
-  }
+  readingGauges(registry, projectLabels, () => sources);
 
   const guarded = guardMetrics(registry);
   const countRequest = guarded('slack_requests_total', (kind: string, outcome: RequestOutcome) =>
@@ -139,4 +115,39 @@ export function createMetrics({ projectLabels = true }: MetricsOptions = {}): Me
       sources = value;
     },
   };
+}
+
+/** Gauges read at scrape time from the running app: jobs tracked, and quotas when projects label them. */
+function readingGauges(registry: Registry, projectLabels: boolean, sources: () => MetricSources | undefined): void {
+  new Gauge({
+    name: `${PREFIX}jobs_tracked`,
+    help: 'Agent job rounds being tracked now (their polls waiting, due or running), the same on every instance',
+    registers: [registry],
+    async collect() {
+      this.set(
+        (await sources()
+          ?.trackedJobs()
+          .catch(() => 0)) ?? 0,
+      );
+    },
+  });
+  const quotaGauge = (name: string, help: string, pick: (q: QuotaReading) => number) =>
+    new Gauge({
+      name: PREFIX + name,
+      help,
+      labelNames: ['project', 'kind'],
+      registers: [registry],
+      async collect() {
+        this.reset();
+        for (const reading of (await sources()
+          ?.quota()
+          .catch(() => [])) ?? []) {
+          this.set({ project: reading.project, kind: reading.kind }, pick(reading));
+        }
+      },
+    });
+  if (projectLabels) {
+    quotaGauge('quota_used', 'Hourly agent quota used, per project and kind (create, follow_up)', (q) => q.used);
+    quotaGauge('quota_left', 'Hourly agent quota left, per project and kind (create, follow_up)', (q) => q.left);
+  }
 }
