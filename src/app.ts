@@ -130,6 +130,7 @@ async function openStore(config: Config, options: StartOptions, log: Logger, met
       log,
       namespace: config.storeNamespace,
       legacyProject: config.mintlify.projectId,
+      allowEviction: config.redisAllowEviction,
     }));
   const deadlineMs = opened.kind === 'redis' ? REDIS_COMMAND_TIMEOUT_MS : undefined;
   return guardStore(opened, { onError: metrics.storeError, ...(deadlineMs && { deadlineMs }) });

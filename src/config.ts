@@ -68,6 +68,7 @@ const EnvSchema = z
     MINTLIFY_CHANNEL_PROJECTS: pairList('channel id:project id, e.g. C0AAA:proj_b', CHANNEL_ID, projectIdProblem),
     MINTLIFY_API_KEYS: pairList('project id:admin key, e.g. proj_b:mint_…', PROJECT_ID, apiKeyProblem),
     REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'expected redis:// or rediss:// URL' }).optional()),
+    REDIS_ALLOW_EVICTION: flag,
     STORE_NAMESPACE: z
       .string()
       .trim()
@@ -163,6 +164,8 @@ export interface Config {
     projectKeys: Record<string, string>;
   };
   redisUrl?: string;
+  /** Start on a Redis whose maxmemory-policy may evict keys (refused otherwise). */
+  redisAllowEviction: boolean;
   /** Prefix of every store key, so several bots can share one Redis. */
   storeNamespace: string;
   pollIntervalMs: number;
@@ -224,6 +227,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       projectKeys: e.MINTLIFY_API_KEYS,
     },
     ...(e.REDIS_URL && { redisUrl: e.REDIS_URL }),
+    redisAllowEviction: e.REDIS_ALLOW_EVICTION,
     storeNamespace: e.STORE_NAMESPACE,
     pollIntervalMs: e.POLL_INTERVAL_MS,
     pollMaxIntervalMs: e.POLL_MAX_INTERVAL_MS,

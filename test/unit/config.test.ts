@@ -57,6 +57,7 @@ describe('parseConfig', () => {
         channelProjects: {},
         projectKeys: {},
       },
+      redisAllowEviction: false,
       storeNamespace: DEFAULT_STORE_NAMESPACE,
       pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
       pollMaxIntervalMs: DEFAULT_POLL_MAX_INTERVAL_MS,
