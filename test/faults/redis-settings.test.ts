@@ -40,6 +40,7 @@ describe.skipIf(!redisServerAvailable)('Redis settings checked at start', () => 
       MINTLIFY_API_URL: 'http://127.0.0.1:9',
       REDIS_URL: redis().url,
       PORT: '0',
+      METRICS_PORT: '0',
     });
     expect(exit.code).toBe(1);
     expect(exit.stdout + exit.stderr).toContain('maxmemory-policy allkeys-lru');
