@@ -28,26 +28,7 @@ export function createQueueMetrics(registry: Registry): QueueMetrics {
       .finally(() => {
         reading = undefined;
       }));
-  new Gauge({
-    name: `${PREFIX}queue_stats_ok`,
-    help: '1 when this scrape read the queue counts, 0 when their store did not answer',
-    registers: [registry],
-    async collect() {
-      if (engine) this.set((await read()) ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: `${PREFIX}queue_jobs`,
-    help: 'Jobs in the queue engine now, by lane and state (waiting, delayed, active, failed)',
-    labelNames: ['lane', 'state'],
-    registers: [registry],
-    async collect() {
-      this.reset(); // no numbers rather than stale ones
-      for (const stats of (await read()) ?? []) {
-        for (const state of STATES) this.set({ lane: stats.lane, state }, stats[state]);
-      }
-    },
-  });
+  readingGauges(registry, read, () => engine);
   const finished = new Counter({
     name: `${PREFIX}queue_jobs_finished_total`,
     help: "Tries this instance's workers finished, by lane and outcome (completed, retried, failed for good)",
@@ -88,4 +69,53 @@ export function createQueueMetrics(registry: Registry): QueueMetrics {
       engine = tracked;
     },
   };
+}
+
+/** Gauges read at each scrape, through one read of the engine's stats shared by the scrape. */
+function readingGauges(
+  registry: Registry,
+  read: () => Promise<LaneStats[] | undefined>,
+  engine: () => Engine | undefined,
+): void {
+  new Gauge({
+    name: `${PREFIX}queue_stats_ok`,
+    help: '1 when this scrape read the queue counts, 0 when their store did not answer',
+    registers: [registry],
+    async collect() {
+      if (engine()) this.set((await read()) ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}queue_jobs`,
+    help: 'Jobs in the queue engine now, by lane and state (waiting, delayed, active, failed)',
+    labelNames: ['lane', 'state'],
+    registers: [registry],
+    async collect() {
+      this.reset(); // no numbers rather than stale ones
+      for (const stats of (await read()) ?? []) {
+        for (const state of STATES) this.set({ lane: stats.lane, state }, stats[state]);
+      }
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}queue_consumers`,
+    help: 'Worker processes taking each lane’s jobs now (the same on every instance): at 0 its work waits',
+    labelNames: ['lane'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const lanes = ((await read()) ?? []).map((stats) => stats.lane);
+      const counts = await Promise.all(
+        lanes.map((lane) =>
+          engine()
+            ?.consumers(lane)
+            .catch(() => undefined),
+        ),
+      );
+      lanes.forEach((lane, i) => {
+        const count = counts[i];
+        if (count !== undefined) this.set({ lane }, count);
+      });
+    },
+  });
 }
