@@ -31,6 +31,18 @@ describe('ROLE=web with no worker running (Redis)', () => {
     expect(web.logs()).toContain('"event":"queue.no_worker"');
   });
 
+  it('the real entry point as ROLE=web alone: the person hears within 10 s of the ack; /metrics shows no consumer', async () => {
+    const web = await h.spawn({ ROLE: 'web' });
+    const { responseId } = await h.command('/agent Document the webhooks', { app: web });
+    const acked = Date.now();
+    const answer = await h.answer(responseId, 0, 10_000);
+    expect(Date.now() - acked).toBeLessThan(10_000);
+    expect(text(answer)).toContain('no worker is running');
+    expect(text(answer)).toContain('Document the webhooks');
+    expect(await consumers(web.metricsUrl, 'agent')).toBe(0);
+    expect(await consumers(web.metricsUrl, 'polls')).toBe(0);
+  }, 60_000); // a real process starts in 8–15 s on a loaded 2-core machine
+
   it('a worker starting later runs a fresh command and answers one older than the bound as expired', async () => {
     let webClockMs = -(TASK_MAX_AGE_MS + 60_000); // the first command is queued "11 minutes ago"
     const web = await h.boot({ env: { ROLE: 'web' }, now: () => Date.now() + webClockMs });
