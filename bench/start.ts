@@ -71,6 +71,7 @@ export async function runStart(): Promise<StartResult> {
     MINTLIFY_PROJECT_ID: 'proj_bench',
     MINTLIFY_API_URL: sim.url,
     PORT: '0',
+    METRICS_PORT: '0',
   };
   const stale: number[] = [];
   const configError: number[] = [];

@@ -6,7 +6,7 @@ import { configuredSecrets, createLogger, type Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createProbes, type Probes } from './probes.js';
 import { createEngine } from './queue/create.js';
-import type { Engine, UnstartedJob } from './queue/engine.js';
+import type { Engine, JobObserver, UnstartedJob } from './queue/engine.js';
 import { createQueueMetrics } from './queue/metrics.js';
 import { queueNamespace } from './queue/redis-connection.js';
 import { createSlackClient } from './slack/client.js';
@@ -33,8 +33,10 @@ export { STOP_DEADLINE_MS };
 const START_FAILURE_CLOSE_MS = 900;
 
 export interface RunningApp {
-  /** The HTTP port Slack requests (web, all) or only `/healthz` and `/metrics` (worker, Socket Mode) are served on. */
+  /** The public HTTP port: Slack's requests (web, all over HTTP) and `/healthz`. */
   port: number;
+  /** The operator's port (METRICS_PORT): `/metrics` and the detailed `/healthz`. */
+  metricsPort: number;
   deps: Deps;
   stop(): Promise<void>;
 }
@@ -60,14 +62,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const metrics = createMetrics({ projectLabels: !config.oauth });
   const store = await openStore(config, options, log, metrics);
   const queueMetrics = createQueueMetrics(metrics.registry);
-  const engine = await createEngine({
-    redisUrl: config.redisUrl,
-    // The deployment's own queues: its project, or its Slack app when it serves many workspaces.
-    namespace: queueNamespace(config.storeNamespace, config.oauth?.clientId ?? config.mintlify.projectId),
-    log,
-    observer: queueMetrics.observer,
-    timings: { lockDurationMs: config.queueLockMs, stalledIntervalMs: Math.round(config.queueLockMs / 2) },
-  }).catch(async (error: unknown) => {
+  const engine = await openEngine(config, log, queueMetrics.observer).catch(async (error: unknown) => {
     await store.close();
     throw error;
   });
@@ -95,7 +90,12 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     closeWithin({ ...opened, receivers: [transport, { stop: probes.close }] }, deadline);
   // Slack refused a token (or the start was stopped): close what was opened, for a second at most, so the
   // process exits within a second of Slack's answer whatever is still open.
-  const { port, identity } = await listen(config, options, { transport, probes, slack, log }).catch(async (error) => {
+  const started = async () =>
+    [
+      await probes.listenOperator(config.metricsPort),
+      await listen(config, options, { transport, probes, slack, log }),
+    ] as const;
+  const [metricsPort, { port, identity }] = await started().catch(async (error) => {
     await closeAll(Date.now() + START_FAILURE_CLOSE_MS);
     throw error;
   });
@@ -104,6 +104,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   probes.setReady(true);
   log.info('app.started', {
     port,
+    metrics_port: metricsPort,
     role: config.role,
     mode: receiveMode(config),
     store: store.kind,
@@ -111,6 +112,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   });
   return {
     port,
+    metricsPort,
     deps,
     async stop() {
       const deadline = Date.now() + STOP_DEADLINE_MS;
@@ -122,6 +124,17 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   };
 }
 
+function openEngine(config: Config, log: Logger, observer: JobObserver): Promise<Engine> {
+  return createEngine({
+    redisUrl: config.redisUrl,
+    // The deployment's own queues: its project, or its Slack app when it serves many workspaces.
+    namespace: queueNamespace(config.storeNamespace, config.oauth?.clientId ?? config.mintlify.projectId),
+    log,
+    observer,
+    timings: { lockDurationMs: config.queueLockMs, stalledIntervalMs: Math.round(config.queueLockMs / 2) },
+  });
+}
+
 async function openStore(config: Config, options: StartOptions, log: Logger, metrics: Metrics): Promise<Store> {
   const opened =
     options.store ??
@@ -130,6 +143,7 @@ async function openStore(config: Config, options: StartOptions, log: Logger, met
       log,
       namespace: config.storeNamespace,
       legacyProject: config.mintlify.projectId,
+      allowEviction: config.redisAllowEviction,
     }));
   const deadlineMs = opened.kind === 'redis' ? REDIS_COMMAND_TIMEOUT_MS : undefined;
   const store = guardStore(opened, { onError: metrics.storeError, ...(deadlineMs && { deadlineMs }) });
@@ -177,7 +191,7 @@ function startBackground(deps: Deps, engine: Engine, { many }: Installs): void {
 
 /**
  * Opens the port and waits until Slack accepts the bot token (the transport also checks the app token and connects
- * in Socket Mode). A worker receives nothing from Slack: it serves `/healthz` and `/metrics` and checks its token.
+ * in Socket Mode). A worker receives nothing from Slack: it serves `/healthz` and checks its token.
  */
 async function listen(
   config: Config,

@@ -6,9 +6,11 @@ import {
   CHANNEL_ID,
   flag,
   idList,
+  missingSingleWorkspace,
   optional,
-  PORT_EXPECTED,
   pairList,
+  port,
+  portProblems,
   positiveInt,
   projectIdProblem,
   url,
@@ -20,6 +22,8 @@ export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';
 export const DEFAULT_SLACK_AUTHORIZE_URL = 'https://slack.com/oauth/v2/authorize';
 export const DEFAULT_MINTLIFY_API_URL = 'https://api.mintlify.com';
 export const DEFAULT_PORT = 3000;
+/** The operator's port (`/metrics`), never the public one: the usual Prometheus exporter port. */
+export const DEFAULT_METRICS_PORT = 9464;
 export const DEFAULT_POLL_INTERVAL_MS = 5_000;
 export const DEFAULT_POLL_MAX_INTERVAL_MS = 60_000;
 export const DEFAULT_STORE_NAMESPACE = 'mintlify-slack';
@@ -70,17 +74,14 @@ export const EnvSchema = z
     MINTLIFY_CHANNEL_PROJECTS: pairList('channel id:project id, e.g. C0AAA:proj_b', CHANNEL_ID, projectIdProblem),
     MINTLIFY_API_KEYS: pairList('project id:admin key, e.g. proj_b:mint_…', PROJECT_ID, apiKeyProblem),
     REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'expected redis:// or rediss:// URL' }).optional()),
+    REDIS_ALLOW_EVICTION: flag,
     STORE_NAMESPACE: z
       .string()
       .trim()
       .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'expected 1–64 letters, digits, dots, dashes or underscores')
       .default(DEFAULT_STORE_NAMESPACE),
-    PORT: z.coerce
-      .number({ error: PORT_EXPECTED })
-      .int(PORT_EXPECTED)
-      .min(0, PORT_EXPECTED)
-      .max(65_535, PORT_EXPECTED)
-      .default(DEFAULT_PORT),
+    PORT: port(DEFAULT_PORT),
+    METRICS_PORT: port(DEFAULT_METRICS_PORT),
     POLL_INTERVAL_MS: positiveInt(DEFAULT_POLL_INTERVAL_MS),
     POLL_MAX_INTERVAL_MS: positiveInt(DEFAULT_POLL_MAX_INTERVAL_MS),
     JOB_MAX_AGE_MS: positiveInt(DEFAULT_JOB_MAX_AGE_MS),
@@ -123,6 +124,7 @@ export const EnvSchema = z
           message: 'must be an app-level token starting with "xapp-"',
         });
       }
+      for (const issue of portProblems(env)) ctx.addIssue(issue);
       // Compare the intervals only when both parsed: otherwise their own problems already say what is wrong.
       const pollParsed = !ctx.issues.some(
         (i) => i.path?.[0] === 'POLL_INTERVAL_MS' || i.path?.[0] === 'POLL_MAX_INTERVAL_MS',
@@ -134,18 +136,6 @@ export const EnvSchema = z
     // Run even when a field failed to parse, so every problem is reported at once, not one per restart.
     { when: () => true },
   );
-
-/** What a single-workspace deployment cannot start without. */
-function missingSingleWorkspace(env: Record<string, unknown>) {
-  const required: [string, string][] = [
-    ['SLACK_BOT_TOKEN', 'the bot token (xoxb-…)'],
-    ['MINTLIFY_API_KEY', 'an admin API key (mint_…)'],
-    ['MINTLIFY_PROJECT_ID', 'the Mintlify project id'],
-  ];
-  return required
-    .filter(([name]) => !env[name])
-    .map(([name, what]) => ({ code: 'custom' as const, path: [name], message: `required: ${what}` }));
-}
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
 export type Role = (typeof ROLES)[number];
@@ -164,7 +154,11 @@ export interface Config {
     /** Projects with their own admin key; the others use `apiKey`. Secrets. */
     projectKeys: Record<string, string>;
   };
+  /** The operator's port: `/metrics` and the detailed `/healthz`; the public port (`slack.port`) never serves them. */
+  metricsPort: number;
   redisUrl?: string;
+  /** Start on a Redis whose maxmemory-policy may evict keys (refused otherwise). */
+  redisAllowEviction: boolean;
   /** Prefix of every store key, so several bots can share one Redis. */
   storeNamespace: string;
   pollIntervalMs: number;
@@ -225,7 +219,9 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       channelProjects: e.MINTLIFY_CHANNEL_PROJECTS,
       projectKeys: e.MINTLIFY_API_KEYS,
     },
+    metricsPort: e.METRICS_PORT,
     ...(e.REDIS_URL && { redisUrl: e.REDIS_URL }),
+    redisAllowEviction: e.REDIS_ALLOW_EVICTION,
     storeNamespace: e.STORE_NAMESPACE,
     pollIntervalMs: e.POLL_INTERVAL_MS,
     pollMaxIntervalMs: e.POLL_MAX_INTERVAL_MS,

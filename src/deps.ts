@@ -7,6 +7,7 @@ import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import type { MintlifyClient } from './mintlify/client.js';
 import type { Projects } from './projects.js';
+import type { Served } from './queue/consumers.js';
 import type { Replies } from './slack/reply.js';
 import type { JobRecord } from './store/jobs.js';
 import type { StoreLoss } from './store/loss.js';
@@ -56,6 +57,8 @@ export interface Deps {
   tracker: Tracker;
   /** The adding side of every lane of the work engine (see `lanes.ts`). */
   lanes: Lanes;
+  /** The web role only: whether a worker takes a lane's jobs, so a person is told when none does. */
+  served?: Served;
   /** The workspace these deps serve; `teamId: ''` is the one workspace a single-workspace deployment serves. */
   workspace: WorkspaceRef;
   /** Every workspace's deps, for work that arrives with its workspace (a queue job). */

@@ -6,6 +6,21 @@ import { PROJECT_ID } from './mintlify/schemas.js';
 
 export const PORT_EXPECTED = 'expected a port number (0–65535)';
 
+export const port = (fallback: number) =>
+  z.coerce
+    .number({ error: PORT_EXPECTED })
+    .int(PORT_EXPECTED)
+    .min(0, PORT_EXPECTED)
+    .max(65_535, PORT_EXPECTED)
+    .default(fallback);
+
+/** METRICS_PORT on the public port would serve `/metrics` to anyone who reaches Slack's. */
+export function portProblems(env: { PORT: number; METRICS_PORT: number }) {
+  if (env.METRICS_PORT === 0 || env.METRICS_PORT !== env.PORT) return [];
+  const message = 'must differ from PORT: /metrics is for the operator, never served where Slack sends requests';
+  return [{ code: 'custom' as const, path: ['METRICS_PORT'], message }];
+}
+
 export const optional = z
   .string()
   .trim()
@@ -82,3 +97,15 @@ export const projectIdProblem = (id: string) =>
 export const API_KEY = /^mint_[A-Za-z0-9._~+/-]+=*$/;
 export const API_KEY_EXPECTED = 'must be an admin API key: "mint_" then letters, digits and - . _ ~ + / =';
 export const apiKeyProblem = (key: string) => (API_KEY.test(key) ? undefined : API_KEY_EXPECTED);
+
+/** What a single-workspace deployment cannot start without. */
+export function missingSingleWorkspace(env: Record<string, unknown>) {
+  const required: [string, string][] = [
+    ['SLACK_BOT_TOKEN', 'the bot token (xoxb-…)'],
+    ['MINTLIFY_API_KEY', 'an admin API key (mint_…)'],
+    ['MINTLIFY_PROJECT_ID', 'the Mintlify project id'],
+  ];
+  return required
+    .filter(([name]) => !env[name])
+    .map(([name, what]) => ({ code: 'custom' as const, path: [name], message: `required: ${what}` }));
+}

@@ -8,9 +8,15 @@ import { WorkspaceRefSchema } from './workspace.js';
 
 /**
  * Work a door handed on: its kind (see `tasks.ts`), the workspace it came from, and its data, checked against the
- * kind's own schema when run.
+ * kind's own schema when run; `queuedAt` (the web's clock, ms) when a door handed it on, so a worker taking it late
+ * answers it as expired (a scheduler's occurrence has none).
  */
-export const TaskEnvelopeSchema = z.object({ kind: z.string(), workspace: WorkspaceRefSchema, data: z.unknown() });
+export const TaskEnvelopeSchema = z.object({
+  kind: z.string(),
+  workspace: WorkspaceRefSchema,
+  data: z.unknown(),
+  queuedAt: z.number().optional(),
+});
 export type TaskEnvelope = z.infer<typeof TaskEnvelopeSchema>;
 
 const once = { attempts: 1, backoff: { type: 'fixed', delayMs: 0 } } as const;

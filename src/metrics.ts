@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { guardMetrics } from './metrics-guard.js';
 
 /**
  * What the app counts, in Prometheus' text format on `GET /metrics`. Features call these named functions; only
@@ -81,12 +82,53 @@ export function createMetrics({ projectLabels = true }: MetricsOptions = {}): Me
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 3],
     registers: [registry],
   });
+  readingGauges(registry, projectLabels, () => sources);
+
+  const guarded = guardMetrics(registry);
+  const countRequest = guarded('slack_requests_total', (kind: string, outcome: RequestOutcome) =>
+    requests.inc({ kind, outcome }),
+  );
+  const observeAck = guarded('ack_seconds', (kind: string, ackMs: number) => ack.observe({ kind }, ackMs / 1000));
+  return {
+    contentType: registry.contentType,
+    registry,
+    render: () => registry.metrics(),
+    jobStarted: guarded('jobs_started_total', (project: string) =>
+      projectLabels ? jobsStarted.inc({ project }) : jobsStarted.inc(),
+    ),
+    pollResult: guarded('polls_total', (result: PollResult) => polls.inc({ result })),
+    outcomePosted: guarded('outcomes_posted_total', (kind: string) => outcomes.inc({ kind })),
+    duplicatePrevented: guarded('duplicates_prevented_total', (kind: DuplicateKind) => duplicates.inc({ kind })),
+    slackApiError: guarded('slack_api_errors_total', (method: string, code: string) =>
+      slackErrors.inc({ method, code }),
+    ),
+    serviceResponse: guarded('service_responses_total', (operation: string, status: number | string) =>
+      service.inc({ operation, status: String(status) }),
+    ),
+    slackRequest: (kind, ackMs, outcome) => {
+      countRequest(kind, outcome);
+      if (ackMs !== undefined) observeAck(kind, ackMs);
+    },
+    storeError: guarded('store_errors_total', (op: string) => storeErrors.inc({ op })),
+    storeDataLost: guarded('store_data_lost_total', (found: 'marker' | 'record') => dataLost.inc({ found })),
+    observe(value) {
+      sources = value;
+    },
+  };
+}
+
+/** Gauges read at scrape time from the running app: jobs tracked, and quotas when projects label them. */
+function readingGauges(registry: Registry, projectLabels: boolean, sources: () => MetricSources | undefined): void {
   new Gauge({
     name: `${PREFIX}jobs_tracked`,
     help: 'Agent job rounds being tracked now (their polls waiting, due or running), the same on every instance',
     registers: [registry],
     async collect() {
-      this.set((await sources?.trackedJobs().catch(() => 0)) ?? 0);
+      this.set(
+        (await sources()
+          ?.trackedJobs()
+          .catch(() => 0)) ?? 0,
+      );
     },
   });
   const quotaGauge = (name: string, help: string, pick: (q: QuotaReading) => number) =>
@@ -97,7 +139,9 @@ export function createMetrics({ projectLabels = true }: MetricsOptions = {}): Me
       registers: [registry],
       async collect() {
         this.reset();
-        for (const reading of (await sources?.quota().catch(() => [])) ?? []) {
+        for (const reading of (await sources()
+          ?.quota()
+          .catch(() => [])) ?? []) {
           this.set({ project: reading.project, kind: reading.kind }, pick(reading));
         }
       },
@@ -106,25 +150,4 @@ export function createMetrics({ projectLabels = true }: MetricsOptions = {}): Me
     quotaGauge('quota_used', 'Hourly agent quota used, per project and kind (create, follow_up)', (q) => q.used);
     quotaGauge('quota_left', 'Hourly agent quota left, per project and kind (create, follow_up)', (q) => q.left);
   }
-
-  return {
-    contentType: registry.contentType,
-    registry,
-    render: () => registry.metrics(),
-    jobStarted: (project) => (projectLabels ? jobsStarted.inc({ project }) : jobsStarted.inc()),
-    pollResult: (result) => polls.inc({ result }),
-    outcomePosted: (kind) => outcomes.inc({ kind }),
-    duplicatePrevented: (kind) => duplicates.inc({ kind }),
-    slackApiError: (method, code) => slackErrors.inc({ method, code }),
-    serviceResponse: (operation, status) => service.inc({ operation, status: String(status) }),
-    slackRequest(kind, ackMs, outcome) {
-      requests.inc({ kind, outcome });
-      if (ackMs !== undefined) ack.observe({ kind }, ackMs / 1000);
-    },
-    storeError: (op) => storeErrors.inc({ op }),
-    storeDataLost: (found) => dataLost.inc({ found }),
-    observe(value) {
-      sources = value;
-    },
-  };
 }

@@ -8,6 +8,8 @@ import type { Deps } from './deps.js';
 import { TabOpenedSchema, tabOpened } from './home/publish.js';
 import { type TaskEnvelope, TaskEnvelopeSchema, type TaskLane } from './lanes.js';
 import { QueueUnavailableError, type UnstartedJob } from './queue/engine.js';
+import type { Message } from './slack/message.js';
+import type { ReportQuery } from './visitors/date-range.js';
 import { runScheduledDigest, ScheduledDigestSchema } from './visitors/digest/send.js';
 import { errorCopy, notice } from './visitors/messages.js';
 import { DigestRequestSchema, ReportRequestSchema } from './visitors/requests.js';
@@ -24,9 +26,27 @@ interface Task<S extends z.ZodType> {
   unavailable?(deps: Deps, data: z.infer<S>, why: Unavailable): Promise<void>;
 }
 
-export type Unavailable = 'store' | 'restarting';
+/**
+ * Why work is not done: the queue's store does not answer, the in-process queue stopped with it waiting, no worker
+ * takes its lane (the web role is told so at once; the work stays queued), or a worker took it too late (expired).
+ */
+export type Unavailable = 'store' | 'restarting' | 'no_worker' | 'expired';
+
+/**
+ * Work a person waits for (a task with an `unavailable` answer) that a worker takes later than this after it was
+ * queued is answered as expired, not run: a web role left without workers for hours must not start stale commands.
+ */
+export const TASK_MAX_AGE_MS = 10 * 60_000;
+const MAX_AGE_MINUTES = TASK_MAX_AGE_MS / 60_000;
 
 const task = <S extends z.ZodType>(definition: Task<S>) => definition;
+
+const reportAnswers: Record<Unavailable, (query: ReportQuery) => string> = {
+  store: errorCopy.unavailable,
+  restarting: errorCopy.restarting,
+  no_worker: (query) => errorCopy.noWorker(query, MAX_AGE_MINUTES),
+  expired: (query) => errorCopy.expired(query, MAX_AGE_MINUTES),
+};
 
 /** A report's work: when it cannot be handed on, the person gets "try again" with the command to re-run. */
 const report = (lane: TaskLane, run: Task<typeof ReportRequestSchema>['run']) =>
@@ -35,10 +55,7 @@ const report = (lane: TaskLane, run: Task<typeof ReportRequestSchema>['run']) =>
     schema: ReportRequestSchema,
     run,
     unavailable: (deps, { audience, query }, why) =>
-      deps.replies.privately(
-        audience,
-        notice(why === 'store' ? errorCopy.unavailable(query) : errorCopy.restarting(query)),
-      ),
+      deps.replies.privately(audience, notice(reportAnswers[why](query))),
   });
 
 /** A message for the agent that cannot be handed on: the person hears so where they wrote, with their text. */
@@ -48,8 +65,14 @@ const turnUnavailable = (deps: Deps, turn: Turn, why: Unavailable) =>
     agentUnavailable(turn.text, why),
   );
 
-const agentUnavailable = (text: string, why: Unavailable) =>
-  why === 'store' ? errors.storeUnavailable(text) : errors.restarting(text);
+const agentAnswers: Record<Unavailable, (text: string) => Message> = {
+  store: errors.storeUnavailable,
+  restarting: errors.restarting,
+  no_worker: (text) => errors.noWorker(text, MAX_AGE_MINUTES),
+  expired: (text) => errors.expired(text, MAX_AGE_MINUTES),
+};
+
+const agentUnavailable = (text: string, why: Unavailable) => agentAnswers[why](text);
 
 /**
  * Every kind of work a door hands on after its ack: its lane, the schema of its data (plain and serialisable:
@@ -106,29 +129,45 @@ type AnyTask = Task<z.ZodType>;
 
 /**
  * Hands a door's work to its lane. When the lane cannot take it (Redis does not answer), the person is told so at
- * once, with their text, instead of hearing nothing.
+ * once, with their text, instead of hearing nothing; so too when no worker takes the lane (the web role alone).
  */
 export function createDispatch(deps: () => Deps): Dispatch {
   return async (kind, data) => {
     const definition = TASKS[kind] as AnyTask;
+    const { lanes, workspace, now, served, log } = deps();
     try {
-      await deps().lanes.tasks[definition.lane].add({ kind, workspace: deps().workspace, data });
+      await lanes.tasks[definition.lane].add({ kind, workspace, data, queuedAt: now() });
     } catch (error) {
       if (!(error instanceof QueueUnavailableError)) throw error;
-      deps().log.error('queue.unavailable', { op: 'dispatch', kind, error });
-      await definition.unavailable?.(deps(), data, 'store');
+      log.error('queue.unavailable', { op: 'dispatch', kind, error });
+      return definition.unavailable?.(deps(), data, 'store');
+    }
+    if (served && (await served(definition.lane)) === false) {
+      log.warn('queue.no_worker', {
+        lane: definition.lane,
+        kind,
+        message: 'No worker takes this lane: its work waits. Start ROLE=worker processes on this Redis.',
+      });
+      await definition.unavailable?.(deps(), data, 'no_worker');
     }
   };
 }
 
 /**
  * Runs one handed-on task where the lane's worker is, with its workspace's deps: its data is checked against its
- * kind's schema first.
+ * kind's schema first. Work a person waits for that was queued more than TASK_MAX_AGE_MS ago is answered as expired.
  */
-export async function runTask(deps: Deps, { kind, workspace, data }: TaskEnvelope): Promise<void> {
+export async function runTask(deps: Deps, { kind, workspace, data, queuedAt }: TaskEnvelope): Promise<void> {
   const definition = (TASKS as Record<string, AnyTask>)[kind];
   if (!definition) throw new Error(`unknown task kind ${kind}`);
-  await definition.run(await deps.workspaces.scope(workspace), definition.schema.parse(data));
+  const scoped = await deps.workspaces.scope(workspace);
+  const parsed = definition.schema.parse(data);
+  const waitedMs = queuedAt === undefined ? 0 : deps.now() - queuedAt;
+  if (definition.unavailable && waitedMs > TASK_MAX_AGE_MS) {
+    deps.log.warn('queue.task_expired', { kind, waited_ms: waitedMs, max_age_ms: TASK_MAX_AGE_MS });
+    return definition.unavailable(scoped, parsed, 'expired');
+  }
+  await definition.run(scoped, parsed);
 }
 
 /**

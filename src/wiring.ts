@@ -11,6 +11,7 @@ import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { createMintlifyClient } from './mintlify/client.js';
 import { createProjects } from './projects.js';
+import { servedLanes } from './queue/consumers.js';
 import type { Engine } from './queue/engine.js';
 import { createReplies } from './slack/reply.js';
 import type { Store } from './store/store.js';
@@ -98,6 +99,7 @@ export function buildDeps(config: Config, options: WiringOptions, parts: Parts):
     quota: createQuota(store),
     tracker: createTracker({ config, now, workspace: SINGLE }, lanes.polls),
     lanes,
+    ...(config.role === 'web' && { served: servedLanes(engine) }),
     workspace: SINGLE,
     workspaces: tenancy
       ? tenantWorkspaces({

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { deliverRound } from './agent/tracking/deliver.js';
 import { pollRound } from './agent/tracking/poll.js';
 import { refreshRoot } from './agent/tracking/root-message.js';
@@ -46,26 +47,60 @@ export function startWorkers(engine: Engine, deps: Deps): void {
   );
 }
 
-/** One instance takes the active jobs over at a time; the others find them tracked already. */
+/** One instance takes the active jobs over at a time, under this claim, released when it is done. */
 const ADOPT_CLAIM_MS = 60_000;
+/** After a failed try, or while another instance adopts: the first wait, doubled up to ADOPT_RETRY_MAX_MS. */
+const ADOPT_RETRY_MS = 1_000;
+const ADOPT_RETRY_MAX_MS = 60_000;
+
+export interface AdoptOptions {
+  /** The first wait between tries (tests shorten it). */
+  retryMs?: number;
+}
 
 /**
  * Every job the store says is still tracked (its project's active index) gets its round's poll. This is how an
  * upgrade from the release that polled from the index loses nothing, and it costs nothing for jobs already on the
- * engine: adding a round's poll again is one job. Run at start, in the background.
+ * engine: adding a round's poll again is one job. Run at start, in the background, until it completes (a store or
+ * queue error midway is tried again) or the app stops. An instance that finds another adopting waits: done when the
+ * other completes, taking over when the other died midway (its claim lapses).
  */
-export async function adoptTrackedJobs(deps: Deps): Promise<number> {
-  const { store, projects, log } = deps;
-  if (!(await store.claims.claim(keys.adoptTracking(), deps.instanceId, ADOPT_CLAIM_MS))) return 0;
+export async function adoptTrackedJobs(deps: Deps, { retryMs = ADOPT_RETRY_MS }: AdoptOptions = {}): Promise<number> {
+  const { store, log, instanceId } = deps;
+  const since = deps.now();
+  let waitMs = retryMs;
+  while (!deps.stopping?.aborted) {
+    let claimed = false;
+    try {
+      claimed = await store.claims.claim(keys.adoptTracking(), instanceId, ADOPT_CLAIM_MS);
+      if (claimed) {
+        const adopted = await adoptAll(deps);
+        await store.kv.set(keys.trackingAdopted(), deps.now(), ADOPT_CLAIM_MS);
+        await store.claims.release(keys.adoptTracking(), instanceId);
+        log.info('tracking.adopted', { jobs: adopted });
+        return adopted;
+      }
+      const doneAt = await store.kv.get<number>(keys.trackingAdopted());
+      if (doneAt !== undefined && doneAt >= since) return 0; // another instance completed it meanwhile
+    } catch (error) {
+      if (claimed) await store.claims.release(keys.adoptTracking(), instanceId).catch(() => {});
+      log.warn('tracking.adopt_retry', { retry_in_ms: waitMs, error });
+    }
+    await sleep(waitMs, undefined, { signal: deps.stopping }).catch(() => {});
+    waitMs = Math.min(waitMs * 2, ADOPT_RETRY_MAX_MS);
+  }
+  return 0;
+}
+
+async function adoptAll(deps: Deps): Promise<number> {
   let adopted = 0;
-  for (const project of projects.all) {
-    for (const jobId of await store.jobs.active(project)) {
-      const record = await store.jobs.get({ project, jobId }).catch(() => undefined);
+  for (const project of deps.projects.all) {
+    for (const jobId of await deps.store.jobs.active(project)) {
+      const record = await deps.store.jobs.get({ project, jobId });
       if (!record || record.ended) continue;
       await deps.tracker.track({ project, jobId, round: record.round });
       adopted++;
     }
   }
-  log.info('tracking.adopted', { jobs: adopted });
   return adopted;
 }

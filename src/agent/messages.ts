@@ -103,6 +103,16 @@ export const errors = {
       ':arrows_counterclockwise: I was restarting before I could start on this, so nothing was done. Run it again in a minute.',
       prompt,
     ),
+  noWorker: (prompt: string, maxAgeMinutes: number): Message =>
+    withPrompt(
+      `:hourglass: This is queued, but no worker is running to take it on. It starts when one does; if none does within ${maxAgeMinutes} minutes, nothing is done and I tell you. Let whoever runs this app know.`,
+      prompt,
+    ),
+  expired: (prompt: string, maxAgeMinutes: number): Message =>
+    withPrompt(
+      `:hourglass: This waited too long for a worker (over ${maxAgeMinutes} minutes), so nothing was done. Run it again if you still want it.`,
+      prompt,
+    ),
   startedUntracked: (prompt: string): Message =>
     withPrompt(
       ":warning: The agent is working on this, but my storage is unavailable, so I can't post its result in the thread. Check the Mintlify dashboard for the outcome; there is no need to start it again.",

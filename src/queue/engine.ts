@@ -131,6 +131,11 @@ export interface QueueInspector {
   /** Every lane known: on Redis, every lane any instance has used under this namespace. */
   lanes(): Promise<string[]>;
   counts(lane: string): Promise<LaneCounts>;
+  /**
+   * Worker processes taking the lane's jobs now (on Redis every instance's, from its client list): 0 means added work
+   * waits until a worker starts. A Redis that refuses CLIENT LIST reads as 1 (unknown, assumed served).
+   */
+  consumers(lane: string): Promise<number>;
   /** Newest first. */
   failed(lane: string, limit?: number): Promise<FailedJob[]>;
   schedules(lane: string): Promise<ScheduleInfo[]>;

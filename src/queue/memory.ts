@@ -98,6 +98,7 @@ function memoryInspector(lanes: Map<string, MemoryLane>): QueueInspector {
   return {
     lanes: async () => [...lanes.keys()].sort(),
     counts: async (name) => known(name)?.counts() ?? { waiting: 0, delayed: 0, active: 0, failed: 0 },
+    consumers: async (name) => (known(name)?.working ? 1 : 0),
     failed: async (name, limit = 50) => known(name)?.failed(limit) ?? [],
     schedules: async (name) => known(name)?.schedules() ?? [],
     retry: async (name, id) => known(name)?.retry(id) ?? false,

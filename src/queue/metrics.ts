@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { Engine, JobObserver, LaneCounts } from './engine.js';
+import { guardMetrics } from '../metrics-guard.js';
+import type { Engine, JobObserver, LaneCounts, LaneStats } from './engine.js';
 
 /** The app's metric prefix (src/metrics.ts). Labels are lane names, states and outcomes: bounded. */
 const PREFIX = 'mintlify_slack_';
@@ -18,29 +19,16 @@ export interface QueueMetrics {
  */
 export function createQueueMetrics(registry: Registry): QueueMetrics {
   let engine: Engine | undefined;
-  const up = new Gauge({
-    name: `${PREFIX}queue_stats_ok`,
-    help: '1 when the last scrape read the queue counts, 0 when their store did not answer',
-    registers: [registry],
-  });
-  new Gauge({
-    name: `${PREFIX}queue_jobs`,
-    help: 'Jobs in the queue engine now, by lane and state (waiting, delayed, active, failed)',
-    labelNames: ['lane', 'state'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      if (!engine) return;
-      try {
-        for (const stats of await engine.stats()) {
-          for (const state of STATES) this.set({ lane: stats.lane, state }, stats[state]);
-        }
-        up.set(1);
-      } catch {
-        up.set(0); // no numbers rather than stale ones
-      }
-    },
-  });
+  // One read of the engine per scrape, shared by the gauges collected in it (prom-client collects them at once),
+  // so queue_stats_ok tells the result of the scrape it is part of.
+  let reading: Promise<LaneStats[] | undefined> | undefined;
+  const read = () =>
+    (reading ??= (engine?.stats() ?? Promise.resolve(undefined))
+      .catch(() => undefined)
+      .finally(() => {
+        reading = undefined;
+      }));
+  readingGauges(registry, read, () => engine);
   const finished = new Counter({
     name: `${PREFIX}queue_jobs_finished_total`,
     help: "Tries this instance's workers finished, by lane and outcome (completed, retried, failed for good)",
@@ -61,18 +49,73 @@ export function createQueueMetrics(registry: Registry): QueueMetrics {
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 15, 60],
     registers: [registry],
   });
+  const guarded = guardMetrics(registry);
+  const waited = guarded('queue_wait_seconds', (lane: string, ms: number) => wait.observe({ lane }, ms / 1_000));
+  const ran = guarded('queue_job_seconds', (lane: string, ms: number) => duration.observe({ lane }, ms / 1_000));
+  const counted = guarded('queue_jobs_finished_total', (lane: string, outcome: string) =>
+    finished.inc({ lane, outcome }),
+  );
   return {
     observer: {
       started(lane, waitMs) {
-        if (waitMs !== undefined) wait.observe({ lane }, waitMs / 1_000);
+        if (waitMs !== undefined) waited(lane, waitMs);
       },
       finished(lane, outcome, durationMs) {
-        finished.inc({ lane, outcome });
-        duration.observe({ lane }, durationMs / 1_000);
+        counted(lane, outcome);
+        ran(lane, durationMs);
       },
     },
     track(tracked) {
       engine = tracked;
     },
   };
+}
+
+/** Gauges read at each scrape, through one read of the engine's stats shared by the scrape. */
+function readingGauges(
+  registry: Registry,
+  read: () => Promise<LaneStats[] | undefined>,
+  engine: () => Engine | undefined,
+): void {
+  new Gauge({
+    name: `${PREFIX}queue_stats_ok`,
+    help: '1 when this scrape read the queue counts, 0 when their store did not answer',
+    registers: [registry],
+    async collect() {
+      if (engine()) this.set((await read()) ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}queue_jobs`,
+    help: 'Jobs in the queue engine now, by lane and state (waiting, delayed, active, failed)',
+    labelNames: ['lane', 'state'],
+    registers: [registry],
+    async collect() {
+      this.reset(); // no numbers rather than stale ones
+      for (const stats of (await read()) ?? []) {
+        for (const state of STATES) this.set({ lane: stats.lane, state }, stats[state]);
+      }
+    },
+  });
+  new Gauge({
+    name: `${PREFIX}queue_consumers`,
+    help: 'Worker processes taking each lane’s jobs now (the same on every instance): at 0 its work waits',
+    labelNames: ['lane'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const lanes = ((await read()) ?? []).map((stats) => stats.lane);
+      const counts = await Promise.all(
+        lanes.map((lane) =>
+          engine()
+            ?.consumers(lane)
+            .catch(() => undefined),
+        ),
+      );
+      lanes.forEach((lane, i) => {
+        const count = counts[i];
+        if (count !== undefined) this.set({ lane }, count);
+      });
+    },
+  });
 }

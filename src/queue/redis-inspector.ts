@@ -60,6 +60,7 @@ export function createRedisInspector(
   return {
     lanes: () => guarded(() => laneNames(connection, prefix)),
     counts: (lane) => guarded(() => laneCounts(queueFor(lane))),
+    consumers: (lane) => guarded(() => queueFor(lane).getWorkersCount()),
     failed: (lane, limit = 50) =>
       guarded(async () => {
         const jobs = await queueFor(lane).getFailed(0, limit - 1);

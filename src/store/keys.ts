@@ -31,6 +31,8 @@ export const keys = {
   pollLease: ({ project, jobId }: JobRef) => `lease:${project}:${jobId}`,
   /** The one instance taking tracked jobs over at start (see `workers.ts`). */
   adoptTracking: () => 'tracking:adopt',
+  /** When an instance last completed taking them over (instances that waited for it are done then). */
+  trackingAdopted: () => 'tracking:adopted',
   /** The one instance posting a round's outcome. */
   posting: ({ project, jobId }: JobRef, round: number) => `posting:${project}:${jobId}:${round}`,
   /** Until when Slack asked every instance to wait before calling `method` again. */

@@ -1,12 +1,31 @@
 import type { RedisClientType } from '@keyv/redis';
 import type { Logger } from '../log.js';
 
+/** The one maxmemory-policy that never evicts: volatile-* evict too, and job records and claims carry a TTL. */
+const SAFE_POLICY = 'noeviction';
+
+/** Redis may evict the app's keys and the operator did not opt in (REDIS_ALLOW_EVICTION): the app does not start. */
+export class RedisEvictsError extends Error {
+  override name = 'RedisEvictsError';
+  readonly code = 'redis_evicts';
+  constructor(policy: string) {
+    super(
+      `Redis may evict the app's keys (maxmemory-policy ${policy}): under memory pressure running jobs lose their tracking and outcomes are never posted. Run CONFIG SET maxmemory-policy ${SAFE_POLICY} (or set maxmemory-policy ${SAFE_POLICY} in redis.conf; it is the only safe value), or accept the risk with REDIS_ALLOW_EVICTION=true.`,
+    );
+  }
+}
+
 /**
  * What the app needs of its Redis: it keeps its data (AOF or RDB snapshots) and never evicts a key
  * (`maxmemory-policy noeviction`): an evicted record or a restart without data loses running jobs' tracking.
+ * A Redis that may evict is refused (RedisEvictsError) unless `allowEviction`; then it is a warning.
  * A managed Redis may refuse CONFIG GET; then nothing can be told, and only a debug line says so.
  */
-export async function checkRedisSettings(client: Pick<RedisClientType, 'configGet'>, log: Logger): Promise<void> {
+export async function checkRedisSettings(
+  client: Pick<RedisClientType, 'configGet'>,
+  log: Logger,
+  allowEviction = false,
+): Promise<void> {
   let settings: Record<string, string>;
   try {
     settings = {
@@ -19,10 +38,11 @@ export async function checkRedisSettings(client: Pick<RedisClientType, 'configGe
     return;
   }
   const policy = settings['maxmemory-policy'];
-  if (policy !== undefined && policy !== 'noeviction') {
+  if (policy !== undefined && policy !== SAFE_POLICY) {
+    if (!allowEviction) throw new RedisEvictsError(policy);
     log.warn('store.redis_evicts', {
       maxmemory_policy: policy,
-      message: `Redis may evict the app's keys (maxmemory-policy ${policy}): running jobs can lose their tracking. Set maxmemory-policy noeviction (docs/operating.md#redis).`,
+      message: `Redis may evict the app's keys (maxmemory-policy ${policy}), allowed by REDIS_ALLOW_EVICTION: running jobs can lose their tracking. Set maxmemory-policy ${SAFE_POLICY} (docs/operating.md#redis).`,
     });
   }
   if (settings.appendonly === 'no' && !settings.save) {

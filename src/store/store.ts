@@ -53,6 +53,8 @@ export interface StoreOptions {
   log: Logger;
   /** The project version 0.1 served: its jobs, kept without a project, are moved to it (on Redis, once). */
   legacyProject?: string;
+  /** REDIS_ALLOW_EVICTION: start on a Redis whose maxmemory-policy may evict keys (with a warning). */
+  allowEviction?: boolean;
 }
 
 export async function createStore({
@@ -60,6 +62,7 @@ export async function createStore({
   namespace = DEFAULT_STORE_NAMESPACE,
   log,
   legacyProject,
+  allowEviction = false,
 }: StoreOptions): Promise<Store> {
   if (!redisUrl) {
     log.warn('store.memory', {
@@ -69,7 +72,10 @@ export async function createStore({
     return createMemoryStore(namespace);
   }
   const client = await connectRedis(redisUrl, log);
-  await checkRedisSettings(client, log);
+  await checkRedisSettings(client, log, allowEviction).catch(async (error: unknown) => {
+    await client.close().catch(() => {});
+    throw error;
+  });
   let closed = false;
   const root = redisStore(client, namespace, () => closed);
   if (legacyProject) await migrateV1(client, root.kv, namespace, legacyProject, log);

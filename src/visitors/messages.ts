@@ -98,6 +98,10 @@ export const errorCopy = {
     `The app was restarting before it could run this. Please run it again in a minute: \`${commandFor(query)}\``,
   unavailable: (query: ReportQuery) =>
     `The analytics service is not answering right now. Please try again in a minute: \`${commandFor(query)}\``,
+  noWorker: (query: ReportQuery, maxAgeMinutes: number) =>
+    `This is queued, but no worker is running to take it on. It runs when one starts; if none does within ${maxAgeMinutes} minutes, nothing is done and I tell you. Let whoever runs this app know: \`${commandFor(query)}\``,
+  expired: (query: ReportQuery, maxAgeMinutes: number) =>
+    `This waited too long for a worker (over ${maxAgeMinutes} minutes), so it was not run. Please run it again: \`${commandFor(query)}\``,
   rateLimited: (query: ReportQuery, retryAfterMs: number) =>
     `The analytics service is busy. Please try again in about ${Math.max(1, Math.ceil(retryAfterMs / 1000))} seconds: \`${commandFor(query)}\``,
   unauthorized:

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_ID, threadReply, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
-import { eventually } from '../support/test-app.js';
+import { eventually, metricsUrlOf } from '../support/test-app.js';
 import { FAST_POLL, LONG_JOB_MS, redisServerAvailable, sleep, useRedisServer } from './support.js';
 
 // Issue 20, defect 3: Redis lost its data mid-job (a restart without persistence, a failover to an empty replica,
@@ -67,7 +67,7 @@ describe.skipIf(!redisServerAvailable)('Redis loses its data while a job runs', 
       level: 'error',
       message: expect.stringContaining('noeviction'),
     });
-    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    const metrics = await (await fetch(`${metricsUrlOf(app.app)}/metrics`)).text();
     expect(metrics).toContain('mintlify_slack_store_data_lost_total{found="marker"} 1');
 
     h.sim.endJob(jobId, { status: 'completed', prLink: PR });

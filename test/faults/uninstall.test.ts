@@ -4,7 +4,7 @@ import { USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { redisStore, storeKinds } from '../support/redis.js';
 import { settle } from '../support/steps.js';
-import { eventually, type TestApp, urlOf } from '../support/test-app.js';
+import { eventually, metricsUrlOf, type TestApp, urlOf } from '../support/test-app.js';
 import { LONG_JOB_MS } from './support.js';
 
 // Issue 20, defect 8: a single-workspace deployment went on polling, posting and retrying digests after Slack said
@@ -52,7 +52,9 @@ describe.each(storeKinds)('the one workspace removes the app ($label)', (store) 
       const now = await healthz(app);
       return now.status === 503 && now;
     });
-    expect(health.body).toEqual({ ok: false, failing: ['slack_installed'] });
+    expect(health.body).toEqual({ ok: false }); // the public port says down, the operator's says why
+    const operator = await fetch(`${metricsUrlOf(app.app)}/healthz`);
+    expect(await operator.json()).toEqual({ ok: false, failing: ['slack_installed'] });
     // The one that heard it marked the store; the others (workers, where the polls run) follow within seconds.
     for (const instance of app.instances) {
       await eventually(async () => (await healthz({ url: urlOf(instance) })).status === 503, 8_000, 'every instance');

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { threadReply } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
-import { eventually, TEST_PROJECT_ID, type TestApp, urlOf } from '../support/test-app.js';
+import { eventually, metricsUrlOf, TEST_PROJECT_ID, type TestApp, urlOf } from '../support/test-app.js';
 
 /** `name{a="1",b="2"} value` lines of a Prometheus text scrape, as `name{a="1",b="2"}` → value. */
 async function scrape(url: string): Promise<Map<string, number>> {
@@ -25,7 +25,9 @@ const ADDED_UP = /^[a-z_:]+_(total|count|sum|bucket)(\{|$)/i;
  * workers polls and posts), its gauges as the first instance reports them (they read the shared store).
  */
 async function scrapeAll(app: TestApp): Promise<Map<string, number>> {
-  const [first = new Map<string, number>(), ...rest] = await Promise.all(app.instances.map((i) => scrape(urlOf(i))));
+  const [first = new Map<string, number>(), ...rest] = await Promise.all(
+    app.instances.map((i) => scrape(metricsUrlOf(i))),
+  );
   for (const samples of rest) {
     for (const [name, value] of samples) if (ADDED_UP.test(name)) first.set(name, (first.get(name) ?? 0) + value);
   }
@@ -83,7 +85,7 @@ describe.each(storeKinds)('GET /metrics ($label)', (store) => {
     expect(m.has('nodejs_eventloop_lag_seconds')).toBe(true);
     // Bounded labels: no job, user, channel or message id anywhere.
     for (const instance of app.instances) {
-      const text = await (await fetch(`${urlOf(instance)}/metrics`)).text();
+      const text = await (await fetch(`${metricsUrlOf(instance)}/metrics`)).text();
       for (const id of [jobId, rootTs, 'U123ALICE', 'C123DOCS']) expect(text).not.toContain(id);
     }
 
@@ -107,16 +109,42 @@ describe.each(storeKinds)('GET /metrics ($label)', (store) => {
 describe('GET /metrics in Socket Mode', () => {
   const h = useHarness({ slack: { socketMode: true } });
 
-  it('is served on the health port and times envelopes acknowledged over the socket', async () => {
+  it('is served on the operator port and times envelopes acknowledged over the socket', async () => {
     const app = await h.boot({ slackRetry: { initialMs: 50, maxMs: 200 } });
     await h.command('/visitors');
     await h.answer();
 
-    const m = await scrape(app.url);
+    const m = await scrape(metricsUrlOf(app.app));
     expect(m.get('mintlify_slack_ack_seconds_count{kind="/visitors"}')).toBe(1);
     expect(m.get('mintlify_slack_slack_requests_total{kind="/visitors",outcome="ok"}')).toBe(1);
     expect(m.get('mintlify_slack_service_responses_total{operation="get_visitors",status="200"}')).toBe(
       h.sim.counts().visitors,
+    );
+  });
+});
+
+// Issue 31, defect 8: /metrics and /healthz answered anyone on the public Slack port, and in single-workspace mode
+// the metrics name project ids. /metrics moved to its own port (METRICS_PORT); the public /healthz says up or down.
+describe.each(storeKinds)('operator endpoints off the public port ($label)', (store) => {
+  const h = useHarness({ store, boot: true });
+
+  it('the Slack port serves no /metrics and a /healthz of up or down; METRICS_PORT serves both in full', async () => {
+    for (const instance of h.app.instances) {
+      expect(instance.metricsPort).not.toBe(instance.port);
+      const publicMetrics = await fetch(`${urlOf(instance)}/metrics`);
+      expect(publicMetrics.status).toBe(404);
+      expect(await publicMetrics.text()).not.toContain(TEST_PROJECT_ID);
+      const health = await fetch(`${urlOf(instance)}/healthz`);
+      expect({ status: health.status, body: await health.json() }).toEqual({ status: 200, body: { ok: true } });
+      const m = await scrape(metricsUrlOf(instance));
+      expect(m.get(`mintlify_slack_quota_left{project="${TEST_PROJECT_ID}",kind="create"}`)).toBe(100);
+      expect(await (await fetch(`${metricsUrlOf(instance)}/healthz`)).json()).toEqual({ ok: true });
+    }
+  });
+
+  it('a METRICS_PORT equal to PORT is refused at start: /metrics must not be served where Slack sends requests', async () => {
+    await expect(h.restart({ env: { PORT: '3999', METRICS_PORT: '3999' } })).rejects.toThrow(
+      'METRICS_PORT: must differ from PORT',
     );
   });
 });

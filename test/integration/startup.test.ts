@@ -29,6 +29,7 @@ const validVars = {
   SLACK_API_URL: 'http://127.0.0.1:9/api/',
   MINTLIFY_API_URL: 'http://127.0.0.1:9',
   PORT: '0',
+  METRICS_PORT: '0',
 };
 
 /** The problem lines of "Invalid configuration:\n  VAR: …" on stderr. */

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.js';
 import { redisStore, TEST_REDIS_URL } from '../support/redis.js';
 import { oauthEnv, TEST_ENCRYPTION_KEY, Workspaces } from '../support/tenants.js';
-import { eventually } from '../support/test-app.js';
+import { eventually, metricsUrlOf } from '../support/test-app.js';
 import { ackBodies } from '../support/wire-safety.js';
 
 // What a deployment serving many workspaces keeps (issue 22): each workspace's data under its own keys, the admin
@@ -84,7 +84,7 @@ describe('many workspaces on Redis: what is stored', () => {
     for (const secret of [KEY_A, KEY_B, 'xoxb-']) expect(everything).not.toContain(secret);
 
     // Nor in logs, metrics, what Slack was sent (messages, views, answers) or what the app acknowledged.
-    const metrics = await (await fetch(`${h.app.url}/metrics`)).text();
+    const metrics = await (await fetch(`${metricsUrlOf(h.app.app)}/metrics`)).text();
     const slack = JSON.stringify([h.slack.calls, ackBodies]);
     for (const secret of [KEY_A, KEY_B]) {
       expect(h.app.logs()).not.toContain(secret);

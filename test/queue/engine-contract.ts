@@ -451,6 +451,17 @@ export function engineContract(factory: EngineFactory): void {
       expect((await engine.stats())[0]?.wait.count).toBe(2);
       expect(await engine.lanes()).toEqual(['slow']);
     });
+
+    it('counts the consumers of a lane: none while only added to, one once worked, none after close', async () => {
+      engine.lane(lanes.slow);
+      expect(await engine.consumers('slow')).toBe(0);
+      engine.work(lanes.slow, async () => {});
+      await eventually(async () => (await engine.consumers('slow')) === 1, 5_000, 'the worker counted');
+      // Another instance on the same store sees it too (on Redis; in process, an engine is its own instance).
+      if (kind === 'redis') expect(await (await open()).consumers('slow')).toBe(1);
+      await engine.close(100);
+      if (kind === 'redis') await eventually(async () => (await (await open()).consumers('slow')) === 0, 5_000);
+    });
   });
 
   describe('close', () => {

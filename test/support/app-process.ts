@@ -71,6 +71,8 @@ function untilExit(
 
 export interface AppProcess {
   url: string;
+  /** Its operator port: `/metrics` and the detailed `/healthz`. */
+  metricsUrl: string;
   child: ChildProcess;
   output: () => string;
   /** Sends `signal` and resolves with the exit code once the process is gone. */
@@ -84,14 +86,14 @@ export interface AppProcess {
 export async function startAppProcess(env: Record<string, string>, timeoutMs = 30_000): Promise<AppProcess> {
   const child = spawnEntryPoint(env);
   let output = '';
-  const port = await new Promise<number>((resolve, reject) => {
+  const [port, metricsPort] = await new Promise<[number, number]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`app did not start:\n${output}`)), timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const started = output.match(/"event":"app\.started","port":(\d+)/);
+      const started = output.match(/"event":"app\.started","port":(\d+),"metrics_port":(\d+)/);
       if (started) {
         clearTimeout(timer);
-        resolve(Number(started[1]));
+        resolve([Number(started[1]), Number(started[2])]);
       }
     };
     child.stdout.on('data', onData);
@@ -103,6 +105,7 @@ export async function startAppProcess(env: Record<string, string>, timeoutMs = 3
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    metricsUrl: `http://127.0.0.1:${metricsPort}`,
     child,
     output: () => output,
     async kill(signal) {

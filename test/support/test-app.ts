@@ -20,6 +20,7 @@ export function testEnv(slack: Pick<FakeSlackApi, 'apiUrl'>, simulatorUrl: strin
     MINTLIFY_PROJECT_ID: TEST_PROJECT_ID,
     MINTLIFY_API_URL: simulatorUrl,
     PORT: '0',
+    METRICS_PORT: '0',
     POLL_INTERVAL_MS: '50',
     POLL_MAX_INTERVAL_MS: '200',
     LOG_LEVEL: 'debug',
@@ -36,8 +37,10 @@ export interface TestApp {
   stop(): Promise<void>;
 }
 
-/** Where a running app answers (Slack's requests, or `/healthz` and `/metrics` for a worker). */
+/** Where a running app answers Slack's requests and `/healthz` (only `/healthz` for a worker). */
 export const urlOf = (app: Pick<RunningApp, 'port'>) => `http://127.0.0.1:${app.port}`;
+/** Where a running app serves its operator endpoints: `/metrics` and the detailed `/healthz` (METRICS_PORT). */
+export const metricsUrlOf = (app: Pick<RunningApp, 'metricsPort'>) => `http://127.0.0.1:${app.metricsPort}`;
 
 /** Starts the real app (Bolt over HTTP, real client, real store) against the fakes. */
 export async function startTestApp(

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
   DEFAULT_JOB_MAX_AGE_MS,
+  DEFAULT_METRICS_PORT,
   DEFAULT_MINTLIFY_API_URL,
   DEFAULT_POLL_INTERVAL_MS,
   DEFAULT_POLL_MAX_INTERVAL_MS,
@@ -57,6 +58,8 @@ describe('parseConfig', () => {
         channelProjects: {},
         projectKeys: {},
       },
+      metricsPort: DEFAULT_METRICS_PORT,
+      redisAllowEviction: false,
       storeNamespace: DEFAULT_STORE_NAMESPACE,
       pollIntervalMs: DEFAULT_POLL_INTERVAL_MS,
       pollMaxIntervalMs: DEFAULT_POLL_MAX_INTERVAL_MS,
@@ -81,6 +84,8 @@ describe('parseConfig', () => {
       REDIS_URL: 'rediss://user:pw@redis.example:6380/2',
       STORE_NAMESPACE: 'bot-2.prod',
       PORT: '8080',
+      METRICS_PORT: '9100',
+      REDIS_ALLOW_EVICTION: 'true',
       POLL_INTERVAL_MS: '100',
       POLL_MAX_INTERVAL_MS: '100',
       JOB_MAX_AGE_MS: '1000',
@@ -94,6 +99,8 @@ describe('parseConfig', () => {
     });
     expect(config).toMatchObject({
       slack: { appToken: 'xapp-1-abc', apiUrl: 'http://127.0.0.1:9000/api/', port: 8080 },
+      metricsPort: 9100,
+      redisAllowEviction: true,
       mintlify: {
         apiUrl: 'http://127.0.0.1:9001',
         channelProjects: { C0AAA: 'proj_b', C0BBB: 'proj_c' },
@@ -178,6 +185,9 @@ describe('parseConfig', () => {
     ['PORT fractional', { PORT: '80.5' }, 'PORT', /port number/],
     ['PORT negative', { PORT: '-1' }, 'PORT', /port number/],
     ['PORT above 65535', { PORT: '65536' }, 'PORT', /port number/],
+    ['METRICS_PORT not numeric', { METRICS_PORT: 'ninety' }, 'METRICS_PORT', /port number/],
+    ['METRICS_PORT the public port', { PORT: '8080', METRICS_PORT: '8080' }, 'METRICS_PORT', /must differ from PORT/],
+    ['METRICS_PORT the default public port', { METRICS_PORT: '3000' }, 'METRICS_PORT', /must differ from PORT/],
     ['POLL_INTERVAL_MS zero', { POLL_INTERVAL_MS: '0' }, 'POLL_INTERVAL_MS', /positive whole number/],
     ['POLL_INTERVAL_MS negative', { POLL_INTERVAL_MS: '-5' }, 'POLL_INTERVAL_MS', /positive whole number/],
     ['POLL_INTERVAL_MS not numeric', { POLL_INTERVAL_MS: 'soon' }, 'POLL_INTERVAL_MS', /whole number/],

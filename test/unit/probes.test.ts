@@ -3,38 +3,42 @@ import { createMetrics } from '../../src/metrics.js';
 import { createProbes, type Probes } from '../../src/probes.js';
 import { captureLogs } from '../support/logs.js';
 
-describe('probes: /healthz and /metrics on a server of their own', () => {
+describe('probes: /healthz on the public port, /metrics on the operator port', () => {
   let probes: Probes;
   afterEach(() => probes.close());
 
+  const getter = (port: number) => async (path: string) => {
+    const res = await fetch(`http://127.0.0.1:${port}${path}`);
+    return { status: res.status, body: await res.text() };
+  };
   async function start() {
     probes = createProbes(captureLogs().log, createMetrics());
-    const port = await probes.listen(0);
-    const get = async (path: string) => {
-      const res = await fetch(`http://127.0.0.1:${port}${path}`);
-      return { status: res.status, body: await res.text() };
-    };
-    return get;
+    const [publicPort, operatorPort] = [await probes.listen(0), await probes.listenOperator(0)];
+    return { get: getter(publicPort), operator: getter(operatorPort) };
   }
 
-  it('answers 503 until ready, then 200 while every check passes, naming the checks that fail', async () => {
-    const get = await start();
+  it('the public /healthz says up or down and nothing more; the operator port names the checks that fail', async () => {
+    const { get, operator } = await start();
     let storeOk = true;
     probes.check('store', () => storeOk);
     expect(await get('/healthz')).toEqual({ status: 503, body: '{"ok":false}' });
     probes.setReady(true);
     expect(await get('/healthz')).toEqual({ status: 200, body: '{"ok":true}' });
     storeOk = false;
-    expect(await get('/healthz')).toEqual({ status: 503, body: '{"ok":false,"failing":["store"]}' });
+    expect(await get('/healthz')).toEqual({ status: 503, body: '{"ok":false}' });
+    expect(await operator('/healthz')).toEqual({ status: 503, body: '{"ok":false,"failing":["store"]}' });
   });
 
-  it('serves the Prometheus text on /metrics and 404 elsewhere', async () => {
-    const get = await start();
-    expect((await get('/metrics')).body).toContain('nodejs_eventloop_lag_seconds');
+  it('serves the Prometheus text on the operator port only, 404 elsewhere', async () => {
+    const { get, operator } = await start();
+    expect((await operator('/metrics')).body).toContain('nodejs_eventloop_lag_seconds');
+    expect((await get('/metrics')).status).toBe(404);
+    expect(probes.routes.map((route) => route.path)).toEqual(['/healthz']);
     expect((await get('/slack/events')).status).toBe(404);
+    expect((await operator('/slack/events')).status).toBe(404);
   });
 
-  it('serves another page on the same port by its path, whatever the query (the install pages)', async () => {
+  it('serves another page on the public port by its path, whatever the query (the install pages)', async () => {
     probes = createProbes(captureLogs().log, createMetrics());
     probes.serve('/slack/oauth_redirect', (req, res) => res.writeHead(200).end(`back: ${req.url}`));
     const port = await probes.listen(0);
@@ -54,5 +58,17 @@ describe('metrics labels', () => {
     expect(text).toContain('mintlify_slack_jobs_started_total 1');
     expect(text).not.toContain('proj_a');
     expect(text).not.toContain('mintlify_slack_quota_used');
+  });
+});
+
+describe('metrics never fail the work they measure', () => {
+  it('a measurement a metric refuses (NaN) is counted as refused, not thrown at the request it measures', async () => {
+    const metrics = createMetrics();
+    expect(() => metrics.slackRequest('/agent', Number.NaN, 'ok')).not.toThrow();
+    metrics.slackRequest('/agent', 12, 'ok');
+    const text = await metrics.render();
+    expect(text).toContain('mintlify_slack_metrics_refused_total{metric="ack_seconds"} 1');
+    expect(text).toContain('mintlify_slack_ack_seconds_count{kind="/agent"} 1');
+    expect(text).toContain('mintlify_slack_slack_requests_total{kind="/agent",outcome="ok"} 2');
   });
 });

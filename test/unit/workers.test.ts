@@ -1,23 +1,88 @@
 import { describe, expect, it } from 'vitest';
+import { StoreUnavailableError } from '../../src/store/store.js';
 import { adoptTrackedJobs } from '../../src/workers.js';
 import { jobBinding } from '../fixtures/job.js';
 import { useAgentUnit } from './agent/support.js';
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Fast retries for the tests; the claim as the app takes it unless a test shortens it. */
+const FAST = { retryMs: 10 };
+
 describe('adoptTrackedJobs: what the previous release tracked is taken over at start', () => {
   const unit = useAgentUnit();
 
-  it('adds a poll for every job still in its project’s active index, none for ended ones, once per claim', async () => {
+  const activeJobs = async (...jobIds: string[]) => {
     const { deps } = unit();
-    const now = deps.now();
-    for (const jobId of ['job_a', 'job_b', 'job_done']) {
-      await deps.store.jobs.create(jobBinding({ jobId, threadTs: `1.${jobId}` }), { status: 'active' }, now);
+    for (const jobId of jobIds) {
+      await deps.store.jobs.create(jobBinding({ jobId, threadTs: `1.${jobId}` }), { status: 'active' }, deps.now());
     }
+  };
+
+  it('adds a poll for every job still in its project’s active index, none for ended ones', async () => {
+    const { deps } = unit();
+    await activeJobs('job_a', 'job_b', 'job_done');
     await deps.store.jobs.endRound({ project: 'proj_test', jobId: 'job_done' }, 0, 'failed');
-    expect(await adoptTrackedJobs(deps)).toBe(2);
+    expect(await adoptTrackedJobs(deps, FAST)).toBe(2);
     expect(unit().tracked).toEqual([
       { project: 'proj_test', jobId: 'job_a' },
       { project: 'proj_test', jobId: 'job_b' },
     ]);
-    expect(await adoptTrackedJobs(deps)).toBe(0); // another instance (or a restart within the minute) finds it done
+  });
+
+  it('releases its claim when done: a restart within the minute adopts again', async () => {
+    const { deps } = unit();
+    await activeJobs('job_a');
+    expect(await adoptTrackedJobs(deps, FAST)).toBe(1);
+    expect(await adoptTrackedJobs({ ...deps, instanceId: 'restarted' }, FAST)).toBe(1);
+  });
+
+  it('a failure midway (the queue or the store not answering) is retried until every job is adopted', async () => {
+    const { deps, tracked } = unit();
+    await activeJobs('job_a', 'job_b', 'job_c');
+    let calls = 0;
+    const track = deps.tracker.track;
+    deps.tracker = {
+      track: async (ref) => {
+        if (++calls === 2) throw new StoreUnavailableError('The store is unavailable');
+        await track(ref);
+      },
+    };
+    const get = deps.store.jobs.get.bind(deps.store.jobs);
+    let gets = 0;
+    deps.store.jobs.get = async (ref) => {
+      if (++gets === 5) throw new StoreUnavailableError('The store is unavailable');
+      return get(ref);
+    };
+    expect(await adoptTrackedJobs(deps, FAST)).toBe(3);
+    expect(new Set(tracked.map((ref) => ref.jobId))).toEqual(new Set(['job_a', 'job_b', 'job_c']));
+    expect(unit().logs.text()).toContain('tracking.adopt_retry');
+  });
+
+  it('an instance finding another at it waits: done when the other completes, takes over when it died midway', async () => {
+    const { deps } = unit();
+    await activeJobs('job_a');
+    // Another instance holds the claim and dies without finishing: the claim lapses, this one adopts.
+    await deps.store.claims.claim('tracking:adopt', 'died-midway', 200);
+    expect(await adoptTrackedJobs(deps, FAST)).toBe(1);
+
+    // Two start together: the second waits while the first adopts, and finds it done.
+    const slow = deps.tracker.track;
+    const first = adoptTrackedJobs(
+      { ...deps, instanceId: 'first', tracker: { track: (ref) => sleep(100).then(() => slow(ref)) } },
+      FAST,
+    );
+    const second = adoptTrackedJobs({ ...deps, instanceId: 'second' }, FAST);
+    expect(await first).toBe(1);
+    expect(await second).toBe(0);
+  });
+
+  it('stops trying when the app stops', async () => {
+    const { deps } = unit();
+    await deps.store.claims.claim('tracking:adopt', 'peer', 60_000);
+    const stopping = new AbortController();
+    const waiting = adoptTrackedJobs({ ...deps, stopping: stopping.signal }, FAST);
+    stopping.abort();
+    expect(await waiting).toBe(0);
   });
 });

@@ -93,6 +93,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     MINTLIFY_PROJECT_ID: PLAYGROUND_PROJECT,
     MINTLIFY_API_URL: simulator.url,
     PORT: '0',
+    METRICS_PORT: '0',
     POLL_INTERVAL_MS: '1000',
     POLL_MAX_INTERVAL_MS: '2000',
     LOG_LEVEL: 'warn',
