@@ -3,7 +3,7 @@ import { pollRound } from './agent/tracking/poll.js';
 import { refreshRoot } from './agent/tracking/root-message.js';
 import type { Deps } from './deps.js';
 import { republishHome } from './home/republish.js';
-import { LANES } from './lanes.js';
+import { LANES, type LaneDefinitions } from './lanes.js';
 import type { Engine } from './queue/engine.js';
 import { keys } from './store/keys.js';
 import { runTask } from './tasks.js';
@@ -12,7 +12,7 @@ import { installationOf, unlessGone, type WorkspaceRef } from './workspace.js';
 const TASK_LANES = ['agent', 'reports', 'exports', 'charts', 'digests'] as const;
 
 /** The worker role: a processor for every lane. Processors hold no state between jobs, so any worker takes any job. */
-export function startWorkers(engine: Engine, deps: Deps): void {
+export function startWorkers(engine: Engine, deps: Deps, lanes: LaneDefinitions = LANES): void {
   const scope = (data: { workspace: WorkspaceRef }) => deps.workspaces.scope(data.workspace);
   // Work of a workspace that removed the app is dropped, not retried: nothing more is polled or posted there.
   const unlessRemoved =
@@ -25,23 +25,23 @@ export function startWorkers(engine: Engine, deps: Deps): void {
       });
   for (const lane of TASK_LANES)
     engine.work(
-      LANES[lane],
+      lanes[lane],
       unlessRemoved((envelope) => runTask(deps, envelope)),
     );
   engine.work(
-    LANES.polls,
+    lanes.polls,
     unlessRemoved(async (data) => pollRound(await scope(data), data)),
   );
   engine.work(
-    LANES.outcomes,
+    lanes.outcomes,
     unlessRemoved(async (data) => deliverRound(await scope(data), data)),
   );
   engine.work(
-    LANES.refreshes,
+    lanes.refreshes,
     unlessRemoved(async (data) => refreshRoot(await scope(data), data)),
   );
   engine.work(
-    LANES.homes,
+    lanes.homes,
     unlessRemoved(async (data) => republishHome(await scope(data), data)),
   );
 }
