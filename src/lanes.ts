@@ -46,7 +46,12 @@ export const laneDefinitions = (retryDelayMs = RETRY_DELAY_MS) => ({
     attempts: 5,
     backoff: { type: 'exponential', delayMs: 60_000 },
   }),
-  polls: defineLane({ name: 'polls', concurrency: POLL_CONCURRENCY, data: PollDataSchema, ...persistent(retryDelayMs) }),
+  polls: defineLane({
+    name: 'polls',
+    concurrency: POLL_CONCURRENCY,
+    data: PollDataSchema,
+    ...persistent(retryDelayMs),
+  }),
   outcomes: defineLane({ name: 'outcomes', concurrency: 8, data: DeliveryDataSchema, ...persistent(retryDelayMs) }),
   refreshes: defineLane({ name: 'refreshes', concurrency: 4, data: RefreshDataSchema, ...persistent(retryDelayMs) }),
   homes: defineLane({ name: 'homes', concurrency: 2, data: HomeDataSchema, ...persistent(retryDelayMs) }),

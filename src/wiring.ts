@@ -51,7 +51,10 @@ export interface WiringOptions {
 /** The adding side of every lane. */
 export function lanesOf(engine: Engine, definitions: LaneDefinitions = LANES): Lanes {
   const tasks = Object.fromEntries(
-    (['agent', 'reports', 'exports', 'charts', 'digests'] as const).map((lane) => [lane, engine.lane(definitions[lane])]),
+    (['agent', 'reports', 'exports', 'charts', 'digests'] as const).map((lane) => [
+      lane,
+      engine.lane(definitions[lane]),
+    ]),
   ) as Lanes['tasks'];
   return {
     tasks: tasks as Record<TaskLane, Lanes['tasks'][TaskLane]>,

@@ -1,6 +1,7 @@
 import { deliverRound } from './agent/tracking/deliver.js';
 import { pollRound } from './agent/tracking/poll.js';
 import { refreshRoot } from './agent/tracking/root-message.js';
+import { toldWhenStopped } from './agent/tracking/stop.js';
 import type { Deps } from './deps.js';
 import { republishHome } from './home/republish.js';
 import { LANES, type LaneDefinitions } from './lanes.js';
@@ -28,13 +29,23 @@ export function startWorkers(engine: Engine, deps: Deps, lanes: LaneDefinitions 
       lanes[lane],
       unlessRemoved((envelope) => runTask(deps, envelope)),
     );
+  // A poll or an outcome post out of tries stops its round and tells the person in the thread, once.
+  const told = { log: deps.log, depsOf: scope };
   engine.work(
     lanes.polls,
-    unlessRemoved(async (data) => pollRound(await scope(data), data)),
+    toldWhenStopped(
+      lanes.polls,
+      unlessRemoved(async (data) => pollRound(await scope(data), data)),
+      told,
+    ),
   );
   engine.work(
     lanes.outcomes,
-    unlessRemoved(async (data) => deliverRound(await scope(data), data)),
+    toldWhenStopped(
+      lanes.outcomes,
+      unlessRemoved(async (data) => deliverRound(await scope(data), data)),
+      told,
+    ),
   );
   engine.work(
     lanes.refreshes,

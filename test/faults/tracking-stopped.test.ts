@@ -67,7 +67,9 @@ describe.each(storeKinds)('a tracking step that fails for good is told, once ($l
     const [notice] = await eventually(() => notices(rootTs).length && notices(rootTs), 15_000, 'the notice');
     expect(String(notice?.args.text)).toContain('Reply in this thread');
     await eventually(() => h.lastRootUpdate(rootTs).includes('Tracking stopped'), 5_000, 'the root says so');
-    expect(app.logs()).toMatch(/"event":"tracking.stopped".*"lane":"outcomes"|"lane":"outcomes".*"event":"tracking.stopped"/);
+    expect(app.logs()).toMatch(
+      /"event":"tracking.stopped".*"lane":"outcomes"|"lane":"outcomes".*"event":"tracking.stopped"/,
+    );
     await sleep(500);
     expect(notices(rootTs)).toHaveLength(1);
   });
