@@ -22,6 +22,17 @@ describe.each(storeKinds)('a tracking step that fails for good is told, once ($l
   const notices = (rootTs: string) =>
     h.threadPosts(rootTs).filter((c) => String(c.args.text).includes('stopped tracking this job'));
 
+  /** Failed-for-good tries of `lane` counted by every instance (`queue_jobs_finished_total`, the operator's metric). */
+  async function failedForGood(lane: string): Promise<number> {
+    let count = 0;
+    for (const { deps } of h.app.instances) {
+      const metric = await deps.metrics.registry.getSingleMetric('mintlify_slack_queue_jobs_finished_total')?.get();
+      const value = metric?.values.find((v) => v.labels.lane === lane && v.labels.outcome === 'failed');
+      count += value?.value ?? 0;
+    }
+    return count;
+  }
+
   /** Every instance's store (the web's and the workers'), failing `method` for `jobId` while `failing()`. */
   function refuse(method: 'observe' | 'beginPost', jobId: string, failing: () => boolean) {
     for (const { jobs } of h.app.instances.map((instance) => instance.deps.store)) {
@@ -44,6 +55,7 @@ describe.each(storeKinds)('a tracking step that fails for good is told, once ($l
     await eventually(() => h.lastRootUpdate(rootTs).includes('Tracking stopped'), 5_000, 'the root says so');
     expect(app.logs()).toContain('"event":"tracking.stopped"');
     expect(app.logs()).toContain(`"job_id":"${jobId}"`);
+    await eventually(async () => (await failedForGood('polls')) === 1, 5_000, 'the failed poll counted');
     expect(await app.app.deps.store.jobs.active(TEST_PROJECT_ID)).toEqual([]);
     await sleep(500);
     expect(notices(rootTs)).toHaveLength(1);

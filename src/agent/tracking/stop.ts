@@ -29,21 +29,24 @@ export function isLastTry(lane: Pick<LaneDefinition, 'attempts'>, meta: Pick<Job
  * so this reads the same on each; a step that fails by killing its worker (take-overs) never gets here.
  */
 export function toldWhenStopped<D extends TrackedStep>(
-  lane: LaneDefinition,
+  lane: Pick<LaneDefinition, 'name' | 'attempts'>,
   work: (data: D) => Promise<unknown>,
   { log, depsOf }: { log: Logger; depsOf: (data: TrackedStep) => Promise<StopDeps> },
 ): Processor<D> {
   return (data, meta) =>
     work(data).catch(async (error: unknown) => {
-      if (!isLastTry(lane, meta, error)) throw error;
+      // A run handed back (the engine closing) is not the step's end: its result is ignored, the step runs again.
+      if (meta.signal.aborted || !isLastTry(lane, meta, error)) throw error;
       const fields = { lane: lane.name, project: data.project, job_id: data.jobId, round: data.round };
-      await stopTracking(await depsOf(data), data, { ...fields, error: errorText(error) }).catch((failure) =>
-        log.error('tracking.stop_failed', {
-          ...fields,
-          error: errorText(failure),
-          hint: 'Tracking this round failed for good and the person may not have been told',
-        }),
-      );
+      await depsOf(data)
+        .then((deps) => stopTracking(deps, data, { ...fields, error: errorText(error) }))
+        .catch((failure: unknown) =>
+          log.error('tracking.stop_failed', {
+            ...fields,
+            error: errorText(failure),
+            hint: 'Tracking this round failed for good and the person may not have been told',
+          }),
+        );
       throw error;
     });
 }
