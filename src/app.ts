@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { type Installs, installsOf } from './installs.js';
+import { laneDefinitions } from './lanes.js';
 import { configuredSecrets, createLogger, type Logger } from './log.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { createProbes, type Probes } from './probes.js';
@@ -54,6 +55,8 @@ export interface StartOptions {
   /** The clock features read through `deps.now` (tests accelerate it). */
   now?: () => number;
   digestEveryMs?: number;
+  /** The tracking lanes' first retry wait (tests shorten it: `lanes.ts`). */
+  retryDelayMs?: number;
 }
 
 /** Wires config → deps → the role's parts (Slack's doors, the workers, or both) and starts them. */
@@ -82,7 +85,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const deps = buildDeps(config, options, { ...parts, storeLoss: watched.loss, stopping: stopping.signal });
   metrics.observe(observed(deps, engine));
   if (transport) doors?.registerDoors(transport, deps, installs, engine);
-  if (config.role !== 'web') startWorkers(engine, deps);
+  if (config.role !== 'web') startWorkers(engine, deps, laneDefinitions(options.retryDelayMs));
 
   const unstarted = (jobs: readonly UnstartedJob[]) => answerUnstarted(deps, jobs);
   const opened = { timers: [watched, ...(installState ? [installState] : [])], engine, store, unstarted };

@@ -20,8 +20,13 @@ export const TaskEnvelopeSchema = z.object({
 export type TaskEnvelope = z.infer<typeof TaskEnvelopeSchema>;
 
 const once = { attempts: 1, backoff: { type: 'fixed', delayMs: 0 } } as const;
-/** Unexpected failures (a bug, the store gone for minutes) are tried again for about an hour, then shown as failed. */
-const persistent = { attempts: 12, backoff: { type: 'exponential', delayMs: 1_000 } } as const;
+/**
+ * Unexpected failures (a bug, the store gone for minutes) are tried again for about half an hour, then shown as
+ * failed, and the person concerned is told (`agent/tracking/stop.ts`).
+ */
+const persistent = (delayMs: number) => ({ attempts: 12, backoff: { type: 'exponential', delayMs } }) as const;
+/** The first wait of the persistent lanes: 1 s, 2 s, 4 s … (tests shorten it). */
+const RETRY_DELAY_MS = 1_000;
 /**
  * Polls in flight per process. A poll is mostly waiting (Mintlify, Redis), so a worker's throughput is this ÷ poll
  * latency until its CPU is the limit. Since a poll's request stopped being teed (mintlify/client.ts) 32 reach the
@@ -34,7 +39,7 @@ const POLL_CONCURRENCY = 32;
  * the agent's work never waits behind reports, exports or charts, and an outcome never waits behind polls. Door
  * work runs once (it answers people itself; a failure is a bug, shown in the failed set); tracking is persistent.
  */
-export const LANES = {
+export const laneDefinitions = (retryDelayMs = RETRY_DELAY_MS) => ({
   agent: defineLane({ name: 'agent', concurrency: 8, data: TaskEnvelopeSchema, ...once }),
   reports: defineLane({ name: 'reports', concurrency: 4, data: TaskEnvelopeSchema, ...once }),
   exports: defineLane({ name: 'exports', concurrency: 2, data: TaskEnvelopeSchema, ...once }),
@@ -47,11 +52,18 @@ export const LANES = {
     attempts: 5,
     backoff: { type: 'exponential', delayMs: 60_000 },
   }),
-  polls: defineLane({ name: 'polls', concurrency: POLL_CONCURRENCY, data: PollDataSchema, ...persistent }),
-  outcomes: defineLane({ name: 'outcomes', concurrency: 8, data: DeliveryDataSchema, ...persistent }),
-  refreshes: defineLane({ name: 'refreshes', concurrency: 4, data: RefreshDataSchema, ...persistent }),
-  homes: defineLane({ name: 'homes', concurrency: 2, data: HomeDataSchema, ...persistent }),
-};
+  polls: defineLane({
+    name: 'polls',
+    concurrency: POLL_CONCURRENCY,
+    data: PollDataSchema,
+    ...persistent(retryDelayMs),
+  }),
+  outcomes: defineLane({ name: 'outcomes', concurrency: 8, data: DeliveryDataSchema, ...persistent(retryDelayMs) }),
+  refreshes: defineLane({ name: 'refreshes', concurrency: 4, data: RefreshDataSchema, ...persistent(retryDelayMs) }),
+  homes: defineLane({ name: 'homes', concurrency: 2, data: HomeDataSchema, ...persistent(retryDelayMs) }),
+});
+export const LANES = laneDefinitions();
+export type LaneDefinitions = typeof LANES;
 
 export type TaskLane = 'agent' | 'reports' | 'exports' | 'charts' | 'digests';
 

@@ -6,7 +6,7 @@ import { createTracker } from './agent/tracking/track.js';
 import type { Config } from './config.js';
 import { createJobWatchers, type Deps } from './deps.js';
 import { homeFollowsJob } from './home/publish.js';
-import { LANES, type Lanes, type TaskLane } from './lanes.js';
+import { LANES, type LaneDefinitions, type Lanes, laneDefinitions, type TaskLane } from './lanes.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { createMintlifyClient } from './mintlify/client.js';
@@ -45,19 +45,24 @@ export interface WiringOptions {
   now?: (() => number) | undefined;
   /** Digest schedulers every this many ms instead of at their cron times (tests, with their clock). */
   digestEveryMs?: number | undefined;
+  /** The tracking lanes' first retry wait (tests shorten it: `lanes.ts`). */
+  retryDelayMs?: number | undefined;
 }
 
 /** The adding side of every lane. */
-export function lanesOf(engine: Engine): Lanes {
+export function lanesOf(engine: Engine, definitions: LaneDefinitions = LANES): Lanes {
   const tasks = Object.fromEntries(
-    (['agent', 'reports', 'exports', 'charts', 'digests'] as const).map((lane) => [lane, engine.lane(LANES[lane])]),
+    (['agent', 'reports', 'exports', 'charts', 'digests'] as const).map((lane) => [
+      lane,
+      engine.lane(definitions[lane]),
+    ]),
   ) as Lanes['tasks'];
   return {
     tasks: tasks as Record<TaskLane, Lanes['tasks'][TaskLane]>,
-    polls: engine.lane(LANES.polls),
-    outcomes: engine.lane(LANES.outcomes),
-    refreshes: engine.lane(LANES.refreshes),
-    homes: engine.lane(LANES.homes),
+    polls: engine.lane(definitions.polls),
+    outcomes: engine.lane(definitions.outcomes),
+    refreshes: engine.lane(definitions.refreshes),
+    homes: engine.lane(definitions.homes),
   };
 }
 
@@ -69,7 +74,7 @@ export function buildDeps(config: Config, options: WiringOptions, parts: Parts):
   const { log, metrics, store, slack, engine, tenancy } = parts;
   const projects = createProjects(config);
   const now = options.now ?? Date.now;
-  const lanes = lanesOf(engine);
+  const lanes = lanesOf(engine, laneDefinitions(options.retryDelayMs));
   const mintlify = (keyFor: (project: string) => string) =>
     createMintlifyClient({
       apiUrl: config.mintlify.apiUrl,

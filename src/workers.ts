@@ -2,9 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { deliverRound } from './agent/tracking/deliver.js';
 import { pollRound } from './agent/tracking/poll.js';
 import { refreshRoot } from './agent/tracking/root-message.js';
+import { toldWhenStopped } from './agent/tracking/stop.js';
 import type { Deps } from './deps.js';
 import { republishHome } from './home/republish.js';
-import { LANES } from './lanes.js';
+import { LANES, type LaneDefinitions } from './lanes.js';
 import type { Engine } from './queue/engine.js';
 import { keys } from './store/keys.js';
 import { runTask } from './tasks.js';
@@ -13,7 +14,7 @@ import { installationOf, unlessGone, type WorkspaceRef } from './workspace.js';
 const TASK_LANES = ['agent', 'reports', 'exports', 'charts', 'digests'] as const;
 
 /** The worker role: a processor for every lane. Processors hold no state between jobs, so any worker takes any job. */
-export function startWorkers(engine: Engine, deps: Deps): void {
+export function startWorkers(engine: Engine, deps: Deps, lanes: LaneDefinitions = LANES): void {
   const scope = (data: { workspace: WorkspaceRef }) => deps.workspaces.scope(data.workspace);
   // Work of a workspace that removed the app is dropped, not retried: nothing more is polled or posted there.
   const unlessRemoved =
@@ -26,23 +27,33 @@ export function startWorkers(engine: Engine, deps: Deps): void {
       });
   for (const lane of TASK_LANES)
     engine.work(
-      LANES[lane],
+      lanes[lane],
       unlessRemoved((envelope) => runTask(deps, envelope)),
     );
+  // A poll or an outcome post out of tries stops its round and tells the person in the thread, once.
+  const told = { log: deps.log, depsOf: scope };
   engine.work(
-    LANES.polls,
-    unlessRemoved(async (data) => pollRound(await scope(data), data)),
+    lanes.polls,
+    toldWhenStopped(
+      lanes.polls,
+      unlessRemoved(async (data) => pollRound(await scope(data), data)),
+      told,
+    ),
   );
   engine.work(
-    LANES.outcomes,
-    unlessRemoved(async (data) => deliverRound(await scope(data), data)),
+    lanes.outcomes,
+    toldWhenStopped(
+      lanes.outcomes,
+      unlessRemoved(async (data) => deliverRound(await scope(data), data)),
+      told,
+    ),
   );
   engine.work(
-    LANES.refreshes,
+    lanes.refreshes,
     unlessRemoved(async (data) => refreshRoot(await scope(data), data)),
   );
   engine.work(
-    LANES.homes,
+    lanes.homes,
     unlessRemoved(async (data) => republishHome(await scope(data), data)),
   );
 }

@@ -39,6 +39,7 @@ const STATUS: Record<RootState, { emoji: string; words: string }> = {
   gone: { emoji: ':grey_question:', words: 'No longer exists' },
   expired: { emoji: ':zzz:', words: 'Stopped tracking' },
   untracked: { emoji: ':warning:', words: 'Result could not be posted in this thread' },
+  stopped: { emoji: ':warning:', words: 'Tracking stopped' },
 };
 
 /** How a job's status reads (emoji and words), as its status line shows it. */
@@ -84,7 +85,7 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
     if (source) parts.push(source);
     if (record.model) parts.push(escapeMrkdwn(record.model));
   }
-  const hint = record && !record.ended ? 'Reply in this thread to give the agent follow-up instructions.' : undefined;
+  const hint = !record ? undefined : record.ended ? ENDED_HINTS[record.ended] : ROOT_HINT;
   return {
     text: `${words}: ${plainText(job.prompt, FALLBACK_PROMPT_CHARS)}`,
     blocks: [
@@ -93,6 +94,22 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
       ...(hint ? [{ type: 'context' as const, elements: [{ type: 'mrkdwn' as const, text: hint }] }] : []),
     ],
   };
+}
+
+const ROOT_HINT = 'Reply in this thread to give the agent follow-up instructions.';
+const ENDED_HINTS: Partial<Record<EndedKind, string>> = {
+  stopped: 'Reply in this thread to pick it up again: your reply goes to the agent and I follow the job from there.',
+};
+
+/**
+ * Said in the thread, once, when tracking a round failed for good (`tracking/stop.ts`): what stopped, that the agent
+ * may still be working, and how to resume: a message that steers the job (`steering.ts`) starts its next round.
+ */
+export function trackingStoppedMessage(record: JobRecord, mentionOnly: boolean): Message {
+  const how = mentionOnly ? 'Mention me in this thread' : 'Reply in this thread';
+  return plain(
+    `:warning: I stopped tracking this job: checking on it kept failing on my side, so I can't tell you when it ends. The agent may still be working (job ${inlineCode(record.jobId)}). ${how} to pick it up again: your message goes to the agent as an instruction, and I follow the job from there.`,
+  );
 }
 
 /** `metadata.event_type` of an outcome post: the thread itself says which rounds were reported. */

@@ -9,6 +9,7 @@ import {
   type JobStore,
   type PostPermit,
   RECORD_TTL_MS,
+  type StoppedKind,
   type Transition,
   USER_INDEX_MAX,
 } from './jobs.js';
@@ -102,8 +103,8 @@ export class MemoryJobStore implements JobStore {
     return this.#end(ref, round, ended, prLink);
   }
 
-  async stopTracking(ref: JobRef, round: number): Promise<Transition> {
-    return this.#end(ref, round, 'untracked');
+  async stopTracking(ref: JobRef, round: number, why: StoppedKind = 'untracked'): Promise<Transition> {
+    return this.#end(ref, round, why);
   }
 
   async beginPost(ref: JobRef, round: number): Promise<PostPermit> {

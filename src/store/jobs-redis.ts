@@ -10,6 +10,7 @@ import {
   type JobStore,
   type PostPermit,
   RECORD_TTL_MS,
+  type StoppedKind,
   type Transition,
   toFields,
   USER_INDEX_MAX,
@@ -156,8 +157,8 @@ export class RedisJobStore implements JobStore {
     return this.#end(ref, round, ended, prLink);
   }
 
-  stopTracking(ref: JobRef, round: number): Promise<Transition> {
-    return this.#end(ref, round, 'untracked');
+  stopTracking(ref: JobRef, round: number, why: StoppedKind = 'untracked'): Promise<Transition> {
+    return this.#end(ref, round, why);
   }
 
   async beginPost(ref: JobRef, round: number): Promise<PostPermit> {

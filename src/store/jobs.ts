@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import type { JobRef } from './keys.js';
 
-/** How a round ended: the outcome posted in the thread, or `untracked` when it could not be posted for good. */
+/**
+ * How a round ended: the outcome posted in the thread, `untracked` when it could not be posted for good, `stopped`
+ * when tracking it failed for good (a poll or an outcome post out of tries): a reply in the thread resumes it.
+ */
 export const ENDED_KINDS = [
   'pull_request',
   'no_changes',
@@ -10,8 +13,11 @@ export const ENDED_KINDS = [
   'gone',
   'expired',
   'untracked',
+  'stopped',
 ] as const;
 export type EndedKind = (typeof ENDED_KINDS)[number];
+/** The ends without an outcome in the thread. */
+export type StoppedKind = 'untracked' | 'stopped';
 
 /** Ended jobs are kept a while so late thread replies still find their job. */
 export const RECORD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -132,11 +138,14 @@ export interface JobStore {
   endRound(
     ref: JobRef,
     round: number,
-    ended: Exclude<EndedKind, 'untracked'>,
+    ended: Exclude<EndedKind, StoppedKind>,
     prLink?: string | null,
   ): Promise<Transition>;
-  /** Round `round` ends without its outcome in the thread (Slack refused it for good). */
-  stopTracking(ref: JobRef, round: number): Promise<Transition>;
+  /**
+   * Round `round` ends without its outcome in the thread: Slack refused it for good (`untracked`, the default), or
+   * tracking it failed for good (`stopped`). `ok` for one caller only, so whoever gets it tells the person.
+   */
+  stopTracking(ref: JobRef, round: number, why?: StoppedKind): Promise<Transition>;
   /** Marks round `round`'s outcome post as started; says whether an earlier attempt may have posted it already. */
   beginPost(ref: JobRef, round: number): Promise<PostPermit>;
   /** Slack refused round `round`'s post outright (a 429: nothing was posted): the next attempt need not look. */

@@ -132,6 +132,20 @@ export function jobStoreContract(current: () => Store): void {
       expect(await jobs().active('proj_a')).toEqual([]);
     });
 
+    it('stops a round whose tracking failed for good once, whoever asks second is told no', async () => {
+      await jobs().create(binding(), { status: 'active' }, 1);
+      const [first, second] = await Promise.all([
+        jobs().stopTracking(ref(), 0, 'stopped'),
+        jobs().stopTracking(ref(), 0, 'stopped'),
+      ]);
+      expect([first.ok, second.ok].sort()).toEqual([false, true]);
+      expect(await jobs().get(ref())).toMatchObject({ round: 0, ended: 'stopped' });
+      expect(await jobs().active('proj_a')).toEqual([]);
+      // A reply in the thread resumes it: the next round is tracked again.
+      expect(await jobs().startRound(binding(), 2)).toMatchObject({ round: 1, ended: null });
+      expect(await jobs().active('proj_a')).toEqual(['job-1']);
+    });
+
     it('says whether an earlier attempt may already have posted the round’s outcome', async () => {
       expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: false, reason: 'missing' });
       await jobs().create(binding(), { status: 'active' }, 1);

@@ -4,6 +4,7 @@ import {
   jobStatus,
   outcomeMessage,
   rootMessage,
+  trackingStoppedMessage,
   undeliveredNote,
 } from '../../../src/agent/job-messages.js';
 import { jobRecord } from '../../fixtures/job.js';
@@ -95,8 +96,24 @@ describe('jobStatus', () => {
     [null, ':hourglass_flowing_sand:', 'Working'],
     ['pull_request', ':white_check_mark:', 'Pull request ready'],
     ['untracked', ':warning:', 'Result could not be posted in this thread'],
+    ['stopped', ':warning:', 'Tracking stopped'],
   ] as const)('reads a job ended %s as its status line does', (ended, emoji, words) => {
     expect(jobStatus(jobRecord({ ended }))).toEqual({ emoji, words });
+  });
+});
+
+describe('trackingStoppedMessage', () => {
+  it.each([
+    [false, 'Reply in this thread to pick it up again'],
+    [true, 'Mention me in this thread to pick it up again'],
+  ])('says tracking stopped, names the job and how to resume (mention only: %s)', (mentionOnly, how) => {
+    const { text } = trackingStoppedMessage(jobRecord({ jobId: 'job-9' }), mentionOnly);
+    expectToContainAll(text, ['stopped tracking this job', '`job-9`', how, 'may still be working']);
+  });
+
+  it('tells the root a stopped round can be resumed by a reply', () => {
+    const blocks = JSON.stringify(rootMessage(jobRecord({ ended: 'stopped' })).blocks);
+    expectToContainAll(blocks, ['Tracking stopped', 'Reply in this thread to pick it up again']);
   });
 });
 

@@ -1,0 +1,76 @@
+import type { Deps } from '../../deps.js';
+import type { Logger } from '../../log.js';
+import { type JobMeta, type LaneDefinition, PermanentJobError, type Processor } from '../../queue/engine.js';
+import { errorText } from '../../queue/job-rules.js';
+import { threadKindOf } from '../../store/jobs.js';
+import type { WorkspaceRef } from '../../workspace.js';
+import { trackingStoppedMessage } from '../job-messages.js';
+import { trackingIds } from './track.js';
+
+/** What a poll and an outcome post are about: one round of one workspace's job. */
+interface TrackedStep {
+  workspace: WorkspaceRef;
+  project: string;
+  jobId: string;
+  round: number;
+}
+
+export type StopDeps = Pick<Deps, 'store' | 'slack' | 'log' | 'config' | 'lanes'>;
+
+/** Whether a try's failure is its step's last: the lane has no try left for it, or trying again cannot help. */
+export function isLastTry(lane: Pick<LaneDefinition, 'attempts'>, meta: Pick<JobMeta, 'attempt'>, error: unknown) {
+  return error instanceof PermanentJobError || meta.attempt >= lane.attempts;
+}
+
+/**
+ * A tracking lane's processor that, when a step fails on its last try, stops tracking the round and tells the
+ * person before the engine records the failure (which it still logs as `queue.job_failed` and counts in
+ * `queue_jobs_finished_total{outcome="failed"}`). Both engines number a step's tries from 1 (`JobMeta.attempt`),
+ * so this reads the same on each; a step that fails by killing its worker (take-overs) never gets here.
+ */
+export function toldWhenStopped<D extends TrackedStep>(
+  lane: Pick<LaneDefinition, 'name' | 'attempts'>,
+  work: (data: D) => Promise<unknown>,
+  { log, depsOf }: { log: Logger; depsOf: (data: TrackedStep) => Promise<StopDeps> },
+): Processor<D> {
+  return (data, meta) =>
+    work(data).catch(async (error: unknown) => {
+      // A run handed back (the engine closing) is not the step's end: its result is ignored, the step runs again.
+      if (meta.signal.aborted || !isLastTry(lane, meta, error)) throw error;
+      const fields = { lane: lane.name, project: data.project, job_id: data.jobId, round: data.round };
+      await depsOf(data)
+        .then((deps) => stopTracking(deps, data, { ...fields, error: errorText(error) }))
+        .catch((failure: unknown) =>
+          log.error('tracking.stop_failed', {
+            ...fields,
+            error: errorText(failure),
+            hint: 'Tracking this round failed for good and the person may not have been told',
+          }),
+        );
+      throw error;
+    });
+}
+
+/**
+ * The round ends as `stopped`, once whatever the number of workers (the store's transition compares the round:
+ * only the first caller gets `ok`, and a round that moved on or ended is left alone); that caller says so in the
+ * thread and brings the root up to date. A store that refuses this too leaves the operator's log line only.
+ */
+async function stopTracking(deps: StopDeps, data: TrackedStep, fields: Record<string, unknown>): Promise<void> {
+  const stopped = await deps.store.jobs.stopTracking(data, data.round, 'stopped');
+  if (!stopped.ok) return;
+  const { record } = stopped;
+  deps.log.error('tracking.stopped', {
+    ...fields,
+    channel: record.channel,
+    hint: 'Tracking this round failed for good: the thread says so, and a reply there resumes it',
+  });
+  const mentionOnly = threadKindOf(record) === 'joined' || deps.config.followUps === 'mention';
+  await deps.slack.chat.postMessage({
+    channel: record.channel,
+    thread_ts: record.threadTs,
+    ...trackingStoppedMessage(record, mentionOnly),
+  });
+  const job = { workspace: data.workspace, project: data.project, jobId: data.jobId };
+  await deps.lanes.refreshes.add({ ...job, stateChanged: true }, { id: trackingIds.refresh(job) });
+}
