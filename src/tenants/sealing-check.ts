@@ -16,7 +16,7 @@ export class WrongEncryptionKeyError extends Error {
   constructor(what: string) {
     super(
       `SETTINGS_ENCRYPTION_KEY does not open ${what}: it is not the key they were sealed with. Start with that ` +
-        'key. To change keys, follow "Rotate the encryption key" in the README: the new key in ' +
+        'key. To change keys, follow docs/security.md#rotate-the-encryption-key: the new key in ' +
         'SETTINGS_ENCRYPTION_KEY, the old one in SETTINGS_ENCRYPTION_PREVIOUS_KEYS.',
     );
   }

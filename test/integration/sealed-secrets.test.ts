@@ -23,7 +23,7 @@ const simulator = () => ({ jobDurationMs: 60_000, keys: { keys: { [KEY_A]: ['pro
 describe.each([redisStore, splitRedis])('another SETTINGS_ENCRYPTION_KEY at restart ($label)', (store) => {
   const h = useHarness({ store, simulator });
   const ws = new Workspaces(h);
-  const refusal = /SETTINGS_ENCRYPTION_KEY[\s\S]*Rotate the encryption key/;
+  const refusal = /SETTINGS_ENCRYPTION_KEY[\s\S]*rotate-the-encryption-key/;
 
   it('refuses to start, naming the variable and the rotation procedure', async () => {
     await h.boot({ env: oauthEnv(h) });
@@ -60,7 +60,7 @@ describe('another SETTINGS_ENCRYPTION_KEY at restart (a real process)', () => {
     const exit = await runEntryPoint(h.appEnv(oauthEnv(h, { SETTINGS_ENCRYPTION_KEY: OTHER_KEY })), 25_000);
     expect(exit.signal, 'it stopped by itself').toBeNull();
     expect(exit.code).toBe(78); // EX_CONFIG
-    expect(exit.stderr).toMatch(/SETTINGS_ENCRYPTION_KEY[\s\S]*Rotate the encryption key/);
+    expect(exit.stderr).toMatch(/SETTINGS_ENCRYPTION_KEY[\s\S]*rotate-the-encryption-key/);
     expect(exit.stdout + exit.stderr).not.toContain(OTHER_KEY);
   });
 });

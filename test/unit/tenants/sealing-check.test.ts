@@ -32,7 +32,7 @@ describe('checkSealingKey', () => {
     expect(await store.kv.get(keys.sealingCheck())).toMatch(/^v1\./);
     await check(NEW);
     await expect(check(OTHER)).rejects.toBeInstanceOf(WrongEncryptionKeyError);
-    await expect(check(OTHER)).rejects.toThrow(/SETTINGS_ENCRYPTION_KEY[\s\S]*Rotate the encryption key/);
+    await expect(check(OTHER)).rejects.toThrow(/SETTINGS_ENCRYPTION_KEY[\s\S]*rotate-the-encryption-key/);
   });
 
   it('during a rotation opens it with the previous key and seals it again with the new one', async () => {
