@@ -64,5 +64,10 @@ export async function takeForElapsed(budgets: RootUpdateBudgets, key: string): P
   return useOf(budgets.elapsed, key, states.ok ? await budgets.elapsed.take(key) : states);
 }
 
+/** Slack answered 429: no root rewrite of the workspace is made before its Retry-After, from any instance. */
+export async function holdRootUpdates(budgets: RootUpdateBudgets, key: string, ms: number): Promise<void> {
+  await Promise.all([budgets.states.hold?.(key, ms), budgets.elapsed.hold?.(key, ms)]);
+}
+
 /** The budgets' key: the workspace (every key of a workspace's store is its own already when the app serves many). */
 export const budgetKey = (workspace: WorkspaceRef) => workspace.teamId || 'workspace';

@@ -36,6 +36,8 @@ export interface Budget {
    * between the take and its answer, so a use freed before the service forgot it would let one call too many in).
    */
   touch?(key: string, id: string): Promise<void>;
+  /** A sliding budget only: refuses every use of `key` for `ms` (the service said to wait that long). */
+  hold?(key: string, ms: number): Promise<void>;
   /** Gives back a use that bought nothing (the service refused before doing the work). */
   refund(key: string): Promise<void>;
   /** How much of `key`'s budget is used, taking nothing. */

@@ -242,6 +242,18 @@ export function storeContract(factory: StoreFactory): void {
       expect(await sliding(1).peek('T1')).toMatchObject({ ok: true, used: 0 });
     });
 
+    it('hold every use of a key for a while (the service said to wait), other keys as they were', async () => {
+      await sliding(3).hold?.('T1', WINDOW_MS / 2);
+      const held = await sliding(3).take('T1');
+      expect(held).toMatchObject({ ok: false, used: 0 });
+      expect(held.resetInMs).toBeGreaterThan(WINDOW_MS / 4);
+      expect(held.resetInMs).toBeLessThanOrEqual(WINDOW_MS / 2);
+      expect((await sliding(3).peek('T1')).ok).toBe(false);
+      expect((await sliding(3).take('T2')).ok).toBe(true);
+      await sleep(WINDOW_MS / 2 + 100);
+      expect(await sliding(3).take('T1')).toMatchObject({ ok: true, used: 1 });
+    });
+
     it('peek without taking, and give a refunded use back', async () => {
       expect(await sliding(2).peek('T1')).toEqual({ ok: true, used: 0, left: 2, resetInMs: 0 });
       await sliding(2).take('T1');

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { Again } from '../../queue/engine.js';
 import { classifySlackError } from '../../slack/errors.js';
-import { budgetKey, rootUpdateBudgets, takeForElapsed, takeForState } from '../../slack/tiers.js';
+import { budgetKey, holdRootUpdates, rootUpdateBudgets, takeForElapsed, takeForState } from '../../slack/tiers.js';
 import type { JobRef } from '../../store/jobs.js';
 import { WorkspaceRefSchema } from '../../workspace.js';
 import { rootMessage } from '../job-messages.js';
@@ -58,7 +58,11 @@ export async function refreshRoot(deps: RefreshDeps, data: RefreshData): Promise
     }
   } catch (error) {
     const failure = classifySlackError(error);
-    if (failure.kind === 'rate_limited') return new Again(data, failure.retryAfterMs);
+    if (failure.kind === 'rate_limited') {
+      // Every rewrite of the workspace waits too; a hold the store did not keep still leaves this one waiting.
+      await holdRootUpdates(budgets, budgetKey(data.workspace), failure.retryAfterMs).catch(() => {});
+      return new Again(data, failure.retryAfterMs);
+    }
     if (failure.kind !== 'final') throw error;
     deps.log.warn('agent.root_refresh_failed', { job_id: ref.jobId, project: ref.project, slack_error: failure.code });
     return undefined;
