@@ -95,8 +95,9 @@ describe.each(storeKinds)('Slack rate tiers ($label)', (store) => {
   }, 60_000);
 
   it('60 jobs completing at once in one workspace, its budget spent on elapsed times: every root final within 75 s, within Tier 3', async () => {
-    // Slack's minute as 15 s here (the app's window and the stand-in's alike): 75 s of Slack's time is 18.75 s.
-    const minuteMs = 15_000;
+    // Slack's minute as 20 s here (the app's window and the stand-in's alike): 75 s of Slack's time is 25 s. Shorter,
+    // and posting 60 outcomes on a busy 2-core box takes a noticeable part of Slack's (scaled) minute.
+    const minuteMs = 20_000;
     const env = { POLL_INTERVAL_MS: '200', POLL_MAX_INTERVAL_MS: '500', SLACK_RATE_WINDOW_MS: String(minuteMs) };
     const app = await h.boot({ env });
     const jobs = await runningJobs(app, 60);
@@ -104,7 +105,7 @@ describe.each(storeKinds)('Slack rate tiers ($label)', (store) => {
     await runningJobs(app, 10, (i) => `C${String(i).padStart(3, '0')}MORE`);
     h.slack.rateLimits.reset();
     h.slack.rateLimits.enable({ windowScale: minuteMs / 60_000 });
-    await sleep(1.2 * minuteMs); // the roots' elapsed times are refreshed as often as the budget lets them
+    await sleep(1.1 * minuteMs); // elapsed times are due after a minute: they spend their budget at once
     expect(h.slack.rateLimits.report()['chat.update']?.calls).toBeGreaterThanOrEqual(10);
 
     const endedAt = Date.now();
@@ -119,7 +120,7 @@ describe.each(storeKinds)('Slack rate tiers ($label)', (store) => {
     expect(report['chat.update']?.peakPerMinute).toBeLessThanOrEqual(50);
     expect(report['chat.update']?.ratelimited).toBe(0);
     for (const { rootTs } of jobs) expect(h.threadPosts(rootTs)).toHaveLength(1);
-  }, 150_000);
+  }, 180_000);
 
   it('10 outcomes due at once in one channel (one post a second there): each posted once, no thread read after a 429', async () => {
     const app = await h.boot({ env: { POLL_INTERVAL_MS: '200', POLL_MAX_INTERVAL_MS: '500' } });
