@@ -111,7 +111,7 @@ describe.each(storeKinds)('Slack rate tiers ($label)', (store) => {
     const endedAt = Date.now();
     for (const { jobId } of jobs) h.sim.endJob(jobId, { status: 'completed', prLink: PR });
     const roots = new Set(jobs.map((j) => j.rootTs));
-    const ended = () => h.slack.messages.filter((m) => roots.has(m.ts) && JSON.stringify(m.blocks).includes(DONE));
+    const ended = () => h.slack.messages.filter((m) => roots.has(m.ts) && saysDone({ blocks: m.blocks }));
     await eventually(() => ended().length === jobs.length, 5 * minuteMs, 'every root says done');
     const tookMs = Date.now() - endedAt;
     const report = h.slack.rateLimits.report();
