@@ -12,11 +12,12 @@ const ROOT_UPDATES_PER_MINUTE = TIER_3_PER_MINUTE - 2;
 const ELAPSED_PER_MINUTE = 15;
 
 /**
- * The app's budgets for rewriting root messages (`chat.update`, Tier 3), per workspace, counted on sliding windows as
- * Slack counts (a burst passes at once), each use counted from when its call ended (`touch`). A new state (a final one above all)
- * takes from its own budget first, then from what elapsed-time refreshes left; an elapsed time takes only its own
- * part, none while new states have spent theirs, and is dropped when refused. So new states never wait behind
- * elapsed times, and together they stay under the tier. `elapsedAsked` paces the polls that ask for elapsed times, so the lane is not handed ones it would drop.
+ * The app's budgets for rewriting root messages (`chat.update`, Tier 3), per workspace, counted on sliding windows
+ * as Slack counts (a burst passes at once), each use counted from when its call ended (`touch`). A new state (a final
+ * one above all) takes from its own budget first, then from what elapsed-time refreshes left; an elapsed time takes
+ * only its own part, none while new states have spent theirs, and is dropped when refused. So new states never wait
+ * behind elapsed times, and together they stay under the tier. `elapsedAsked` paces the polls that ask for elapsed
+ * times, so the lane is not handed ones it would drop.
  */
 export function rootUpdateBudgets(store: Pick<Store, 'budget'>, config: Pick<Config, 'slackRateWindowMs'>) {
   const durationMs = config.slackRateWindowMs;
