@@ -1,12 +1,17 @@
 import type { RedisClientType } from '@keyv/redis';
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { createMemorySlidingBudget, createRedisSlidingBudget } from './sliding-budget.js';
 
-/** A fixed window of `points` uses per key, from the key's first use (rate-limiter-flexible does the counting). */
+/**
+ * `points` uses per key in a window: a fixed window from the key's first use (rate-limiter-flexible does the
+ * counting), or a sliding one (`sliding-budget.ts`: how Slack counts its tiers).
+ */
 export interface BudgetOptions {
   /** Names the budget in store keys. */
   name: string;
   points: number;
   durationMs: number;
+  sliding?: boolean;
 }
 
 export interface BudgetUse {
@@ -14,13 +19,25 @@ export interface BudgetUse {
   ok: boolean;
   used: number;
   left: number;
-  /** When the window ends and the budget is whole again (0 when unused). */
+  /**
+   * A fixed window: when it ends and the budget is whole again (0 when unused). A sliding one: when a use is free
+   * again (0 while uses are left).
+   */
   resetInMs: number;
+  /** A sliding budget's use taken: what `touch` names. */
+  id?: string;
 }
 
 export interface Budget {
   /** Takes one use of `key`'s budget if any is left. */
   take(key: string): Promise<BudgetUse>;
+  /**
+   * A sliding budget only: counts use `id` from now, as the call it paid for ended (the service counted it somewhere
+   * between the take and its answer, so a use freed before the service forgot it would let one call too many in).
+   */
+  touch?(key: string, id: string): Promise<void>;
+  /** A sliding budget only: refuses every use of `key` for `ms` (the service said to wait that long). */
+  hold?(key: string, ms: number): Promise<void>;
   /** Gives back a use that bought nothing (the service refused before doing the work). */
   refund(key: string): Promise<void>;
   /** How much of `key`'s budget is used, taking nothing. */
@@ -28,6 +45,7 @@ export interface Budget {
 }
 
 export function createRedisBudget(client: RedisClientType, prefix: string, options: BudgetOptions): Budget {
+  if (options.sliding) return createRedisSlidingBudget(client, prefix, options);
   return wrap(
     new RateLimiterRedis({
       storeClient: client,
@@ -43,6 +61,7 @@ export function createRedisBudget(client: RedisClientType, prefix: string, optio
 }
 
 export function createMemoryBudget(options: BudgetOptions): Budget {
+  if (options.sliding) return createMemorySlidingBudget(options);
   return wrap(
     new RateLimiterMemory({
       keyPrefix: options.name,

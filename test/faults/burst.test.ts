@@ -24,8 +24,8 @@ describe.each(storeKinds)('a burst of /agent commands ($label)', (store) => {
   const h = useHarness({
     store,
     simulator: { jobDurationMs: LONG_JOB_MS },
-    // Slack's minute shortened to a second: the 100 roots' first updates fit the app's chat.update budget (25 a
-    // window per workspace) within seconds instead of four minutes; the burst's acks and quota are what is measured.
+    // Slack's minute shortened to a second: the 100 roots' first updates fit the app's chat.update budgets (48 a
+    // window per workspace) within seconds instead of minutes; the burst's acks and quota are what is measured.
     env: { POLL_INTERVAL_MS: '2000', POLL_MAX_INTERVAL_MS: '5000', LOG_LEVEL: 'info', SLACK_RATE_WINDOW_MS: '1000' },
     boot: true,
   });

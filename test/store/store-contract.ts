@@ -200,6 +200,70 @@ export function storeContract(factory: StoreFactory): void {
     });
   });
 
+  describe('sliding budgets (how Slack counts its tiers)', () => {
+    const WINDOW_MS = 1_000;
+    const sliding = (points: number) => store.budget({ name: 'tier', points, durationMs: WINDOW_MS, sliding: true });
+
+    it('let a burst of the whole budget through at once, then refuse until its first use leaves the window', async () => {
+      const uses = [];
+      for (let i = 0; i < 4; i++) uses.push(await sliding(3).take('T1'));
+      expect(uses.map((u) => [u.ok, u.used, u.left])).toEqual([
+        [true, 1, 2],
+        [true, 2, 1],
+        [true, 3, 0],
+        [false, 3, 0],
+      ]);
+      expect(uses[3]?.resetInMs).toBeGreaterThan(WINDOW_MS / 2);
+      expect(uses[3]?.resetInMs).toBeLessThanOrEqual(WINDOW_MS);
+      expect((await sliding(3).take('T2')).ok).toBe(true); // each key its own
+    });
+
+    it('free each use a window after it was taken, not all at a window’s end', async () => {
+      await sliding(3).take('T1');
+      await sliding(3).take('T1');
+      await sleep(WINDOW_MS / 2);
+      expect((await sliding(3).take('T1')).ok).toBe(true);
+      const full = await sliding(3).take('T1');
+      expect(full.ok).toBe(false);
+      expect(full.resetInMs).toBeLessThanOrEqual(WINDOW_MS / 2);
+      await sleep(WINDOW_MS / 2 + 250);
+      // The first two left; the third still counts (a fixed window would have emptied).
+      expect(await sliding(3).peek('T1')).toMatchObject({ ok: true, used: 1, left: 2 });
+    });
+
+    it('count a touched use from its touch (the call it paid for ended then)', async () => {
+      const use = await sliding(1).take('T1');
+      expect(use.id).toEqual(expect.any(String));
+      await sleep(WINDOW_MS / 2);
+      await sliding(1).touch?.('T1', use.id as string);
+      await sleep(WINDOW_MS / 2 + 250);
+      expect(await sliding(1).peek('T1')).toMatchObject({ ok: false, used: 1 });
+      await sleep(WINDOW_MS / 2);
+      expect(await sliding(1).peek('T1')).toMatchObject({ ok: true, used: 0 });
+    });
+
+    it('hold every use of a key for a while (the service said to wait), other keys as they were', async () => {
+      await sliding(3).hold?.('T1', WINDOW_MS / 2);
+      const held = await sliding(3).take('T1');
+      expect(held).toMatchObject({ ok: false, used: 0 });
+      expect(held.resetInMs).toBeGreaterThan(WINDOW_MS / 4);
+      expect(held.resetInMs).toBeLessThanOrEqual(WINDOW_MS / 2);
+      expect((await sliding(3).peek('T1')).ok).toBe(false);
+      expect((await sliding(3).take('T2')).ok).toBe(true);
+      await sleep(WINDOW_MS / 2 + 100);
+      expect(await sliding(3).take('T1')).toMatchObject({ ok: true, used: 1 });
+    });
+
+    it('peek without taking, and give a refunded use back', async () => {
+      expect(await sliding(2).peek('T1')).toEqual({ ok: true, used: 0, left: 2, resetInMs: 0 });
+      await sliding(2).take('T1');
+      await sliding(2).take('T1');
+      expect(await sliding(2).peek('T1')).toMatchObject({ ok: false, used: 2, left: 0 });
+      await sliding(2).refund('T1');
+      expect(await sliding(2).take('T1')).toMatchObject({ ok: true, used: 2, left: 0 });
+    });
+  });
+
   jobStoreContract(() => store);
 
   describe('scopes', () => {

@@ -78,7 +78,7 @@ export async function pollRound(deps: PollDeps, data: PollData): Promise<Again |
 }
 
 async function elapsedRefreshAllowed(deps: PollDeps, data: PollData): Promise<boolean> {
-  return (await rootUpdateBudgets(deps.store, deps.config).elapsed.take(budgetKey(data.workspace))).ok;
+  return (await rootUpdateBudgets(deps.store, deps.config).elapsedAsked.take(budgetKey(data.workspace))).ok;
 }
 
 /** The round's record; a corrupt one is logged and dropped from tracking, never polled through. */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { Again } from '../../queue/engine.js';
 import { classifySlackError } from '../../slack/errors.js';
-import { budgetKey, rootUpdateBudgets } from '../../slack/tiers.js';
+import { budgetKey, holdRootUpdates, rootUpdateBudgets, takeForElapsed, takeForState } from '../../slack/tiers.js';
 import type { JobRef } from '../../store/jobs.js';
 import { WorkspaceRefSchema } from '../../workspace.js';
 import { rootMessage } from '../job-messages.js';
@@ -37,23 +37,32 @@ export const refreshId = ({ project, jobId }: JobRef) =>
 export async function refreshRoot(deps: RefreshDeps, data: RefreshData): Promise<Again | undefined> {
   const ref: JobRef = { project: data.project, jobId: data.jobId };
   let record = await deps.store.jobs.get(ref);
-  const budget = rootUpdateBudgets(deps.store, deps.config).all;
+  const budgets = rootUpdateBudgets(deps.store, deps.config);
   try {
     for (let i = 0; record && i < MAX_REWRITES; i++) {
-      // Within the workspace's Tier 3 budget: a new state waits for room, an elapsed time is dropped.
-      const use = await budget.take(budgetKey(data.workspace));
-      if (!use.ok) return data.stateChanged ? new Again(data, Math.max(use.resetInMs, 1)) : undefined;
+      // Within the workspace's Tier 3 budgets: a new state (a rewrite after a rival's change shows one) waits for
+      // room, an elapsed time is dropped.
+      const newState = data.stateChanged || i > 0;
+      const key = budgetKey(data.workspace);
+      const use = newState ? await takeForState(budgets, key) : await takeForElapsed(budgets, key);
+      if (!use.ok) return newState ? new Again({ ...data, stateChanged: true }, use.resetInMs) : undefined;
       const message = rootMessage(record, { now: deps.now(), showProject: deps.projects.all.length > 1 });
       // The metadata carries the job, so a thread whose record the store lost can be bound again from it.
       const metadata = jobMetadata(record);
-      await deps.slack.chat.update({ channel: record.channel, ts: record.statusTs, ...message, metadata });
+      await deps.slack.chat
+        .update({ channel: record.channel, ts: record.statusTs, ...message, metadata })
+        .finally(use.spent);
       const latest = await deps.store.jobs.get(ref);
       if (!latest || latest.rev === record.rev) break;
       record = latest;
     }
   } catch (error) {
     const failure = classifySlackError(error);
-    if (failure.kind === 'rate_limited') return new Again(data, failure.retryAfterMs);
+    if (failure.kind === 'rate_limited') {
+      // Every rewrite of the workspace waits too; a hold the store did not keep still leaves this one waiting.
+      await holdRootUpdates(budgets, budgetKey(data.workspace), failure.retryAfterMs).catch(() => {});
+      return new Again(data, failure.retryAfterMs);
+    }
     if (failure.kind !== 'final') throw error;
     deps.log.warn('agent.root_refresh_failed', { job_id: ref.jobId, project: ref.project, slack_error: failure.code });
     return undefined;

@@ -83,6 +83,19 @@ describe('refreshRoot (the refreshes lane) and refreshNow', () => {
     expect(again).toMatchObject({ delayMs: 7_000, data: { ...ref, workspace, stateChanged: true } });
   });
 
+  it('holds every root rewrite of the workspace for a 429’s Retry-After, not only the refused one', async () => {
+    const { deps } = unit();
+    await boundJob(deps);
+    await boundJob(deps, { jobId: 'job_2' });
+    unit().slack.fail('chat.update', { status: 429, retryAfterSec: 7 });
+    await refreshRoot(deps, { ...ref, workspace, stateChanged: true });
+    const other = await refreshRoot(deps, { ...ref, jobId: 'job_2', workspace, stateChanged: true });
+    expect(other).toBeInstanceOf(Again);
+    expect((other as Again).delayMs).toBeGreaterThan(6_000);
+    expect(await refreshRoot(deps, { ...ref, jobId: 'job_2', workspace, stateChanged: false })).toBeUndefined();
+    expect(updates()).toHaveLength(1); // only the refused one reached Slack
+  });
+
   it('throws a 5xx or a store outage, for the lane to try again with its backoff', async () => {
     const { deps } = unit();
     await boundJob(deps);
