@@ -35,15 +35,13 @@ describe('chartSpec', () => {
   });
 
   it('names the zone whose days it shows: the person’s, not UTC', () => {
+    const xTitle = (spec: unknown) => (spec as { encoding: { x: { title: string } } }).encoding.x.title;
     const spec = chartSpec(trend('2026-11-09', '2026-11-24', '2026-11-22', 'Pacific/Auckland'));
-    const encoding = spec.encoding as Record<string, Record<string, unknown>>;
-    expect(encoding.x?.title).toBe('Day (Pacific/Auckland)');
+    expect(xTitle(spec)).toBe('Day (Pacific/Auckland)');
     expect(JSON.stringify(spec.title)).toContain('Unique visitors per day · 9–24 Nov 2026 (Pacific/Auckland)');
     expect(JSON.stringify(spec)).not.toContain('UTC)');
     const weekly = chartSpec(trend('2026-09-07', '2026-11-22', '2026-11-22', 'America/Los_Angeles'));
-    expect((weekly.encoding as Record<string, Record<string, unknown>>).x?.title).toBe(
-      'Week starting (America/Los_Angeles)',
-    );
+    expect(xTitle(weekly)).toBe('Week starting (America/Los_Angeles)');
   });
 
   it('is deterministic: the same data gives the same spec', () => {
