@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { WebClient } from '@slack/web-api';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
@@ -46,6 +47,8 @@ export interface StartOptions {
   /** Backoff while Slack is unreachable at start, and a hook once the port is open (tests use both). */
   slackRetry?: RetryOptions;
   onListening?: (port: number) => void;
+  /** A stop asked for while starting: the start closes what it opened (within the stop deadline) and rejects. */
+  stop?: AbortSignal;
   /** The clock features read through `deps.now` (tests accelerate it). */
   now?: () => number;
   digestEveryMs?: number;
@@ -53,6 +56,7 @@ export interface StartOptions {
 
 /** Wires config → deps → the role's parts (Slack's doors, the workers, or both) and starts them. */
 export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
+  options.stop?.throwIfAborted(); // stopped while loading: nothing opened yet
   const log = options.log ?? createLogger(config.logLevel);
   const metrics = createMetrics({ projectLabels: !config.oauth });
   const store = await openStore(config, options, log, metrics);
@@ -92,11 +96,11 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     closeWithin({ ...opened, receivers: [transport, { stop: probes.close }] }, deadline);
   let port: number;
   try {
-    port = await listen(config, options, { transport, probes, slack, log });
+    port = await unlessStopped(listen(config, options, { transport, probes, slack, log }), options.stop);
   } catch (error) {
-    // Slack refused a token (or the start was stopped): close what was opened, for a second at most, so the
-    // process exits within a second of Slack's answer whatever is still open.
-    await closeAll(Date.now() + START_FAILURE_CLOSE_MS);
+    // Slack refused a token: close what was opened, for a second at most, so the process exits within a second of
+    // Slack's answer whatever is still open. A stop (Slack has not answered yet) gets the stop's own deadline.
+    await closeAll(Date.now() + (options.stop?.aborted ? STOP_DEADLINE_MS : START_FAILURE_CLOSE_MS));
     throw error;
   }
   await installState?.accepted(); // Slack accepted the token: the app is installed (again)
@@ -181,6 +185,15 @@ async function listen(
   const retry = options.slackRetry ?? DEFAULT_RETRY;
   await untilAccepted('SLACK_BOT_TOKEN', () => parts.slack.auth.test(), parts.log, retry, new AbortController().signal);
   return port;
+}
+
+/** `work`, or the stop's reason as soon as `stop` aborts (what `work` still waits for is left to the close). */
+async function unlessStopped<T>(work: Promise<T>, stop: AbortSignal | undefined): Promise<T> {
+  if (!stop) return work;
+  stop.throwIfAborted();
+  work.catch(() => {}); // abandoned on a stop: its late failure (a refused or aborted call) is no longer news
+  const stopped = once(stop, 'abort').then(() => Promise.reject(stop.reason as Error));
+  return Promise.race([work, stopped]);
 }
 
 function observed(deps: Deps, engine: Engine) {
