@@ -56,7 +56,6 @@ export interface StartOptions {
 
 /** Wires config → deps → the role's parts (Slack's doors, the workers, or both) and starts them. */
 export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
-  options.stop?.throwIfAborted(); // stopped while loading: nothing opened yet
   const log = options.log ?? createLogger(config.logLevel);
   const metrics = createMetrics({ projectLabels: !config.oauth });
   const store = await openStore(config, options, log, metrics);
@@ -127,6 +126,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
 }
 
 async function openStore(config: Config, options: StartOptions, log: Logger, metrics: Metrics): Promise<Store> {
+  options.stop?.throwIfAborted(); // stopped while loading: nothing is open yet
   const opened =
     options.store ??
     (await createStore({
