@@ -153,7 +153,11 @@ export class Installs {
     const ws = this.slack.tenant(grant.teamId).workspace;
     const grid = ws.enterpriseId ? this.slack.enterprises.get(ws.enterpriseId) : undefined;
     const user = grant.userScope
-      ? { scope: grant.userScope, access_token: this.slack.tokens.issue('user', grant.owner), token_type: 'user' }
+      ? {
+          scope: grant.userScope,
+          access_token: this.slack.tokens.issue('user', grant.owner, scopeList(grant.userScope)),
+          token_type: 'user',
+        }
       : {};
     return {
       app_id: ws.appId,
@@ -161,7 +165,7 @@ export class Installs {
       ...(grant.scope && {
         scope: grant.scope,
         token_type: 'bot',
-        access_token: this.slack.tokens.issue('bot', grant.owner),
+        access_token: this.slack.tokens.issue('bot', grant.owner, scopeList(grant.scope)),
         bot_user_id: org?.botUserId ?? ws.botUserId,
       }),
       team: org ? null : { id: ws.teamId, name: ws.teamName ?? ws.teamDomain },
@@ -170,6 +174,9 @@ export class Installs {
     };
   }
 }
+
+/** OAuth's `scope` parameter: scopes separated by commas. */
+const scopeList = (scope: string) => scope.split(',').filter(Boolean);
 
 function basic(req: IncomingMessage): [string | undefined, string | undefined] {
   const header = req.headers.authorization;
