@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { WebClient } from '@slack/web-api';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
@@ -52,6 +53,8 @@ export interface StartOptions {
   /** Backoff while Slack is unreachable at start, and a hook once the port is open (tests use both). */
   slackRetry?: RetryOptions;
   onListening?: (port: number) => void;
+  /** A stop asked for while starting: the start closes what it opened (within the stop deadline) and rejects. */
+  stop?: AbortSignal;
   /** The clock features read through `deps.now` (tests accelerate it). */
   now?: () => number;
   digestEveryMs?: number;
@@ -91,15 +94,15 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const opened = { timers: [watched, ...(installState ? [installState] : [])], engine, store, unstarted };
   const closeAll = (deadline: number) =>
     closeWithin({ ...opened, receivers: [transport, { stop: probes.close }] }, deadline);
-  // Slack refused a token (or the start was stopped): close what was opened, for a second at most, so the
-  // process exits within a second of Slack's answer whatever is still open.
+  // Slack refused a token, or a stop came before Slack answered: close what was opened, for a second at most (a stop:
+  // its own deadline), so the process exits within a second of Slack's answer whatever is still open.
   const started = async () =>
     [
       await probes.listenOperator(config.metricsPort),
-      await listen(config, options, { transport, probes, slack, log }),
+      await unlessStopped(listen(config, options, { transport, probes, slack, log }), options.stop),
     ] as const;
   const [metricsPort, { port, identity }] = await started().catch(async (error) => {
-    await closeAll(Date.now() + START_FAILURE_CLOSE_MS);
+    await closeAll(Date.now() + (options.stop?.aborted ? STOP_DEADLINE_MS : START_FAILURE_CLOSE_MS));
     throw error;
   });
   await installState?.accepted(identity); // Slack accepted the token: the app is installed (again)
@@ -139,6 +142,7 @@ function openEngine(config: Config, log: Logger, observer: JobObserver): Promise
 }
 
 async function openStore(config: Config, options: StartOptions, log: Logger, metrics: Metrics): Promise<Store> {
+  options.stop?.throwIfAborted(); // stopped while loading: nothing is open yet
   const opened =
     options.store ??
     (await createStore({
@@ -213,6 +217,15 @@ async function listen(
   const signal = new AbortController().signal;
   const answer = await untilAccepted('SLACK_BOT_TOKEN', () => parts.slack.auth.test(), parts.log, retry, signal);
   return { port, identity: identityOf(answer) };
+}
+
+/** `work`, or the stop's reason as soon as `stop` aborts (what `work` still waits for is left to the close). */
+async function unlessStopped<T>(work: Promise<T>, stop: AbortSignal | undefined): Promise<T> {
+  if (!stop) return work;
+  stop.throwIfAborted();
+  work.catch(() => {}); // abandoned on a stop: its late failure (a refused or aborted call) is no longer news
+  const stopped = once(stop, 'abort').then(() => Promise.reject(stop.reason as Error));
+  return Promise.race([work, stopped]);
 }
 
 function observed(deps: Deps, engine: Engine) {

@@ -3,6 +3,7 @@ import { ConfigError, loadEnvFile, nextStep, parseConfig } from './config.js';
 import { applyHeapPolicy } from './heap.js';
 import { configuredSecrets, createLogger } from './log.js';
 import { TokenRefusedError } from './slack/token-check.js';
+import { STOP_DEADLINE_MS } from './stopping.js';
 
 loadEnvFile();
 let config: ReturnType<typeof parseConfig>;
@@ -18,27 +19,40 @@ applyHeapPolicy(config.role);
 const log = createLogger(config.logLevel).hiding(configuredSecrets(config));
 process.on('unhandledRejection', (reason) => log.error('process.unhandled_rejection', { error: reason }));
 
+// The handlers come first: a stop while the app loads or waits for Slack's first answer ends the start at once. In
+// a container the app is PID 1, which ignores a signal it has no handler for until the runtime kills it.
+const starting = new AbortController();
+let app: { stop(): Promise<void> } | undefined;
+let stopping = false;
+const stopNow = async (running: { stop(): Promise<void> }) => {
+  await running.stop();
+  process.exit(0);
+};
+const shutdown = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  log.info('app.stopping', { signal, started: app !== undefined });
+  // One deadline for every drain (see STOP_DEADLINE_MS); this timer only catches a stop that overruns it.
+  setTimeout(() => process.exit(1), STOP_DEADLINE_MS + 1_000).unref();
+  if (app) void stopNow(app);
+  else starting.abort(); // the start closes what it opened and rejects: the catch below exits
+};
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));
+
 // Loaded only once the configuration is valid, so a first run's mistakes are reported before Bolt and Redis load.
-const { startApp, STOP_DEADLINE_MS } = await import('./app.js');
+const { startApp } = await import('./app.js');
 const { StoreUnavailableError } = await import('./store/store.js');
 const { WrongEncryptionKeyError } = await import('./tenants/sealing-check.js');
 
 try {
-  const app = await startApp(config, { log });
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info('app.stopping', { signal });
-    // One deadline for every drain (see STOP_DEADLINE_MS); this timer only catches a stop that overruns it.
-    const force = setTimeout(() => process.exit(1), STOP_DEADLINE_MS + 1_000).unref();
-    await app.stop();
-    clearTimeout(force);
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  app = await startApp(config, { log, stop: starting.signal });
+  if (stopping) await stopNow(app); // the stop came as the start was finishing
 } catch (error) {
+  if (stopping) {
+    log.info('app.stopped', { during: 'start' });
+    process.exit(0);
+  }
   if (error instanceof WrongEncryptionKeyError) {
     log.error('app.start_failed', { error: error.message });
     process.stderr.write(`${error.message}\n`);

@@ -15,6 +15,8 @@ export const BOT_SCOPES = [
   'reactions:write',
   'channels:history',
   'groups:history',
+  'channels:read',
+  'groups:read',
   'im:history',
   'mpim:history',
   'files:write',

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath } from '../support/browser.js';
 
@@ -39,6 +39,27 @@ async function startPlaygroundProcess(): Promise<{ child: ChildProcess; url: str
     child.once('exit', (code) => reject(new Error(`playground exited with ${code}: ${out}`)));
   });
   return { child, url };
+}
+
+/** Pixels between the end of the text before a message's first mention and the mention (a column gap if laid out so). */
+function gapBeforeMention(message: Locator): Promise<number> {
+  interface Box {
+    left: number;
+    right: number;
+  }
+  interface Node {
+    previousSibling: Node | null;
+    getBoundingClientRect(): Box;
+    ownerDocument: { createRange(): { selectNodeContents(node: Node): void; getBoundingClientRect(): Box } };
+  }
+  return message
+    .locator('.content .mention')
+    .first()
+    .evaluate((mention: Node) => {
+      const before = mention.ownerDocument.createRange();
+      before.selectNodeContents(mention.previousSibling ?? mention);
+      return mention.getBoundingClientRect().left - before.getBoundingClientRect().right;
+    });
 }
 
 describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
@@ -114,6 +135,8 @@ describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
     // Download CSV: the app uploads the export; the page links the file, which downloads as CSV.
     await report.getByRole('button', { name: 'Download CSV' }).click();
     const exported = page.locator('#messages .msg').filter({ hasText: 'CSV in the thread' });
+    // A message without blocks (its text only) flows as one paragraph: the mention sits in the line, not in a column.
+    expect(await gapBeforeMention(exported)).toBeLessThan(4);
     await exported.locator('.thread-link').click({ timeout: 15_000 });
     const file = page.locator('#thread-messages a.file[download$=".csv"]').first();
     await file.waitFor({ timeout: 15_000 });
@@ -142,4 +165,14 @@ describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
     const png = await page.screenshot({ path: SCREENSHOT });
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
   }, 90_000);
+
+  it('answers /agent help, as the empty page suggests, privately in the channel', async () => {
+    await page.goto(url);
+    await page.locator('body[data-ready=true]').waitFor();
+    await type('#text', '/agent help');
+    const usage = page.locator('#messages .msg.ephemeral').filter({ hasText: 'Start a Mintlify agent job' });
+    await usage.waitFor({ timeout: 10_000 });
+    expect(await usage.textContent()).toContain('/agent <instruction>');
+    expect(await page.locator('#error').textContent()).toBe('');
+  });
 });

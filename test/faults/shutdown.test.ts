@@ -1,10 +1,12 @@
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { STOP_DEADLINE_MS } from '../../src/stopping.js';
 import { ACTION_IDS } from '../../src/visitors/blocks.js';
 import { postInteraction } from '../fakes/signed-request.js';
 import { blockAction } from '../fixtures/slack.js';
-import { runEntryPoint } from '../support/app-process.js';
+import { runEntryPoint, spawnEntryPoint } from '../support/app-process.js';
 import { useHarness } from '../support/harness.js';
+import { redisStore } from '../support/redis.js';
 import { eventually } from '../support/test-app.js';
 import { redisServerAvailable, useRedisServer } from './support.js';
 
@@ -56,5 +58,29 @@ describe('a bot token Slack refuses at start', { timeout: 60_000 }, () => {
       expect(exit.code, `run ${run}: ${exit.stderr}`).toBe(1);
       expect(exitedAt - answeredAt, `run ${run}`).toBeLessThan(1_000);
     }
+  });
+});
+
+describe('a stop while Slack has not answered the start yet', { timeout: 90_000 }, () => {
+  const h = useHarness({ store: redisStore });
+
+  // In a container the app is PID 1, where a signal without a handler does nothing: Docker then waits out its grace
+  // period and kills it. Here (not PID 1) a missing handler kills the process by the signal, uncleanly.
+  it.each(['all', 'worker'])('ROLE=%s: stops at once and cleanly (exit 0) on SIGTERM', async (role) => {
+    h.slack.fail('auth.test', { delayMs: 30_000 });
+    const child = spawnEntryPoint(h.appEnv({ ROLE: role }));
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    await eventually(() => h.slack.callsTo('auth.test').length > 0, 45_000, 'the token check reaching Slack');
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    const stoppedAt = Date.now();
+    child.kill('SIGTERM');
+    const [code, signal] = await exited;
+    expect({ code, signal }, output).toEqual({ code: 0, signal: null });
+    expect(Date.now() - stoppedAt).toBeLessThan(3_000);
+    expect(output).toContain('"event":"app.stopping"');
+    expect(output).not.toContain('"event":"app.started"');
   });
 });

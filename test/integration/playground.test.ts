@@ -51,6 +51,16 @@ describe('the playground server', () => {
     expect(outcome.html).toContain('The agent job failed');
   });
 
+  it.each(['/agent', '/agent help'])(
+    'shows the direct answer to %s (the usage the empty page suggests), only to the person',
+    async (text) => {
+      expect((await post('/api/send', { text })).body).toEqual({ ok: true });
+      const answer = await eventually(async () => (await messages()).find((m) => m.html.includes('Start a Mintlify')));
+      expect(answer).toMatchObject({ bot: true, ephemeral: true });
+      expect(answer.html).toContain('/agent &lt;instruction&gt;');
+    },
+  );
+
   it('opens the assistant pane: prompts offered, a message in its thread starts a job answered there', async () => {
     const opened = (await post('/api/assistant', {})).body as { ok: boolean; threadTs: string };
     expect(opened.ok).toBe(true);

@@ -119,6 +119,13 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
     expect(await digest(app, 'weekly')).toContain('weekly on Monday at 09:00 UTC'); // where the bot is, it is set up
   });
 
+  it('subscribing in a private channel the bot is not in is refused too (groups:read answers for it)', async () => {
+    const app = await h.boot();
+    h.slack.workspace.channels.push({ id: 'G567NOBOT', name: 'secret', botMember: false });
+    const answer = await digest(app, 'weekly', undefined, 'G567NOBOT');
+    expect(answer).toContain('I can’t post in this channel (`not_in_channel`), so no digest was set up');
+  });
+
   it.each(['restricted_action', 'msg_too_long', 'not_in_channel'])(
     'a digest Slack refuses for good (%s) ends its subscription and tells its subscriber privately, once',
     async (code) => {

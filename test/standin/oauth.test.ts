@@ -106,6 +106,17 @@ describe('Slack stand-in: OAuth v2', () => {
     });
   });
 
+  it('gives the bot token exactly the scopes the person allowed: another method answers missing_scope', async () => {
+    slack.installs.nextInstall({ teamId: 'T2', userId: 'U2ANA' });
+    const { code } = await authorize({ scope: 'chat:write' });
+    const access = await client().oauth.v2.access({ client_id: clientId, client_secret: clientSecret, code });
+    const bot = new webApi.WebClient(access.access_token, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+    await expect(bot.chat.postMessage({ channel: 'C2DOCS', text: 'hi' })).resolves.toMatchObject({ ok: true });
+    await expect(bot.users.info({ user: 'U2ANA' })).rejects.toMatchObject({
+      data: { ok: false, error: 'missing_scope', needed: 'users:read', provided: 'chat:write' },
+    });
+  });
+
   it('installs where Slack’s team parameter says when no install is armed, else in the default workspace', async () => {
     const exchange = async (query: Record<string, string>) => {
       const { code } = await authorize(query);

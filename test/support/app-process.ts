@@ -87,7 +87,10 @@ export async function startAppProcess(env: Record<string, string>, timeoutMs = 3
   const child = spawnEntryPoint(env);
   let output = '';
   const [port, metricsPort] = await new Promise<[number, number]>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`app did not start:\n${output}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // the caller never gets it to stop: it must not outlive the test, spinning on its own
+      reject(new Error(`app did not start:\n${output}`));
+    }, timeoutMs);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const started = output.match(/"event":"app\.started","port":(\d+),"metrics_port":(\d+)/);

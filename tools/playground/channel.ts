@@ -73,6 +73,12 @@ export class ChannelView {
     this.#targets.set(id, target);
   }
 
+  /** Shows the app's direct reply to the command whose `response_url` has this id, as a `response_url` answer. */
+  directReply(id: string, reply: Content & { response_type?: unknown }): void {
+    const target = this.#targets.get(id);
+    if (target) this.#respond(`d:${id}`, target, reply);
+  }
+
   /** The channel's messages (thread replies included), oldest first, for the person `viewer`. */
   messages(viewer: string): ViewMessage[] {
     this.#readCalls();
@@ -161,15 +167,19 @@ export class ChannelView {
       if (original) this.#deleted.add(original);
       return;
     }
-    const content = { text: args.text, blocks: args.blocks };
-    const inChannel = args.response_type === 'in_channel';
     if ((args.replace_original === true || args.replace_original === 'true') && original) {
+      const content = { text: args.text, blocks: args.blocks };
       const response = this.#responses.get(original);
       if (response) response.content = content;
       else this.#replaced.set(original, content);
       return;
     }
-    this.#responses.set(`r:${index}`, { target, content, inChannel, ts: slackTs() });
+    this.#respond(`r:${index}`, target, args);
+  }
+
+  #respond(key: string, target: ResponseTarget, reply: Content & { response_type?: unknown }): void {
+    const content = { text: reply.text, blocks: reply.blocks };
+    this.#responses.set(key, { target, content, inChannel: reply.response_type === 'in_channel', ts: slackTs() });
   }
 }
 

@@ -15,13 +15,14 @@ export interface Delivery {
   encode(typed: string): string;
   /** Events the stand-in made for what a person did (the assistant pane), signed and posted as Slack does. */
   events(envelopes: readonly Record<string, unknown>[]): Promise<void>;
+  /** A slash command; resolves to the app's direct reply (the body of its acknowledgement), if it gave one. */
   command(input: {
     command: string;
     text: string;
     user: StandinUser;
     channel: StandinChannel;
     responseUrl: string;
-  }): Promise<void>;
+  }): Promise<DirectReply | undefined>;
   /** A message event (and `app_mention` too when it mentions the bot, as Slack sends both). */
   message(input: {
     text: string;
@@ -43,11 +44,27 @@ export interface Delivery {
   }): Promise<void>;
 }
 
+/** A message in a command's HTTP response, as Slack reads it: ephemeral unless `response_type` says `in_channel`. */
+export interface DirectReply {
+  text?: unknown;
+  blocks?: unknown;
+  response_type?: unknown;
+}
+
+/** Slack shows a JSON body as a message, and a plain-text body as its text; an empty body shows nothing. */
+async function directReply(res: Response): Promise<DirectReply | undefined> {
+  const body = await res.text();
+  if (!res.ok || body.trim() === '') return undefined;
+  if (!res.headers.get('content-type')?.includes('application/json')) return { text: body };
+  const parsed: unknown = JSON.parse(body);
+  return typeof parsed === 'object' && parsed !== null ? parsed : undefined;
+}
+
 export function createDelivery(options: { slack: SlackStandin; appUrl: string; signingSecret: string }): Delivery {
   const { slack, appUrl, signingSecret } = options;
   const ws = slack.workspace;
 
-  async function post(body: string, contentType: string): Promise<void> {
+  async function post(body: string, contentType: string): Promise<Response> {
     const timestamp = Math.floor(Date.now() / 1000);
     const signature = slackSignature(body, timestamp, signingSecret);
     const res = await fetch(`${appUrl}/slack/events`, {
@@ -59,8 +76,9 @@ export function createDelivery(options: { slack: SlackStandin; appUrl: string; s
       },
       body,
     });
-    await res.arrayBuffer();
+    return res;
   }
+  const send = async (body: string, contentType: string) => void (await (await post(body, contentType)).arrayBuffer());
   const form = (fields: Record<string, string>) =>
     post(new URLSearchParams(fields).toString(), 'application/x-www-form-urlencoded');
 
@@ -80,10 +98,10 @@ export function createDelivery(options: { slack: SlackStandin; appUrl: string; s
   return {
     encode: (typed) => messageWire(typed, ws),
     async events(envelopes) {
-      for (const envelope of envelopes) await post(JSON.stringify(envelope), 'application/json');
+      for (const envelope of envelopes) await send(JSON.stringify(envelope), 'application/json');
     },
     async command({ command, text, user, channel, responseUrl }) {
-      await form({
+      const res = await form({
         token: 'playground',
         team_id: ws.teamId,
         team_domain: ws.teamDomain,
@@ -97,6 +115,7 @@ export function createDelivery(options: { slack: SlackStandin; appUrl: string; s
         response_url: responseUrl,
         trigger_id: `trigger-${randomUUID()}`,
       });
+      return directReply(res);
     },
     async message({ text, ts, threadTs, user, channel }) {
       const event = {
@@ -111,9 +130,9 @@ export function createDelivery(options: { slack: SlackStandin; appUrl: string; s
         team: ws.teamId,
         ...(threadTs && { thread_ts: threadTs }),
       };
-      await post(JSON.stringify(envelope(event)), 'application/json');
+      await send(JSON.stringify(envelope(event)), 'application/json');
       if (text.includes(`<@${ws.botUserId}>`)) {
-        await post(
+        await send(
           JSON.stringify(envelope({ ...event, type: 'app_mention', event_ts: slackTs() })),
           'application/json',
         );
@@ -146,7 +165,7 @@ export function createDelivery(options: { slack: SlackStandin; appUrl: string; s
           },
         ],
       };
-      await form({ payload: JSON.stringify(payload) });
+      await (await form({ payload: JSON.stringify(payload) })).arrayBuffer();
     },
   };
 }

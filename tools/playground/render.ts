@@ -306,7 +306,6 @@ export function blocksToHtml(blocks: unknown, names: RenderNames = {}): string {
 /** A message as Slack shows it: its blocks, or its `text` (mrkdwn) when it has none. */
 export function messageToHtml(message: { text?: unknown; blocks?: unknown }, names: RenderNames = {}): string {
   if (Array.isArray(message.blocks) && message.blocks.length > 0) return blocksToHtml(message.blocks, names);
-  return typeof message.text === 'string'
-    ? `<div class="block section">${mrkdwnToHtml(message.text, names)}</div>`
-    : '';
+  // A plain block, in the normal flow: a section's flex row would set each run of text and each mention in a column.
+  return typeof message.text === 'string' ? `<div class="block">${mrkdwnToHtml(message.text, names)}</div>` : '';
 }

@@ -126,7 +126,14 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
       if (!COMMANDS.has(name)) return { ok: false, error: `${name} is not a valid command. Try /agent or /visitors.` };
       const id = randomUUID();
       view.expectResponse(id, { channel: channel.id, user: me.id });
-      await delivery.command({ command: name, text: rest, user: me, channel, responseUrl: slack.responseUrl(id) });
+      const reply = await delivery.command({
+        command: name,
+        text: rest,
+        user: me,
+        channel,
+        responseUrl: slack.responseUrl(id),
+      });
+      if (reply) view.directReply(id, reply);
       return { ok: true };
     }
     // A reply in the assistant pane's thread is a message in the person's DM with the app.

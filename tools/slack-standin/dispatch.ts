@@ -5,6 +5,7 @@ import { parseArgs, ratelimited, readBody, responseUrl, uploadedContent } from '
 import { type Answer, type Args, ok } from './methods/answer.js';
 import { METHODS } from './methods/index.js';
 import { routeToken } from './routing.js';
+import { scopeRefusal } from './scopes.js';
 import type { SlackCall, SlackStandin } from './server.js';
 
 /**
@@ -44,6 +45,8 @@ function answerCall(slack: SlackStandin, call: SlackCall, args: Args, req: Incom
   const routed = routeToken(slack, method, args, req);
   if ('status' in routed) return routed;
   call.teamId = routed.tenant.teamId;
+  const unscoped = scopeRefusal(method, args, routed.scopes);
+  if (unscoped) return unscoped;
   const channel = args.channel ?? args.channel_id;
   const wait = slack.rateLimits.take(method, routed.tenant.teamId, typeof channel === 'string' ? channel : undefined);
   if (wait !== undefined) return ratelimited(wait);

@@ -172,7 +172,11 @@ export class Installs {
     const ws = this.slack.tenant(grant.teamId).workspace;
     const grid = ws.enterpriseId ? this.slack.enterprises.get(ws.enterpriseId) : undefined;
     const user = grant.userScope
-      ? { scope: grant.userScope, access_token: this.slack.tokens.issue('user', grant.owner), token_type: 'user' }
+      ? {
+          scope: grant.userScope,
+          access_token: this.slack.tokens.issue('user', grant.owner, scopeList(grant.userScope)),
+          token_type: 'user',
+        }
       : {};
     const install = {
       app_id: ws.appId,
@@ -187,11 +191,14 @@ export class Installs {
       ...(grant.scope && {
         ...bot,
         token_type: 'bot',
-        ...this.slack.rotation.botPair(grant.owner, { ...install, ...bot }),
+        ...this.slack.rotation.botPair(grant.owner, { ...install, ...bot }, scopeList(grant.scope)),
       }),
     };
   }
 }
+
+/** OAuth's `scope` parameter: scopes separated by commas. */
+const scopeList = (scope: string) => scope.split(',').filter(Boolean);
 
 function basic(req: IncomingMessage): [string | undefined, string | undefined] {
   const header = req.headers.authorization;

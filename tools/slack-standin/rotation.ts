@@ -30,8 +30,8 @@ export class TokenRotation {
   constructor(private readonly slack: SlackStandin) {}
 
   /** The token fields of an install's answer: an expiring pair when rotation is on, else a token that never expires. */
-  botPair(owner: TokenOwner, install: Record<string, unknown>): Record<string, unknown> {
-    const token = this.slack.tokens.issue('bot', owner);
+  botPair(owner: TokenOwner, install: Record<string, unknown>, scopes: readonly string[]): Record<string, unknown> {
+    const token = this.slack.tokens.issue('bot', owner, scopes);
     if (!this.enabled) return { access_token: token };
     return this.pair(owner, install, token);
   }
@@ -43,7 +43,7 @@ export class TokenRotation {
     // An uninstall or a revocation ends the pair: the access token it came with is refused, not merely expired.
     if (this.slack.tokens.get(found.accessToken)?.refused) return refuse('invalid_refresh_token');
     found.used = true;
-    const token = this.slack.tokens.issue('bot', found.owner);
+    const token = this.slack.tokens.issue('bot', found.owner, this.slack.tokens.get(found.accessToken)?.scopes ?? []);
     return ok({ ...found.install, token_type: 'bot', ...this.pair(found.owner, found.install, token) });
   }
 

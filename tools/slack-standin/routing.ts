@@ -19,7 +19,7 @@ export function routeToken(
   method: string,
   args: Args,
   req: IncomingMessage,
-): { tenant: Tenant; org?: Enterprise } | Answer {
+): { tenant: Tenant; org?: Enterprise; scopes: readonly string[] } | Answer {
   const header = req.headers.authorization;
   const token = header?.startsWith('Bearer ')
     ? header.slice(7)
@@ -35,7 +35,7 @@ export function routeToken(
   if ((state.kind === 'app') !== wantsApp) return refuse('not_allowed_token_type');
   if ('teamId' in state.owner) {
     const tenant = slack.tenants.get(state.owner.teamId);
-    return tenant ? { tenant } : refuse('invalid_auth');
+    return tenant ? { tenant, scopes: state.scopes } : refuse('invalid_auth');
   }
   const org = slack.enterprises.get(state.owner.enterpriseId);
   const tenants = [...slack.tenants.values()].filter((t) => t.orgInstall && t.orgInstall === org);
@@ -49,5 +49,5 @@ export function routeToken(
     tenants.find((t) => t.teamId === args.team_id) ??
     tenants.find((t) => about.some((id) => id && (t.holds(id) || !!t.person(id.split(',')[0] ?? '')))) ??
     first;
-  return { tenant, org };
+  return { tenant, org, scopes: state.scopes };
 }

@@ -168,9 +168,14 @@ export class SlackStandin {
     return [...this.tenants.values()].find((t) => t.holds(channel)) ?? this.home;
   }
 
-  /** Lets `token` in as a bot (`xoxb-`) or app-level (`xapp-`) token of a workspace (the default one). */
-  acceptToken(token: string, kind: 'bot' | 'app' = token.startsWith('xapp-') ? 'app' : 'bot', teamId?: string): void {
-    this.tokens.accept(token, kind, { teamId: teamId ?? this.home.teamId });
+  /** Lets `token` in as a bot (`xoxb-`) or app-level (`xapp-`) token of a workspace (the default one), and its scopes. */
+  acceptToken(
+    token: string,
+    kind: 'bot' | 'app' = token.startsWith('xapp-') ? 'app' : 'bot',
+    teamId?: string,
+    scopes?: readonly string[],
+  ): void {
+    this.tokens.accept(token, kind, { teamId: teamId ?? this.home.teamId }, scopes);
   }
 
   /** Refuses `token` from now on, as Slack does a revoked token or a deactivated account. */

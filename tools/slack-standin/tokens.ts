@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { APP_TOKEN_SCOPES, manifestBotScopes } from './scopes.js';
 
 /** Whose a token is: one workspace's install, or an organisation's org-wide install. */
 export type TokenOwner = { teamId: string } | { enterpriseId: string };
@@ -7,10 +8,15 @@ export type TokenOwner = { teamId: string } | { enterpriseId: string };
 export interface TokenState {
   kind: 'bot' | 'user' | 'app';
   owner: TokenOwner;
+  /** What the token may do (scopes.ts): an app-level token connects; a bot token has what its install granted. */
+  scopes: readonly string[];
   refused?: string;
   /** When it stops working (ms, the stand-in's clock): tokens of an app with token rotation on. */
   expiresAt?: number;
 }
+
+/** A token's scopes unless given: the app-level token's, or what installing from the project's manifest grants. */
+const defaultScopes = (kind: TokenState['kind']) => (kind === 'app' ? APP_TOKEN_SCOPES : manifestBotScopes());
 
 /** The tokens the stand-in knows, whose each is, and which it now refuses. */
 export class Tokens {
@@ -20,22 +26,22 @@ export class Tokens {
     return this.states.get(token);
   }
 
-  accept(token: string, kind: TokenState['kind'], owner: TokenOwner): void {
-    this.states.set(token, { kind, owner });
+  accept(token: string, kind: TokenState['kind'], owner: TokenOwner, scopes = defaultScopes(kind)): void {
+    this.states.set(token, { kind, owner, scopes });
   }
 
-  /** A fresh token for an install, as OAuth hands out. */
-  issue(kind: 'bot' | 'user', owner: TokenOwner): string {
+  /** A fresh token for an install, as OAuth hands out, with the scopes the install granted. */
+  issue(kind: 'bot' | 'user', owner: TokenOwner, scopes: readonly string[]): string {
     const id = 'teamId' in owner ? owner.teamId : owner.enterpriseId;
     const token = `${kind === 'bot' ? 'xoxb' : 'xoxp'}-${id}-${randomBytes(12).toString('hex')}`;
-    this.accept(token, kind, owner);
+    this.accept(token, kind, owner, scopes);
     return token;
   }
 
   refuse(token: string, error: string): void {
     const state = this.states.get(token);
     if (state) state.refused = error;
-    else this.states.set(token, { kind: 'bot', owner: { teamId: '' }, refused: error });
+    else this.states.set(token, { kind: 'bot', owner: { teamId: '' }, scopes: [], refused: error });
   }
 
   /** The same token under the name token rotation gives it (`xoxe.xoxb-…`), expiring at `expiresAt`. */

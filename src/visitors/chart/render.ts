@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { TopLevelSpec } from 'vega-lite';
 import { formatRange } from '../format.js';
+import { UTC } from '../zone.js';
 import type { Trend } from './trend.js';
 
 /**
@@ -50,9 +51,15 @@ const CHART_CONFIG = {
   view: { stroke: null },
 } satisfies TopLevelSpec['config'];
 
+/** The zone whose calendar days the buckets are (the asker's), as the report names it. */
+const zoneOf = (trend: Trend) => trend.range.tz ?? UTC;
+
 export function chartTitle(trend: Trend): string {
-  return `Unique visitors per ${UNIT[trend.granularity]} · ${formatRange(trend.range.from, trend.range.to)} (UTC)`;
+  const { from, to } = trend.range;
+  return `Unique visitors per ${UNIT[trend.granularity]} · ${formatRange(from, to)} (${zoneOf(trend)})`;
 }
+
+const AXIS = { day: 'Day', week: 'Week starting', month: 'Month' } as const;
 
 /** The Vega-Lite spec for a trend. Same trend, same spec: no clock, no randomness. */
 export function chartSpec(trend: Trend): TopLevelSpec {
@@ -88,8 +95,9 @@ export function chartSpec(trend: Trend): TopLevelSpec {
       x: {
         field: 'start',
         type: 'temporal',
+        // Buckets are calendar dates (`YYYY-MM-DD`), read as UTC so that no zone shifts them; they are `zoneOf`'s days.
         timeUnit: monthly ? 'utcyearmonth' : 'utcyearmonthdate',
-        title: monthly ? 'Month (UTC)' : trend.granularity === 'week' ? 'Week starting (UTC)' : 'Day (UTC)',
+        title: `${AXIS[trend.granularity]} (${zoneOf(trend)})`,
         axis: { format: monthly ? '%b %Y' : '%-d %b', labelAngle: 0, tickCount: Math.min(values.length / 3, 10) },
       },
       y: { field: 'visitors', type: 'quantitative', title: 'Unique visitors', axis: { format: '~s' } },

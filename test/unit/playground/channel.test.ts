@@ -78,6 +78,20 @@ describe('ChannelView', () => {
     expect(view.messages('U1').map((m) => m.html)).toEqual([expect.stringContaining('for all')]);
   });
 
+  it('shows a command’s direct reply: privately by default, to everyone when in_channel; nothing for another id', () => {
+    const { view } = record();
+    view.expectResponse('help', { channel: 'C1', user: 'U1' });
+    view.directReply('help', { text: 'usage', response_type: 'ephemeral' });
+    view.expectResponse('shout', { channel: 'C1', user: 'U1' });
+    view.directReply('shout', { text: 'for all', response_type: 'in_channel' });
+    view.directReply('unknown', { text: 'lost' });
+    expect(view.messages('U1')).toEqual([
+      expect.objectContaining({ bot: true, ephemeral: true, html: expect.stringContaining('usage') }),
+      expect.objectContaining({ bot: true, ephemeral: false, html: expect.stringContaining('for all') }),
+    ]);
+    expect(view.messages('U2').map((m) => m.html)).toEqual([expect.stringContaining('for all')]);
+  });
+
   it('links uploaded files; CSV files download, images show', () => {
     const { slack, view } = record();
     slack.messages.push({

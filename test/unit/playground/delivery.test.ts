@@ -19,16 +19,20 @@ describe('playground delivery: what a person types, as Slack sends it', () => {
   let server: Server;
   let received: Received[];
   let delivery: Delivery;
+  /** What the app answers each request with. */
+  let answer: { type: string; body: string };
 
   beforeEach(async () => {
     slack = await startSlackStandin();
     received = [];
+    answer = { type: 'text/plain', body: '' };
     server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers });
-        res.end();
+        res.setHeader('content-type', answer.type);
+        res.end(answer.body);
       });
     });
     server.listen(0, '127.0.0.1');
@@ -76,6 +80,16 @@ describe('playground delivery: what a person types, as Slack sends it', () => {
       channel_id: channel().id,
       response_url: slack.responseUrl('x'),
     });
+  });
+
+  it('hands back a command’s direct reply as Slack reads it: JSON, plain text, or nothing', async () => {
+    const command = () => delivery.command({ command: '/agent', text: 'help', ...from(), responseUrl: 'x' });
+    answer = { type: 'application/json', body: '{"response_type":"ephemeral","text":"usage"}' };
+    expect(await command()).toEqual({ response_type: 'ephemeral', text: 'usage' });
+    answer = { type: 'text/plain', body: 'plain words' };
+    expect(await command()).toEqual({ text: 'plain words' });
+    answer = { type: 'text/plain', body: '' };
+    expect(await command()).toBeUndefined();
   });
 
   it('delivers a message that mentions the bot twice, as message and app_mention, one client_msg_id', async () => {

@@ -22,7 +22,7 @@ function info({ args, tenant }: MethodCall): Answer {
       name: channel.name,
       is_channel: true,
       is_im: false,
-      is_private: false,
+      is_private: channel.id.startsWith('G'),
       is_member: channel.botMember !== false,
       is_shared: shared.length > 0,
       is_ext_shared: shared.length > 0,

@@ -4,10 +4,10 @@ import type { Trend } from '../../../../src/visitors/chart/trend.js';
 import { dayNumber } from '../../../../src/visitors/date-range.js';
 import { buckets } from '../../../../src/visitors/periods.js';
 
-function trend(from: string, to: string, today: string): Trend {
+function trend(from: string, to: string, today: string, tz?: string): Trend {
   const all = buckets({ from, to }, dayNumber(today) ?? 0);
   return {
-    range: { from, to },
+    range: { from, to, ...(tz && { tz }) },
     granularity: all.granularity,
     points: all.buckets.map((bucket, i) =>
       bucket.state === 'future' ? { bucket } : { bucket, counts: { human: 100 + i, ai: 20 + i, total: 110 + 2 * i } },
@@ -32,6 +32,16 @@ describe('chartSpec', () => {
     expect((encoding.color?.legend as object | undefined) ?? null).not.toBeNull();
     expect(JSON.stringify(spec.title)).toContain('Unique visitors per day · 9–24 Nov 2026 (UTC)');
     expect(JSON.stringify(spec.title)).toContain('still in progress');
+  });
+
+  it('names the zone whose days it shows: the person’s, not UTC', () => {
+    const xTitle = (spec: unknown) => (spec as { encoding: { x: { title: string } } }).encoding.x.title;
+    const spec = chartSpec(trend('2026-11-09', '2026-11-24', '2026-11-22', 'Pacific/Auckland'));
+    expect(xTitle(spec)).toBe('Day (Pacific/Auckland)');
+    expect(JSON.stringify(spec.title)).toContain('Unique visitors per day · 9–24 Nov 2026 (Pacific/Auckland)');
+    expect(JSON.stringify(spec)).not.toContain('UTC)');
+    const weekly = chartSpec(trend('2026-09-07', '2026-11-22', '2026-11-22', 'America/Los_Angeles'));
+    expect(xTitle(weekly)).toBe('Week starting (America/Los_Angeles)');
   });
 
   it('is deterministic: the same data gives the same spec', () => {

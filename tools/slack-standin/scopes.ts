@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { type Answer, type Args, refuse } from './methods/answer.js';
+
+/**
+ * The scopes a Web API method needs, from Slack's method reference (granular bot scopes: `chat:write` where the
+ * classic reference says `chat:write:bot`). A method reading or writing a conversation needs the scope of that
+ * conversation's kind: `channels:` for a public channel, `groups:` private, `im:` a DM, `mpim:` a group DM.
+ * Methods not listed need none (`auth.test`, `chat.getPermalink`, `views.*`).
+ */
+const NEEDS: Record<string, (args: Args) => string> = {
+  'chat.postMessage': () => 'chat:write',
+  'chat.update': () => 'chat:write',
+  'chat.postEphemeral': () => 'chat:write',
+  'conversations.info': (args) => `${kind(args.channel)}:read`,
+  'conversations.history': (args) => `${kind(args.channel)}:history`,
+  'conversations.replies': (args) => `${kind(args.channel)}:history`,
+  // The app opens DMs by person: one person is an `im`, several a group DM.
+  'conversations.open': (args) => (String(args.users ?? '').includes(',') ? 'mpim:write' : 'im:write'),
+  'files.getUploadURLExternal': () => 'files:write',
+  'files.completeUploadExternal': () => 'files:write',
+  'files.info': () => 'files:read',
+  'users.info': () => 'users:read',
+  'reactions.add': () => 'reactions:write',
+  'reactions.remove': () => 'reactions:write',
+  'assistant.threads.setStatus': () => 'assistant:write',
+  'assistant.threads.setSuggestedPrompts': () => 'assistant:write',
+  'assistant.threads.setTitle': () => 'assistant:write',
+  'apps.connections.open': () => 'connections:write',
+};
+
+/** A conversation's kind by its id: `D…` a DM, `G…` a private channel (or group DM, as Slack once named both). */
+function kind(channel: unknown): 'channels' | 'groups' | 'im' {
+  const id = String(channel ?? '');
+  return id.startsWith('D') ? 'im' : id.startsWith('G') ? 'groups' : 'channels';
+}
+
+/** Slack's refusal of a call its token lacks the scope for: `missing_scope`, what it needed and what it has. */
+export function scopeRefusal(method: string, args: Args, provided: readonly string[]): Answer | undefined {
+  const needed = NEEDS[method]?.(args);
+  if (!needed || provided.includes(needed)) return undefined;
+  return refuse('missing_scope', { needed, provided: provided.join(',') });
+}
+
+/** The app-level token's scope: Socket Mode connections. */
+export const APP_TOKEN_SCOPES: readonly string[] = ['connections:write'];
+
+let fromManifest: readonly string[] | undefined;
+
+/**
+ * The bot scopes the project's `manifest.yml` asks for (`oauth_config.scopes.bot`): what installing the app from it
+ * grants its bot token, so a scope the app needs and the manifest lacks fails here as it would on Slack.
+ */
+export function manifestBotScopes(): readonly string[] {
+  fromManifest ??= botScopesOf(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
+  return fromManifest;
+}
+
+/** The `- scope` items under `oauth_config:` → `scopes:` → `bot:` of a manifest (comments skipped). */
+export function botScopesOf(manifest: string): string[] {
+  const lines = manifest.split('\n');
+  const start = lines.findIndex((line, i) => /^ {4}bot:\s*$/.test(line) && /^ {2}scopes:\s*$/.test(lines[i - 1] ?? ''));
+  if (start < 0) throw new Error('manifest.yml has no oauth_config.scopes.bot');
+  const scopes: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (/^\s*#/.test(line)) continue;
+    const item = /^ {6}- ([\w:.-]+)\s*$/.exec(line);
+    if (!item?.[1]) break;
+    scopes.push(item[1]);
+  }
+  return scopes;
+}
