@@ -72,10 +72,7 @@ describe.each(storeKinds)('a workspace whose sealed records do not open ($label)
   beforeEach(async () => {
     await h.boot({ env: oauthEnv(h) });
     ws.prepare();
-    await ws.install('T1', 'U123ALICE');
-    await ws.install('T2', 'U2ANA');
-    expect(await ws.connect('T1', 'U123ALICE', { apiKey: KEY_A, project: 'proj_a' })).toBeUndefined();
-    expect(await ws.connect('T2', 'U2ANA', { apiKey: KEY_B, project: 'proj_b' })).toBeUndefined();
+    await ws.installAcmeAndGlobex({ acme: KEY_A, globex: KEY_B });
   });
 
   it('tells its people why nothing runs and who can fix it, and the other workspace goes on', async () => {

@@ -54,10 +54,7 @@ describe('many workspaces on Redis: what is stored', () => {
   beforeEach(async () => {
     await h.boot({ env: oauthEnv(h) });
     ws.prepare();
-    await ws.install('T1', 'U123ALICE');
-    await ws.install('T2', 'U2ANA');
-    expect(await ws.connect('T1', 'U123ALICE', { apiKey: KEY_A, project: 'proj_a' })).toBeUndefined();
-    expect(await ws.connect('T2', 'U2ANA', { apiKey: KEY_B, project: 'proj_b' })).toBeUndefined();
+    await ws.installAcmeAndGlobex({ acme: KEY_A, globex: KEY_B });
   });
 
   it('keeps each workspace under its own keys, and no admin key or bot token in clear anywhere', async () => {

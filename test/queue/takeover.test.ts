@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../src/queue/engine.js';
 import { createRedisEngine } from '../../src/queue/redis.js';
 import { CLEAN_CWD } from '../support/app-process.js';
 import { captureLogs } from '../support/logs.js';
@@ -115,72 +116,84 @@ describe.skipIf(!redisAvailable)('two worker processes, one killed mid-job', { t
     }
   });
 
-  it('counts take-overs per step: a job whose worker dies during four different steps still completes, once', {
-    timeout: 120_000,
-  }, async () => {
+  /**
+   * Two workers and a stepping job `steps/1` they take: `kill(entry)` SIGKILLs the worker that wrote a list entry and
+   * starts a replacement in the background (the survivor takes the step over meanwhile); `list` reads the workers'
+   * lists. `run` is the test; the replacements are awaited and the engine closed after it.
+   */
+  async function withSteppingJob(
+    run: (job: {
+      web: Engine;
+      list: (name: string) => Promise<string[]>;
+      kill(entry: string): Promise<void>;
+    }) => Promise<void>,
+  ): Promise<void> {
     workers.push(await startWorker(namespace), await startWorker(namespace));
-    // Each killed worker is replaced in the background: the survivor takes the step over meanwhile.
     const replacements: Promise<unknown>[] = [];
     const web = await createRedisEngine({ redisUrl: TEST_REDIS_URL, namespace, log: captureLogs().log });
     const redis = new Redis(TEST_REDIS_URL);
     const list = (name: string) => redis.lrange(`${namespace}:test:${name}`, 0, -1);
     try {
       await web.lane(lanes.steps).add({ n: 1 }, { id: 'steps/1' });
-      // More take-overs over the job's life than a step may have (MAX_STALLED, 3), one per step.
-      for (let step = 1; step <= 4; step++) {
-        const entry = await eventually(
-          async () => (await list('steps')).find((line) => line.startsWith(`steps/1 ${step} `)),
-          20_000,
-          `step ${step} started`,
-        );
-        await killRunner(entry, replacements);
-      }
-      await eventually(
-        async () => (await list('completed')).length > 0 || (await web.counts('steps')).failed > 0,
-        30_000,
-        'the last step or a failure',
-      );
-      expect(await web.failed('steps')).toEqual([]);
-      await sleep(LOCK_MS + STALLED_MS);
-      expect(await list('completed')).toHaveLength(1);
-      const steps = (await list('steps')).map((line) => Number(line.split(' ')[1]));
-      // Steps in order, never one again after the next began; each killed step ran again where it was taken over.
-      expect(steps).toEqual([...steps].sort((a, b) => a - b));
-      for (const step of [1, 2, 3, 4]) expect(steps.filter((s) => s === step).length).toBeGreaterThanOrEqual(2);
-      expect(steps.at(-1)).toBe(STEP_COUNT);
-      expect(await web.counts('steps')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
+      await run({ web, list, kill: (entry) => killRunner(entry, replacements) });
     } finally {
       await Promise.allSettled(replacements);
       await web.close(0);
       redis.disconnect();
     }
-  });
+  }
 
-  it('fails a step that keeps killing its worker after 3 take-overs, with an error log naming the job', {
-    timeout: 120_000,
-  }, async () => {
-    workers.push(await startWorker(namespace), await startWorker(namespace));
-    const replacements: Promise<unknown>[] = [];
-    const web = await createRedisEngine({ redisUrl: TEST_REDIS_URL, namespace, log: captureLogs().log });
-    const redis = new Redis(TEST_REDIS_URL);
-    const list = (name: string) => redis.lrange(`${namespace}:test:${name}`, 0, -1);
-    try {
-      await web.lane(lanes.steps).add({ n: 1 }, { id: 'steps/1' });
-      for (let start = 1; start <= 4; start++) {
-        const entry = await eventually(async () => (await list('steps'))[start - 1], 20_000, `start ${start}`);
-        await killRunner(entry, replacements);
-      }
-      const failed = await eventually(async () => (await web.failed('steps'))[0], 30_000, 'the failure');
-      expect(failed).toMatchObject({ id: 'steps/1', error: 'job stalled more than allowable limit' });
-      // Four starts, all of step 1: the fourth take-over fails the job instead of running it a fifth time.
-      expect((await list('steps')).map((line) => line.split(' ')[1])).toEqual(['1', '1', '1', '1']);
-      expect(await list('completed')).toEqual([]);
-      const logged = workers.map(({ output }) => output()).join('\n');
-      expect(logged).toMatch(/"level":"error".*"event":"queue\.job_failed".*"job_id":"steps\/1"/);
-    } finally {
-      await Promise.allSettled(replacements);
-      await web.close(0);
-      redis.disconnect();
-    }
-  });
+  it(
+    'counts take-overs per step: a job whose worker dies during four different steps still completes, once',
+    {
+      timeout: 120_000,
+    },
+    () =>
+      withSteppingJob(async ({ web, list, kill }) => {
+        // More take-overs over the job's life than a step may have (MAX_STALLED, 3), one per step.
+        for (let step = 1; step <= 4; step++) {
+          const entry = await eventually(
+            async () => (await list('steps')).find((line) => line.startsWith(`steps/1 ${step} `)),
+            20_000,
+            `step ${step} started`,
+          );
+          await kill(entry);
+        }
+        await eventually(
+          async () => (await list('completed')).length > 0 || (await web.counts('steps')).failed > 0,
+          30_000,
+          'the last step or a failure',
+        );
+        expect(await web.failed('steps')).toEqual([]);
+        await sleep(LOCK_MS + STALLED_MS);
+        expect(await list('completed')).toHaveLength(1);
+        const steps = (await list('steps')).map((line) => Number(line.split(' ')[1]));
+        // Steps in order, never one again after the next began; each killed step ran again where it was taken over.
+        expect(steps).toEqual([...steps].sort((a, b) => a - b));
+        for (const step of [1, 2, 3, 4]) expect(steps.filter((s) => s === step).length).toBeGreaterThanOrEqual(2);
+        expect(steps.at(-1)).toBe(STEP_COUNT);
+        expect(await web.counts('steps')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
+      }),
+  );
+
+  it(
+    'fails a step that keeps killing its worker after 3 take-overs, with an error log naming the job',
+    {
+      timeout: 120_000,
+    },
+    () =>
+      withSteppingJob(async ({ web, list, kill }) => {
+        for (let start = 1; start <= 4; start++) {
+          const entry = await eventually(async () => (await list('steps'))[start - 1], 20_000, `start ${start}`);
+          await kill(entry);
+        }
+        const failed = await eventually(async () => (await web.failed('steps'))[0], 30_000, 'the failure');
+        expect(failed).toMatchObject({ id: 'steps/1', error: 'job stalled more than allowable limit' });
+        // Four starts, all of step 1: the fourth take-over fails the job instead of running it a fifth time.
+        expect((await list('steps')).map((line) => line.split(' ')[1])).toEqual(['1', '1', '1', '1']);
+        expect(await list('completed')).toEqual([]);
+        const logged = workers.map(({ output }) => output()).join('\n');
+        expect(logged).toMatch(/"level":"error".*"event":"queue\.job_failed".*"job_id":"steps\/1"/);
+      }),
+  );
 });

@@ -130,6 +130,14 @@ export class Workspaces {
     });
   }
 
+  /** Acme (T1, by Alice) and Globex (T2, by Ana) install the app, and each connects its own project with its own key. */
+  async installAcmeAndGlobex(keys: { acme: string; globex: string }): Promise<void> {
+    await this.install('T1', 'U123ALICE');
+    await this.install('T2', 'U2ANA');
+    expect(await this.connect('T1', 'U123ALICE', { apiKey: keys.acme, project: 'proj_a' })).toBeUndefined();
+    expect(await this.connect('T2', 'U2ANA', { apiKey: keys.globex, project: 'proj_b' })).toBeUndefined();
+  }
+
   /** Home views published for `userId` in `teamId`, in order. */
   published(teamId: string, userId: string): SlackCall[] {
     return this.h.slack.callsTo('views.publish').filter((c) => c.teamId === teamId && c.args.user_id === userId);
