@@ -50,6 +50,10 @@ export const home = {
   title: 'Mintlify',
   notConnected: 'Mintlify is not connected yet: connect your project to start agent jobs and read visitors here.',
   notConnectedAsk: (who: string) => `Mintlify is not connected yet. ${opening(who)} can connect it here.`,
+  /** Settings stored under an encryption key this deployment no longer has (`mintlify.settings_unreadable`). */
+  unreadable: (who: string) =>
+    ":warning: I can't read this workspace's Mintlify connection: it was saved under an encryption key this app no " +
+    `longer has, so nothing runs here. ${opening(who)} can connect it again here.`,
   connected(settings: PublicSettings, showKey: boolean): string {
     const routes = Object.entries(settings.channelProjects).map(([c, p]) => `<#${c}> → ${inlineCode(p)}`);
     return [

@@ -29,11 +29,14 @@ export const CHANGES_SHOWN = 5;
  */
 export function connectionSection(connection: Connection, canManage: boolean, orgWide = false): types.KnownBlock[] {
   const { settings, steward, changes } = connection;
+  const who = whoCanConnect(steward, orgWide);
   const text = settings
     ? home.connected(settings, canManage)
-    : canManage
-      ? home.notConnected
-      : home.notConnectedAsk(whoCanConnect(steward, orgWide));
+    : connection.unreadable
+      ? home.unreadable(canManage ? 'you' : who)
+      : canManage
+        ? home.notConnected
+        : home.notConnectedAsk(who);
   const latest = changes
     .slice(-CHANGES_SHOWN)
     .reverse()

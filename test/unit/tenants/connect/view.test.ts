@@ -31,6 +31,17 @@ const connected: Connection = {
 describe('App Home’s Mintlify section', () => {
   const buttons = (blocks: unknown) => buttonsIn(blocks).map((b) => b.button.text.text);
 
+  it('says a connection this deployment cannot open is unreadable, not "not connected", and offers to connect again', () => {
+    const unreadable: Connection = { ...installed, unreadable: true };
+    const manager = JSON.stringify(connectionSection(unreadable, true));
+    expect(manager).toContain("can't read this workspace's Mintlify connection");
+    expect(manager).not.toContain('not connected yet');
+    expect(buttons(connectionSection(unreadable, true))).toEqual(['Connect Mintlify']);
+    const other = JSON.stringify(connectionSection(unreadable, false));
+    expect(other).toContain("can't read this workspace's Mintlify connection");
+    expect(other).toContain('<@U1ANA> (who installed me) or a workspace admin or owner');
+  });
+
   it('offers Connect Mintlify to who may connect, and names who can to the others', () => {
     expect(buttons(connectionSection(installed, true))).toEqual(['Connect Mintlify']);
     const other = connectionSection(installed, false);
