@@ -4,6 +4,7 @@ import type { Deps } from './deps.js';
 import { decodeSlackText } from './slack/decode.js';
 import { slackErrorCode } from './slack/errors.js';
 import { quote } from './slack/mrkdwn.js';
+import { payloadOf, removalEventOf } from './slack/payload.js';
 import { type WorkspaceRef, workspaceOf } from './workspace.js';
 
 export type RemovalReason = 'app_uninstalled' | 'tokens_revoked' | 'team_access_revoked';
@@ -35,17 +36,17 @@ export interface RemovalTarget {
 const GONE = new Set(['invalid_auth', 'account_inactive', 'token_revoked']);
 
 /** The claim in a removal event; none for a `tokens_revoked` of user tokens only (not the app's concern). */
-export function claimOf(event: Record<string, unknown>, context: Context): RemovalClaim | undefined {
+export function claimOf(wire: unknown, context: Context): RemovalClaim | undefined {
+  const event = removalEventOf(wire);
   switch (event.type) {
     case 'app_uninstalled':
       return { reason: 'app_uninstalled', refs: [workspaceOf(context)] };
     case 'tokens_revoked': {
-      const bot = (event.tokens as { bot?: unknown } | undefined)?.bot;
-      const botUsers = Array.isArray(bot) ? bot.map(String) : [];
+      const botUsers = event.tokens?.bot ?? [];
       return botUsers.length > 0 ? { reason: 'tokens_revoked', refs: [workspaceOf(context)], botUsers } : undefined;
     }
     case 'team_access_revoked': {
-      const teams = Array.isArray(event.team_ids) ? event.team_ids.map(String) : [];
+      const teams = event.team_ids ?? [];
       return { reason: 'team_access_revoked', refs: teams.map((teamId) => ({ teamId })) };
     }
     default:
@@ -85,11 +86,11 @@ export function removedAnswer(command: string, text: string): string {
 function removedGate(target: Pick<RemovalTarget, 'removed'>, log: Deps['log']): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     if (!target.removed(args.context)) return args.next();
-    const body = args.body as unknown as Record<string, unknown>;
+    const { command, text: typed } = payloadOf(args.body);
     const ack = 'ack' in args ? (args.ack as (response?: Record<string, unknown>) => Promise<void>) : undefined;
     log.info('slack.workspace_removed_request', { team: args.context.teamId });
-    if (typeof body.command !== 'string') return ack?.();
-    const text = removedAnswer(body.command, decodeSlackText(String(body.text ?? '')));
+    if (command === undefined) return ack?.();
+    const text = removedAnswer(command, decodeSlackText(typed ?? ''));
     return ack?.({ response_type: 'ephemeral', text });
   };
 }
@@ -105,13 +106,13 @@ export function registerRemoval(app: App, root: Pick<Deps, 'log' | 'slack'>, tar
   // One at a time: Slack sends tokens_revoked and app_uninstalled together, and the second must see the first's
   // removal (or a reinstall since), not act on the installation both read.
   let removing = Promise.resolve();
-  const handle = (args: { event: Record<string, unknown>; context: Context }) => {
+  const handle = (args: { event: unknown; context: Context }) => {
     removing = removing
       .then(() => believe(args))
       .catch((error: unknown) => root.log.error('slack.removal_failed', { error }));
     return removing;
   };
-  const believe = async ({ event, context }: { event: Record<string, unknown>; context: Context }) => {
+  const believe = async ({ event, context }: { event: unknown; context: Context }) => {
     const claim = claimOf(event, context);
     if (!claim) return;
     for (const ref of claim.refs) {
@@ -125,6 +126,6 @@ export function registerRemoval(app: App, root: Pick<Deps, 'log' | 'slack'>, tar
     }
   };
   for (const type of ['app_uninstalled', 'tokens_revoked', 'team_access_revoked']) {
-    app.event(type, (args) => handle(args as unknown as Parameters<typeof handle>[0]));
+    app.event(type, (args) => handle(args));
   }
 }

@@ -2,6 +2,7 @@ import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../log.js';
 import { slackErrorCode } from './errors.js';
+import { payloadOf } from './payload.js';
 
 /** Who may use the agent, and where: empty lists mean everyone, everywhere. */
 export interface AccessRule {
@@ -37,20 +38,17 @@ export function verdictFor(
   return { allowed: true };
 }
 
-const str = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
-
 /** The person and the conversation of any payload Slack sends. */
-export function requesterOf(body: Record<string, unknown>): Requester {
-  if (body.type === 'event_callback') {
-    const event = (body.event ?? {}) as Record<string, unknown>;
-    return { userId: str(event.user), channel: str(event.channel), teamId: str(event.user_team) ?? str(event.team) };
+export function requesterOf(body: unknown): Requester {
+  const payload = payloadOf(body);
+  if (payload.type === 'event_callback') {
+    const { event } = payload;
+    return { userId: event?.user, channel: event?.channel, teamId: event?.user_team ?? event?.team };
   }
   // A command reaches the install of the person's own workspace: it never comes from another organisation.
-  if (typeof body.command === 'string') return { userId: str(body.user_id), channel: str(body.channel_id) };
-  const user = body.user as { id?: unknown; team_id?: unknown } | undefined;
-  const channel = body.channel as { id?: unknown } | undefined;
-  const container = body.container as { channel_id?: unknown } | undefined;
-  return { userId: str(user?.id), channel: str(channel?.id) ?? str(container?.channel_id), teamId: str(user?.team_id) };
+  if (payload.command !== undefined) return { userId: payload.user_id, channel: payload.channel_id };
+  const { user, channel, container } = payload;
+  return { userId: user?.id, channel: channel?.id ?? container?.channel_id, teamId: user?.team_id };
 }
 
 /** The Enterprise Grid organisation a person belongs to, if any (`users.info` → `enterprise_user.enterprise_id`). */
@@ -97,7 +95,7 @@ const ACCESS = 'access';
 export function accessMiddleware(rule: AccessRule, log: Logger): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const { body, context, next } = args;
-    const requester = requesterOf(body as unknown as Record<string, unknown>);
+    const requester = requesterOf(body);
     const { userId, channel } = requester;
     if (userId && channel) {
       const external = await isExternal(requester, context, enterpriseThrough(args.client, log));

@@ -2,6 +2,7 @@ import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { toIncoming } from '../agent/index.js';
 import type { Deps } from '../deps.js';
 import { decodeSlackText } from '../slack/decode.js';
+import { type PayloadEvent, payloadOf } from '../slack/payload.js';
 import type { Audience } from '../slack/reply.js';
 import { workspaceOf } from '../workspace.js';
 import { notConnected, settingsUnreadable, whoCanConnect } from './connect/messages.js';
@@ -20,26 +21,25 @@ type Request =
 
 const PASSING_EVENTS = new Set(['app_home_opened', 'app_uninstalled', 'tokens_revoked', 'team_access_revoked']);
 const CONNECT_ACTIONS = new Set<string>([CONNECT_IDS.open, CONNECT_IDS.disconnect]);
-const str = (value: unknown) => (typeof value === 'string' ? value : '');
 
-function requestOf(body: Record<string, unknown>, botUserId: string | undefined): Request {
-  if (typeof body.command === 'string') return { kind: 'command', text: decodeSlackText(str(body.text)) };
-  if (body.type === 'event_callback') return eventRequest((body.event ?? {}) as Record<string, unknown>, botUserId);
-  const view = body.view as { callback_id?: unknown } | undefined;
-  const actions = (body.actions ?? []) as { action_id?: unknown }[];
-  if (body.type === 'view_submission' && view?.callback_id === CONNECT_IDS.view) return { kind: 'pass' };
-  if (body.type === 'block_actions' && actions.every((a) => CONNECT_ACTIONS.has(str(a.action_id)))) {
+function requestOf(body: unknown, botUserId: string | undefined): Request {
+  const payload = payloadOf(body);
+  if (payload.command !== undefined) return { kind: 'command', text: decodeSlackText(payload.text ?? '') };
+  if (payload.type === 'event_callback') return eventRequest(payload.event ?? {}, botUserId);
+  const actions = payload.actions ?? [];
+  if (payload.type === 'view_submission' && payload.view?.callback_id === CONNECT_IDS.view) return { kind: 'pass' };
+  if (payload.type === 'block_actions' && actions.every((a) => CONNECT_ACTIONS.has(a.action_id ?? ''))) {
     return { kind: 'pass' };
   }
-  const user = str((body.user as { id?: unknown } | undefined)?.id);
-  const channel = str((body.channel as { id?: unknown } | undefined)?.id);
+  const user = payload.user?.id;
+  const channel = payload.channel?.id;
   if (!user || !channel) return { kind: 'ignore' };
-  const responseUrl = str(body.response_url);
+  const responseUrl = payload.response_url;
   return { kind: 'private', audience: { userId: user, channel, ...(responseUrl && { responseUrl }) }, text: '' };
 }
 
-function eventRequest(event: Record<string, unknown>, botUserId: string | undefined): Request {
-  const type = str(event.type);
+function eventRequest(event: PayloadEvent, botUserId: string | undefined): Request {
+  const type = event.type ?? '';
   if (PASSING_EVENTS.has(type)) return { kind: 'pass' };
   // A person's own new message (the agent's guard ladder), spoken to the bot: a mention, or in its DM.
   const incoming = toIncoming(event, botUserId);
@@ -60,7 +60,7 @@ function eventRequest(event: Record<string, unknown>, botUserId: string | undefi
  */
 export function notConnectedGate(root: Pick<Deps, 'workspaces'>): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
-    const request = requestOf(args.body as unknown as Record<string, unknown>, args.context.botUserId);
+    const request = requestOf(args.body, args.context.botUserId);
     if (request.kind === 'pass') return args.next();
     const deps = await root.workspaces.scope(workspaceOf(args.context));
     if (!deps.connection || deps.connection.settings) return args.next();

@@ -11,16 +11,17 @@ import { SecretError, type Secrets } from './secrets.js';
 
 /** What the app reads of Bolt's installation (kept whole, sealed): who installed it and the bot's token. */
 export const StoredInstallationSchema = z.looseObject({
-  team: z.object({ id: z.string() }).nullish(),
-  enterprise: z.object({ id: z.string() }).nullish(),
+  // Each part loose like the whole: Bolt's installer reads back what it stored and stores it again when it renews a
+  // token (names, scopes, and with token rotation the refresh token and expiry it needs to renew the bot's).
+  team: z.looseObject({ id: z.string() }).nullish(),
+  enterprise: z.looseObject({ id: z.string() }).nullish(),
   isEnterpriseInstall: z.boolean().optional(),
-  user: z.object({ id: z.string() }),
-  // Loose like the whole: Bolt's installer reads back what it stored (scopes, and with token rotation the refresh
-  // token and expiry it needs to renew the token).
+  user: z.looseObject({ id: z.string(), token: z.string().optional(), scopes: z.array(z.string()).optional() }),
   bot: z.looseObject({
     token: z.string(),
     userId: z.string(),
     id: z.string(),
+    scopes: z.array(z.string()).catch([]),
     /** Set when the app has Slack's token rotation on: the token expires at `expiresAt` (UTC seconds). */
     refreshToken: z.string().optional(),
     expiresAt: z.number().optional(),
@@ -97,7 +98,7 @@ export function createInstallations(
     async fetchInstallation(query) {
       const installation = await read(tenantOfQuery(query));
       if (!installation) throw new Error(`no installation for ${tenantOfQuery(query) || 'an unnamed workspace'}`);
-      return installation as unknown as Installation<'v2', boolean>;
+      return installation as Installation<'v2', boolean>;
     },
     deleteInstallation: (query) => remove(tenantOfQuery(query)),
   };

@@ -18,7 +18,7 @@ export function ownOrganisation(
 ): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const { body, context, next } = args;
-    const requester = requesterOf(body as unknown as Record<string, unknown>);
+    const requester = requesterOf(body);
     const { teamId } = requester;
     if (!teamId || !(await isExternal(requester, context, enterpriseThrough(args.client, log)))) return next();
     const own = await installations.read(teamId).catch((error: unknown) => {

@@ -10,7 +10,6 @@ import { toIncoming } from './incoming.js';
 
 type OpenedArgs = Parameters<AssistantThreadStartedMiddleware>[0];
 type PaneMessageArgs = Parameters<AssistantUserMessageMiddleware>[0];
-type DirectMessageArgs = Parameters<typeof directMessage>[1];
 type DoorDeps = Pick<Deps, 'slack' | 'store' | 'log' | 'dispatch' | 'now' | 'projects' | 'replies'>;
 
 // Slack's assistant pane (Agents & AI apps) through Bolt's `Assistant`: it takes `assistant_thread_started`,
@@ -34,7 +33,7 @@ export async function paneOpened(
  */
 export async function paneMessage(deps: DoorDeps, args: PaneMessageArgs): Promise<void> {
   const { event, body, context } = args;
-  const incoming = toIncoming(event as unknown as Record<string, unknown>, context.botUserId);
+  const incoming = toIncoming(event, context.botUserId);
   if (!incoming) return;
   // Without the store the thread cannot be told from a DM's: it is answered as one (the default project).
   const where = incoming.threadTs
@@ -43,7 +42,7 @@ export async function paneMessage(deps: DoorDeps, args: PaneMessageArgs): Promis
         return undefined;
       })
     : undefined;
-  if (!where) return directMessage(deps, args as unknown as DirectMessageArgs);
+  if (!where) return directMessage(deps, args);
   await besideChannel(deps, incoming, { body, context }, where.channel_id);
 }
 

@@ -9,6 +9,8 @@ type MentionArgs = SlackEventMiddlewareArgs<'app_mention'> & AllMiddlewareArgs;
 type MessageArgs = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 type DoorDeps = Pick<Deps, 'slack' | 'store' | 'log' | 'dispatch'>;
 type DmDeps = BesideDeps;
+/** A DM's event as the door reads it: where it was written and, on an `agent_view` app, what the person looks at. */
+type DmArgs = Delivery & { event: { channel_type?: string; app_context?: unknown } };
 
 // The conversational doors: a mention, a direct message, a reply in a thread. Each narrows its event with the guard
 // ladder (`toIncoming`: people's new messages only), decodes the text once, and hands one `Turn` on; what the
@@ -16,7 +18,7 @@ type DmDeps = BesideDeps;
 
 /** `@Mintlify …` in a channel. A mention arrives as two events; this one handles it, its `message` twin is skipped. */
 export async function mention(deps: DoorDeps, { event, body, context }: MentionArgs): Promise<void> {
-  const incoming = toIncoming(event as unknown as Record<string, unknown>, context.botUserId);
+  const incoming = toIncoming(event, context.botUserId);
   if (incoming) await hand(deps, incoming, { body, context }, true);
 }
 
@@ -24,11 +26,11 @@ export async function mention(deps: DoorDeps, { event, body, context }: MentionA
  * A message in the bot's DM (Messages tab): spoken to the bot. On an `agent_view` app it comes with what the person
  * is looking at, and is the agent's as the pane's thread is (`beside.ts`); otherwise it is a plain DM's turn.
  */
-export async function directMessage(deps: DmDeps, { event, body, context }: MessageArgs): Promise<void> {
+export async function directMessage(deps: DmDeps, { event, body, context }: DmArgs): Promise<void> {
   if (event.channel_type !== 'im') return;
-  const incoming = toIncoming(event as unknown as Record<string, unknown>, context.botUserId);
+  const incoming = toIncoming(event, context.botUserId);
   if (!incoming) return;
-  const stamped = (event as { app_context?: unknown }).app_context;
+  const stamped = event.app_context;
   // Without the store, a message without its own context is a plain DM's (the default project).
   const viewing = await viewingFor(deps, incoming.userId, stamped).catch((error) => {
     deps.log.error('store.degraded', { op: 'agent_view.read_context', error });
@@ -45,7 +47,7 @@ export async function message(deps: DmDeps, args: MessageArgs): Promise<void> {
 
 /** A reply in a channel's thread: it can only concern the bot as a job's follow-up (mentions come as app_mention). */
 async function threadReply(deps: DoorDeps, { event, body, context }: MessageArgs): Promise<void> {
-  const incoming = toIncoming(event as unknown as Record<string, unknown>, context.botUserId);
+  const incoming = toIncoming(event, context.botUserId);
   if (incoming?.threadTs && !incoming.mentionsBot) await hand(deps, incoming, { body, context }, false);
 }
 

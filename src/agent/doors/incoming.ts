@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { type SharedFile, sharedFilesOf } from '../attached-files.js';
 
 /** A person's message, narrowed from a `message` or `app_mention` event: the one input of every conversational door. */
@@ -20,25 +21,41 @@ export interface Incoming {
 /** Subtypes that are still a person writing; edits, deletions, joins and bots are not. */
 const PERSON_SUBTYPES = new Set([undefined, 'thread_broadcast', 'file_share']);
 
+/** A string field of a Slack event; anything else reads as absent. */
+const maybeString = z.string().optional().catch(undefined);
+
+/** What the guard ladder reads of a `message` or `app_mention` event (Bolt's types are a union of many shapes). */
+const MessageEventSchema = z.looseObject({
+  subtype: maybeString,
+  bot_id: maybeString,
+  thread_ts: maybeString,
+  ts: maybeString,
+  channel: maybeString,
+  user: maybeString,
+  text: maybeString,
+  client_msg_id: maybeString,
+  files: z.unknown().optional(),
+});
+
 /**
  * The guard ladder, pure: an event becomes an `Incoming` only when a person (not a bot) wrote a new message.
  * Whether it starts a job, follows one up or is none of the bot's business is decided later.
  */
-export function toIncoming(event: Record<string, unknown>, botUserId?: string): Incoming | undefined {
-  const { subtype, bot_id, thread_ts, ts, channel, user, text, client_msg_id, files } = event;
-  if (!PERSON_SUBTYPES.has(subtype as string | undefined) || bot_id) return undefined;
-  if (typeof ts !== 'string' || typeof channel !== 'string' || typeof user !== 'string') return undefined;
+export function toIncoming(event: object, botUserId?: string): Incoming | undefined {
+  const { subtype, bot_id, thread_ts, ts, channel, user, text, client_msg_id, files } = MessageEventSchema.parse(event);
+  if (!PERSON_SUBTYPES.has(subtype) || bot_id) return undefined;
+  if (ts === undefined || channel === undefined || user === undefined) return undefined;
   if (botUserId && user === botUserId) return undefined;
-  const wire = typeof text === 'string' ? text : '';
+  const wire = text ?? '';
   const mention = botUserId ? new RegExp(`<@${botUserId}(?:\\|[^<>]*)?>`, 'g') : undefined;
   const mentionsBot = mention ? mention.test(wire) : false;
   return {
     channel,
     ts,
-    ...(typeof thread_ts === 'string' && thread_ts !== ts && { threadTs: thread_ts }),
+    ...(thread_ts !== undefined && thread_ts !== ts && { threadTs: thread_ts }),
     userId: user,
     wireText: (mention ? wire.replace(mention, ' ') : wire).replace(/[ \t]{2,}/g, ' ').trim(),
-    ...(typeof client_msg_id === 'string' && { clientMsgId: client_msg_id }),
+    ...(client_msg_id !== undefined && { clientMsgId: client_msg_id }),
     mentionsBot,
     files: sharedFilesOf(files),
   };

@@ -78,7 +78,7 @@ export function chartSpec(trend: Trend): TopLevelSpec {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
     width: CHART_WIDTH,
     height: CHART_HEIGHT,
-    background: null as unknown as string, // transparent: Slack's own background shows through in either theme
+    background: 'transparent', // Slack's own background shows through, in either theme
     padding: 12,
     title: {
       text: chartTitle(trend),

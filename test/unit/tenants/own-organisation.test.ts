@@ -7,7 +7,7 @@ import { captureLogs } from '../../support/logs.js';
 const INITECH: StoredInstallation = {
   team: { id: 'T9' },
   user: { id: 'U9DAVE' },
-  bot: { token: 'xoxb-initech-installed', userId: 'U9BOT', id: 'B9BOT' },
+  bot: { token: 'xoxb-initech-installed', userId: 'U9BOT', id: 'B9BOT', scopes: ['chat:write'] },
 };
 
 /** A message by `team`'s person in a Slack Connect channel, delivered through Acme's (T1) installation. */
