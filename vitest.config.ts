@@ -1,7 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-/** Measures ack latency under a burst: run alone, after everything else, so other suites cannot slow it. */
-const ALONE = ['test/faults/burst.test.ts'];
+/**
+ * Suites that measure time on the box (ack latency under a burst; how long 60 final states take within Slack's
+ * tiers): each runs alone, after everything else and after each other, so no other suite slows it.
+ */
+const ALONE = ['test/faults/burst.test.ts', 'test/faults/slack-finals.test.ts'] as const;
 /** Pure logic and in-process fakes: no Redis, no child process (`npm run test:unit`, the inner loop). */
 const UNIT = ['test/unit/**/*.test.ts'];
 
@@ -19,7 +22,8 @@ export default defineConfig({
       // once per worker instead of once per file: most of the unit run was imports.
       { extends: true, test: { name: 'unit', include: UNIT, isolate: false } },
       { extends: true, test: { name: 'suites', include: ['test/**/*.test.ts'], exclude: [...ALONE, ...UNIT] } },
-      { extends: true, test: { name: 'alone', include: ALONE, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'alone 1', include: [ALONE[0]], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'alone 2', include: [ALONE[1]], sequence: { groupOrder: 2 } } },
     ],
   },
 });

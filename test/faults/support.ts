@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import { createClient } from '@keyv/redis';
 import { beforeEach } from 'vitest';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
+import { USER_ID } from '../fixtures/slack.js';
+import { TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
 
 /** Fast polling, and a short queue lock so a dead instance's jobs move to a live one within about 1.5 s. */
 export const FAST_POLL = { POLL_INTERVAL_MS: '50', POLL_MAX_INTERVAL_MS: '300', QUEUE_LOCK_MS: '1000' } as const;
@@ -16,6 +18,35 @@ export const TAKEOVER_MS = 1.5 * Number(FAST_POLL.QUEUE_LOCK_MS) + 500;
 export const LONG_JOB_MS = 120_000;
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `n` jobs running in the simulator, each with its root message in a channel of its own (chat.postMessage's one
+ * message a second per channel is not what this is about) unless `channel` names one for all, tracked by the app.
+ */
+export async function runningJobs(
+  app: TestApp,
+  n: number,
+  channelOf = (i: number) => `C${String(i).padStart(3, '0')}JOBS`,
+) {
+  const { deps } = app.app;
+  const jobs: { jobId: string; rootTs: string }[] = [];
+  for (let i = 0; i < n; i++) {
+    const created = await deps.mintlify.createJob(TEST_PROJECT_ID, `Job ${i}`);
+    if (!created.ok) throw new Error(created.failure.code);
+    const channel = channelOf(i);
+    const root = await deps.slack.chat.postMessage({ channel, text: `⏳ Job ${i}` });
+    const rootTs = String(root.ts);
+    const base = { project: TEST_PROJECT_ID, jobId: created.value.id, channel, userId: USER_ID };
+    const record = await deps.store.jobs.create(
+      { ...base, threadTs: rootTs, statusTs: rootTs, prompt: `Job ${i}`, createdAtMs: Date.now() },
+      { status: 'active' },
+      Date.now(),
+    );
+    await deps.tracker.track(record);
+    jobs.push({ jobId: created.value.id, rootTs });
+  }
+  return jobs;
+}
 
 const hasRedisServer = spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 if (!hasRedisServer && process.env.REQUIRE_REDIS === '1') {

@@ -4,7 +4,7 @@ import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { settle } from '../support/steps.js';
 import { oauthEnv, Workspaces } from '../support/tenants.js';
-import { eventually, type TestApp } from '../support/test-app.js';
+import { eventually, metricsUrlOf, type TestApp } from '../support/test-app.js';
 
 // Issue 30 defect 9 and issue 31 defect 9, with many workspaces: a removal is believed only for an installation the
 // app holds and once Slack refuses its token; it then takes every queued job of that workspace with it (failed
@@ -17,7 +17,7 @@ const GLOBEX = { team: 'T2', installer: 'U2ANA', channel: 'C2DOCS' };
 
 /** `queue_jobs{lane,state}` summed over `states`, from one scrape of the first instance (the engine's counts). */
 async function queueJobs(app: TestApp, lane: string, ...states: string[]): Promise<number> {
-  const text = await (await fetch(`${app.url}/metrics`)).text();
+  const text = await (await fetch(`${metricsUrlOf(app.app)}/metrics`)).text();
   const lines = text.split('\n').filter((l) => states.some((state) => l.includes(`{lane="${lane}",state="${state}"}`)));
   return lines.reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
 }
