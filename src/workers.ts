@@ -83,6 +83,9 @@ export async function adoptTrackedJobs(deps: Deps, { retryMs = ADOPT_RETRY_MS }:
   while (!deps.stopping?.aborted) {
     let claimed = false;
     try {
+      // Another instance completed it since this one started (asked first: its claim is released when done).
+      const doneAt = await store.kv.get<number>(keys.trackingAdopted());
+      if (doneAt !== undefined && doneAt > since) return 0;
       claimed = await store.claims.claim(keys.adoptTracking(), instanceId, ADOPT_CLAIM_MS);
       if (claimed) {
         const adopted = await adoptAll(deps);
@@ -91,8 +94,6 @@ export async function adoptTrackedJobs(deps: Deps, { retryMs = ADOPT_RETRY_MS }:
         log.info('tracking.adopted', { jobs: adopted });
         return adopted;
       }
-      const doneAt = await store.kv.get<number>(keys.trackingAdopted());
-      if (doneAt !== undefined && doneAt >= since) return 0; // another instance completed it meanwhile
     } catch (error) {
       if (claimed) await store.claims.release(keys.adoptTracking(), instanceId).catch(() => {});
       log.warn('tracking.adopt_retry', { retry_in_ms: waitMs, error });

@@ -27,6 +27,9 @@ export async function shareFile(slack: WebClient, file: FileToShare): Promise<vo
     body: new Uint8Array(bytes),
     signal: AbortSignal.timeout(SLACK_TIMEOUT_MS),
   });
+  // Its body is not needed, and must not outlive the call: a deadline that fires on an unread body takes the process
+  // down on Node 24 (undici's abortFetch errors a stream controller it no longer has).
+  await uploaded.body?.cancel();
   if (!uploaded.ok) throw new Error(`file upload answered HTTP ${uploaded.status}`);
   await slack.files.completeUploadExternal({
     files: [{ id: target.file_id, title: file.title }],

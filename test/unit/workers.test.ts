@@ -66,12 +66,18 @@ describe('adoptTrackedJobs: what the previous release tracked is taken over at s
     await deps.store.claims.claim('tracking:adopt', 'died-midway', 200);
     expect(await adoptTrackedJobs(deps, FAST)).toBe(1);
 
-    // Two start together: the second waits while the first adopts, and finds it done.
+    // Two start together: the second, starting while the first adopts (it holds the claim), waits and finds it done.
     const slow = deps.tracker.track;
-    const first = adoptTrackedJobs(
-      { ...deps, instanceId: 'first', tracker: { track: (ref) => sleep(100).then(() => slow(ref)) } },
-      FAST,
-    );
+    let adopting = () => {};
+    const holding = new Promise<void>((resolve) => {
+      adopting = resolve;
+    });
+    const track: typeof slow = (ref) => {
+      adopting();
+      return sleep(100).then(() => slow(ref));
+    };
+    const first = adoptTrackedJobs({ ...deps, instanceId: 'first', tracker: { track } }, FAST);
+    await holding;
     const second = adoptTrackedJobs({ ...deps, instanceId: 'second' }, FAST);
     expect(await first).toBe(1);
     expect(await second).toBe(0);
