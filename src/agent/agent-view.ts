@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
@@ -40,6 +41,9 @@ export async function keepViewing(deps: Pick<Deps, 'store'>, userId: string, con
   await deps.store.kv.set(keys.viewing(userId), viewingOf(context), VIEWING_TTL_MS);
 }
 
+/** How long a DM waits for what the person last looked at before going on without it. */
+const KEPT_VIEW_WAIT_MS = 300;
+
 /**
  * Where a DM message was written from: its own `app_context` (agent_view stamps it on every DM message), else what
  * the person last looked at. `undefined` when neither is known: an `assistant_view` app, or no view kept.
@@ -51,7 +55,9 @@ export async function viewingFor(
 ): Promise<Viewing | undefined> {
   const stamped = AppContextSchema.safeParse(appContext);
   if (appContext !== undefined && stamped.success) return viewingOf(stamped.data);
-  return deps.store.kv.get<Viewing>(keys.viewing(userId));
+  // The kept view is a nicety: a store that is slow to answer (or hangs) must not hold the person's answer.
+  const late = sleep(KEPT_VIEW_WAIT_MS, undefined, { ref: false }).then(() => undefined);
+  return Promise.race([deps.store.kv.get<Viewing>(keys.viewing(userId)), late]);
 }
 
 /**
