@@ -57,12 +57,15 @@ export async function takeForState(budgets: RootUpdateBudgets, key: string): Pro
 }
 
 /**
- * A use for an elapsed time: its own part only, and none while new states have spent theirs (they may be waiting for
- * this part): a final state goes ahead of every elapsed time.
+ * A use for an elapsed time: its own part only, and none while new states are busy, with fewer than an elapsed
+ * part's worth of their own uses left (they may be waiting for this part): a final state goes ahead of every elapsed
+ * time. Checking only that new states have a use left lost the race for each use the sliding window freed to the
+ * polls asking for elapsed times, and 60 finals then went at new states' own pace.
  */
 export async function takeForElapsed(budgets: RootUpdateBudgets, key: string): Promise<RootUpdateUse> {
   const states = await budgets.states.peek(key);
-  return useOf(budgets.elapsed, key, states.ok ? await budgets.elapsed.take(key) : states);
+  const idle = states.ok && states.left >= ELAPSED_PER_MINUTE;
+  return useOf(budgets.elapsed, key, idle ? await budgets.elapsed.take(key) : { ...states, ok: false });
 }
 
 /** Slack answered 429: no root rewrite of the workspace is made before its Retry-After, from any instance. */

@@ -54,10 +54,11 @@ describe.each([redisStore, splitRedis])('another SETTINGS_ENCRYPTION_KEY at rest
 describe('another SETTINGS_ENCRYPTION_KEY at restart (a real process)', () => {
   const h = useHarness({ store: redisStore, simulator });
 
-  it('exits with the reason on stderr instead of serving /healthz', { timeout: 45_000 }, async () => {
+  // A fresh clone's first spawn compiles the app from source (tsx), beside other suites on 2 cores: a minute at most.
+  it('exits with the reason on stderr instead of serving /healthz', { timeout: 90_000 }, async () => {
     await h.boot({ env: oauthEnv(h) });
     await h.stopApps();
-    const exit = await runEntryPoint(h.appEnv(oauthEnv(h, { SETTINGS_ENCRYPTION_KEY: OTHER_KEY })), 25_000);
+    const exit = await runEntryPoint(h.appEnv(oauthEnv(h, { SETTINGS_ENCRYPTION_KEY: OTHER_KEY })), 60_000);
     expect(exit.signal, 'it stopped by itself').toBeNull();
     expect(exit.code).toBe(78); // EX_CONFIG
     expect(exit.stderr).toMatch(/SETTINGS_ENCRYPTION_KEY[\s\S]*rotate-the-encryption-key/);
