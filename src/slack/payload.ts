@@ -17,7 +17,7 @@ const PayloadSchema = z.looseObject({
   user_id: id,
   channel_id: id,
   response_url: id,
-  event: part(EventSchema.shape),
+  event: EventSchema.optional().catch(undefined),
   user: part({ id, team_id: id }),
   channel: part({ id }),
   container: part({ channel_id: id }),
@@ -27,13 +27,21 @@ const PayloadSchema = z.looseObject({
     .optional()
     .catch(undefined),
 });
-export type Payload = z.infer<typeof PayloadSchema>;
+type Payload = z.infer<typeof PayloadSchema>;
 export type PayloadEvent = NonNullable<Payload['event']>;
+
+/** Each body narrowed once: several middlewares read the same request on the path to its ack. */
+const narrowed = new WeakMap<object, Payload>();
 
 /** A request body as the middlewares read it; anything but an object reads as an empty one. */
 export function payloadOf(body: unknown): Payload {
+  if (typeof body !== 'object' || body === null) return {};
+  const known = narrowed.get(body);
+  if (known) return known;
   const parsed = PayloadSchema.safeParse(body);
-  return parsed.success ? parsed.data : {};
+  const payload = parsed.success ? parsed.data : {};
+  narrowed.set(body, payload);
+  return payload;
 }
 
 const RemovalEventSchema = z.looseObject({
