@@ -241,7 +241,7 @@ if (only.has('scale')) {
         'Redis cmds/poll',
         'double polls',
         'delay p50 (interval)',
-        'lost/dup of sample',
+        'pending/lost/dup of sample',
         's',
       ],
       scale.map((r: ScaleRow) => [
@@ -255,7 +255,7 @@ if (only.has('scale')) {
         r.redisCommandsPerPoll,
         r.doublePolls,
         `${fmtS(r.delayP50Ms)} (${fmtS(r.nominalIntervalMs)})`,
-        `${r.lost}/${r.duplicated} of ${r.sample}`,
+        `${r.pending ?? 0}/${r.lost}/${r.duplicated} of ${r.sample}`,
         r.seconds,
       ]),
     )}`,

@@ -41,6 +41,9 @@ export interface ScaleRow {
   /** Median nominal poll interval when the sample's jobs ended. */
   nominalIntervalMs: number;
   sample: number;
+  /** Sampled jobs not posted when the window ended whose tracking still holds them (behind, not lost). */
+  pending: number;
+  /** Sampled jobs not posted whose tracking record is gone. */
   lost: number;
   duplicated: number;
   seconds: number;
@@ -62,7 +65,7 @@ const WORKER_COUNTS = (process.env.BENCH_SCALE_WORKERS ?? '1,2').split(',').map(
 /** Jobs ended per row, at random within ENDING_S, and watched for their outcome post. */
 const SAMPLE = 200;
 const ENDING_S = 5;
-/** How long a sample's outcomes are waited for at most (a job not posted by then counts as lost). */
+/** How long a sample's outcomes are waited for at most (a job not posted by then is pending or lost). */
 const MAX_WAIT_S = 60;
 const MB = 2 ** 20;
 
@@ -120,6 +123,8 @@ function doublePolls(records: [string, number][][], minGapMs: number): number {
 }
 
 interface Detection {
+  /** The process whose store tracks the jobs (the web role, or the one-process app). */
+  tracker: Child;
   slack: FakeSlackApi;
   sim: Simulator;
   byThread: Map<string, string>;
@@ -130,7 +135,7 @@ interface Detection {
 }
 
 /** Ends `sample`'s jobs at random within ENDING_S and watches the stand-in for each one's outcome post. */
-async function detect({ slack, sim, byThread, sample, load, seededAt, cycleS }: Detection) {
+async function detect({ tracker, slack, sim, byThread, sample, load, seededAt, cycleS }: Detection) {
   slack.calls.length = 0;
   const endedAt = new Map<string, number>();
   const endAt = sample.map((jobId) => ({ jobId, at: Date.now() + Math.random() * ENDING_S * 1000 }));
@@ -164,11 +169,15 @@ async function detect({ slack, sim, byThread, sample, load, seededAt, cycleS }: 
   const nominal = sample.map((jobId) =>
     nominalInterval((endedAt.get(jobId) ?? seededAt) - seededAt, load.pollIntervalMs, load.pollMaxIntervalMs),
   );
+  const unposted = sample.filter((jobId) => !posts.has(jobId));
+  const states = await tracker.call<string[]>('trackingStates', { jobIds: unposted });
+  const lost = states.filter((state) => state === 'missing').length;
   return {
     delayP50Ms: round(percentile(delays, 50), 0),
     nominalIntervalMs: percentile(nominal, 50),
     sample: sample.length,
-    lost: sample.length - posts.size,
+    pending: unposted.length - lost,
+    lost,
     duplicated: [...posts.values()].filter((p) => p.count > 1).length,
   };
 }
@@ -229,7 +238,8 @@ async function runJobs(jobs: number, load: Load, workerCounts: number[], progres
 
       // Each job is polled about once per jobs ÷ capacity seconds; wait that long twice over (bounded).
       const cycleS = jobs / Math.max(1, total / seconds);
-      const detected = await detect({ slack, sim, byThread, sample: open.splice(0, SAMPLE), load, seededAt, cycleS });
+      const sample = open.splice(0, SAMPLE);
+      const detected = await detect({ tracker: web, slack, sim, byThread, sample, load, seededAt, cycleS });
       const end = await Promise.all(workers.map((w) => w.call<TargetStats>('stats')));
       const row: ScaleRow = {
         jobs,
@@ -307,6 +317,7 @@ async function runMemoryDefault(jobs: number, progress: (line: string) => void):
     const byThread = new Map(seeded.map((j) => [j.threadTs, j.jobId]));
     const cycleS = DEMAND.pollMaxIntervalMs / 1000;
     const detected = await detect({
+      tracker: app,
       slack,
       sim,
       byThread,

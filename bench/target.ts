@@ -215,6 +215,22 @@ serve(
       return jobs.length;
     },
 
+    /**
+     * Where each job's tracking stands: `running` (still polled), `ended` (its round ended, its outcome not yet
+     * posted or being retried) or `missing` (its record is gone): a job not posted in time is pending unless missing.
+     */
+    async trackingStates({ jobIds }: { jobIds: string[] }) {
+      if (!ours) throw new Error('not started');
+      const { store, projects } = ours.deps;
+      const project = projects.defaultProject;
+      return Promise.all(
+        jobIds.map(async (jobId) => {
+          const record = await store.jobs.get({ project, jobId });
+          return record ? (record.ended ? 'ended' : 'running') : 'missing';
+        }),
+      );
+    },
+
     stats(): TargetStats {
       const cpu = process.cpuUsage();
       const memory = process.memoryUsage();
