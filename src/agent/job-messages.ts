@@ -40,6 +40,7 @@ const STATUS: Record<RootState, { emoji: string; words: string }> = {
   expired: { emoji: ':zzz:', words: 'Stopped tracking' },
   untracked: { emoji: ':warning:', words: 'Result could not be posted in this thread' },
   stopped: { emoji: ':warning:', words: 'Tracking stopped' },
+  halted: { emoji: ':octagonal_sign:', words: 'Stopped' },
 };
 
 /** How a job's status reads (emoji and words), as its status line shows it. */
@@ -99,6 +100,7 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
 const ROOT_HINT = 'Reply in this thread to give the agent follow-up instructions.';
 const ENDED_HINTS: Partial<Record<EndedKind, string>> = {
   stopped: 'Reply in this thread to pick it up again: your reply goes to the agent and I follow the job from there.',
+  halted: 'Reply in this thread to give the agent new instructions: I follow the job again from there.',
 };
 
 /**

@@ -3,7 +3,8 @@ import type { JobRef } from './keys.js';
 
 /**
  * How a round ended: the outcome posted in the thread, `untracked` when it could not be posted for good, `stopped`
- * when tracking it failed for good (a poll or an outcome post out of tries): a reply in the thread resumes it.
+ * when tracking it failed for good (a poll or an outcome post out of tries), `halted` when a person stopped it
+ * (Slack's Stop, `/agent stop`): a reply in the thread resumes it.
  */
 export const ENDED_KINDS = [
   'pull_request',
@@ -14,10 +15,11 @@ export const ENDED_KINDS = [
   'expired',
   'untracked',
   'stopped',
+  'halted',
 ] as const;
 export type EndedKind = (typeof ENDED_KINDS)[number];
 /** The ends without an outcome in the thread. */
-export type StoppedKind = 'untracked' | 'stopped';
+export type StoppedKind = 'untracked' | 'stopped' | 'halted';
 
 /** Ended jobs are kept a while so late thread replies still find their job. */
 export const RECORD_TTL_MS = 30 * 24 * 60 * 60 * 1000;

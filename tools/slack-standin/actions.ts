@@ -178,7 +178,8 @@ export class PeopleActions {
   stopsSession(user: string, channel: string, threadTs: string, teamId?: string): EventEnvelope[] {
     const tenant = this.slack.tenant(teamId);
     const session = tenant.agentSession(channel, threadTs);
-    if (session?.status !== 'processing') throw new Error(`no Stop button: the session of ${threadTs} is not processing`);
+    if (session?.status !== 'processing')
+      throw new Error(`no Stop button: the session of ${threadTs} is not processing`);
     if (!this.slack.subscriptions.has('agent_session_stopped')) return [];
     const event = { type: 'agent_session_stopped', channel, user, thread_ts: threadTs, streaming_message_ts: [] };
     return [eventEnvelope(tenant, { ...event, event_ts: this.slack.nextTs() })];

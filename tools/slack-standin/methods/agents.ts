@@ -19,7 +19,10 @@ const invalid = (message: string) => refuse('invalid_arguments', { response_meta
  * channel or DM), an unknown channel `channel_not_found`, a thread root that is not there `invalid_thread_ts`; an
  * app that is not an agent has no sessions (`feature_not_enabled`).
  */
-function placeOf({ args, tenant, slack }: MethodCall, required: string[]): { channel: string; threadTs: string } | Answer {
+function placeOf(
+  { args, tenant, slack }: MethodCall,
+  required: string[],
+): { channel: string; threadTs: string } | Answer {
   const absent = ['channel_id', 'thread_ts', ...required].filter((k) => args[k] === undefined || args[k] === null);
   if (absent.length) return missing(...absent);
   if (slack.view !== 'agent_view') return refuse('feature_not_enabled');
