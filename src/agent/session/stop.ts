@@ -28,7 +28,7 @@ const RECENT_JOBS = 20;
 
 type StopDeps = Pick<
   Deps,
-  'store' | 'slack' | 'log' | 'mintlify' | 'replies' | 'projects' | 'config' | 'lanes' | 'workspace'
+  'store' | 'slack' | 'log' | 'mintlify' | 'replies' | 'projects' | 'config' | 'lanes' | 'workspace' | 'now'
 >;
 
 /**
