@@ -41,6 +41,18 @@ describe.each(storeKinds)('every job is an agent session ($label)', (store) => {
     expect(changes(sessionOf(h, rootTs)?.statuses)).toEqual(['processing', 'active']);
   });
 
+  it('a status Slack refuses never breaks the job: after a 429 the session catches up, the job unharmed', async () => {
+    h.slack.view = 'agent_view';
+    await h.boot();
+    h.slack.fail('agents.sessions.setStatus', { status: 429, retryAfterSec: 1 });
+    const { jobId, rootTs } = await h.startJob('Document the limits');
+    await sessionBecomes(h, rootTs, 'processing');
+    expect(h.slack.callsTo('agents.sessions.setStatus').length).toBeGreaterThanOrEqual(2);
+    h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/12' });
+    await eventually(() => h.threadPosts(rootTs).some((p) => String(p.args.text).includes('pull/12')));
+    await sessionBecomes(h, rootTs, 'active');
+  });
+
   it('an archived job closes its session', async () => {
     h.slack.view = 'agent_view';
     await h.boot();
