@@ -85,6 +85,11 @@ describe.each(storeKinds)('every job is an agent session ($label)', (store) => {
     h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/10' });
     await settle();
     expect(h.threadPosts(rootTs).filter((p) => String(p.args.text).includes('pull/10'))).toEqual([]);
+
+    // A reply gives the agent new instructions: the job is followed again, its session processing.
+    await h.deliver(h.say(USER_ID, CHANNEL_ID, 'Only fix the typos', { threadTs: rootTs }).events);
+    await sessionBecomes(h, rootTs, 'processing');
+    expect(h.followUps().at(-1)?.body).toEqual({ prompt: 'Only fix the typos' });
   });
 
   it('a Stop from someone who may not use the agent is refused as a reply would be; the job goes on', async () => {
