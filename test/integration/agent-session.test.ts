@@ -74,7 +74,8 @@ describe.each(storeKinds)('every job is an agent session ($label)', (store) => {
       STOP_WITHIN_MS,
       'the thread told',
     );
-    expect(told.args.text).toContain('told the agent to stop');
+    expect(told.args.text).toContain('telling the agent to stop');
+    await eventually(() => stopsSent().length === 1, 5_000, 'the agent told');
     expect(stopsSent().map((r) => r.path)).toEqual([`/v2/agent/${TEST_PROJECT_ID}/job/${jobId}/message`]);
     await sessionBecomes(h, rootTs, 'active');
     await eventually(() => h.lastRootUpdate(rootTs).includes('Stopped'), 5_000, 'the root says Stopped');
@@ -90,6 +91,22 @@ describe.each(storeKinds)('every job is an agent session ($label)', (store) => {
     await h.deliver(h.say(USER_ID, CHANNEL_ID, 'Only fix the typos', { threadTs: rootTs }).events);
     await sessionBecomes(h, rootTs, 'processing');
     expect(h.followUps().at(-1)?.body).toEqual({ prompt: 'Only fix the typos' });
+  });
+
+  it('when Mintlify refuses the instruction to stop, the thread says the agent may still finish', async () => {
+    h.slack.view = 'agent_view';
+    await h.boot();
+    const { rootTs } = await h.startJob('Rename the guides');
+    await sessionBecomes(h, rootTs, 'processing');
+    await h.sim.injectFault({ kind: 'status', status: 404, count: 1, match: { operation: 'follow-up' } });
+    await h.deliver(h.slack.people.stopsSession(USER_ID, CHANNEL_ID, rootTs));
+    const warning = await eventually(
+      () => h.threadPosts(rootTs).find((p) => String(p.args.text).includes('did not take the instruction')),
+      STOP_WITHIN_MS,
+      'the warning',
+    );
+    expect(warning.args.text).toContain('check the Mintlify dashboard');
+    await sessionBecomes(h, rootTs, 'active');
   });
 
   it('a Stop from someone who may not use the agent is refused as a reply would be; the job goes on', async () => {
@@ -126,7 +143,7 @@ describe.each(storeKinds)('every job is an agent session ($label)', (store) => {
       STOP_WITHIN_MS,
       'the thread told',
     );
-    expect(stopsSent()).toHaveLength(1);
+    await eventually(() => stopsSent().length === 1, 5_000, 'the agent told');
     expect((await h.app.app.deps.store.jobs.get({ project: TEST_PROJECT_ID, jobId }))?.ended).toBe('halted');
     expect(h.slack.callsTo('agents.sessions.setStatus').length).toBeGreaterThan(0); // tried, refused, the job unharmed
   });

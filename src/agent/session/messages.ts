@@ -12,14 +12,16 @@ export const STOP_INSTRUCTION =
 
 export const stopCopy = {
   /** Said in the job's thread, for everyone: who stopped it, what that means, how to go on. */
-  stopped: (userId: string, told: boolean, resume: string): Message => ({
+  stopped: (userId: string, resume: string): Message => ({
     text: [
-      `:octagonal_sign: Stopped by <@${userId}>. I stopped following this job, so no result will be posted here.`,
-      told
-        ? 'I told the agent to stop and to open no pull request; Mintlify cannot cancel a job, so changes it already pushed stay on its branch.'
-        : ':warning: Mintlify did not take the instruction to stop, so the agent may still finish and open a pull request (this thread will not show it): check the Mintlify dashboard.',
+      `:octagonal_sign: Stopped by <@${userId}>. I stopped following this job, so no result will be posted here, and I am telling the agent to stop and to open no pull request.`,
+      'Mintlify cannot cancel a job: changes the agent already pushed stay on its branch.',
       `${resume} to give the agent new instructions: I follow the job again from there.`,
     ].join('\n'),
+  }),
+  /** Mintlify did not take the instruction to stop. */
+  notTold: (): Message => ({
+    text: ':warning: Mintlify did not take the instruction to stop, so the agent may still finish and open a pull request, which this thread will not show: check the Mintlify dashboard.',
   }),
   /** `/agent stop` where the person has no job running. */
   nothingRunning: (): Message => ({

@@ -48,41 +48,57 @@ export async function runStop(deps: StopDeps, request: StopRequest): Promise<voi
     deps.log.info('agent.refused', { user: userId, channel, door: threadTs ? 'session_stop' : 'command_stop' });
     return deps.replies.privately(audience, errors.notAllowed(undefined, request.external));
   }
-  let record: JobRecord | undefined;
+  let stopped: Stopped;
   try {
-    record = threadTs ? await jobOfThread(deps, channel, threadTs) : await latestRunning(deps, userId, channel);
+    stopped = await stopRound(deps, userId, channel, threadTs);
   } catch (error) {
     deps.log.error('store.unavailable', { op: 'agent.stop', channel, error });
     return deps.replies.privately(audience, stopCopy.storeUnavailable());
   }
-  if (!record) return deps.replies.privately(audience, threadTs ? stopCopy.noJob() : stopCopy.nothingRunning());
-  const stopped = await deps.store.jobs.stopTracking(record, record.round, 'halted');
-  if (!stopped.ok) {
-    // Ended meanwhile (its result is in the thread) or stopped by someone else: the session shows that end.
-    if (stopped.record) await followJob(deps, stopped.record);
-    return deps.replies.privately(audience, stopCopy.alreadyEnded(record.jobId));
+  switch (stopped.kind) {
+    case 'none':
+      return deps.replies.privately(audience, threadTs ? stopCopy.noJob() : stopCopy.nothingRunning());
+    case 'ended':
+      // Ended meanwhile (its result is in the thread) or stopped by someone else: the session shows that end.
+      await followJob(deps, stopped.record);
+      return deps.replies.privately(audience, stopCopy.alreadyEnded(stopped.record.jobId));
+    case 'stopped':
+      return halt(deps, stopped.record, userId);
   }
-  await halt(deps, stopped.record, userId);
 }
 
+type Stopped = { kind: 'none' } | { kind: 'ended' | 'stopped'; record: JobRecord };
+
+/** The job to stop, and its round ended as `halted` when it was still running (once, whoever else stops it). */
+async function stopRound(deps: StopDeps, userId: string, channel: string, threadTs?: string): Promise<Stopped> {
+  const record = threadTs ? await jobOfThread(deps, channel, threadTs) : await latestRunning(deps, userId, channel);
+  if (!record) return { kind: 'none' };
+  const stopped = await deps.store.jobs.stopTracking(record, record.round, 'halted');
+  return { kind: stopped.ok ? 'stopped' : 'ended', record: stopped.record ?? record };
+}
+
+/**
+ * The thread hears it at once, the session leaves `processing` (Slack leaves that to the app), then the agent is
+ * asked to stop: a service that is slow to answer must not keep the thread waiting, and one that refuses is said.
+ */
 async function halt(deps: StopDeps, record: JobRecord, userId: string): Promise<void> {
   const log = deps.log.child({ project: record.project, job_id: record.jobId });
-  // Slack's Stop leaves the session `processing` until the app moves it: at once, before anything slower.
-  await followJob(deps, record);
-  const sent = await deps.mintlify.sendFollowUp(record.project, record.jobId, STOP_INSTRUCTION);
-  log.info('agent.stopped', {
-    by: userId,
-    round: record.round,
-    told: sent.ok,
-    ...(!sent.ok && { error: describeFailure(sent) }),
-  });
+  const thread = { channel: record.channel, thread_ts: record.threadTs };
   const mentionOnly = threadKindOf(record) === 'joined' || deps.config.followUps === 'mention';
-  const message = stopCopy.stopped(userId, sent.ok, mentionOnly ? 'Mention me in this thread' : 'Reply in this thread');
+  const message = stopCopy.stopped(userId, mentionOnly ? 'Mention me in this thread' : 'Reply in this thread');
   await deps.slack.chat
-    .postMessage({ channel: record.channel, thread_ts: record.threadTs, ...message })
+    .postMessage({ ...thread, ...message })
     .catch((error: unknown) => log.warn('slack.post_failed', { op: 'agent.stopped', error }));
+  await followJob(deps, record);
   const job = { workspace: deps.workspace, project: record.project, jobId: record.jobId };
   await deps.lanes.refreshes.add({ ...job, stateChanged: true }, { id: trackingIds.refresh(job) });
+  const sent = await deps.mintlify.sendFollowUp(record.project, record.jobId, STOP_INSTRUCTION);
+  log.info('agent.stopped', { by: userId, round: record.round, told: sent.ok });
+  if (sent.ok) return;
+  log.warn('mintlify.stop_refused', { error: describeFailure(sent) });
+  await deps.slack.chat
+    .postMessage({ ...thread, ...stopCopy.notTold() })
+    .catch((error: unknown) => log.warn('slack.post_failed', { op: 'agent.stop_not_told', error }));
 }
 
 /** The job bound to this thread, among the workspace's projects. */
