@@ -22,8 +22,13 @@ async function sessionBecomes(h: Harness, rootTs: string, status: string) {
   return eventually(() => sessionOf(h, rootTs)?.status === status && sessionOf(h, rootTs), 5_000, `session ${status}`);
 }
 
-describe.each(storeKinds)('every job is an agent session ($label)', (store) => {
-  const h = useHarness({ store, simulator: { jobDurationMs: LONG_JOB_MS } });
+const transports = [
+  ...storeKinds.map((store) => ({ name: store.label, store, socketMode: false })),
+  { name: 'Socket Mode, memory store', store: storeKinds[0], socketMode: true },
+];
+
+describe.each(transports)('every job is an agent session ($name)', ({ store, socketMode }) => {
+  const h = useHarness({ store, simulator: { jobDurationMs: LONG_JOB_MS }, slack: { socketMode } });
   const stopsSent = () => h.followUps().filter((r) => (r.body as { prompt?: string }).prompt === STOP_INSTRUCTION);
 
   it('the session follows the job: processing with its title, renamed by a follow-up, active at its end', async () => {
