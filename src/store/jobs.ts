@@ -75,6 +75,8 @@ export const JobRecordSchema = JobBindingSchema.extend({
   /** Bumped by each accepted follow-up; an outcome is posted once per round. */
   round: z.coerce.number().int().min(0),
   roundStartedAtMs: z.coerce.number(),
+  /** Who stopped the job (`halted`: Slack's Stop, `/agent stop`), for its root message. */
+  stoppedBy: z.preprocess((v) => v || undefined, z.string().optional()),
   /** Set when the current round's outcome was posted (or could not be, for good). */
   ended: z.union([z.enum(ENDED_KINDS), z.literal('')]).transform((v) => v || null),
   /** A round whose outcome post was started and not confirmed: Slack may hold it, so look before posting. */
@@ -145,9 +147,10 @@ export interface JobStore {
   ): Promise<Transition>;
   /**
    * Round `round` ends without its outcome in the thread: Slack refused it for good (`untracked`, the default), or
-   * tracking it failed for good (`stopped`). `ok` for one caller only, so whoever gets it tells the person.
+   * tracking it failed for good (`stopped`), or a person stopped it (`halted`, by `stoppedBy`). `ok` for one caller
+   * only, so whoever gets it tells the person.
    */
-  stopTracking(ref: JobRef, round: number, why?: StoppedKind): Promise<Transition>;
+  stopTracking(ref: JobRef, round: number, why?: StoppedKind, stoppedBy?: string): Promise<Transition>;
   /** Marks round `round`'s outcome post as started; says whether an earlier attempt may have posted it already. */
   beginPost(ref: JobRef, round: number): Promise<PostPermit>;
   /** Slack refused round `round`'s post outright (a 429: nothing was posted): the next attempt need not look. */

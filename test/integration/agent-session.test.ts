@@ -83,7 +83,7 @@ describe.each(transports)('every job is an agent session ($name)', ({ store, soc
     await eventually(() => stopsSent().length === 1, 5_000, 'the agent told');
     expect(stopsSent().map((r) => r.path)).toEqual([`/v2/agent/${TEST_PROJECT_ID}/job/${jobId}/message`]);
     await sessionBecomes(h, rootTs, 'active');
-    await eventually(() => h.lastRootUpdate(rootTs).includes('Stopped'), 5_000, 'the root says Stopped');
+    await eventually(() => h.lastRootUpdate(rootTs).includes(`Stopped by <@${USER_ID}>`), 5_000, 'the root says who');
     const record = await h.app.app.deps.store.jobs.get({ project: TEST_PROJECT_ID, jobId });
     expect(record?.ended).toBe('halted');
     expect(await h.app.app.deps.store.jobs.active(TEST_PROJECT_ID)).not.toContain(jobId);

@@ -149,11 +149,13 @@ export function jobStoreContract(current: () => Store): void {
     it('a person’s Stop ends the running round as halted, once; a round that ended already is left as it is', async () => {
       await jobs().create(binding(), { status: 'active' }, 1);
       const [first, second] = await Promise.all([
-        jobs().stopTracking(ref(), 0, 'halted'),
-        jobs().stopTracking(ref(), 0, 'halted'),
+        jobs().stopTracking(ref(), 0, 'halted', 'U1'),
+        jobs().stopTracking(ref(), 0, 'halted', 'U2'),
       ]);
       expect([first.ok, second.ok].sort()).toEqual([false, true]);
-      expect(second.ok ? second.record : first.record).toMatchObject({ ended: 'halted' });
+      // Who stopped it is whoever's stop took: the other is told the round ended already.
+      const by = first.ok ? 'U1' : 'U2';
+      expect(await jobs().get(ref())).toMatchObject({ ended: 'halted', stoppedBy: by });
       expect(await jobs().active('proj_a')).toEqual([]);
       await jobs().startRound(binding(), 2);
       await jobs().endRound(ref(), 1, 'pull_request', 'https://github.com/acme/docs/pull/1');

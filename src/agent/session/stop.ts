@@ -73,7 +73,7 @@ type Stopped = { kind: 'none' } | { kind: 'ended' | 'stopped'; record: JobRecord
 async function stopRound(deps: StopDeps, userId: string, channel: string, threadTs?: string): Promise<Stopped> {
   const record = threadTs ? await jobOfThread(deps, channel, threadTs) : await latestRunning(deps, userId, channel);
   if (!record) return { kind: 'none' };
-  const stopped = await deps.store.jobs.stopTracking(record, record.round, 'halted');
+  const stopped = await deps.store.jobs.stopTracking(record, record.round, 'halted', userId);
   return { kind: stopped.ok ? 'stopped' : 'ended', record: stopped.record ?? record };
 }
 
