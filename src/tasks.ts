@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { handleTurn, type Turn, TurnSchema } from './agent/conversation.js';
 import { errors } from './agent/messages.js';
 import { PaneTurnSchema, runPaneTurn } from './agent/pane.js';
+import { runStop, StopRequestSchema } from './agent/session/stop.js';
 import { ShortcutSubmissionSchema } from './agent/shortcut-modal.js';
 import { CommandStartSchema, runCommandStart, runShortcutStart } from './agent/tasks.js';
 import type { Deps } from './deps.js';
@@ -107,6 +108,14 @@ export const TASKS = {
         { userId, channel: origin.channel, threadTs: origin.threadTs },
         agentUnavailable(instruction, why),
       ),
+  }),
+  // Slack's Stop on a job's agent session, or `/agent stop` (agent/session/stop.ts).
+  'agent.stop': task({
+    lane: 'agent',
+    schema: StopRequestSchema,
+    run: runStop,
+    unavailable: (deps, { userId, channel, threadTs, responseUrl }, why) =>
+      deps.replies.privately({ userId, channel, threadTs, responseUrl }, agentUnavailable('/agent stop', why)),
   }),
   'home.opened': task({ lane: 'agent', schema: TabOpenedSchema, run: tabOpened }),
   'visitors.report': report('reports', runReport),
