@@ -38,7 +38,11 @@ export function takeProjectOption(text: string): { project?: string; rest: strin
 }
 
 /** Which project this channel uses and, when there are several, the others and how to pick one (mrkdwn). */
-export function describeProjects(projects: Projects, channel: string, command: '/agent' | '/visitors' | '/insights'): string {
+export function describeProjects(
+  projects: Projects,
+  channel: string,
+  command: '/agent' | '/visitors' | '/insights',
+): string {
   const here = projects.forChannel(channel);
   const line = `This channel uses project ${inlineCode(here)}.`;
   if (projects.all.length === 1) return line;

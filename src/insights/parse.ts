@@ -1,5 +1,5 @@
 import { parseVisitorsCommand } from '../visitors/index.js';
-import { MAX_ROWS, type InsightsPage, VIEWS, type View } from './requests.js';
+import { type InsightsPage, MAX_ROWS, VIEWS, type View } from './requests.js';
 
 export type ParsedInsights =
   | { kind: 'page'; page: InsightsPage }

@@ -1,6 +1,6 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs, types } from '@slack/bolt';
-import type { Deps } from '../../deps.js';
 import { agentErrors, noticeModal } from '../../agent/index.js';
+import type { Deps } from '../../deps.js';
 import { accessOf } from '../../slack/access.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { notice } from '../../visitors/index.js';
