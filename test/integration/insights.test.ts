@@ -75,6 +75,12 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     const wrong = await insights('feedback last fortnight', 'bad');
     expect(text(wrong)).toContain("I don't understand `last`");
     expect(text(wrong)).toContain('You wrote: `feedback last fortnight`');
+    const unknown = await insights('--project proj_nope feedback', 'unknown');
+    expect(text(unknown)).toContain("I don't serve a project `proj_nope`");
+    h.sim.injectFault({ kind: 'status', status: 503, count: 3, match: { operation: 'searches' } });
+    const down = await insights('searches 7d', 'down');
+    expect(text(down)).toContain('not answering right now');
+    expect(text(down)).toMatch(/`\/insights searches \d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}`/);
     const digest = await insights('30d', 'dg');
     for (const part of ['Pages readers rate down', 'Searches that find nothing', 'Questions the assistant']) {
       expect(text(digest)).toContain(part);

@@ -1,6 +1,7 @@
 import type { SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { describeProjects } from '../../projects.js';
 import { decodeSlackText } from '../../slack/decode.js';
+import { inlineCode } from '../../slack/mrkdwn.js';
 import { type DoorDeps, notice, zoneOf } from '../../visitors/index.js';
 import { COMMAND, helpText, invalidText } from '../messages.js';
 import { parseInsightsCommand } from '../parse.js';
@@ -24,7 +25,7 @@ export async function insightsCommand(deps: DoorDeps, { ack, command }: CommandA
   const { page } = parsed;
   const project = page.query.project ?? deps.projects.forChannel(audience.channel);
   if (!deps.projects.knows(project)) {
-    return deps.replies.privately(audience, notice(`I don't serve that project. ${projects()}`));
+    return deps.replies.privately(audience, notice(`I don't serve a project ${inlineCode(project)}. ${projects()}`));
   }
   await deps.dispatch('insights.show', { ...page, project, audience });
 }
