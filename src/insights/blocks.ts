@@ -15,8 +15,8 @@ const SECTION_MAX = 3000;
 const HEADER_MAX = 150;
 const COMMENT_MAX = 280;
 
-type Shown = Omit<Evidence, 'kind'> & Record<string, unknown>;
-type Range = Pick<Shown, 'project' | 'from' | 'to'>;
+/** The project and days every row's evidence is about. */
+type Range = { project: string; from: string; to: string };
 
 /** The command that shows this page's view again from its start, for "try again". */
 export function commandOf({ view, query }: InsightsPage): string {
