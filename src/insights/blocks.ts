@@ -10,7 +10,7 @@ import { encodePage, type InsightsPage, type View } from './requests.js';
 // Block Kit for /insights: a header, the range, one section per row with its Draft a fix button, Next → when the
 // service has more. Readers' words are escaped and cut between graphemes (slack/mrkdwn.ts); limits are Slack's.
 
-export const ACTION_IDS = { draft: 'insights.draft', next: 'insights.next' } as const;
+export const ACTION_IDS = { draft: 'insights.draft', next: 'insights.next', csv: 'insights.csv' } as const;
 const SECTION_MAX = 3000;
 const HEADER_MAX = 150;
 const COMMENT_MAX = 280;
@@ -77,16 +77,17 @@ function header(view: View, query: ReportQuery, project: string): types.KnownBlo
   ];
 }
 
-function nextButton(page: InsightsPage): types.ActionsBlock {
+function button(actionId: string, text: string, page: InsightsPage): types.Button {
+  return { type: 'button', action_id: actionId, text: { type: 'plain_text', text }, value: encodePage(page) };
+}
+
+/** Next → when the service has more; Download CSV for every row of the range. */
+function footer(next: InsightsPage | undefined, whole: InsightsPage): types.ActionsBlock {
   return {
     type: 'actions',
     elements: [
-      {
-        type: 'button',
-        action_id: ACTION_IDS.next,
-        text: { type: 'plain_text', text: insightsCopy.next },
-        value: encodePage(page),
-      },
+      ...(next ? [button(ACTION_IDS.next, insightsCopy.next, next)] : []),
+      button(ACTION_IDS.csv, insightsCopy.csv, whole),
     ],
   };
 }
@@ -113,7 +114,7 @@ export function buildView(page: InsightsPage, project: string, shown: ViewData):
         ]
       : []),
     ...(rows.length ? rows : [section(insightsCopy.none[shown.view])]),
-    ...(next ? [nextButton(next)] : []),
+    footer(next, { view: page.view, query: { ...query, project, offset: 0 } }),
   ];
   return { text: `${insightsCopy.header[shown.view]} (${project})`, blocks };
 }

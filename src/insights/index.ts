@@ -2,4 +2,4 @@
 
 export { registerInsights } from './register.js';
 export { InsightsRequestSchema } from './requests.js';
-export { insightsUnavailable, runInsights, runInsightsPage } from './tasks.js';
+export { insightsUnavailable, runInsights, runInsightsExport, runInsightsPage } from './tasks.js';

@@ -17,6 +17,10 @@ export const insightsCopy = {
   },
   draft: 'Draft a fix',
   next: 'Next →',
+  csv: 'Download CSV',
+  exported: 'The CSV is uploading in this conversation.',
+  uploadFailed: (code: string) =>
+    `Slack refused the CSV upload (${code}). If I am not in this conversation, invite me and try again.`,
   none: {
     feedback: 'No page was rated down in this range.',
     searches: 'Every search on this page led readers to a result they clicked.',

@@ -1,8 +1,10 @@
 import type { Deps } from '../deps.js';
 import type { Audience } from '../slack/reply.js';
+import { notice } from '../visitors/index.js';
 import { commandOf } from './blocks.js';
+import { exportInsightsCsv } from './export.js';
 import type { LoadDeps } from './load.js';
-import { errorText } from './messages.js';
+import { errorText, failureText, insightsCopy } from './messages.js';
 import type { InsightsRequest } from './requests.js';
 import { showInsights } from './show.js';
 
@@ -24,6 +26,19 @@ export async function runInsightsPage(deps: TaskDeps, request: InsightsRequest):
     const { responseUrl } = request.audience;
     if (!responseUrl || !(await deps.replies.replace(responseUrl, message)))
       await deps.replies.privately(request.audience, message);
+  });
+}
+
+/** Download CSV: every row of the range uploaded in the conversation; a failure is said privately. */
+export async function runInsightsExport(deps: TaskDeps & Pick<Deps, 'slack'>, request: InsightsRequest): Promise<void> {
+  await guarded(deps, request.audience, async () => {
+    const result = await exportInsightsCsv(deps, request);
+    if (result.ok) return;
+    const message =
+      result.reason === 'upload_failed'
+        ? notice(insightsCopy.uploadFailed(result.code))
+        : failureText(result.failure, commandOf(request));
+    await deps.replies.privately(request.audience, message);
   });
 }
 

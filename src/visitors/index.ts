@@ -2,6 +2,7 @@
 // formatting, and its private one-liners. Everything else in visitors/ is its own.
 
 export { formatChange } from './change.js';
+export { csvLine } from './csv.js';
 export {
   DEFAULT_ROWS,
   type ParsedCommand,

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.js';
 import { accessOf } from '../../slack/access.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { notice } from '../../visitors/index.js';
+import { ACTION_IDS } from '../blocks.js';
 import { draftModal } from '../draft-modal.js';
 import { decodeEvidence } from '../evidence.js';
 import { errorText } from '../messages.js';
@@ -23,9 +24,13 @@ function audienceOf(body: ButtonArgs['body']) {
   };
 }
 
-/** Next →: the page the button carries, on its project, replacing the message it was on. */
-export async function nextButton(deps: ButtonDeps, { ack, action, body }: ButtonArgs): Promise<void> {
+/** What Next → and Download CSV ask for: the page the button carries, on its project. */
+const PAGE_KINDS = { [ACTION_IDS.next]: 'insights.turn_page', [ACTION_IDS.csv]: 'insights.export' } as const;
+
+/** Next → (the next page replaces the message it was on) and Download CSV (every row, uploaded here). */
+export async function pageButton(deps: ButtonDeps, { ack, action, body }: ButtonArgs): Promise<void> {
   await ack();
+  const kind = action.action_id === ACTION_IDS.csv ? PAGE_KINDS[ACTION_IDS.csv] : PAGE_KINDS[ACTION_IDS.next];
   const { channel, audience } = audienceOf(body);
   const page = decodePage(action.value);
   const project = page?.query.project;
@@ -33,7 +38,7 @@ export async function nextButton(deps: ButtonDeps, { ack, action, body }: Button
     deps.log.warn('insights.bad_button_value', { action: action.action_id, user: body.user.id });
     return deps.replies.privately(audience, notice(errorText.forgedButton));
   }
-  await deps.dispatch('insights.turn_page', { ...page, project, audience });
+  await deps.dispatch(kind, { ...page, project, audience });
 }
 
 /**
