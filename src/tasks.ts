@@ -6,7 +6,13 @@ import { ShortcutSubmissionSchema } from './agent/shortcut-modal.js';
 import { CommandStartSchema, runCommandStart, runShortcutStart } from './agent/tasks.js';
 import type { Deps } from './deps.js';
 import { TabOpenedSchema, tabOpened } from './home/publish.js';
-import { InsightsRequestSchema, insightsUnavailable, runInsights, runInsightsPage } from './insights/index.js';
+import {
+  InsightsRequestSchema,
+  insightsUnavailable,
+  runInsights,
+  runInsightsExport,
+  runInsightsPage,
+} from './insights/index.js';
 import { type TaskEnvelope, TaskEnvelopeSchema, type TaskLane } from './lanes.js';
 import { QueueUnavailableError, type UnstartedJob } from './queue/engine.js';
 import type { Message } from './slack/message.js';
@@ -130,6 +136,12 @@ export const TASKS = {
     lane: 'reports',
     schema: InsightsRequestSchema,
     run: runInsightsPage,
+    unavailable: (deps, request) => insightsUnavailable(deps, request),
+  }),
+  'insights.export': task({
+    lane: 'exports',
+    schema: InsightsRequestSchema,
+    run: runInsightsExport,
     unavailable: (deps, request) => insightsUnavailable(deps, request),
   }),
 };
