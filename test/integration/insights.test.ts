@@ -87,6 +87,22 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     }
   });
 
+  it('Download CSV: every unanswered question of the range, uploaded in the channel', async () => {
+    const list = await insights('questions 2026-06-01..2026-11-27 top 2', 'qu');
+    const [csv] = buttons(list, 'insights.csv');
+    if (!csv) throw new Error('no Download CSV');
+    await h.interact(buttonClick(csv, { ephemeral: true, responseUrl: h.slack.responseUrl('csv') }));
+    const complete = await eventually(() => h.slack.callsTo('files.completeUploadExternal')[0], 10_000, 'upload');
+    expect(complete.args.channel_id).toBe(CHANNEL_ID);
+    expect(String(complete.args.initial_comment)).toContain(`<@${USER_ID}> exported`);
+    const lines = (await uploadedText(String(h.slack.callsTo('file_upload')[0]?.args.content))).split('\r\n');
+    expect(lines[0]).toBe('asked_at,topic,question,sources_tried,page_url');
+    expect(lines.length).toBeGreaterThan(20);
+    expect(lines.some((line) => line.includes('How do I rotate an API key without downtime?'))).toBe(true);
+    const turns = queriesTo('assistant').filter((q) => q.limit === '1000');
+    expect(turns[0]).toMatchObject({ dateFrom: '2026-06-01', dateTo: '2026-11-28' });
+  });
+
   it('Draft a fix → modal → submit: a job whose instruction carries the evidence as quoted data, tracked to its PR', async () => {
     const list = await insights('feedback 2026-06-01..2026-11-27 top 20', 'fb');
     const draft = buttons(list, 'insights.draft').find((b) => b.value?.includes('Ignore previous instructions'));
@@ -131,3 +147,14 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     );
   });
 });
+
+/** The file inside the multipart body the SDK sent to the upload URL (or the body itself if not multipart). */
+async function uploadedText(raw: string): Promise<string> {
+  const boundary = /^--(\S+)\r\n/.exec(raw)?.[1];
+  if (!boundary) return raw;
+  const form = await new Response(raw, {
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  }).formData();
+  const file = [...form.values()][0];
+  return typeof file === 'string' ? file : ((await file?.text()) ?? '');
+}
