@@ -62,7 +62,11 @@ async function commentsByPath(
   let cursor: string | undefined;
   for (let page = 0; page < COMMENT_PAGES; page++) {
     const result = await deps.mintlify.getFeedback(project, { ...window, limit: 100, ...(cursor && { cursor }) });
-    if (!result.ok) break; // comments are extra: the counts stand without them
+    if (!result.ok) {
+      // Comments are extra: the counts stand without them.
+      deps.log.warn('insights.comments_unavailable', { project, failure: result.failure.code, pages: page });
+      break;
+    }
     for (const entry of result.value.feedback) addComment(found, entry, paths);
     cursor = result.value.nextCursor ?? undefined;
     if (!cursor || !result.value.hasMore) break;

@@ -32,14 +32,13 @@ export async function showInsights(deps: LoadDeps, request: InsightsRequest): Pr
   }
   const small = { ...request, query: { ...request.query, limit: DIGEST_ROWS, offset: 0 } };
   const views: OneView[] = ['feedback', 'searches', 'questions'];
-  const parts = await Promise.all(views.map((one) => load(deps, small, one)));
-  if (parts.every((part) => !part.ok)) {
-    const first = parts[0];
-    if (first && !first.ok) return failureText(first.failure, commandOf(request));
-  }
+  const parts = await Promise.all(views.map(async (one) => ({ view: one, loaded: await load(deps, small, one) })));
+  const [first] = parts;
+  if (first && !first.loaded.ok && parts.every(({ loaded }) => !loaded.ok))
+    return failureText(first.loaded.failure, commandOf(request));
   return buildDigest(
     request.query,
     project,
-    parts.map((part, i) => (part.ok ? part.value : { view: views[i] ?? 'feedback', failed: true as const })),
+    parts.map(({ view: one, loaded }) => (loaded.ok ? loaded.value : { view: one, failed: true as const })),
   );
 }

@@ -85,6 +85,10 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     for (const part of ['Pages readers rate down', 'Searches that find nothing', 'Questions the assistant']) {
       expect(text(digest)).toContain(part);
     }
+    h.sim.injectFault({ kind: 'status', status: 503, count: 3, match: { operation: 'searches' } });
+    const partial = await insights('30d', 'dg-partial');
+    expect(text(partial)).toContain('did not answer for this part');
+    expect(text(partial)).toContain('insights.draft');
   });
 
   it('Download CSV: every unanswered question of the range, uploaded in the channel', async () => {
