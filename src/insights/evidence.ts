@@ -10,6 +10,8 @@ import { neutralise, truncate } from '../slack/mrkdwn.js';
 export const BUTTON_VALUE_MAX = 2000;
 const ITEM_MAX = 280;
 const ITEMS_MAX = 5;
+/** Paths and URLs the service gave, cut so the evidence still fits. */
+const PATH_MAX = 300;
 
 const Words = z.array(z.string().max(ITEM_MAX * 2)).max(ITEMS_MAX);
 /** The project and the days the evidence is about. */
@@ -19,7 +21,7 @@ export const EvidenceSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('page'),
     ...Range,
-    path: z.string().max(300),
+    path: z.string().max(PATH_MAX),
     thumbsDown: z.number(),
     thumbsUp: z.number(),
     comments: Words,
@@ -30,7 +32,7 @@ export const EvidenceSchema = z.discriminatedUnion('kind', [
     term: z.string().max(ITEM_MAX * 2),
     hits: z.number(),
     ctr: z.number(),
-    clicked: z.string().max(300).nullable(),
+    clicked: z.string().max(PATH_MAX).nullable(),
   }),
   z.object({
     kind: z.literal('questions'),
@@ -38,7 +40,7 @@ export const EvidenceSchema = z.discriminatedUnion('kind', [
     topic: z.string().max(ITEM_MAX).nullable(),
     count: z.number(),
     questions: Words,
-    sources: z.array(z.string().max(300)).max(ITEMS_MAX),
+    sources: z.array(z.string().max(PATH_MAX)).max(ITEMS_MAX),
   }),
 ]);
 export type Evidence = z.infer<typeof EvidenceSchema>;
@@ -128,15 +130,19 @@ export function fitEvidence(evidence: Evidence): Evidence {
   const cut = (words: string[]) => words.slice(0, ITEMS_MAX).map((w) => truncate(neutralise(w).trim(), ITEM_MAX));
   let fitted: Evidence =
     evidence.kind === 'page'
-      ? { ...evidence, comments: cut(evidence.comments) }
+      ? { ...evidence, path: truncate(evidence.path, PATH_MAX), comments: cut(evidence.comments) }
       : evidence.kind === 'questions'
         ? {
             ...evidence,
             topic: evidence.topic === null ? null : truncate(evidence.topic, ITEM_MAX),
             questions: cut(evidence.questions),
-            sources: evidence.sources.slice(0, ITEMS_MAX),
+            sources: evidence.sources.slice(0, ITEMS_MAX).map((url) => truncate(url, PATH_MAX)),
           }
-        : { ...evidence, term: truncate(evidence.term, ITEM_MAX) };
+        : {
+            ...evidence,
+            term: truncate(evidence.term, ITEM_MAX),
+            clicked: evidence.clicked === null ? null : truncate(evidence.clicked, PATH_MAX),
+          };
   while (JSON.stringify(fitted).length > BUTTON_VALUE_MAX) {
     if (fitted.kind === 'page' && fitted.comments.length)
       fitted = { ...fitted, comments: fitted.comments.slice(0, -1) };

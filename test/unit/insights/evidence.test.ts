@@ -83,6 +83,9 @@ describe('the instruction drafted from evidence', () => {
     expect(value.length).toBeLessThanOrEqual(BUTTON_VALUE_MAX);
     for (const comment of fitted.kind === 'page' ? fitted.comments : []) expect(comment).toMatch(/^(👍🏽)+…$/u);
     expect(decodeEvidence(value)).toEqual(fitted);
+    const odd = fitEvidence({ ...page, path: `/${'a'.repeat(5000)}` });
+    expect(JSON.stringify(odd).length).toBeLessThanOrEqual(BUTTON_VALUE_MAX);
+    expect(decodeEvidence(JSON.stringify(odd))).toEqual(odd);
     expect(decodeEvidence('{"kind":"page"}')).toBeUndefined();
     expect(decodeEvidence('not json')).toBeUndefined();
   });
