@@ -7,6 +7,13 @@ import { ShortcutSubmissionSchema } from './agent/shortcut-modal.js';
 import { CommandStartSchema, runCommandStart, runShortcutStart } from './agent/tasks.js';
 import type { Deps } from './deps.js';
 import { TabOpenedSchema, tabOpened } from './home/publish.js';
+import {
+  InsightsRequestSchema,
+  insightsUnavailable,
+  runInsights,
+  runInsightsExport,
+  runInsightsPage,
+} from './insights/index.js';
 import { type TaskEnvelope, TaskEnvelopeSchema, type TaskLane } from './lanes.js';
 import { QueueUnavailableError, type UnstartedJob } from './queue/engine.js';
 import type { Message } from './slack/message.js';
@@ -128,6 +135,24 @@ export const TASKS = {
   'visitors.export': report('exports', runExport),
   'visitors.chart': report('charts', runChart),
   'visitors.share_chart': report('charts', runShareChart),
+  'insights.show': task({
+    lane: 'reports',
+    schema: InsightsRequestSchema,
+    run: runInsights,
+    unavailable: (deps, request) => insightsUnavailable(deps, request),
+  }),
+  'insights.turn_page': task({
+    lane: 'reports',
+    schema: InsightsRequestSchema,
+    run: runInsightsPage,
+    unavailable: (deps, request) => insightsUnavailable(deps, request),
+  }),
+  'insights.export': task({
+    lane: 'exports',
+    schema: InsightsRequestSchema,
+    run: runInsightsExport,
+    unavailable: (deps, request) => insightsUnavailable(deps, request),
+  }),
 };
 
 export type TaskKind = keyof typeof TASKS;
