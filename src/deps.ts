@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Quota } from './agent/quota.js';
 import type { Tracker } from './agent/tracking/track.js';
 import type { Config } from './config.js';
+import type { Dispatch } from './dispatch.js';
 import type { Lanes } from './lanes.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
@@ -12,7 +13,6 @@ import type { Replies } from './slack/reply.js';
 import type { JobRecord } from './store/jobs.js';
 import type { StoreLoss } from './store/loss.js';
 import type { Store } from './store/store.js';
-import type { Dispatch } from './tasks.js';
 import type { Connection } from './tenants/settings.js';
 import type { WorkspaceRef, Workspaces } from './workspace.js';
 

@@ -4,11 +4,11 @@ import { pollRound } from './agent/tracking/poll.js';
 import { refreshRoot } from './agent/tracking/root-message.js';
 import { toldWhenStopped } from './agent/tracking/stop.js';
 import type { Deps } from './deps.js';
+import { runTask } from './dispatch.js';
 import { republishHome } from './home/republish.js';
 import { LANES, type LaneDefinitions } from './lanes.js';
 import type { Engine } from './queue/engine.js';
 import { keys } from './store/keys.js';
-import { runTask } from './tasks.js';
 import { installationOf, unlessGone, type WorkspaceRef } from './workspace.js';
 
 const TASK_LANES = ['agent', 'reports', 'exports', 'charts', 'digests'] as const;

@@ -1,6 +1,7 @@
 import type { webApi } from '@slack/bolt';
 import { Keyv } from 'keyv';
 import type { Deps } from '../../../src/deps.js';
+import type { TaskData, TaskKind } from '../../../src/dispatch.js';
 import type { MintlifyClient } from '../../../src/mintlify/client.js';
 import type { ServiceFailure, ServiceResult } from '../../../src/mintlify/failure.js';
 import type { PageVisitors, VisitorsQuery, VisitorsResponse } from '../../../src/mintlify/schemas.js';
@@ -8,7 +9,6 @@ import { createProjects } from '../../../src/projects.js';
 import { createMemoryEngine } from '../../../src/queue/memory.js';
 import { createReplies } from '../../../src/slack/reply.js';
 import { createMemoryClaims } from '../../../src/store/claims.js';
-import type { TaskData, TaskKind } from '../../../src/tasks.js';
 import type { ReportQuery } from '../../../src/visitors/date-range.js';
 import type { DoorDeps } from '../../../src/visitors/doors/door.js';
 import type { ReportRequest } from '../../../src/visitors/requests.js';

@@ -3,7 +3,7 @@ import { handleTurn, type Turn, TurnSchema } from './agent/conversation.js';
 import { errors } from './agent/messages.js';
 import { PaneTurnSchema, runPaneTurn } from './agent/pane.js';
 import { ShortcutSubmissionSchema } from './agent/shortcut-modal.js';
-import { CommandStartSchema, runCommandStart, runShortcutStart } from './agent/tasks.js';
+import { CommandStartSchema, runCommandStart, runShortcutStart } from './agent/start-requests.js';
 import type { Deps } from './deps.js';
 import { TabOpenedSchema, tabOpened } from './home/publish.js';
 import { type TaskEnvelope, TaskEnvelopeSchema, type TaskLane } from './lanes.js';
@@ -13,7 +13,15 @@ import type { ReportQuery } from './visitors/date-range.js';
 import { runScheduledDigest, ScheduledDigestSchema } from './visitors/digest/send.js';
 import { errorCopy, notice } from './visitors/messages.js';
 import { DigestRequestSchema, ReportRequestSchema } from './visitors/requests.js';
-import { runChart, runDigest, runExport, runReport, runShare, runShareChart, runTurnPage } from './visitors/tasks.js';
+import {
+  runChart,
+  runDigest,
+  runExport,
+  runReport,
+  runShare,
+  runShareChart,
+  runTurnPage,
+} from './visitors/run-requests.js';
 
 interface Task<S extends z.ZodType> {
   lane: TaskLane;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { TASKS } from '../../../src/dispatch.js';
 import { keys } from '../../../src/store/keys.js';
-import { TASKS } from '../../../src/tasks.js';
 import { decodeQuery } from '../../../src/visitors/date-range.js';
 import type { ReportRequest } from '../../../src/visitors/requests.js';
 import {
@@ -11,7 +11,7 @@ import {
   runShare,
   runShareChart,
   runTurnPage,
-} from '../../../src/visitors/tasks.js';
+} from '../../../src/visitors/run-requests.js';
 import { AUDIENCE, fakeVisitors, NOW, PROJECT, reportRequest, saidIn } from './fake-deps.js';
 
 /** `/visitors 2026-11-01 2026-11-08` in a channel on the default project: the query as typed names no project. */

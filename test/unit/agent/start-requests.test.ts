@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HOURLY_LIMIT } from '../../../src/agent/quota.js';
-import { runCommandStart, runShortcutStart } from '../../../src/agent/tasks.js';
+import { runCommandStart, runShortcutStart } from '../../../src/agent/start-requests.js';
 import { CHANNEL_ID, USER_ID } from '../../fixtures/slack.js';
 import { createdPrompts, ephemeralsFor, useAgentUnit } from './support.js';
 

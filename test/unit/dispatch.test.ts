@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createDispatch, runTask } from '../../src/tasks.js';
+import { createDispatch, runTask } from '../../src/dispatch.js';
 import { USER_ID } from '../fixtures/slack.js';
 import { useAgentUnit } from './agent/support.js';
 
