@@ -1,8 +1,8 @@
 import type { WebClient } from '@slack/web-api';
+import type { z } from 'zod';
 import type { Quota } from './agent/quota.js';
 import type { Tracker } from './agent/tracking/track.js';
 import type { Config } from './config.js';
-import type { Dispatch } from './dispatch.js';
 import type { Lanes } from './lanes.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
@@ -15,6 +15,18 @@ import type { StoreLoss } from './store/loss.js';
 import type { Store } from './store/store.js';
 import type { Connection } from './tenants/settings.js';
 import type { WorkspaceRef, Workspaces } from './workspace.js';
+
+/**
+ * A task as a door names it (`agentTasks.start`, `visitorsTasks.report`…: each feature's, see `src/task.ts`): its
+ * kind, and the schema its data must fit.
+ */
+export interface TaskHandle<S extends z.ZodType> {
+  readonly kind: string;
+  readonly schema: S;
+}
+
+/** Hands a door's work on to its task's lane (`src/dispatch.ts`); the compiler checks the data against the task. */
+export type Dispatch = <S extends z.ZodType>(task: TaskHandle<S>, data: z.infer<S>) => Promise<void>;
 
 /** Runs a task with bounded concurrency; more waits its turn. */
 export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
@@ -49,7 +61,7 @@ export interface Deps {
   background: Limiter;
   /** Told of every change of a job's state, for the features that show jobs (App Home). */
   jobWatchers?: JobWatchers;
-  /** Hands a door's work on, to run after the ack in its lane (see `tasks.ts`). */
+  /** Hands a door's work on, to run after the ack in its lane: `deps.dispatch(agentTasks.start, data)`. */
   dispatch: Dispatch;
   /** The hourly budgets of job creations and follow-ups, per project. */
   quota: Quota;

@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { createJobWatchers, type Deps } from './deps.js';
 import { createDispatch } from './dispatch.js';
 import { homeFollowsJob } from './home/publish.js';
-import { LANES, type LaneDefinitions, type Lanes, laneDefinitions, type TaskLane } from './lanes.js';
+import { LANES, type LaneDefinitions, type Lanes, laneDefinitions } from './lanes.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { createMintlifyClient } from './mintlify/client.js';
@@ -16,6 +16,7 @@ import { servedLanes } from './queue/consumers.js';
 import type { Engine } from './queue/engine.js';
 import { createReplies } from './slack/reply.js';
 import type { Store } from './store/store.js';
+import { TASK_LANES } from './task.js';
 import type { Tenancy } from './tenants/tenancy.js';
 import { tenantWorkspaces, type WorkspaceParts } from './tenants/workspaces.js';
 import { SINGLE_WORKSPACE as SINGLE, singleWorkspace } from './workspace.js';
@@ -51,14 +52,9 @@ export interface WiringOptions {
 
 /** The adding side of every lane. */
 export function lanesOf(engine: Engine, definitions: LaneDefinitions = LANES): Lanes {
-  const tasks = Object.fromEntries(
-    (['agent', 'reports', 'exports', 'charts', 'digests'] as const).map((lane) => [
-      lane,
-      engine.lane(definitions[lane]),
-    ]),
-  ) as Lanes['tasks'];
+  const tasks = Object.fromEntries(TASK_LANES.map((lane) => [lane, engine.lane(definitions.tasks[lane])]));
   return {
-    tasks: tasks as Record<TaskLane, Lanes['tasks'][TaskLane]>,
+    tasks: tasks as Lanes['tasks'],
     polls: engine.lane(definitions.polls),
     outcomes: engine.lane(definitions.outcomes),
     refreshes: engine.lane(definitions.refreshes),

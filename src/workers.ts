@@ -9,9 +9,8 @@ import { republishHome } from './home/republish.js';
 import { LANES, type LaneDefinitions } from './lanes.js';
 import type { Engine } from './queue/engine.js';
 import { keys } from './store/keys.js';
+import { TASK_LANES } from './task.js';
 import { installationOf, unlessGone, type WorkspaceRef } from './workspace.js';
-
-const TASK_LANES = ['agent', 'reports', 'exports', 'charts', 'digests'] as const;
 
 /** The worker role: a processor for every lane. Processors hold no state between jobs, so any worker takes any job. */
 export function startWorkers(engine: Engine, deps: Deps, lanes: LaneDefinitions = LANES): void {
@@ -27,7 +26,7 @@ export function startWorkers(engine: Engine, deps: Deps, lanes: LaneDefinitions 
       });
   for (const lane of TASK_LANES)
     engine.work(
-      lanes[lane],
+      lanes.tasks[lane],
       unlessRemoved((envelope) => runTask(deps, envelope)),
     );
   // A poll or an outcome post out of tries stops its round and tells the person in the thread, once.

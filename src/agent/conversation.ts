@@ -1,53 +1,20 @@
-import { z } from 'zod';
 import type { FollowUps } from '../config.js';
 import type { Deps } from '../deps.js';
 import type { Audience } from '../slack/reply.js';
 import { type JobBinding, type JobRef, type ThreadKind, threadKindOf } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { followUpRefusalAnswer } from './answers.js';
-import { SharedFileSchema } from './attached-files.js';
 import { readFileContext } from './file-context.js';
 import { type FollowUpDeps, followUp } from './follow-up.js';
 import { readoptThread } from './job-metadata.js';
 import { errors } from './messages.js';
+import type { Turn } from './requests.js';
 import { startingIn } from './start-job.js';
 import { isInstruction, steers } from './steering.js';
 import { startFromTurn } from './turn-start.js';
 
 /** Slack may deliver an event again; remember what was handled this long. */
 const DEDUPE_TTL_MS = 60 * 60 * 1000;
-
-/**
- * One message of a conversation (a mention, a DM, a reply in a thread), decoded at its door: plain text and what
- * is needed to route it and answer the person. It is the data of the `agent.turn` task.
- */
-export const TurnSchema = z.object({
-  channel: z.string(),
-  ts: z.string(),
-  /** The thread it was written in; unset for a top-level message (or a thread's root). */
-  threadTs: z.string().optional(),
-  userId: z.string(),
-  /** What the person wrote, decoded (people by name), the bot's own mention removed; may be empty. */
-  text: z.string(),
-  /** Slack's ids of the delivery (`event_id`, a retry's number) and of the message (`client_msg_id`). */
-  eventId: z.string(),
-  clientMsgId: z.string().optional(),
-  retryNum: z.number().optional(),
-  /** Spoken to the bot (a mention, a DM): outside a job's thread it starts a job; otherwise it only follows one up. */
-  addressed: z.boolean(),
-  /** The text mentioned the bot: what steers a job in a thread it joined (see `steering.ts`). */
-  mentionsBot: z.boolean().optional(),
-  /** Files shared with the message: read for the agent past the door (`file-context.ts`). */
-  files: z.array(SharedFileSchema).optional(),
-  /** The access rule's verdict for this person in this conversation. */
-  allowed: z.boolean(),
-  /** Refused because the person is from another organisation (Slack Connect), which the refusal says. */
-  external: z.boolean().optional(),
-  /** This bot, whose own posts are left out of a thread's context. */
-  botUserId: z.string().optional(),
-  botId: z.string().optional(),
-});
-export type Turn = z.infer<typeof TurnSchema>;
 
 /** What a thread is to the bot when a message arrives in it. */
 export type Place =

@@ -1,5 +1,4 @@
 import type { AssistantConfig, Context } from '@slack/bolt';
-import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import type { Projects } from '../projects.js';
 import { slackErrorCode } from '../slack/errors.js';
@@ -8,10 +7,11 @@ import type { Replies } from '../slack/reply.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { type Workspaces, workspaceOf } from '../workspace.js';
-import { handleTurn, type TurnDeps, TurnSchema } from './conversation.js';
+import { handleTurn, type TurnDeps } from './conversation.js';
 import { readInstruction } from './instruction.js';
 import { conversationUsage, paneCopy } from './messages.js';
 import { MY_JOBS_WORDS, myJobs } from './my-jobs.js';
+import type { PaneTurn } from './requests.js';
 
 // Slack's assistant pane (Agents & AI apps): a thread of the person's DM with the app, opened next to the channel
 // they are looking at. A message there is a turn like a DM's; the pane adds where the person is (the thread
@@ -62,10 +62,6 @@ export function paneContextStore(root: { workspaces: Pick<Workspaces, 'scope'> }
 export function paneContextOf(deps: Pick<Deps, 'store'>, channel: string, threadTs: string) {
   return deps.store.kv.get<PaneContext>(keys.paneContext(channel, threadTs));
 }
-
-/** A message in the pane's thread, and the channel the person is looking at (if any): the data of `agent.pane`. */
-export const PaneTurnSchema = z.object({ turn: TurnSchema, contextChannel: z.string().optional() });
-export type PaneTurn = z.infer<typeof PaneTurnSchema>;
 
 type PaneDeps = TurnDeps & Pick<Deps, 'slack'>;
 

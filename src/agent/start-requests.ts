@@ -1,16 +1,11 @@
-import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { AudienceSchema } from '../slack/reply.js';
 import { startRefusalAnswer } from './answers.js';
-import { type ShortcutSubmission, shortcutPrompt } from './shortcut-modal.js';
+import type { CommandStart, ShortcutSubmission } from './requests.js';
+import { shortcutPrompt } from './shortcut-modal.js';
 import { type StartJobDeps, startJob } from './start-job.js';
 
 // The agent's work after a door's ack, one function per kind of request. Each takes plain data (what the door
-// decoded) and answers the person itself, so it can run wherever the work runs (see src/tasks.ts).
-
-/** `/agent <instruction>`: the instruction decoded, the project chosen, and where to answer. */
-export const CommandStartSchema = z.object({ project: z.string(), prompt: z.string(), audience: AudienceSchema });
-export type CommandStart = z.infer<typeof CommandStartSchema>;
+// decoded) and answers the person itself, so it can run wherever the work runs (see `agent-work.ts`).
 
 type TaskDeps = StartJobDeps & Pick<Deps, 'replies'>;
 

@@ -6,6 +6,7 @@ import { keys } from '../store/keys.js';
 import { mayManage } from '../tenants/connect/permission.js';
 import { connectionSection } from '../tenants/connect/view.js';
 import { WorkspaceRefSchema } from '../workspace.js';
+import type { TabOpened } from './home-tasks.js';
 import { HOME_JOBS, type HomeJob, homeView } from './view.js';
 
 export type HomeDeps = Pick<
@@ -27,10 +28,6 @@ async function queueHome(deps: Pick<Deps, 'lanes' | 'workspace'>, userId: string
   const data = { workspace: deps.workspace, userId };
   await deps.lanes.homes.add(data, { id: homeId(data) });
 }
-
-/** What App Home's door hands on: who opened which of the app's tabs. */
-export const TabOpenedSchema = z.object({ userId: z.string(), tab: z.string() });
-export type TabOpened = z.infer<typeof TabOpenedSchema>;
 
 /** Remembers the tab the person opened last (Home is republished only while it is theirs), and publishes Home. */
 export async function tabOpened(deps: QueueingDeps, { userId, tab }: TabOpened): Promise<void> {

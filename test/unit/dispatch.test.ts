@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { agentTasks } from '../../src/agent/agent-tasks.js';
 import { createDispatch, runTask } from '../../src/dispatch.js';
+import { homeTasks } from '../../src/home/home-tasks.js';
 import { USER_ID } from '../fixtures/slack.js';
 import { useAgentUnit } from './agent/support.js';
 
@@ -8,7 +10,7 @@ describe('createDispatch and runTask', () => {
 
   it('hands a door’s work to its kind’s lane, as a job that names its kind', async () => {
     const dispatch = createDispatch(() => unit().deps);
-    await dispatch('home.opened', { userId: USER_ID, tab: 'home' });
+    await dispatch(homeTasks.opened, { userId: USER_ID, tab: 'home' });
     expect(await unit().engine.counts('agent')).toMatchObject({ waiting: 1 });
   });
 
@@ -17,7 +19,7 @@ describe('createDispatch and runTask', () => {
     await engine.close(0);
     const dispatch = createDispatch(() => deps);
     const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
-    await dispatch('agent.start', { project: 'proj_test', prompt: 'Document <retries>', audience });
+    await dispatch(agentTasks.start, { project: 'proj_test', prompt: 'Document <retries>', audience });
     expect(String(slack.callsTo('response_url:cmd')[0]?.args.text)).toContain('storage is unavailable');
     expect(String(slack.callsTo('response_url:cmd')[0]?.args.text)).toContain('Document &lt;retries&gt;');
     expect(unit().logs.text()).toMatch(/"event":"queue\.unavailable".*"kind":"agent\.start"/);
@@ -39,5 +41,32 @@ describe('createDispatch and runTask', () => {
     await expect(runTask(unit().deps, { kind: 'no.such', workspace: { teamId: '' }, data: {} })).rejects.toThrow(
       'unknown task kind no.such',
     );
+  });
+
+  it('answers the person on an unexpected throw, in the agent’s words, and fails the job (one policy for every task)', async () => {
+    const { deps, slack, logs } = unit();
+    deps.mintlify.createJob = async () => {
+      throw new Error('bug');
+    };
+    const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
+    const data = { project: 'proj_test', prompt: 'Document <retries>', audience };
+    await expect(runTask(deps, { kind: 'agent.start', workspace: { teamId: '' }, data })).rejects.toThrow('bug');
+    const said = String(slack.callsTo('response_url:cmd')[0]?.args.text);
+    expect(said).toContain('Something went wrong on my side');
+    expect(said).toContain('Document &lt;retries&gt;');
+    expect(logs.text()).toMatch(/"event":"task\.failed".*"kind":"agent\.start"/);
+  });
+
+  it('answers the person on an unexpected throw in the visitors’ words too', async () => {
+    const { deps, slack, logs } = unit();
+    deps.mintlify.getVisitors = async () => {
+      throw new Error('bug');
+    };
+    const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
+    const query = { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 0 };
+    const data = { query, project: 'proj_test', audience };
+    await expect(runTask(deps, { kind: 'visitors.report', workspace: { teamId: '' }, data })).rejects.toThrow('bug');
+    expect(String(slack.callsTo('response_url:cmd')[0]?.args.text)).toContain('Something went wrong on my side');
+    expect(logs.text()).toMatch(/"event":"task\.failed".*"kind":"visitors\.report"/);
   });
 });

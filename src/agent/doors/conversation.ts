@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
+import { agentTasks } from '../agent-tasks.js';
 import { viewingFor } from '../agent-view.js';
 import { type BesideDeps, besideChannel } from './beside.js';
 import { type Incoming, toIncoming } from './incoming.js';
@@ -52,5 +53,5 @@ async function threadReply(deps: DoorDeps, { event, body, context }: MessageArgs
 }
 
 async function hand(deps: DoorDeps, incoming: Incoming, delivery: Delivery, addressed: boolean): Promise<void> {
-  await deps.dispatch('agent.turn', await turnOf(deps, incoming, delivery, addressed));
+  await deps.dispatch(agentTasks.turn, await turnOf(deps, incoming, delivery, addressed));
 }

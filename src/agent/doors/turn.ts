@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
 import { accessOf, type Verdict } from '../../slack/access.js';
 import { decodeWithNames } from '../../slack/user-names.js';
-import type { Turn } from '../conversation.js';
+import type { Turn } from '../requests.js';
 import type { Incoming } from './incoming.js';
 
 type MessageArgs = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { AllMiddlewareArgs, AnyMiddlewareArgs, App, Context } from '@slack/bolt';
 import type { Keyv } from 'keyv';
 import { afterEach, beforeEach } from 'vitest';
-import type { Turn } from '../../../src/agent/conversation.js';
+import type { Turn } from '../../../src/agent/requests.js';
 import { startJob } from '../../../src/agent/start-job.js';
 import { parseConfig } from '../../../src/config.js';
 import type { Deps } from '../../../src/deps.js';
-import type { TaskData, TaskKind } from '../../../src/dispatch.js';
 import { createMetrics } from '../../../src/metrics.js';
 import type { Engine } from '../../../src/queue/engine.js';
 import { createMemoryEngine } from '../../../src/queue/memory.js';
@@ -25,8 +24,8 @@ import { captureLogs } from '../../support/logs.js';
 import { testEnv } from '../../support/test-app.js';
 
 export interface Handed {
-  kind: TaskKind;
-  data: TaskData<TaskKind>;
+  kind: string;
+  data: unknown;
 }
 
 export interface AgentUnit {
@@ -62,7 +61,7 @@ export function useAgentUnit(env: Record<string, string> = {}): () => AgentUnit 
     const parts = { log: logs.log, metrics, store, slack: slackClient, engine };
     const deps = buildDeps(config, { mintlifyTimeoutMs: 1_000 }, parts);
     const handed: Handed[] = [];
-    deps.dispatch = async (kind: TaskKind, data: TaskData<TaskKind>) => void handed.push({ kind, data });
+    deps.dispatch = async ({ kind }, data) => void handed.push({ kind, data });
     const tracked: JobRef[] = [];
     deps.tracker = { track: async (ref) => void tracked.push({ project: ref.project, jobId: ref.jobId }) };
     const watched: JobRecord[] = [];

@@ -1,7 +1,6 @@
 import type { webApi } from '@slack/bolt';
 import { Keyv } from 'keyv';
 import type { Deps } from '../../../src/deps.js';
-import type { TaskData, TaskKind } from '../../../src/dispatch.js';
 import type { MintlifyClient } from '../../../src/mintlify/client.js';
 import type { ServiceFailure, ServiceResult } from '../../../src/mintlify/failure.js';
 import type { PageVisitors, VisitorsQuery, VisitorsResponse } from '../../../src/mintlify/schemas.js';
@@ -147,8 +146,8 @@ export function saidIn(body: Record<string, unknown> | undefined): string {
 /** A door's deps: what it hands on (`deps.dispatch`) is only recorded; the door's test is about the door. */
 export function fakeDoorDeps(options: FakeDepsOptions = {}) {
   const { deps, logs, responses } = fakeDeps(fakeVisitorsService(0), fakeSlack().client, options);
-  const handedOn: { kind: TaskKind; data: TaskData<TaskKind> }[] = [];
-  const doors: DoorDeps = { ...deps, dispatch: async (kind, data) => void handedOn.push({ kind, data }) };
+  const handedOn: { kind: string; data: unknown }[] = [];
+  const doors: DoorDeps = { ...deps, dispatch: async ({ kind }, data) => void handedOn.push({ kind, data }) };
   return { deps: doors, handedOn, responses, logs };
 }
 

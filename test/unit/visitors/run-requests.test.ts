@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { TASKS } from '../../../src/dispatch.js';
 import { keys } from '../../../src/store/keys.js';
 import { decodeQuery } from '../../../src/visitors/date-range.js';
 import type { ReportRequest } from '../../../src/visitors/requests.js';
@@ -12,6 +11,7 @@ import {
   runShareChart,
   runTurnPage,
 } from '../../../src/visitors/run-requests.js';
+import { visitorsTasks } from '../../../src/visitors/visitors-tasks.js';
 import { AUDIENCE, fakeVisitors, NOW, PROJECT, reportRequest, saidIn } from './fake-deps.js';
 
 /** `/visitors 2026-11-01 2026-11-08` in a channel on the default project: the query as typed names no project. */
@@ -114,11 +114,7 @@ describe('the visitors’ tasks: the use case, then one answer to the person', (
 
 describe('their lanes', () => {
   it('runs reports, pages, shares and digest commands in the reports lane, the rest in lanes of their own', () => {
-    const lanes = Object.fromEntries(
-      Object.entries(TASKS)
-        .filter(([kind]) => kind.startsWith('visitors.'))
-        .map(([kind, task]) => [kind, task.lane]),
-    );
+    const lanes = Object.fromEntries(Object.values(visitorsTasks).map((task) => [task.kind, task.lane]));
     expect(lanes).toEqual({
       'visitors.report': 'reports',
       'visitors.turn_page': 'reports',
@@ -129,18 +125,5 @@ describe('their lanes', () => {
       'visitors.chart': 'charts',
       'visitors.share_chart': 'charts',
     });
-  });
-});
-
-describe('a task that fails unexpectedly', () => {
-  it('is logged and apologised for privately, so nobody waits on a reply that never comes', async () => {
-    const { deps, logs, said } = setup();
-    deps.mintlify.getVisitors = async () => {
-      throw new Error('bug');
-    };
-    await runReport(deps, REQUEST);
-    expect(logs.text()).toContain('"event":"visitors.task_failed"');
-    expect(logs.text()).toContain('"what":"report"');
-    expect(said()).toEqual([expect.stringContaining('Something went wrong on my side')]);
   });
 });
