@@ -1,10 +1,28 @@
-import type { z } from 'zod';
-import { DeliveryDataSchema } from './agent/tracking/deliver.js';
-import { RefreshDataSchema } from './agent/tracking/root-message.js';
-import { PollDataSchema } from './agent/tracking/track.js';
-import { HomeDataSchema } from './home/publish.js';
+import { z } from 'zod';
+import { DeliveryDataSchema, PollDataSchema, RefreshDataSchema } from './agent/tracking/lane-data.js';
+import { HomeDataSchema } from './home/lane-data.js';
 import { defineLane, type Lane, type LaneDefinition } from './queue/engine.js';
-import { TASK_LANES, type TaskEnvelope, TaskEnvelopeSchema, type TaskLane } from './task.js';
+import { WorkspaceRefSchema } from './workspace-ref.js';
+
+/**
+ * The lanes handed-on work runs in (their settings below): the agent's work never waits behind reports,
+ * exports or charts. Declared here once; every other list of them is made from this one.
+ */
+export const TASK_LANES = ['agent', 'reports', 'exports', 'charts', 'digests'] as const;
+export type TaskLane = (typeof TASK_LANES)[number];
+
+/**
+ * Work a door handed on: its kind (`src/task.ts`), the workspace it came from, and its data, checked against the kind's own schema
+ * when run; `queuedAt` (the web's clock, ms) when a door handed it on, so a worker taking it late answers it as
+ * expired (a scheduler's occurrence has none).
+ */
+export const TaskEnvelopeSchema = z.object({
+  kind: z.string(),
+  workspace: WorkspaceRefSchema,
+  data: z.unknown(),
+  queuedAt: z.number().optional(),
+});
+export type TaskEnvelope = z.infer<typeof TaskEnvelopeSchema>;
 
 const once = { attempts: 1, backoff: { type: 'fixed', delayMs: 0 } } as const;
 /**

@@ -5,7 +5,7 @@ import { decodeSlackText } from './slack/decode.js';
 import { slackErrorCode } from './slack/errors.js';
 import { quote } from './slack/mrkdwn.js';
 import { payloadOf, removalEventOf } from './slack/payload.js';
-import { type WorkspaceRef, workspaceOf } from './workspace.js';
+import { type WorkspaceRef, workspaceOf } from './workspace-ref.js';
 
 export type RemovalReason = 'app_uninstalled' | 'tokens_revoked' | 'team_access_revoked';
 

@@ -1,13 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Deps } from './deps.js';
-import { WorkspaceRefSchema } from './workspace.js';
-
-/**
- * The lanes handed-on work runs in (their settings: `lanes.ts`): the agent's work never waits behind reports,
- * exports or charts. Declared here once; every other list of them is made from this one.
- */
-export const TASK_LANES = ['agent', 'reports', 'exports', 'charts', 'digests'] as const;
-export type TaskLane = (typeof TASK_LANES)[number];
+import type { TaskLane } from './lanes.js';
 
 /**
  * Why work is not done: the queue's store does not answer, the in-process queue stopped with it waiting, no worker
@@ -50,16 +43,3 @@ export const runs = <S extends z.ZodType>(
   task: Task<S>,
   run: (deps: Deps, data: z.infer<S>) => Promise<void>,
 ): RunnableTask<S> => ({ ...task, run });
-
-/**
- * Work a door handed on: its kind, the workspace it came from, and its data, checked against the kind's own schema
- * when run; `queuedAt` (the web's clock, ms) when a door handed it on, so a worker taking it late answers it as
- * expired (a scheduler's occurrence has none).
- */
-export const TaskEnvelopeSchema = z.object({
-  kind: z.string(),
-  workspace: WorkspaceRefSchema,
-  data: z.unknown(),
-  queuedAt: z.number().optional(),
-});
-export type TaskEnvelope = z.infer<typeof TaskEnvelopeSchema>;

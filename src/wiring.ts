@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
-import pLimit from 'p-limit';
 import { createQuota } from './agent/quota.js';
 import { createTracker } from './agent/tracking/track.js';
 import type { Config } from './config.js';
 import { createJobWatchers, type Deps } from './deps.js';
 import { createDispatch } from './dispatch.js';
 import { homeFollowsJob } from './home/publish.js';
-import { LANES, type LaneDefinitions, type Lanes, laneDefinitions } from './lanes.js';
+import { LANES, type LaneDefinitions, type Lanes, laneDefinitions, TASK_LANES } from './lanes.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import { createMintlifyClient } from './mintlify/client.js';
@@ -16,14 +15,10 @@ import { servedLanes } from './queue/consumers.js';
 import type { Engine } from './queue/engine.js';
 import { createReplies } from './slack/reply.js';
 import type { Store } from './store/store.js';
-import { TASK_LANES } from './task.js';
 import type { Tenancy } from './tenants/tenancy.js';
 import { tenantWorkspaces, type WorkspaceParts } from './tenants/workspaces.js';
-import { SINGLE_WORKSPACE as SINGLE, singleWorkspace } from './workspace.js';
-
-/** Visitors work in flight at once, until it moves onto its lanes. */
-const AFTER_ACK_CONCURRENCY = 4;
-const BACKGROUND_CONCURRENCY = 2;
+import { singleWorkspace } from './workspace.js';
+import { SINGLE_WORKSPACE as SINGLE } from './workspace-ref.js';
 
 export interface Parts {
   log: Logger;
@@ -93,8 +88,6 @@ export function buildDeps(config: Config, options: WiringOptions, parts: Parts):
     instanceId: randomUUID(),
     now,
     digestEveryMs: options.digestEveryMs,
-    afterAck: pLimit(AFTER_ACK_CONCURRENCY),
-    background: pLimit(BACKGROUND_CONCURRENCY),
     jobWatchers: createJobWatchers(log, () => deps, [homeFollowsJob]),
     dispatch: createDispatch(() => deps),
     quota: createQuota(store),

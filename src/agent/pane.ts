@@ -1,12 +1,12 @@
 import type { AssistantConfig, Context } from '@slack/bolt';
-import type { Deps } from '../deps.js';
+import type { Deps, Workspaces } from '../deps.js';
 import type { Projects } from '../projects.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { plainLabel } from '../slack/mrkdwn.js';
 import type { Replies } from '../slack/reply.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
-import { type Workspaces, workspaceOf } from '../workspace.js';
+import { workspaceOf } from '../workspace-ref.js';
 import { handleTurn, type TurnDeps } from './conversation.js';
 import { readInstruction } from './instruction.js';
 import { conversationUsage, paneCopy } from './messages.js';

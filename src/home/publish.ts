@@ -1,12 +1,11 @@
-import { z } from 'zod';
 import type { Deps, JobWatcher } from '../deps.js';
 import { classifySlackError } from '../slack/errors.js';
 import { type JobRecord, RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { mayManage } from '../tenants/connect/permission.js';
 import { connectionSection } from '../tenants/connect/view.js';
-import { WorkspaceRefSchema } from '../workspace.js';
 import type { TabOpened } from './home-tasks.js';
+import type { HomeData } from './lane-data.js';
 import { HOME_JOBS, type HomeJob, homeView } from './view.js';
 
 export type HomeDeps = Pick<
@@ -14,10 +13,6 @@ export type HomeDeps = Pick<
   'store' | 'slack' | 'log' | 'projects' | 'quota' | 'now' | 'connection' | 'workspace'
 >;
 type QueueingDeps = HomeDeps & Pick<Deps, 'lanes'>;
-
-/** Whose Home to publish again, in which workspace: the `homes` lane's data. */
-export const HomeDataSchema = z.object({ workspace: WorkspaceRefSchema, userId: z.string() });
-export type HomeData = z.infer<typeof HomeDataSchema>;
 
 /** One waiting publish per person: a burst of job changes costs one `views.publish`, built when it runs. */
 export const homeId = ({ workspace, userId }: HomeData) =>

@@ -6,7 +6,7 @@ import type { RemovalTarget } from '../removal.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { endDigests } from '../visitors/digest/scheduler.js';
-import { installationOf, type WorkspaceRef, WorkspaceRefSchema } from '../workspace.js';
+import { installationOf, type WorkspaceRef, WorkspaceRefSchema } from '../workspace-ref.js';
 import { type Installations, tenantOfQuery } from './installations.js';
 
 /** Every queue job carries the workspace it belongs to. */

@@ -1,4 +1,5 @@
-import { defineTask, TASK_MAX_AGE_MINUTES, type TaskLane, type Unavailable } from '../task.js';
+import type { TaskLane } from '../lanes.js';
+import { defineTask, TASK_MAX_AGE_MINUTES, type Unavailable } from '../task.js';
 import type { ReportQuery } from './date-range.js';
 import { digestCopy } from './digest/messages.js';
 import { errorCopy, notice } from './messages.js';

@@ -9,7 +9,7 @@ import type { Deps } from '../../deps.js';
 import { publishHome } from '../../home/publish.js';
 import type { MintlifyClient } from '../../mintlify/client.js';
 import { slackErrorCode } from '../../slack/errors.js';
-import { installationOf } from '../../workspace.js';
+import { installationOf } from '../../workspace-ref.js';
 import { type ConnectionChange, recordChange } from '../connection-log.js';
 import { type SealedRecords, sealedRecords } from '../sealed.js';
 import { fingerprint, type Secrets } from '../secrets.js';

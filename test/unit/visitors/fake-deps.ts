@@ -12,7 +12,7 @@ import type { ReportQuery } from '../../../src/visitors/date-range.js';
 import type { DoorDeps } from '../../../src/visitors/doors/door.js';
 import type { ReportRequest } from '../../../src/visitors/requests.js';
 import { lanesOf } from '../../../src/wiring.js';
-import { SINGLE_WORKSPACE } from '../../../src/workspace.js';
+import { SINGLE_WORKSPACE } from '../../../src/workspace-ref.js';
 import { captureLogs } from '../../support/logs.js';
 
 export const NOW = Date.parse('2026-11-22T23:05:00Z');
@@ -129,8 +129,6 @@ export function fakeDeps(
     store: { kind: 'memory', kv: new Keyv(), claims: createMemoryClaims(), close: async () => {} },
     slack,
     instanceId: 'test-instance',
-    afterAck: (task: () => Promise<unknown>) => task(),
-    background: (task: () => Promise<unknown>) => task(),
     now: () => NOW,
     lanes: lanesOf(engine),
     workspace: SINGLE_WORKSPACE,

@@ -13,7 +13,7 @@ import { CONNECT_IDS } from '../../../../src/tenants/connect/view.js';
 import { sealedRecords } from '../../../../src/tenants/sealed.js';
 import { createSecrets } from '../../../../src/tenants/secrets.js';
 import { readSettings, saveSettings } from '../../../../src/tenants/settings.js';
-import { installationOf } from '../../../../src/workspace.js';
+import { installationOf } from '../../../../src/workspace-ref.js';
 import { blockAction, interaction } from '../../../fixtures/slack.js';
 import { TEST_API_KEY } from '../../../support/test-app.js';
 import { recordingAck, useAgentUnit } from '../../agent/support.js';
