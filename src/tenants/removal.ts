@@ -5,7 +5,7 @@ import type { QueueInspector } from '../queue/engine.js';
 import type { RemovalTarget } from '../removal.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
-import { endDigests } from '../visitors/digest/scheduler.js';
+import { endDigests } from '../visitors/index.js';
 import { installationOf, type WorkspaceRef, WorkspaceRefSchema } from '../workspace-ref.js';
 import { type Installations, tenantOfQuery } from './installations.js';
 

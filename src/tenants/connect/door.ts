@@ -6,7 +6,7 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
-import { publishHome } from '../../home/publish.js';
+import { publishHome } from '../../home/index.js';
 import type { MintlifyClient } from '../../mintlify/client.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { installationOf } from '../../workspace-ref.js';
