@@ -7,7 +7,7 @@
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { type RunningApp, startApp } from '../src/app.js';
 import { parseConfig } from '../src/config.js';
-import { applyHeapPolicy } from '../src/heap.js';
+import { applyHeapPolicy } from '../src/heap-policy.js';
 import { createLogger } from '../src/log.js';
 import { createMetrics } from '../src/metrics.js';
 import { createProbes } from '../src/probes.js';

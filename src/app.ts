@@ -10,7 +10,7 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { createProbes, type Probes } from './probes.js';
 import { createEngine } from './queue/create.js';
 import type { Engine, JobObserver, UnstartedJob } from './queue/engine.js';
-import { createQueueMetrics } from './queue/metrics.js';
+import { createQueueMetrics } from './queue/queue-metrics.js';
 import { queueNamespace } from './queue/redis-connection.js';
 import { createSlackClient } from './slack/client.js';
 import { DEFAULT_RETRY, type RetryOptions, untilAccepted } from './slack/token-check.js';
@@ -79,7 +79,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const { many, installState } = installs;
   const receives = config.role !== 'worker';
   // Bolt and the doors load only where Slack's requests arrive: a worker never holds them.
-  const doors = receives ? await import('./doors.js') : undefined;
+  const doors = receives ? await import('./receiver.js') : undefined;
   const transport = doors?.transportFor(config, options, { log, metrics, probes, many });
   const slack = transport?.bolt.client ?? createSlackClient(config, metrics, log, options.slackTimeoutMs);
   // Aborted when a graceful stop begins: long work (an export) answers then instead of being cut off.

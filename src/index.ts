@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadEnvFile, nextStep, parseConfig } from './config.js';
-import { applyHeapPolicy } from './heap.js';
+import { applyHeapPolicy } from './heap-policy.js';
 import { configuredSecrets, createLogger } from './log.js';
 import { TokenRefusedError } from './slack/token-check.js';
 import { STOP_DEADLINE_MS } from './stopping.js';

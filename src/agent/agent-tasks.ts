@@ -29,7 +29,7 @@ export const agentTasks = {
     schema: CommandStartSchema,
     unavailable: (deps, { audience, prompt }, why) => deps.replies.privately(audience, answers[why](prompt)),
   }),
-  /** A mention, a DM or a thread reply: a job started, followed up, or nothing (see `conversation.ts`). */
+  /** A mention, a DM or a thread reply: a job started, followed up, or nothing (see `handle-turn.ts`). */
   turn: defineTask({ kind: 'agent.turn', lane: 'agent', schema: TurnSchema, unavailable: turnUnavailable }),
   /** A message in the assistant pane, with the channel the person is looking at. */
   pane: defineTask({

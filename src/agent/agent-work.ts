@@ -1,6 +1,6 @@
 import { runs } from '../task.js';
 import { agentTasks } from './agent-tasks.js';
-import { handleTurn } from './conversation.js';
+import { handleTurn } from './handle-turn.js';
 import { runPaneTurn } from './pane.js';
 import { runCommandStart, runShortcutStart } from './start-requests.js';
 

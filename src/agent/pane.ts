@@ -7,7 +7,7 @@ import type { Replies } from '../slack/reply.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { workspaceOf } from '../workspace-ref.js';
-import { handleTurn, type TurnDeps } from './conversation.js';
+import { handleTurn, type TurnDeps } from './handle-turn.js';
 import { readInstruction } from './instruction.js';
 import { conversationUsage, paneCopy } from './messages.js';
 import { MY_JOBS_WORDS, myJobs } from './my-jobs.js';

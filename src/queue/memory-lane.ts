@@ -9,10 +9,10 @@ import {
   type Schedule,
   type ScheduleInfo,
 } from './engine.js';
-import { MinHeap } from './heap.js';
 import { encodeData, errorText, HANDED_BACK, retryDelayMs, runProcessor, untilAborted } from './job-rules.js';
 import { FailedSet, flat, type MemoryJob, newMemoryJob, type State } from './memory-job.js';
 import { MemorySchedulers } from './memory-schedulers.js';
+import { MinHeap } from './min-heap.js';
 import type { Tracker } from './tracker.js';
 
 /** setTimeout fires at once beyond this (~24.8 days): a later due time re-arms on the way. */

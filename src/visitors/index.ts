@@ -4,5 +4,5 @@
 
 export { endDigests } from './digest/scheduler.js';
 export { decodeReport } from './doors/command.js';
-export { answerAtDoor, zoneOf } from './doors/door.js';
+export { answerAtDoor, zoneOf } from './doors/door-kit.js';
 export { visitorsTasks } from './visitors-tasks.js';

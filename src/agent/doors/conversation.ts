@@ -15,7 +15,7 @@ type DmArgs = Delivery & { event: { channel_type?: string; app_context?: unknown
 
 // The conversational doors: a mention, a direct message, a reply in a thread. Each narrows its event with the guard
 // ladder (`toIncoming`: people's new messages only), decodes the text once, and hands one `Turn` on; what the
-// message means to the bot (a new job, a follow-up, nothing) is decided past the door (`conversation.ts`).
+// message means to the bot (a new job, a follow-up, nothing) is decided past the door (`handle-turn.ts`).
 
 /** `@Mintlify …` in a channel. A mention arrives as two events; this one handles it, its `message` twin is skipped. */
 export async function mention(deps: DoorDeps, { event, body, context }: MentionArgs): Promise<void> {

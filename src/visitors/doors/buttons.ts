@@ -5,7 +5,7 @@ import { decodeQuery } from '../date-range.js';
 import { errorCopy, notice } from '../messages.js';
 import type { ReportRequestSchema } from '../requests.js';
 import { visitorsTasks } from '../visitors-tasks.js';
-import { answerAtDoor, type DoorDeps, projectOf } from './door.js';
+import { answerAtDoor, type DoorDeps, projectOf } from './door-kit.js';
 
 /** The report's buttons. Each carries the report's query as its value; they differ only in what is done with it. */
 

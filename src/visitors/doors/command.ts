@@ -10,7 +10,7 @@ import { parseDigestCommand } from '../digest/schedule.js';
 import { errorCopy, helpMessage, notice } from '../messages.js';
 import type { DigestRequest, ReportRequest } from '../requests.js';
 import { visitorsTasks } from '../visitors-tasks.js';
-import { answerAtDoor, type DoorDeps, projectOf, zoneOf } from './door.js';
+import { answerAtDoor, type DoorDeps, projectOf, zoneOf } from './door-kit.js';
 
 export const COMMAND = '/visitors';
 

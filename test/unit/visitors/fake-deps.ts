@@ -9,7 +9,7 @@ import { createMemoryEngine } from '../../../src/queue/memory.js';
 import { createReplies } from '../../../src/slack/reply.js';
 import { createMemoryClaims } from '../../../src/store/claims.js';
 import type { ReportQuery } from '../../../src/visitors/date-range.js';
-import type { DoorDeps } from '../../../src/visitors/doors/door.js';
+import type { DoorDeps } from '../../../src/visitors/doors/door-kit.js';
 import type { ReportRequest } from '../../../src/visitors/requests.js';
 import { lanesOf } from '../../../src/wiring.js';
 import { SINGLE_WORKSPACE } from '../../../src/workspace-ref.js';

@@ -10,14 +10,14 @@ import { publishHome } from '../../home/index.js';
 import type { MintlifyClient } from '../../mintlify/client.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { installationOf } from '../../workspace-ref.js';
+import { checkWithService, type FieldErrors, validate } from '../connect/check.js';
+import { fieldErrors, replacedNotice, whoCanConnect } from '../connect/messages.js';
+import { mayManage } from '../connect/permission.js';
+import { connectModal, readForm } from '../connect/view.js';
 import { type ConnectionChange, recordChange } from '../connection-log.js';
 import { type SealedRecords, sealedRecords } from '../sealed.js';
 import { fingerprint, type Secrets } from '../secrets.js';
 import { deleteSettings, readSettings, saveSettings } from '../settings.js';
-import { checkWithService, type FieldErrors, validate } from './check.js';
-import { fieldErrors, replacedNotice, whoCanConnect } from './messages.js';
-import { mayManage } from './permission.js';
-import { connectModal, readForm } from './view.js';
 
 /** What the connect doors need beyond a workspace's deps: the sealing keys and a client to try a candidate key. */
 export interface ConnectOptions {

@@ -8,8 +8,8 @@ import type {
 } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../../../src/store/keys.js';
-import { disconnect, openConnect, submitConnect } from '../../../../src/tenants/connect/door.js';
 import { CONNECT_IDS } from '../../../../src/tenants/connect/view.js';
+import { disconnect, openConnect, submitConnect } from '../../../../src/tenants/doors/connect.js';
 import { sealedRecords } from '../../../../src/tenants/sealed.js';
 import { createSecrets } from '../../../../src/tenants/secrets.js';
 import { readSettings, saveSettings } from '../../../../src/tenants/settings.js';

@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Again } from '../../src/queue/engine.js';
 import { createMemoryEngine } from '../../src/queue/memory.js';
-import { createQueueMetrics } from '../../src/queue/metrics.js';
+import { createQueueMetrics } from '../../src/queue/queue-metrics.js';
 import { expectToContainAll } from '../support/expect.js';
 import { captureLogs } from '../support/logs.js';
 import { eventually } from '../support/wait.js';

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runQueuesCommand, USAGE } from '../../src/queue/command.js';
 import type { Engine } from '../../src/queue/engine.js';
+import { runQueuesCommand, USAGE } from '../../src/queue/queues-cli.js';
 import { createRedisEngine } from '../../src/queue/redis.js';
 import { queueNamespace } from '../../src/queue/redis-connection.js';
 import { CLEAN_CWD } from '../support/app-process.js';

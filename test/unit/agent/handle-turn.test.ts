@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { handleTurn, type Place, type Route, routeOf } from '../../../src/agent/conversation.js';
+import { handleTurn, type Place, type Route, routeOf } from '../../../src/agent/handle-turn.js';
 import { startJob } from '../../../src/agent/start-job.js';
 import { CHANNEL_ID, USER_ID } from '../../fixtures/slack.js';
 import {
