@@ -18,7 +18,7 @@ export interface RemovalClaim {
 }
 
 /** A workspace the app serves, as a removal sees it: the token to confirm with (the app's own when left out). */
-export interface Served {
+export interface ServedWorkspace {
   token?: string;
   botUserId: string;
 }
@@ -26,7 +26,7 @@ export interface Served {
 /** Where removals go: the one workspace's state, or the installations of many. */
 export interface RemovalTarget {
   /** The workspace, if the app serves it. */
-  served(ref: WorkspaceRef): Promise<Served | undefined>;
+  served(ref: WorkspaceRef): Promise<ServedWorkspace | undefined>;
   remove(ref: WorkspaceRef, reason: RemovalReason): Promise<void>;
   /** Whether the request's workspace no longer has the app. */
   removed(context: Context): boolean;

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { type Failed, logFailure, mayHaveRun } from '../mintlify/failure.js';
+import { type FailedResult, logFailure, mayHaveRun } from '../mintlify/failure.js';
 import type { JobBinding, JobRef, ThreadKind } from '../store/jobs.js';
 import { persist } from '../store/retry.js';
 import { refreshNow } from './tracking/root-message.js';
@@ -19,7 +19,7 @@ export interface FollowUpInput extends JobRef {
 export type FollowUpRefusal =
   | { code: 'quota'; project: string; resetInMs: number }
   | { code: 'store_unavailable' }
-  | { code: 'service'; failed: Failed };
+  | { code: 'service'; failed: FailedResult };
 
 /** `tracked: false`: the agent has the instruction, but its round could not be recorded, so no result will come. */
 export type FollowUpResult = { ok: true; tracked: boolean } | { ok: false; refusal: FollowUpRefusal };

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { describeFailure, type Failed, logFailure, mayHaveRun } from '../mintlify/failure.js';
+import { describeFailure, type FailedResult, logFailure, mayHaveRun } from '../mintlify/failure.js';
 import { slackErrorCode } from '../slack/errors.js';
 import type { JobBinding, JobRecord, ThreadKind } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
@@ -35,7 +35,7 @@ export type StartRefusal =
   | { code: 'store_unavailable' }
   | { code: 'not_in_channel'; directMessage: boolean }
   | { code: 'slack_failed' }
-  | { code: 'service'; failed: Failed }
+  | { code: 'service'; failed: FailedResult }
   /** The job runs, but its thread could not be bound: its result will not be posted there. */
   | { code: 'untracked' };
 
@@ -171,7 +171,7 @@ async function createAndBind(
  * says the status is unknown; when it refused, the root message is withdrawn and the slot given back (a 429
  * keeps it: the service counted it).
  */
-async function withdraw(deps: StartJobDeps, input: StartJobInput, statusTs: string, failed: Failed) {
+async function withdraw(deps: StartJobDeps, input: StartJobInput, statusTs: string, failed: FailedResult) {
   const { log, slack } = deps;
   const { channel, project } = input;
   if (mayHaveRun(failed.failure)) {

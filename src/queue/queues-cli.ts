@@ -8,7 +8,7 @@ import { queueNamespace } from './redis-connection.js';
 import { openRedisInspector } from './redis-inspector.js';
 
 /** `npm run queues` (`node dist/queues.js` in the image): what BullMQ holds for this app, and two repairs. */
-export const USAGE = `Usage:
+export const QUEUES_USAGE = `Usage:
   npm run queues                        every lane's counts, schedulers and newest failed jobs
   npm run queues -- retry <lane> <id>   run a failed job again, with all its tries
   npm run queues -- remove <lane> <id>  delete a failed job (its id can be added again)
@@ -37,7 +37,7 @@ export interface Output {
 export async function runQueuesCommand(args: string[], env: NodeJS.ProcessEnv, io: Output): Promise<number> {
   const [action, lane, id] = args;
   if (!(action === undefined || ((action === 'retry' || action === 'remove') && lane && id && args.length === 3))) {
-    io.err(USAGE);
+    io.err(QUEUES_USAGE);
     return 2;
   }
   const parsed = envSchema.safeParse(env);

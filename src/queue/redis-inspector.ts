@@ -2,7 +2,7 @@ import { type Job, type JobSchedulerJson, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import { describeRedisUrl } from '../store/store.js';
-import type { FailedJob, LaneCounts, QueueInspector, Schedule, ScheduleInfo } from './engine.js';
+import type { FailedJob, LaneCounts, LaneSchedule, QueueInspector, ScheduleInfo } from './engine.js';
 import { errorText, summarise } from './job-rules.js';
 import {
   connectQueueRedis,
@@ -157,7 +157,7 @@ function describeFailed(lane: string, job: Job): FailedJob {
 }
 
 function describeSchedule(json: JobSchedulerJson): ScheduleInfo {
-  const schedule: Schedule =
+  const schedule: LaneSchedule =
     json.every !== undefined ? { everyMs: Number(json.every) } : { cron: json.pattern ?? '', tz: json.tz ?? 'UTC' };
   return { id: json.key, schedule, nextAt: json.next };
 }

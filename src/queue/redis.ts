@@ -23,7 +23,7 @@ import {
 } from './redis-connection.js';
 import { createRedisInspector, laneCounts, queueCache } from './redis-inspector.js';
 import { type LaneWorker, startLaneWorker } from './redis-worker.js';
-import { createTracker } from './tracker.js';
+import { createLaneTotals } from './tracker.js';
 
 export interface RedisEngineOptions {
   redisUrl: string;
@@ -44,7 +44,7 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
   const where = describeRedisUrl(redisUrl);
   const prefix = queuePrefix(namespace);
   const connection = await connectQueueRedis(redisUrl, timings, log);
-  const tracker = createTracker(log, options.observer);
+  const tracker = createLaneTotals(log, options.observer);
   const definitions = new Map<string, LaneDefinition>();
   const queues = new Map<string, Queue>();
   const queueFor = queueCache(queues, connection, prefix, throttledErrors(log, where).error);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../src/queue/engine.js';
-import { runQueuesCommand, USAGE } from '../../src/queue/queues-cli.js';
+import { QUEUES_USAGE, runQueuesCommand } from '../../src/queue/queues-cli.js';
 import { createRedisEngine } from '../../src/queue/redis.js';
 import { queueNamespace } from '../../src/queue/redis-connection.js';
 import { CLEAN_CWD } from '../support/app-process.js';
@@ -52,7 +52,7 @@ describe('npm run queues', () => {
 
   it('prints its usage for anything it does not know', async () => {
     for (const args of [['help'], ['retry', 'work'], ['remove', 'work', 'id', 'extra']]) {
-      expect(await queues(args, { REDIS_URL: TEST_REDIS_URL })).toEqual({ code: 2, out: '', err: USAGE });
+      expect(await queues(args, { REDIS_URL: TEST_REDIS_URL })).toEqual({ code: 2, out: '', err: QUEUES_USAGE });
     }
   });
 

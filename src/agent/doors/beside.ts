@@ -3,7 +3,7 @@ import { answerAtDoor, decodeReport, visitorsTasks, zoneOf } from '../../visitor
 import { agentTasks } from '../agent-tasks.js';
 import type { Turn } from '../requests.js';
 import type { Incoming } from './incoming.js';
-import { type Delivery, turnOf } from './turn.js';
+import { type EventDelivery, turnOf } from './turn.js';
 
 export type BesideDeps = Pick<Deps, 'slack' | 'store' | 'log' | 'dispatch' | 'now' | 'projects' | 'replies'>;
 
@@ -15,7 +15,7 @@ export type BesideDeps = Pick<Deps, 'slack' | 'store' | 'log' | 'dispatch' | 'no
 export async function besideChannel(
   deps: BesideDeps,
   incoming: Incoming,
-  delivery: Delivery,
+  delivery: EventDelivery,
   channel: string | undefined,
 ): Promise<void> {
   const turn = await turnOf(deps, incoming, delivery, true);

@@ -1,7 +1,7 @@
 import type { Message } from '../../slack/message.js';
 import { inlineCode } from '../../slack/mrkdwn.js';
 import { formatRange, formatTime } from '../format.js';
-import { mention, notice } from '../messages.js';
+import { notice, userMention } from '../messages.js';
 import { describeSchedule, digestPeriod, nextDue, type Schedule } from './schedule.js';
 import type { DigestResult } from './subscribe.js';
 
@@ -33,7 +33,7 @@ export function digestAnswer(result: DigestResult, nowMs: number): Message {
       const current = result.subscription;
       if (!current) return notice(`This conversation has no visitors digest.\n${DIGEST_HELP}`);
       return notice(
-        `This conversation gets the visitors digest of project ${inlineCode(current.project)} ${describeSchedule(current.schedule)}, set up by ${mention(current.createdBy)}. ` +
+        `This conversation gets the visitors digest of project ${inlineCode(current.project)} ${describeSchedule(current.schedule)}, set up by ${userMention(current.createdBy)}. ` +
           `Next: ${nextText(current.schedule, nowMs)}. \`/visitors digest off\` ends it.`,
       );
     }

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import type { Schedule as EngineSchedule, QueueInspector } from '../../queue/engine.js';
+import type { LaneSchedule as EngineSchedule, QueueInspector } from '../../queue/engine.js';
 import { installationOf } from '../../workspace-ref.js';
 import { UTC } from '../zone.js';
 import { cronPattern } from './schedule.js';
