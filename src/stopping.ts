@@ -17,6 +17,7 @@ const RECEIVERS_STOP_MS = 1_000;
 export async function until(deadline: number, work: Promise<unknown> | undefined): Promise<void> {
   const stop = new AbortController();
   const late = delay(Math.max(0, deadline - Date.now()), undefined, { signal: stop.signal, ref: false });
+  // its caller awaits the work itself for its outcome; here only the deadline matters.
   await Promise.race([Promise.resolve(work).catch(() => {}), late.catch(() => {})]);
   stop.abort();
 }

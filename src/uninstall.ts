@@ -61,6 +61,7 @@ export function watchInstallState(store: Pick<Store, 'kv'>, log: Logger, everyMs
     log.error('slack.app_removed', { reason, message: REMOVED_MESSAGE });
   };
   const timer = setInterval(async () => {
+    // the store guard counts the failure; the next tick reads it again.
     const mark = await store.kv.get<{ reason?: string }>(keys.appRemoved()).catch(() => undefined);
     if (mark) lost(mark.reason ?? 'app_uninstalled');
   }, everyMs);

@@ -93,9 +93,11 @@ export async function adoptTrackedJobs(deps: Deps, { retryMs = ADOPT_RETRY_MS }:
         return adopted;
       }
     } catch (error) {
+      // the store guard counts the failure; the claim lapses by its TTL.
       if (claimed) await store.claims.release(keys.adoptTracking(), instanceId).catch(() => {});
       log.warn('tracking.adopt_retry', { retry_in_ms: waitMs, error });
     }
+    // aborted by a stop: the loop ends on `stopping.aborted`.
     await sleep(waitMs, undefined, { signal: deps.stopping }).catch(() => {});
     waitMs = Math.min(waitMs * 2, ADOPT_RETRY_MAX_MS);
   }

@@ -63,6 +63,7 @@ export async function followUp(deps: FollowUpDeps, input: FollowUpInput): Promis
     logFailure(log, 'mintlify.follow_up', sent);
     // The slot bought nothing unless the service counted it (a 429) or may have taken the instruction.
     if (sent.failure.code !== 'rate_limited' && !mayHaveRun(sent.failure)) {
+      // the store guard counts the failure; an unrefunded use only narrows the hour.
       await quota.refund(project, 'follow_up').catch(() => {});
     }
     return { ok: false, refusal: { code: 'service', failed: sent } };

@@ -87,6 +87,7 @@ async function placeOf(deps: TurnDeps, turn: Turn): Promise<Place> {
     deps.log.error('store.degraded', { op: 'agent.thread_lookup', channel, error });
     return { kind: 'unknown' };
   }
+  // the store guard counts the failure; unknown reads as not starting.
   const starting = await startingIn(deps, deps.projects.all, channel, threadTs).catch(() => undefined);
   if (starting) return { kind: 'starting', thread: starting };
   const binding = await readoptThread(deps, deps.projects.all, { channel, threadTs }).catch((error: unknown) => {

@@ -79,6 +79,7 @@ export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: Pane
     return pane.replies.privately(audience, await myJobs(deps, turn.userId, turn.text));
   }
   const instruction = readInstruction(turn.text, pane.projects, turn.channel, conversationUsage);
+  // the store guard counts the failure; unknown only skips the title and status.
   const job = await deps.store.jobs.forThread(deps.projects.all, turn.channel, threadTs).catch(() => undefined);
   if (instruction.kind === 'start' && !job && turn.allowed) {
     const thread = { channel_id: turn.channel, thread_ts: threadTs };

@@ -85,10 +85,12 @@ export async function startJob(deps: StartJobDeps, input: StartJobInput): Promis
   const threadTs = input.threadTs ?? posted.ts;
   // Until the job is bound, a reply in its thread is not yet a follow-up: mark the thread so it is answered.
   const starting = keys.starting(project, channel, threadTs);
+  // the store guard counts the failure; without the mark a reply meanwhile is only not answered.
   await store.kv.set(starting, input.thread ?? 'own', STARTING_TTL_MS).catch(() => {});
   try {
     return await createAndBind(deps, input, posted.ts, threadTs);
   } finally {
+    // the store guard counts the failure; the mark lapses by its TTL.
     await store.kv.delete(starting).catch(() => {});
   }
 }
@@ -147,6 +149,7 @@ async function createAndBind(
     // The job runs; without its binding or its first poll the thread cannot be followed: say so where everyone sees it.
     log.error(event, { op, project, job_id: job.id, error });
     const note = errors.followUpUntracked(prompt).text;
+    // the untracked job is logged above; the note is a courtesy Slack may refuse.
     await slack.chat.postMessage({ channel, thread_ts: threadTs, text: note }).catch(() => {});
     return refused({ code: 'untracked' });
   };

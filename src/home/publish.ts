@@ -54,6 +54,7 @@ export const homeFollowsJob: JobWatcher = (record, deps) => jobChanged(deps, rec
  */
 export async function publishHome(deps: HomeDeps, userId: string): Promise<void> {
   const refs = await deps.store.jobs.forUser(userId, HOME_JOBS);
+  // the store guard counts the failure; a job not read is left out of Home.
   const records = await Promise.all(refs.map((ref) => deps.store.jobs.get(ref).catch(() => undefined)));
   const jobs: HomeJob[] = await Promise.all(
     records
@@ -76,10 +77,12 @@ export async function publishHome(deps: HomeDeps, userId: string): Promise<void>
 /** A message's permalink, cached (it never changes); `undefined` when Slack will not give one. */
 async function permalink(deps: HomeDeps, channel: string, ts: string): Promise<string | undefined> {
   const key = keys.permalink(channel, ts);
+  // the store guard counts the failure; the permalink is asked of Slack instead.
   const cached = await deps.store.kv.get<string>(key).catch(() => undefined);
   if (cached) return cached;
   try {
     const link = (await deps.slack.chat.getPermalink({ channel, message_ts: ts })).permalink;
+    // the store guard counts the failure; uncached, it is asked again next time.
     if (link) await deps.store.kv.set(key, link, RECORD_TTL_MS).catch(() => {});
     return link;
   } catch {

@@ -24,6 +24,7 @@ export function createQueueMetrics(registry: Registry): QueueMetrics {
   let reading: Promise<LaneStats[] | undefined> | undefined;
   const read = () =>
     (reading ??= (engine?.stats() ?? Promise.resolve(undefined))
+      // a scrape without engine stats shows none (the engine logs its own failures).
       .catch(() => undefined)
       .finally(() => {
         reading = undefined;
@@ -109,6 +110,7 @@ function readingGauges(
         lanes.map((lane) =>
           engine()
             ?.consumers(lane)
+            // a scrape without a consumer count shows none (the engine logs its own failures).
             .catch(() => undefined),
         ),
       );

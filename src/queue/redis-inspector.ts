@@ -31,6 +31,7 @@ export async function openRedisInspector(
       queueCache(queues, connection, queuePrefix(namespace), onError),
     ),
     async close() {
+      // closing the operator's CLI: a connection that fails to close goes with the process.
       await Promise.all([...queues.values()].map((queue) => queue.close().catch(() => {})));
       connection.disconnect();
     },

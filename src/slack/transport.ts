@@ -93,6 +93,7 @@ export function createSlackTransport(config: Config, log: Logger, options: Slack
       stopping.abort();
       if (http && server?.listening) await http.stop();
       if (socket) {
+        // closing on a stop: a socket that fails to close goes with the process.
         await socket.client.disconnect().catch(() => {});
         await probes.close();
       }

@@ -73,6 +73,7 @@ export async function createStore({
   }
   const client = await connectRedis(redisUrl, log);
   await checkRedisSettings(client, log, allowEviction).catch(async (error: unknown) => {
+    // the settings error is what is thrown; the close is best effort.
     await client.close().catch(() => {});
     throw error;
   });
@@ -83,6 +84,7 @@ export async function createStore({
     ...root,
     async close() {
       closed = true;
+      // closing on a stop: a connection that fails to close goes with the process.
       await client.close().catch(() => {});
     },
   };

@@ -96,6 +96,7 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
     timer = setTimeout(() => resolve(undefined), ms);
   });
   try {
+    // the form opens without what failed to arrive in time or at all (a prefill, never the form itself).
     return await Promise.race([promise.catch(() => undefined), timeout]);
   } finally {
     clearTimeout(timer);

@@ -76,6 +76,7 @@ export const submitConnect =
       return refuse({ project: fieldErrors.notAllowed(who) });
     }
     const sealed = records(deps, options);
+    // unreadable settings are replaced by the new ones (the store guard counts a store failure).
     const current = await readSettings(sealed).catch(() => undefined);
     const form = validate(readForm(view.state.values), current?.apiKey);
     if (!form.ok) return refuse(form.errors);

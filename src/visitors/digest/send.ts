@@ -108,6 +108,7 @@ async function postDigest(
         { channel },
         DIGEST_EVENT_TYPE,
         (p) => p.cadence === payload.cadence && p.from === payload.from,
+        // the channel could not be read either: it counts as not posted.
       ).catch(() => undefined));
     if (stored) {
       deps.log.info('visitors.digest_found', { ...fields, code });
