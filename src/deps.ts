@@ -1,11 +1,11 @@
 import type { WebClient } from '@slack/web-api';
 import type { z } from 'zod';
-import type { Config } from './config.js';
+import type { Config } from './config/config.js';
+import type { Projects } from './config/projects.js';
 import type { Lanes } from './lanes.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import type { MintlifyClient } from './mintlify/client.js';
-import type { Projects } from './projects.js';
 import type { Served } from './queue/consumers.js';
 import type { Replies } from './slack/reply.js';
 import type { BudgetUse } from './store/budget.js';
@@ -24,7 +24,7 @@ export interface TaskHandle<S extends z.ZodType> {
   readonly schema: S;
 }
 
-/** Hands a door's work on to its task's lane (`src/dispatch.ts`); the compiler checks the data against the task. */
+/** Hands a door's work on to its task's lane (`src/app/dispatch.ts`); the compiler checks the data against the task. */
 export type Dispatch = <S extends z.ZodType>(task: TaskHandle<S>, data: z.infer<S>) => Promise<void>;
 
 export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;

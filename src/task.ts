@@ -33,7 +33,7 @@ export interface Task<S extends z.ZodType = z.ZodType> {
 
 export const defineTask = <S extends z.ZodType>(task: Task<S>): Task<S> => task;
 
-/** A task with the function that does it, where the lane's worker runs it (`src/dispatch.ts`). */
+/** A task with the function that does it, where the lane's worker runs it (`src/app/dispatch.ts`). */
 export interface RunnableTask<S extends z.ZodType = z.ZodType> extends Task<S> {
   run(deps: Deps, data: z.infer<S>): Promise<void>;
 }

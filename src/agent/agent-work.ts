@@ -4,7 +4,7 @@ import { handleTurn } from './handle-turn.js';
 import { runPaneTurn } from './pane.js';
 import { runCommandStart, runShortcutStart } from './start-requests.js';
 
-/** What runs each of the agent's tasks where its lane is worked (composed in src/dispatch.ts). */
+/** What runs each of the agent's tasks where its lane is worked (composed in src/app/dispatch.ts). */
 export const agentWork = [
   runs(agentTasks.start, runCommandStart),
   runs(agentTasks.turn, handleTurn),

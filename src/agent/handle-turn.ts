@@ -1,4 +1,4 @@
-import type { FollowUps } from '../config.js';
+import type { FollowUps } from '../config/config.js';
 import type { Deps } from '../deps.js';
 import type { Audience } from '../slack/reply.js';
 import { type JobBinding, type JobRef, type ThreadKind, threadKindOf } from '../store/jobs.js';

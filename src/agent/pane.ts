@@ -1,6 +1,6 @@
 import type { AssistantConfig, Context } from '@slack/bolt';
+import type { Projects } from '../config/projects.js';
 import type { Deps, Workspaces } from '../deps.js';
-import type { Projects } from '../projects.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { plainLabel } from '../slack/mrkdwn.js';
 import type { Replies } from '../slack/reply.js';

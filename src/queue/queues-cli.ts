@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { DEFAULT_STORE_NAMESPACE } from '../config.js';
+import { DEFAULT_STORE_NAMESPACE } from '../config/config.js';
+import { isOAuthMode } from '../config/oauth-config.js';
 import { createLogger } from '../log.js';
-import { isOAuthMode } from '../oauth-config.js';
 import { describeRedisUrl } from '../store/store.js';
 import type { QueueInspector } from './engine.js';
 import { queueNamespace } from './redis-connection.js';

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Budget, BudgetUse } from '../store/budget.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';

@@ -1,7 +1,7 @@
 import { KeyvCacheableMemory } from '@cacheable/memory';
 import KeyvRedis, { createClient, type KeyvRedisOptions, type RedisClientType } from '@keyv/redis';
 import { Keyv } from 'keyv';
-import { DEFAULT_STORE_NAMESPACE } from '../config.js';
+import { DEFAULT_STORE_NAMESPACE } from '../config/config.js';
 import type { Logger } from '../log.js';
 import { type Budget, type BudgetOptions, createMemoryBudget, createRedisBudget } from './budget.js';
 import { type Claims, createMemoryClaims, createRedisClaims } from './claims.js';

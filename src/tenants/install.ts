@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authorize } from '@slack/bolt';
 import { type CallbackOptions, InstallProvider } from '@slack/oauth';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
+import type { OAuthConfig } from '../config/oauth-config.js';
 import { type Logger, toSlackLogger } from '../log.js';
-import type { OAuthConfig } from '../oauth-config.js';
 import { installPages } from './connect/messages.js';
 import type { Installations } from './installations.js';
 

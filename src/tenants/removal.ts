@@ -1,8 +1,8 @@
 import type { Authorize } from '@slack/bolt';
 import { z } from 'zod';
+import type { RemovalTarget } from '../app/removal.js';
 import type { Deps } from '../deps.js';
 import type { QueueInspector } from '../queue/engine.js';
-import type { RemovalTarget } from '../removal.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { endDigests } from '../visitors/index.js';

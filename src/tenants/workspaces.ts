@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
+import { createProjects } from '../config/projects.js';
 import type { Deps, Workspaces } from '../deps.js';
 import type { MintlifyClient } from '../mintlify/client.js';
-import { createProjects } from '../projects.js';
 import { installationOf, WorkspaceGoneError, type WorkspaceRef } from '../workspace-ref.js';
 import type { BotToken } from './bot-token.js';
 import { readConnectionLog } from './connection-log.js';

@@ -15,7 +15,7 @@ import { type DigestRequest, projectQuery, type ReportRequest } from './requests
 
 // The visitors' work after a door's ack, one function per kind of request (declared as tasks in
 // visitors-tasks.ts). Each runs its use case on the plain request the door made, then gives the person one answer;
-// an unexpected throw is answered by the task's `unavailable` words (src/dispatch.ts `runTask`).
+// an unexpected throw is answered by the task's `unavailable` words (src/app/dispatch.ts `runTask`).
 
 type TaskDeps = PageDeps & Pick<Deps, 'slack' | 'instanceId' | 'replies' | 'lanes' | 'workspace' | 'digestEveryMs'>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentTasks } from '../../src/agent/agent-tasks.js';
-import { createDispatch, runTask } from '../../src/dispatch.js';
+import { createDispatch, runTask } from '../../src/app/dispatch.js';
 import { homeTasks } from '../../src/home/home-tasks.js';
 import { USER_ID } from '../fixtures/slack.js';
 import { useAgentUnit } from './agent/support.js';

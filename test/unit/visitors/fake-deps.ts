@@ -1,17 +1,17 @@
 import type { webApi } from '@slack/bolt';
 import { Keyv } from 'keyv';
+import { lanesOf } from '../../../src/app/wiring.js';
+import { createProjects } from '../../../src/config/projects.js';
 import type { Deps } from '../../../src/deps.js';
 import type { MintlifyClient } from '../../../src/mintlify/client.js';
 import type { ServiceFailure, ServiceResult } from '../../../src/mintlify/failure.js';
 import type { PageVisitors, VisitorsQuery, VisitorsResponse } from '../../../src/mintlify/schemas.js';
-import { createProjects } from '../../../src/projects.js';
 import { createMemoryEngine } from '../../../src/queue/memory.js';
 import { createReplies } from '../../../src/slack/reply.js';
 import { createMemoryClaims } from '../../../src/store/claims.js';
 import type { ReportQuery } from '../../../src/visitors/date-range.js';
 import type { DoorDeps } from '../../../src/visitors/doors/door-kit.js';
 import type { ReportRequest } from '../../../src/visitors/requests.js';
-import { lanesOf } from '../../../src/wiring.js';
 import { SINGLE_WORKSPACE } from '../../../src/workspace-ref.js';
 import { captureLogs } from '../../support/logs.js';
 

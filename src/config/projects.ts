@@ -1,5 +1,5 @@
+import { inlineCode } from '../slack/mrkdwn.js';
 import type { Config } from './config.js';
-import { inlineCode } from './slack/mrkdwn.js';
 
 /** The Mintlify projects this bot serves, which one a conversation uses, and each one's admin key. */
 export interface Projects {

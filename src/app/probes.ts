@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from './log.js';
-import type { Metrics } from './metrics.js';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 type Route = { path: string; handler: Handler };

@@ -1,20 +1,20 @@
-import { registerAgent } from './agent/register.js';
+import { registerAgent } from '../agent/register.js';
+import type { Config } from '../config/config.js';
+import type { Deps } from '../deps.js';
+import { registerHome } from '../home/register.js';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics.js';
+import type { QueueInspector } from '../queue/engine.js';
+import { accessMiddleware } from '../slack/access.js';
+import { createSlackTransport, type SlackTransport } from '../slack/transport.js';
+import { ownOrganisation } from '../tenants/own-organisation.js';
+import { registerTenancy } from '../tenants/register.js';
+import { markingGone } from '../tenants/removal.js';
+import { registerVisitors } from '../visitors/register.js';
 import type { StartOptions } from './app.js';
-import type { Config } from './config.js';
-import type { Deps } from './deps.js';
-import { registerHome } from './home/register.js';
 import type { Installs, ManyWorkspaces } from './installs.js';
-import type { Logger } from './log.js';
-import type { Metrics } from './metrics.js';
 import type { Probes } from './probes.js';
-import type { QueueInspector } from './queue/engine.js';
 import { registerRemoval } from './removal.js';
-import { accessMiddleware } from './slack/access.js';
-import { createSlackTransport, type SlackTransport } from './slack/transport.js';
-import { ownOrganisation } from './tenants/own-organisation.js';
-import { registerTenancy } from './tenants/register.js';
-import { markingGone } from './tenants/removal.js';
-import { registerVisitors } from './visitors/register.js';
 
 /*
  * Slack's side of the app: the transport (Bolt's receiver) and every door. Loaded by `startApp` only in the roles

@@ -1,5 +1,5 @@
 import { setFlagsFromString } from 'node:v8';
-import type { Role } from './config.js';
+import type { Role } from '../config/config.js';
 
 /**
  * V8's heap flags by role, set once at start (node refuses them in `NODE_OPTIONS`, so they are set here rather than

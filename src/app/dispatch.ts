@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import { agentWork } from './agent/agent-work.js';
-import type { Deps, Dispatch } from './deps.js';
-import { homeWork } from './home/home-work.js';
-import { type TaskEnvelope, TaskEnvelopeSchema } from './lanes.js';
-import { QueueUnavailableError, type UnstartedJob } from './queue/engine.js';
-import { type RunnableTask, TASK_MAX_AGE_MS } from './task.js';
-import { visitorsWork } from './visitors/visitors-work.js';
+import { agentWork } from '../agent/agent-work.js';
+import type { Deps, Dispatch } from '../deps.js';
+import { homeWork } from '../home/home-work.js';
+import { type TaskEnvelope, TaskEnvelopeSchema } from '../lanes.js';
+import { QueueUnavailableError, type UnstartedJob } from '../queue/engine.js';
+import { type RunnableTask, TASK_MAX_AGE_MS } from '../task.js';
+import { visitorsWork } from '../visitors/visitors-work.js';
 
 /** Every kind of work a door hands on, by its kind: each feature declares its own tasks and what runs them. */
 export const TASKS: ReadonlyMap<string, RunnableTask> = new Map(

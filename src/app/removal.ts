@@ -1,11 +1,11 @@
 import type { AnyMiddlewareArgs, App, Context, Middleware } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { Deps } from './deps.js';
-import { decodeSlackText } from './slack/decode.js';
-import { slackErrorCode } from './slack/errors.js';
-import { quote } from './slack/mrkdwn.js';
-import { payloadOf, removalEventOf } from './slack/payload.js';
-import { type WorkspaceRef, workspaceOf } from './workspace-ref.js';
+import type { Deps } from '../deps.js';
+import { decodeSlackText } from '../slack/decode.js';
+import { slackErrorCode } from '../slack/errors.js';
+import { quote } from '../slack/mrkdwn.js';
+import { payloadOf, removalEventOf } from '../slack/payload.js';
+import { type WorkspaceRef, workspaceOf } from '../workspace-ref.js';
 
 export type RemovalReason = 'app_uninstalled' | 'tokens_revoked' | 'team_access_revoked';
 

@@ -1,8 +1,8 @@
-import type { Logger } from './log.js';
+import type { Logger } from '../log.js';
+import { keys } from '../store/keys.js';
+import type { Store } from '../store/store.js';
+import type { WorkspaceRef } from '../workspace-ref.js';
 import type { RemovalReason, RemovalTarget } from './removal.js';
-import { keys } from './store/keys.js';
-import type { Store } from './store/store.js';
-import type { WorkspaceRef } from './workspace-ref.js';
 
 /** What an operator reads when the one workspace removed the app: what stopped and what to do. */
 export const REMOVED_MESSAGE =

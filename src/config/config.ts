@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { PROJECT_ID } from '../mintlify/schemas.js';
 import {
   API_KEY_EXPECTED,
   apiKeyProblem,
@@ -15,7 +16,6 @@ import {
   projectIdProblem,
   url,
 } from './env-fields.js';
-import { PROJECT_ID } from './mintlify/schemas.js';
 import { isOAuthMode, type OAuthConfig, oauthConfig, oauthProblems } from './oauth-config.js';
 
 export const DEFAULT_SLACK_API_URL = 'https://slack.com/api/';

@@ -1,15 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { deliverRound } from './agent/tracking/deliver.js';
-import { pollRound } from './agent/tracking/poll.js';
-import { refreshRoot } from './agent/tracking/root-message.js';
-import { toldWhenStopped } from './agent/tracking/stop.js';
-import type { Deps } from './deps.js';
+import { deliverRound } from '../agent/tracking/deliver.js';
+import { pollRound } from '../agent/tracking/poll.js';
+import { refreshRoot } from '../agent/tracking/root-message.js';
+import { toldWhenStopped } from '../agent/tracking/stop.js';
+import type { Deps } from '../deps.js';
+import { republishHome } from '../home/republish.js';
+import { LANES, type LaneDefinitions, TASK_LANES } from '../lanes.js';
+import type { Engine } from '../queue/engine.js';
+import { keys } from '../store/keys.js';
+import { installationOf, unlessGone, type WorkspaceRef } from '../workspace-ref.js';
 import { runTask } from './dispatch.js';
-import { republishHome } from './home/republish.js';
-import { LANES, type LaneDefinitions, TASK_LANES } from './lanes.js';
-import type { Engine } from './queue/engine.js';
-import { keys } from './store/keys.js';
-import { installationOf, unlessGone, type WorkspaceRef } from './workspace-ref.js';
 
 /** The worker role: a processor for every lane. Processors hold no state between jobs, so any worker takes any job. */
 export function startWorkers(engine: Engine, deps: Deps, lanes: LaneDefinitions = LANES): void {

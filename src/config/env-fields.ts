@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PROJECT_ID } from './mintlify/schemas.js';
+import { PROJECT_ID } from '../mintlify/schemas.js';
 
 // The kinds of value the environment holds, each parsed by one zod schema that names what is expected (never the
 // value given): config.ts builds its schema from these.

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { CloseReport, Engine, UnstartedJob } from './queue/engine.js';
-import type { Store } from './store/store.js';
+import type { CloseReport, Engine, UnstartedJob } from '../queue/engine.js';
+import type { Store } from '../store/store.js';
 
 /**
  * How long a graceful stop may take in all, shared by every drain: stop receiving, let running work finish (or

@@ -1,14 +1,14 @@
-import type { Config } from './config.js';
-import type { Deps } from './deps.js';
-import type { Logger } from './log.js';
-import type { Metrics } from './metrics.js';
+import type { Config } from '../config/config.js';
+import type { Deps } from '../deps.js';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics.js';
+import type { QueueInspector } from '../queue/engine.js';
+import type { Store } from '../store/store.js';
+import type { Installer } from '../tenants/install.js';
+import { manyRemoval } from '../tenants/removal.js';
+import { createTenancy, type Tenancy } from '../tenants/tenancy.js';
 import type { Probes } from './probes.js';
-import type { QueueInspector } from './queue/engine.js';
 import type { RemovalTarget } from './removal.js';
-import type { Store } from './store/store.js';
-import type { Installer } from './tenants/install.js';
-import { manyRemoval } from './tenants/removal.js';
-import { createTenancy, type Tenancy } from './tenants/tenancy.js';
 import { type InstallState, singleRemoval, watchInstallState } from './uninstall.js';
 
 /** What the app adds when it serves many workspaces: the tenancy (installations, secrets) and the installer. */
@@ -38,7 +38,7 @@ export async function installsOf(
   const { oauth } = config;
   if (oauth) {
     // The OAuth installer (and its JWT libraries) loads only when the app serves many workspaces.
-    const { createInstaller, installProvider } = await import('./tenants/install.js');
+    const { createInstaller, installProvider } = await import('../tenants/install.js');
     const tenancy = createTenancy({ ...config, oauth }, parts, (installations) =>
       installProvider(config, oauth, installations, parts.log),
     );
