@@ -1,6 +1,6 @@
 /** Benchmark 3: polls per job over a 30-minute job, from nextPollInterval alone (pure simulation). */
 import { BACKOFF_FACTOR, nextPollInterval } from '../src/agent/tracking/backoff.js';
-import { DEFAULT_POLL_INTERVAL_MS, DEFAULT_POLL_MAX_INTERVAL_MS } from '../src/config.js';
+import { DEFAULT_POLL_INTERVAL_MS, DEFAULT_POLL_MAX_INTERVAL_MS } from '../src/config/config.js';
 import { round } from './lib/stats.js';
 
 export const JOB_MS = 30 * 60_000;

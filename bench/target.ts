@@ -5,12 +5,12 @@
  */
 
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
-import { type RunningApp, startApp } from '../src/app.js';
-import { parseConfig } from '../src/config.js';
-import { applyHeapPolicy } from '../src/heap.js';
+import { type RunningApp, startApp } from '../src/app/app.js';
+import { applyHeapPolicy } from '../src/app/heap-policy.js';
+import { createProbes } from '../src/app/probes.js';
+import { parseConfig } from '../src/config/config.js';
 import { createLogger } from '../src/log.js';
 import { createMetrics } from '../src/metrics.js';
-import { createProbes } from '../src/probes.js';
 import type { SlackTransport } from '../src/slack/transport.js';
 import type { Budget } from '../src/store/budget.js';
 import type { JobBinding } from '../src/store/jobs.js';

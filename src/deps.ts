@@ -1,22 +1,32 @@
 import type { WebClient } from '@slack/web-api';
-import type { Quota } from './agent/quota.js';
-import type { Tracker } from './agent/tracking/track.js';
-import type { Config } from './config.js';
+import type { z } from 'zod';
+import type { Config } from './config/config.js';
+import type { Projects } from './config/projects.js';
 import type { Lanes } from './lanes.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
 import type { MintlifyClient } from './mintlify/client.js';
-import type { Projects } from './projects.js';
 import type { Served } from './queue/consumers.js';
 import type { Replies } from './slack/reply.js';
-import type { JobRecord } from './store/jobs.js';
+import type { BudgetUse } from './store/budget.js';
+import type { JobRecord, JobRef } from './store/jobs.js';
 import type { StoreLoss } from './store/loss.js';
 import type { Store } from './store/store.js';
-import type { Dispatch } from './tasks.js';
 import type { Connection } from './tenants/settings.js';
-import type { WorkspaceRef, Workspaces } from './workspace.js';
+import type { WorkspaceRef } from './workspace-ref.js';
 
-/** Runs a task with bounded concurrency; more waits its turn. */
+/**
+ * A task as a door names it (`agentTasks.start`, `visitorsTasks.report`…: each feature's, see `src/task.ts`): its
+ * kind, and the schema its data must fit.
+ */
+export interface TaskHandle<S extends z.ZodType> {
+  readonly kind: string;
+  readonly schema: S;
+}
+
+/** Hands a door's work on to its task's lane (`src/app/dispatch.ts`); the compiler checks the data against the task. */
+export type Dispatch = <S extends z.ZodType>(task: TaskHandle<S>, data: z.infer<S>) => Promise<void>;
+
 export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
 
 /** What every feature needs, passed explicitly so tests can run several apps in one process. */
@@ -40,16 +50,9 @@ export interface Deps {
   now: () => number;
   /** Tests with an injected clock: digest schedulers run every this many ms instead of at their cron times. */
   digestEveryMs?: number | undefined;
-  /**
-   * Runs what a listener does after its ack (service calls, posts) with bounded concurrency, so under load the
-   * backlog waits here and new requests from Slack are still acknowledged at once.
-   */
-  afterAck: Limiter;
-  /** Long work a click starts (CSV exports: dozens of requests), kept apart so it never delays `afterAck`. */
-  background: Limiter;
   /** Told of every change of a job's state, for the features that show jobs (App Home). */
   jobWatchers?: JobWatchers;
-  /** Hands a door's work on, to run after the ack in its lane (see `tasks.ts`). */
+  /** Hands a door's work on, to run after the ack in its lane: `deps.dispatch(agentTasks.start, data)`. */
   dispatch: Dispatch;
   /** The hourly budgets of job creations and follow-ups, per project. */
   quota: Quota;
@@ -93,4 +96,36 @@ export function createJobWatchers(log: Logger, deps: () => Deps, watchers: JobWa
     },
     serving: (other) => createJobWatchers(log, other, watchers),
   };
+}
+
+export interface Workspaces {
+  /**
+   * The deps of one workspace: its Slack client, Mintlify client, projects, quota and store keys. Throws
+   * `WorkspaceGoneError` once the workspace removed the app.
+   */
+  scope(ref: WorkspaceRef): Promise<Deps>;
+  /** Every workspace the app serves (for work that is not a request: digests). */
+  all(): Promise<WorkspaceRef[]>;
+}
+
+export interface TrackedRound extends JobRef {
+  round: number;
+}
+
+export interface Tracker {
+  /** Tracks a round from now on: its first poll, at the shortest interval. Adding a round twice is one poll. */
+  track(round: TrackedRound): Promise<void>;
+}
+
+export type QuotaKind = 'create' | 'follow_up';
+
+/**
+ * The project's hourly budgets for creations and follow-ups, counted in the store so replicas share them.
+ * The window starts at the first use and lasts an hour, so refusals can say when it reopens.
+ */
+export interface Quota {
+  take(project: string, kind: QuotaKind): Promise<BudgetUse>;
+  /** Gives a use back when the service refused before doing the work (its own count did not move). */
+  refund(project: string, kind: QuotaKind): Promise<void>;
+  usage(project: string, kind: QuotaKind): Promise<BudgetUse>;
 }

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { ConfigError, loadEnvFile, nextStep, parseConfig } from './config.js';
-import { applyHeapPolicy } from './heap.js';
+import { applyHeapPolicy } from './app/heap-policy.js';
+import { STOP_DEADLINE_MS } from './app/stopping.js';
+import { ConfigError, loadEnvFile, nextStep, parseConfig } from './config/config.js';
 import { configuredSecrets, createLogger } from './log.js';
 import { TokenRefusedError } from './slack/token-check.js';
-import { STOP_DEADLINE_MS } from './stopping.js';
 
 loadEnvFile();
 let config: ReturnType<typeof parseConfig>;
@@ -41,7 +41,7 @@ process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));
 
 // Loaded only once the configuration is valid, so a first run's mistakes are reported before Bolt and Redis load.
-const { startApp } = await import('./app.js');
+const { startApp } = await import('./app/app.js');
 const { StoreUnavailableError } = await import('./store/store.js');
 const { WrongEncryptionKeyError } = await import('./tenants/sealing-check.js');
 

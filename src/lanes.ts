@@ -1,15 +1,20 @@
 import { z } from 'zod';
-import { DeliveryDataSchema } from './agent/tracking/deliver.js';
-import { RefreshDataSchema } from './agent/tracking/root-message.js';
-import { PollDataSchema } from './agent/tracking/track.js';
-import { HomeDataSchema } from './home/publish.js';
-import { defineLane, type Lane } from './queue/engine.js';
-import { WorkspaceRefSchema } from './workspace.js';
+import { DeliveryDataSchema, PollDataSchema, RefreshDataSchema } from './agent/tracking/lane-data.js';
+import { HomeDataSchema } from './home/lane-data.js';
+import { defineLane, type Lane, type LaneDefinition } from './queue/engine.js';
+import { WorkspaceRefSchema } from './workspace-ref.js';
 
 /**
- * Work a door handed on: its kind (see `tasks.ts`), the workspace it came from, and its data, checked against the
- * kind's own schema when run; `queuedAt` (the web's clock, ms) when a door handed it on, so a worker taking it late
- * answers it as expired (a scheduler's occurrence has none).
+ * The lanes handed-on work runs in (their settings below): the agent's work never waits behind reports,
+ * exports or charts. Declared here once; every other list of them is made from this one.
+ */
+export const TASK_LANES = ['agent', 'reports', 'exports', 'charts', 'digests'] as const;
+export type TaskLane = (typeof TASK_LANES)[number];
+
+/**
+ * Work a door handed on: its kind (`src/task.ts`), the workspace it came from, and its data, checked against the kind's own schema
+ * when run; `queuedAt` (the web's clock, ms) when a door handed it on, so a worker taking it late answers it as
+ * expired (a scheduler's occurrence has none).
  */
 export const TaskEnvelopeSchema = z.object({
   kind: z.string(),
@@ -39,19 +44,22 @@ const POLL_CONCURRENCY = 32;
  * the agent's work never waits behind reports, exports or charts, and an outcome never waits behind polls. Door
  * work runs once (it answers people itself; a failure is a bug, shown in the failed set); tracking is persistent.
  */
-export const laneDefinitions = (retryDelayMs = RETRY_DELAY_MS) => ({
-  agent: defineLane({ name: 'agent', concurrency: 8, data: TaskEnvelopeSchema, ...once }),
-  reports: defineLane({ name: 'reports', concurrency: 4, data: TaskEnvelopeSchema, ...once }),
-  exports: defineLane({ name: 'exports', concurrency: 2, data: TaskEnvelopeSchema, ...once }),
-  charts: defineLane({ name: 'charts', concurrency: 2, data: TaskEnvelopeSchema, ...once }),
+const TASK_LANE_SETTINGS: Record<TaskLane, Omit<LaneDefinition, 'name' | 'data'>> = {
+  agent: { concurrency: 8, ...once },
+  reports: { concurrency: 4, ...once },
+  exports: { concurrency: 2, ...once },
+  charts: { concurrency: 2, ...once },
   // A digest that did not go out (the service or Slack failing for now) is tried again for about a quarter hour.
-  digests: defineLane({
-    name: 'digests',
-    concurrency: 2,
-    data: TaskEnvelopeSchema,
-    attempts: 5,
-    backoff: { type: 'exponential', delayMs: 60_000 },
-  }),
+  digests: { concurrency: 2, attempts: 5, backoff: { type: 'exponential', delayMs: 60_000 } },
+};
+
+const taskLane = (name: TaskLane) => defineLane({ name, data: TaskEnvelopeSchema, ...TASK_LANE_SETTINGS[name] });
+
+export const laneDefinitions = (retryDelayMs = RETRY_DELAY_MS) => ({
+  tasks: Object.fromEntries(TASK_LANES.map((name) => [name, taskLane(name)])) as Record<
+    TaskLane,
+    LaneDefinition<typeof TaskEnvelopeSchema>
+  >,
   polls: defineLane({
     name: 'polls',
     concurrency: POLL_CONCURRENCY,
@@ -64,8 +72,6 @@ export const laneDefinitions = (retryDelayMs = RETRY_DELAY_MS) => ({
 });
 export const LANES = laneDefinitions();
 export type LaneDefinitions = typeof LANES;
-
-export type TaskLane = 'agent' | 'reports' | 'exports' | 'charts' | 'digests';
 
 /** The adding side of every lane, as features hold it. */
 export interface Lanes {

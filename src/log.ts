@@ -1,5 +1,5 @@
 import type { Logger as SlackLogger, LogLevel as SlackLogLevel } from '@slack/bolt';
-import type { Config, LogLevel } from './config.js';
+import type { Config, LogLevel } from './config/config.js';
 
 export type Fields = Record<string, unknown>;
 

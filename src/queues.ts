@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadEnvFile } from './config.js';
-import { runQueuesCommand } from './queue/command.js';
+import { loadEnvFile } from './config/config.js';
+import { runQueuesCommand } from './queue/queues-cli.js';
 
 // `npm run queues` / `node dist/queues.js`. Runs only as the entry point, so importing it (npm run check:dist does)
 // connects to nothing.

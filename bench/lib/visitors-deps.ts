@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { parseConfig } from '../../src/config.js';
+import { buildDeps } from '../../src/app/wiring.js';
+import { parseConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/log.js';
 import { createMetrics } from '../../src/metrics.js';
 import { createMemoryEngine } from '../../src/queue/memory.js';
 import { createSlackClient } from '../../src/slack/client.js';
 import { createStore } from '../../src/store/store.js';
-import { buildDeps } from '../../src/wiring.js';
 import { startFakeSlackApi } from '../../test/fakes/fake-slack-api.js';
 import { testEnv } from '../../test/support/test-app.js';
 import { startSimulator } from '../../tools/simulator/server.js';

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { type Failed, logFailure, mayHaveRun } from '../mintlify/failure.js';
+import { type FailedResult, logFailure, mayHaveRun } from '../mintlify/failure.js';
 import type { JobBinding, JobRef, ThreadKind } from '../store/jobs.js';
 import { persist } from '../store/retry.js';
 import { renameSession } from './session/status.js';
@@ -20,7 +20,7 @@ export interface FollowUpInput extends JobRef {
 export type FollowUpRefusal =
   | { code: 'quota'; project: string; resetInMs: number }
   | { code: 'store_unavailable' }
-  | { code: 'service'; failed: Failed };
+  | { code: 'service'; failed: FailedResult };
 
 /** `tracked: false`: the agent has the instruction, but its round could not be recorded, so no result will come. */
 export type FollowUpResult = { ok: true; tracked: boolean } | { ok: false; refusal: FollowUpRefusal };
@@ -64,6 +64,7 @@ export async function followUp(deps: FollowUpDeps, input: FollowUpInput): Promis
     logFailure(log, 'mintlify.follow_up', sent);
     // The slot bought nothing unless the service counted it (a 429) or may have taken the instruction.
     if (sent.failure.code !== 'rate_limited' && !mayHaveRun(sent.failure)) {
+      // the store guard counts the failure; an unrefunded use only narrows the hour.
       await quota.refund(project, 'follow_up').catch(() => {});
     }
     return { ok: false, refusal: { code: 'service', failed: sent } };

@@ -1,4 +1,4 @@
-import { describeProjects, type Projects, takeProjectOption } from '../projects.js';
+import { describeProjects, type Projects, takeProjectOption } from '../config/projects.js';
 import type { Message } from '../slack/message.js';
 import { errors } from './messages.js';
 

@@ -114,6 +114,11 @@ export const errors = {
       `:hourglass: This waited too long for a worker (over ${maxAgeMinutes} minutes), so nothing was done. Run it again if you still want it.`,
       prompt,
     ),
+  failed: (prompt: string): Message =>
+    withPrompt(
+      ':warning: Something went wrong on my side while I was taking this on. If no job shows up here, run it again.',
+      prompt,
+    ),
   startedUntracked: (prompt: string): Message =>
     withPrompt(
       ":warning: The agent is working on this, but my storage is unavailable, so I can't post its result in the thread. Check the Mintlify dashboard for the outcome; there is no need to start it again.",

@@ -1,17 +1,17 @@
 import type { AssistantConfig, Context } from '@slack/bolt';
-import { z } from 'zod';
-import type { Deps } from '../deps.js';
-import type { Projects } from '../projects.js';
+import type { Projects } from '../config/projects.js';
+import type { Deps, Workspaces } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { plainLabel } from '../slack/mrkdwn.js';
 import type { Replies } from '../slack/reply.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
-import { type Workspaces, workspaceOf } from '../workspace.js';
-import { handleTurn, type TurnDeps, TurnSchema } from './conversation.js';
+import { workspaceOf } from '../workspace-ref.js';
+import { handleTurn, type TurnDeps } from './handle-turn.js';
 import { readInstruction } from './instruction.js';
 import { conversationUsage, paneCopy } from './messages.js';
 import { MY_JOBS_WORDS, myJobs } from './my-jobs.js';
+import type { PaneTurn } from './requests.js';
 
 // Slack's assistant pane (Agents & AI apps): a thread of the person's DM with the app, opened next to the channel
 // they are looking at. A message there is a turn like a DM's; the pane adds where the person is (the thread
@@ -63,10 +63,6 @@ export function paneContextOf(deps: Pick<Deps, 'store'>, channel: string, thread
   return deps.store.kv.get<PaneContext>(keys.paneContext(channel, threadTs));
 }
 
-/** A message in the pane's thread, and the channel the person is looking at (if any): the data of `agent.pane`. */
-export const PaneTurnSchema = z.object({ turn: TurnSchema, contextChannel: z.string().optional() });
-export type PaneTurn = z.infer<typeof PaneTurnSchema>;
-
 type PaneDeps = TurnDeps & Pick<Deps, 'slack'>;
 
 /**
@@ -83,6 +79,7 @@ export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: Pane
     return pane.replies.privately(audience, await myJobs(deps, turn.userId, turn.text));
   }
   const instruction = readInstruction(turn.text, pane.projects, turn.channel, conversationUsage);
+  // the store guard counts the failure; unknown only skips the title and status.
   const job = await deps.store.jobs.forThread(deps.projects.all, turn.channel, threadTs).catch(() => undefined);
   if (instruction.kind === 'start' && !job && turn.allowed) {
     const thread = { channel_id: turn.channel, thread_ts: threadTs };

@@ -11,7 +11,7 @@ const VALUE = 'value';
 const INPUT_MAX_CHARS = 3_000;
 
 /** What the modal carries from the shortcut to its submission (`private_metadata`). */
-const OriginSchema = z.object({
+export const OriginSchema = z.object({
   channel: z.string().min(1),
   /** The thread the job goes to: the message's own thread, or the one it was written in. */
   threadTs: z.string().min(1),
@@ -101,15 +101,6 @@ type StateValues = Record<
 export type Submission =
   | { ok: true; origin: Origin; instruction: string; project?: string | undefined }
   | { ok: false; errors: Record<string, string> };
-
-/** A submitted form as the agent's work receives it: who, what, where, on which project. */
-export const ShortcutSubmissionSchema = z.object({
-  userId: z.string(),
-  origin: OriginSchema,
-  instruction: z.string(),
-  project: z.string(),
-});
-export type ShortcutSubmission = z.infer<typeof ShortcutSubmissionSchema>;
 
 /** Reads a submitted modal; an empty instruction is a field error shown on the form, nothing is lost. */
 export function parseSubmission(privateMetadata: string, values: StateValues): Submission {

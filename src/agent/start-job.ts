@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { describeFailure, type Failed, logFailure, mayHaveRun } from '../mintlify/failure.js';
+import { describeFailure, type FailedResult, logFailure, mayHaveRun } from '../mintlify/failure.js';
 import { slackErrorCode } from '../slack/errors.js';
 import type { JobBinding, JobRecord, ThreadKind } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
@@ -35,7 +35,7 @@ export type StartRefusal =
   | { code: 'store_unavailable' }
   | { code: 'not_in_channel'; directMessage: boolean }
   | { code: 'slack_failed' }
-  | { code: 'service'; failed: Failed }
+  | { code: 'service'; failed: FailedResult }
   /** The job runs, but its thread could not be bound: its result will not be posted there. */
   | { code: 'untracked' };
 
@@ -85,10 +85,12 @@ export async function startJob(deps: StartJobDeps, input: StartJobInput): Promis
   const threadTs = input.threadTs ?? posted.ts;
   // Until the job is bound, a reply in its thread is not yet a follow-up: mark the thread so it is answered.
   const starting = keys.starting(project, channel, threadTs);
+  // the store guard counts the failure; without the mark a reply meanwhile is only not answered.
   await store.kv.set(starting, input.thread ?? 'own', STARTING_TTL_MS).catch(() => {});
   try {
     return await createAndBind(deps, input, posted.ts, threadTs);
   } finally {
+    // the store guard counts the failure; the mark lapses by its TTL.
     await store.kv.delete(starting).catch(() => {});
   }
 }
@@ -147,6 +149,7 @@ async function createAndBind(
     // The job runs; without its binding or its first poll the thread cannot be followed: say so where everyone sees it.
     log.error(event, { op, project, job_id: job.id, error });
     const note = errors.followUpUntracked(prompt).text;
+    // the untracked job is logged above; the note is a courtesy Slack may refuse.
     await slack.chat.postMessage({ channel, thread_ts: threadTs, text: note }).catch(() => {});
     return refused({ code: 'untracked' });
   };
@@ -171,7 +174,7 @@ async function createAndBind(
  * says the status is unknown; when it refused, the root message is withdrawn and the slot given back (a 429
  * keeps it: the service counted it).
  */
-async function withdraw(deps: StartJobDeps, input: StartJobInput, statusTs: string, failed: Failed) {
+async function withdraw(deps: StartJobDeps, input: StartJobInput, statusTs: string, failed: FailedResult) {
   const { log, slack } = deps;
   const { channel, project } = input;
   if (mayHaveRun(failed.failure)) {

@@ -1,4 +1,4 @@
-import type { FollowUps } from '../config.js';
+import type { FollowUps } from '../config/config.js';
 import type { ThreadKind } from '../store/jobs.js';
 
 /** Emoji as Slack writes them in text (`:tada:`, `:+1::skin-tone-2:`): not words. */

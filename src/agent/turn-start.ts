@@ -2,10 +2,10 @@ import type { Deps } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
 import type { Audience } from '../slack/reply.js';
 import { startRefusalAnswer } from './answers.js';
-import type { Turn } from './conversation.js';
 import { readFileContext } from './file-context.js';
 import { readInstruction } from './instruction.js';
 import { conversationUsage } from './messages.js';
+import type { Turn } from './requests.js';
 import { type StartJobDeps, startJob } from './start-job.js';
 import { readThreadContext } from './thread-context.js';
 

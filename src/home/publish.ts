@@ -1,11 +1,10 @@
-import { z } from 'zod';
 import type { Deps, JobWatcher } from '../deps.js';
 import { classifySlackError } from '../slack/errors.js';
 import { type JobRecord, RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
-import { mayManage } from '../tenants/connect/permission.js';
-import { connectionSection } from '../tenants/connect/view.js';
-import { WorkspaceRefSchema } from '../workspace.js';
+import { connectionSection, mayManage } from '../tenants/index.js';
+import type { TabOpened } from './home-tasks.js';
+import type { HomeData } from './lane-data.js';
 import { HOME_JOBS, type HomeJob, homeView } from './view.js';
 
 export type HomeDeps = Pick<
@@ -13,10 +12,6 @@ export type HomeDeps = Pick<
   'store' | 'slack' | 'log' | 'projects' | 'quota' | 'now' | 'connection' | 'workspace'
 >;
 type QueueingDeps = HomeDeps & Pick<Deps, 'lanes'>;
-
-/** Whose Home to publish again, in which workspace: the `homes` lane's data. */
-export const HomeDataSchema = z.object({ workspace: WorkspaceRefSchema, userId: z.string() });
-export type HomeData = z.infer<typeof HomeDataSchema>;
 
 /** One waiting publish per person: a burst of job changes costs one `views.publish`, built when it runs. */
 export const homeId = ({ workspace, userId }: HomeData) =>
@@ -27,10 +22,6 @@ async function queueHome(deps: Pick<Deps, 'lanes' | 'workspace'>, userId: string
   const data = { workspace: deps.workspace, userId };
   await deps.lanes.homes.add(data, { id: homeId(data) });
 }
-
-/** What App Home's door hands on: who opened which of the app's tabs. */
-export const TabOpenedSchema = z.object({ userId: z.string(), tab: z.string() });
-export type TabOpened = z.infer<typeof TabOpenedSchema>;
 
 /** Remembers the tab the person opened last (Home is republished only while it is theirs), and publishes Home. */
 export async function tabOpened(deps: QueueingDeps, { userId, tab }: TabOpened): Promise<void> {
@@ -63,6 +54,7 @@ export const homeFollowsJob: JobWatcher = (record, deps) => jobChanged(deps, rec
  */
 export async function publishHome(deps: HomeDeps, userId: string): Promise<void> {
   const refs = await deps.store.jobs.forUser(userId, HOME_JOBS);
+  // the store guard counts the failure; a job not read is left out of Home.
   const records = await Promise.all(refs.map((ref) => deps.store.jobs.get(ref).catch(() => undefined)));
   const jobs: HomeJob[] = await Promise.all(
     records
@@ -85,10 +77,12 @@ export async function publishHome(deps: HomeDeps, userId: string): Promise<void>
 /** A message's permalink, cached (it never changes); `undefined` when Slack will not give one. */
 async function permalink(deps: HomeDeps, channel: string, ts: string): Promise<string | undefined> {
   const key = keys.permalink(channel, ts);
+  // the store guard counts the failure; the permalink is asked of Slack instead.
   const cached = await deps.store.kv.get<string>(key).catch(() => undefined);
   if (cached) return cached;
   try {
     const link = (await deps.slack.chat.getPermalink({ channel, message_ts: ts })).permalink;
+    // the store guard counts the failure; uncached, it is asked again next time.
     if (link) await deps.store.kv.set(key, link, RECORD_TTL_MS).catch(() => {});
     return link;
   } catch {

@@ -1,12 +1,13 @@
 import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../deps.js';
 import { inWorkspace } from '../workspace.js';
+import { homeTasks } from './home-tasks.js';
 
 type HomeOpenedArgs = SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs;
 
 /** A person opened one of the app's tabs (Home, Messages): handed on to publish Home when it is Home. */
 export async function homeOpened(deps: Pick<Deps, 'dispatch'>, { event }: HomeOpenedArgs): Promise<void> {
-  await deps.dispatch('home.opened', { userId: event.user, tab: event.tab ?? '' });
+  await deps.dispatch(homeTasks.opened, { userId: event.user, tab: event.tab ?? '' });
 }
 
 /**

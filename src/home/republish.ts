@@ -1,6 +1,7 @@
 import { Again } from '../queue/engine.js';
 import { classifySlackError } from '../slack/errors.js';
-import { type HomeData, type HomeDeps, publishHome } from './publish.js';
+import type { HomeData } from './lane-data.js';
+import { type HomeDeps, publishHome } from './publish.js';
 
 /**
  * The `homes` lane's processor: publishes the person's Home from the store as it is now. Slack's 429 is waited out

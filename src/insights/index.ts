@@ -1,5 +1,4 @@
-// What the rest of the app uses of /insights: its doors' registration and its task kinds' work (src/tasks.ts).
+// What the rest of the app uses of /insights: its doors' registration and its tasks' work (src/app/dispatch.ts).
 
+export { insightsWork } from './insights-work.js';
 export { registerInsights } from './register.js';
-export { InsightsRequestSchema } from './requests.js';
-export { insightsUnavailable, runInsights, runInsightsExport, runInsightsPage } from './tasks.js';

@@ -2,7 +2,7 @@ import ky, { HTTPError, type KyInstance, type Options, TimeoutError } from 'ky';
 import type { z } from 'zod';
 import { type Logger, redact } from '../log.js';
 import { type AnalyticsCalls, analyticsCalls } from './analytics.js';
-import type { Failed, ServiceFailure, ServiceResult } from './failure.js';
+import type { FailedResult, ServiceFailure, ServiceResult } from './failure.js';
 import { parseRetryAfterMs } from './retry-after.js';
 import {
   type AgentJob,
@@ -133,7 +133,7 @@ interface Operation {
   project: string;
 }
 
-const failed = (op: Operation, failure: ServiceFailure): Failed => ({ ok: false, ...op, failure });
+const failed = (op: Operation, failure: ServiceFailure): FailedResult => ({ ok: false, ...op, failure });
 
 /** Input the client will not send: a failure before any request, so nothing can have happened. */
 function checked<S extends z.ZodType>(op: Operation, schema: S, input: unknown): ServiceResult<z.output<S>> {

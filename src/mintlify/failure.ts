@@ -23,17 +23,17 @@ export type ServiceFailure =
 
 export type ServiceFailureCode = ServiceFailure['code'];
 
-export interface Failed {
+export interface FailedResult {
   ok: false;
   operation: string;
   project: string;
   failure: ServiceFailure;
 }
 
-export type ServiceResult<T> = { ok: true; value: T } | Failed;
+export type ServiceResult<T> = { ok: true; value: T } | FailedResult;
 
 /** One line for logs: the operation, the project and what went wrong (never the key). */
-export function describeFailure({ operation, project, failure }: Failed): string {
+export function describeFailure({ operation, project, failure }: FailedResult): string {
   const what = (() => {
     switch (failure.code) {
       case 'refused':
@@ -52,7 +52,7 @@ export function describeFailure({ operation, project, failure }: Failed): string
 }
 
 /** Logs a failed call at the level an operator needs: a refused key or an outage is theirs to act on. */
-export function logFailure(log: Logger, event: string, failed: Failed): void {
+export function logFailure(log: Logger, event: string, failed: FailedResult): void {
   const { failure, project } = failed;
   const fields = { outcome: failure.code, project, error: describeFailure(failed) };
   if (failure.code === 'unauthorized') {

@@ -15,6 +15,7 @@ export function servedLanes(engine: Pick<QueueInspector, 'consumers'>, freshMs =
   return async (lane) => {
     const at = servedAt.get(lane);
     if (at !== undefined && Date.now() - at < freshMs) return true;
+    // unknown is not "none": the person is not told of a missing worker on a read failure.
     const count = await engine.consumers(lane).catch(() => undefined);
     if (count === undefined) return undefined;
     if (count > 0) servedAt.set(lane, Date.now());

@@ -77,7 +77,7 @@ export const scheduleSchema = z.union([
   z.object({ everyMs: z.number().int().min(10) }),
   z.object({ cron: z.string().min(1), tz: z.string().min(1) }),
 ]);
-export type Schedule = z.infer<typeof scheduleSchema>;
+export type LaneSchedule = z.infer<typeof scheduleSchema>;
 
 /** The adding side of a lane: what the web role holds. */
 export interface Lane<D> {
@@ -85,7 +85,7 @@ export interface Lane<D> {
   /** Rejects with the schema's error for data that is not the lane's, with QueueUnavailableError when Redis is not. */
   add(data: D, options?: AddOptions): Promise<void>;
   /** Creates or replaces scheduler `id`: one job per occurrence, whatever the number of instances. */
-  schedule(id: string, schedule: Schedule, data: D): Promise<void>;
+  schedule(id: string, schedule: LaneSchedule, data: D): Promise<void>;
   /** Removes the scheduler and its next occurrence; false when there was none. */
   unschedule(id: string): Promise<boolean>;
 }
@@ -122,7 +122,7 @@ export interface FailedJob {
 
 export interface ScheduleInfo {
   id: string;
-  schedule: Schedule;
+  schedule: LaneSchedule;
   nextAt: number | undefined;
 }
 

@@ -6,9 +6,9 @@ import {
   type Backoff,
   type JobMeta,
   type LaneDefinition,
+  type LaneSchedule,
   PermanentJobError,
   type Processor,
-  type Schedule,
   scheduleSchema,
 } from './engine.js';
 
@@ -58,7 +58,7 @@ export function checkAddOptions(options: AddOptions): AddOptions {
 }
 
 /** Rejects an unknown time zone or a pattern that is not cron, before any store is touched. */
-export function checkSchedule(schedule: Schedule): Schedule {
+export function checkSchedule(schedule: LaneSchedule): LaneSchedule {
   const parsed = scheduleSchema.parse(schedule);
   if ('cron' in parsed) {
     new Intl.DateTimeFormat('en', { timeZone: parsed.tz }); // throws RangeError on an unknown zone

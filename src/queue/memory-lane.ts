@@ -4,16 +4,16 @@ import {
   type FailedJob,
   type LaneCounts,
   type LaneDefinition,
+  type LaneSchedule,
   PermanentJobError,
   type Processor,
-  type Schedule,
   type ScheduleInfo,
 } from './engine.js';
-import { MinHeap } from './heap.js';
 import { encodeData, errorText, HANDED_BACK, retryDelayMs, runProcessor, untilAborted } from './job-rules.js';
 import { FailedSet, flat, type MemoryJob, newMemoryJob, type State } from './memory-job.js';
 import { MemorySchedulers } from './memory-schedulers.js';
-import type { Tracker } from './tracker.js';
+import { MinHeap } from './min-heap.js';
+import type { LaneTotals } from './tracker.js';
 
 /** setTimeout fires at once beyond this (~24.8 days): a later due time re-arms on the way. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -43,7 +43,7 @@ export class MemoryLane {
 
   constructor(
     readonly definition: LaneDefinition,
-    private readonly tracker: Tracker,
+    private readonly tracker: LaneTotals,
   ) {}
 
   get working(): boolean {
@@ -76,7 +76,7 @@ export class MemoryLane {
     this.#pumpSoon();
   }
 
-  schedule(id: string, schedule: Schedule, json: string): void {
+  schedule(id: string, schedule: LaneSchedule, json: string): void {
     this.#schedulers.schedule(id, schedule, json);
   }
 

@@ -1,9 +1,9 @@
-import type { AddOptions, Schedule, ScheduleInfo } from './engine.js';
+import type { AddOptions, LaneSchedule, ScheduleInfo } from './engine.js';
 import type { MemoryJob } from './memory-job.js';
 import { firstOccurrence, nextOccurrence } from './occurrences.js';
 
 interface Scheduler {
-  schedule: Schedule;
+  schedule: LaneSchedule;
   json: string;
   /** The pending occurrence: one at a time, as BullMQ keeps one delayed job per scheduler. */
   next: MemoryJob | undefined;
@@ -20,7 +20,7 @@ export class MemorySchedulers {
     private readonly forget: (job: MemoryJob) => void,
   ) {}
 
-  schedule(id: string, schedule: Schedule, json: string): void {
+  schedule(id: string, schedule: LaneSchedule, json: string): void {
     const first = firstOccurrence(schedule, Date.now()); // throws on a pattern that is not cron
     this.unschedule(id);
     const entry: Scheduler = { schedule, json, next: undefined };

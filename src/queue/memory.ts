@@ -12,7 +12,7 @@ import {
 } from './engine.js';
 import { checkAddOptions, checkSchedule, encodeData, jobIdSchema, sameLane } from './job-rules.js';
 import { MemoryLane } from './memory-lane.js';
-import { createTracker } from './tracker.js';
+import { createLaneTotals } from './tracker.js';
 
 export interface MemoryEngineOptions {
   log: Logger;
@@ -24,7 +24,7 @@ export interface MemoryEngineOptions {
  * delayed when the process ends is lost with it; what must survive a restart lives in the job store.
  */
 export function createMemoryEngine({ log, observer }: MemoryEngineOptions): Engine {
-  const tracker = createTracker(log, observer);
+  const tracker = createLaneTotals(log, observer);
   const lanes = new Map<string, MemoryLane>();
   // Closing stops taking work at once; adds are taken until the lanes are idle (running jobs add what follows
   // them), then counted among what ends with the process.

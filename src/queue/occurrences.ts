@@ -1,16 +1,16 @@
 import { Cron } from 'croner';
-import type { Schedule } from './engine.js';
+import type { LaneSchedule } from './engine.js';
 
 /**
  * When the in-process engine runs a scheduler, as BullMQ's job schedulers do: `everyMs` at once and then every
  * `everyMs`; a cron pattern at its next time in `tz`. One occurrence is pending at a time, so a process that was
  * busy for a while runs a missed occurrence once, not once per miss.
  */
-export function firstOccurrence(schedule: Schedule, now: number): number {
+export function firstOccurrence(schedule: LaneSchedule, now: number): number {
   return 'everyMs' in schedule ? now : nextCron(schedule, now);
 }
 
-export function nextOccurrence(schedule: Schedule, previous: number, now: number): number {
+export function nextOccurrence(schedule: LaneSchedule, previous: number, now: number): number {
   if ('everyMs' in schedule) return Math.max(previous + schedule.everyMs, now);
   return nextCron(schedule, Math.max(previous, now));
 }

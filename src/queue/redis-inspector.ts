@@ -2,7 +2,7 @@ import { type Job, type JobSchedulerJson, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import { describeRedisUrl } from '../store/store.js';
-import type { FailedJob, LaneCounts, QueueInspector, Schedule, ScheduleInfo } from './engine.js';
+import type { FailedJob, LaneCounts, LaneSchedule, QueueInspector, ScheduleInfo } from './engine.js';
 import { errorText, summarise } from './job-rules.js';
 import {
   connectQueueRedis,
@@ -31,6 +31,7 @@ export async function openRedisInspector(
       queueCache(queues, connection, queuePrefix(namespace), onError),
     ),
     async close() {
+      // closing the operator's CLI: a connection that fails to close goes with the process.
       await Promise.all([...queues.values()].map((queue) => queue.close().catch(() => {})));
       connection.disconnect();
     },
@@ -157,7 +158,7 @@ function describeFailed(lane: string, job: Job): FailedJob {
 }
 
 function describeSchedule(json: JobSchedulerJson): ScheduleInfo {
-  const schedule: Schedule =
+  const schedule: LaneSchedule =
     json.every !== undefined ? { everyMs: Number(json.every) } : { cron: json.pattern ?? '', tz: json.tz ?? 'UTC' };
   return { id: json.key, schedule, nextAt: json.next };
 }

@@ -3,7 +3,7 @@ import type { Logger } from '../log.js';
 import { Again, type JobMeta, type LaneDefinition, PermanentJobError, type Processor } from './engine.js';
 import { HANDED_BACK, parseData, retryDelayMs, runProcessor, untilAborted } from './job-rules.js';
 import { type RedisTimings, throttledErrors, workerConnectionOptions } from './redis-connection.js';
-import type { Tracker } from './tracker.js';
+import type { LaneTotals } from './tracker.js';
 
 /**
  * A job whose worker died is taken over when its lock lapses; one that keeps killing its worker fails after this
@@ -18,7 +18,7 @@ export interface LaneWorkerOptions {
   where: string;
   prefix: string;
   timings: RedisTimings;
-  tracker: Tracker;
+  tracker: LaneTotals;
   log: Logger;
 }
 

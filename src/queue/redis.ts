@@ -23,7 +23,7 @@ import {
 } from './redis-connection.js';
 import { createRedisInspector, laneCounts, queueCache } from './redis-inspector.js';
 import { type LaneWorker, startLaneWorker } from './redis-worker.js';
-import { createTracker } from './tracker.js';
+import { createLaneTotals } from './tracker.js';
 
 export interface RedisEngineOptions {
   redisUrl: string;
@@ -44,7 +44,7 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
   const where = describeRedisUrl(redisUrl);
   const prefix = queuePrefix(namespace);
   const connection = await connectQueueRedis(redisUrl, timings, log);
-  const tracker = createTracker(log, options.observer);
+  const tracker = createLaneTotals(log, options.observer);
   const definitions = new Map<string, LaneDefinition>();
   const queues = new Map<string, Queue>();
   const queueFor = queueCache(queues, connection, prefix, throttledErrors(log, where).error);
@@ -153,13 +153,16 @@ async function closeInOrder(
   deadlineMs: number,
   timings: RedisTimings,
 ): Promise<CloseReport> {
+  // closing on a stop: a worker that fails to close is disconnected below.
   const closing = Promise.all(workers.map((worker) => worker.close().catch(() => {})));
   const finished = await within(closing, deadlineMs);
   const handedBack = finished ? 0 : workers.reduce((sum, worker) => sum + worker.handBack(), 0);
   if (!(await within(closing, timings.commandTimeoutMs))) {
+    // last resort on a stop: nothing is left to do with its failure.
     void Promise.all(workers.map((worker) => worker.disconnect().catch(() => {})));
   }
   markClosed();
+  // closing on a stop: a queue's connection that fails to close goes with the process.
   await within(Promise.all(queues.map((queue) => queue.close().catch(() => {}))), timings.commandTimeoutMs);
   connection.disconnect();
   return { handedBack, dropped: 0, unstarted: [] };

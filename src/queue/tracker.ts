@@ -13,14 +13,14 @@ export interface Failure {
 }
 
 /** What this process's workers did, per lane: counted, logged and told to the observer the same way by both engines. */
-export interface Tracker {
+export interface LaneTotals {
   started(lane: string, waitMs: number | undefined): void;
   completed(lane: string, durationMs: number): void;
   failed(lane: string, id: string, failure: Failure): void;
   totals(lane: string): Totals;
 }
 
-export function createTracker(log: Logger, observer?: JobObserver): Tracker {
+export function createLaneTotals(log: Logger, observer?: JobObserver): LaneTotals {
   const lanes = new Map<string, Totals>();
   const totals = (lane: string): Totals => {
     let found = lanes.get(lane);

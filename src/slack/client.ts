@@ -1,5 +1,5 @@
 import { WebClient } from '@slack/web-api';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { type Logger, toSlackLogger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { observingFetch } from './instrumentation.js';

@@ -24,6 +24,7 @@ export function observingFetch(apiUrl: string, metrics: Metrics) {
       const body = (await response
         .clone()
         .json()
+        // a body that is not JSON is counted by its HTTP status alone.
         .catch(() => undefined)) as { ok?: unknown; error?: unknown } | undefined;
       if (body?.ok === false) metrics.slackApiError(method, String(body.error));
     }

@@ -33,6 +33,7 @@ export async function lookUpPerson({ slack, store, log }: PersonDeps, userId: st
     const { user } = await slack.users.info({ user: userId });
     const name = user?.profile?.display_name || user?.real_name || user?.name;
     const person: Person = { ...(name && { name }), ...(user?.tz && { tz: user.tz }) };
+    // the store guard counts the failure; uncached, the person is asked of Slack again.
     if (name || person.tz) await store.kv.set(key, person, PERSON_TTL_MS).catch(() => {});
     return person;
   } catch (error) {

@@ -1,8 +1,8 @@
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import type { Budget, BudgetUse } from '../store/budget.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
-import type { WorkspaceRef } from '../workspace.js';
+import type { WorkspaceRef } from '../workspace-ref.js';
 
 /** Slack's Tier 3 (chat.update, conversations.replies…): about 50 calls a minute per method per workspace. */
 export const TIER_3_PER_MINUTE = 50;

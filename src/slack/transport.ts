@@ -1,10 +1,10 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, type Authorize, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
-import type { Config } from '../config.js';
+import type { Probes } from '../app/probes.js';
+import type { Config } from '../config/config.js';
 import { type Logger, toSlackLogger } from '../log.js';
 import type { Metrics } from '../metrics.js';
-import type { Probes } from '../probes.js';
 import { slackClientOptions } from './client.js';
 import { observeRequests } from './instrumentation.js';
 import { patientSocket } from './socket-mode.js';
@@ -93,6 +93,7 @@ export function createSlackTransport(config: Config, log: Logger, options: Slack
       stopping.abort();
       if (http && server?.listening) await http.stop();
       if (socket) {
+        // closing on a stop: a socket that fails to close goes with the process.
         await socket.client.disconnect().catch(() => {});
         await probes.close();
       }

@@ -63,6 +63,7 @@ export function watchStoreLoss(
   // One read at a time; a store that does not answer is the health check's to report.
   const checkOnce = () => {
     checking ??= check()
+      // the health check reports a store that does not answer (above); the next check tries again.
       .catch(() => {})
       .finally(() => {
         checking = undefined;

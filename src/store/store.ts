@@ -1,7 +1,7 @@
 import { KeyvCacheableMemory } from '@cacheable/memory';
 import KeyvRedis, { createClient, type KeyvRedisOptions, type RedisClientType } from '@keyv/redis';
 import { Keyv } from 'keyv';
-import { DEFAULT_STORE_NAMESPACE } from '../config.js';
+import { DEFAULT_STORE_NAMESPACE } from '../config/config.js';
 import type { Logger } from '../log.js';
 import { type Budget, type BudgetOptions, createMemoryBudget, createRedisBudget } from './budget.js';
 import { type Claims, createMemoryClaims, createRedisClaims } from './claims.js';
@@ -73,6 +73,7 @@ export async function createStore({
   }
   const client = await connectRedis(redisUrl, log);
   await checkRedisSettings(client, log, allowEviction).catch(async (error: unknown) => {
+    // the settings error is what is thrown; the close is best effort.
     await client.close().catch(() => {});
     throw error;
   });
@@ -83,6 +84,7 @@ export async function createStore({
     ...root,
     async close() {
       closed = true;
+      // closing on a stop: a connection that fails to close goes with the process.
       await client.close().catch(() => {});
     },
   };

@@ -1,5 +1,5 @@
 import type { InstallProvider } from '@slack/oauth';
-import type { WorkspaceRef } from '../workspace.js';
+import type { WorkspaceRef } from '../workspace-ref.js';
 import type { StoredInstallation } from './installations.js';
 
 /** The bot token to work with in a workspace, given its stored installation. */

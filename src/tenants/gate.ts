@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { decodeSlackText } from '../slack/decode.js';
 import { type PayloadEvent, payloadOf } from '../slack/payload.js';
 import type { Audience } from '../slack/reply.js';
-import { workspaceOf } from '../workspace.js';
+import { workspaceOf } from '../workspace-ref.js';
 import { notConnected, settingsUnreadable, whoCanConnect } from './connect/messages.js';
 import { CONNECT_IDS } from './connect/view.js';
 

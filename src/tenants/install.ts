@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authorize } from '@slack/bolt';
 import { type CallbackOptions, InstallProvider } from '@slack/oauth';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
+import type { OAuthConfig } from '../config/oauth-config.js';
 import { type Logger, toSlackLogger } from '../log.js';
-import type { OAuthConfig } from '../oauth-config.js';
 import { installPages } from './connect/messages.js';
 import type { Installations } from './installations.js';
 
@@ -29,7 +29,7 @@ export const BOT_SCOPES = [
 export const INSTALL_PATH = '/slack/install';
 export const REDIRECT_PATH = '/slack/oauth_redirect';
 
-export interface Route {
+export interface InstallRoute {
   path: string;
   handler(req: IncomingMessage, res: ServerResponse): void;
 }
@@ -38,7 +38,7 @@ export interface Installer {
   /** Bolt's `authorize`: each request gets its workspace's installation (its bot token, bot ids). */
   authorize: Authorize<boolean>;
   /** `GET /slack/install` and `GET /slack/oauth_redirect`, served on PORT whatever receives Slack's requests. */
-  routes: Route[];
+  routes: InstallRoute[];
 }
 
 const esc = (text: string) =>

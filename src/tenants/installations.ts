@@ -4,7 +4,7 @@ import type { Logger } from '../log.js';
 import { keys } from '../store/keys.js';
 import { changeList, readList } from '../store/lists.js';
 import type { Store } from '../store/store.js';
-import type { WorkspaceRef } from '../workspace.js';
+import type { WorkspaceRef } from '../workspace-ref.js';
 import { recordInstall } from './connection-log.js';
 import { sealedRecords } from './sealed.js';
 import { SecretError, type Secrets } from './secrets.js';

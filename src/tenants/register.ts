@@ -1,8 +1,8 @@
 import type { App, BlockAction, ViewSubmitAction } from '@slack/bolt';
 import type { Deps } from '../deps.js';
 import { inWorkspace } from '../workspace.js';
-import { disconnect, openConnect, submitConnect } from './connect/door.js';
 import { CONNECT_IDS } from './connect/view.js';
+import { disconnect, openConnect, submitConnect } from './doors/connect.js';
 import { notConnectedGate } from './gate.js';
 import type { Tenancy } from './tenancy.js';
 

@@ -1,12 +1,12 @@
 import type { Authorize } from '@slack/bolt';
 import { z } from 'zod';
+import type { RemovalTarget } from '../app/removal.js';
 import type { Deps } from '../deps.js';
 import type { QueueInspector } from '../queue/engine.js';
-import type { RemovalTarget } from '../removal.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
-import { endDigests } from '../visitors/digest/scheduler.js';
-import { installationOf, type WorkspaceRef, WorkspaceRefSchema } from '../workspace.js';
+import { endDigests } from '../visitors/index.js';
+import { installationOf, type WorkspaceRef, WorkspaceRefSchema } from '../workspace-ref.js';
 import { type Installations, tenantOfQuery } from './installations.js';
 
 /** Every queue job carries the workspace it belongs to. */

@@ -1,7 +1,7 @@
 import type { Logger } from '../log.js';
 import { keys } from '../store/keys.js';
 import type { Store } from '../store/store.js';
-import { installationOf } from '../workspace.js';
+import { installationOf } from '../workspace-ref.js';
 import { sealedRecords } from './sealed.js';
 import { readSettings } from './settings.js';
 import type { Tenancy } from './tenancy.js';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { InstallProvider } from '@slack/oauth';
 import type { WebClient } from '@slack/web-api';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
+import type { OAuthConfig } from '../config/oauth-config.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { createMintlifyClient, type MintlifyClient } from '../mintlify/client.js';
-import type { OAuthConfig } from '../oauth-config.js';
 import { createSlackClient } from '../slack/client.js';
 import type { Store } from '../store/store.js';
 import { type BotToken, botTokenOf } from './bot-token.js';

@@ -1,8 +1,8 @@
 import type { WebClient } from '@slack/web-api';
-import type { Deps } from '../deps.js';
+import { createProjects } from '../config/projects.js';
+import type { Deps, Workspaces } from '../deps.js';
 import type { MintlifyClient } from '../mintlify/client.js';
-import { createProjects } from '../projects.js';
-import { installationOf, WorkspaceGoneError, type WorkspaceRef, type Workspaces } from '../workspace.js';
+import { installationOf, WorkspaceGoneError, type WorkspaceRef } from '../workspace-ref.js';
 import type { BotToken } from './bot-token.js';
 import { readConnectionLog } from './connection-log.js';
 import type { Installations } from './installations.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { takeProjectOption } from '../config/projects.js';
 import { isCalendarDay, PROJECT_ID, VISITORS_MAX_LIMIT } from '../mintlify/schemas.js';
-import { takeProjectOption } from '../projects.js';
 import { inlineCode } from '../slack/mrkdwn.js';
 import { monthIndex, monthRange, namedMonth } from './months.js';
 import { isTimeZone, UTC, zoneDay } from './zone.js';

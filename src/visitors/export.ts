@@ -39,6 +39,7 @@ export async function exportVisitorsCsv(deps: ExportDeps, request: ReportRequest
   try {
     return await exportWithProgress(deps, query, audience);
   } finally {
+    // the store guard counts the failure; the lease lapses by its TTL.
     await deps.store.claims.release(lease, deps.instanceId).catch(() => {});
   }
 }

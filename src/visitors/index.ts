@@ -1,5 +1,7 @@
-// What other features may use of /visitors: its date grammar and periods, the person's zone, number and range
-// formatting, and its private one-liners. Everything else in visitors/ is its own.
+// What other features and the composition may use of the visitors: their tasks (what their doors hand on), their
+// date grammar and periods, the person's zone, number and range formatting, their private one-liners, the `/visitors`
+// words' decoding and door answers the assistant pane reuses, and ending a removed workspace's digests. Everything
+// else in visitors/ is their own.
 
 export { formatChange } from './change.js';
 export { csvLine } from './csv.js';
@@ -10,7 +12,10 @@ export {
   type ReportQuery,
   ReportQuerySchema,
 } from './date-range.js';
-export { type DoorDeps, zoneOf } from './doors/door.js';
+export { endDigests } from './digest/scheduler.js';
+export { decodeReport } from './doors/command.js';
+export { answerAtDoor, type DoorDeps, zoneOf } from './doors/door-kit.js';
 export { formatCount, formatRange } from './format.js';
 export { notice, section } from './messages.js';
 export { previousPeriod, serviceWindow } from './periods.js';
+export { visitorsTasks } from './visitors-tasks.js';

@@ -39,13 +39,13 @@ export const reportCopy = {
     `Changes compare with the previous period of the same length, ${formatRange(previous.from, previous.to)}${until ? ` up to ${until} (as far into it as this one has run)` : ''}; AI share changes in percentage points.`,
   zone: (tz: string) => `dates in ${tz}`,
   fetched: (when: string) => `fetched ${when}`,
-  sharedBy: (userId: string) => `Shared by ${mention(userId)}`,
+  sharedBy: (userId: string) => `Shared by ${userMention(userId)}`,
   fallback: (query: ReportQuery, total: number, human: number, ai: number) =>
     `${reportCopy.header(query)}: ${formatCount(total)} total (${formatCount(human)} human, ${formatCount(ai)} AI).`,
 };
 
 /** `<@U123>` for a real user id; anything else is shown as escaped text. */
-export function mention(userId: string): string {
+export function userMention(userId: string): string {
   return /^[UW][A-Z0-9]{1,20}$/.test(userId) ? `<@${userId}>` : escapeMrkdwn(truncate(userId, 30));
 }
 
@@ -116,9 +116,9 @@ export const exportCopy = {
   filename: ({ from, to, project }: ReportQuery) => `visitors_${project ? `${project}_` : ''}${from}_${to}.csv`,
   title: (query: ReportQuery) => `Unique visitors ${formatRange(query.from, query.to)}`,
   progress: (query: ReportQuery, userId: string, rows: number) =>
-    `:hourglass_flowing_sand: Exporting unique visitors for ${formatRange(query.from, query.to)} for ${mention(userId)}… ${formatCount(rows)} rows so far.`,
+    `:hourglass_flowing_sand: Exporting unique visitors for ${formatRange(query.from, query.to)} for ${userMention(userId)}… ${formatCount(rows)} rows so far.`,
   done: (query: ReportQuery, userId: string, rows: number, capped: boolean) =>
-    `:white_check_mark: Unique visitors for ${formatRange(query.from, query.to)}, requested by ${mention(userId)}: ` +
+    `:white_check_mark: Unique visitors for ${formatRange(query.from, query.to)}, requested by ${userMention(userId)}: ` +
     `${formatCount(rows)} rows, CSV in the thread.${capped ? ` ${exportCopy.capped(rows)}` : ''}`,
   capped: (rows: number) =>
     `The export stops at ${formatCount(rows)} rows; narrow the range to see the rest. The totals line still covers the whole site.`,
@@ -152,7 +152,7 @@ export const chartCopy = {
     `visitors_${project ? `${project}_` : ''}${from}_${to}.png`,
   dmComment: (range: DayRange) =>
     `Unique visitors (total, human, AI) for ${formatRange(range.from, range.to)}, ${reportCopy.zone(range.tz ?? UTC)}.`,
-  sharedComment: (range: DayRange, userId: string) => `${chartCopy.dmComment(range)} Shared by ${mention(userId)}.`,
+  sharedComment: (range: DayRange, userId: string) => `${chartCopy.dmComment(range)} Shared by ${userMention(userId)}.`,
   sentToDm: (query: ReportQuery) =>
     `:chart_with_upwards_trend: Your chart of unique visitors for ${formatRange(query.from, query.to)} is in your DM with me (Slack cannot show pictures in a private reply).`,
   uploadFailed: (code: string) => `I couldn’t send you the chart (${inlineCode(code, 60)}). Please try again.`,

@@ -4,7 +4,7 @@ import { inWorkspace } from '../workspace.js';
 import { REPORT_BUTTON, reportButton } from './doors/buttons.js';
 import { COMMAND, visitorsCommand } from './doors/command.js';
 
-/** `/visitors` and the report's buttons: a door each; the work they hand on runs in its lane (src/tasks.ts). */
+/** `/visitors` and the report's buttons: a door each; the work they hand on runs in its lane (`visitors-tasks.ts`). */
 export function registerVisitors(app: App, deps: Deps): void {
   app.command(COMMAND, inWorkspace(deps, visitorsCommand));
   app.action<BlockAction<ButtonAction>>(REPORT_BUTTON, inWorkspace(deps, reportButton));

@@ -38,3 +38,7 @@ export const DigestRequestSchema = z.object({
   audience: AudienceSchema,
 });
 export type DigestRequest = z.infer<typeof DigestRequestSchema>;
+
+/** An occurrence of a digest subscription's scheduler: the conversation whose digest is due. */
+export const ScheduledDigestSchema = z.object({ channel: z.string() });
+export type ScheduledDigest = z.infer<typeof ScheduledDigestSchema>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errors } from '../../src/agent/messages.js';
-import { TASK_MAX_AGE_MS } from '../../src/tasks.js';
+import { TASK_MAX_AGE_MS } from '../../src/task.js';
 import { useHarness } from '../support/harness.js';
 import { redisStore } from '../support/redis.js';
 import { metricsUrlOf } from '../support/test-app.js';

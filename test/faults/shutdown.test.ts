@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { STOP_DEADLINE_MS } from '../../src/stopping.js';
+import { STOP_DEADLINE_MS } from '../../src/app/stopping.js';
 import { ACTION_IDS } from '../../src/visitors/blocks.js';
 import { postInteraction } from '../fakes/signed-request.js';
 import { blockAction } from '../fixtures/slack.js';

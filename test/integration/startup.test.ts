@@ -10,8 +10,8 @@ const SECRET_KEY = 'sk_live_totallysecret123';
 const BOT_TOKEN = 'xoxb-startup-test-SECRETBOT';
 const SIGNING_SECRET = 'startup-test-SECRETSIGN';
 
-/** Every variable src/config.ts reads. Passed blank unless a test sets it, so a local .env cannot fill it in. */
-const CONFIG_VARS = [...readFileSync(`${ROOT}src/config.ts`, 'utf8').matchAll(/^ {4}([A-Z][A-Z0-9_]+): /gm)].map(
+/** Every variable src/config/config.ts reads. Passed blank unless a test sets it, so a local .env cannot fill it in. */
+const CONFIG_VARS = [...readFileSync(`${ROOT}src/config/config.ts`, 'utf8').matchAll(/^ {4}([A-Z][A-Z0-9_]+): /gm)].map(
   (m) => m[1] ?? '',
 );
 

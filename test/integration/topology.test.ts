@@ -7,7 +7,7 @@ import { redisAvailable, redisStore } from '../support/redis.js';
 import { settle } from '../support/steps.js';
 import { eventually } from '../support/test-app.js';
 
-/** The engine's lock on a running job; the stalled check runs every half of it (src/app.ts). */
+/** The engine's lock on a running job; the stalled check runs every half of it (src/app/app.ts). */
 const LOCK_MS = 2_000;
 /** The lock lapses at most LOCK_MS after a kill, the next stalled check finds it within LOCK_MS / 2. */
 const TAKE_OVER_MS = LOCK_MS + LOCK_MS / 2 + 2_000;

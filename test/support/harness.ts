@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
-import type { StartOptions } from '../../src/app.js';
+import type { StartOptions } from '../../src/app/app.js';
 import { type Simulator, type SimulatorOptions, startSimulator } from '../../tools/simulator/server.js';
 import { type SocketModeStandin, startSocketModeStandin } from '../../tools/slack-standin/index.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../fakes/fake-slack-api.js';

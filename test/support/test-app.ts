@@ -1,5 +1,5 @@
-import { type RunningApp, type StartOptions, startApp } from '../../src/app.js';
-import { parseConfig } from '../../src/config.js';
+import { type RunningApp, type StartOptions, startApp } from '../../src/app/app.js';
+import { parseConfig } from '../../src/config/config.js';
 import type { FakeSlackApi } from '../fakes/fake-slack-api.js';
 import { SIGNING_SECRET } from '../fakes/signed-request.js';
 import { captureLogs } from './logs.js';

@@ -13,7 +13,7 @@ import {
   DEFAULT_STORE_NAMESPACE,
   EXAMPLE_VALUES,
   parseConfig,
-} from '../../src/config.js';
+} from '../../src/config/config.js';
 
 /** Recognisable fake secrets: none of them may ever appear in an error message. */
 const BOT_TOKEN = 'xoxb-fake-bot-VALUE-4242';
@@ -297,7 +297,9 @@ describe('.env.example', () => {
   const withAlternatives = () => parseEnv(read('.env.example').replace(/^# ([A-Z][A-Z0-9_]+=)/gm, '$1'));
 
   it('documents every variable the configuration reads (set, or as a commented alternative), and nothing else', () => {
-    const schemaVariables = [...read('src/config.ts').matchAll(/^ {4}([A-Z][A-Z0-9_]+): /gm)].map((m) => m[1]).sort();
+    const schemaVariables = [...read('src/config/config.ts').matchAll(/^ {4}([A-Z][A-Z0-9_]+): /gm)]
+      .map((m) => m[1])
+      .sort();
     const exampleVariables = Object.keys(withAlternatives()).sort();
     expect(schemaVariables.length).toBeGreaterThan(10);
     expect(exampleVariables).toEqual(schemaVariables);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { LogLevel } from '../../src/config.js';
-import { parseConfig } from '../../src/config.js';
-import { apiKeyProblem } from '../../src/env-fields.js';
+import type { LogLevel } from '../../src/config/config.js';
+import { parseConfig } from '../../src/config/config.js';
+import { apiKeyProblem } from '../../src/config/env-fields.js';
 import { configuredSecrets, createLogger, redact, toSlackLogger } from '../../src/log.js';
 
 const MINT_KEY = 'mint_live_Abc123_def-456';

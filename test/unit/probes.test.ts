@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { createProbes, type Probes } from '../../src/app/probes.js';
 import { createMetrics } from '../../src/metrics.js';
-import { createProbes, type Probes } from '../../src/probes.js';
 import { captureLogs } from '../support/logs.js';
 
 describe('probes: /healthz on the public port, /metrics on the operator port', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProjects, describeProjects, takeProjectOption } from '../../src/projects.js';
+import { createProjects, describeProjects, takeProjectOption } from '../../src/config/projects.js';
 
 const projects = createProjects({
   mintlify: {

@@ -1,7 +1,7 @@
 import type { Context } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { claimOf } from '../../src/removal.js';
-import { type InstallState, identityOf, singleRemoval } from '../../src/uninstall.js';
+import { claimOf } from '../../src/app/removal.js';
+import { type InstallState, identityOf, singleRemoval } from '../../src/app/uninstall.js';
 
 const context = (fields: Partial<Context> = {}): Context => ({ isEnterpriseInstall: false, teamId: 'T1', ...fields });
 

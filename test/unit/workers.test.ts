@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { adoptTrackedJobs } from '../../src/app/workers.js';
 import { StoreUnavailableError } from '../../src/store/store.js';
-import { adoptTrackedJobs } from '../../src/workers.js';
 import { jobBinding } from '../fixtures/job.js';
 import { useAgentUnit } from './agent/support.js';
 

@@ -1,15 +1,8 @@
 import type { Context } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/deps.js';
-import {
-  installationOf,
-  inWorkspace,
-  servedDeps,
-  singleWorkspace,
-  WorkspaceGoneError,
-  type WorkspaceRef,
-  workspaceOf,
-} from '../../src/workspace.js';
+import { inWorkspace, servedDeps, singleWorkspace } from '../../src/workspace.js';
+import { installationOf, WorkspaceGoneError, type WorkspaceRef, workspaceOf } from '../../src/workspace-ref.js';
 
 describe('workspaceOf', () => {
   it.each([

@@ -1,4 +1,4 @@
-import { LOG_LEVELS, type LogLevel } from '../../src/config.js';
+import { LOG_LEVELS, type LogLevel } from '../../src/config/config.js';
 import { createLogger } from '../../src/log.js';
 import { startPlayground } from './server.js';
 

@@ -1,9 +1,9 @@
 import type { Deps } from '../../deps.js';
-import { decodeReport } from '../../visitors/doors/command.js';
-import { answerAtDoor, zoneOf } from '../../visitors/doors/door.js';
-import type { Turn } from '../conversation.js';
+import { answerAtDoor, decodeReport, visitorsTasks, zoneOf } from '../../visitors/index.js';
+import { agentTasks } from '../agent-tasks.js';
+import type { Turn } from '../requests.js';
 import type { Incoming } from './incoming.js';
-import { type Delivery, turnOf } from './turn.js';
+import { type EventDelivery, turnOf } from './turn.js';
 
 export type BesideDeps = Pick<Deps, 'slack' | 'store' | 'log' | 'dispatch' | 'now' | 'projects' | 'replies'>;
 
@@ -15,13 +15,13 @@ export type BesideDeps = Pick<Deps, 'slack' | 'store' | 'log' | 'dispatch' | 'no
 export async function besideChannel(
   deps: BesideDeps,
   incoming: Incoming,
-  delivery: Delivery,
+  delivery: EventDelivery,
   channel: string | undefined,
 ): Promise<void> {
   const turn = await turnOf(deps, incoming, delivery, true);
   const asked = VISITORS_WORDS.exec(turn.text);
   if (asked) return visitors(deps, turn, asked[1] ?? '', channel);
-  await deps.dispatch('agent.pane', { turn, ...(channel && { contextChannel: channel }) });
+  await deps.dispatch(agentTasks.pane, { turn, ...(channel && { contextChannel: channel }) });
 }
 
 /** `visitors [range]` (the suggested prompt; `/visitors` does not run in a thread): the `/visitors` words. */
@@ -32,5 +32,5 @@ async function visitors(deps: BesideDeps, turn: Turn, words: string, place = tur
   const audience = { userId: turn.userId, channel: turn.channel, threadTs: turn.threadTs ?? turn.ts };
   const decoded = decodeReport(deps, words, { audience, tz: await zoneOf(deps, turn.userId) }, place);
   if ('answer' in decoded) return answerAtDoor(deps, audience, decoded.answer);
-  await deps.dispatch(decoded.kind, decoded.request);
+  await deps.dispatch(visitorsTasks[decoded.task], decoded.request);
 }

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { accessOf } from '../../slack/access.js';
 import { decodeSlackText } from '../../slack/decode.js';
 import { decodeWithNames } from '../../slack/user-names.js';
+import { agentTasks } from '../agent-tasks.js';
 import { readInstruction } from '../instruction.js';
 import { errors, usage } from '../messages.js';
 
@@ -35,7 +36,7 @@ export async function agentCommand(
   if (STOP.test(decodeSlackText(wire))) {
     await ack();
     const where = { userId: command.user_id, channel: command.channel_id, responseUrl: command.response_url };
-    return deps.dispatch('agent.stop', { ...where, allowed: true });
+    return deps.dispatch(agentTasks.stop, { ...where, allowed: true });
   }
   // Read first without names (no Slack call before the ack); the instruction itself is decoded with names after it.
   const quick = readInstruction(decodeSlackText(wire), deps.projects, command.channel_id, (here) =>
@@ -46,5 +47,5 @@ export async function agentCommand(
   const instruction = readInstruction(await decodeWithNames(deps, wire), deps.projects, command.channel_id, usage);
   if (instruction.kind === 'answer') return; // the same words as above: answered already
   const audience = { userId: command.user_id, channel: command.channel_id, responseUrl: command.response_url };
-  await deps.dispatch('agent.start', { project: instruction.project, prompt: instruction.prompt, audience });
+  await deps.dispatch(agentTasks.start, { project: instruction.project, prompt: instruction.prompt, audience });
 }

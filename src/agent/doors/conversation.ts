@@ -1,20 +1,21 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
+import { agentTasks } from '../agent-tasks.js';
 import { viewingFor } from '../agent-view.js';
 import { type BesideDeps, besideChannel } from './beside.js';
 import { type Incoming, toIncoming } from './incoming.js';
-import { type Delivery, turnOf } from './turn.js';
+import { type EventDelivery, turnOf } from './turn.js';
 
 type MentionArgs = SlackEventMiddlewareArgs<'app_mention'> & AllMiddlewareArgs;
 type MessageArgs = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 type DoorDeps = Pick<Deps, 'slack' | 'store' | 'log' | 'dispatch'>;
 type DmDeps = BesideDeps;
 /** A DM's event as the door reads it: where it was written and, on an `agent_view` app, what the person looks at. */
-type DmArgs = Delivery & { event: { channel_type?: string; app_context?: unknown } };
+type DmArgs = EventDelivery & { event: { channel_type?: string; app_context?: unknown } };
 
 // The conversational doors: a mention, a direct message, a reply in a thread. Each narrows its event with the guard
 // ladder (`toIncoming`: people's new messages only), decodes the text once, and hands one `Turn` on; what the
-// message means to the bot (a new job, a follow-up, nothing) is decided past the door (`conversation.ts`).
+// message means to the bot (a new job, a follow-up, nothing) is decided past the door (`handle-turn.ts`).
 
 /** `@Mintlify …` in a channel. A mention arrives as two events; this one handles it, its `message` twin is skipped. */
 export async function mention(deps: DoorDeps, { event, body, context }: MentionArgs): Promise<void> {
@@ -51,6 +52,6 @@ async function threadReply(deps: DoorDeps, { event, body, context }: MessageArgs
   if (incoming?.threadTs && !incoming.mentionsBot) await hand(deps, incoming, { body, context }, false);
 }
 
-async function hand(deps: DoorDeps, incoming: Incoming, delivery: Delivery, addressed: boolean): Promise<void> {
-  await deps.dispatch('agent.turn', await turnOf(deps, incoming, delivery, addressed));
+async function hand(deps: DoorDeps, incoming: Incoming, delivery: EventDelivery, addressed: boolean): Promise<void> {
+  await deps.dispatch(agentTasks.turn, await turnOf(deps, incoming, delivery, addressed));
 }

@@ -11,6 +11,7 @@ import { accessOf, verdictFor } from '../../slack/access.js';
 import { decodeSlackText } from '../../slack/decode.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { decodeWithNames } from '../../slack/user-names.js';
+import { agentTasks } from '../agent-tasks.js';
 import { errors } from '../messages.js';
 import { INSTRUCTION_BLOCK, noticeModal, parseSubmission, shortcutModal } from '../shortcut-modal.js';
 
@@ -85,7 +86,7 @@ export async function shortcutSubmission(
   await ack();
   const chosen = submission.project;
   const project = chosen && deps.projects.knows(chosen) ? chosen : deps.projects.forChannel(origin.channel);
-  await deps.dispatch('agent.shortcut', { userId, origin, instruction, project });
+  await deps.dispatch(agentTasks.shortcut, { userId, origin, instruction, project });
 }
 
 /** The promise's value, or `undefined` when it fails or takes longer than `ms`. */
@@ -95,6 +96,7 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
     timer = setTimeout(() => resolve(undefined), ms);
   });
   try {
+    // the form opens without what failed to arrive in time or at all (a prefill, never the form itself).
     return await Promise.race([promise.catch(() => undefined), timeout]);
   } finally {
     clearTimeout(timer);

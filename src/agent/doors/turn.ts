@@ -2,19 +2,19 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
 import { accessOf, type Verdict } from '../../slack/access.js';
 import { decodeWithNames } from '../../slack/user-names.js';
-import type { Turn } from '../conversation.js';
+import type { Turn } from '../requests.js';
 import type { Incoming } from './incoming.js';
 
 type MessageArgs = SlackEventMiddlewareArgs<'message'> & AllMiddlewareArgs;
 
 /** What a door passes on of Bolt's delivery: the request body (its ids) and Bolt's context (the access verdict). */
-export type Delivery = { body: unknown; context: MessageArgs['context'] };
+export type EventDelivery = { body: unknown; context: MessageArgs['context'] };
 
 /** The `Turn` of a person's message: its text decoded (people by name), its delivery's ids, the access verdict. */
 export async function turnOf(
   deps: Pick<Deps, 'slack' | 'store' | 'log'>,
   incoming: Incoming,
-  { body, context }: Delivery,
+  { body, context }: EventDelivery,
   addressed: boolean,
 ): Promise<Turn> {
   return {

@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
 import { accessOf } from '../../slack/access.js';
+import { agentTasks } from '../agent-tasks.js';
 
 type StoppedArgs = SlackEventMiddlewareArgs<'agent_session_stopped'> & AllMiddlewareArgs;
 
@@ -11,7 +12,7 @@ type StoppedArgs = SlackEventMiddlewareArgs<'agent_session_stopped'> & AllMiddle
 export async function sessionStopped(deps: Pick<Deps, 'dispatch'>, { event, context }: StoppedArgs): Promise<void> {
   if (!event.user || !event.channel || !event.thread_ts) return;
   const verdict = accessOf(context);
-  await deps.dispatch('agent.stop', {
+  await deps.dispatch(agentTasks.stop, {
     userId: event.user,
     channel: event.channel,
     threadTs: event.thread_ts,

@@ -1,27 +1,12 @@
-import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { describeFailure } from '../../mintlify/failure.js';
 import type { Audience } from '../../slack/reply.js';
 import { type JobRecord, type JobRef, threadKindOf } from '../../store/jobs.js';
 import { errors } from '../messages.js';
+import type { StopRequest } from '../requests.js';
 import { trackingIds } from '../tracking/track.js';
 import { STOP_INSTRUCTION, stopCopy } from './messages.js';
 import { followJob } from './status.js';
-
-/**
- * A person asking to stop a job: Slack's Stop on the thread's agent session (`threadTs` set), or `/agent stop`
- * (none: their latest job still running in `channel`). `allowed` is the access rule's verdict at the door: who may
- * not steer a job may not stop it either, and hears so as a reply would.
- */
-export const StopRequestSchema = z.object({
-  userId: z.string(),
-  channel: z.string(),
-  threadTs: z.string().optional(),
-  allowed: z.boolean(),
-  external: z.boolean().optional(),
-  responseUrl: z.string().optional(),
-});
-export type StopRequest = z.infer<typeof StopRequestSchema>;
 
 /** How many of the person's newest jobs `/agent stop` looks through for one running where they ran it. */
 const RECENT_JOBS = 20;

@@ -1,32 +1,11 @@
-import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { Again } from '../../queue/engine.js';
 import type { JobRecord } from '../../store/jobs.js';
-import { WorkspaceRefSchema } from '../../workspace.js';
 import { afterDelivery } from './decide.js';
+import type { DeliveryData } from './lane-data.js';
 import type { Outcome } from './outcome.js';
 import { deliverOutcome, tellRequester } from './poster.js';
 import { trackingIds } from './track.js';
-
-const OutcomeSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('pull_request'), prLink: z.string(), updated: z.boolean() }),
-  z.object({ kind: z.literal('no_changes') }),
-  z.object({ kind: z.literal('failed') }),
-  z.object({ kind: z.literal('archived') }),
-  z.object({ kind: z.literal('gone') }),
-  z.object({ kind: z.literal('expired') }),
-]);
-
-/** An ended round's outcome to post, and how long Slack has refused it for now. */
-export const DeliveryDataSchema = z.object({
-  workspace: WorkspaceRefSchema,
-  project: z.string(),
-  jobId: z.string(),
-  round: z.number().int().min(0),
-  outcome: OutcomeSchema,
-  failing: z.object({ since: z.number().optional(), retryDelayMs: z.number().optional() }),
-});
-export type DeliveryData = z.infer<typeof DeliveryDataSchema>;
 
 export type DeliverDeps = Pick<
   Deps,

@@ -8,7 +8,8 @@ import { keys } from '../../store/keys.js';
 import { DATA_LOST_MESSAGE } from '../../store/loss.js';
 import { nextPollInterval } from './backoff.js';
 import { afterPoll } from './decide.js';
-import { type PollData, trackingIds } from './track.js';
+import type { PollData } from './lane-data.js';
+import { trackingIds } from './track.js';
 
 export type PollDeps = Pick<Deps, 'config' | 'log' | 'store' | 'mintlify' | 'metrics' | 'now' | 'lanes'>;
 

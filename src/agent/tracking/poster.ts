@@ -88,6 +88,7 @@ export async function deliverOutcome(deps: PosterDeps, record: JobRecord, outcom
       }
     }
   } finally {
+    // the store guard counts the failure; the claim lapses by its TTL.
     await store.claims.release(claim, instanceId).catch(() => {});
   }
 }
@@ -98,6 +99,7 @@ export async function deliverOutcome(deps: PosterDeps, record: JobRecord, outcom
  * already limiting the bot.
  */
 async function notPosted(deps: PosterDeps, ref: JobRef, round: number, retryAfterMs: number): Promise<Delivery> {
+  // the store guard counts the failure; the post's claim lapses and the retry finds it.
   await deps.store.jobs.abandonPost(ref, round).catch(() => {});
   return { kind: 'retry', code: 'ratelimited', retryAfterMs };
 }
@@ -118,6 +120,7 @@ async function rateLimitedUntil(deps: PosterDeps): Promise<number> {
 }
 
 async function coolDown(deps: PosterDeps, retryAfterMs: number): Promise<void> {
+  // the store guard counts the failure; without it the retry's own backoff still waits.
   await deps.store.kv.set(COOLDOWN_KEY, deps.now() + retryAfterMs, retryAfterMs).catch(() => {});
 }
 

@@ -1,25 +1,15 @@
-import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { Again } from '../../queue/engine.js';
 import { classifySlackError } from '../../slack/errors.js';
 import { budgetKey, holdRootUpdates, rootUpdateBudgets, takeForElapsed, takeForState } from '../../slack/tiers.js';
 import type { JobRef } from '../../store/jobs.js';
-import { WorkspaceRefSchema } from '../../workspace.js';
 import { rootMessage } from '../job-messages.js';
 import { jobMetadata } from '../job-metadata.js';
+import type { RefreshData } from './lane-data.js';
 import { trackingIds } from './track.js';
 
 /** Rewrites after a rival update, at most: each transition's own refresh covers what comes after it. */
 const MAX_REWRITES = 3;
-
-/** A root message to bring up to date; `stateChanged` also tells the views that follow a job's state (App Home). */
-export const RefreshDataSchema = z.object({
-  workspace: WorkspaceRefSchema,
-  project: z.string(),
-  jobId: z.string(),
-  stateChanged: z.boolean(),
-});
-export type RefreshData = z.infer<typeof RefreshDataSchema>;
 
 export type RefreshDeps = Pick<Deps, 'slack' | 'log' | 'now' | 'store' | 'projects' | 'jobWatchers' | 'config'>;
 

@@ -3,7 +3,7 @@ import type { Logger } from '../../log.js';
 import { type JobMeta, type LaneDefinition, PermanentJobError, type Processor } from '../../queue/engine.js';
 import { errorText } from '../../queue/job-rules.js';
 import { threadKindOf } from '../../store/jobs.js';
-import type { WorkspaceRef } from '../../workspace.js';
+import type { WorkspaceRef } from '../../workspace-ref.js';
 import { trackingStoppedMessage } from '../job-messages.js';
 import { trackingIds } from './track.js';
 

@@ -1,28 +1,10 @@
 import { createHash } from 'node:crypto';
 import pRetry from 'p-retry';
-import { z } from 'zod';
-import type { Deps } from '../../deps.js';
+import type { Deps, TrackedRound, Tracker } from '../../deps.js';
 import { type Lane, QueueUnavailableError } from '../../queue/engine.js';
 import type { JobRef } from '../../store/jobs.js';
-import { type WorkspaceRef, WorkspaceRefSchema } from '../../workspace.js';
-
-/** A poll's data: which round of which job, and what the previous poll of that round saw. */
-export const PollDataSchema = z.object({
-  workspace: WorkspaceRefSchema,
-  project: z.string(),
-  jobId: z.string(),
-  round: z.number().int().min(0),
-  /** The interval this round is polled at now (it grows while nothing changes). */
-  intervalMs: z.number().int().positive(),
-  lastStatus: z.string().nullable(),
-  /** When the root message's elapsed time was last refreshed. */
-  refreshedAt: z.number(),
-});
-export type PollData = z.infer<typeof PollDataSchema>;
-
-export interface TrackedRound extends JobRef {
-  round: number;
-}
+import type { WorkspaceRef } from '../../workspace-ref.js';
+import type { PollData } from './lane-data.js';
 
 /** A round of one workspace's job: what every tracking job names. */
 type WorkspaceRound = TrackedRound & { workspace: WorkspaceRef };
@@ -47,11 +29,6 @@ export const trackingIds = {
   /** A root message's refreshes: at most one waits at a time, so a burst of changes costs one update. */
   refresh: (j: WorkspaceJob) => `refresh/${team(j.workspace)}${part(j.project)}/${part(j.jobId)}`,
 };
-
-export interface Tracker {
-  /** Tracks a round from now on: its first poll, at the shortest interval. Adding a round twice is one poll. */
-  track(round: TrackedRound): Promise<void>;
-}
 
 /** About 4 s of tries (0.1, 0.2, 0.4, 0.8, 1.6 s apart): longer than Redis takes to reconnect after a drop. */
 const TRACK_RETRY = { retries: 5, minTimeout: 100, factor: 2 };

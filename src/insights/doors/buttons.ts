@@ -7,6 +7,7 @@ import { notice } from '../../visitors/index.js';
 import { ACTION_IDS } from '../blocks.js';
 import { draftModal } from '../draft-modal.js';
 import { decodeEvidence } from '../evidence.js';
+import { insightsTasks } from '../insights-tasks.js';
 import { errorText } from '../messages.js';
 import { decodePage } from '../requests.js';
 
@@ -24,13 +25,10 @@ function audienceOf(body: ButtonArgs['body']) {
   };
 }
 
-/** What Next → and Download CSV ask for: the page the button carries, on its project. */
-const PAGE_KINDS = { [ACTION_IDS.next]: 'insights.turn_page', [ACTION_IDS.csv]: 'insights.export' } as const;
-
 /** Next → (the next page replaces the message it was on) and Download CSV (every row, uploaded here). */
 export async function pageButton(deps: ButtonDeps, { ack, action, body }: ButtonArgs): Promise<void> {
   await ack();
-  const kind = action.action_id === ACTION_IDS.csv ? PAGE_KINDS[ACTION_IDS.csv] : PAGE_KINDS[ACTION_IDS.next];
+  const task = action.action_id === ACTION_IDS.csv ? insightsTasks.export : insightsTasks.turnPage;
   const { channel, audience } = audienceOf(body);
   const page = decodePage(action.value);
   const project = page?.query.project;
@@ -38,7 +36,7 @@ export async function pageButton(deps: ButtonDeps, { ack, action, body }: Button
     deps.log.warn('insights.bad_button_value', { action: action.action_id, user: body.user.id });
     return deps.replies.privately(audience, notice(errorText.forgedButton));
   }
-  await deps.dispatch(kind, { ...page, project, audience });
+  await deps.dispatch(task, { ...page, project, audience });
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { describeProjects } from '../../projects.js';
+import { describeProjects } from '../../config/projects.js';
 import { decodeSlackText } from '../../slack/decode.js';
 import { inlineCode } from '../../slack/mrkdwn.js';
 import { type DoorDeps, notice, zoneOf } from '../../visitors/index.js';
+import { insightsTasks } from '../insights-tasks.js';
 import { COMMAND, helpText, invalidText } from '../messages.js';
 import { parseInsightsCommand } from '../parse.js';
 
@@ -27,5 +28,5 @@ export async function insightsCommand(deps: DoorDeps, { ack, command }: CommandA
   if (!deps.projects.knows(project)) {
     return deps.replies.privately(audience, notice(`I don't serve a project ${inlineCode(project)}. ${projects()}`));
   }
-  await deps.dispatch('insights.show', { ...page, project, audience });
+  await deps.dispatch(insightsTasks.show, { ...page, project, audience });
 }

@@ -1,5 +1,5 @@
 import type { SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import { agentErrors } from '../../agent/index.js';
+import { agentErrors, agentTasks } from '../../agent/index.js';
 import type { Deps } from '../../deps.js';
 import { verdictFor } from '../../slack/access.js';
 import { INSTRUCTION_BLOCK, parseDraft } from '../draft-modal.js';
@@ -32,5 +32,5 @@ export async function draftSubmission(
     project,
   });
   const audience = { userId, channel: origin.channel };
-  await deps.dispatch('agent.start', { project, prompt: fixPrompt(instruction, origin.evidence), audience });
+  await deps.dispatch(agentTasks.start, { project, prompt: fixPrompt(instruction, origin.evidence), audience });
 }

@@ -1,4 +1,4 @@
-import { apiKeyProblem, CHANNEL_ID, pairList, projectIdProblem } from '../../env-fields.js';
+import { apiKeyProblem, CHANNEL_ID, pairList, projectIdProblem } from '../../config/env-fields.js';
 import type { MintlifyClient } from '../../mintlify/client.js';
 import type { ServiceFailure } from '../../mintlify/failure.js';
 import { fieldErrors } from './messages.js';

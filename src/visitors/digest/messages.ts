@@ -1,7 +1,7 @@
 import type { Message } from '../../slack/message.js';
 import { inlineCode } from '../../slack/mrkdwn.js';
 import { formatRange, formatTime } from '../format.js';
-import { mention, notice } from '../messages.js';
+import { notice, userMention } from '../messages.js';
 import { describeSchedule, digestPeriod, nextDue, type Schedule } from './schedule.js';
 import type { DigestResult } from './subscribe.js';
 
@@ -15,6 +15,15 @@ const DIGEST_HELP =
 export const digestCopy = {
   invalid: (problem: string) => `:warning: ${problem}\n${DIGEST_HELP}`,
   refused: 'Only the people and channels allowed to use `/agent` can change this conversation’s digest.',
+  /** `/visitors digest …` not done (see `Unavailable` in src/task.ts): the digest is as it was. */
+  unavailable:
+    ':warning: My storage is not answering right now, so the digest is as it was. Please try again in a minute.',
+  restarting:
+    'The app was restarting before it could do this, so the digest is as it was. Please run it again in a minute.',
+  noWorker: (maxAgeMinutes: number) =>
+    `This is queued, but no worker is running to take it on. It is done when one starts; if none does within ${maxAgeMinutes} minutes, nothing is done and I tell you. Let whoever runs this app know.`,
+  expired: (maxAgeMinutes: number) =>
+    `This waited too long for a worker (over ${maxAgeMinutes} minutes), so the digest is as it was. Please run it again.`,
 };
 
 /** The private answer to `/visitors digest …` once it was done. */
@@ -24,7 +33,7 @@ export function digestAnswer(result: DigestResult, nowMs: number): Message {
       const current = result.subscription;
       if (!current) return notice(`This conversation has no visitors digest.\n${DIGEST_HELP}`);
       return notice(
-        `This conversation gets the visitors digest of project ${inlineCode(current.project)} ${describeSchedule(current.schedule)}, set up by ${mention(current.createdBy)}. ` +
+        `This conversation gets the visitors digest of project ${inlineCode(current.project)} ${describeSchedule(current.schedule)}, set up by ${userMention(current.createdBy)}. ` +
           `Next: ${nextText(current.schedule, nowMs)}. \`/visitors digest off\` ends it.`,
       );
     }

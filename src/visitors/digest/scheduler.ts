@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
-import type { Schedule as EngineSchedule, QueueInspector } from '../../queue/engine.js';
-import { installationOf } from '../../workspace.js';
+import type { LaneSchedule as EngineSchedule, QueueInspector } from '../../queue/engine.js';
+import { installationOf } from '../../workspace-ref.js';
 import { UTC } from '../zone.js';
 import { cronPattern } from './schedule.js';
 import { deleteSubscription, listSubscriptions, type Subscription, type SubscriptionDeps } from './store.js';

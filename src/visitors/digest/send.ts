@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import type { ServiceFailure } from '../../mintlify/failure.js';
 import { type PageVisitors, VISITORS_MAX_LIMIT, type VisitorCounts } from '../../mintlify/schemas.js';
@@ -8,6 +7,7 @@ import { makeChart, uploadChart } from '../chart/deliver.js';
 import { reportCopy } from '../messages.js';
 import { type DayRange, previousPeriod } from '../periods.js';
 import { fetchPage, type PageDeps } from '../report/page.js';
+import type { ScheduledDigest } from '../requests.js';
 import { UTC } from '../zone.js';
 import { DIGEST_PAGES_PER_PERIOD, digestMessage, type PeriodData } from './blocks.js';
 import { digestEndedNote } from './messages.js';
@@ -108,6 +108,7 @@ async function postDigest(
         { channel },
         DIGEST_EVENT_TYPE,
         (p) => p.cadence === payload.cadence && p.from === payload.from,
+        // the channel could not be read either: it counts as not posted.
       ).catch(() => undefined));
     if (stored) {
       deps.log.info('visitors.digest_found', { ...fields, code });
@@ -125,9 +126,6 @@ async function postDigest(
     return 'ended';
   }
 }
-
-export const ScheduledDigestSchema = z.object({ channel: z.string() });
-type ScheduledDigest = z.infer<typeof ScheduledDigestSchema>;
 
 /**
  * One occurrence of a subscription's scheduler (the engine runs each once, on one instance): the digest of the

@@ -1,30 +1,32 @@
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import type { Task } from '../../task.js';
 import { ACTION_IDS } from '../blocks.js';
 import { decodeQuery } from '../date-range.js';
 import { errorCopy, notice } from '../messages.js';
-import { answerAtDoor, type DoorDeps, projectOf } from './door.js';
+import type { ReportRequestSchema } from '../requests.js';
+import { visitorsTasks } from '../visitors-tasks.js';
+import { answerAtDoor, type DoorDeps, projectOf } from './door-kit.js';
 
 /** The report's buttons. Each carries the report's query as its value; they differ only in what is done with it. */
 
 export type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>, 'ack' | 'action' | 'body'>;
-type ButtonKind = `visitors.${'turn_page' | 'share' | 'export' | 'chart' | 'share_chart'}`;
 
 /** The action ids of the report's buttons: one Bolt listener takes them all (each listener costs every request). */
 export const REPORT_BUTTON = /^visitors\./;
 
 /** What each button asks for, by its action id. */
-const BUTTON_KINDS: Record<string, ButtonKind> = {
+const BUTTON_TASKS: Record<string, Task<typeof ReportRequestSchema>> = {
   // ← Previous and Next →: the neighbouring page replaces the report.
-  [ACTION_IDS.prev]: 'visitors.turn_page',
-  [ACTION_IDS.next]: 'visitors.turn_page',
+  [ACTION_IDS.prev]: visitorsTasks.turnPage,
+  [ACTION_IDS.next]: visitorsTasks.turnPage,
   // Share to channel: the same page, posted in the conversation for everyone.
-  [ACTION_IDS.share]: 'visitors.share',
+  [ACTION_IDS.share]: visitorsTasks.share,
   // Download CSV: every row of the range, uploaded in the conversation.
-  [ACTION_IDS.csv]: 'visitors.export',
+  [ACTION_IDS.csv]: visitorsTasks.export,
   // Chart: the range's trend, sent to the person's DM.
-  [ACTION_IDS.chart]: 'visitors.chart',
+  [ACTION_IDS.chart]: visitorsTasks.chart,
   // Share chart to channel (under a sent chart): the chart, uploaded in the conversation.
-  [ACTION_IDS.shareChart]: 'visitors.share_chart',
+  [ACTION_IDS.shareChart]: visitorsTasks.shareChart,
 };
 
 /**
@@ -34,8 +36,8 @@ const BUTTON_KINDS: Record<string, ButtonKind> = {
  */
 export async function reportButton(deps: DoorDeps, { ack, action, body }: ButtonArgs): Promise<void> {
   await ack();
-  const kind = BUTTON_KINDS[action.action_id];
-  if (!kind) return deps.log.warn('visitors.unknown_button', { action: action.action_id, user: body.user.id });
+  const task = BUTTON_TASKS[action.action_id];
+  if (!task) return deps.log.warn('visitors.unknown_button', { action: action.action_id, user: body.user.id });
   const channel = body.channel?.id ?? body.container?.channel_id;
   // A message's button always knows its conversation; without one, a refusal can still reach the person's DM.
   const audience = { userId: body.user.id, channel: channel ?? body.user.id, responseUrl: body.response_url };
@@ -46,5 +48,5 @@ export async function reportButton(deps: DoorDeps, { ack, action, body }: Button
     deps.log.warn('visitors.bad_button_value', { action: action.action_id, user: body.user.id, value_length });
     return answerAtDoor(deps, audience, notice(errorCopy.forgedButton));
   }
-  await deps.dispatch(kind, { query, project, audience });
+  await deps.dispatch(task, { query, project, audience });
 }

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { describeProjects, takeProjectOption } from '../../projects.js';
+import { describeProjects, takeProjectOption } from '../../config/projects.js';
 import { accessOf } from '../../slack/access.js';
 import { decodeSlackText } from '../../slack/decode.js';
 import type { Message } from '../../slack/message.js';
@@ -9,7 +9,8 @@ import { digestCopy } from '../digest/messages.js';
 import { parseDigestCommand } from '../digest/schedule.js';
 import { errorCopy, helpMessage, notice } from '../messages.js';
 import type { DigestRequest, ReportRequest } from '../requests.js';
-import { answerAtDoor, type DoorDeps, projectOf, zoneOf } from './door.js';
+import { visitorsTasks } from '../visitors-tasks.js';
+import { answerAtDoor, type DoorDeps, projectOf, zoneOf } from './door-kit.js';
 
 export const COMMAND = '/visitors';
 
@@ -21,8 +22,8 @@ type DigestWords = { project?: string; words: string[] };
 /** What the command's text asks for (`parsed`, for the log): work to hand on, or the door's own answer. */
 type Decoded = { parsed: string } & (
   | { answer: Message }
-  | { kind: 'visitors.report' | 'visitors.chart'; request: ReportRequest }
-  | { kind: 'visitors.digest'; request: DigestRequest }
+  | { task: 'report' | 'chart'; request: ReportRequest }
+  | { task: 'digest'; request: DigestRequest }
 );
 
 /**
@@ -42,9 +43,9 @@ export async function visitorsCommand(deps: DoorDeps, { ack, command, context }:
     : decodeReport(deps, text, { audience, tz });
   deps.log.info('visitors.command', { user: audience.userId, channel: audience.channel, parsed: decoded.parsed });
   if ('answer' in decoded) return answerAtDoor(deps, audience, decoded.answer);
-  // One call per request type, so the compiler checks each kind against its own data.
-  if (decoded.kind === 'visitors.digest') return deps.dispatch(decoded.kind, decoded.request);
-  await deps.dispatch(decoded.kind, decoded.request);
+  // One call per request type, so the compiler checks each task against its own data.
+  if (decoded.task === 'digest') return deps.dispatch(visitorsTasks.digest, decoded.request);
+  await deps.dispatch(visitorsTasks[decoded.task], decoded.request);
 }
 
 /** Who asked where, and the zone of their days. */
@@ -56,7 +57,7 @@ export function decodeReport(
   text: string,
   { audience, tz }: Asker,
   place = audience.channel,
-): Exclude<Decoded, { kind: 'visitors.digest' }> {
+): Exclude<Decoded, { task: 'digest' }> {
   const parsed = parseVisitorsCommand(text, deps.now(), tz);
   const projects = () => describeProjects(deps.projects, place, COMMAND);
   if (parsed.kind !== 'report') {
@@ -67,8 +68,8 @@ export function decodeReport(
   const project = projectOf(deps, query, place);
   if (!project)
     return { parsed: parsed.kind, answer: notice(errorCopy.unknownProject(query.project ?? '', projects())) };
-  const kind = parsed.chart ? 'visitors.chart' : 'visitors.report';
-  return { parsed: parsed.kind, kind, request: { query, project, audience } };
+  const task = parsed.chart ? 'chart' : 'report';
+  return { parsed: parsed.kind, task, request: { query, project, audience } };
 }
 
 function decodeDigest(deps: DoorDeps, digest: DigestWords, { audience, tz }: Asker, allowed: boolean): Decoded {
@@ -85,7 +86,7 @@ function decodeDigest(deps: DoorDeps, digest: DigestWords, { audience, tz }: Ask
     deps.log.info('visitors.digest_refused', { user: audience.userId, channel: audience.channel });
     return { parsed, answer: notice(digestCopy.refused) };
   }
-  return { parsed, kind: 'visitors.digest', request: { command, project, audience } };
+  return { parsed, task: 'digest', request: { command, project, audience } };
 }
 
 /** The words after `/visitors [--project id] digest`, or undefined when the command is not about digests. */

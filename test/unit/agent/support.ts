@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { AllMiddlewareArgs, AnyMiddlewareArgs, App, Context } from '@slack/bolt';
 import type { Keyv } from 'keyv';
 import { afterEach, beforeEach } from 'vitest';
-import type { Turn } from '../../../src/agent/conversation.js';
+import type { Turn } from '../../../src/agent/requests.js';
 import { startJob } from '../../../src/agent/start-job.js';
-import { parseConfig } from '../../../src/config.js';
+import { buildDeps } from '../../../src/app/wiring.js';
+import { parseConfig } from '../../../src/config/config.js';
 import type { Deps } from '../../../src/deps.js';
 import { createMetrics } from '../../../src/metrics.js';
 import type { Engine } from '../../../src/queue/engine.js';
@@ -15,8 +16,6 @@ import type { Budget } from '../../../src/store/budget.js';
 import type { Claims } from '../../../src/store/claims.js';
 import type { JobBinding, JobRecord, JobRef, JobStore } from '../../../src/store/jobs.js';
 import { createStore, type Store, StoreUnavailableError } from '../../../src/store/store.js';
-import type { TaskData, TaskKind } from '../../../src/tasks.js';
-import { buildDeps } from '../../../src/wiring.js';
 import { type Simulator, startSimulator } from '../../../tools/simulator/server.js';
 import { BOT_ID, BOT_USER_ID, type FakeSlackApi, startFakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { jobBinding } from '../../fixtures/job.js';
@@ -25,8 +24,8 @@ import { captureLogs } from '../../support/logs.js';
 import { testEnv } from '../../support/test-app.js';
 
 export interface Handed {
-  kind: TaskKind;
-  data: TaskData<TaskKind>;
+  kind: string;
+  data: unknown;
 }
 
 export interface AgentUnit {
@@ -62,7 +61,7 @@ export function useAgentUnit(env: Record<string, string> = {}): () => AgentUnit 
     const parts = { log: logs.log, metrics, store, slack: slackClient, engine };
     const deps = buildDeps(config, { mintlifyTimeoutMs: 1_000 }, parts);
     const handed: Handed[] = [];
-    deps.dispatch = async (kind: TaskKind, data: TaskData<TaskKind>) => void handed.push({ kind, data });
+    deps.dispatch = async ({ kind }, data) => void handed.push({ kind, data });
     const tracked: JobRef[] = [];
     deps.tracker = { track: async (ref) => void tracked.push({ project: ref.project, jobId: ref.jobId }) };
     const watched: JobRecord[] = [];

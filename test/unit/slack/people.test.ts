@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lookUpPerson } from '../../../src/slack/people.js';
 import { displayNames } from '../../../src/slack/user-names.js';
-import { zoneOf } from '../../../src/visitors/doors/door.js';
+import { zoneOf } from '../../../src/visitors/doors/door-kit.js';
 import { useAgentUnit } from '../agent/support.js';
 
 describe('lookUpPerson: name and time zone from one cached users.info', () => {

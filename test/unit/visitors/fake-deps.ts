@@ -1,19 +1,18 @@
 import type { webApi } from '@slack/bolt';
 import { Keyv } from 'keyv';
+import { lanesOf } from '../../../src/app/wiring.js';
+import { createProjects } from '../../../src/config/projects.js';
 import type { Deps } from '../../../src/deps.js';
 import type { MintlifyClient } from '../../../src/mintlify/client.js';
 import type { ServiceFailure, ServiceResult } from '../../../src/mintlify/failure.js';
 import type { PageVisitors, VisitorsQuery, VisitorsResponse } from '../../../src/mintlify/schemas.js';
-import { createProjects } from '../../../src/projects.js';
 import { createMemoryEngine } from '../../../src/queue/memory.js';
 import { createReplies } from '../../../src/slack/reply.js';
 import { createMemoryClaims } from '../../../src/store/claims.js';
-import type { TaskData, TaskKind } from '../../../src/tasks.js';
 import type { ReportQuery } from '../../../src/visitors/date-range.js';
-import type { DoorDeps } from '../../../src/visitors/doors/door.js';
+import type { DoorDeps } from '../../../src/visitors/doors/door-kit.js';
 import type { ReportRequest } from '../../../src/visitors/requests.js';
-import { lanesOf } from '../../../src/wiring.js';
-import { SINGLE_WORKSPACE } from '../../../src/workspace.js';
+import { SINGLE_WORKSPACE } from '../../../src/workspace-ref.js';
 import { captureLogs } from '../../support/logs.js';
 
 export const NOW = Date.parse('2026-11-22T23:05:00Z');
@@ -130,8 +129,6 @@ export function fakeDeps(
     store: { kind: 'memory', kv: new Keyv(), claims: createMemoryClaims(), close: async () => {} },
     slack,
     instanceId: 'test-instance',
-    afterAck: (task: () => Promise<unknown>) => task(),
-    background: (task: () => Promise<unknown>) => task(),
     now: () => NOW,
     lanes: lanesOf(engine),
     workspace: SINGLE_WORKSPACE,
@@ -147,8 +144,8 @@ export function saidIn(body: Record<string, unknown> | undefined): string {
 /** A door's deps: what it hands on (`deps.dispatch`) is only recorded; the door's test is about the door. */
 export function fakeDoorDeps(options: FakeDepsOptions = {}) {
   const { deps, logs, responses } = fakeDeps(fakeVisitorsService(0), fakeSlack().client, options);
-  const handedOn: { kind: TaskKind; data: TaskData<TaskKind> }[] = [];
-  const doors: DoorDeps = { ...deps, dispatch: async (kind, data) => void handedOn.push({ kind, data }) };
+  const handedOn: { kind: string; data: unknown }[] = [];
+  const doors: DoorDeps = { ...deps, dispatch: async ({ kind }, data) => void handedOn.push({ kind, data }) };
   return { deps: doors, handedOn, responses, logs };
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseVisitorsCommand } from '../../../src/visitors/date-range.js';
 import { parseDigestCommand } from '../../../src/visitors/digest/schedule.js';
-import { errorCopy, helpMessage, mention } from '../../../src/visitors/messages.js';
+import { errorCopy, helpMessage, userMention } from '../../../src/visitors/messages.js';
 import { assertBlockKitLimits } from './limits.js';
 
 const NOW = Date.parse('2026-11-22T23:05:00Z');
@@ -34,8 +34,8 @@ describe('helpMessage', () => {
 
 describe('copy', () => {
   it('mentions real user ids and escapes anything else', () => {
-    expect(mention('U123ALICE')).toBe('<@U123ALICE>');
-    expect(mention('<!channel>')).toBe('&lt;!channel&gt;');
+    expect(userMention('U123ALICE')).toBe('<@U123ALICE>');
+    expect(userMention('<!channel>')).toBe('&lt;!channel&gt;');
   });
 
   it('shows at most five service details, escaped and shortened', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type DeliveryData, deliverRound } from '../../../../src/agent/tracking/deliver.js';
+import { deliverRound } from '../../../../src/agent/tracking/deliver.js';
+import type { DeliveryData } from '../../../../src/agent/tracking/lane-data.js';
 import { Again } from '../../../../src/queue/engine.js';
 import { USER_ID } from '../../../fixtures/slack.js';
 import { boundJob, readable, useAgentUnit } from '../support.js';

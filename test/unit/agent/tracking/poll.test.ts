@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { PollData } from '../../../../src/agent/tracking/lane-data.js';
 import { pollRound } from '../../../../src/agent/tracking/poll.js';
-import type { PollData } from '../../../../src/agent/tracking/track.js';
 import { Again } from '../../../../src/queue/engine.js';
 import { boundJob, useAgentUnit } from '../support.js';
 

@@ -1,0 +1,151 @@
+import type { FollowUps } from '../config/config.js';
+import type { Deps } from '../deps.js';
+import type { Audience } from '../slack/reply.js';
+import { type JobBinding, type JobRef, type ThreadKind, threadKindOf } from '../store/jobs.js';
+import { keys } from '../store/keys.js';
+import { followUpRefusalAnswer } from './answers.js';
+import { readFileContext } from './file-context.js';
+import { type FollowUpDeps, followUp } from './follow-up.js';
+import { readoptThread } from './job-metadata.js';
+import { errors } from './messages.js';
+import type { Turn } from './requests.js';
+import { startingIn } from './start-job.js';
+import { isInstruction, steers } from './steering.js';
+import { startFromTurn } from './turn-start.js';
+
+/** Slack may deliver an event again; remember what was handled this long. */
+const DEDUPE_TTL_MS = 60 * 60 * 1000;
+
+/** What a thread is to the bot when a message arrives in it. */
+export type Place =
+  /** `binding`: read back from the thread's status message, the store having lost it. */
+  | { kind: 'job'; job: JobRef & { threadTs: string }; thread: ThreadKind; binding?: JobBinding }
+  /** Its job is being created right now. */
+  | { kind: 'starting'; thread: ThreadKind }
+  | { kind: 'none' }
+  /** The store did not answer: whether the thread is a job's cannot be told. */
+  | { kind: 'unknown' };
+
+export type Route = 'ignore' | 'follow_up' | 'start' | 'still_starting' | 'store_unavailable';
+
+/**
+ * Decides, without I/O, what a message is to the bot: in a job's thread, a message that steers it (`steers`) is its
+ * follow-up, and while its job is starting is answered "still starting"; anything else there is ignored, without
+ * a reaction. Elsewhere only a message addressed to the bot (a mention, a DM) starts a job, a bare mention included
+ * (it gets usage) but not one of emoji alone. Without the store, only an addressed message is answered.
+ */
+export function routeOf(
+  place: Place,
+  turn: Pick<Turn, 'text' | 'addressed' | 'mentionsBot' | 'files'>,
+  followUps: FollowUps = 'reply',
+): Route {
+  switch (place.kind) {
+    case 'unknown':
+      return turn.addressed ? 'store_unavailable' : 'ignore';
+    case 'job':
+      return steers(place.thread, turn, followUps) ? 'follow_up' : 'ignore';
+    case 'starting':
+      return steers(place.thread, turn, followUps) ? 'still_starting' : 'ignore';
+    case 'none':
+      return turn.addressed && (turn.text === '' || isInstruction(turn)) ? 'start' : 'ignore';
+  }
+}
+
+export type TurnDeps = FollowUpDeps &
+  Parameters<typeof startFromTurn>[0] &
+  Pick<Deps, 'replies' | 'metrics' | 'instanceId' | 'projects' | 'storeLoss' | 'config'>;
+
+/**
+ * The one path of every conversational door. Each message is handled once per deployment: by `event_id` (Slack's
+ * retries) and by `client_msg_id` (a mention arrives as two events), claimed in the store.
+ */
+export async function handleTurn(deps: TurnDeps, turn: Turn): Promise<void> {
+  const audience: Audience = { channel: turn.channel, userId: turn.userId, threadTs: turn.threadTs };
+  const place = await placeOf(deps, turn);
+  const route = routeOf(place, turn, deps.config.followUps);
+  if (route === 'ignore') return;
+  if (route === 'store_unavailable') return deps.replies.privately(audience, errors.storeUnavailable(turn.text));
+  if (!(await firstDelivery(deps, turn, audience))) return;
+  if (!turn.allowed) {
+    deps.log.info('agent.refused', { user: turn.userId, channel: turn.channel, door: 'conversation' });
+    return deps.replies.privately(audience, errors.notAllowed(turn.text, turn.external));
+  }
+  if (route === 'still_starting') return deps.replies.privately(audience, errors.jobStarting(turn.text));
+  if (place.kind === 'job') return passOn(deps, turn, place, audience);
+  return startFromTurn(deps, turn, audience);
+}
+
+async function placeOf(deps: TurnDeps, turn: Turn): Promise<Place> {
+  if (!turn.threadTs) return { kind: 'none' };
+  const { channel, threadTs } = turn;
+  try {
+    const found = await deps.store.jobs.forThread(deps.projects.all, channel, threadTs);
+    const record = found && (await deps.store.jobs.get(found));
+    // A binding whose record just expired is treated as a joined thread: only a mention steers it.
+    if (found) return { kind: 'job', job: { ...found, threadTs }, thread: record ? threadKindOf(record) : 'joined' };
+  } catch (error) {
+    deps.log.error('store.degraded', { op: 'agent.thread_lookup', channel, error });
+    return { kind: 'unknown' };
+  }
+  // the store guard counts the failure; unknown reads as not starting.
+  const starting = await startingIn(deps, deps.projects.all, channel, threadTs).catch(() => undefined);
+  if (starting) return { kind: 'starting', thread: starting };
+  const binding = await readoptThread(deps, deps.projects.all, { channel, threadTs }).catch((error: unknown) => {
+    deps.log.warn('store.readopt_failed', { channel, error });
+    return undefined;
+  });
+  if (!binding) return { kind: 'none' };
+  return {
+    kind: 'job',
+    job: { project: binding.project, jobId: binding.jobId, threadTs },
+    thread: threadKindOf(binding),
+    binding,
+  };
+}
+
+/** Claims the message's event and its `client_msg_id`; false (after saying so when the store fails) when not first. */
+async function firstDelivery(deps: TurnDeps, turn: Turn, audience: Audience): Promise<boolean> {
+  // Keyed by the deployment's default project (bots may share a Redis), not the message's: a redelivered mention
+  // finds the job it started in its thread, maybe of another project, and must still be recognised.
+  const scope = deps.projects.defaultProject;
+  const seen = [keys.seenEvent(scope, turn.eventId)];
+  if (turn.clientMsgId) seen.push(keys.seenMessage(scope, turn.clientMsgId));
+  try {
+    for (const key of seen) {
+      if (!(await deps.store.claims.claim(key, deps.instanceId, DEDUPE_TTL_MS))) {
+        deps.log.info('agent.duplicate_event', { key, retry_num: turn.retryNum });
+        deps.metrics.duplicatePrevented(key === seen[0] ? 'event' : 'message');
+        return false;
+      }
+    }
+    return true;
+  } catch (error) {
+    // A first delivery cannot be told from a retry: do nothing, say so, with the text to resend.
+    deps.log.error('store.degraded', { op: 'agent.dedupe', error });
+    await deps.replies.react({ channel: turn.channel, ts: turn.ts }, REFUSED);
+    await deps.replies.privately(audience, errors.storeUnavailable(turn.text));
+    return false;
+  }
+}
+
+const SEEN = 'eyes';
+const ACCEPTED = 'white_check_mark';
+const REFUSED = 'x';
+
+/** A message for a job's agent: 👀 while handing it over, then ✅, or ❌ and a private note with the text. */
+async function passOn(deps: TurnDeps, turn: Turn, place: Place & { kind: 'job' }, audience: Audience) {
+  const message = { channel: turn.channel, ts: turn.ts };
+  await deps.replies.react(message, SEEN);
+  const files = await readFileContext(deps, turn.files ?? []);
+  const text = [turn.text, files?.text].filter(Boolean).join('\n\n');
+  const { job, thread, binding } = place;
+  const input = { ...job, channel: turn.channel, userId: turn.userId, text, thread, binding };
+  const result = await followUp(deps, input);
+  await deps.replies.unreact(message, SEEN);
+  await deps.replies.react(message, result.ok ? ACCEPTED : REFUSED);
+  if (!result.ok) {
+    await deps.replies.privately(audience, followUpRefusalAnswer(result.refusal, turn.text, deps.now()));
+  } else if (!result.tracked) {
+    await deps.replies.privately(audience, errors.followUpUntracked(turn.text));
+  }
+}

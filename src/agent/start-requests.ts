@@ -1,0 +1,28 @@
+import type { Deps } from '../deps.js';
+import { startRefusalAnswer } from './answers.js';
+import type { CommandStart, ShortcutSubmission } from './requests.js';
+import { shortcutPrompt } from './shortcut-modal.js';
+import { type StartJobDeps, startJob } from './start-job.js';
+
+// The agent's work after a door's ack, one function per kind of request. Each takes plain data (what the door
+// decoded) and answers the person itself, so it can run wherever the work runs (see `agent-work.ts`).
+
+type TaskDeps = StartJobDeps & Pick<Deps, 'replies'>;
+
+export async function runCommandStart(deps: TaskDeps, request: CommandStart): Promise<void> {
+  const { audience, prompt, project } = request;
+  const result = await startJob(deps, { project, userId: audience.userId, channel: audience.channel, prompt });
+  if (!result.ok) await deps.replies.privately(audience, startRefusalAnswer(result.refusal, prompt, deps.now()));
+}
+
+/** A submitted "Ask the Mintlify agent" form: the job starts in the message's thread. */
+export async function runShortcutStart(deps: TaskDeps, submission: ShortcutSubmission): Promise<void> {
+  const { origin, instruction, userId, project } = submission;
+  const prompt = shortcutPrompt(instruction, origin);
+  const input = { project, userId, channel: origin.channel, prompt, threadTs: origin.threadTs };
+  const result = await startJob(deps, input);
+  if (!result.ok) {
+    const audience = { userId, channel: origin.channel, threadTs: origin.threadTs };
+    await deps.replies.privately(audience, startRefusalAnswer(result.refusal, prompt, deps.now()));
+  }
+}

@@ -1,0 +1,246 @@
+import { once } from 'node:events';
+import type { WebClient } from '@slack/web-api';
+import type { Config } from '../config/config.js';
+import type { Deps } from '../deps.js';
+import { laneDefinitions } from '../lanes.js';
+import { configuredSecrets, createLogger, type Logger } from '../log.js';
+import { createMetrics, type Metrics } from '../metrics.js';
+import { createEngine } from '../queue/create.js';
+import type { Engine, JobObserver, UnstartedJob } from '../queue/engine.js';
+import { createQueueMetrics } from '../queue/queue-metrics.js';
+import { queueNamespace } from '../queue/redis-connection.js';
+import { createSlackClient } from '../slack/client.js';
+import { DEFAULT_RETRY, type RetryOptions, untilAccepted } from '../slack/token-check.js';
+import type { SlackTransport } from '../slack/transport.js';
+import { guardStore } from '../store/guard.js';
+import { watchStoreHealth } from '../store/health.js';
+import { watchStoreLoss } from '../store/loss.js';
+import { createStore, REDIS_COMMAND_TIMEOUT_MS, type Store } from '../store/store.js';
+import { finishRotation } from '../tenants/rotation.js';
+import { checkSealingKey } from '../tenants/sealing-check.js';
+import { createSecrets } from '../tenants/secrets.js';
+import { adoptDigests } from '../visitors/digest/scheduler.js';
+import { servedDeps } from '../workspace.js';
+import { answerUnstarted } from './dispatch.js';
+import { type Installs, installsOf } from './installs.js';
+import { createProbes, type Probes } from './probes.js';
+import { closeWithin, STOP_DEADLINE_MS } from './stopping.js';
+import { type AppIdentity, identityOf } from './uninstall.js';
+import { buildDeps } from './wiring.js';
+import { adoptTrackedJobs, startWorkers } from './workers.js';
+
+export { STOP_DEADLINE_MS };
+
+/** After a failed start, what was opened gets this long to close before the error is reported. */
+const START_FAILURE_CLOSE_MS = 900;
+
+export interface RunningApp {
+  /** The public HTTP port: Slack's requests (web, all over HTTP) and `/healthz`. */
+  port: number;
+  /** The operator's port (METRICS_PORT): `/metrics` and the detailed `/healthz`. */
+  metricsPort: number;
+  deps: Deps;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  log?: Logger;
+  /** A store opened by the caller (benchmarks wrap one to count its calls); the app closes it on stop. */
+  store?: Store;
+  mintlifyTimeoutMs?: number;
+  /** Deadline of one Slack Web API call (tests shorten it). */
+  slackTimeoutMs?: number;
+  /** Backoff while Slack is unreachable at start, and a hook once the port is open (tests use both). */
+  slackRetry?: RetryOptions;
+  onListening?: (port: number) => void;
+  /** A stop asked for while starting: the start closes what it opened (within the stop deadline) and rejects. */
+  stop?: AbortSignal;
+  /** The clock features read through `deps.now` (tests accelerate it). */
+  now?: () => number;
+  digestEveryMs?: number;
+  /** The tracking lanes' first retry wait (tests shorten it: `lanes.ts`). */
+  retryDelayMs?: number;
+}
+
+/** Wires config → deps → the role's parts (Slack's doors, the workers, or both) and starts them. */
+export async function startApp(config: Config, options: StartOptions = {}): Promise<RunningApp> {
+  const log = (options.log ?? createLogger(config.logLevel)).hiding(configuredSecrets(config));
+  const metrics = createMetrics({ projectLabels: !config.oauth });
+  const store = await openStore(config, options, log, metrics);
+  const queueMetrics = createQueueMetrics(metrics.registry);
+  const engine = await openEngine(config, log, queueMetrics.observer).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  queueMetrics.track(engine);
+  const probes = createProbes(log, metrics);
+  const watched = await watchStore(store, log, metrics, probes);
+  const installs = await installsOf(config, { store, log, metrics, slackTimeoutMs: options.slackTimeoutMs }, probes);
+  const { many, installState } = installs;
+  const receives = config.role !== 'worker';
+  // Bolt and the doors load only where Slack's requests arrive: a worker never holds them.
+  const doors = receives ? await import('./receiver.js') : undefined;
+  const transport = doors?.transportFor(config, options, { log, metrics, probes, many });
+  const slack = transport?.bolt.client ?? createSlackClient(config, metrics, log, options.slackTimeoutMs);
+  // Aborted when a graceful stop begins: long work (an export) answers then instead of being cut off.
+  const stopping = new AbortController();
+  const parts = { log, metrics, store, slack, engine, tenancy: many?.tenancy, installed: installState?.installed };
+  const deps = buildDeps(config, options, { ...parts, storeLoss: watched.loss, stopping: stopping.signal });
+  metrics.observe(observed(deps, engine));
+  if (transport) doors?.registerDoors(transport, deps, installs, engine);
+  if (config.role !== 'web') startWorkers(engine, deps, laneDefinitions(options.retryDelayMs));
+
+  const unstarted = (jobs: readonly UnstartedJob[]) => answerUnstarted(deps, jobs);
+  const opened = { timers: [watched, ...(installState ? [installState] : [])], engine, store, unstarted };
+  const closeAll = (deadline: number) =>
+    closeWithin({ ...opened, receivers: [transport, { stop: probes.close }] }, deadline);
+  // Slack refused a token, or a stop came before Slack answered: close what was opened, for a second at most (a stop:
+  // its own deadline), so the process exits within a second of Slack's answer whatever is still open.
+  const started = async () =>
+    [
+      await probes.listenOperator(config.metricsPort),
+      await unlessStopped(listen(config, options, { transport, probes, slack, log }), options.stop),
+    ] as const;
+  const [metricsPort, { port, identity }] = await started().catch(async (error) => {
+    await closeAll(Date.now() + (options.stop?.aborted ? STOP_DEADLINE_MS : START_FAILURE_CLOSE_MS));
+    throw error;
+  });
+  await installState?.accepted(identity); // Slack accepted the token: the app is installed (again)
+  if (config.role !== 'web') startBackground(deps, engine, installs);
+  probes.setReady(true);
+  log.info('app.started', {
+    port,
+    metrics_port: metricsPort,
+    role: config.role,
+    mode: receiveMode(config),
+    store: store.kind,
+    queue: engine.kind,
+  });
+  return {
+    port,
+    metricsPort,
+    deps,
+    async stop() {
+      const deadline = Date.now() + STOP_DEADLINE_MS;
+      probes.setReady(false);
+      stopping.abort();
+      await closeAll(deadline);
+      log.info('app.stopped');
+    },
+  };
+}
+
+function openEngine(config: Config, log: Logger, observer: JobObserver): Promise<Engine> {
+  return createEngine({
+    redisUrl: config.redisUrl,
+    // The deployment's own queues: its project, or its Slack app when it serves many workspaces.
+    namespace: queueNamespace(config.storeNamespace, config.oauth?.clientId ?? config.mintlify.projectId),
+    log,
+    observer,
+    timings: { lockDurationMs: config.queueLockMs, stalledIntervalMs: Math.round(config.queueLockMs / 2) },
+  });
+}
+
+async function openStore(config: Config, options: StartOptions, log: Logger, metrics: Metrics): Promise<Store> {
+  options.stop?.throwIfAborted(); // stopped while loading: nothing is open yet
+  const opened =
+    options.store ??
+    (await createStore({
+      redisUrl: config.redisUrl,
+      log,
+      namespace: config.storeNamespace,
+      legacyProject: config.mintlify.projectId,
+      allowEviction: config.redisAllowEviction,
+    }));
+  const deadlineMs = opened.kind === 'redis' ? REDIS_COMMAND_TIMEOUT_MS : undefined;
+  const store = guardStore(opened, { onError: metrics.storeError, ...(deadlineMs && { deadlineMs }) });
+  // Many workspaces: a wrong SETTINGS_ENCRYPTION_KEY stops the start here, not every request later.
+  const { oauth } = config;
+  if (oauth) {
+    const secrets = createSecrets(oauth.encryptionKey, oauth.previousEncryptionKeys);
+    await checkSealingKey(store, secrets, log).catch(async (error: unknown) => {
+      await store.close();
+      throw error;
+    });
+  }
+  return store;
+}
+
+/** Whether the store answers (`/healthz`) and whether it lost its data, watched until the app stops. */
+async function watchStore(store: Store, log: Logger, metrics: Metrics, probes: Probes) {
+  const health = watchStoreHealth(store, log);
+  probes.check('store', health.healthy);
+  const loss = watchStoreLoss(store, { log, metrics });
+  await loss.start().catch((error: unknown) => log.warn('store.unavailable', { op: 'store.marker', error }));
+  return {
+    loss,
+    stop() {
+      health.stop();
+      loss.stop();
+    },
+  };
+}
+
+/**
+ * The worker's own start, in the background: digest subscriptions of an earlier release get their schedulers, jobs
+ * it tracked are adopted (one workspace), secrets an earlier encryption key sealed are sealed again (many).
+ */
+function startBackground(deps: Deps, engine: Engine, { many }: Installs): void {
+  const failed = (event: string) => (error: unknown) => deps.log.error(event, { error });
+  const adopted = async () => adoptDigests(engine, await servedDeps(deps, await deps.workspaces.all()));
+  void adopted()
+    .then((digests) => deps.log.info('visitors.digests_adopted', { digests }))
+    .catch(failed('visitors.digest_adopt_failed'));
+  const previousKeys = deps.config.oauth?.previousEncryptionKeys.length ?? 0;
+  if (many) void finishRotation(deps.store, many.tenancy, deps.log, previousKeys).catch(failed('secrets.check_failed'));
+  else void adoptTrackedJobs(deps).catch(failed('tracking.adopt_failed'));
+}
+
+/**
+ * Opens the port and waits until Slack accepts the bot token (the transport also checks the app token and connects
+ * in Socket Mode). A worker receives nothing from Slack: it serves `/healthz` and checks its token.
+ */
+async function listen(
+  config: Config,
+  options: StartOptions,
+  parts: { transport?: SlackTransport | undefined; probes: Probes; slack: WebClient; log: Logger },
+): Promise<{ port: number; identity?: AppIdentity }> {
+  let port: number;
+  if (parts.transport) port = await parts.transport.start();
+  else {
+    port = await parts.probes.listen(config.slack.port);
+    options.onListening?.(port);
+  }
+  if (config.oauth) return { port }; // each workspace's token is checked by its own calls
+  // Who the app is in its workspace: a removal Slack sends is believed only for it (removal.ts).
+  const retry = options.slackRetry ?? DEFAULT_RETRY;
+  const signal = new AbortController().signal;
+  const answer = await untilAccepted('SLACK_BOT_TOKEN', () => parts.slack.auth.test(), parts.log, retry, signal);
+  return { port, identity: identityOf(answer) };
+}
+
+/** `work`, or the stop's reason as soon as `stop` aborts (what `work` still waits for is left to the close). */
+async function unlessStopped<T>(work: Promise<T>, stop: AbortSignal | undefined): Promise<T> {
+  if (!stop) return work;
+  stop.throwIfAborted();
+  work.catch(() => {}); // abandoned on a stop: its late failure (a refused or aborted call) is no longer news
+  const stopped = once(stop, 'abort').then(() => Promise.reject(stop.reason as Error));
+  return Promise.race([work, stopped]);
+}
+
+function observed(deps: Deps, engine: Engine) {
+  const { projects, quota } = deps;
+  return {
+    trackedJobs: async () => {
+      const counts = await engine.counts('polls');
+      return counts.waiting + counts.delayed + counts.active;
+    },
+    quota: async () => {
+      const kinds = ['create', 'follow_up'] as const;
+      const pairs = projects.all.flatMap((project) => kinds.map((kind) => ({ project, kind })));
+      return Promise.all(pairs.map(async (pair) => ({ ...pair, ...(await quota.usage(pair.project, pair.kind)) })));
+    },
+  };
+}
+
+const receiveMode = (config: Config) => (config.role === 'worker' ? 'none' : config.slack.appToken ? 'socket' : 'http');

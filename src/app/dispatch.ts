@@ -1,0 +1,92 @@
+import type { z } from 'zod';
+import { agentWork } from '../agent/agent-work.js';
+import type { Deps, Dispatch } from '../deps.js';
+import { homeWork } from '../home/home-work.js';
+import { insightsWork } from '../insights/index.js';
+import { type TaskEnvelope, TaskEnvelopeSchema } from '../lanes.js';
+import { QueueUnavailableError, type UnstartedJob } from '../queue/engine.js';
+import { type RunnableTask, TASK_MAX_AGE_MS } from '../task.js';
+import { visitorsWork } from '../visitors/visitors-work.js';
+
+/** Every kind of work a door hands on, by its kind: each feature declares its own tasks and what runs them. */
+export const TASKS: ReadonlyMap<string, RunnableTask> = new Map(
+  [...agentWork, ...homeWork, ...insightsWork, ...visitorsWork].map((task: RunnableTask) => [task.kind, task]),
+);
+
+const taskOf = (kind: string): RunnableTask | undefined => TASKS.get(kind);
+
+/**
+ * Hands a door's work to its task's lane. When the lane cannot take it (Redis does not answer), the person is told
+ * so at once, with their text, instead of hearing nothing; so too when no worker takes the lane (the web role alone).
+ */
+export function createDispatch(deps: () => Deps): Dispatch {
+  return async <S extends z.ZodType>(handle: { kind: string; schema: S }, data: z.infer<S>) => {
+    const task = taskOf(handle.kind);
+    if (!task) throw new Error(`unknown task kind ${handle.kind}`);
+    const { kind, lane } = task;
+    const { lanes, workspace, now, served, log } = deps();
+    try {
+      await lanes.tasks[lane].add({ kind, workspace, data, queuedAt: now() });
+    } catch (error) {
+      if (!(error instanceof QueueUnavailableError)) throw error;
+      log.error('queue.unavailable', { op: 'dispatch', kind, error });
+      return task.unavailable?.(deps(), data, 'store');
+    }
+    if (served && (await served(lane)) === false) {
+      log.warn('queue.no_worker', {
+        lane,
+        kind,
+        message: 'No worker takes this lane: its work waits. Start ROLE=worker processes on this Redis.',
+      });
+      await task.unavailable?.(deps(), data, 'no_worker');
+    }
+  };
+}
+
+/**
+ * Runs one handed-on task where the lane's worker is, with its workspace's deps: its data is checked against its
+ * kind's schema first. Work a person waits for that was queued more than TASK_MAX_AGE_MS ago is answered as expired.
+ * The one error policy of every task: an unexpected throw is logged, the person hears the task's `failed` words,
+ * and the job fails (its lane's failed set shows it).
+ */
+export async function runTask(deps: Deps, { kind, workspace, data, queuedAt }: TaskEnvelope): Promise<void> {
+  const task = taskOf(kind);
+  if (!task) throw new Error(`unknown task kind ${kind}`);
+  const scoped = await deps.workspaces.scope(workspace);
+  const parsed = task.schema.parse(data);
+  const waitedMs = queuedAt === undefined ? 0 : deps.now() - queuedAt;
+  if (task.unavailable && waitedMs > TASK_MAX_AGE_MS) {
+    deps.log.warn('queue.task_expired', { kind, waited_ms: waitedMs, max_age_ms: TASK_MAX_AGE_MS });
+    return task.unavailable(scoped, parsed, 'expired');
+  }
+  try {
+    await task.run(scoped, parsed);
+  } catch (error) {
+    deps.log.error('task.failed', { kind, error });
+    await task.unavailable?.(scoped, parsed, 'failed').catch((answerError: unknown) => {
+      deps.log.warn('task.failed_unanswered', { kind, error: answerError });
+    });
+    throw error;
+  }
+}
+
+/**
+ * Tells the person behind each handed-on task that never started, when the in-process queue stops with it waiting
+ * ("restarting, run it again"): acked work is answered, not dropped in silence. Other lanes' jobs are tracking,
+ * which the job store keeps.
+ */
+export async function answerUnstarted(deps: Deps, jobs: readonly UnstartedJob[]): Promise<void> {
+  for (const job of jobs) {
+    const envelope = TaskEnvelopeSchema.safeParse(job.data);
+    if (!envelope.success) continue;
+    const { kind, workspace } = envelope.data;
+    const task = taskOf(kind);
+    const data = task?.schema.safeParse(envelope.data.data);
+    // A workspace that removed the app (or a store that does not answer) has nobody left to tell here.
+    const scoped = await deps.workspaces.scope(workspace).catch(() => undefined);
+    if (!task?.unavailable || !data?.success || !scoped) continue;
+    await task.unavailable(scoped, data.data, 'restarting').catch((error: unknown) => {
+      deps.log.warn('queue.unstarted_unanswered', { kind, error });
+    });
+  }
+}

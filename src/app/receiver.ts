@@ -1,0 +1,54 @@
+import { registerAgent } from '../agent/register.js';
+import type { Config } from '../config/config.js';
+import type { Deps } from '../deps.js';
+import { registerHome } from '../home/register.js';
+import { registerInsights } from '../insights/index.js';
+import type { Logger } from '../log.js';
+import type { Metrics } from '../metrics.js';
+import type { QueueInspector } from '../queue/engine.js';
+import { accessMiddleware } from '../slack/access.js';
+import { createSlackTransport, type SlackTransport } from '../slack/transport.js';
+import { ownOrganisation } from '../tenants/own-organisation.js';
+import { registerTenancy } from '../tenants/register.js';
+import { markingGone } from '../tenants/removal.js';
+import { registerVisitors } from '../visitors/register.js';
+import type { StartOptions } from './app.js';
+import type { Installs, ManyWorkspaces } from './installs.js';
+import type { Probes } from './probes.js';
+import { registerRemoval } from './removal.js';
+
+/*
+ * Slack's side of the app: the transport (Bolt's receiver) and every door. Loaded by `startApp` only in the roles
+ * that receive (`all`, `web`), so a worker never loads Bolt, its receivers or the doors (BENCHMARKS §8: idle RSS).
+ */
+
+export function transportFor(
+  config: Config,
+  options: StartOptions,
+  parts: { log: Logger; metrics: Metrics; probes: Probes; many: ManyWorkspaces | undefined },
+): SlackTransport {
+  return createSlackTransport(config, parts.log, {
+    metrics: parts.metrics,
+    probes: parts.probes,
+    authorize: parts.many && markingGone(parts.many.installer.authorize, parts.many.tenancy.installations),
+    ...(options.slackTimeoutMs && { timeoutMs: options.slackTimeoutMs }),
+    ...(options.slackRetry && { retry: options.slackRetry }),
+    ...(options.onListening && { onListening: options.onListening }),
+  });
+}
+
+export function registerDoors(
+  transport: SlackTransport,
+  deps: Deps,
+  installs: Installs,
+  queues: Pick<QueueInspector, 'lanes' | 'discard'>,
+): void {
+  if (installs.many) transport.bolt.use(ownOrganisation(installs.many.tenancy.installations, deps.log));
+  transport.bolt.use(accessMiddleware(deps.config, deps.log));
+  registerRemoval(transport.bolt, deps, installs.removal(deps, queues));
+  if (installs.many) registerTenancy(transport.bolt, deps, installs.many.tenancy);
+  registerAgent(transport.bolt, deps);
+  registerHome(transport.bolt, deps);
+  registerVisitors(transport.bolt, deps);
+  registerInsights(transport.bolt, deps);
+}

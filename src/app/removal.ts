@@ -1,0 +1,131 @@
+import type { AnyMiddlewareArgs, App, Context, Middleware } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { Deps } from '../deps.js';
+import { decodeSlackText } from '../slack/decode.js';
+import { slackErrorCode } from '../slack/errors.js';
+import { quote } from '../slack/mrkdwn.js';
+import { payloadOf, removalEventOf } from '../slack/payload.js';
+import { type WorkspaceRef, workspaceOf } from '../workspace-ref.js';
+
+export type RemovalReason = 'app_uninstalled' | 'tokens_revoked' | 'team_access_revoked';
+
+/** What a removal event says is gone, before anything believes it. */
+export interface RemovalClaim {
+  reason: RemovalReason;
+  refs: WorkspaceRef[];
+  /** `tokens_revoked`: the bot users whose tokens went (the app's own must be among them). */
+  botUsers?: string[];
+}
+
+/** A workspace the app serves, as a removal sees it: the token to confirm with (the app's own when left out). */
+export interface ServedWorkspace {
+  token?: string;
+  botUserId: string;
+}
+
+/** Where removals go: the one workspace's state, or the installations of many. */
+export interface RemovalTarget {
+  /** The workspace, if the app serves it. */
+  served(ref: WorkspaceRef): Promise<ServedWorkspace | undefined>;
+  remove(ref: WorkspaceRef, reason: RemovalReason): Promise<void>;
+  /** Whether the request's workspace no longer has the app. */
+  removed(context: Context): boolean;
+}
+
+/** `auth.test` answers these once a token is gone (uninstalled, revoked). */
+const GONE = new Set(['invalid_auth', 'account_inactive', 'token_revoked']);
+
+/** The claim in a removal event; none for a `tokens_revoked` of user tokens only (not the app's concern). */
+export function claimOf(wire: unknown, context: Context): RemovalClaim | undefined {
+  const event = removalEventOf(wire);
+  switch (event.type) {
+    case 'app_uninstalled':
+      return { reason: 'app_uninstalled', refs: [workspaceOf(context)] };
+    case 'tokens_revoked': {
+      const botUsers = event.tokens?.bot ?? [];
+      return botUsers.length > 0 ? { reason: 'tokens_revoked', refs: [workspaceOf(context)], botUsers } : undefined;
+    }
+    case 'team_access_revoked': {
+      const teams = event.team_ids ?? [];
+      return { reason: 'team_access_revoked', refs: teams.map((teamId) => ({ teamId })) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** Why a claim about `ref` is not acted on, or `undefined` once Slack confirmed that the token is gone. */
+export async function unconfirmed(
+  slack: WebClient,
+  target: Pick<RemovalTarget, 'served'>,
+  claim: RemovalClaim,
+  ref: WorkspaceRef,
+): Promise<string | undefined> {
+  const served = await target.served(ref);
+  if (!served) return 'not_served';
+  if (claim.botUsers && !claim.botUsers.includes(served.botUserId)) return 'other_bot';
+  try {
+    await slack.auth.test(served.token ? { token: served.token } : {});
+    return 'token_accepted';
+  } catch (error) {
+    const code = slackErrorCode(error);
+    return GONE.has(code) ? undefined : code;
+  }
+}
+
+/** The sentence a command gets once its workspace removed the app, with what the person typed. */
+export function removedAnswer(command: string, text: string): string {
+  return (
+    ':no_entry: Mintlify no longer has access to this workspace (Slack says the app was uninstalled or its token ' +
+    'revoked), so nothing was run. Ask a workspace admin to install it again, then send it once more:\n' +
+    quote(`${command} ${text}`.trim())
+  );
+}
+
+/** A removed workspace's requests stop here: a command is answered in its ack, anything else acknowledged. */
+function removedGate(target: Pick<RemovalTarget, 'removed'>, log: Deps['log']): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    if (!target.removed(args.context)) return args.next();
+    const { command, text: typed } = payloadOf(args.body);
+    const ack = 'ack' in args ? (args.ack as (response?: Record<string, unknown>) => Promise<void>) : undefined;
+    log.info('slack.workspace_removed_request', { team: args.context.teamId });
+    if (command === undefined) return ack?.();
+    const text = removedAnswer(command, decodeSlackText(typed ?? ''));
+    return ack?.({ response_type: 'ephemeral', text });
+  };
+}
+
+/**
+ * `app_uninstalled`, `tokens_revoked` (for the app's bot user) and `team_access_revoked` stop the app only for a
+ * workspace it serves, and only once `auth.test` with that workspace's token says the token is gone: a replayed or
+ * stray event (Slack's published example names team T1H9RESGL) changes nothing. With many workspaces, everything
+ * that workspace stored is deleted; with one, every instance stops. Requests of a removed workspace are answered.
+ */
+export function registerRemoval(app: App, root: Pick<Deps, 'log' | 'slack'>, target: RemovalTarget): void {
+  app.use(removedGate(target, root.log));
+  // One at a time: Slack sends tokens_revoked and app_uninstalled together, and the second must see the first's
+  // removal (or a reinstall since), not act on the installation both read.
+  let removing = Promise.resolve();
+  const handle = (args: { event: unknown; context: Context }) => {
+    removing = removing
+      .then(() => believe(args))
+      .catch((error: unknown) => root.log.error('slack.removal_failed', { error }));
+    return removing;
+  };
+  const believe = async ({ event, context }: { event: unknown; context: Context }) => {
+    const claim = claimOf(event, context);
+    if (!claim) return;
+    for (const ref of claim.refs) {
+      const why = await unconfirmed(root.slack, target, claim, ref);
+      if (why) {
+        const { reason } = claim;
+        root.log.warn('slack.removal_ignored', { reason, team: ref.teamId, enterprise: ref.enterpriseId, why });
+        continue;
+      }
+      await target.remove(ref, claim.reason);
+    }
+  };
+  for (const type of ['app_uninstalled', 'tokens_revoked', 'team_access_revoked']) {
+    app.event(type, (args) => handle(args));
+  }
+}

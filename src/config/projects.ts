@@ -1,0 +1,54 @@
+import { inlineCode } from '../slack/mrkdwn.js';
+import type { Config } from './config.js';
+
+/** The Mintlify projects this bot serves, which one a conversation uses, and each one's admin key. */
+export interface Projects {
+  /** The project of every conversation not routed elsewhere, and of DMs. */
+  readonly defaultProject: string;
+  /** Every project the bot knows (routed or keyed), default first. */
+  readonly all: readonly string[];
+  forChannel(channel: string): string;
+  knows(project: string): boolean;
+  /** The admin key for `project`: its own when it has one, else the default key. A secret: never log it. */
+  keyFor(project: string): string;
+}
+
+export function createProjects(config: Pick<Config, 'mintlify'>): Projects {
+  const { projectId, apiKey, channelProjects, projectKeys } = config.mintlify;
+  // No project at all (a workspace not connected yet, or the app's own deps when it serves many): none known.
+  const all = [...new Set([projectId, ...Object.values(channelProjects), ...Object.keys(projectKeys)])].filter(Boolean);
+  return {
+    defaultProject: projectId,
+    all,
+    forChannel: (channel) => channelProjects[channel] ?? projectId,
+    knows: (project) => all.includes(project),
+    keyFor: (project) => projectKeys[project] ?? apiKey,
+  };
+}
+
+/**
+ * A leading `--project <id>` (or `--project=<id>`) and the text after it. Only leading, so a prompt that merely
+ * mentions a `--project` flag is left alone.
+ */
+export function takeProjectOption(text: string): { project?: string; rest: string } | { missing: true } {
+  const match = /^\s*--project(?:=|\s+|$)(\S*)/.exec(text);
+  if (!match) return { rest: text.trim() };
+  const project = match[1] ?? '';
+  return project ? { project, rest: text.slice(match[0].length).trim() } : { missing: true };
+}
+
+/** Which project this channel uses and, when there are several, the others and how to pick one (mrkdwn). */
+export function describeProjects(
+  projects: Projects,
+  channel: string,
+  command: '/agent' | '/visitors' | '/insights',
+): string {
+  const here = projects.forChannel(channel);
+  const line = `This channel uses project ${inlineCode(here)}.`;
+  if (projects.all.length === 1) return line;
+  const list = projects.all
+    .map((p) => (p === projects.defaultProject ? `${inlineCode(p)} (default)` : inlineCode(p)))
+    .join(', ');
+  const example = command === '/agent' ? '/agent --project <id> <instruction>' : `${command} --project <id> [range]`;
+  return `${line} Projects I know: ${list}. Pick another with ${inlineCode(example)}.`;
+}

@@ -1,0 +1,26 @@
+import type { Deps } from '../deps.js';
+import { defineTask, type Unavailable } from '../task.js';
+import { commandOf } from './blocks.js';
+import { errorText } from './messages.js';
+import { type InsightsRequest, InsightsRequestSchema } from './requests.js';
+
+// What /insights' doors hand on; `insights-work.ts` says what runs each. When the work is not done, the person hears
+// their command to run again; when it threw, that something went wrong on our side.
+
+const unavailable = (deps: Pick<Deps, 'replies'>, request: InsightsRequest, why: Unavailable) =>
+  deps.replies.privately(
+    request.audience,
+    why === 'failed' ? { text: errorText.taskFailed } : errorText.unavailable(commandOf(request)),
+  );
+
+const view = (kind: string, lane: 'reports' | 'exports') =>
+  defineTask({ kind, lane, schema: InsightsRequestSchema, unavailable });
+
+export const insightsTasks = {
+  /** `/insights [view] [range]`: a view, or the digest of the three. */
+  show: view('insights.show', 'reports'),
+  /** Next →: the next page replaces the message the button was on. */
+  turnPage: view('insights.turn_page', 'reports'),
+  /** Download CSV: dozens of requests, on the exports lane. */
+  export: view('insights.export', 'exports'),
+};

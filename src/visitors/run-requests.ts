@@ -1,0 +1,78 @@
+import type { Deps } from '../deps.js';
+import type { Message } from '../slack/message.js';
+import type { Audience } from '../slack/reply.js';
+import { buildReport, chartSentMessage } from './blocks.js';
+import { sendChart, shareChart } from './chart/send.js';
+import { digestAnswer } from './digest/messages.js';
+import { manageDigest } from './digest/subscribe.js';
+import { exportVisitorsCsv } from './export.js';
+import { type Failed, failedText } from './failures.js';
+import { notice } from './messages.js';
+import type { PageDeps } from './report/page.js';
+import { shareReport } from './report/share.js';
+import { type ReportResult, showReport } from './report/show.js';
+import { type DigestRequest, projectQuery, type ReportRequest } from './requests.js';
+
+// The visitors' work after a door's ack, one function per kind of request (declared as tasks in
+// visitors-tasks.ts). Each runs its use case on the plain request the door made, then gives the person one answer;
+// an unexpected throw is answered by the task's `unavailable` words (src/app/dispatch.ts `runTask`).
+
+type TaskDeps = PageDeps & Pick<Deps, 'slack' | 'instanceId' | 'replies' | 'lanes' | 'workspace' | 'digestEveryMs'>;
+
+/** The report's page, privately. */
+export async function runReport(deps: TaskDeps, request: ReportRequest): Promise<void> {
+  const report = await showReport(deps, projectQuery(request));
+  await tell(deps, request.audience, report.ok ? reportMessage(report) : failed(request, report));
+}
+
+/** ← Previous / Next →: the neighbouring page replaces the report the button was on. */
+export async function runTurnPage(deps: TaskDeps, request: ReportRequest): Promise<void> {
+  const report = await showReport(deps, projectQuery(request));
+  if (!report.ok) return tell(deps, request.audience, failed(request, report));
+  // A click always brings its response_url; without one there is no message to replace.
+  const { responseUrl } = request.audience;
+  if (responseUrl) await deps.replies.replace(responseUrl, reportMessage(report));
+}
+
+/** The report posted in the conversation: the post speaks for itself, a failure is said privately. */
+export async function runShare(deps: TaskDeps, request: ReportRequest): Promise<void> {
+  await tell(deps, request.audience, ifFailed(request, await shareReport(deps, request)));
+}
+
+/** The CSV uploaded in the conversation, with its progress message there. */
+export async function runExport(deps: TaskDeps, request: ReportRequest): Promise<void> {
+  await tell(deps, request.audience, ifFailed(request, await exportVisitorsCsv(deps, request)));
+}
+
+/** The chart in the person's DM, then a private note with a button to share it where they asked. */
+export async function runChart(deps: TaskDeps, request: ReportRequest): Promise<void> {
+  const result = await sendChart(deps, request);
+  await tell(deps, request.audience, result.ok ? chartSentMessage(projectQuery(request)) : failed(request, result));
+}
+
+/** The chart uploaded in the conversation (the share button under a sent chart). */
+export async function runShareChart(deps: TaskDeps, request: ReportRequest): Promise<void> {
+  await tell(deps, request.audience, ifFailed(request, await shareChart(deps, request)));
+}
+
+/** `/visitors digest …`: shown, ended or set, and confirmed privately. */
+export async function runDigest(deps: TaskDeps, request: DigestRequest): Promise<void> {
+  await tell(deps, request.audience, digestAnswer(await manageDigest(deps, request), deps.now()));
+}
+
+async function tell(deps: TaskDeps, audience: Audience, message: Message | undefined): Promise<void> {
+  if (message) await deps.replies.privately(audience, message);
+}
+
+function reportMessage(report: ReportResult & { ok: true }): Message {
+  return buildReport(report.page, { previous: report.previous, previousUntil: report.previousUntil });
+}
+
+/** "Try again" wording repeats the query as asked (a project only when it was named). */
+function failed(request: ReportRequest, result: Failed): Message {
+  return notice(failedText(result, request.query));
+}
+
+function ifFailed(request: ReportRequest, result: { ok: true } | Failed): Message | undefined {
+  return result.ok ? undefined : failed(request, result);
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { agentTasks } from '../../src/agent/agent-tasks.js';
+import { createDispatch, runTask } from '../../src/app/dispatch.js';
+import { homeTasks } from '../../src/home/home-tasks.js';
+import { USER_ID } from '../fixtures/slack.js';
+import { useAgentUnit } from './agent/support.js';
+
+describe('createDispatch and runTask', () => {
+  const unit = useAgentUnit();
+
+  it('hands a door’s work to its kind’s lane, as a job that names its kind', async () => {
+    const dispatch = createDispatch(() => unit().deps);
+    await dispatch(homeTasks.opened, { userId: USER_ID, tab: 'home' });
+    expect(await unit().engine.counts('agent')).toMatchObject({ waiting: 1 });
+  });
+
+  it('tells the person at once, with their text, when the lane cannot take the work (its store does not answer)', async () => {
+    const { deps, engine, slack } = unit();
+    await engine.close(0);
+    const dispatch = createDispatch(() => deps);
+    const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
+    await dispatch(agentTasks.start, { project: 'proj_test', prompt: 'Document <retries>', audience });
+    expect(String(slack.callsTo('response_url:cmd')[0]?.args.text)).toContain('storage is unavailable');
+    expect(String(slack.callsTo('response_url:cmd')[0]?.args.text)).toContain('Document &lt;retries&gt;');
+    expect(unit().logs.text()).toMatch(/"event":"queue\.unavailable".*"kind":"agent\.start"/);
+  });
+
+  it('runs a handed-on task where the lane is worked: opening the Home tab publishes it', async () => {
+    await runTask(unit().deps, {
+      kind: 'home.opened',
+      workspace: { teamId: '' },
+      data: { userId: USER_ID, tab: 'home' },
+    });
+    expect(unit().slack.views).toEqual([expect.objectContaining({ via: 'views.publish', user_id: USER_ID })]);
+  });
+
+  it('refuses data that is not its kind’s, and a kind it does not know (a bug, shown in the lane’s failed set)', async () => {
+    await expect(
+      runTask(unit().deps, { kind: 'agent.start', workspace: { teamId: '' }, data: { prompt: 1 } }),
+    ).rejects.toThrow();
+    await expect(runTask(unit().deps, { kind: 'no.such', workspace: { teamId: '' }, data: {} })).rejects.toThrow(
+      'unknown task kind no.such',
+    );
+  });
+
+  it('answers the person on an unexpected throw, in the agent’s words, and fails the job (one policy for every task)', async () => {
+    const { deps, slack, logs } = unit();
+    deps.mintlify.createJob = async () => {
+      throw new Error('bug');
+    };
+    const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
+    const data = { project: 'proj_test', prompt: 'Document <retries>', audience };
+    await expect(runTask(deps, { kind: 'agent.start', workspace: { teamId: '' }, data })).rejects.toThrow('bug');
+    const said = String(slack.callsTo('response_url:cmd')[0]?.args.text);
+    expect(said).toContain('Something went wrong on my side');
+    expect(said).toContain('Document &lt;retries&gt;');
+    expect(logs.text()).toMatch(/"event":"task\.failed".*"kind":"agent\.start"/);
+  });
+
+  it('answers the person on an unexpected throw in the visitors’ words too', async () => {
+    const { deps, slack, logs } = unit();
+    deps.mintlify.getVisitors = async () => {
+      throw new Error('bug');
+    };
+    const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
+    const query = { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 0 };
+    const data = { query, project: 'proj_test', audience };
+    await expect(runTask(deps, { kind: 'visitors.report', workspace: { teamId: '' }, data })).rejects.toThrow('bug');
+    expect(String(slack.callsTo('response_url:cmd')[0]?.args.text)).toContain('Something went wrong on my side');
+    expect(logs.text()).toMatch(/"event":"task\.failed".*"kind":"visitors\.report"/);
+  });
+});
