@@ -25,6 +25,11 @@ export interface StoreLoss {
    * job record: then a thread the store does not know may still be a job's. Reads the marker (one GET).
    */
   lostBefore(atMs: number): Promise<boolean>;
+  /**
+   * Calls `listener` with the time of the store's last loss once this instance knows of it (at once when it already
+   * does), and again for each later loss: this instance found the marker gone, or read a loss another one found.
+   */
+  onLost(listener: (lostAtMs: number) => void): void;
   stop(): void;
 }
 
@@ -42,6 +47,12 @@ export function watchStoreLoss(
   // Slack's `ts` is wall-clock time: the loss is dated on the same clock, whatever clock features read.
   const now = deps.now ?? Date.now;
   let lostAtMs: number | undefined;
+  const listeners: ((lostAtMs: number) => void)[] = [];
+  const learned = (atMs: number | undefined) => {
+    if (atMs === undefined || atMs <= (lostAtMs ?? 0)) return;
+    lostAtMs = atMs;
+    for (const listener of listeners) listener(atMs);
+  };
   let checking: Promise<void> | undefined;
 
   const write = (marker: Marker) => store.kv.set(keys.storeMarker(), marker);
@@ -52,13 +63,14 @@ export function watchStoreLoss(
   const check = async () => {
     const marker = await read();
     if (marker) {
-      if (marker.lostAtMs && marker.lostAtMs > (lostAtMs ?? 0)) lostAtMs = marker.lostAtMs;
+      learned(marker.lostAtMs);
       return;
     }
-    lostAtMs = now();
+    const atMs = now();
     deps.log.error('store.data_lost', { message: DATA_LOST_MESSAGE });
     deps.metrics.storeDataLost('marker');
-    await write({ sinceMs: lostAtMs, lostAtMs });
+    await write({ sinceMs: atMs, lostAtMs: atMs });
+    learned(atMs);
   };
   // One read at a time; a store that does not answer is the health check's to report.
   const checkOnce = () => {
@@ -74,7 +86,7 @@ export function watchStoreLoss(
   return {
     async start() {
       const marker = await read();
-      if (marker) lostAtMs = marker.lostAtMs;
+      if (marker) learned(marker.lostAtMs);
       else await write({ sinceMs: now() });
       timer = setInterval(() => void checkOnce(), everyMs);
       timer.unref();
@@ -83,6 +95,10 @@ export function watchStoreLoss(
       if (!timer) return false; // not started: no marker to read yet
       await checkOnce();
       return lostAtMs !== undefined && atMs < lostAtMs && now() - lostAtMs < RECORD_TTL_MS;
+    },
+    onLost(listener) {
+      listeners.push(listener);
+      if (lostAtMs !== undefined) listener(lostAtMs);
     },
     stop: () => clearInterval(timer),
   };
