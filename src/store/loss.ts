@@ -14,7 +14,8 @@ type Marker = z.infer<typeof MarkerSchema>;
 /** What operators read when the store lost its data. */
 export const DATA_LOST_MESSAGE =
   'The store lost its data (Redis restarted without persistence, failed over to an empty replica, or was flushed): ' +
-  'jobs in progress are no longer polled. A reply in a job’s thread takes the job up again from its root message. ' +
+  'one instance now rebuilds the jobs in progress and the digest subscriptions from Slack and the service ' +
+  '(store.healed); a job it cannot find there is taken up again by a reply in its thread. ' +
   'Run Redis with persistence (AOF or RDB) and maxmemory-policy noeviction (docs/operating.md#redis).';
 
 export interface StoreLoss {
