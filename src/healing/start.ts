@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Deps } from '../deps.js';
 import type { QueueInspector } from '../queue/engine.js';
-import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import type { StoreLoss } from '../store/loss.js';
 import { servedDeps } from '../workspace.js';
@@ -60,7 +59,7 @@ export async function healLoss(
       claimed = await store.claims.claim(keys.healing(), instanceId, HEAL_CLAIM_MS);
       if (claimed) {
         const healed = await healAll(deps, engine);
-        await store.kv.set(keys.healed(), lostAtMs, RECORD_TTL_MS);
+        await store.kv.set(keys.healed(), lostAtMs); // kept as long as the marker: a restart finds it healed
         await store.claims.release(keys.healing(), instanceId);
         log.info('store.healed', { lost_at: new Date(lostAtMs).toISOString(), ...healed });
         return healed;
