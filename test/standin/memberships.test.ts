@@ -91,4 +91,19 @@ describe('Slack stand-in: users.conversations and history with metadata', () => 
     const newer = await bot().conversations.history({ channel: 'C345RANDOM', oldest: String(posted.ts) });
     expect(newer.messages?.map((m) => m.text)).toEqual(['Later']);
   });
+
+  it('a message with replies carries its thread in the history: reply_count, reply_users, latest_reply', async () => {
+    const parent = slack.people.says('U123ALICE', 'C234GENERAL', 'Who documents the webhooks?');
+    const reply = await bot().chat.postMessage({ channel: 'C234GENERAL', thread_ts: parent.ts, text: 'On it' });
+    const history = await bot().conversations.history({ channel: 'C234GENERAL' });
+    const listed = history.messages?.find((m) => m.ts === parent.ts);
+    expect(listed).toMatchObject({
+      thread_ts: parent.ts,
+      reply_count: 1,
+      reply_users_count: 1,
+      reply_users: [slack.workspace.botUserId],
+      latest_reply: reply.ts,
+    });
+    expect(history.messages?.some((m) => m.ts === reply.ts)).toBe(false); // replies are not in the history
+  });
 });

@@ -5,6 +5,7 @@ import { healLoss } from '../../../src/healing/start.js';
 import { keys } from '../../../src/store/keys.js';
 import { digestMetadata } from '../../../src/visitors/digest/metadata.js';
 import { getSubscription } from '../../../src/visitors/digest/store.js';
+import { BOT_USER_ID } from '../../fakes/fake-slack-api.js';
 import { jobBinding } from '../../fixtures/job.js';
 import { CHANNEL_ID, USER_ID } from '../../fixtures/slack.js';
 import { useAgentUnit } from '../agent/support.js';
@@ -58,6 +59,29 @@ describe('healing: what the store lost is rebuilt from Slack and the service', (
     // Healed: a second instance learning of the same loss finds it done and does nothing.
     expect(await heal('another')).toMatchObject({ jobs: 0, channels: 0 });
     expect(tracked).toHaveLength(1);
+  });
+
+  it('a job started by a mention (its status a reply in the person’s thread) is found in that thread and healed', async () => {
+    const { deps, slack, tracked } = unit();
+    const asked = slack.postAs(USER_ID, CHANNEL_ID, `<@${BOT_USER_ID}> document the webhooks`);
+    const created = await deps.mintlify.createJob('proj_test', 'document the webhooks');
+    if (!created.ok) throw new Error(created.failure.code);
+    const jobId = created.value.id;
+    const status = await deps.slack.chat.postMessage({ channel: CHANNEL_ID, thread_ts: asked.ts, text: '⏳ Working' });
+    const statusTs = String(status.ts);
+    const binding = jobBinding({ jobId, threadTs: asked.ts, statusTs, thread: 'joined', createdAtMs: Date.now() });
+    await deps.slack.chat.update({ channel: CHANNEL_ID, ts: statusTs, text: '⏳', metadata: jobMetadata(binding) });
+    // A thread the bot never joined is not opened.
+    const chatter = slack.postAs(USER_ID, 'C234GENERAL', 'Lunch?');
+    slack.postAs('U456BOB', 'C234GENERAL', 'Tacos', { threadTs: chatter.ts });
+
+    expect(await heal()).toMatchObject({ jobs: 1 });
+    expect(tracked).toEqual([{ project: 'proj_test', jobId }]);
+    const record = await deps.store.jobs.get({ project: 'proj_test', jobId });
+    expect(record).toMatchObject({ threadTs: asked.ts, statusTs, thread: 'joined', round: 0 });
+    const opened = slack.callsTo('conversations.replies').map((c) => c.args.ts);
+    expect(opened).toContain(asked.ts);
+    expect(opened).not.toContain(chatter.ts);
   });
 
   it('leaves a job the store still has, one that ended with its outcome in the thread, one the service lost', async () => {

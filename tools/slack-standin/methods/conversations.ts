@@ -47,6 +47,23 @@ function inBounds(args: MethodCall['args']) {
   };
 }
 
+/**
+ * What Slack adds to a message that has replies: `thread_ts` (its own ts), `reply_count`, `reply_users_count`,
+ * `reply_users` (who replied, in order of their first reply) and `latest_reply`.
+ */
+function threadOf(messages: readonly StoredMessage[], channel: string, ts: string) {
+  const replies = messages.filter((m) => m.channel === channel && m.thread_ts === ts && m.ts !== ts);
+  if (replies.length === 0) return {};
+  const users = [...new Set(replies.map((m) => m.user).filter((u): u is string => u !== undefined))];
+  return {
+    thread_ts: ts,
+    reply_count: replies.length,
+    reply_users_count: users.length,
+    reply_users: users,
+    latest_reply: replies.at(-1)?.ts,
+  };
+}
+
 function read({ method, args, tenant, slack }: MethodCall): Answer {
   const withMetadata = flag(args.include_all_metadata);
   const channel = String(args.channel);
@@ -58,6 +75,7 @@ function read({ method, args, tenant, slack }: MethodCall): Answer {
     .map(({ metadata, channel: _, ...m }) => ({
       type: 'message',
       ...m,
+      ...threadOf(tenant.messages, channel, m.ts),
       ...(withMetadata && metadata !== undefined && { metadata }),
     }));
   // History is newest first; a thread is its root, then replies oldest first.
