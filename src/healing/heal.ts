@@ -25,8 +25,9 @@ export const NOTHING_HEALED: Healed = { channels: 0, jobs: 0, subscriptions: 0, 
 /**
  * Rebuilds what one workspace's store lost from the witnesses: each channel the bot is in is read back (within the
  * job age limit, and far enough for a monthly digest), with the threads the bot replied in or was mentioned at the
- * start of; each job status message whose record is missing is bound and polled again (`healJob`), each channel whose subscription is missing gets it back from its newest digest, and every
- * subscription without a scheduler gets one. `stillOurs` is asked between channels (the caller's claim).
+ * start of. Each job status message whose record is missing is bound and polled again (`healJob`), each channel
+ * whose subscription is missing gets it back from its newest digest, and every subscription without a scheduler
+ * gets one. `stillOurs` is asked between channels (the caller's claim).
  */
 export async function healWorkspace(
   deps: Deps,
