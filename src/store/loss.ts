@@ -70,8 +70,8 @@ export function watchStoreLoss(
     const atMs = now();
     deps.log.error('store.data_lost', { message: DATA_LOST_MESSAGE });
     deps.metrics.storeDataLost('marker');
-    await write({ sinceMs: atMs, lostAtMs: atMs });
     learned(atMs);
+    await write({ sinceMs: atMs, lostAtMs: atMs });
   };
   // One read at a time; a store that does not answer is the health check's to report.
   const checkOnce = () => {
