@@ -3,8 +3,11 @@
 
 export { agentTasks } from './agent-tasks.js';
 export { toIncoming } from './doors/incoming.js';
-export { formatElapsed, jobStatus } from './job-messages.js';
+export { formatElapsed, jobStatus, OUTCOME_EVENT_TYPE } from './job-messages.js';
+export { bindingFromMetadata, JOB_EVENT_TYPE } from './job-metadata.js';
 export { errors as agentErrors } from './messages.js';
 export { HOURLY_LIMIT } from './quota.js';
 export { CommandStartSchema } from './requests.js';
 export { noticeModal } from './shortcut-modal.js';
+export { observationOf } from './tracking/decide.js';
+export { outcomeOf } from './tracking/outcome.js';

@@ -57,14 +57,23 @@ export async function readoptThread(
     return job.success && job.data.thread_ts === where.threadTs && projects.includes(job.data.project);
   });
   if (!found) return undefined;
-  const job = JobPayloadSchema.parse(found.payload);
-  deps.log.warn('store.job_readopted', { project: job.project, job_id: job.job_id, channel: where.channel });
+  const binding = bindingFromMetadata(found.payload, where.channel, found.ts);
+  if (binding)
+    deps.log.warn('store.job_readopted', { project: binding.project, job_id: binding.jobId, channel: where.channel });
+  return binding;
+}
+
+/** The job a status message's metadata names (`ts`: the message's own), `undefined` when it names none. */
+export function bindingFromMetadata(payload: unknown, channel: string, ts: string): JobBinding | undefined {
+  const parsed = JobPayloadSchema.safeParse(payload);
+  if (!parsed.success) return undefined;
+  const job = parsed.data;
   return {
     project: job.project,
     jobId: job.job_id,
-    channel: where.channel,
+    channel,
     threadTs: job.thread_ts,
-    statusTs: found.ts,
+    statusTs: ts,
     userId: job.user_id,
     prompt: job.prompt,
     createdAtMs: job.created_at_ms,

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { WebClient } from '@slack/web-api';
 import type { Config } from '../config/config.js';
 import type { Deps } from '../deps.js';
+import { startHealing } from '../healing/start.js';
 import { laneDefinitions } from '../lanes.js';
 import { configuredSecrets, createLogger, type Logger } from '../log.js';
 import { createMetrics, type Metrics } from '../metrics.js';
@@ -14,7 +15,7 @@ import { DEFAULT_RETRY, type RetryOptions, untilAccepted } from '../slack/token-
 import type { SlackTransport } from '../slack/transport.js';
 import { guardStore } from '../store/guard.js';
 import { watchStoreHealth } from '../store/health.js';
-import { watchStoreLoss } from '../store/loss.js';
+import { type StoreLoss, watchStoreLoss } from '../store/loss.js';
 import { createStore, REDIS_COMMAND_TIMEOUT_MS, type Store } from '../store/store.js';
 import { finishRotation } from '../tenants/rotation.js';
 import { checkSealingKey } from '../tenants/sealing-check.js';
@@ -106,7 +107,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     throw error;
   });
   await installState?.accepted(identity); // Slack accepted the token: the app is installed (again)
-  if (config.role !== 'web') startBackground(deps, engine, installs);
+  if (config.role !== 'web') startBackground(deps, engine, installs, watched.loss);
   probes.setReady(true);
   log.info('app.started', {
     port,
@@ -183,9 +184,10 @@ async function watchStore(store: Store, log: Logger, metrics: Metrics, probes: P
 
 /**
  * The worker's own start, in the background: digest subscriptions of an earlier release get their schedulers, jobs
- * it tracked are adopted (one workspace), secrets an earlier encryption key sealed are sealed again (many).
+ * it tracked are adopted (one workspace), secrets an earlier encryption key sealed are sealed again (many), and
+ * what a loss of the store took is rebuilt from Slack and the service (`healing/`).
  */
-function startBackground(deps: Deps, engine: Engine, { many }: Installs): void {
+function startBackground(deps: Deps, engine: Engine, { many }: Installs, loss: StoreLoss): void {
   const failed = (event: string) => (error: unknown) => deps.log.error(event, { error });
   const adopted = async () => adoptDigests(engine, await servedDeps(deps, await deps.workspaces.all()));
   void adopted()
@@ -194,6 +196,7 @@ function startBackground(deps: Deps, engine: Engine, { many }: Installs): void {
   const previousKeys = deps.config.oauth?.previousEncryptionKeys.length ?? 0;
   if (many) void finishRotation(deps.store, many.tenancy, deps.log, previousKeys).catch(failed('secrets.check_failed'));
   else void adoptTrackedJobs(deps).catch(failed('tracking.adopt_failed'));
+  startHealing(deps, engine, loss);
 }
 
 /**

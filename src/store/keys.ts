@@ -84,6 +84,10 @@ export const keys = {
    * persistence, a failover to an empty replica, `FLUSHDB`). Never expires.
    */
   storeMarker: () => 'store:marker',
+  /** The one instance rebuilding what the store lost from Slack and the service (see `healing/`). */
+  healing: () => 'store:healing',
+  /** The loss (its `lostAtMs`) the last completed healing rebuilt from: instances waiting for it are done then. */
+  healed: () => 'store:healed',
   /**
    * When a workspace removed the app (many-workspace mode), in its scope, kept as long as a job record: a job of it
    * whose record is missing afterwards went with the workspace, the store did not lose it.

@@ -14,7 +14,8 @@ type Marker = z.infer<typeof MarkerSchema>;
 /** What operators read when the store lost its data. */
 export const DATA_LOST_MESSAGE =
   'The store lost its data (Redis restarted without persistence, failed over to an empty replica, or was flushed): ' +
-  'jobs in progress are no longer polled. A reply in a job’s thread takes the job up again from its root message. ' +
+  'one instance now rebuilds the jobs in progress and the digest subscriptions from Slack and the service ' +
+  '(store.healed); a job it cannot find there is taken up again by a reply in its thread. ' +
   'Run Redis with persistence (AOF or RDB) and maxmemory-policy noeviction (docs/operating.md#redis).';
 
 export interface StoreLoss {
@@ -25,6 +26,11 @@ export interface StoreLoss {
    * job record: then a thread the store does not know may still be a job's. Reads the marker (one GET).
    */
   lostBefore(atMs: number): Promise<boolean>;
+  /**
+   * Calls `listener` with the time of the store's last loss once this instance knows of it (at once when it already
+   * does), and again for each later loss: this instance found the marker gone, or read a loss another one found.
+   */
+  onLost(listener: (lostAtMs: number) => void): void;
   stop(): void;
 }
 
@@ -42,6 +48,12 @@ export function watchStoreLoss(
   // Slack's `ts` is wall-clock time: the loss is dated on the same clock, whatever clock features read.
   const now = deps.now ?? Date.now;
   let lostAtMs: number | undefined;
+  const listeners: ((lostAtMs: number) => void)[] = [];
+  const learned = (atMs: number | undefined) => {
+    if (atMs === undefined || atMs <= (lostAtMs ?? 0)) return;
+    lostAtMs = atMs;
+    for (const listener of listeners) listener(atMs);
+  };
   let checking: Promise<void> | undefined;
 
   const write = (marker: Marker) => store.kv.set(keys.storeMarker(), marker);
@@ -52,13 +64,14 @@ export function watchStoreLoss(
   const check = async () => {
     const marker = await read();
     if (marker) {
-      if (marker.lostAtMs && marker.lostAtMs > (lostAtMs ?? 0)) lostAtMs = marker.lostAtMs;
+      learned(marker.lostAtMs);
       return;
     }
-    lostAtMs = now();
+    const atMs = now();
     deps.log.error('store.data_lost', { message: DATA_LOST_MESSAGE });
     deps.metrics.storeDataLost('marker');
-    await write({ sinceMs: lostAtMs, lostAtMs });
+    learned(atMs);
+    await write({ sinceMs: atMs, lostAtMs: atMs });
   };
   // One read at a time; a store that does not answer is the health check's to report.
   const checkOnce = () => {
@@ -75,7 +88,7 @@ export function watchStoreLoss(
   return {
     async start() {
       const marker = await read();
-      if (marker) lostAtMs = marker.lostAtMs;
+      if (marker) learned(marker.lostAtMs);
       else await write({ sinceMs: now() });
       timer = setInterval(() => void checkOnce(), everyMs);
       timer.unref();
@@ -84,6 +97,10 @@ export function watchStoreLoss(
       if (!timer) return false; // not started: no marker to read yet
       await checkOnce();
       return lostAtMs !== undefined && atMs < lostAtMs && now() - lostAtMs < RECORD_TTL_MS;
+    },
+    onLost(listener) {
+      listeners.push(listener);
+      if (lostAtMs !== undefined) listener(lostAtMs);
     },
     stop: () => clearInterval(timer),
   };

@@ -12,7 +12,9 @@ export {
   type ReportQuery,
   ReportQuerySchema,
 } from './date-range.js';
-export { endDigests } from './digest/scheduler.js';
+export { healSubscription } from './digest/heal.js';
+export { DIGEST_EVENT_TYPE } from './digest/metadata.js';
+export { adoptDigests, endDigests } from './digest/scheduler.js';
 export { decodeReport } from './doors/command.js';
 export { answerAtDoor, type DoorDeps, zoneOf } from './doors/door-kit.js';
 export { formatCount, formatRange } from './format.js';

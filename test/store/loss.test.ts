@@ -45,4 +45,40 @@ describe.each(storesOnly)('the store’s data-loss marker ($kind store)', ({ red
       second.stop();
     },
   );
+
+  it.skipIf(!available)(
+    'tells its listeners of each loss once: the one it found, one another found, one before it started',
+    async () => {
+      const logs = captureLogs();
+      store = await createStore({ redisUrl, namespace, log: logs.log });
+      const metrics = createMetrics();
+      let now = 2_000_000;
+      const first = watchStoreLoss(store, { log: logs.log, metrics, now: () => now });
+      await first.start();
+      const heard: number[] = [];
+      first.onLost((lostAtMs) => heard.push(lostAtMs));
+      expect(heard).toEqual([]); // a first start is no loss
+
+      await store.kv.delete(keys.storeMarker());
+      now += 5_000;
+      await first.lostBefore(now);
+      await first.lostBefore(now); // read again: the same loss, not told twice
+      expect(heard).toEqual([2_005_000]);
+
+      // An instance started after the loss hears of it as soon as it listens; a later loss another found, when it reads.
+      const second = watchStoreLoss(store, { log: logs.log, metrics, now: () => now });
+      await second.start();
+      const heardLater: number[] = [];
+      second.onLost((lostAtMs) => heardLater.push(lostAtMs));
+      expect(heardLater).toEqual([2_005_000]);
+      await store.kv.delete(keys.storeMarker());
+      now += 5_000;
+      await first.lostBefore(now);
+      await second.lostBefore(now);
+      expect(heard).toEqual([2_005_000, 2_010_000]);
+      expect(heardLater).toEqual([2_005_000, 2_010_000]);
+      first.stop();
+      second.stop();
+    },
+  );
 });

@@ -38,6 +38,7 @@ const PUBLISHED: Record<string, Budget[]> = {
   'conversations.open': tier(3),
   'conversations.history': tier(3),
   'conversations.replies': tier(3),
+  'users.conversations': tier(3),
   'chat.postMessage': [
     { limit: 1, windowMs: 1_000, perChannel: true },
     { limit: 300, windowMs: MINUTE },

@@ -7,7 +7,7 @@ import { type Answer, type Args, refuse } from './methods/answer.js';
  * conversation's kind: `channels:` for a public channel, `groups:` private, `im:` a DM, `mpim:` a group DM.
  * Methods not listed need none (`auth.test`, `chat.getPermalink`, `views.*`).
  */
-const NEEDS: Record<string, (args: Args) => string> = {
+const NEEDS: Record<string, (args: Args) => string | string[]> = {
   'chat.postMessage': () => 'chat:write',
   'chat.update': () => 'chat:write',
   'chat.postEphemeral': () => 'chat:write',
@@ -20,6 +20,11 @@ const NEEDS: Record<string, (args: Args) => string> = {
   'files.completeUploadExternal': () => 'files:write',
   'files.info': () => 'files:read',
   'users.info': () => 'users:read',
+  // One read scope for each conversation type asked for (public channels when none are).
+  'users.conversations': (args) =>
+    String(args.types ?? 'public_channel')
+      .split(',')
+      .map((type) => TYPE_SCOPES[type.trim()] ?? 'channels:read'),
   'reactions.add': () => 'reactions:write',
   'reactions.remove': () => 'reactions:write',
   'assistant.threads.setStatus': () => 'assistant:write',
@@ -31,6 +36,13 @@ const NEEDS: Record<string, (args: Args) => string> = {
   'agents.sessions.rename': () => 'chat:write',
 };
 
+const TYPE_SCOPES: Record<string, string> = {
+  public_channel: 'channels:read',
+  private_channel: 'groups:read',
+  im: 'im:read',
+  mpim: 'mpim:read',
+};
+
 /** A conversation's kind by its id: `D…` a DM, `G…` a private channel (or group DM, as Slack once named both). */
 function kind(channel: unknown): 'channels' | 'groups' | 'im' {
   const id = String(channel ?? '');
@@ -39,8 +51,9 @@ function kind(channel: unknown): 'channels' | 'groups' | 'im' {
 
 /** Slack's refusal of a call its token lacks the scope for: `missing_scope`, what it needed and what it has. */
 export function scopeRefusal(method: string, args: Args, provided: readonly string[]): Answer | undefined {
-  const needed = NEEDS[method]?.(args);
-  if (!needed || provided.includes(needed)) return undefined;
+  const needs = NEEDS[method]?.(args) ?? [];
+  const needed = (Array.isArray(needs) ? needs : [needs]).find((scope) => !provided.includes(scope));
+  if (!needed) return undefined;
   return refuse('missing_scope', { needed, provided: provided.join(',') });
 }
 

@@ -69,6 +69,7 @@ export class SlackStandin {
   readonly faults = new Faults();
   private server?: Server;
   private seq = 0;
+  private lastTsMicros = 0;
 
   constructor(workspace: Workspace = defaultWorkspace(), options: StandinOptions = {}) {
     this.workspace = workspace;
@@ -256,9 +257,14 @@ export class SlackStandin {
     return fileName ? `${base}/files/${channel}/${ts}/${fileName}` : this.home.permalink(channel, ts);
   }
 
-  /** A fresh message ts, unique across workspaces. */
+  /**
+   * A fresh message ts, unique across workspaces: as Slack's, the time it was stored (seconds, and microseconds after
+   * the dot), each one after the last, so `oldest`/`latest` and the age of a thread read as they do on Slack.
+   */
   nextTs(): string {
-    return `${1_700_000_000 + ++this.seq}.000100`;
+    this.lastTsMicros = Math.max(Date.now() * 1000, this.lastTsMicros + 1);
+    const seconds = Math.floor(this.lastTsMicros / 1_000_000);
+    return `${seconds}.${String(this.lastTsMicros % 1_000_000).padStart(6, '0')}`;
   }
 
   nextId(): number {

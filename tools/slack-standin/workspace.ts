@@ -39,6 +39,8 @@ export interface StandinChannel {
   sharedWith?: string[];
   /** False for a channel the bot is not in: `is_member` false, and posting there is refused with `not_in_channel`. */
   botMember?: boolean;
+  /** An archived channel: `is_archived`, and left out of `users.conversations` with `exclude_archived`. */
+  archived?: boolean;
 }
 
 /** Another organisation reached through Slack Connect: its people are not the workspace's, their team is theirs. */

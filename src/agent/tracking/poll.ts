@@ -90,7 +90,8 @@ async function readRecord(deps: PollDeps, data: PollData, log: Deps['log']): Pro
     if (!record && (await deps.store.kv.get(keys.workspaceRemoved()))) {
       log.info('tracking.gone_with_workspace', { round: data.round }); // removed (and installed again) meanwhile
     } else if (!record) {
-      // Its poll lives, its record does not: the store lost data (evicted, flushed). A reply in the thread heals it.
+      // Its poll lives, its record does not: the store lost data (evicted, flushed). Healing (`healing/`) or a
+      // reply in the thread binds it again.
       log.error('store.record_lost', { round: data.round, message: DATA_LOST_MESSAGE });
       deps.metrics.storeDataLost('record');
     }

@@ -11,12 +11,10 @@ import type { ScheduledDigest } from '../requests.js';
 import { UTC } from '../zone.js';
 import { DIGEST_PAGES_PER_PERIOD, digestMessage, type PeriodData } from './blocks.js';
 import { digestEndedNote } from './messages.js';
+import { DIGEST_EVENT_TYPE, digestMetadata } from './metadata.js';
 import { chartRange, describeSchedule, digestPeriod, latestDue } from './schedule.js';
 import { endSubscription, type SchedulerDeps } from './scheduler.js';
 import { getSubscription, type Subscription } from './store.js';
-
-/** `metadata.event_type` of a digest post, so one whose answer was lost (a 5xx, a timeout) can be found again. */
-const DIGEST_EVENT_TYPE = 'mintlify_visitors_digest';
 
 /** Up to `DIGEST_PAGES_PER_PERIOD` pages of the period's rows (cached like report pages) and its totals. */
 async function periodData(
@@ -69,10 +67,11 @@ export async function sendDigest(deps: DigestDeps, subscription: Subscription, d
  */
 async function postDigest(
   deps: DigestDeps,
-  { channel, project, schedule, createdBy }: Subscription,
+  subscription: Subscription,
   period: DayRange,
   fields: Fields,
 ): Promise<'posted' | 'failed' | 'ended'> {
+  const { channel, project, schedule, createdBy } = subscription;
   const [current, previous] = await Promise.all([
     periodData(deps, project, period),
     periodData(deps, project, previousPeriod(period)),
@@ -88,14 +87,15 @@ async function postDigest(
     previous: previous.data,
     scheduleText: describeSchedule(schedule),
   });
-  const payload = { cadence: schedule.cadence, from: period.from };
+  const metadata = digestMetadata(subscription, period);
+  const payload = metadata.event_payload;
   try {
     await deps.slack.chat.postMessage({
       channel,
       ...message,
       unfurl_links: false,
       unfurl_media: false,
-      metadata: { event_type: DIGEST_EVENT_TYPE, event_payload: payload },
+      metadata,
     });
     return 'posted';
   } catch (error) {

@@ -47,6 +47,23 @@ function inBounds(args: MethodCall['args']) {
   };
 }
 
+/**
+ * What Slack adds to a message that has replies: `thread_ts` (its own ts), `reply_count`, `reply_users_count`,
+ * `reply_users` (who replied, in order of their first reply) and `latest_reply`.
+ */
+function threadOf(messages: readonly StoredMessage[], channel: string, ts: string) {
+  const replies = messages.filter((m) => m.channel === channel && m.thread_ts === ts && m.ts !== ts);
+  if (replies.length === 0) return {};
+  const users = [...new Set(replies.map((m) => m.user).filter((u): u is string => u !== undefined))];
+  return {
+    thread_ts: ts,
+    reply_count: replies.length,
+    reply_users_count: users.length,
+    reply_users: users,
+    latest_reply: replies.at(-1)?.ts,
+  };
+}
+
 function read({ method, args, tenant, slack }: MethodCall): Answer {
   const withMetadata = flag(args.include_all_metadata);
   const channel = String(args.channel);
@@ -58,6 +75,7 @@ function read({ method, args, tenant, slack }: MethodCall): Answer {
     .map(({ metadata, channel: _, ...m }) => ({
       type: 'message',
       ...m,
+      ...threadOf(tenant.messages, channel, m.ts),
       ...(withMetadata && metadata !== undefined && { metadata }),
     }));
   // History is newest first; a thread is its root, then replies oldest first.
@@ -69,9 +87,48 @@ function read({ method, args, tenant, slack }: MethodCall): Answer {
   return ok({ messages: page, has_more: more, response_metadata: { next_cursor: more ? String(start + limit) : '' } });
 }
 
+/** The conversation types `users.conversations` lists, by the name its `types` argument uses. */
+export const CONVERSATION_TYPES = ['public_channel', 'private_channel', 'mpim', 'im'] as const;
+/** Slack's largest `users.conversations` page. */
+const MAX_CONVERSATIONS_PAGE = 1000;
+
+/**
+ * The conversations the bot is a member of, of the `types` asked (public channels when none are), in pages of
+ * `limit` (100 by default) with a `next_cursor`. The stand-in's DMs are not listed (it keeps no list of them), and
+ * its channels are public unless their id starts with `G`. Scopes are checked before (`scopes.ts`).
+ */
+function memberships({ args, tenant }: MethodCall): Answer {
+  const types = String(args.types ?? 'public_channel')
+    .split(',')
+    .map((t) => t.trim());
+  if (!types.every((t) => (CONVERSATION_TYPES as readonly string[]).includes(t))) return refuse('invalid_types');
+  const limit = args.limit === undefined ? 100 : Number(args.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_CONVERSATIONS_PAGE) return refuse('invalid_limit');
+  const start = args.cursor === undefined || args.cursor === '' ? 0 : Number(args.cursor);
+  if (!Number.isInteger(start) || start < 0) return refuse('invalid_cursor');
+  const listed = tenant.workspace.channels
+    .filter((c) => c.botMember !== false && !(flag(args.exclude_archived) && c.archived))
+    .filter((c) => types.includes(c.id.startsWith('G') ? 'private_channel' : 'public_channel'))
+    .map((c) => ({
+      id: c.id,
+      name: c.name,
+      is_channel: !c.id.startsWith('G'),
+      is_group: c.id.startsWith('G'),
+      is_im: false,
+      is_mpim: false,
+      is_private: c.id.startsWith('G'),
+      is_archived: c.archived === true,
+      is_ext_shared: (c.sharedWith ?? []).length > 0,
+    }));
+  const page = listed.slice(start, start + limit);
+  const more = start + limit < listed.length;
+  return ok({ channels: page, response_metadata: { next_cursor: more ? String(start + limit) : '' } });
+}
+
 export const conversationMethods: Record<string, Handler> = {
   'conversations.open': open,
   'conversations.info': info,
   'conversations.history': read,
   'conversations.replies': read,
+  'users.conversations': memberships,
 };

@@ -1,0 +1,76 @@
+import { bindingFromMetadata, OUTCOME_EVENT_TYPE, observationOf, outcomeOf } from '../agent/index.js';
+import type { Deps } from '../deps.js';
+import type { JobBinding } from '../store/jobs.js';
+
+/** Pages of a job's thread read for the outcomes it already holds (200 replies each). */
+const MAX_THREAD_PAGES = 10;
+
+export type JobHealDeps = Pick<
+  Deps,
+  'store' | 'slack' | 'mintlify' | 'tracker' | 'projects' | 'config' | 'log' | 'now'
+>;
+
+/**
+ * What healing did with one root message: `healed` (its record is back and its round polled), `known` (the store
+ * still has it), `ended` (the service says it ended and its thread holds an outcome: nothing is missing), `gone` (the
+ * service no longer has it), `old` (started before the job age limit), `other` (not a job of this app's projects).
+ */
+export type JobHealing = 'healed' | 'known' | 'ended' | 'gone' | 'old' | 'other';
+
+/**
+ * Rebuilds the job a root message's metadata names when the store lost its record: the record bound again from the
+ * metadata, in the round the thread shows (one after its last outcome while the service says it runs), and that
+ * round's poll added. The poll then posts its outcome once, as for any job.
+ */
+export async function healJob(
+  deps: JobHealDeps,
+  post: { channel: string; ts: string; payload: unknown },
+): Promise<JobHealing> {
+  const binding = bindingFromMetadata(post.payload, post.channel, post.ts);
+  if (!binding || !deps.projects.knows(binding.project)) return 'other';
+  if (deps.now() - binding.createdAtMs > deps.config.jobMaxAgeMs) return 'old';
+  const ref = { project: binding.project, jobId: binding.jobId };
+  if (await deps.store.jobs.get(ref)) return 'known';
+  const answer = await deps.mintlify.getJob(binding.project, binding.jobId);
+  if (!answer.ok) {
+    const { code } = answer.failure;
+    if (code === 'not_found' || code === 'refused') return 'gone';
+    throw new Error(`the service did not say how job ${binding.jobId} is (${code})`);
+  }
+  const posted = await postedRounds(deps, binding);
+  const ended = outcomeOf(answer.value, { prLink: null, round: 0 }) !== undefined;
+  if (ended && posted.length > 0) return 'ended';
+  const round = posted.length > 0 ? Math.max(...posted) + 1 : 0;
+  let record = await deps.store.jobs.create(binding, observationOf(answer.value), binding.createdAtMs);
+  // A follow-up's round: the store moves a round at a time, so the record is brought to it the same way.
+  while (record.round < round) record = await deps.store.jobs.startRound(binding, deps.now());
+  await deps.tracker.track({ ...ref, round: record.round });
+  deps.log.warn('store.job_healed', { ...ref, round: record.round, channel: binding.channel });
+  return 'healed';
+}
+
+/** The rounds whose outcome the job's thread holds (Slack is the witness of what was posted). */
+async function postedRounds(deps: Pick<Deps, 'slack'>, binding: JobBinding): Promise<number[]> {
+  const rounds: number[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_THREAD_PAGES; page++) {
+    const replies = await deps.slack.conversations.replies({
+      channel: binding.channel,
+      ts: binding.threadTs,
+      include_all_metadata: true,
+      limit: 200,
+      ...(cursor && { cursor }),
+    });
+    for (const message of replies.messages ?? []) {
+      const { event_type, event_payload } = (message.metadata ?? {}) as {
+        event_type?: string;
+        event_payload?: Record<string, unknown>;
+      };
+      if (event_type !== OUTCOME_EVENT_TYPE || event_payload?.job_id !== binding.jobId) continue;
+      if (event_payload.project === binding.project) rounds.push(Number(event_payload.round));
+    }
+    cursor = replies.response_metadata?.next_cursor || undefined;
+    if (!cursor) break;
+  }
+  return rounds.filter(Number.isInteger);
+}

@@ -1,0 +1,98 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Deps } from '../deps.js';
+import type { QueueInspector } from '../queue/engine.js';
+import { keys } from '../store/keys.js';
+import type { StoreLoss } from '../store/loss.js';
+import { servedDeps } from '../workspace.js';
+import { added, type Healed, healWorkspace, NOTHING_HEALED } from './heal.js';
+
+/** One instance heals at a time, under this claim, renewed between channels and released when it is done. */
+const HEAL_CLAIM_MS = 60_000;
+/** After a failed try, or while another instance heals: the first wait, doubled up to HEAL_RETRY_MAX_MS. */
+const HEAL_RETRY_MS = 1_000;
+const HEAL_RETRY_MAX_MS = 60_000;
+
+export interface HealOptions {
+  /** The first wait between tries (tests shorten it). */
+  retryMs?: number;
+}
+
+/**
+ * Heals after each loss of the store this instance learns of (it found the marker gone, read a loss another found,
+ * or started on a store whose last loss was never healed), one loss after the other.
+ */
+export function startHealing(
+  deps: Deps,
+  engine: QueueInspector,
+  loss: Pick<StoreLoss, 'onLost'>,
+  options: HealOptions = {},
+): void {
+  let healing = Promise.resolve();
+  loss.onLost((lostAtMs) => {
+    healing = healing
+      .then(() => healLoss(deps, engine, lostAtMs, options))
+      .then(
+        () => undefined,
+        (error: unknown) => deps.log.error('store.heal_failed', { error }),
+      );
+  });
+}
+
+/**
+ * Rebuilds what the store lost at `lostAtMs` from Slack and the service, on one instance: the one holding the claim
+ * heals every workspace the app serves and records the loss as healed; the others wait, done once it is recorded,
+ * taking over when the healer died midway (its claim lapses). A failure midway (Slack, the service, the store) is
+ * tried again until it completes or the app stops. Resolves with what this instance healed.
+ */
+export async function healLoss(
+  deps: Deps,
+  engine: QueueInspector,
+  lostAtMs: number,
+  { retryMs = HEAL_RETRY_MS }: HealOptions = {},
+): Promise<Healed> {
+  const { store, log, instanceId } = deps;
+  let waitMs = retryMs;
+  while (!deps.stopping?.aborted) {
+    let claimed = false;
+    try {
+      if (await healedSince(deps, lostAtMs)) return NOTHING_HEALED;
+      claimed = await store.claims.claim(keys.healing(), instanceId, HEAL_CLAIM_MS);
+      if (claimed) {
+        const healed = await healAll(deps, engine);
+        await store.kv.set(keys.healed(), lostAtMs); // kept as long as the marker: a restart finds it healed
+        await store.claims.release(keys.healing(), instanceId);
+        log.info('store.healed', { lost_at: new Date(lostAtMs).toISOString(), ...healed });
+        return healed;
+      }
+    } catch (error) {
+      if (claimed) await releaseAfterFailure(deps);
+      log.warn('store.heal_retry', { retry_in_ms: waitMs, error });
+    }
+    // A stop ends the wait early; the loop then ends.
+    await sleep(waitMs, undefined, { signal: deps.stopping }).catch(() => undefined);
+    waitMs = Math.min(waitMs * 2, HEAL_RETRY_MAX_MS);
+  }
+  return NOTHING_HEALED;
+}
+
+async function healedSince(deps: Pick<Deps, 'store'>, lostAtMs: number): Promise<boolean> {
+  const healed = Number(await deps.store.kv.get(keys.healed()));
+  return healed >= lostAtMs;
+}
+
+async function healAll(deps: Deps, engine: QueueInspector): Promise<Healed> {
+  const stillOurs = async () => {
+    if (!(await deps.store.claims.renew(keys.healing(), deps.instanceId, HEAL_CLAIM_MS)))
+      throw new Error('another instance took the healing over');
+  };
+  let healed = NOTHING_HEALED;
+  for (const workspace of await servedDeps(deps, await deps.workspaces.all()))
+    healed = added(healed, await healWorkspace(workspace, engine, stillOurs));
+  return healed;
+}
+
+async function releaseAfterFailure(deps: Deps): Promise<void> {
+  await deps.store.claims
+    .release(keys.healing(), deps.instanceId)
+    .catch((error: unknown) => deps.log.warn('store.heal_release_failed', { error }));
+}

@@ -1,0 +1,109 @@
+import { webApi } from '@slack/bolt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SlackStandin, startSlackStandin } from '../../tools/slack-standin/index.js';
+
+/**
+ * `users.conversations` and `conversations.history` with metadata, as the app reads them back to heal a store that
+ * lost its data: the conversations the bot is a member of, by type, in pages; each message's metadata only when
+ * `include_all_metadata` asks for it.
+ */
+describe('Slack stand-in: users.conversations and history with metadata', () => {
+  let slack: SlackStandin;
+  const clientFor = (token: string) =>
+    new webApi.WebClient(token, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+  const bot = () => clientFor(slack.workspace.botToken);
+
+  beforeAll(async () => {
+    slack = await startSlackStandin();
+    slack.workspace.channels.push(
+      { id: 'G123SECRET', name: 'secret' },
+      { id: 'C567NOBOT', name: 'no-bot', botMember: false },
+      { id: 'C678OLD', name: 'old', archived: true },
+    );
+  });
+  afterAll(() => slack.close());
+
+  const ids = (answer: { channels?: { id?: string }[] }) => (answer.channels ?? []).map((c) => c.id);
+
+  it('lists public channels the bot is in by default; private ones when asked; never one it is not in', async () => {
+    const publicOnly = await bot().users.conversations({});
+    expect(ids(publicOnly)).toEqual(['C123DOCS', 'C234GENERAL', 'C345RANDOM', 'C456PARTNERS', 'C678OLD']);
+    const both = await bot().users.conversations({ types: 'public_channel,private_channel', exclude_archived: true });
+    expect(ids(both)).toContain('G123SECRET');
+    expect(ids(both)).not.toContain('C567NOBOT');
+    expect(ids(both)).not.toContain('C678OLD');
+    expect(both.channels?.find((c) => c.id === 'G123SECRET')).toMatchObject({ is_private: true, is_group: true });
+  });
+
+  it('pages with limit and next_cursor until the cursor is empty', async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await bot().users.conversations({ types: 'public_channel', limit: 2, ...(cursor && { cursor }) });
+      seen.push(...(ids(page) as string[]));
+      cursor = page.response_metadata?.next_cursor || undefined;
+      pages++;
+    } while (cursor);
+    expect(pages).toBe(3);
+    expect(seen).toEqual(['C123DOCS', 'C234GENERAL', 'C345RANDOM', 'C456PARTNERS', 'C678OLD']);
+  });
+
+  it('refuses unknown types, a limit over 1000 and a bad cursor with Slack’s errors', async () => {
+    await expect(bot().users.conversations({ types: 'public_channel,rooms' })).rejects.toMatchObject({
+      data: { ok: false, error: 'invalid_types' },
+    });
+    await expect(bot().users.conversations({ limit: 1001 })).rejects.toMatchObject({
+      data: { error: 'invalid_limit' },
+    });
+    await expect(bot().users.conversations({ cursor: 'nonsense' })).rejects.toMatchObject({
+      data: { error: 'invalid_cursor' },
+    });
+  });
+
+  it('needs the read scope of every type asked for: DMs need im:read, which the app’s manifest does not grant', async () => {
+    await expect(bot().users.conversations({ types: 'public_channel,im' })).rejects.toMatchObject({
+      data: { error: 'missing_scope', needed: 'im:read' },
+    });
+    slack.acceptToken('xoxb-public-read', 'bot', undefined, ['channels:read']);
+    const narrow = clientFor('xoxb-public-read');
+    await expect(narrow.users.conversations({ types: 'public_channel' })).resolves.toMatchObject({ ok: true });
+    await expect(narrow.users.conversations({ types: 'private_channel' })).rejects.toMatchObject({
+      data: { error: 'missing_scope', needed: 'groups:read' },
+    });
+  });
+
+  it('conversations.history returns metadata only with include_all_metadata, newest first, from oldest on', async () => {
+    const posted = await bot().chat.postMessage({
+      channel: 'C345RANDOM',
+      text: 'Working',
+      metadata: { event_type: 'mintlify_agent_job', event_payload: { job_id: 'job_1' } },
+    });
+    await bot().chat.postMessage({ channel: 'C345RANDOM', text: 'Later' });
+    const plain = await bot().conversations.history({ channel: 'C345RANDOM' });
+    expect(plain.messages?.[1]).not.toHaveProperty('metadata');
+    const withMetadata = await bot().conversations.history({ channel: 'C345RANDOM', include_all_metadata: true });
+    expect(withMetadata.messages?.map((m) => m.text)).toEqual(['Later', 'Working']);
+    expect(withMetadata.messages?.[1]?.metadata).toEqual({
+      event_type: 'mintlify_agent_job',
+      event_payload: { job_id: 'job_1' },
+    });
+    const newer = await bot().conversations.history({ channel: 'C345RANDOM', oldest: String(posted.ts) });
+    expect(newer.messages?.map((m) => m.text)).toEqual(['Later']);
+  });
+
+  it('a message with replies carries its thread in the history: reply_count, reply_users, latest_reply', async () => {
+    const parent = slack.people.says('U123ALICE', 'C234GENERAL', 'Who documents the webhooks?');
+    const reply = await bot().chat.postMessage({ channel: 'C234GENERAL', thread_ts: parent.ts, text: 'On it' });
+    const history = await bot().conversations.history({ channel: 'C234GENERAL' });
+    const listed = history.messages?.find((m) => m.ts === parent.ts);
+    expect(listed).toMatchObject({
+      thread_ts: parent.ts,
+      reply_count: 1,
+      reply_users_count: 1,
+      reply_users: [slack.workspace.botUserId],
+      latest_reply: reply.ts,
+    });
+    expect(history.messages?.some((m) => m.ts === reply.ts)).toBe(false); // replies are not in the history
+  });
+});
