@@ -14,6 +14,7 @@ import { createSlackTransport, type SlackTransport } from './slack/transport.js'
 import { ownOrganisation } from './tenants/own-organisation.js';
 import { registerTenancy } from './tenants/register.js';
 import { markingGone } from './tenants/removal.js';
+import { registerUnfurls } from './unfurls/index.js';
 import { registerVisitors } from './visitors/register.js';
 
 /*
@@ -49,4 +50,5 @@ export function registerDoors(
   registerAgent(transport.bolt, deps);
   registerHome(transport.bolt, deps);
   registerVisitors(transport.bolt, deps);
+  registerUnfurls(transport.bolt, deps);
 }

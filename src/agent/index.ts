@@ -4,3 +4,4 @@
 export { toIncoming } from './doors/incoming.js';
 export { formatElapsed, jobStatus } from './job-messages.js';
 export { HOURLY_LIMIT, type Quota, type QuotaKind } from './quota.js';
+export { shortcutModal } from './shortcut-modal.js';
