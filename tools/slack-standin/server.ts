@@ -11,6 +11,7 @@ import { type RateLimitOptions, RateLimits } from './rate-limits.js';
 import { TokenRotation } from './rotation.js';
 import { type MessagingView, type StoredMessage, Tenant } from './tenant.js';
 import { Tokens } from './tokens.js';
+import { manifestUnfurlDomains } from './unfurls.js';
 import { messageWire } from './wire.js';
 import { defaultWorkspace, type Enterprise, type StandinUser, type Workspace } from './workspace.js';
 
@@ -55,6 +56,8 @@ export class SlackStandin {
   readonly people = new PeopleActions(this);
   /** The app's manifest view (one app, every workspace): events sent, suggested prompts. Set it to migrate. */
   view: MessagingView;
+  /** The app's `unfurl_domains`: links to them get `link_shared`. The manifest's, unless a test sets others. */
+  unfurlDomains: readonly string[] = manifestUnfurlDomains();
   url = '';
   /** How files' bytes go out (a test slows it down); each download, with the bytes sent before the client hung up. */
   fileServing: FileServing = { chunkBytes: 64 * 1024, pauseMs: 0 };

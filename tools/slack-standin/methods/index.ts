@@ -4,6 +4,7 @@ import { chatMethods } from './chat.js';
 import { conversationMethods } from './conversations.js';
 import { fileMethods } from './files.js';
 import { identityMethods } from './identity.js';
+import { unfurlMethods } from './unfurl.js';
 import { viewMethods } from './views.js';
 
 /** Every Web API method the stand-in answers, by family. Others answer `{ ok: true }`. */
@@ -14,4 +15,5 @@ export const METHODS: Record<string, Handler> = {
   ...fileMethods,
   ...viewMethods,
   ...assistantMethods,
+  ...unfurlMethods,
 };
