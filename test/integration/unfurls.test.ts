@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { UPDATE_PAGE_ACTION } from '../../src/unfurls/index.js';
+import { viewSubmission } from '../fixtures/conversation.js';
+import { buttonClick, buttonsIn, CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
+import { useHarness } from '../support/harness.js';
+import { storeKinds } from '../support/redis.js';
+import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
+
+/** The docs site of the test project: its domain is the manifest's `unfurl_domains` entry. */
+const DOCS = 'https://docs.example.com';
+const VISITORS_PATH = `/v1/analytics/${TEST_PROJECT_ID}/visitors`;
+
+interface Attachment {
+  blocks: { type: string; text?: { text: string }; fields?: { text: string }[] }[];
+}
+
+describe.each(storeKinds)('docs links unfurled with their readers ($label)', (store) => {
+  const h = useHarness({ store, env: { MINTLIFY_DOCS_URL: DOCS }, boot: true });
+
+  const unfurlCalls = () => h.slack.callsTo('chat.unfurl');
+  const serviceCalls = () => h.sim.requests.filter((r) => r.path === VISITORS_PATH).length;
+
+  /** A person pastes `typed` in the channel; Slack delivers the message and, for a docs domain, link_shared. */
+  async function paste(typed: string) {
+    const said = h.slack.people.says(USER_ID, CHANNEL_ID, typed);
+    await h.deliver(said.events);
+    return said;
+  }
+
+  /** The `n`th unfurl the app sent, by URL. */
+  async function unfurled(n: number): Promise<Record<string, Attachment>> {
+    const call = await eventually(() => unfurlCalls()[n], 5_000, `chat.unfurl ${n}`);
+    return call.args.unfurls as Record<string, Attachment>;
+  }
+
+  it('unfurls a docs link with its human and AI visitors, their change and Update this page, once per 10 min', async () => {
+    const url = `${DOCS}/quickstart`;
+    const said = await paste(`Have you read ${url} lately?`);
+    const attachment = (await unfurled(0))[url];
+    const text = JSON.stringify(attachment);
+    expect(text).toContain(`<${url}|/quickstart>`);
+    expect(text).toMatch(/Human visitors\\n\*[\d,]+\* {2}(▲|▼|±|new)/);
+    expect(text).toMatch(/AI visitors\\n\*[\d,]+\* {2}(▲|▼|±|new)/);
+    const [button] = buttonsIn(attachment?.blocks);
+    expect(button?.button).toMatchObject({ action_id: UPDATE_PAGE_ACTION, text: { text: 'Update this page' } });
+    expect(JSON.parse(button?.button.value ?? '')).toEqual({ project: TEST_PROJECT_ID, path: '/quickstart' });
+    // What Slack keeps on the message is what the app sent for the link_shared it got.
+    const share = h.slack.tenant().linkShares.find((s) => s.messageTs === said.ts);
+    expect(share?.unfurls[url]).toEqual(attachment);
+    const asked = serviceCalls();
+    expect(asked).toBeGreaterThanOrEqual(2); // the last 7 days and the 7 before
+
+    await paste(`Again: ${url}`);
+    expect((await unfurled(1))[url]).toEqual(attachment);
+    expect(serviceCalls()).toBe(asked);
+  });
+
+  it('gives a page the service does not know a plain preview: its path and project, no numbers, no button', async () => {
+    const url = `${DOCS}/no-such-page`;
+    await paste(url);
+    const attachment = (await unfurled(0))[url];
+    const text = JSON.stringify(attachment);
+    expect(text).toContain('/no-such-page');
+    expect(text).toContain(TEST_PROJECT_ID);
+    expect(text).not.toContain('visitors');
+    expect(buttonsIn(attachment?.blocks)).toEqual([]);
+  });
+
+  it('ignores a link to an unfurl domain that is not a connected project’s docs', async () => {
+    // This test's Slack app also unfurls a status page (the stand-in is made again for each test).
+    h.slack.unfurlDomains = [...h.slack.unfurlDomains, 'status.example.org'];
+    const said = await paste('Outage: https://status.example.org/incidents/42');
+    expect(said.events.map((e) => e.event.type)).toEqual(['message', 'link_shared']);
+    // The app answered the message (a person's, not a job's thread) and the link_shared: it unfurled nothing.
+    await paste(`${DOCS}/changelog`);
+    const last = await unfurled(0);
+    expect(Object.keys(last)).toEqual([`${DOCS}/changelog`]);
+    expect(unfurlCalls()).toHaveLength(1);
+  });
+
+  it('Update this page opens the agent’s form for the page; submitted, it starts a job in the link’s thread', async () => {
+    const url = `${DOCS}/quickstart`;
+    const said = await paste(url);
+    const [button] = buttonsIn((await unfurled(0))[url]?.blocks);
+    expect(button).toBeDefined();
+    if (!button) return;
+    await h.interact(buttonClick(button.button, { messageTs: said.ts }));
+    const opened = await eventually(() => h.slack.callsTo('views.open')[0], 5_000, 'views.open');
+    const view = opened.args.view as Record<string, unknown>;
+    expect(JSON.stringify(view.blocks)).toContain('"initial_value":"Update the page /quickstart: "');
+    await h.interact(viewSubmission(view, 'Update the page /quickstart: say Node 24 is required'));
+    await h.jobOf(CHANNEL_ID, said.ts);
+    const prompts = h.creates().map((r) => (r.body as { prompt: string }).prompt);
+    expect(prompts).toEqual(['Update the page /quickstart: say Node 24 is required']);
+  });
+});
