@@ -95,9 +95,17 @@ export const docsUrlProblem = (value: string) => {
   const url = new URL(value);
   return url.protocol === 'https:' && url.hostname && !url.search && !url.hash && !url.username ? undefined : expected;
 };
-export const docsUrl = optional.refine((v) => v === undefined || !docsUrlProblem(v), {
-  message: 'expected the https address of the docs site, e.g. https://docs.example.com',
-});
+/** The docs sites: the default project's (`MINTLIFY_DOCS_URL`) and the others' (`project id:URL` pairs). */
+export const docsUrlFields = {
+  own: optional.refine((v) => v === undefined || !docsUrlProblem(v), {
+    message: 'expected the https address of the docs site, e.g. https://docs.example.com',
+  }),
+  others: pairList('project id:docs URL, e.g. proj_b:https://docs.b.example', PROJECT_ID, docsUrlProblem),
+};
+/** Each project's docs site, by project id. */
+export function docsSites(projectId: string | undefined, own: string | undefined, others: Record<string, string>) {
+  return { ...(projectId && own && { [projectId]: own }), ...others };
+}
 export const projectIdProblem = (id: string) =>
   PROJECT_ID.test(id) ? undefined : 'expected a project id (letters, digits, _ or -)';
 /**
