@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UPDATE_PAGE_ACTION } from '../../src/unfurls/index.js';
+import { UNFURLS_PER_WINDOW } from '../../src/unfurls/unfurl.js';
 import { viewSubmission } from '../fixtures/conversation.js';
 import { buttonClick, buttonsIn, CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
@@ -78,6 +79,17 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     expect(unfurlCalls()).toHaveLength(1);
   });
 
+  it('logs Slack refusing an unfurl, and unfurls the next link as usual', async () => {
+    h.slack.fail('chat.unfurl', { error: 'cannot_unfurl_url' });
+    const refused = await paste(`${DOCS}/quickstart`);
+    await eventually(() => h.app.logs().includes('slack.unfurl_failed'), 5_000, 'the refusal logged');
+    expect(h.app.logs()).toContain('cannot_unfurl_url');
+    const said = await paste(`${DOCS}/quickstart`);
+    const shares = () => h.slack.tenant().linkShares;
+    await eventually(() => Object.keys(shares().find((s) => s.messageTs === said.ts)?.unfurls ?? {}).length > 0);
+    expect(shares().find((s) => s.messageTs === refused.ts)?.unfurls).toEqual({});
+  });
+
   it('Update this page opens the agent’s form for the page; submitted, it starts a job in the link’s thread', async () => {
     const url = `${DOCS}/quickstart`;
     const said = await paste(url);
@@ -92,5 +104,20 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     await h.jobOf(CHANNEL_ID, said.ts);
     const prompts = h.creates().map((r) => (r.body as { prompt: string }).prompt);
     expect(prompts).toEqual(['Update the page /quickstart: say Node 24 is required']);
+  });
+});
+
+describe('docs links unfurled within the workspace’s budget', () => {
+  const h = useHarness({ env: { MINTLIFY_DOCS_URL: DOCS }, boot: true });
+
+  it(`unfurls at most ${UNFURLS_PER_WINDOW} links a minute in a workspace, leaving the rest to Slack`, async () => {
+    for (let i = 0; i <= UNFURLS_PER_WINDOW; i++) {
+      await h.deliver(h.slack.people.says(USER_ID, CHANNEL_ID, `${DOCS}/quickstart`).events);
+    }
+    await eventually(() => h.app.logs().includes('unfurls.skipped'), 8_000, 'the unfurl over budget skipped');
+    expect(h.app.logs()).toContain('"reason":"budget"');
+    await eventually(() => h.slack.callsTo('chat.unfurl').length === UNFURLS_PER_WINDOW, 5_000, 'the unfurls made');
+    const unfurled = h.slack.tenant().linkShares.filter((s) => Object.keys(s.unfurls).length > 0);
+    expect(unfurled).toHaveLength(UNFURLS_PER_WINDOW);
   });
 });
