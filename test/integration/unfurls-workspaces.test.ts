@@ -42,6 +42,8 @@ describe.each(storeKinds)('docs links in many workspaces ($label)', (store) => {
     await h.deliver(acme.events);
     const call = await eventually(() => h.slack.callsTo('chat.unfurl')[0], 5_000, 'chat.unfurl');
     expect(call.teamId).toBe('T1');
+    const shared = () => h.slack.tenant('T1').linkShares.find((s) => s.messageTs === acme.ts);
+    await eventually(() => Object.keys(shared()?.unfurls ?? {}).length > 0, 5_000, 'the unfurl Slack kept');
     expect(JSON.stringify(call.args.unfurls)).toContain('proj_a');
     expect(ws.keysUsedFor('proj_a').size).toBeGreaterThan(0);
     expect(globexAsked()).toBe(probes);
