@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LOST_PAGE } from '../../src/unfurls/doors/update-page.js';
 import { UPDATE_PAGE_ACTION } from '../../src/unfurls/index.js';
 import { UNFURLS_PER_WINDOW } from '../../src/unfurls/unfurl.js';
 import { viewSubmission } from '../fixtures/conversation.js';
@@ -77,6 +78,19 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     const last = await unfurled(0);
     expect(Object.keys(last)).toEqual([`${DOCS}/changelog`]);
     expect(unfurlCalls()).toHaveLength(1);
+  });
+
+  it('answers a click on an Update this page that lost its page with a notice, and starts nothing', async () => {
+    const button = {
+      type: 'button' as const,
+      action_id: UPDATE_PAGE_ACTION,
+      text: { type: 'plain_text', text: 'Update this page' },
+      value: '{"project":',
+    };
+    await h.interact(buttonClick(button));
+    const opened = await eventually(() => h.slack.callsTo('views.open')[0], 5_000, 'views.open');
+    expect(JSON.stringify(opened.args.view)).toContain(LOST_PAGE);
+    expect(h.creates()).toEqual([]);
   });
 
   it('logs Slack refusing an unfurl, and unfurls the next link as usual', async () => {
