@@ -35,7 +35,11 @@ const NONE = { human: 0, ai: 0, total: 0 };
  */
 export async function pageStats(deps: PageDeps, project: string, path: string): Promise<PageStats> {
   const key = keys.unfurlPage(project, path);
-  const hit = PageStatsSchema.safeParse(await deps.store.kv.get(key).catch(() => undefined));
+  const cached = await deps.store.kv.get(key).catch((error: unknown) => {
+    deps.log.warn('unfurls.cache_unavailable', { op: 'get', error });
+    return undefined;
+  });
+  const hit = PageStatsSchema.safeParse(cached);
   if (hit.success) return hit.data;
   const nowMs = deps.now();
   const today = todayNumber(nowMs);
