@@ -57,6 +57,16 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     expect(serviceCalls()).toBe(asked);
   });
 
+  it('unfurls a docs link still in the composer, by its unfurl_id', async () => {
+    const url = `${DOCS}/quickstart`;
+    await h.deliver(h.slack.people.types(USER_ID, CHANNEL_ID, `draft ${url}`).events);
+    const call = await eventually(() => h.slack.callsTo('chat.unfurl')[0], 5_000, 'chat.unfurl');
+    expect(call.args).toMatchObject({ source: 'composer', unfurl_id: expect.any(String) });
+    const share = h.slack.tenant().linkShares.find((s) => s.source === 'composer');
+    await eventually(() => Object.keys(share?.unfurls ?? {}).length > 0, 5_000, 'the composer preview');
+    expect(JSON.stringify(share?.unfurls[url])).toContain('Human visitors');
+  });
+
   it('gives a page the service does not know a plain preview: its path and project, no numbers, no button', async () => {
     const url = `${DOCS}/no-such-page`;
     await paste(url);

@@ -64,6 +64,21 @@ describe('Slack stand-in: link_shared and chat.unfurl', () => {
     expect(share?.unfurls).toEqual({ [url]: second });
   });
 
+  it('sends a composer link_shared while a link is typed, answered by unfurl_id with source composer only', async () => {
+    const url = `https://${DOMAIN}/sdks/node`;
+    expect(slack.people.types('U456BOB', 'C123DOCS', 'no link yet').events).toEqual([]);
+    const [envelope] = slack.people.types('U456BOB', 'C123DOCS', `draft: ${url}`).events;
+    const event = envelope?.event ?? {};
+    expect(event).toMatchObject({ type: 'link_shared', channel: 'COMPOSER', source: 'composer', links: [{ url }] });
+    expect(event.message_ts).toBe(event.unfurl_id);
+    const unfurlId = String(event.unfurl_id);
+    await expect(
+      client.chat.unfurl({ unfurl_id: unfurlId, source: 'conversations_history', unfurls: { [url]: attachment } }),
+    ).rejects.toMatchObject({ data: { error: 'cannot_unfurl_url' } });
+    await client.chat.unfurl({ unfurl_id: unfurlId, source: 'composer', unfurls: { [url]: attachment } });
+    expect(slack.tenant().linkShares.find((s) => s.unfurlId === unfurlId)?.unfurls).toEqual({ [url]: attachment });
+  });
+
   it.each<[string, Record<string, unknown>, string]>([
     ['no channel', { ts: '1.0' }, 'missing_channel'],
     ['no ts', { channel: 'C123DOCS' }, 'missing_ts'],

@@ -56,6 +56,50 @@ export function unfurlDomainOf(url: string, domains: readonly string[]): string 
 }
 
 /**
+ * The `link_shared` Slack sends while `user` is still typing `wire` in the composer (docs.slack.dev changelog
+ * 2021-08, "Changes to unfurls"): `channel` is `COMPOSER` and `message_ts` is the unfurl's id, valid for nothing
+ * but `chat.unfurl` with `source: composer`. Undefined when no link is to an unfurl domain.
+ */
+export function composerLinkShared(
+  slack: SlackStandin,
+  tenant: Tenant,
+  user: string,
+  wire: string,
+): EventEnvelope | undefined {
+  const links = unfurlLinks(slack, wire);
+  if (links.length === 0) return undefined;
+  const unfurlId = `${user}-${slack.nextId()}`;
+  const share: LinkShare = {
+    unfurlId,
+    source: 'composer',
+    channel: 'COMPOSER',
+    messageTs: unfurlId,
+    urls: links.map((link) => link.url),
+    unfurls: {},
+  };
+  tenant.linkShares.push(share);
+  return eventEnvelope(tenant, {
+    type: 'link_shared',
+    channel: 'COMPOSER',
+    is_bot_user_member: true,
+    user,
+    message_ts: unfurlId,
+    unfurl_id: unfurlId,
+    source: 'composer',
+    links,
+    event_ts: unfurlId,
+  });
+}
+
+/** The links of `wire` to a domain of the app's `unfurl_domains`, with the domain each matched. */
+function unfurlLinks(slack: SlackStandin, wire: string): { domain: string; url: string }[] {
+  return linksIn(wire).flatMap((url) => {
+    const domain = unfurlDomainOf(url, slack.unfurlDomains);
+    return domain ? [{ domain, url }] : [];
+  });
+}
+
+/**
  * The `link_shared` event for a posted message, when it links to an unfurl domain (the app's own messages and
  * bots' never get one): recorded on the workspace so `chat.unfurl` can answer it.
  */
@@ -64,10 +108,7 @@ export function linkSharedEvent(
   tenant: Tenant,
   message: StoredMessage & { user: string },
 ): EventEnvelope | undefined {
-  const links = linksIn(message.text ?? '').flatMap((url) => {
-    const domain = unfurlDomainOf(url, slack.unfurlDomains);
-    return domain ? [{ domain, url }] : [];
-  });
+  const links = unfurlLinks(slack, message.text ?? '');
   if (links.length === 0 || message.user === tenant.workspace.botUserId) return undefined;
   const share: LinkShare = {
     unfurlId: `${message.channel}.${message.ts.replace('.', '')}.${slack.nextId()}`,
