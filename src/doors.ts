@@ -3,6 +3,7 @@ import type { StartOptions } from './app.js';
 import type { Config } from './config.js';
 import type { Deps } from './deps.js';
 import { registerHome } from './home/register.js';
+import { registerInsights } from './insights/index.js';
 import type { Installs, ManyWorkspaces } from './installs.js';
 import type { Logger } from './log.js';
 import type { Metrics } from './metrics.js';
@@ -50,5 +51,6 @@ export function registerDoors(
   registerAgent(transport.bolt, deps);
   registerHome(transport.bolt, deps);
   registerVisitors(transport.bolt, deps);
+  registerInsights(transport.bolt, deps);
   registerUnfurls(transport.bolt, deps);
 }

@@ -41,13 +41,17 @@ export function takeProjectOption(text: string): { project?: string; rest: strin
 }
 
 /** Which project this channel uses and, when there are several, the others and how to pick one (mrkdwn). */
-export function describeProjects(projects: Projects, channel: string, command: '/agent' | '/visitors'): string {
+export function describeProjects(
+  projects: Projects,
+  channel: string,
+  command: '/agent' | '/visitors' | '/insights',
+): string {
   const here = projects.forChannel(channel);
   const line = `This channel uses project ${inlineCode(here)}.`;
   if (projects.all.length === 1) return line;
   const list = projects.all
     .map((p) => (p === projects.defaultProject ? `${inlineCode(p)} (default)` : inlineCode(p)))
     .join(', ');
-  const example = command === '/agent' ? '/agent --project <id> <instruction>' : '/visitors --project <id> [range]';
+  const example = command === '/agent' ? '/agent --project <id> <instruction>' : `${command} --project <id> [range]`;
   return `${line} Projects I know: ${list}. Pick another with ${inlineCode(example)}.`;
 }

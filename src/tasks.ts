@@ -2,10 +2,18 @@ import type { z } from 'zod';
 import { handleTurn, type Turn, TurnSchema } from './agent/conversation.js';
 import { errors } from './agent/messages.js';
 import { PaneTurnSchema, runPaneTurn } from './agent/pane.js';
+import { runStop, StopRequestSchema } from './agent/session/stop.js';
 import { ShortcutSubmissionSchema } from './agent/shortcut-modal.js';
 import { CommandStartSchema, runCommandStart, runShortcutStart } from './agent/tasks.js';
 import type { Deps } from './deps.js';
 import { TabOpenedSchema, tabOpened } from './home/publish.js';
+import {
+  InsightsRequestSchema,
+  insightsUnavailable,
+  runInsights,
+  runInsightsExport,
+  runInsightsPage,
+} from './insights/index.js';
 import { type TaskEnvelope, TaskEnvelopeSchema, type TaskLane } from './lanes.js';
 import { QueueUnavailableError, type UnstartedJob } from './queue/engine.js';
 import type { Message } from './slack/message.js';
@@ -108,6 +116,14 @@ export const TASKS = {
         agentUnavailable(instruction, why),
       ),
   }),
+  // Slack's Stop on a job's agent session, or `/agent stop` (agent/session/stop.ts).
+  'agent.stop': task({
+    lane: 'agent',
+    schema: StopRequestSchema,
+    run: runStop,
+    unavailable: (deps, { userId, channel, threadTs, responseUrl }, why) =>
+      deps.replies.privately({ userId, channel, threadTs, responseUrl }, agentUnavailable('/agent stop', why)),
+  }),
   'home.opened': task({ lane: 'agent', schema: TabOpenedSchema, run: tabOpened }),
   'visitors.report': report('reports', runReport),
   'visitors.turn_page': report('reports', runTurnPage),
@@ -119,6 +135,24 @@ export const TASKS = {
   'visitors.export': report('exports', runExport),
   'visitors.chart': report('charts', runChart),
   'visitors.share_chart': report('charts', runShareChart),
+  'insights.show': task({
+    lane: 'reports',
+    schema: InsightsRequestSchema,
+    run: runInsights,
+    unavailable: (deps, request) => insightsUnavailable(deps, request),
+  }),
+  'insights.turn_page': task({
+    lane: 'reports',
+    schema: InsightsRequestSchema,
+    run: runInsightsPage,
+    unavailable: (deps, request) => insightsUnavailable(deps, request),
+  }),
+  'insights.export': task({
+    lane: 'exports',
+    schema: InsightsRequestSchema,
+    run: runInsightsExport,
+    unavailable: (deps, request) => insightsUnavailable(deps, request),
+  }),
 };
 
 export type TaskKind = keyof typeof TASKS;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import pLimit from 'p-limit';
 import { createQuota } from './agent/quota.js';
+import { sessionFollowsJob } from './agent/session/status.js';
 import { createTracker } from './agent/tracking/track.js';
 import type { Config } from './config.js';
 import { createJobWatchers, type Deps } from './deps.js';
@@ -99,7 +100,7 @@ export function buildDeps(config: Config, options: WiringOptions, parts: Parts):
     digestEveryMs: options.digestEveryMs,
     afterAck: pLimit(AFTER_ACK_CONCURRENCY),
     background: pLimit(BACKGROUND_CONCURRENCY),
-    jobWatchers: createJobWatchers(log, () => deps, [homeFollowsJob]),
+    jobWatchers: createJobWatchers(log, () => deps, [homeFollowsJob, sessionFollowsJob]),
     dispatch: createDispatch(() => deps),
     quota: createQuota(store),
     tracker: createTracker({ config, now, workspace: SINGLE }, lanes.polls),

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { type Failed, logFailure, mayHaveRun } from '../mintlify/failure.js';
 import type { JobBinding, JobRef, ThreadKind } from '../store/jobs.js';
 import { persist } from '../store/retry.js';
+import { renameSession } from './session/status.js';
 import { refreshNow } from './tracking/root-message.js';
 
 /** A person's message for a job's agent, its text decoded at the door. */
@@ -93,5 +94,7 @@ export async function followUp(deps: FollowUpDeps, input: FollowUpInput): Promis
     tracked = false;
   });
   await refreshNow(deps, { project, jobId });
+  // The agent works on the new instruction now: the thread's agent session says so.
+  await renameSession(deps, { channel: input.channel, threadTs: input.threadTs }, text);
   return { ok: true, tracked };
 }

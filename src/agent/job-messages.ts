@@ -40,11 +40,17 @@ const STATUS: Record<RootState, { emoji: string; words: string }> = {
   expired: { emoji: ':zzz:', words: 'Stopped tracking' },
   untracked: { emoji: ':warning:', words: 'Result could not be posted in this thread' },
   stopped: { emoji: ':warning:', words: 'Tracking stopped' },
+  halted: { emoji: ':octagonal_sign:', words: 'Stopped' },
 };
 
-/** How a job's status reads (emoji and words), as its status line shows it. */
+/** A Slack user id, safe to write as a mention. */
+const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
+
+/** How a job's status reads (emoji and words), as its status line shows it: a Stop names who pressed it. */
 export function jobStatus(record: JobRecord): { emoji: string; words: string } {
-  return STATUS[record.ended ?? 'working'];
+  const status = STATUS[record.ended ?? 'working'];
+  const by = record.ended === 'halted' && SLACK_USER.test(record.stoppedBy ?? '') ? record.stoppedBy : undefined;
+  return by ? { ...status, words: `Stopped by <@${by}>` } : status;
 }
 
 /** Who asked, in which project, before the job exists. */
@@ -70,7 +76,7 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
   const who = `<@${job.userId}> asked the Mintlify agent:\n`;
   const asked = `${who}${clipEscaped(quote(job.prompt, PROMPT_PREVIEW_CHARS), SECTION_MAX_CHARS - who.length)}`;
   const state: RootState = options.unknown ? 'unknown' : !record ? 'starting' : (record.ended ?? 'working');
-  const { emoji, words } = STATUS[state];
+  const { emoji, words } = record && !options.unknown ? jobStatus(record) : STATUS[state];
   const parts = [`${emoji} ${words}`];
   if (options.showProject) parts.push(`project ${inlineCode(job.project)}`);
   if (job.contextNote) parts.push(escapeMrkdwn(job.contextNote));
@@ -99,6 +105,7 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
 const ROOT_HINT = 'Reply in this thread to give the agent follow-up instructions.';
 const ENDED_HINTS: Partial<Record<EndedKind, string>> = {
   stopped: 'Reply in this thread to pick it up again: your reply goes to the agent and I follow the job from there.',
+  halted: 'Reply in this thread to give the agent new instructions: I follow the job again from there.',
 };
 
 /**

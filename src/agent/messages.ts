@@ -9,6 +9,7 @@ export const USAGE = [
   '• `/agent Fix broken links in the quickstart`',
   'I post the job in this channel; reply in its thread to give the agent follow-up instructions.',
   'When the job ends I post the pull request (or say why there is none) in the thread.',
+  '`/agent stop` stops your latest job running here (or press Stop on the job’s thread).',
 ].join('\n');
 
 const CONVERSATION_USAGE = [

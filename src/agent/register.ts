@@ -7,6 +7,7 @@ import { agentCommand } from './doors/command.js';
 import { mention, message } from './doors/conversation.js';
 import { messageShortcut, shortcutSubmission } from './doors/shortcut.js';
 import { OPEN_PR_ACTION } from './job-messages.js';
+import { sessionStopped } from './session/door.js';
 import { SHORTCUT_ID } from './shortcut-modal.js';
 
 /**
@@ -22,6 +23,7 @@ export function registerAgent(app: App, root: Deps): void {
   app.event('message', inWorkspace(root, message));
   app.event('app_home_opened', inWorkspace(root, messagesTabOpened));
   app.event('app_context_changed', inWorkspace(root, contextChanged));
+  app.event('agent_session_stopped', inWorkspace(root, sessionStopped));
   app.shortcut({ callback_id: SHORTCUT_ID, type: 'message_action' }, inWorkspace(root, messageShortcut));
   app.view<ViewSubmitAction>(
     { callback_id: SHORTCUT_ID, type: 'view_submission' },

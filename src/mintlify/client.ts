@@ -1,6 +1,7 @@
 import ky, { HTTPError, type KyInstance, type Options, TimeoutError } from 'ky';
 import type { z } from 'zod';
 import { type Logger, redact } from '../log.js';
+import { type AnalyticsCalls, analyticsCalls } from './analytics.js';
 import type { Failed, ServiceFailure, ServiceResult } from './failure.js';
 import { parseRetryAfterMs } from './retry-after.js';
 import {
@@ -32,7 +33,7 @@ export interface MintlifyClientOptions {
 }
 
 /** Every call names its project: a job belongs to one for life, and each project may have its own key. */
-export interface MintlifyClient {
+export interface MintlifyClient extends AnalyticsCalls {
   createJob(project: string, prompt: string): Promise<ServiceResult<AgentJob>>;
   sendFollowUp(project: string, jobId: string, prompt: string): Promise<ServiceResult<AgentJob>>;
   getJob(project: string, jobId: string): Promise<ServiceResult<AgentJob>>;
@@ -58,6 +59,7 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
     });
 
   return {
+    ...analyticsCalls(call, checked),
     async createJob(project, prompt) {
       const op = { operation: 'create job', project };
       const body = checked(op, PromptSchema, prompt);

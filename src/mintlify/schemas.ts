@@ -65,7 +65,7 @@ export const VISITORS_DEFAULT_LIMIT = 50;
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A day (`YYYY-MM-DD`) or an ISO 8601 date-time with its offset (`2026-11-24T00:00:00+13:00`), as documented. */
-const ServiceDateSchema = z.union([
+export const ServiceDateSchema = z.union([
   z.string().regex(ISO_DAY).refine(isCalendarDay, 'not a calendar date'),
   z.iso.datetime({ offset: true }),
 ]);

@@ -43,6 +43,7 @@ export function inOneShape(r: JobRecord): JobRecord {
     ref: r.ref,
     model: r.model,
     prLink: r.prLink,
+    stoppedBy: r.stoppedBy,
     round: r.round,
     roundStartedAtMs: r.roundStartedAtMs,
     ended: r.ended,
@@ -103,8 +104,8 @@ export class MemoryJobStore implements JobStore {
     return this.#end(ref, round, ended, prLink);
   }
 
-  async stopTracking(ref: JobRef, round: number, why: StoppedKind = 'untracked'): Promise<Transition> {
-    return this.#end(ref, round, why);
+  async stopTracking(ref: JobRef, round: number, why: StoppedKind = 'untracked', by?: string): Promise<Transition> {
+    return this.#end(ref, round, why, undefined, by);
   }
 
   async beginPost(ref: JobRef, round: number): Promise<PostPermit> {
@@ -172,13 +173,14 @@ export class MemoryJobStore implements JobStore {
     return this.#write(record);
   }
 
-  #end(ref: JobRef, round: number, ended: JobRecord['ended'], prLink?: string | null): Transition {
+  #end(ref: JobRef, round: number, ended: JobRecord['ended'], prLink?: string | null, by?: string): Transition {
     const found = this.#read(ref);
     if (!found) return { ok: false, record: found };
     // A posted PR link is recorded even when the round moved on: it is in the thread, so the next round "updates" it.
     const record = prLink ? this.#write({ ...found, prLink }) : found;
     if (record.round !== round || record.ended) return { ok: false, record };
     this.#active(ref.project).delete(ref.jobId);
-    return { ok: true, record: this.#write({ ...record, ended, attempt: null, rev: record.rev + 1 }) };
+    const ending = { ended, attempt: null, rev: record.rev + 1, ...(by && { stoppedBy: by }) };
+    return { ok: true, record: this.#write({ ...record, ...ending }) };
   }
 }

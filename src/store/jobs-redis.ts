@@ -51,7 +51,7 @@ redis.call('PEXPIRE', KEYS[3], ARGV[1])
 return redis.call('HGETALL', KEYS[1])`;
 
 /**
- * KEYS: job, active · ARGV: round, ended, prLink ('' keeps it), jobId · → {1|0, fields…}
+ * KEYS: job, active · ARGV: round, ended, prLink ('' keeps it), jobId, stoppedBy ('' keeps it) · → {1|0, fields…}
  * A posted PR link is recorded even when the round moved on: it is in the thread, so the next round "updates" it.
  */
 const END_ROUND = `
@@ -60,6 +60,7 @@ if not cur[1] then return {0} end
 if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'prLink', ARGV[3]) end
 if cur[1] ~= ARGV[1] or (cur[2] and cur[2] ~= '') then return {0, unpack(redis.call('HGETALL', KEYS[1]))} end
 redis.call('HSET', KEYS[1], 'ended', ARGV[2], 'attempt', '')
+if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'stoppedBy', ARGV[5]) end
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
 redis.call('SREM', KEYS[2], ARGV[4])
 return {1, unpack(redis.call('HGETALL', KEYS[1]))}`;
@@ -157,8 +158,8 @@ export class RedisJobStore implements JobStore {
     return this.#end(ref, round, ended, prLink);
   }
 
-  stopTracking(ref: JobRef, round: number, why: StoppedKind = 'untracked'): Promise<Transition> {
-    return this.#end(ref, round, why);
+  stopTracking(ref: JobRef, round: number, why: StoppedKind = 'untracked', by?: string): Promise<Transition> {
+    return this.#end(ref, round, why, undefined, by);
   }
 
   async beginPost(ref: JobRef, round: number): Promise<PostPermit> {
@@ -208,10 +209,10 @@ export class RedisJobStore implements JobStore {
     ];
   }
 
-  async #end(ref: JobRef, round: number, ended: string, prLink?: string | null): Promise<Transition> {
+  async #end(ref: JobRef, round: number, ended: string, prLink?: string | null, by?: string): Promise<Transition> {
     const [ok, ...rest] = (await this.client.eval(END_ROUND, {
       keys: [this.#at(keys.job(ref)), this.#at(keys.active(ref.project))],
-      arguments: [String(round), ended, prLink ?? '', ref.jobId],
+      arguments: [String(round), ended, prLink ?? '', ref.jobId, by ?? ''],
     })) as [number, ...string[]];
     const record = fromFields(ref, hash(rest));
     return ok === 1 && record ? { ok: true, record } : { ok: false, record };

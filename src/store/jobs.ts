@@ -3,7 +3,8 @@ import type { JobRef } from './keys.js';
 
 /**
  * How a round ended: the outcome posted in the thread, `untracked` when it could not be posted for good, `stopped`
- * when tracking it failed for good (a poll or an outcome post out of tries): a reply in the thread resumes it.
+ * when tracking it failed for good (a poll or an outcome post out of tries), `halted` when a person stopped it
+ * (Slack's Stop, `/agent stop`): a reply in the thread resumes it.
  */
 export const ENDED_KINDS = [
   'pull_request',
@@ -14,10 +15,11 @@ export const ENDED_KINDS = [
   'expired',
   'untracked',
   'stopped',
+  'halted',
 ] as const;
 export type EndedKind = (typeof ENDED_KINDS)[number];
 /** The ends without an outcome in the thread. */
-export type StoppedKind = 'untracked' | 'stopped';
+export type StoppedKind = 'untracked' | 'stopped' | 'halted';
 
 /** Ended jobs are kept a while so late thread replies still find their job. */
 export const RECORD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -73,6 +75,8 @@ export const JobRecordSchema = JobBindingSchema.extend({
   /** Bumped by each accepted follow-up; an outcome is posted once per round. */
   round: z.coerce.number().int().min(0),
   roundStartedAtMs: z.coerce.number(),
+  /** Who stopped the job (`halted`: Slack's Stop, `/agent stop`), for its root message. */
+  stoppedBy: z.preprocess((v) => v || undefined, z.string().optional()),
   /** Set when the current round's outcome was posted (or could not be, for good). */
   ended: z.union([z.enum(ENDED_KINDS), z.literal('')]).transform((v) => v || null),
   /** A round whose outcome post was started and not confirmed: Slack may hold it, so look before posting. */
@@ -143,9 +147,10 @@ export interface JobStore {
   ): Promise<Transition>;
   /**
    * Round `round` ends without its outcome in the thread: Slack refused it for good (`untracked`, the default), or
-   * tracking it failed for good (`stopped`). `ok` for one caller only, so whoever gets it tells the person.
+   * tracking it failed for good (`stopped`), or a person stopped it (`halted`, by `stoppedBy`). `ok` for one caller
+   * only, so whoever gets it tells the person.
    */
-  stopTracking(ref: JobRef, round: number, why?: StoppedKind): Promise<Transition>;
+  stopTracking(ref: JobRef, round: number, why?: StoppedKind, stoppedBy?: string): Promise<Transition>;
   /** Marks round `round`'s outcome post as started; says whether an earlier attempt may have posted it already. */
   beginPost(ref: JobRef, round: number): Promise<PostPermit>;
   /** Slack refused round `round`'s post outright (a 429: nothing was posted): the next attempt need not look. */

@@ -27,6 +27,10 @@ export const keys = {
   userJobs: (userId: string) => `user:${userId}`,
   /** A thread whose job is being created right now. */
   starting: (project: string, channel: string, threadTs: string) => `starting:${project}:${channel}:${threadTs}`,
+  /** The round and status last set on a job's agent session (`agent/session/`). */
+  agentSession: ({ project, jobId }: JobRef) => `session:${project}:${jobId}`,
+  /** Set while the workspace's app has no agent sessions (not an agent app, a scope missing): none is tried. */
+  agentSessionsOff: () => 'session:off',
   /** The one instance polling a job. */
   pollLease: ({ project, jobId }: JobRef) => `lease:${project}:${jobId}`,
   /** The one instance taking tracked jobs over at start (see `workers.ts`). */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OPEN_PR_ACTION } from '../../src/agent/job-messages.js';
+import { ACTION_IDS as INSIGHTS_ACTION_IDS } from '../../src/insights/blocks.js';
 import { ACTION_IDS } from '../../src/visitors/blocks.js';
 import { postInteraction } from '../fakes/signed-request.js';
 import { buttonClick, buttonsIn, type RenderedButton } from '../fixtures/slack.js';
@@ -55,6 +56,9 @@ describe('every button the bot renders', () => {
     // A /visitors report: its buttons, and the ones that appear after a click (Previous after Next).
     await h.command('/visitors 30d');
     await h.answer();
+    // An /insights list: Draft a fix on each row (it opens a form), Next → under it.
+    await h.command('/insights feedback 90d top 3');
+    await h.answer();
 
     const clicked = new Set<string>();
     for (let round = 0; round < 5; round++) {
@@ -79,7 +83,9 @@ describe('every button the bot renders', () => {
     }
 
     // Every action the code can render was rendered and clicked; a new button without a listener fails here.
-    expect([...clicked].sort()).toEqual([OPEN_PR_ACTION, ...Object.values(ACTION_IDS)].sort());
+    expect([...clicked].sort()).toEqual(
+      [OPEN_PR_ACTION, ...Object.values(ACTION_IDS), ...Object.values(INSIGHTS_ACTION_IDS)].sort(),
+    );
     expect(h.app.logs()).not.toMatch(/not acknowledged|unhandled/i);
   });
 });

@@ -79,7 +79,7 @@ describe('the playground server', () => {
   it('answers bad input clearly and keeps running', async () => {
     expect((await post('/api/send', { text: '/nope' })).body).toEqual({
       ok: false,
-      error: '/nope is not a valid command. Try /agent or /visitors.',
+      error: '/nope is not a valid command. Try /agent, /visitors or /insights.',
     });
     expect((await post('/api/send', { text: '   ' })).body).toMatchObject({ ok: false });
     expect((await post('/api/knobs', { nextEnd: 'exploded' })).status).toBe(400);

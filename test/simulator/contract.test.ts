@@ -83,11 +83,68 @@ describe('every answer the simulator sends is one the documents describe', () =>
     expect((await documented('visitors', 'GET', VISITORS_PATH)).status).toBe(500);
   });
 
+  const ANALYTICS = '/v1/analytics/proj_1';
+  const RANGE = 'dateFrom=2025-03-01&dateTo=2025-05-01';
+  it.each([
+    ['feedback', `feedback?${RANGE}&limit=5`],
+    ['feedback', `feedback?${RANGE}&source=contextual&status=pending,in_progress`],
+    ['feedback', `feedback?${RANGE}&source=code_snippet`],
+    ['feedback', `feedback?${RANGE}&cursor=o5&limit=100`],
+    ['feedback-by-page', `feedback/by-page?${RANGE}`],
+    ['feedback-by-page', `feedback/by-page?${RANGE}&source=thumbs_only&limit=100`],
+    ['searches', `searches?${RANGE}&limit=3`],
+    ['searches', `searches?${RANGE}&cursor=o3`],
+    ['assistant', `assistant?${RANGE}&limit=7`],
+    ['caller-stats', `assistant/caller-stats?${RANGE}`],
+    ['feedback', 'feedback?dateFrom=2030-01-01&dateTo=2030-01-02'],
+  ] as const)('answers %s (%s) with its documented 200', async (operation, path) => {
+    expect((await documented(operation, 'GET', `${ANALYTICS}/${path}`)).status).toBe(200);
+  });
+
+  it.each([
+    ['feedback', 'feedback?limit=101'],
+    ['feedback', 'feedback?source=email'],
+    ['feedback', 'feedback?status=pending,open'],
+    ['feedback', 'feedback?cursor=not-ours'],
+    ['feedback-by-page', 'feedback/by-page?limit=0'],
+    ['searches', 'searches?dateFrom=2025-02-30'],
+    ['assistant', 'assistant?limit=1001'],
+    ['assistant', 'assistant?cursor=o5'],
+    ['assistant-thread', 'assistant/threads/not-a-ulid'],
+    ['caller-stats', 'assistant/caller-stats?dateFrom=2025-04-02&dateTo=2025-04-01'],
+  ] as const)('answers %s (%s) with the documented 400 {"error", "details"}', async (operation, path) => {
+    const answer = await documented(operation, 'GET', `${ANALYTICS}/${path}`);
+    expect(answer.status).toBe(400);
+  });
+
+  it('answers a thread by the id of a conversation, and 404 for an id it never gave', async () => {
+    const page = await documented('assistant', 'GET', `${ANALYTICS}/assistant?${RANGE}&limit=1`);
+    const id = (page.json as { conversations: { id: string }[] }).conversations[0]?.id;
+    expect((await documented('assistant-thread', 'GET', `${ANALYTICS}/assistant/threads/${id}`)).status).toBe(200);
+    const unknown = await documented(
+      'assistant-thread',
+      'GET',
+      `${ANALYTICS}/assistant/threads/01ARZ3NDEKTSV4RRFFQ69G5FAV`,
+    );
+    expect(unknown.status).toBe(404);
+  });
+
+  it.each(['feedback', 'searches', 'assistant'] as const)(
+    'answers %s with a switched 500 in the error shape',
+    async (op) => {
+      sim().injectFault({ kind: 'status', status: 500, count: 1, match: { operation: op } });
+      expect((await documented(op, 'GET', `${ANALYTICS}/${op}`)).status).toBe(500);
+    },
+  );
+
   it.each([
     ['create', 'POST', JOBS_PATH, { prompt: 'x' }],
     ['get', 'GET', `${JOBS_PATH}/any`, undefined],
     ['follow-up', 'POST', `${JOBS_PATH}/any/message`, { prompt: 'x' }],
     ['visitors', 'GET', VISITORS_PATH, undefined],
+    ['feedback', 'GET', '/v1/analytics/proj_1/feedback', undefined],
+    ['searches', 'GET', '/v1/analytics/proj_1/searches', undefined],
+    ['assistant-thread', 'GET', '/v1/analytics/proj_1/assistant/threads/01ARZ3NDEKTSV4RRFFQ69G5FAV', undefined],
   ] as const)('answers %s without a key with 401 {"error"}', async (operation, method, path, body) => {
     expect((await documented(operation, method, path, body, {})).status).toBe(401);
   });

@@ -17,6 +17,25 @@ describe('switches a test sets over HTTP', () => {
   const create = (prompt = 'Add a quickstart') => call(sim().url, 'POST', JOBS_PATH, { prompt });
   const get = (id: string) => call(sim().url, 'GET', `${JOBS_PATH}/${id}`);
 
+  it.each([
+    ['feedback', '/v1/analytics/proj_1/feedback'],
+    ['feedback-by-page', '/v1/analytics/proj_1/feedback/by-page'],
+    ['searches', '/v1/analytics/proj_1/searches'],
+    ['assistant', '/v1/analytics/proj_1/assistant'],
+  ] as const)('switches %s to a 503, a rate limit or a reset, and only it', async (operation, path) => {
+    await setSwitch({ kind: 'status', status: 503, match: { operation } });
+    await setSwitch({ kind: 'rate-limit', retryAfterSec: 30, match: { operation } });
+    expect((await call(sim().url, 'GET', VISITORS_PATH)).status).toBe(200);
+    const failed = await call(sim().url, 'GET', path);
+    expect(failed.status).toBe(503);
+    expectDocumentedBody(operation, failed);
+    const limited = await call(sim().url, 'GET', path);
+    expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '30']);
+    expect((await call(sim().url, 'GET', path)).status).toBe(200);
+    await setSwitch({ kind: 'reset', match: { operation } });
+    await expect(call(sim().url, 'GET', path)).rejects.toThrow();
+  });
+
   it('answers a create with 201 {"id"} and no other field, while the job runs as usual', async () => {
     await setSwitch({ kind: 'job', keep: ['id'], match: { operation: 'create' } });
     const created = await create();

@@ -46,9 +46,16 @@ describe('Slack stand-in: link_shared and chat.unfurl', () => {
     });
   });
 
-  it('sends no link_shared for a message without such a link', () => {
+  it('sends no link_shared for a message without such a link, nor to an app not subscribed to it', () => {
     const said = slack.people.says('U456BOB', 'C123DOCS', 'see https://elsewhere.example/x');
     expect(said.events.map((e) => e.event.type)).toEqual(['message']);
+    slack.subscriptions.delete('link_shared');
+    try {
+      const unsubscribed = slack.people.says('U456BOB', 'C123DOCS', `see https://${DOMAIN}/quickstart`);
+      expect(unsubscribed.events.map((e) => e.event.type)).toEqual(['message']);
+    } finally {
+      slack.subscriptions.add('link_shared');
+    }
   });
 
   it('attaches the unfurls by unfurl_id and source, or by channel and ts, replacing rather than adding', async () => {

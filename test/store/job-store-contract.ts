@@ -146,6 +146,25 @@ export function jobStoreContract(current: () => Store): void {
       expect(await jobs().active('proj_a')).toEqual(['job-1']);
     });
 
+    it('a person’s Stop ends the running round as halted, once; a round that ended already is left as it is', async () => {
+      await jobs().create(binding(), { status: 'active' }, 1);
+      const [first, second] = await Promise.all([
+        jobs().stopTracking(ref(), 0, 'halted', 'U1'),
+        jobs().stopTracking(ref(), 0, 'halted', 'U2'),
+      ]);
+      expect([first.ok, second.ok].sort()).toEqual([false, true]);
+      // Who stopped it is whoever's stop took: the other is told the round ended already.
+      const by = first.ok ? 'U1' : 'U2';
+      expect(await jobs().get(ref())).toMatchObject({ ended: 'halted', stoppedBy: by });
+      expect(await jobs().active('proj_a')).toEqual([]);
+      await jobs().startRound(binding(), 2);
+      await jobs().endRound(ref(), 1, 'pull_request', 'https://github.com/acme/docs/pull/1');
+      expect(await jobs().stopTracking(ref(), 1, 'halted')).toMatchObject({
+        ok: false,
+        record: { ended: 'pull_request' },
+      });
+    });
+
     it('says whether an earlier attempt may already have posted the round’s outcome', async () => {
       expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: false, reason: 'missing' });
       await jobs().create(binding(), { status: 'active' }, 1);

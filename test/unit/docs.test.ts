@@ -152,4 +152,15 @@ describe('docs/setup.md, "Slack app manifest"', () => {
     expect(entries).toContain('app_mention');
     expect(entries.filter((entry) => !table.includes(`\`${entry}\``))).toEqual([]);
   });
+
+  it('names each slash command of manifest.yml in its commands row, and each has its page in the README', () => {
+    const commands = [...read('manifest.yml').matchAll(/^\s+- command: (\/\S+)$/gm)].map((match) => match[1]);
+    expect(commands).toEqual(['/agent', '/visitors', '/insights']);
+    const row =
+      read('docs/setup.md')
+        .split('\n')
+        .find((line) => line.startsWith('| `commands` |')) ?? '';
+    expect(commands.filter((command) => !row.includes(`\`${command}\``))).toEqual([]);
+    expect(commands.filter((command) => !read('README.md').includes(`| \`${command} `))).toEqual([]);
+  });
 });

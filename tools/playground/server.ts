@@ -33,7 +33,7 @@ const FILE_TYPES: Record<string, string> = {
 };
 
 export const PLAYGROUND_PROJECT = 'playground';
-const COMMANDS = new Set(['/agent', '/visitors']);
+const COMMANDS = new Set(['/agent', '/visitors', '/insights']);
 
 export interface Knobs {
   /** How long a new job (or follow-up run) stays active. */
@@ -123,7 +123,8 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     const command = /^(\/\S+)\s*([\s\S]*)$/.exec(trimmed);
     if (command) {
       const [, name = '', rest = ''] = command;
-      if (!COMMANDS.has(name)) return { ok: false, error: `${name} is not a valid command. Try /agent or /visitors.` };
+      if (!COMMANDS.has(name))
+        return { ok: false, error: `${name} is not a valid command. Try /agent, /visitors or /insights.` };
       const id = randomUUID();
       view.expectResponse(id, { channel: channel.id, user: me.id });
       const reply = await delivery.command({

@@ -28,6 +28,8 @@ export interface SimulatorCounts {
   followUps: number;
   gets: number;
   visitors: number;
+  /** Feedback, searches and assistant answers (insights-routes.ts). */
+  insights: number;
 }
 
 export interface ApiDeps {

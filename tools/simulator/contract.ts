@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  CallerStatsSchema,
+  ConversationsResponseSchema,
+  FeedbackByPageSchema,
+  FeedbackResponseSchema,
+  SearchesResponseSchema,
+  ThreadResponseSchema,
+} from './insights-contract.js';
 
 // The simulator's own reading of Mintlify's OpenAPI documents (Admin API 2.0.0, Analytics Export API 1.0.0).
 // Written apart from the app's src/mintlify/schemas.ts on purpose: a simulator that shared the app's schemas
@@ -56,7 +64,18 @@ export const VISITORS_MAX_LIMIT = 250;
 export const VISITORS_DEFAULT_LIMIT = 50;
 
 /** The documented operations, named as the switches name them. */
-export const OPERATIONS = ['create', 'get', 'follow-up', 'visitors'] as const;
+export const OPERATIONS = [
+  'create',
+  'get',
+  'follow-up',
+  'visitors',
+  'feedback',
+  'feedback-by-page',
+  'searches',
+  'assistant',
+  'assistant-thread',
+  'caller-stats',
+] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 /**
@@ -68,7 +87,19 @@ export const DOCUMENTED_RESPONSES: Record<Operation, Record<number, z.ZodType>> 
   get: { 200: AgentJobSchema, 404: AdminErrorSchema },
   'follow-up': { 200: AgentJobSchema, 400: AdminErrorSchema, 404: AdminErrorSchema, 429: AdminErrorSchema },
   visitors: { 200: VisitorsResponseSchema, 400: AnalyticsErrorSchema, 500: AnalyticsErrorSchema },
+  feedback: { 200: FeedbackResponseSchema, 400: AnalyticsErrorSchema, 500: AnalyticsErrorSchema },
+  'feedback-by-page': { 200: FeedbackByPageSchema, 400: AnalyticsErrorSchema, 500: AnalyticsErrorSchema },
+  searches: { 200: SearchesResponseSchema, 400: AnalyticsErrorSchema, 500: AnalyticsErrorSchema },
+  assistant: { 200: ConversationsResponseSchema, 400: AnalyticsErrorSchema, 500: AnalyticsErrorSchema },
+  'assistant-thread': {
+    200: ThreadResponseSchema,
+    400: AnalyticsErrorSchema,
+    404: AnalyticsErrorSchema,
+    500: AnalyticsErrorSchema,
+  },
+  'caller-stats': { 200: CallerStatsSchema, 400: AnalyticsErrorSchema, 500: AnalyticsErrorSchema },
 };
+const ADMIN_OPERATIONS: readonly Operation[] = ['create', 'get', 'follow-up'];
 export const AUTH_STATUSES = [401, 403] as const;
 
 /** The schema of an operation's answer with `status`: documented ones, else the error body of its document. */
@@ -76,5 +107,5 @@ export function responseSchema(operation: Operation, status: number): z.ZodType 
   const documented = DOCUMENTED_RESPONSES[operation][status];
   if (documented) return documented;
   if (status < 400) return undefined;
-  return operation === 'visitors' ? AnalyticsErrorSchema : AdminErrorSchema;
+  return ADMIN_OPERATIONS.includes(operation) ? AdminErrorSchema : AnalyticsErrorSchema;
 }

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { apiRoutes, type Route, type SimulatorCounts } from './api-routes.js';
 import { controlRoutes } from './control-routes.js';
 import { type Fault, FaultQueue, type FaultTarget, shapeJob } from './faults.js';
+import { InsightsDataSet } from './insights-data.js';
+import { insightsRoutes } from './insights-routes.js';
 import { type JobOutcome, type ScriptedEnd, type SimulatedJob, SimulatedJobs } from './jobs.js';
 import { type KeyConfig, KeyRing, keyFingerprint } from './keys.js';
 import { VisitorsDataSet } from './visitors-data.js';
@@ -74,10 +76,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const visitors = new VisitorsDataSet(options.pathCount ?? 300, options.seed ?? 1);
   const faults = new FaultQueue();
   const keys = new KeyRing(options.projectKeys, options.keys);
-  const counts: SimulatorCounts = { creates: 0, followUps: 0, gets: 0, visitors: 0 };
+  const counts: SimulatorCounts = { creates: 0, followUps: 0, gets: 0, visitors: 0, insights: 0 };
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
-  const routes: Route[] = [...apiRoutes({ jobs, visitors, now, counts }), ...controlRoutes({ faults, keys })];
+  const insights = new InsightsDataSet(options.seed ?? 1);
+  const routes: Route[] = [
+    ...apiRoutes({ jobs, visitors, now, counts }),
+    ...insightsRoutes({ data: insights, now, counts }),
+    ...controlRoutes({ faults, keys }),
+  ];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';

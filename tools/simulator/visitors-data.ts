@@ -114,14 +114,14 @@ function combine(human: number, ai: number, key: number): number {
   return human + ai - Math.floor(Math.min(human, ai) * overlapShare);
 }
 
-function hashString(text: string): number {
+export function hashString(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash >>> 0;
 }
 
 /** MurmurHash3 finalizer. */
-function fmix(value: number): number {
+export function fmix(value: number): number {
   let h = value | 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

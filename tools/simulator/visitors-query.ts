@@ -16,7 +16,7 @@ const DEFAULT_RANGE_DAYS = 30;
  */
 const DATE = /^(\d{4}-\d{2}-\d{2})(T(\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?)(Z|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
 
-const instant = z
+export const instant = z
   .string()
   .transform((text, ctx) => {
     const ms = parseInstant(text);
@@ -24,7 +24,7 @@ const instant = z
     return ms ?? Number.NaN;
   })
   .optional();
-const integer = (min: number, max: number, fallback: number) =>
+export const integer = (min: number, max: number, fallback: number) =>
   z
     .string()
     .regex(/^-?\d+$/, 'must be an integer')
@@ -55,10 +55,20 @@ export function parseVisitorsQuery(
     return { details: parsed.error.issues.map((issue) => ({ message: `${issue.path.join('.')}: ${issue.message}` })) };
   }
   const { dateFrom, dateTo, limit, offset } = parsed.data;
+  const window = dateWindow(dateFrom, dateTo, now);
+  return 'details' in window ? window : { range: { ...window, limit, offset } };
+}
+
+/** The instants [fromMs, toMs): missing dates default to the 30 days up to tomorrow (exclusive). */
+export function dateWindow(
+  dateFrom: number | undefined,
+  dateTo: number | undefined,
+  now: number,
+): { fromMs: number; toMs: number } | { details: { message: string }[] } {
   const toMs = dateTo ?? (Math.floor(now / DAY_MS) + 1) * DAY_MS;
   const fromMs = dateFrom ?? toMs - DEFAULT_RANGE_DAYS * DAY_MS;
   if (fromMs >= toMs) return { details: [{ message: 'dateFrom must be before dateTo (exclusive)' }] };
-  return { range: { fromMs, toMs, limit, offset } };
+  return { fromMs, toMs };
 }
 
 function parseInstant(text: string): number | undefined {

@@ -47,20 +47,24 @@ export async function readBody(req: IncomingMessage): Promise<string | undefined
 export interface PathParams {
   projectId: string;
   jobId: string;
+  threadId: string;
 }
 
-/** The path's parameters when `segments` match `pattern` (`:projectId`, `:jobId` match any non-empty segment). */
+/** The path's parameters when `segments` match `pattern` (`:projectId`, `:jobId`, `:threadId`: any non-empty segment). */
 export function matchPattern(pattern: readonly string[], segments: readonly string[]): PathParams | undefined {
   if (pattern.length !== segments.length) return undefined;
-  const params = { projectId: '', jobId: '' };
+  const params: PathParams = { projectId: '', jobId: '', threadId: '' };
   for (const [index, part] of pattern.entries()) {
     const segment = segments[index] ?? '';
-    if (part === ':projectId' || part === ':jobId') {
+    const name = part.slice(1);
+    if (part.startsWith(':') && isParam(name)) {
       if (segment === '') return undefined;
-      params[part === ':projectId' ? 'projectId' : 'jobId'] = segment;
+      params[name] = segment;
     } else if (part !== segment) {
       return undefined;
     }
   }
   return params;
 }
+
+const isParam = (name: string): name is keyof PathParams => ['projectId', 'jobId', 'threadId'].includes(name);

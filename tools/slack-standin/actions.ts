@@ -186,6 +186,21 @@ export class PeopleActions {
     return context;
   }
 
+  /**
+   * `user` presses Stop on the agent session of `channel`'s thread `threadTs`: `agent_session_stopped` (Slack shows
+   * the button only while the session is `processing`, and it does something only when the app subscribes to the
+   * event). The session keeps its status: the app must move it away from `processing` (docs.slack.dev).
+   */
+  stopsSession(user: string, channel: string, threadTs: string, teamId?: string): EventEnvelope[] {
+    const tenant = this.slack.tenant(teamId);
+    const session = tenant.agentSession(channel, threadTs);
+    if (session?.status !== 'processing')
+      throw new Error(`no Stop button: the session of ${threadTs} is not processing`);
+    if (!this.slack.subscriptions.has('agent_session_stopped')) return [];
+    const event = { type: 'agent_session_stopped', channel, user, thread_ts: threadTs, streaming_message_ts: [] };
+    return [eventEnvelope(tenant, { ...event, event_ts: this.slack.nextTs() })];
+  }
+
   /** agent_view: a person's DM message carries what they were looking at as they wrote it (`app_context`). */
   private stamped(tenant: Tenant, events: EventEnvelope[]): EventEnvelope[] {
     if (this.slack.view !== 'agent_view') return events;

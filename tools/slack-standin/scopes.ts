@@ -27,6 +27,9 @@ const NEEDS: Record<string, (args: Args) => string> = {
   'assistant.threads.setSuggestedPrompts': () => 'assistant:write',
   'assistant.threads.setTitle': () => 'assistant:write',
   'apps.connections.open': () => 'connections:write',
+  // Thread-based agent sessions: "The chat:write scope is required" (docs.slack.dev/ai/agent-sessions).
+  'agents.sessions.setStatus': () => 'chat:write',
+  'agents.sessions.rename': () => 'chat:write',
 };
 
 /** A conversation's kind by its id: `D…` a DM, `G…` a private channel (or group DM, as Slack once named both). */
@@ -46,13 +49,16 @@ export function scopeRefusal(method: string, args: Args, provided: readonly stri
 export const APP_TOKEN_SCOPES: readonly string[] = ['connections:write'];
 
 let fromManifest: readonly string[] | undefined;
+let eventsFromManifest: readonly string[] | undefined;
+
+const manifestText = () => readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8');
 
 /**
  * The bot scopes the project's `manifest.yml` asks for (`oauth_config.scopes.bot`): what installing the app from it
  * grants its bot token, so a scope the app needs and the manifest lacks fails here as it would on Slack.
  */
 export function manifestBotScopes(): readonly string[] {
-  fromManifest ??= botScopesOf(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
+  fromManifest ??= botScopesOf(manifestText());
   return fromManifest;
 }
 
@@ -69,4 +75,25 @@ export function botScopesOf(manifest: string): string[] {
     scopes.push(item[1]);
   }
   return scopes;
+}
+
+/** The bot events `manifest.yml` subscribes to (`settings.event_subscriptions.bot_events`): what Slack sends the app. */
+export function manifestBotEvents(): readonly string[] {
+  eventsFromManifest ??= botEventsOf(manifestText());
+  return eventsFromManifest;
+}
+
+/** The `- event` items under `bot_events:` of a manifest (comments skipped). */
+export function botEventsOf(manifest: string): string[] {
+  const lines = manifest.split('\n');
+  const start = lines.findIndex((line) => /^ {4}bot_events:\s*$/.test(line));
+  if (start < 0) throw new Error('manifest.yml has no settings.event_subscriptions.bot_events');
+  const events: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (/^\s*#/.test(line)) continue;
+    const item = /^ {6}- ([\w.]+)\s*$/.exec(line);
+    if (!item?.[1]) break;
+    events.push(item[1]);
+  }
+  return events;
 }

@@ -9,6 +9,7 @@ import { Installs } from './installs.js';
 import type { Args } from './methods/answer.js';
 import { type RateLimitOptions, RateLimits } from './rate-limits.js';
 import { TokenRotation } from './rotation.js';
+import { manifestBotEvents } from './scopes.js';
 import { type MessagingView, type StoredMessage, Tenant } from './tenant.js';
 import { Tokens } from './tokens.js';
 import { manifestUnfurlDomains } from './unfurls.js';
@@ -56,6 +57,8 @@ export class SlackStandin {
   readonly people = new PeopleActions(this);
   /** The app's manifest view (one app, every workspace): events sent, suggested prompts. Set it to migrate. */
   view: MessagingView;
+  /** The events the app subscribes to: the manifest's `bot_events`. A test removes one to unsubscribe. */
+  readonly subscriptions = new Set(manifestBotEvents());
   /** The app's `unfurl_domains`: links to them get `link_shared`. The manifest's, unless a test sets others. */
   unfurlDomains: readonly string[] = manifestUnfurlDomains();
   url = '';

@@ -80,6 +80,21 @@ export interface SuggestedPrompts {
   prompts: { title: string; message: string }[];
 }
 
+/** An agent session's lifecycle status (agents.sessions.setStatus). */
+export type SessionStatus = 'active' | 'processing' | 'suspended' | 'closed';
+
+/** An agent session: one thread's, with its status (every one set, oldest first), title and who started it. */
+export interface AgentSession {
+  channel: string;
+  threadTs: string;
+  status: SessionStatus;
+  statuses: SessionStatus[];
+  title?: string;
+  /** Every title `agents.sessions.rename` set, oldest first. */
+  titles?: string[];
+  initiator?: string;
+}
+
 /**
  * What a person is looking at, as the Agent messaging experience describes it (`app_context_changed`, and
  * `app_context` on their DM messages): entities ordered by relevance, or none (`{}`).
@@ -104,6 +119,8 @@ export class Tenant {
   readonly files: UploadedFile[] = [];
   readonly views: StoredView[] = [];
   readonly assistantThreads: AssistantThread[] = [];
+  /** agent_view: the agent sessions of its threads (`agents.sessions.*`). */
+  readonly agentSessions: AgentSession[] = [];
   /** The `link_shared` events sent, with what the app unfurled for each (`unfurls.ts`). */
   readonly linkShares: LinkShare[] = [];
   /** agent_view: the prompts at the top of each person's Messages tab, by their DM with the app. */
@@ -165,6 +182,10 @@ export class Tenant {
 
   assistantThread(channel: string, threadTs: string): AssistantThread | undefined {
     return this.assistantThreads.find((t) => t.channel === channel && t.threadTs === threadTs);
+  }
+
+  agentSession(channel: string, threadTs: string): AgentSession | undefined {
+    return this.agentSessions.find((s) => s.channel === channel && s.threadTs === threadTs);
   }
 
   /** What `chat.getPermalink` answers for a message. */

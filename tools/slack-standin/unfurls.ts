@@ -91,8 +91,12 @@ export function composerLinkShared(
   });
 }
 
-/** The links of `wire` to a domain of the app's `unfurl_domains`, with the domain each matched. */
+/**
+ * The links of `wire` to a domain of the app's `unfurl_domains`, with the domain each matched; none when the app
+ * does not subscribe to `link_shared`.
+ */
 function unfurlLinks(slack: SlackStandin, wire: string): { domain: string; url: string }[] {
+  if (!slack.subscriptions.has('link_shared')) return [];
   return linksIn(wire).flatMap((url) => {
     const domain = unfurlDomainOf(url, slack.unfurlDomains);
     return domain ? [{ domain, url }] : [];

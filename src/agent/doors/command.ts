@@ -10,10 +10,12 @@ type CommandArgs = SlackCommandMiddlewareArgs & AllMiddlewareArgs;
 
 /** Wire text of a command; a malformed form body can repeat `text`, which then arrives as an array. */
 const textOf = (text: unknown) => (typeof text === 'string' ? text : '');
+/** `/agent stop`: the person's latest job still running here stops (agent/session/stop.ts). */
+const STOP = /^\s*stop\s*$/i;
 const isId = (value: unknown) => typeof value === 'string' && value !== '';
 
 /**
- * `/agent [--project <id>] <instruction>`: answers usage, `projects`, an unknown project and a refusal in the ack
+ * `/agent [--project <id>] <instruction>` (or `/agent stop`): answers usage, `projects`, an unknown project and a refusal in the ack
  * itself (privately, the instruction echoed); otherwise acks at once and hands the decoded instruction on.
  */
 export async function agentCommand(
@@ -29,6 +31,11 @@ export async function agentCommand(
   if (!accessOf(context).allowed) {
     deps.log.info('agent.refused', { user: command.user_id, channel: command.channel_id, door: 'command' });
     return ack({ response_type: 'ephemeral', ...errors.notAllowed(decodeSlackText(wire)) });
+  }
+  if (STOP.test(decodeSlackText(wire))) {
+    await ack();
+    const where = { userId: command.user_id, channel: command.channel_id, responseUrl: command.response_url };
+    return deps.dispatch('agent.stop', { ...where, allowed: true });
   }
   // Read first without names (no Slack call before the ack); the instruction itself is decoded with names after it.
   const quick = readInstruction(decodeSlackText(wire), deps.projects, command.channel_id, (here) =>

@@ -17,7 +17,7 @@ describe('registerAgent', () => {
     return recorded;
   }
 
-  it('opens one door per surface: the pane, /agent, mentions, messages (DMs and thread replies), the Messages tab, the shortcut and its form', () => {
+  it('opens one door per surface: the pane, /agent, mentions, messages (DMs and thread replies), the Messages tab, Stop, the shortcut and its form', () => {
     expect(registered().registered.map((r) => r.on)).toEqual([
       'assistant',
       'command /agent',
@@ -25,6 +25,7 @@ describe('registerAgent', () => {
       'event message',
       'event app_home_opened',
       'event app_context_changed',
+      'event agent_session_stopped',
       'shortcut {"callback_id":"agent_from_message","type":"message_action"}',
       'view {"callback_id":"agent_from_message","type":"view_submission"}',
       'action agent.open_pr',
@@ -39,6 +40,29 @@ describe('registerAgent', () => {
     expect(unit().handed).toEqual([
       { kind: 'agent.start', data: expect.objectContaining({ prompt: 'Fix the links' }) },
     ]);
+  });
+
+  it('hands `/agent stop` and Slack’s Stop on as agent.stop, with the access rule’s verdict', async () => {
+    const { listenersOf } = registered();
+    const command = slashCommand({ text: ' Stop ' });
+    const [door] = listenersOf('command /agent');
+    await door?.({ command, ack: recordingAck().ack, context: await contextFor(OPEN, command) });
+    const body = {
+      type: 'event_callback',
+      team_id: 'T1',
+      event: { type: 'agent_session_stopped', channel: CHANNEL_ID, user: 'U456BOB', thread_ts: '1700000000.000100' },
+    };
+    const onlyAlice: AccessRule = { allowedUsers: ['U123ALICE'], allowedChannels: [] };
+    const [stopped] = listenersOf('event agent_session_stopped');
+    await stopped?.({ event: body.event, body, context: await contextFor(onlyAlice, body) });
+    expect(unit().handed).toEqual([
+      { kind: 'agent.stop', data: expect.objectContaining({ channel: CHANNEL_ID, allowed: true }) },
+      {
+        kind: 'agent.stop',
+        data: { userId: 'U456BOB', channel: CHANNEL_ID, threadTs: '1700000000.000100', allowed: false },
+      },
+    ]);
+    expect(unit().handed[0]?.data).not.toHaveProperty('threadTs');
   });
 
   it('hands a thread reply and a direct message on once each, through the one message listener', async () => {

@@ -1,3 +1,4 @@
+import { agentMethods } from './agents.js';
 import type { Handler } from './answer.js';
 import { assistantMethods } from './assistant.js';
 import { chatMethods } from './chat.js';
@@ -15,5 +16,6 @@ export const METHODS: Record<string, Handler> = {
   ...fileMethods,
   ...viewMethods,
   ...assistantMethods,
+  ...agentMethods,
   ...unfurlMethods,
 };

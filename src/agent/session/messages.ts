@@ -1,0 +1,39 @@
+import type { Message } from '../../slack/message.js';
+import { inlineCode } from '../../slack/mrkdwn.js';
+
+// The words of Stop: what the agent is sent, what the thread hears, and the private answers.
+
+/**
+ * Sent to the agent as a follow-up, since Mintlify has no way to cancel a job (its Admin API creates, reads and
+ * messages jobs only): the agent is asked to stop, and the thread stops following it.
+ */
+export const STOP_INSTRUCTION =
+  'Stop working on this job now: make no further changes, and do not open or update a pull request. Someone pressed Stop in Slack.';
+
+export const stopCopy = {
+  /** Said in the job's thread, for everyone: who stopped it, what that means, how to go on. */
+  stopped: (userId: string, resume: string): Message => ({
+    text: [
+      `:octagonal_sign: Stopped by <@${userId}>. I stopped following this job, so no result will be posted here, and I am telling the agent to stop and to open no pull request.`,
+      'Mintlify cannot cancel a job: changes the agent already pushed stay on its branch.',
+      `${resume} to give the agent new instructions: I follow the job again from there.`,
+    ].join('\n'),
+  }),
+  /** Mintlify did not take the instruction to stop. */
+  notTold: (): Message => ({
+    text: ':warning: Mintlify did not take the instruction to stop, so the agent may still finish and open a pull request, which this thread will not show: check the Mintlify dashboard.',
+  }),
+  /** `/agent stop` where the person has no job running. */
+  nothingRunning: (): Message => ({
+    text: 'You have no Mintlify agent job running in this conversation, so there is nothing to stop. `/agent stop` stops your latest job still running where you run it.',
+  }),
+  /** Stop on a thread whose job already ended (or was stopped meanwhile). */
+  alreadyEnded: (jobId: string): Message => ({
+    text: `This job (${inlineCode(jobId)}) is not running any more, so there is nothing to stop.`,
+  }),
+  /** Stop on a thread with no job the app knows. */
+  noJob: (): Message => ({ text: 'I found no Mintlify agent job in this thread, so there is nothing to stop.' }),
+  storeUnavailable: (): Message => ({
+    text: ':warning: I could not reach my job store, so the job was not stopped. Try again in a minute.',
+  }),
+};

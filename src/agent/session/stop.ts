@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import type { Deps } from '../../deps.js';
+import { describeFailure } from '../../mintlify/failure.js';
+import type { Audience } from '../../slack/reply.js';
+import { type JobRecord, type JobRef, threadKindOf } from '../../store/jobs.js';
+import { errors } from '../messages.js';
+import { trackingIds } from '../tracking/track.js';
+import { STOP_INSTRUCTION, stopCopy } from './messages.js';
+import { followJob } from './status.js';
+
+/**
+ * A person asking to stop a job: Slack's Stop on the thread's agent session (`threadTs` set), or `/agent stop`
+ * (none: their latest job still running in `channel`). `allowed` is the access rule's verdict at the door: who may
+ * not steer a job may not stop it either, and hears so as a reply would.
+ */
+export const StopRequestSchema = z.object({
+  userId: z.string(),
+  channel: z.string(),
+  threadTs: z.string().optional(),
+  allowed: z.boolean(),
+  external: z.boolean().optional(),
+  responseUrl: z.string().optional(),
+});
+export type StopRequest = z.infer<typeof StopRequestSchema>;
+
+/** How many of the person's newest jobs `/agent stop` looks through for one running where they ran it. */
+const RECENT_JOBS = 20;
+
+type StopDeps = Pick<
+  Deps,
+  'store' | 'slack' | 'log' | 'mintlify' | 'replies' | 'projects' | 'config' | 'lanes' | 'workspace' | 'now'
+>;
+
+/**
+ * Stop: the round ends as `halted` first (the store's transition, so no outcome is posted after it whatever a poll
+ * sees), then the agent is sent `STOP_INSTRUCTION` (Mintlify has no cancel), the thread hears who stopped it, the
+ * session leaves `processing` (Slack leaves that to the app) and the root says "Stopped".
+ */
+export async function runStop(deps: StopDeps, request: StopRequest): Promise<void> {
+  const { userId, channel, threadTs } = request;
+  const audience: Audience = {
+    userId,
+    channel,
+    ...(threadTs && { threadTs }),
+    ...(request.responseUrl && { responseUrl: request.responseUrl }),
+  };
+  if (!request.allowed) {
+    deps.log.info('agent.refused', { user: userId, channel, door: threadTs ? 'session_stop' : 'command_stop' });
+    return deps.replies.privately(audience, errors.notAllowed(undefined, request.external));
+  }
+  let stopped: Stopped;
+  try {
+    stopped = await stopRound(deps, userId, channel, threadTs);
+  } catch (error) {
+    deps.log.error('store.unavailable', { op: 'agent.stop', channel, error });
+    return deps.replies.privately(audience, stopCopy.storeUnavailable());
+  }
+  switch (stopped.kind) {
+    case 'none':
+      return deps.replies.privately(audience, threadTs ? stopCopy.noJob() : stopCopy.nothingRunning());
+    case 'ended':
+      // Ended meanwhile (its result is in the thread) or stopped by someone else: the session shows that end.
+      await followJob(deps, stopped.record);
+      return deps.replies.privately(audience, stopCopy.alreadyEnded(stopped.record.jobId));
+    case 'stopped':
+      return halt(deps, stopped.record, userId);
+  }
+}
+
+type Stopped = { kind: 'none' } | { kind: 'ended' | 'stopped'; record: JobRecord };
+
+/** The job to stop, and its round ended as `halted` when it was still running (once, whoever else stops it). */
+async function stopRound(deps: StopDeps, userId: string, channel: string, threadTs?: string): Promise<Stopped> {
+  const record = threadTs ? await jobOfThread(deps, channel, threadTs) : await latestRunning(deps, userId, channel);
+  if (!record) return { kind: 'none' };
+  const stopped = await deps.store.jobs.stopTracking(record, record.round, 'halted', userId);
+  return { kind: stopped.ok ? 'stopped' : 'ended', record: stopped.record ?? record };
+}
+
+/**
+ * The thread hears it at once, the session leaves `processing` (Slack leaves that to the app), then the agent is
+ * asked to stop: a service that is slow to answer must not keep the thread waiting, and one that refuses is said.
+ */
+async function halt(deps: StopDeps, record: JobRecord, userId: string): Promise<void> {
+  const log = deps.log.child({ project: record.project, job_id: record.jobId });
+  const thread = { channel: record.channel, thread_ts: record.threadTs };
+  const mentionOnly = threadKindOf(record) === 'joined' || deps.config.followUps === 'mention';
+  const message = stopCopy.stopped(userId, mentionOnly ? 'Mention me in this thread' : 'Reply in this thread');
+  await deps.slack.chat
+    .postMessage({ ...thread, ...message })
+    .catch((error: unknown) => log.warn('slack.post_failed', { op: 'agent.stopped', error }));
+  await followJob(deps, record);
+  const job = { workspace: deps.workspace, project: record.project, jobId: record.jobId };
+  await deps.lanes.refreshes.add({ ...job, stateChanged: true }, { id: trackingIds.refresh(job) });
+  const sent = await deps.mintlify.sendFollowUp(record.project, record.jobId, STOP_INSTRUCTION);
+  log.info('agent.stopped', { by: userId, round: record.round, told: sent.ok });
+  if (sent.ok) return;
+  log.warn('mintlify.stop_refused', { error: describeFailure(sent) });
+  await deps.slack.chat
+    .postMessage({ ...thread, ...stopCopy.notTold() })
+    .catch((error: unknown) => log.warn('slack.post_failed', { op: 'agent.stop_not_told', error }));
+}
+
+/** The job bound to this thread, among the workspace's projects. */
+async function jobOfThread(deps: StopDeps, channel: string, threadTs: string): Promise<JobRecord | undefined> {
+  const found = await deps.store.jobs.forThread(deps.projects.all, channel, threadTs);
+  return found && deps.store.jobs.get(found);
+}
+
+/** The person's newest job whose round is still running in `channel` (App Home's index of their jobs). */
+async function latestRunning(deps: StopDeps, userId: string, channel: string): Promise<JobRecord | undefined> {
+  const refs: JobRef[] = await deps.store.jobs.forUser(userId, RECENT_JOBS);
+  for (const ref of refs) {
+    const record = await deps.store.jobs.get(ref);
+    if (record && record.channel === channel && !record.ended) return record;
+  }
+  return undefined;
+}

@@ -1,0 +1,159 @@
+import type { types } from '@slack/bolt';
+import type { Message } from '../slack/message.js';
+import { clipEscaped, inlineCode, plainLabel, plainText, quote } from '../slack/mrkdwn.js';
+import { formatChange, formatCount, formatRange, type ReportQuery, section } from '../visitors/index.js';
+import { type Evidence, fitEvidence } from './evidence.js';
+import type { FeedbackView, PageRow, QuestionGroup, QuestionsView, SearchesView } from './load.js';
+import { COMMAND, insightsCopy } from './messages.js';
+import { encodePage, type InsightsPage, type View } from './requests.js';
+
+// Block Kit for /insights: a header, the range, one section per row with its Draft a fix button, Next → when the
+// service has more. Readers' words are escaped and cut between graphemes (slack/mrkdwn.ts); limits are Slack's.
+
+export const ACTION_IDS = { draft: 'insights.draft', next: 'insights.next', csv: 'insights.csv' } as const;
+const SECTION_MAX = 3000;
+const HEADER_MAX = 150;
+const COMMENT_MAX = 280;
+
+/** The project and days every row's evidence is about. */
+type Range = { project: string; from: string; to: string };
+
+/** The command that shows this page's view again from its start, for "try again". */
+export function commandOf({ view, query }: InsightsPage): string {
+  const range = query.from === query.to ? query.from : `${query.from}..${query.to}`;
+  const project = query.project ? ` --project ${query.project}` : '';
+  return `${COMMAND}${project}${view === 'digest' ? '' : ` ${view}`} ${range}`;
+}
+
+function draftButton(evidence: Evidence): types.Button {
+  return {
+    type: 'button',
+    action_id: ACTION_IDS.draft,
+    text: { type: 'plain_text', text: insightsCopy.draft },
+    value: JSON.stringify(fitEvidence(evidence)),
+  };
+}
+
+function row(text: string, evidence: Evidence): types.SectionBlock {
+  return {
+    type: 'section',
+    text: { type: 'mrkdwn', text: clipEscaped(text, SECTION_MAX) },
+    accessory: draftButton(evidence),
+  };
+}
+
+export function feedbackRow(page: PageRow, rank: number, range: Range): types.SectionBlock {
+  const change = page.previousDown === undefined ? '' : ` (${formatChange(page.thumbsDown, page.previousDown)})`;
+  const lines = [
+    `*${rank}.* ${inlineCode(page.path, 80)} · 👎 ${formatCount(page.thumbsDown)}${change} · 👍 ${formatCount(page.thumbsUp)}`,
+    ...page.comments.map((comment) => quote(comment, COMMENT_MAX)),
+  ];
+  const { path, thumbsDown, thumbsUp, comments } = page;
+  return row(lines.join('\n'), { kind: 'page', ...range, path, thumbsDown, thumbsUp, comments });
+}
+
+export function searchRow(search: SearchesView['rows'][number], rank: number, range: Range): types.SectionBlock {
+  const clicked = search.clicked ? inlineCode(search.clicked, 80) : 'nothing';
+  const text = `*${rank}.* ${inlineCode(search.term, 100)} · ${formatCount(search.hits)} searches · ${Math.round(search.ctr * 100)}% clicked · clicked instead: ${clicked}`;
+  return row(text, { kind: 'search', ...range, ...search });
+}
+
+export function questionRow(group: QuestionGroup, rank: number, range: Range): types.SectionBlock {
+  const title = group.topic ? `*${plainText(group.topic, 100)}*` : '_No topic_';
+  const sources = group.sources.map((url) => inlineCode(url.replace(/^https:\/\/[^/]+/, '') || url, 80));
+  const lines = [
+    `*${rank}.* ${title} · ${formatCount(group.count)} unanswered`,
+    ...group.questions.slice(0, 3).map((question) => quote(question, COMMENT_MAX)),
+    `Sources tried: ${sources.length ? sources.slice(0, 5).join(', ') : 'none'}`,
+  ];
+  return row(lines.join('\n'), { kind: 'questions', ...range, ...group, questions: group.questions.slice(0, 5) });
+}
+
+function header(view: View, query: ReportQuery, project: string): types.KnownBlock[] {
+  const title = `${insightsCopy.header[view]} · ${project} · ${formatRange(query.from, query.to)}`;
+  return [
+    { type: 'header', text: { type: 'plain_text', text: plainLabel(title, HEADER_MAX) } },
+    { type: 'context', elements: [{ type: 'mrkdwn', text: insightsCopy.noStatus }] },
+  ];
+}
+
+function button(actionId: string, text: string, page: InsightsPage): types.Button {
+  return { type: 'button', action_id: actionId, text: { type: 'plain_text', text }, value: encodePage(page) };
+}
+
+/** Next → when the service has more; Download CSV for every row of the range. */
+function footer(next: InsightsPage | undefined, whole: InsightsPage): types.ActionsBlock {
+  return {
+    type: 'actions',
+    elements: [
+      ...(next ? [button(ACTION_IDS.next, insightsCopy.next, next)] : []),
+      button(ACTION_IDS.csv, insightsCopy.csv, whole),
+    ],
+  };
+}
+
+export type ViewData =
+  | { view: 'feedback'; data: FeedbackView }
+  | { view: 'searches'; data: SearchesView }
+  | { view: 'questions'; data: QuestionsView };
+
+/** One view's page, as its own message. */
+export function buildView(page: InsightsPage, project: string, shown: ViewData): Message {
+  const { query } = page;
+  const range = { project, from: query.from, to: query.to };
+  const at = query.offset;
+  const rows = rowsOf(shown, range, at);
+  const next = nextPage(page, project, shown);
+  const blocks: types.KnownBlock[] = [
+    ...header(shown.view, query, project),
+    ...(shown.view === 'searches'
+      ? [
+          section(
+            `${formatCount(shown.data.totalSearches)} searches in this range; ${shown.data.rows.length} of the ${shown.data.onPage} terms on this page found nothing readers clicked much.`,
+          ),
+        ]
+      : []),
+    ...(rows.length ? rows : [section(insightsCopy.none[shown.view])]),
+    footer(next, { view: page.view, query: { ...query, project, offset: 0 } }),
+  ];
+  return { text: `${insightsCopy.header[shown.view]} (${project})`, blocks };
+}
+
+function rowsOf(shown: ViewData, range: Range, at: number): types.SectionBlock[] {
+  switch (shown.view) {
+    case 'feedback':
+      return shown.data.rows.map((page, i) => feedbackRow(page, at + i + 1, range));
+    case 'searches':
+      return shown.data.rows.map((search, i) => searchRow(search, i + 1, range));
+    case 'questions':
+      return shown.data.groups.map((group, i) => questionRow(group, i + 1, range));
+  }
+}
+
+function nextPage(page: InsightsPage, project: string, shown: ViewData): InsightsPage | undefined {
+  const query = { ...page.query, project };
+  if (shown.view === 'feedback')
+    return shown.data.more ? { view: 'feedback', query: { ...query, offset: query.offset + query.limit } } : undefined;
+  const cursor = shown.data.nextCursor;
+  return cursor ? { view: shown.view, query, cursor } : undefined;
+}
+
+/** The digest: the first rows of each view, each with its button; a view the service did not answer says so. */
+export function buildDigest(
+  query: ReportQuery,
+  project: string,
+  parts: (ViewData | { view: View; failed: true })[],
+): Message {
+  const range = { project, from: query.from, to: query.to };
+  const blocks: types.KnownBlock[] = [...header('digest', query, project)];
+  for (const part of parts) {
+    blocks.push(section(`*${insightsCopy.header[part.view]}* · ${insightsCopy.more(part.view)}`));
+    if ('failed' in part) {
+      blocks.push(section('The analytics service did not answer for this part.'));
+      continue;
+    }
+    const rows = rowsOf(part, range, 0);
+    blocks.push(...(rows.length ? rows : [section(insightsCopy.none[part.view])]));
+  }
+  return { text: `${insightsCopy.header.digest} (${project})`, blocks };
+}

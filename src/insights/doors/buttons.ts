@@ -1,0 +1,69 @@
+import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs, types } from '@slack/bolt';
+import { agentErrors, noticeModal } from '../../agent/index.js';
+import type { Deps } from '../../deps.js';
+import { accessOf } from '../../slack/access.js';
+import { slackErrorCode } from '../../slack/errors.js';
+import { notice } from '../../visitors/index.js';
+import { ACTION_IDS } from '../blocks.js';
+import { draftModal } from '../draft-modal.js';
+import { decodeEvidence } from '../evidence.js';
+import { errorText } from '../messages.js';
+import { decodePage } from '../requests.js';
+
+export type ButtonArgs = Pick<
+  SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs,
+  'ack' | 'action' | 'body' | 'context'
+>;
+type ButtonDeps = Pick<Deps, 'log' | 'projects' | 'replies' | 'dispatch' | 'slack'>;
+
+function audienceOf(body: ButtonArgs['body']) {
+  const channel = body.channel?.id ?? body.container?.channel_id;
+  return {
+    channel,
+    audience: { userId: body.user.id, channel: channel ?? body.user.id, responseUrl: body.response_url },
+  };
+}
+
+/** What Next → and Download CSV ask for: the page the button carries, on its project. */
+const PAGE_KINDS = { [ACTION_IDS.next]: 'insights.turn_page', [ACTION_IDS.csv]: 'insights.export' } as const;
+
+/** Next → (the next page replaces the message it was on) and Download CSV (every row, uploaded here). */
+export async function pageButton(deps: ButtonDeps, { ack, action, body }: ButtonArgs): Promise<void> {
+  await ack();
+  const kind = action.action_id === ACTION_IDS.csv ? PAGE_KINDS[ACTION_IDS.csv] : PAGE_KINDS[ACTION_IDS.next];
+  const { channel, audience } = audienceOf(body);
+  const page = decodePage(action.value);
+  const project = page?.query.project;
+  if (!page || !channel || !project || !deps.projects.knows(project)) {
+    deps.log.warn('insights.bad_button_value', { action: action.action_id, user: body.user.id });
+    return deps.replies.privately(audience, notice(errorText.forgedButton));
+  }
+  await deps.dispatch(kind, { ...page, project, audience });
+}
+
+/**
+ * Draft a fix: opens the modal at once (Slack's trigger lasts 3 s), with the evidence the button carries; a person
+ * the `/agent` allow-lists leave out sees why instead. Without the modal the click did nothing visible: said privately.
+ */
+export async function draftButton(deps: ButtonDeps, { ack, action, body, context }: ButtonArgs): Promise<void> {
+  await ack();
+  const { channel, audience } = audienceOf(body);
+  const evidence = decodeEvidence(action.value);
+  if (!evidence || !channel || !deps.projects.knows(evidence.project)) {
+    deps.log.warn('insights.bad_button_value', { action: action.action_id, user: body.user.id });
+    return deps.replies.privately(audience, notice(errorText.forgedButton));
+  }
+  const view: types.ModalView = accessOf(context).allowed
+    ? draftModal({ channel, evidence }, deps.projects.all)
+    : noticeModal(agentErrors.notAllowed().text);
+  try {
+    await deps.slack.views.open({ trigger_id: body.trigger_id, view });
+  } catch (error) {
+    const code = slackErrorCode(error);
+    deps.log.warn('slack.views_open_failed', { op: 'insights.draft', slack_error: code });
+    await deps.replies.privately(
+      audience,
+      notice(`Slack did not open the form (${code}), so nothing was started. Click Draft a fix again.`),
+    );
+  }
+}

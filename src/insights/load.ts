@@ -1,0 +1,156 @@
+import type { Deps } from '../deps.js';
+import type { Conversation, FeedbackEntry, PageFeedback } from '../mintlify/analytics-schemas.js';
+import { describeFailure, type ServiceFailure, type ServiceResult } from '../mintlify/failure.js';
+import { previousPeriod, type ReportQuery, serviceWindow } from '../visitors/index.js';
+
+// Reading what readers said from the service, one use case per view. Never throws: a failure comes back as a value.
+
+export type LoadDeps = Pick<Deps, 'mintlify' | 'log'>;
+export type Loaded<T> = { ok: true; value: T } | { ok: false; failure: ServiceFailure };
+
+/** Feedback comments are read through this many of the service's pages (100 entries each) at most. */
+export const COMMENT_PAGES = 5;
+const COMMENTS_PER_PAGE = 3;
+/** Below this click-through a search counts as one readers did not find an answer for. */
+export const LOW_CTR = 0.1;
+
+export interface PageRow extends PageFeedback {
+  previousDown: number | undefined;
+  comments: string[];
+}
+export interface FeedbackView {
+  rows: PageRow[];
+  /** Pages with thumbs-down beyond this one (by-page has no cursor: the app pages its rows). */
+  more: boolean;
+}
+
+function unwrap<T>(deps: LoadDeps, project: string, result: ServiceResult<T>): Loaded<T> {
+  if (result.ok) return result;
+  deps.log.warn('insights.fetch_failed', { project, failure: result.failure.code, error: describeFailure(result) });
+  return { ok: false, failure: result.failure };
+}
+
+/** Pages by thumbs-down, with the change against the previous period and readers' comments on each. */
+export async function loadFeedback(deps: LoadDeps, project: string, query: ReportQuery): Promise<Loaded<FeedbackView>> {
+  const window = serviceWindow(query);
+  const [current, previous] = await Promise.all([
+    deps.mintlify.getFeedbackByPage(project, { ...window, limit: 100 }),
+    deps.mintlify.getFeedbackByPage(project, { ...serviceWindow(previousPeriod(query)), limit: 100 }),
+  ]);
+  const pages = unwrap(deps, project, current);
+  if (!pages.ok) return pages;
+  const before = new Map((previous.ok ? previous.value.feedback : []).map((p) => [p.path, p.thumbsDown]));
+  const down = pages.value.feedback.filter((p) => p.thumbsDown > 0).sort((a, b) => b.thumbsDown - a.thumbsDown);
+  const shown = down.slice(query.offset, query.offset + query.limit);
+  const comments = await commentsByPath(deps, project, window, new Set(shown.map((p) => p.path)));
+  const rows = shown.map((page) => ({
+    ...page,
+    previousDown: previous.ok ? (before.get(page.path) ?? 0) : undefined,
+    comments: comments.get(page.path) ?? [],
+  }));
+  return { ok: true, value: { rows, more: query.offset + query.limit < down.length } };
+}
+
+/** Comments of readers who did not find the page helpful, newest first, walking the service's cursor. */
+async function commentsByPath(
+  deps: LoadDeps,
+  project: string,
+  window: { dateFrom: string; dateTo: string },
+  paths: Set<string>,
+): Promise<Map<string, string[]>> {
+  const found = new Map<string, string[]>();
+  let cursor: string | undefined;
+  for (let page = 0; page < COMMENT_PAGES; page++) {
+    const result = await deps.mintlify.getFeedback(project, { ...window, limit: 100, ...(cursor && { cursor }) });
+    if (!result.ok) {
+      // Comments are extra: the counts stand without them.
+      deps.log.warn('insights.comments_unavailable', { project, failure: result.failure.code, pages: page });
+      break;
+    }
+    for (const entry of result.value.feedback) addComment(found, entry, paths);
+    cursor = result.value.nextCursor ?? undefined;
+    if (!cursor || !result.value.hasMore) break;
+  }
+  return found;
+}
+
+function addComment(found: Map<string, string[]>, entry: FeedbackEntry, paths: Set<string>): void {
+  const comment = entry.comment?.trim();
+  if (!comment || entry.helpful === true || !paths.has(entry.path)) return;
+  const list = found.get(entry.path) ?? [];
+  if (list.length < COMMENTS_PER_PAGE && !list.includes(comment)) found.set(entry.path, [...list, comment]);
+}
+
+export interface SearchesView {
+  rows: { term: string; hits: number; ctr: number; clicked: string | null }[];
+  /** Terms on the service's page, struggling or not. */
+  onPage: number;
+  totalSearches: number;
+  nextCursor: string | undefined;
+}
+
+/** One page of the service's search terms (by hits), keeping those readers found nothing worth a click for. */
+export async function loadSearches(
+  deps: LoadDeps,
+  project: string,
+  query: ReportQuery,
+  cursor?: string,
+): Promise<Loaded<SearchesView>> {
+  const result = unwrap(
+    deps,
+    project,
+    await deps.mintlify.getSearches(project, {
+      ...serviceWindow(query),
+      limit: query.limit,
+      ...(cursor && { cursor }),
+    }),
+  );
+  if (!result.ok) return result;
+  const { searches, totalSearches, nextCursor } = result.value;
+  const rows = searches
+    .filter((row) => row.topClickedPage == null || row.ctr < LOW_CTR)
+    .map((row) => ({ term: row.searchQuery, hits: row.hits, ctr: row.ctr, clicked: row.topClickedPage ?? null }));
+  return { ok: true, value: { rows, onPage: searches.length, totalSearches, nextCursor: nextCursor ?? undefined } };
+}
+
+export interface QuestionGroup {
+  topic: string | null;
+  questions: string[];
+  count: number;
+  sources: string[];
+}
+export interface QuestionsView {
+  groups: QuestionGroup[];
+  nextCursor: string | undefined;
+}
+
+/** Unanswered questions of one page of conversations, grouped by the assistant's category when several share it. */
+export async function loadQuestions(
+  deps: LoadDeps,
+  project: string,
+  query: ReportQuery,
+  cursor?: string,
+): Promise<Loaded<QuestionsView>> {
+  const result = unwrap(
+    deps,
+    project,
+    await deps.mintlify.getConversations(project, { ...serviceWindow(query), limit: 100, ...(cursor && { cursor }) }),
+  );
+  if (!result.ok) return result;
+  const unanswered = result.value.conversations.filter((turn) => turn.resolutionStatus === 'unanswered');
+  const groups = group(unanswered).slice(0, query.limit);
+  return { ok: true, value: { groups, nextCursor: (result.value.hasMore && result.value.nextCursor) || undefined } };
+}
+
+function group(turns: Conversation[]): QuestionGroup[] {
+  const byKey = new Map<string, QuestionGroup>();
+  for (const turn of turns) {
+    const key = turn.queryCategory?.trim() ? `c:${turn.queryCategory.trim()}` : `q:${turn.query.trim().toLowerCase()}`;
+    const found = byKey.get(key) ?? { topic: turn.queryCategory?.trim() || null, questions: [], count: 0, sources: [] };
+    found.count += 1;
+    if (!found.questions.includes(turn.query.trim())) found.questions.push(turn.query.trim());
+    for (const { url } of turn.sources) if (!found.sources.includes(url)) found.sources.push(url);
+    byKey.set(key, found);
+  }
+  return [...byKey.values()].sort((a, b) => b.count - a.count);
+}

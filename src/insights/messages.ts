@@ -1,0 +1,77 @@
+import type { ServiceFailure } from '../mintlify/failure.js';
+import type { Message } from '../slack/message.js';
+import { escapeMrkdwn, inlineCode } from '../slack/mrkdwn.js';
+import { notice } from '../visitors/index.js';
+import { MAX_ROWS } from './requests.js';
+
+/** Every sentence `/insights` and Draft a fix say to people. */
+
+export const COMMAND = '/insights';
+
+export const insightsCopy = {
+  header: {
+    digest: 'Docs insights',
+    feedback: 'Pages readers rate down',
+    searches: 'Searches that find nothing readers click',
+    questions: 'Questions the assistant could not answer',
+  },
+  draft: 'Draft a fix',
+  next: 'Next →',
+  csv: 'Download CSV',
+  exported: 'The CSV is uploading in this conversation.',
+  uploadFailed: (code: string) =>
+    `Slack refused the CSV upload (${code}). If I am not in this conversation, invite me and try again.`,
+  none: {
+    feedback: 'No page was rated down in this range.',
+    searches: 'Every search on this page led readers to a result they clicked.',
+    questions: 'The assistant answered every question on this page.',
+  },
+  more: (view: string) => `More: \`${COMMAND} ${view}\``,
+  noStatus:
+    "Mintlify's analytics API cannot mark feedback as in progress or resolved: a drafted fix is linked from its job's thread here, not in Mintlify.",
+};
+
+export function helpText(problem?: string, projects?: string): Message {
+  const lines = [
+    ...(problem ? [problem, ''] : []),
+    `*${COMMAND}* shows what readers of the docs struggle with, and drafts a fix as an agent job.`,
+    `• \`${COMMAND}\`: a short digest of all three`,
+    `• \`${COMMAND} feedback\`: pages rated down, with readers' comments and the change on the previous period`,
+    `• \`${COMMAND} searches\`: search terms readers clicked nothing (or little) for`,
+    `• \`${COMMAND} questions\`: what the docs assistant could not answer`,
+    `Add a range as for \`/visitors\` (\`30d\`, \`last month\`, \`2026-11-01..2026-11-15\`), \`top N\` (up to ${MAX_ROWS}) or \`--project &lt;id&gt;\`.`,
+    ...(projects ? ['', projects] : []),
+  ];
+  return notice(lines.join('\n'));
+}
+
+/** The person's own words echoed back when the command cannot be read. */
+export function invalidText(text: string, problem: string, projects: string): Message {
+  return helpText(`${problem}\nYou wrote: ${inlineCode(text, 200)}`, projects);
+}
+
+export function failureText(failure: ServiceFailure, command: string): Message {
+  const again = `Please try again in a minute: ${inlineCode(command, 200)}`;
+  switch (failure.code) {
+    case 'refused':
+      return notice(`The analytics service could not answer that: ${escapeMrkdwn(failure.message)}.`);
+    case 'unauthorized':
+      return notice(
+        'The analytics service refused the app’s Mintlify key. Please ask your Slack admin to check the app’s Mintlify settings.',
+      );
+    case 'rate_limited':
+      return notice(`The analytics service is busy. ${again}`);
+    case 'not_found':
+    case 'unavailable':
+      return notice(`The analytics service is not answering right now. ${again}`);
+  }
+}
+
+export const errorText = {
+  forgedButton: `That button is not valid any more. Run \`${COMMAND}\` again for a fresh list.`,
+  taskFailed: `Something went wrong on my side. Please try \`${COMMAND}\` again.`,
+  unavailable: (command: string) =>
+    notice(`I couldn't take this on right now. Please try again: ${inlineCode(command, 200)}`),
+  formLost: 'This form lost track of its evidence. Close it and click Draft a fix again.',
+  emptyInstruction: 'Write what the agent should do.',
+};

@@ -1,0 +1,36 @@
+import { parseVisitorsCommand } from '../visitors/index.js';
+import { type InsightsPage, MAX_ROWS, VIEWS, type View } from './requests.js';
+
+export type ParsedInsights =
+  | { kind: 'page'; page: InsightsPage }
+  | { kind: 'help' }
+  | { kind: 'invalid'; problem: string };
+
+const ALIASES: Record<string, View> = {
+  feedback: 'feedback',
+  searches: 'searches',
+  search: 'searches',
+  questions: 'questions',
+  question: 'questions',
+  assistant: 'questions',
+  digest: 'digest',
+};
+
+/**
+ * `/insights [--project id] [feedback|searches|questions] [range] [top N]`: the view's word anywhere, the rest in
+ * `/visitors`' grammar (ranges, zones, `--project`); no view word is the digest of all three.
+ */
+export function parseInsightsCommand(text: string, nowMs: number, tz: string): ParsedInsights {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  const views = words.filter((word) => ALIASES[word.toLowerCase()]);
+  if (views.length > 1) return { kind: 'invalid', problem: `Ask for one of ${VIEWS.join(', ')} at a time.` };
+  const view = views[0] ? (ALIASES[views[0].toLowerCase()] ?? 'digest') : 'digest';
+  const rest = words.filter((word) => !ALIASES[word.toLowerCase()]);
+  if (rest.some((word) => word.toLowerCase() === 'chart'))
+    return { kind: 'invalid', problem: 'Charts are for `/visitors`; `/insights` lists what readers struggle with.' };
+  const parsed = parseVisitorsCommand(rest.join(' '), nowMs, tz);
+  if (parsed.kind !== 'report') return parsed;
+  if (parsed.query.limit > MAX_ROWS)
+    return { kind: 'invalid', problem: `\`top\` must be between 1 and ${MAX_ROWS} here.` };
+  return { kind: 'page', page: { view, query: parsed.query } };
+}

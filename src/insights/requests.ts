@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { CursorSchema } from '../mintlify/analytics-schemas.js';
+import { AudienceSchema } from '../slack/reply.js';
+import { ReportQuerySchema } from '../visitors/index.js';
+
+/** What `/insights` shows: one of readers' three signals, or a short digest of all three. */
+export const VIEWS = ['feedback', 'searches', 'questions'] as const;
+export const ViewSchema = z.enum([...VIEWS, 'digest']);
+export type View = z.infer<typeof ViewSchema>;
+
+/** Rows per page: each is a block with its button, well inside Slack's 50 blocks. */
+export const MAX_ROWS = 20;
+
+/** A view's page as asked (typed, or carried by Next →): its range, rows, and where the service's cursor is. */
+export const InsightsPageSchema = z
+  .object({
+    view: ViewSchema,
+    query: ReportQuerySchema.refine((q) => q.limit <= MAX_ROWS, `at most ${MAX_ROWS} rows`),
+    /** The service's cursor (searches, questions); feedback pages by `query.offset`. */
+    cursor: CursorSchema.optional(),
+  })
+  .strict();
+export type InsightsPage = z.infer<typeof InsightsPageSchema>;
+
+/** What the doors hand on: the page, the project it is about, and who asked where. */
+export const InsightsRequestSchema = InsightsPageSchema.extend({ project: z.string(), audience: AudienceSchema });
+export type InsightsRequest = z.infer<typeof InsightsRequestSchema>;
+
+/** A Next → button's value: the page, which names its project once shown. */
+export function encodePage(page: InsightsPage): string {
+  return JSON.stringify(page);
+}
+
+export function decodePage(value: unknown): InsightsPage | undefined {
+  if (typeof value !== 'string' || value.length > 2000) return undefined;
+  try {
+    const parsed = InsightsPageSchema.safeParse(JSON.parse(value));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
