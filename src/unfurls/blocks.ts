@@ -41,7 +41,7 @@ export function unfurlAttachment(page: DocsPage, stats: PageStats): MessageAttac
   if (!stats.known) {
     return { blocks: [heading, { type: 'context', elements: [{ type: 'mrkdwn', text: project }] }] };
   }
-  const { current, previous } = stats;
+  const { current, previous, ratings } = stats;
   const value = JSON.stringify({ project: page.project, path: page.path } satisfies UpdatePageValue);
   const blocks: types.KnownBlock[] = [
     {
@@ -49,6 +49,14 @@ export function unfurlAttachment(page: DocsPage, stats: PageStats): MessageAttac
       fields: [
         field('Human visitors', current.human, previous?.human ?? 0),
         field('AI visitors', current.ai, previous?.ai ?? 0),
+        ...(ratings
+          ? [
+              {
+                type: 'mrkdwn' as const,
+                text: `Readers' ratings\n👍 *${count.format(ratings.up)}*  👎 *${count.format(ratings.down)}*`,
+              },
+            ]
+          : []),
       ],
     },
     {

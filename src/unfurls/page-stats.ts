@@ -8,6 +8,7 @@ import {
   type PageDeps,
   previousPeriod,
   type ReportQuery,
+  serviceWindow,
   todayNumber,
 } from '../visitors/index.js';
 
@@ -18,10 +19,18 @@ export const STATS_DAYS = 7;
 /** The service lists pages by visitors without a path filter: the page is looked for in this many of its pages. */
 const PAGES_SEARCHED = 4;
 const PAGE_ROWS = 250;
+/** The most pages the feedback-by-page endpoint lists. */
+const FEEDBACK_PAGES = 100;
 
 /** A page's visitors over the last 7 days and the 7 before (undefined: not among them), or nothing known. */
 export const PageStatsSchema = z.discriminatedUnion('known', [
-  z.object({ known: z.literal(true), current: VisitorCountsSchema, previous: VisitorCountsSchema.optional() }),
+  z.object({
+    known: z.literal(true),
+    current: VisitorCountsSchema,
+    previous: VisitorCountsSchema.optional(),
+    /** Readers' thumbs up and down over the same 7 days, when they rated the page. */
+    ratings: z.object({ up: z.number(), down: z.number() }).optional(),
+  }),
   z.object({ known: z.literal(false) }),
 ]);
 export type PageStats = z.infer<typeof PageStatsSchema>;
@@ -44,13 +53,16 @@ export async function pageStats(deps: PageDeps, project: string, path: string): 
   const nowMs = deps.now();
   const today = todayNumber(nowMs);
   const range = { from: dayString(today - STATS_DAYS + 1), to: dayString(today) };
-  const [current, previous] = await Promise.all([
+  const [current, previous, ratings] = await Promise.all([
     findPage(deps, project, path, range),
     findPage(deps, project, path, previousPeriod(range), comparisonCut(range, nowMs)),
+    findRatings(deps, project, path, range),
   ]);
   if (current === 'failed' || previous === 'failed') return { known: false };
   const stats: PageStats =
-    current || previous ? { known: true, current: current ?? NONE, ...(previous && { previous }) } : { known: false };
+    current || previous
+      ? { known: true, current: current ?? NONE, ...(previous && { previous }), ...(ratings && { ratings }) }
+      : { known: false };
   await deps.store.kv
     .set(key, stats, STATS_TTL_MS)
     .catch((error: unknown) => deps.log.warn('unfurls.cache_unavailable', { op: 'set', error }));
@@ -74,4 +86,23 @@ async function findPage(
     if (!result.page.response.hasMore) return undefined;
   }
   return undefined;
+}
+
+/**
+ * The page's thumbs up and down in the range, from the service's feedback by page (its first 100 pages: the
+ * endpoint has no cursor); `undefined` when the page has none there or the service did not answer (logged).
+ */
+async function findRatings(
+  deps: PageDeps,
+  project: string,
+  path: string,
+  range: { from: string; to: string },
+): Promise<{ up: number; down: number } | undefined> {
+  const result = await deps.mintlify.getFeedbackByPage(project, { ...serviceWindow(range), limit: FEEDBACK_PAGES });
+  if (!result.ok) {
+    deps.log.warn('unfurls.ratings_failed', { project, failure: result.failure.code });
+    return undefined;
+  }
+  const page = result.value.feedback.find((row) => row.path === path);
+  return page && { up: page.thumbsUp, down: page.thumbsDown };
 }

@@ -6,11 +6,11 @@ import { viewSubmission } from '../fixtures/conversation.js';
 import { buttonClick, buttonsIn, CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
-import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
+import { eventually, TEST_API_KEY, TEST_PROJECT_ID } from '../support/test-app.js';
 
 /** The docs site of the test project: its domain is the manifest's `unfurl_domains` entry. */
 const DOCS = 'https://docs.example.com';
-const VISITORS_PATH = `/v1/analytics/${TEST_PROJECT_ID}/visitors`;
+const ANALYTICS = `/v1/analytics/${TEST_PROJECT_ID}`;
 
 interface Attachment {
   blocks: { type: string; text?: { text: string }; fields?: { text: string }[] }[];
@@ -20,7 +20,17 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
   const h = useHarness({ store, env: { MINTLIFY_DOCS_URL: DOCS }, boot: true });
 
   const unfurlCalls = () => h.slack.callsTo('chat.unfurl');
-  const serviceCalls = () => h.sim.requests.filter((r) => r.path === VISITORS_PATH).length;
+  const serviceCalls = () => h.sim.requests.filter((r) => r.path.startsWith(ANALYTICS)).length;
+
+  /** The simulator's own answer to the feedback-by-page request the app made (read after the app's). */
+  async function ratingsServed(path: string) {
+    const asked = h.sim.requests.find((r) => r.path === `${ANALYTICS}/feedback/by-page`);
+    expect(asked?.query).toMatchObject({ limit: '100' });
+    const url = `${h.sim.url}${asked?.path}?${new URLSearchParams(asked?.query)}`;
+    const res = await fetch(url, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
+    const body = (await res.json()) as { feedback: { path: string; thumbsUp: number; thumbsDown: number }[] };
+    return body.feedback.find((row) => row.path === path);
+  }
 
   /** A person pastes `typed` in the channel; Slack delivers the message and, for a docs domain, link_shared. */
   async function paste(typed: string) {
@@ -49,8 +59,11 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     // What Slack keeps on the message is what the app sent for the link_shared it got.
     const share = h.slack.tenant().linkShares.find((s) => s.messageTs === said.ts);
     expect(share?.unfurls[url]).toEqual(attachment);
+    const ratings = await ratingsServed('/quickstart');
+    expect(ratings, 'the simulator’s seed rates the quickstart').toBeDefined();
+    expect(text).toContain(`👍 *${ratings?.thumbsUp}*  👎 *${ratings?.thumbsDown}*`);
     const asked = serviceCalls();
-    expect(asked).toBeGreaterThanOrEqual(2); // the last 7 days and the 7 before
+    expect(asked).toBeGreaterThanOrEqual(3); // visitors of the last 7 days and the 7 before, and the ratings
 
     await paste(`Again: ${url}`);
     expect((await unfurled(1))[url]).toEqual(attachment);

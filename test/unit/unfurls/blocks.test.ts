@@ -26,6 +26,13 @@ describe('a docs link’s unfurl', () => {
     expect(blockKitProblems(attachment.blocks)).toEqual([]);
   });
 
+  it('shows readers’ thumbs up and down when they rated the page, and nothing of ratings otherwise', () => {
+    const current = { human: 3, ai: 1, total: 4 };
+    const rated = JSON.stringify(unfurlAttachment(page, { known: true, current, ratings: { up: 1200, down: 7 } }));
+    expect(rated).toContain("Readers' ratings\\n👍 *1,200*  👎 *7*");
+    expect(JSON.stringify(unfurlAttachment(page, { known: true, current }))).not.toContain('👍');
+  });
+
   it('says new for a page that had no visitors the week before', () => {
     const text = JSON.stringify(unfurlAttachment(page, { known: true, current: { human: 3, ai: 0, total: 3 } }));
     expect(text).toContain('*3*  new');
