@@ -5,5 +5,5 @@ export { toIncoming } from './doors/incoming.js';
 export { formatElapsed, jobStatus } from './job-messages.js';
 export { errors as agentErrors } from './messages.js';
 export { HOURLY_LIMIT, type Quota, type QuotaKind } from './quota.js';
-export { noticeModal, shortcutModal } from './shortcut-modal.js';
+export { noticeModal } from './shortcut-modal.js';
 export { CommandStartSchema } from './tasks.js';

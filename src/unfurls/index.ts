@@ -1,4 +1,4 @@
-// Docs links that show their readers: `link_shared` → `chat.unfurl` with the page's visitors and "Update this page".
+// Docs links that show their readers: `link_shared` → `chat.unfurl` with the page's visitors, its ratings and
+// "Update this page" (/insights' Draft a fix).
 
-export { UPDATE_PAGE_ACTION, type UpdatePageValue } from './blocks.js';
 export { registerUnfurls } from './register.js';

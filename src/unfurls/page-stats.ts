@@ -26,6 +26,9 @@ const FEEDBACK_PAGES = 100;
 export const PageStatsSchema = z.discriminatedUnion('known', [
   z.object({
     known: z.literal(true),
+    /** The first and last of the 7 days (UTC). */
+    from: z.string(),
+    to: z.string(),
     current: VisitorCountsSchema,
     previous: VisitorCountsSchema.optional(),
     /** Readers' thumbs up and down over the same 7 days, when they rated the page. */
@@ -61,7 +64,7 @@ export async function pageStats(deps: PageDeps, project: string, path: string): 
   if (current === 'failed' || previous === 'failed') return { known: false };
   const stats: PageStats =
     current || previous
-      ? { known: true, current: current ?? NONE, ...(previous && { previous }), ...(ratings && { ratings }) }
+      ? { known: true, ...range, current: current ?? NONE, ...(previous && { previous }), ...(ratings && { ratings }) }
       : { known: false };
   await deps.store.kv
     .set(key, stats, STATS_TTL_MS)

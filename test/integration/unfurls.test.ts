@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { LOST_PAGE } from '../../src/unfurls/doors/update-page.js';
-import { UPDATE_PAGE_ACTION } from '../../src/unfurls/index.js';
 import { UNFURLS_PER_WINDOW } from '../../src/unfurls/unfurl.js';
 import { viewSubmission } from '../fixtures/conversation.js';
 import { buttonClick, buttonsIn, CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
@@ -54,8 +52,12 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     expect(text).toMatch(/Human visitors\\n\*[\d,]+\* {2}(▲|▼|±|new)/);
     expect(text).toMatch(/AI visitors\\n\*[\d,]+\* {2}(▲|▼|±|new)/);
     const [button] = buttonsIn(attachment?.blocks);
-    expect(button?.button).toMatchObject({ action_id: UPDATE_PAGE_ACTION, text: { text: 'Update this page' } });
-    expect(JSON.parse(button?.button.value ?? '')).toEqual({ project: TEST_PROJECT_ID, path: '/quickstart' });
+    expect(button?.button).toMatchObject({ action_id: 'insights.draft', text: { text: 'Update this page' } });
+    expect(JSON.parse(button?.button.value ?? '')).toMatchObject({
+      kind: 'page',
+      project: TEST_PROJECT_ID,
+      path: '/quickstart',
+    });
     // What Slack keeps on the message is what the app sent for the link_shared it got.
     const share = h.slack.tenant().linkShares.find((s) => s.messageTs === said.ts);
     expect(share?.unfurls[url]).toEqual(attachment);
@@ -103,19 +105,6 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     expect(unfurlCalls()).toHaveLength(1);
   });
 
-  it('answers a click on an Update this page that lost its page with a notice, and starts nothing', async () => {
-    const button = {
-      type: 'button' as const,
-      action_id: UPDATE_PAGE_ACTION,
-      text: { type: 'plain_text', text: 'Update this page' },
-      value: '{"project":',
-    };
-    await h.interact(buttonClick(button));
-    const opened = await eventually(() => h.slack.callsTo('views.open')[0], 5_000, 'views.open');
-    expect(JSON.stringify(opened.args.view)).toContain(LOST_PAGE);
-    expect(h.creates()).toEqual([]);
-  });
-
   it('logs Slack refusing an unfurl, and unfurls the next link as usual', async () => {
     h.slack.fail('chat.unfurl', { error: 'cannot_unfurl_url' });
     const refused = await paste(`${DOCS}/quickstart`);
@@ -127,20 +116,21 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     expect(shares().find((s) => s.messageTs === refused.ts)?.unfurls).toEqual({});
   });
 
-  it('Update this page opens the agent’s form for the page; submitted, it starts a job in the link’s thread', async () => {
+  it('Update this page is Draft a fix for the page: its form, prefilled from the page, starts a job', async () => {
     const url = `${DOCS}/quickstart`;
-    const said = await paste(url);
+    await paste(url);
     const [button] = buttonsIn((await unfurled(0))[url]?.blocks);
-    expect(button).toBeDefined();
-    if (!button) return;
-    await h.interact(buttonClick(button.button, { messageTs: said.ts }));
-    const opened = await eventually(() => h.slack.callsTo('views.open')[0], 5_000, 'views.open');
+    if (!button) throw new Error('no Update this page on the unfurl');
+    await h.interact(buttonClick(button.button));
+    const opened = await eventually(() => h.slack.callsTo('views.open')[0], 5_000, 'the Draft a fix form');
     const view = opened.args.view as Record<string, unknown>;
-    expect(JSON.stringify(view.blocks)).toContain('"initial_value":"Update the page /quickstart: "');
-    await h.interact(viewSubmission(view, 'Update the page /quickstart: say Node 24 is required'));
-    await h.jobOf(CHANNEL_ID, said.ts);
-    const prompts = h.creates().map((r) => (r.body as { prompt: string }).prompt);
-    expect(prompts).toEqual(['Update the page /quickstart: say Node 24 is required']);
+    expect(view.callback_id).toBe('insights.draft_fix');
+    expect(JSON.stringify(view.blocks)).toContain('Improve the docs page /quickstart.');
+    await h.interact(viewSubmission(view, 'Improve the docs page /quickstart: say Node 24 is required'));
+    const create = await eventually(() => h.creates()[0], 5_000, 'the job');
+    expect((create.body as { prompt: string }).prompt).toContain(
+      'Improve the docs page /quickstart: say Node 24 is required',
+    );
   });
 });
 

@@ -1,41 +1,51 @@
 import { describe, expect, it } from 'vitest';
-import { UPDATE_PAGE_ACTION, UpdatePageValueSchema, unfurlAttachment } from '../../../src/unfurls/blocks.js';
-import { updateInstruction } from '../../../src/unfurls/doors/update-page.js';
+import { decodeEvidence } from '../../../src/insights/evidence.js';
+import { unfurlAttachment } from '../../../src/unfurls/blocks.js';
 import { blockKitProblems } from '../../../tools/slack-standin/block-kit.js';
+import { buttonsIn } from '../../fixtures/slack.js';
 
 const page = { url: 'https://docs.acme.example/quickstart', project: 'proj_a', path: '/quickstart' };
+const WEEK = { from: '2026-11-22', to: '2026-11-28' };
+const known = (stats: object) => ({ known: true as const, ...WEEK, current: { human: 3, ai: 1, total: 4 }, ...stats });
 
 describe('a docs link’s unfurl', () => {
   it('shows human and AI visitors with their change, the page linked, and Update this page', () => {
-    const stats = {
-      known: true as const,
+    const stats = known({
       current: { human: 1240, ai: 310, total: 1550 },
       previous: { human: 1000, ai: 400, total: 1400 },
-    };
+    });
     const attachment = unfurlAttachment(page, stats);
     const text = JSON.stringify(attachment);
     expect(text).toContain('<https://docs.acme.example/quickstart|/quickstart>');
     expect(text).toContain('Human visitors\\n*1,240*  ▲ 24.0 %');
     expect(text).toContain('AI visitors\\n*310*  ▼ 22.5 %');
     expect(text).toContain('last 7 days vs the 7 before');
-    const actions = attachment.blocks?.find((b) => b.type === 'actions');
-    const button = actions && 'elements' in actions ? actions.elements[0] : undefined;
-    expect(button).toMatchObject({ action_id: UPDATE_PAGE_ACTION, text: { text: 'Update this page' } });
-    const value = button && 'value' in button ? button.value : undefined;
-    expect(UpdatePageValueSchema.parse(JSON.parse(value ?? ''))).toEqual({ project: 'proj_a', path: '/quickstart' });
     expect(blockKitProblems(attachment.blocks)).toEqual([]);
   });
 
+  it('makes Update this page the Draft a fix of /insights for the page, with its week and ratings as evidence', () => {
+    const attachment = unfurlAttachment(page, known({ ratings: { up: 9, down: 4 } }));
+    const [update] = buttonsIn(attachment.blocks);
+    expect(update?.button).toMatchObject({ action_id: 'insights.draft', text: { text: 'Update this page' } });
+    expect(decodeEvidence(update?.button.value)).toEqual({
+      kind: 'page',
+      project: 'proj_a',
+      ...WEEK,
+      path: '/quickstart',
+      thumbsUp: 9,
+      thumbsDown: 4,
+      comments: [],
+    });
+  });
+
   it('shows readers’ thumbs up and down when they rated the page, and nothing of ratings otherwise', () => {
-    const current = { human: 3, ai: 1, total: 4 };
-    const rated = JSON.stringify(unfurlAttachment(page, { known: true, current, ratings: { up: 1200, down: 7 } }));
+    const rated = JSON.stringify(unfurlAttachment(page, known({ ratings: { up: 1200, down: 7 } })));
     expect(rated).toContain("Readers' ratings\\n👍 *1,200*  👎 *7*");
-    expect(JSON.stringify(unfurlAttachment(page, { known: true, current }))).not.toContain('👍');
+    expect(JSON.stringify(unfurlAttachment(page, known({})))).not.toContain('👍');
   });
 
   it('says new for a page that had no visitors the week before', () => {
-    const text = JSON.stringify(unfurlAttachment(page, { known: true, current: { human: 3, ai: 0, total: 3 } }));
-    expect(text).toContain('*3*  new');
+    expect(JSON.stringify(unfurlAttachment(page, known({})))).toContain('*3*  new');
   });
 
   it('is the page and its project only when nothing is known of it', () => {
@@ -44,19 +54,15 @@ describe('a docs link’s unfurl', () => {
     expect(text).toContain('/quickstart');
     expect(text).toContain('proj_a');
     expect(text).not.toContain('visitors');
-    expect(attachment.blocks?.some((b) => b.type === 'actions')).toBe(false);
+    expect(buttonsIn(attachment.blocks)).toEqual([]);
   });
 
-  it('escapes a path that holds markup, and leaves out a button whose value would be too long', () => {
+  it('escapes a path that holds markup, and keeps a very long path’s button within Slack’s limits', () => {
     const odd = { url: 'https://docs.acme.example/%3Cb%3E', project: 'proj_a', path: '/<b>&' };
     expect(JSON.stringify(unfurlAttachment(odd, { known: false }))).toContain('/&lt;b&gt;&amp;');
     const long = { ...page, path: `/${'x'.repeat(2_100)}` };
-    const attachment = unfurlAttachment(long, { known: true, current: { human: 1, ai: 1, total: 2 } });
-    expect(attachment.blocks?.some((b) => b.type === 'actions')).toBe(false);
+    const attachment = unfurlAttachment(long, known({}));
     expect(blockKitProblems(attachment.blocks)).toEqual([]);
-  });
-
-  it('starts the agent’s instruction with the page', () => {
-    expect(updateInstruction('/quickstart')).toBe('Update the page /quickstart: ');
+    expect(decodeEvidence(buttonsIn(attachment.blocks)[0]?.button.value)).toBeDefined();
   });
 });
