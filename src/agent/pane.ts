@@ -106,6 +106,7 @@ function paneDeps<D extends PaneDeps>(deps: D, dm: string, contextChannel: strin
     forChannel: (channel) => projects.forChannel(channel === dm ? (contextChannel ?? dm) : channel),
     knows: (project) => projects.knows(project),
     keyFor: (project) => projects.keyFor(project),
+    docsUrls: projects.docsUrls,
   };
   const inThread: Replies = {
     ...replies,

@@ -11,6 +11,7 @@ import { createSlackTransport, type SlackTransport } from '../slack/transport.js
 import { ownOrganisation } from '../tenants/own-organisation.js';
 import { registerTenancy } from '../tenants/register.js';
 import { markingGone } from '../tenants/removal.js';
+import { registerUnfurls } from '../unfurls/index.js';
 import { registerVisitors } from '../visitors/register.js';
 import type { StartOptions } from './app.js';
 import type { Installs, ManyWorkspaces } from './installs.js';
@@ -51,4 +52,5 @@ export function registerDoors(
   registerHome(transport.bolt, deps);
   registerVisitors(transport.bolt, deps);
   registerInsights(transport.bolt, deps);
+  registerUnfurls(transport.bolt, deps);
 }

@@ -5,6 +5,8 @@ import {
   API_KEY_EXPECTED,
   apiKeyProblem,
   CHANNEL_ID,
+  docsSites,
+  docsUrlFields,
   flag,
   idList,
   missingSingleWorkspace,
@@ -73,6 +75,8 @@ export const EnvSchema = z
     MINTLIFY_API_URL: url(DEFAULT_MINTLIFY_API_URL),
     MINTLIFY_CHANNEL_PROJECTS: pairList('channel id:project id, e.g. C0AAA:proj_b', CHANNEL_ID, projectIdProblem),
     MINTLIFY_API_KEYS: pairList('project id:admin key, e.g. proj_b:mint_…', PROJECT_ID, apiKeyProblem),
+    MINTLIFY_DOCS_URL: docsUrlFields.own,
+    MINTLIFY_DOCS_URLS: docsUrlFields.others,
     REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'expected redis:// or rediss:// URL' }).optional()),
     REDIS_ALLOW_EVICTION: flag,
     STORE_NAMESPACE: z
@@ -153,6 +157,7 @@ export interface Config {
     channelProjects: Record<string, string>;
     /** Projects with their own admin key; the others use `apiKey`. Secrets. */
     projectKeys: Record<string, string>;
+    docsUrls: Record<string, string>; // each project's docs site: links to it are unfurled (src/unfurls/)
   };
   /** The operator's port: `/metrics` and the detailed `/healthz`; the public port (`slack.port`) never serves them. */
   metricsPort: number;
@@ -218,6 +223,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
       apiUrl: e.MINTLIFY_API_URL,
       channelProjects: e.MINTLIFY_CHANNEL_PROJECTS,
       projectKeys: e.MINTLIFY_API_KEYS,
+      docsUrls: docsSites(e.MINTLIFY_PROJECT_ID, e.MINTLIFY_DOCS_URL, e.MINTLIFY_DOCS_URLS),
     },
     metricsPort: e.METRICS_PORT,
     ...(e.REDIS_URL && { redisUrl: e.REDIS_URL }),

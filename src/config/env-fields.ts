@@ -88,6 +88,24 @@ export function pairList(format: string, leftOk: RegExp, rightProblem: (right: s
       return pairs;
     });
 }
+/** A docs site's address: https, a host, nothing after the path (links to it are matched by host and path). */
+export const docsUrlProblem = (value: string) => {
+  const expected = 'expected the https address of the docs site, e.g. https://docs.example.com';
+  if (!URL.canParse(value)) return expected;
+  const url = new URL(value);
+  return url.protocol === 'https:' && url.hostname && !url.search && !url.hash && !url.username ? undefined : expected;
+};
+/** The docs sites: the default project's (`MINTLIFY_DOCS_URL`) and the others' (`project id:URL` pairs). */
+export const docsUrlFields = {
+  own: optional.refine((v) => v === undefined || !docsUrlProblem(v), {
+    message: 'expected the https address of the docs site, e.g. https://docs.example.com',
+  }),
+  others: pairList('project id:docs URL, e.g. proj_b:https://docs.b.example', PROJECT_ID, docsUrlProblem),
+};
+/** Each project's docs site, by project id. */
+export function docsSites(projectId: string | undefined, own: string | undefined, others: Record<string, string>) {
+  return { ...(projectId && own && { [projectId]: own }), ...others };
+}
 export const projectIdProblem = (id: string) =>
   PROJECT_ID.test(id) ? undefined : 'expected a project id (letters, digits, _ or -)';
 /**

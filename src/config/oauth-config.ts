@@ -9,6 +9,8 @@ const SINGLE_WORKSPACE_ONLY = [
   'MINTLIFY_PROJECT_ID',
   'MINTLIFY_CHANNEL_PROJECTS',
   'MINTLIFY_API_KEYS',
+  'MINTLIFY_DOCS_URL',
+  'MINTLIFY_DOCS_URLS',
 ] as const;
 
 export interface OAuthConfig {

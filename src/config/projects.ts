@@ -11,10 +11,12 @@ export interface Projects {
   knows(project: string): boolean;
   /** The admin key for `project`: its own when it has one, else the default key. A secret: never log it. */
   keyFor(project: string): string;
+  /** Each project's docs site, for those that have one (links to it are unfurled: `src/unfurls/`). */
+  readonly docsUrls: Readonly<Record<string, string>>;
 }
 
 export function createProjects(config: Pick<Config, 'mintlify'>): Projects {
-  const { projectId, apiKey, channelProjects, projectKeys } = config.mintlify;
+  const { projectId, apiKey, channelProjects, projectKeys, docsUrls } = config.mintlify;
   // No project at all (a workspace not connected yet, or the app's own deps when it serves many): none known.
   const all = [...new Set([projectId, ...Object.values(channelProjects), ...Object.keys(projectKeys)])].filter(Boolean);
   return {
@@ -23,6 +25,7 @@ export function createProjects(config: Pick<Config, 'mintlify'>): Projects {
     forChannel: (channel) => channelProjects[channel] ?? projectId,
     knows: (project) => all.includes(project),
     keyFor: (project) => projectKeys[project] ?? apiKey,
+    docsUrls,
   };
 }
 

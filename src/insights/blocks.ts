@@ -25,7 +25,8 @@ export function commandOf({ view, query }: InsightsPage): string {
   return `${COMMAND}${project}${view === 'digest' ? '' : ` ${view}`} ${range}`;
 }
 
-function draftButton(evidence: Evidence): types.Button {
+/** A row's Draft a fix: opens the form with `evidence` (docs links' unfurls carry one too, as Update this page). */
+export function draftButton(evidence: Evidence): types.Button {
   return {
     type: 'button',
     action_id: ACTION_IDS.draft,

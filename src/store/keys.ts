@@ -60,6 +60,10 @@ export const keys = {
   /** One cached page of visitors: the normalised service query. */
   visitorsPage: (project: string, from: string, toExclusive: string, limit: number, offset: number) =>
     `visitors:v1:${project}:${from}:${toExclusive}:${limit}:${offset}`,
+  /** A docs page's visitors as its link's unfurl shows them (the path URI-encoded: it is the reader's text). */
+  unfurlPage: (project: string, path: string) => `unfurl:v1:${project}:${encodeURIComponent(path)}`,
+  /** The workspace's budget of link unfurls (rate-limiter-flexible adds the workspace after it). */
+  unfurlBudget: () => 'unfurl:budget',
   /** The one export of a range running in a channel. */
   visitorsExport: (project: string, channel: string, from: string, to: string) =>
     `visitors:export:${project}:${channel}:${from}:${to}`,

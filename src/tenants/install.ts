@@ -24,6 +24,8 @@ export const BOT_SCOPES = [
   'users:read',
   'im:write',
   'assistant:write',
+  'links:read',
+  'links:write',
 ];
 
 export const INSTALL_PATH = '/slack/install';

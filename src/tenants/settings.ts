@@ -10,6 +10,8 @@ export const MintlifySettingsSchema = z.object({
   projectId: z.string(),
   /** Channels served by another project than `projectId`. */
   channelProjects: z.record(z.string(), z.string()),
+  /** The project's docs site (https), when given: links to it are unfurled. */
+  docsUrl: z.string().optional(),
   /** A secret: never logged, shown or put in a view; `fingerprint` names it. */
   apiKey: z.string(),
   /** Who connected or last changed it, and when (ms). */

@@ -75,6 +75,7 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
             projectId: settings?.projectId ?? '',
             channelProjects: settings?.channelProjects ?? {},
             projectKeys: {},
+            docsUrls: settings?.docsUrl ? { [settings.projectId]: settings.docsUrl } : {},
           },
         }),
         log: log.child({ team: ref.teamId }),

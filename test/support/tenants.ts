@@ -37,6 +37,7 @@ export interface ConnectForm {
   apiKey?: string;
   project?: string;
   routes?: string;
+  docsUrl?: string;
 }
 
 /**
@@ -124,7 +125,12 @@ export class Workspaces {
         id: 'V1',
         team_id: teamId,
         state: {
-          values: { api_key: field(form.apiKey), project: field(form.project), routes: field(form.routes) },
+          values: {
+            api_key: field(form.apiKey),
+            project: field(form.project),
+            routes: field(form.routes),
+            docs_url: field(form.docsUrl),
+          },
         },
       },
     });

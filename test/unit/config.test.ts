@@ -57,6 +57,7 @@ describe('parseConfig', () => {
         apiUrl: DEFAULT_MINTLIFY_API_URL,
         channelProjects: {},
         projectKeys: {},
+        docsUrls: {},
       },
       metricsPort: DEFAULT_METRICS_PORT,
       redisAllowEviction: false,
@@ -105,6 +106,7 @@ describe('parseConfig', () => {
         apiUrl: 'http://127.0.0.1:9001',
         channelProjects: { C0AAA: 'proj_b', C0BBB: 'proj_c' },
         projectKeys: { proj_b: 'mint_b_key' },
+        docsUrls: {},
       },
       redisUrl: 'rediss://user:pw@redis.example:6380/2',
       storeNamespace: 'bot-2.prod',
@@ -254,12 +256,32 @@ describe('parseConfig', () => {
       'MINTLIFY_API_KEYS',
       /entry 1: expected project id:admin key/,
     ],
+    ['a docs site over http', { MINTLIFY_DOCS_URL: 'http://docs.acme.example' }, 'MINTLIFY_DOCS_URL', /https address/],
+    ['a docs site with a query', { MINTLIFY_DOCS_URL: 'https://acme.example/?p=docs' }, 'MINTLIFY_DOCS_URL', /https/],
+    [
+      'a project’s docs site that is no address',
+      { MINTLIFY_DOCS_URLS: 'proj_b:docs.b.example' },
+      'MINTLIFY_DOCS_URLS',
+      /entry 1 \(proj_b\): expected the https address/,
+    ],
   ])('rejects %s with exactly one problem naming the variable', (_case, change, variable, expected) => {
     const problems = problemsOf({ ...valid, ...change });
     expect(problems).toHaveLength(1);
     const [problem] = problems;
     expect(problem?.startsWith(`${variable}`)).toBe(true);
     expect(problem).toMatch(expected);
+  });
+
+  it('reads each project’s docs site: MINTLIFY_DOCS_URL the default project’s, MINTLIFY_DOCS_URLS the others’', () => {
+    const config = parseConfig({
+      ...valid,
+      MINTLIFY_DOCS_URL: 'https://docs.acme.example',
+      MINTLIFY_DOCS_URLS: 'proj_b:https://acme.example/b-docs',
+    });
+    expect(config.mintlify.docsUrls).toEqual({
+      proj_123: 'https://docs.acme.example',
+      proj_b: 'https://acme.example/b-docs',
+    });
   });
 
   it('one line per problem when several variables are wrong', () => {
@@ -385,6 +407,7 @@ describe('parseConfig in OAuth mode (many workspaces)', () => {
     ['MINTLIFY_PROJECT_ID', 'proj_123'],
     ['MINTLIFY_CHANNEL_PROJECTS', 'C0AAA:proj_b'],
     ['MINTLIFY_API_KEYS', 'proj_b:mint_b_VALUE'],
+    ['MINTLIFY_DOCS_URL', 'https://docs.acme.example'],
   ])('refuses %s, which each workspace sets in App Home instead', (variable, value) => {
     expect(problemsOf({ ...oauth, [variable]: value })).toEqual([
       `${variable}: not used in OAuth mode (each workspace connects its own in App Home): remove it`,

@@ -8,6 +8,7 @@ const projects = createProjects({
     apiUrl: 'http://127.0.0.1:1',
     channelProjects: { C0BBB: 'proj_b', C0BB2: 'proj_b', C0CCC: 'proj_c' },
     projectKeys: { proj_b: 'mint_b', proj_d: 'mint_d' },
+    docsUrls: {},
   },
 });
 

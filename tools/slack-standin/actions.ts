@@ -2,6 +2,7 @@ import { type EventEnvelope, eventEnvelope, messageEvents } from './events.js';
 import { fileObject, fileType } from './files.js';
 import type { SlackStandin } from './server.js';
 import type { AppContext, AssistantThread, StoredMessage, Tenant, UploadedFile } from './tenant.js';
+import { composerLinkShared, linkSharedEvent } from './unfurls.js';
 import { messageWire } from './wire.js';
 
 /** A message a person wrote, as stored, and the events Slack sends for it (deliver them, or redeliver them). */
@@ -33,7 +34,10 @@ interface Where {
 export class PeopleActions {
   constructor(private readonly slack: SlackStandin) {}
 
-  /** `user` writes `typed` in `channel`: a `message` (and an `app_mention` when it mentions the bot). */
+  /**
+   * `user` writes `typed` in `channel`: a `message` (and an `app_mention` before it when it mentions the bot), and
+   * after it a `link_shared` when it links to a domain of the app's `unfurl_domains`.
+   */
   says(user: string, channel: string, typed: string, where: Where = {}): Said {
     const tenant = this.where(channel, where);
     const stored = this.store(
@@ -41,7 +45,19 @@ export class PeopleActions {
       { channel, ts: this.slack.nextTs(), user, text: messageWire(typed, tenant.workspace) },
       where,
     );
-    return { ts: stored.ts, text: stored.text ?? '', events: this.stamped(tenant, messageEvents(tenant, stored)) };
+    const linkShared = linkSharedEvent(this.slack, tenant, stored);
+    const events = [...this.stamped(tenant, messageEvents(tenant, stored)), ...(linkShared ? [linkShared] : [])];
+    return { ts: stored.ts, text: stored.text ?? '', events };
+  }
+
+  /**
+   * `user` types `typed` in `channel`'s composer without sending it: Slack's composer `link_shared` when it links to
+   * a domain of the app's `unfurl_domains` (nothing is stored), else no event.
+   */
+  types(user: string, channel: string, typed: string, where: Where = {}): { events: EventEnvelope[] } {
+    const tenant = this.where(channel, where);
+    const event = composerLinkShared(this.slack, tenant, user, messageWire(typed, tenant.workspace));
+    return { events: event ? [event] : [] };
   }
 
   /**

@@ -45,6 +45,7 @@ const PUBLISHED: Record<string, Budget[]> = {
   ],
   'chat.postEphemeral': tier(4),
   'chat.update': tier(3),
+  'chat.unfurl': tier(3),
   'agents.sessions.setStatus': tier(3),
   'agents.sessions.rename': tier(3),
   'chat.delete': tier(3),

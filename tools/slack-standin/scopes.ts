@@ -11,6 +11,7 @@ const NEEDS: Record<string, (args: Args) => string | string[]> = {
   'chat.postMessage': () => 'chat:write',
   'chat.update': () => 'chat:write',
   'chat.postEphemeral': () => 'chat:write',
+  'chat.unfurl': () => 'links:write',
   'conversations.info': (args) => `${kind(args.channel)}:read`,
   'conversations.history': (args) => `${kind(args.channel)}:history`,
   'conversations.replies': (args) => `${kind(args.channel)}:history`,

@@ -12,6 +12,7 @@ import { TokenRotation } from './rotation.js';
 import { manifestBotEvents } from './scopes.js';
 import { type MessagingView, type StoredMessage, Tenant } from './tenant.js';
 import { Tokens } from './tokens.js';
+import { manifestUnfurlDomains } from './unfurls.js';
 import { messageWire } from './wire.js';
 import { defaultWorkspace, type Enterprise, type StandinUser, type Workspace } from './workspace.js';
 
@@ -58,6 +59,8 @@ export class SlackStandin {
   view: MessagingView;
   /** The events the app subscribes to: the manifest's `bot_events`. A test removes one to unsubscribe. */
   readonly subscriptions = new Set(manifestBotEvents());
+  /** The app's `unfurl_domains`: links to them get `link_shared`. The manifest's, unless a test sets others. */
+  unfurlDomains: readonly string[] = manifestUnfurlDomains();
   url = '';
   /** How files' bytes go out (a test slows it down); each download, with the bytes sent before the client hung up. */
   fileServing: FileServing = { chunkBytes: 64 * 1024, pauseMs: 0 };

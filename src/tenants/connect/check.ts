@@ -1,4 +1,4 @@
-import { apiKeyProblem, CHANNEL_ID, pairList, projectIdProblem } from '../../config/env-fields.js';
+import { apiKeyProblem, CHANNEL_ID, docsUrlProblem, pairList, projectIdProblem } from '../../config/env-fields.js';
 import type { MintlifyClient } from '../../mintlify/client.js';
 import type { ServiceFailure } from '../../mintlify/failure.js';
 import { fieldErrors } from './messages.js';
@@ -9,6 +9,8 @@ export interface Candidate {
   apiKey: string;
   projectId: string;
   channelProjects: Record<string, string>;
+  /** The project's docs site, when given. */
+  docsUrl?: string;
 }
 
 export type FieldErrors = Partial<Record<Field, string>>;
@@ -26,8 +28,10 @@ export function validate(form: Form, currentKey: string | undefined): Checked {
   if (projectIdProblem(projectId)) errors.project = fieldErrors.projectShape;
   const routes = Routes.safeParse((form.routes ?? '').split('\n').join(','));
   if (!routes.success) errors.routes = fieldErrors.routes(routes.error.issues[0]?.message ?? 'entry 1: unreadable');
+  const docsUrl = form.docs_url;
+  if (docsUrl && docsUrlProblem(docsUrl)) errors.docs_url = fieldErrors.docsUrl(docsUrl);
   if (Object.keys(errors).length > 0 || !apiKey || !routes.success) return { ok: false, errors };
-  return { ok: true, value: { apiKey, projectId, channelProjects: routes.data } };
+  return { ok: true, value: { apiKey, projectId, channelProjects: routes.data, ...(docsUrl && { docsUrl }) } };
 }
 
 /** A day of visitors, at most one row: proves the key serves the project, starts no job and spends no slot. */

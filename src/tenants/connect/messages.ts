@@ -1,5 +1,5 @@
 import type { Message } from '../../slack/message.js';
-import { clipEscaped, inlineCode, quote } from '../../slack/mrkdwn.js';
+import { clipEscaped, inlineCode, quote, safeLink, truncate } from '../../slack/mrkdwn.js';
 import type { ConnectionChange, Steward } from '../connection-log.js';
 import type { PublicSettings } from '../settings.js';
 
@@ -59,6 +59,9 @@ export const home = {
     return [
       `Connected to project ${inlineCode(settings.projectId)}${showKey ? ` with key ${inlineCode(settings.fingerprint)}` : ''}.`,
       ...(routes.length ? [`Channels on other projects: ${routes.join(', ')}.`] : []),
+      ...(settings.docsUrl
+        ? [`Links to ${safeLink(settings.docsUrl) ?? inlineCode(settings.docsUrl)} are unfurled with their readers.`]
+        : []),
       `Last changed by <@${settings.changedBy}> on ${day(settings.changedAt)}.`,
     ].join('\n');
   },
@@ -92,6 +95,8 @@ export const modal = {
   projectHint: 'The project the agent works on and /visitors reads, in every channel not routed below.',
   routesLabel: 'Channels on other projects (optional)',
   routesHint: 'One per line: a channel id, a colon and a project id, e.g. C0123ABCD:proj_api (channel details → id).',
+  docsLabel: 'Docs site (optional)',
+  docsHint: 'Its https address, e.g. https://docs.example.com: links to it are unfurled with their readers.',
 };
 
 /** Why a field of the modal was refused: said on that field, in the submission's answer. */
@@ -103,6 +108,8 @@ export const fieldErrors = {
   projectUnknown: (project: string) => `This key has no project ${project}: check the id in the dashboard.`,
   projectRefused: (project: string, message: string) => `Mintlify refused project ${project}: ${message}`,
   routes: (problem: string) => `${problem.replace(/^entry/, 'Line')}. Write one channel id:project id per line.`,
+  docsUrl: (typed: string) =>
+    `“${truncate(typed, 100)}” is not the https address of a site, e.g. https://docs.example.com (no ? or #).`,
   serviceDown: 'Mintlify did not answer, so nothing was saved. Try again in a minute.',
   storeDown: 'Storage did not answer, so nothing was saved. Try again in a minute.',
   notAllowed: (who: string) => `Only ${who} can change this.`,

@@ -8,7 +8,7 @@ export const CONNECT_IDS = {
   disconnect: 'mintlify_connect_remove',
   view: 'mintlify_connect',
 } as const;
-export const FIELDS = { apiKey: 'api_key', project: 'project', routes: 'routes' } as const;
+export const FIELDS = { apiKey: 'api_key', project: 'project', routes: 'routes', docsUrl: 'docs_url' } as const;
 export type Field = (typeof FIELDS)[keyof typeof FIELDS];
 const VALUE = 'value';
 
@@ -121,6 +121,13 @@ export function connectModal(current?: PublicSettings): types.ModalView {
         modal.routesLabel,
         modal.routesHint,
         { multiline: true, ...(routes && { initial_value: routes }) },
+        true,
+      ),
+      input(
+        FIELDS.docsUrl,
+        modal.docsLabel,
+        modal.docsHint,
+        { ...(current?.docsUrl && { initial_value: current.docsUrl }) },
         true,
       ),
     ],

@@ -112,6 +112,7 @@ export function fakeDeps(
     apiUrl: 'http://127.0.0.1:1',
     channelProjects: options.channelProjects ?? {},
     projectKeys: {},
+    docsUrls: {},
   };
   const responses: { url: string; body: Record<string, unknown> }[] = [];
   const postToResponseUrl = async (url: string, body: Record<string, unknown>) => {

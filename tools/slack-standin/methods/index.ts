@@ -5,6 +5,7 @@ import { chatMethods } from './chat.js';
 import { conversationMethods } from './conversations.js';
 import { fileMethods } from './files.js';
 import { identityMethods } from './identity.js';
+import { unfurlMethods } from './unfurl.js';
 import { viewMethods } from './views.js';
 
 /** Every Web API method the stand-in answers, by family. Others answer `{ ok: true }`. */
@@ -16,4 +17,5 @@ export const METHODS: Record<string, Handler> = {
   ...viewMethods,
   ...assistantMethods,
   ...agentMethods,
+  ...unfurlMethods,
 };

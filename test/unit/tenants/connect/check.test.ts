@@ -29,6 +29,18 @@ describe('the connect form, before the service is asked', () => {
       undefined,
       { routes: /^Line 2: C0AAA/ },
     ],
+    [
+      'a docs site that is not https',
+      { api_key: KEY, project: 'p', docs_url: 'http://docs.acme.example' },
+      undefined,
+      { docs_url: /“http:\/\/docs\.acme\.example” is not the https address/ },
+    ],
+    [
+      'a docs site that is no address',
+      { api_key: KEY, project: 'p', docs_url: 'docs' },
+      undefined,
+      { docs_url: /“docs”/ },
+    ],
   ])('refuses %s on its field', (_, form, current, errors) => {
     const checked = validate(form, current);
     expect(checked.ok).toBe(false);
@@ -43,6 +55,14 @@ describe('the connect form, before the service is asked', () => {
     expect(validate({ project: 'proj_a', routes: 'C0AAA:proj_b\n C0BBB : proj_c ' }, KEY)).toEqual({
       ok: true,
       value: { apiKey: KEY, projectId: 'proj_a', channelProjects: { C0AAA: 'proj_b', C0BBB: 'proj_c' } },
+    });
+  });
+
+  it('keeps a docs site given as an https address, under a path too', () => {
+    const docsUrl = 'https://acme.example/docs';
+    expect(validate({ api_key: KEY, project: 'proj_a', docs_url: docsUrl }, undefined)).toEqual({
+      ok: true,
+      value: { apiKey: KEY, projectId: 'proj_a', channelProjects: {}, docsUrl },
     });
   });
 

@@ -84,14 +84,16 @@ describe('App Home’s Mintlify section', () => {
 });
 
 describe('the connect modal', () => {
-  it('asks for the key and the project (routes optional); when changing, fills all but the key', () => {
+  it('asks for the key and the project (routes and docs site optional); when changing, fills all but the key', () => {
     const first = connectModal();
     expect(first.blocks.map((b) => [b.block_id, 'optional' in b && b.optional])).toEqual([
       ['api_key', false],
       ['project', false],
       ['routes', true],
+      ['docs_url', true],
     ]);
-    const change = JSON.stringify(connectModal(settings));
+    const change = JSON.stringify(connectModal({ ...settings, docsUrl: 'https://docs.acme.example' }));
+    expect(change).toContain('"initial_value":"https://docs.acme.example"');
     expect(change).toContain('Leave empty to keep mint_…abcd');
     expect(change).toContain('"initial_value":"proj_a"');
     expect(change).toContain('"initial_value":"C0AAA:proj_b"');

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { UNFURLS_PER_WINDOW } from '../../src/unfurls/unfurl.js';
+import { viewSubmission } from '../fixtures/conversation.js';
+import { buttonClick, buttonsIn, CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
+import { useHarness } from '../support/harness.js';
+import { storeKinds } from '../support/redis.js';
+import { eventually, TEST_API_KEY, TEST_PROJECT_ID } from '../support/test-app.js';
+
+/** The docs site of the test project: its domain is the manifest's `unfurl_domains` entry. */
+const DOCS = 'https://docs.example.com';
+const ANALYTICS = `/v1/analytics/${TEST_PROJECT_ID}`;
+
+interface Attachment {
+  blocks: { type: string; text?: { text: string }; fields?: { text: string }[] }[];
+}
+
+describe.each(storeKinds)('docs links unfurled with their readers ($label)', (store) => {
+  const h = useHarness({ store, env: { MINTLIFY_DOCS_URL: DOCS }, boot: true });
+
+  const unfurlCalls = () => h.slack.callsTo('chat.unfurl');
+  const serviceCalls = () => h.sim.requests.filter((r) => r.path.startsWith(ANALYTICS)).length;
+
+  /** The simulator's own answer to the feedback-by-page request the app made (read after the app's). */
+  async function ratingsServed(path: string) {
+    const asked = h.sim.requests.find((r) => r.path === `${ANALYTICS}/feedback/by-page`);
+    expect(asked?.query).toMatchObject({ limit: '100' });
+    const url = `${h.sim.url}${asked?.path}?${new URLSearchParams(asked?.query)}`;
+    const res = await fetch(url, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
+    const body = (await res.json()) as { feedback: { path: string; thumbsUp: number; thumbsDown: number }[] };
+    return body.feedback.find((row) => row.path === path);
+  }
+
+  /** A person pastes `typed` in the channel; Slack delivers the message and, for a docs domain, link_shared. */
+  async function paste(typed: string) {
+    const said = h.slack.people.says(USER_ID, CHANNEL_ID, typed);
+    await h.deliver(said.events);
+    return said;
+  }
+
+  /** The `n`th unfurl the app sent, by URL. */
+  async function unfurled(n: number): Promise<Record<string, Attachment>> {
+    const call = await eventually(() => unfurlCalls()[n], 5_000, `chat.unfurl ${n}`);
+    return call.args.unfurls as Record<string, Attachment>;
+  }
+
+  it('unfurls a docs link with its human and AI visitors, their change and Update this page, once per 10 min', async () => {
+    const url = `${DOCS}/quickstart`;
+    const said = await paste(`Have you read ${url} lately?`);
+    const attachment = (await unfurled(0))[url];
+    const text = JSON.stringify(attachment);
+    expect(text).toContain(`<${url}|/quickstart>`);
+    expect(text).toMatch(/Human visitors\\n\*[\d,]+\* {2}(▲|▼|±|new)/);
+    expect(text).toMatch(/AI visitors\\n\*[\d,]+\* {2}(▲|▼|±|new)/);
+    const [button] = buttonsIn(attachment?.blocks);
+    expect(button?.button).toMatchObject({ action_id: 'insights.draft', text: { text: 'Update this page' } });
+    expect(JSON.parse(button?.button.value ?? '')).toMatchObject({
+      kind: 'page',
+      project: TEST_PROJECT_ID,
+      path: '/quickstart',
+    });
+    // What Slack keeps on the message is what the app sent for the link_shared it got.
+    const share = h.slack.tenant().linkShares.find((s) => s.messageTs === said.ts);
+    expect(share?.unfurls[url]).toEqual(attachment);
+    const ratings = await ratingsServed('/quickstart');
+    expect(ratings, 'the simulator’s seed rates the quickstart').toBeDefined();
+    expect(text).toContain(`👍 *${ratings?.thumbsUp}*  👎 *${ratings?.thumbsDown}*`);
+    const asked = serviceCalls();
+    expect(asked).toBeGreaterThanOrEqual(3); // visitors of the last 7 days and the 7 before, and the ratings
+
+    await paste(`Again: ${url}`);
+    expect((await unfurled(1))[url]).toEqual(attachment);
+    expect(serviceCalls()).toBe(asked);
+  });
+
+  it('unfurls a docs link still in the composer, by its unfurl_id', async () => {
+    const url = `${DOCS}/quickstart`;
+    await h.deliver(h.slack.people.types(USER_ID, CHANNEL_ID, `draft ${url}`).events);
+    const call = await eventually(() => h.slack.callsTo('chat.unfurl')[0], 5_000, 'chat.unfurl');
+    expect(call.args).toMatchObject({ source: 'composer', unfurl_id: expect.any(String) });
+    const share = h.slack.tenant().linkShares.find((s) => s.source === 'composer');
+    await eventually(() => Object.keys(share?.unfurls ?? {}).length > 0, 5_000, 'the composer preview');
+    expect(JSON.stringify(share?.unfurls[url])).toContain('Human visitors');
+  });
+
+  it('gives a page the service does not know a plain preview: its path and project, no numbers, no button', async () => {
+    const url = `${DOCS}/no-such-page`;
+    await paste(url);
+    const attachment = (await unfurled(0))[url];
+    const text = JSON.stringify(attachment);
+    expect(text).toContain('/no-such-page');
+    expect(text).toContain(TEST_PROJECT_ID);
+    expect(text).not.toContain('visitors');
+    expect(buttonsIn(attachment?.blocks)).toEqual([]);
+  });
+
+  it('ignores a link to an unfurl domain that is not a connected project’s docs', async () => {
+    // This test's Slack app also unfurls a status page (the stand-in is made again for each test).
+    h.slack.unfurlDomains = [...h.slack.unfurlDomains, 'status.example.org'];
+    const said = await paste('Outage: https://status.example.org/incidents/42');
+    expect(said.events.map((e) => e.event.type)).toEqual(['message', 'link_shared']);
+    // The app answered the message (a person's, not a job's thread) and the link_shared: it unfurled nothing.
+    await paste(`${DOCS}/changelog`);
+    const last = await unfurled(0);
+    expect(Object.keys(last)).toEqual([`${DOCS}/changelog`]);
+    expect(unfurlCalls()).toHaveLength(1);
+  });
+
+  it('logs Slack refusing an unfurl, and unfurls the next link as usual', async () => {
+    h.slack.fail('chat.unfurl', { error: 'cannot_unfurl_url' });
+    const refused = await paste(`${DOCS}/quickstart`);
+    await eventually(() => h.app.logs().includes('slack.unfurl_failed'), 5_000, 'the refusal logged');
+    expect(h.app.logs()).toContain('cannot_unfurl_url');
+    const said = await paste(`${DOCS}/quickstart`);
+    const shares = () => h.slack.tenant().linkShares;
+    await eventually(() => Object.keys(shares().find((s) => s.messageTs === said.ts)?.unfurls ?? {}).length > 0);
+    expect(shares().find((s) => s.messageTs === refused.ts)?.unfurls).toEqual({});
+  });
+
+  it('Update this page is Draft a fix for the page: its form, prefilled from the page, starts a job', async () => {
+    const url = `${DOCS}/quickstart`;
+    await paste(url);
+    const [button] = buttonsIn((await unfurled(0))[url]?.blocks);
+    if (!button) throw new Error('no Update this page on the unfurl');
+    await h.interact(buttonClick(button.button));
+    const opened = await eventually(() => h.slack.callsTo('views.open')[0], 5_000, 'the Draft a fix form');
+    const view = opened.args.view as Record<string, unknown>;
+    expect(view.callback_id).toBe('insights.draft_fix');
+    expect(JSON.stringify(view.blocks)).toContain('Improve the docs page /quickstart.');
+    await h.interact(viewSubmission(view, 'Improve the docs page /quickstart: say Node 24 is required'));
+    const create = await eventually(() => h.creates()[0], 5_000, 'the job');
+    expect((create.body as { prompt: string }).prompt).toContain(
+      'Improve the docs page /quickstart: say Node 24 is required',
+    );
+  });
+});
+
+describe('docs links unfurled within the workspace’s budget', () => {
+  const h = useHarness({ env: { MINTLIFY_DOCS_URL: DOCS }, boot: true });
+
+  it(`unfurls at most ${UNFURLS_PER_WINDOW} links a minute in a workspace, leaving the rest to Slack`, async () => {
+    for (let i = 0; i <= UNFURLS_PER_WINDOW; i++) {
+      await h.deliver(h.slack.people.says(USER_ID, CHANNEL_ID, `${DOCS}/quickstart`).events);
+    }
+    await eventually(() => h.app.logs().includes('unfurls.skipped'), 8_000, 'the unfurl over budget skipped');
+    expect(h.app.logs()).toContain('"reason":"budget"');
+    await eventually(() => h.slack.callsTo('chat.unfurl').length === UNFURLS_PER_WINDOW, 5_000, 'the unfurls made');
+    const unfurled = h.slack.tenant().linkShares.filter((s) => Object.keys(s.unfurls).length > 0);
+    expect(unfurled).toHaveLength(UNFURLS_PER_WINDOW);
+  });
+});
