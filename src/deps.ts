@@ -12,7 +12,7 @@ import type { BudgetUse } from './store/budget.js';
 import type { JobRecord, JobRef } from './store/jobs.js';
 import type { StoreLoss } from './store/loss.js';
 import type { Store } from './store/store.js';
-import type { Connection } from './tenants/settings.js';
+import type { Connection } from './tenants/connection.js';
 import type { WorkspaceRef } from './workspace-ref.js';
 
 /**

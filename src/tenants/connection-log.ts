@@ -3,24 +3,7 @@ import { z } from 'zod';
 import { keys } from '../store/keys.js';
 import { underClaim } from '../store/lists.js';
 import type { Store } from '../store/store.js';
-
-/** One change to a workspace's link to Mintlify: who, when, which project. Never the key. */
-export const ConnectionChangeSchema = z.object({
-  change: z.enum(['installed', 'reinstalled', 'connected', 'changed', 'disconnected']),
-  user: z.string(),
-  at: z.number(),
-  project: z.string().optional(),
-  /** A `changed` that replaced the key (not only the project or routes). */
-  keyChanged: z.boolean().optional(),
-});
-export type ConnectionChange = z.infer<typeof ConnectionChangeSchema>;
-
-/**
- * Whose connection it is besides the admins and owners: the person who installed the app first, until someone
- * connects Mintlify; then whoever connected, changed or disconnected it last. Installing again changes nothing.
- */
-export const StewardSchema = z.object({ userId: z.string(), as: z.enum(['installer', 'connector']) });
-export type Steward = z.infer<typeof StewardSchema>;
+import { type ConnectionChange, ConnectionChangeSchema, StewardSchema } from './connection.js';
 
 export const ConnectionLogSchema = z.object({
   steward: StewardSchema.optional(),

@@ -4,11 +4,12 @@ import type { Deps, Workspaces } from '../deps.js';
 import type { MintlifyClient } from '../mintlify/client.js';
 import { installationOf, WorkspaceGoneError, type WorkspaceRef } from '../workspace-ref.js';
 import type { BotToken } from './bot-token.js';
+import type { Connection, MintlifySettings } from './connection.js';
 import { readConnectionLog } from './connection-log.js';
 import type { Installations } from './installations.js';
 import { sealedRecords } from './sealed.js';
 import type { Secrets } from './secrets.js';
-import { type Connection, type MintlifySettings, publicSettings, readSettings } from './settings.js';
+import { publicSettings, readSettings } from './settings.js';
 
 /** What is a workspace's own in many-workspace mode; everything else in its deps is the app's. */
 export type WorkspaceParts = Pick<Deps, 'workspace' | 'store' | 'slack' | 'mintlify' | 'projects' | 'log'> & {

@@ -1,7 +1,6 @@
 import type { Message } from '../../slack/message.js';
 import { clipEscaped, inlineCode, quote, safeLink, truncate } from '../../slack/mrkdwn.js';
-import type { ConnectionChange, Steward } from '../connection-log.js';
-import type { PublicSettings } from '../settings.js';
+import type { ConnectionChange, PublicSettings, Steward } from '../connection.js';
 
 /** Every word the many-workspace mode says: App Home's Mintlify section, the connect modal, the refusals. */
 

@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import type { Connection, PublicSettings } from '../settings.js';
+import type { Connection, PublicSettings } from '../connection.js';
 import { home, modal, whoCanConnect } from './messages.js';
 
 /** The ids Slack sends back: App Home's buttons, the modal and its fields (each field's `block_id`). */

@@ -14,7 +14,8 @@ import { checkWithService, type FieldErrors, validate } from '../connect/check.j
 import { fieldErrors, replacedNotice, whoCanConnect } from '../connect/messages.js';
 import { mayManage } from '../connect/permission.js';
 import { connectModal, readForm } from '../connect/view.js';
-import { type ConnectionChange, recordChange } from '../connection-log.js';
+import type { ConnectionChange } from '../connection.js';
+import { recordChange } from '../connection-log.js';
 import { type SealedRecords, sealedRecords } from '../sealed.js';
 import { fingerprint, type Secrets } from '../secrets.js';
 import { deleteSettings, readSettings, saveSettings } from '../settings.js';

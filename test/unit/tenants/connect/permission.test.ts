@@ -1,7 +1,7 @@
 import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mayManage, rolesAllow } from '../../../../src/tenants/connect/permission.js';
-import type { Connection } from '../../../../src/tenants/settings.js';
+import type { Connection } from '../../../../src/tenants/connection.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../../../fakes/fake-slack-api.js';
 import { captureLogs } from '../../../support/logs.js';
 

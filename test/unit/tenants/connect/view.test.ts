@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { notConnected, whoCanConnect } from '../../../../src/tenants/connect/messages.js';
 import { connectionSection, connectModal, readForm } from '../../../../src/tenants/connect/view.js';
-import type { Connection } from '../../../../src/tenants/settings.js';
+import type { Connection } from '../../../../src/tenants/connection.js';
 import { publicSettings } from '../../../../src/tenants/settings.js';
 import { buttonsIn } from '../../../fixtures/slack.js';
 
