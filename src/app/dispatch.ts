@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { agentWork } from '../agent/agent-work.js';
 import type { Deps, Dispatch } from '../deps.js';
 import { homeWork } from '../home/home-work.js';
-import { insightsWork } from '../insights/index.js';
+import { insightsWork } from '../insights/insights-work.js';
 import { type TaskEnvelope, TaskEnvelopeSchema } from '../lanes.js';
 import { QueueUnavailableError, type UnstartedJob } from '../queue/engine.js';
 import { type RunnableTask, TASK_MAX_AGE_MS } from '../task.js';

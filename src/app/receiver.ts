@@ -2,7 +2,7 @@ import { registerAgent } from '../agent/register.js';
 import type { Config } from '../config/config.js';
 import type { Deps } from '../deps.js';
 import { registerHome } from '../home/register.js';
-import { registerInsights } from '../insights/index.js';
+import { registerInsights } from '../insights/register.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import type { QueueInspector } from '../queue/engine.js';
@@ -11,7 +11,7 @@ import { createSlackTransport, type SlackTransport } from '../slack/transport.js
 import { ownOrganisation } from '../tenants/own-organisation.js';
 import { registerTenancy } from '../tenants/register.js';
 import { markingGone } from '../tenants/removal.js';
-import { registerUnfurls } from '../unfurls/index.js';
+import { registerUnfurls } from '../unfurls/register.js';
 import { registerVisitors } from '../visitors/register.js';
 import type { StartOptions } from './app.js';
 import type { Installs, ManyWorkspaces } from './installs.js';

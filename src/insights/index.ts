@@ -1,6 +1,5 @@
-// What the rest of the app uses of /insights: its doors' registration and its tasks' work (src/app/dispatch.ts).
+// What other features may use of /insights: the Draft a fix button and the evidence it carries (docs links'
+// "Update this page"). The composition (src/app/) registers its doors and its tasks' work from their own modules.
 
 export { draftButton } from './blocks.js';
 export type { Evidence } from './evidence.js';
-export { insightsWork } from './insights-work.js';
-export { registerInsights } from './register.js';
