@@ -1,4 +1,4 @@
-import { webApi } from '@slack/bolt';
+import { type types, webApi } from '@slack/bolt';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   DATA_BLOCK_TYPES,
@@ -55,7 +55,7 @@ describe('Slack stand-in: context_actions, data_visualization, data_table, table
     client.chat.postMessage({
       channel: CHANNEL,
       text: 'x',
-      blocks: blocks as webApi.ChatPostMessageArguments['blocks'],
+      blocks: blocks as types.KnownBlock[],
     });
   const refused = (blocks: unknown[]) =>
     expect(post(blocks)).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });

@@ -28,19 +28,29 @@ export async function makeChart(
   project: string,
   query: ReportQuery,
 ): Promise<{ ok: true; chart: ChartPicture } | { ok: false; failure: ServiceFailure }> {
-  const started = performance.now();
   const fetched = await fetchTrend(deps, project, query);
   if (!fetched.ok) return fetched;
-  const png = await renderChart(chartSpec(fetched.trend));
+  return { ok: true, chart: await drawChart(deps, project, query, fetched.trend) };
+}
+
+/** The PNG of a fetched trend (a render on the chart thread). */
+export async function drawChart(
+  deps: Pick<PageDeps, 'log'>,
+  project: string,
+  query: ReportQuery,
+  trend: Trend,
+): Promise<ChartPicture> {
+  const started = performance.now();
+  const png = await renderChart(chartSpec(trend));
   deps.log.info('visitors.chart', {
     project,
     from: query.from,
     to: query.to,
-    points: fetched.trend.points.length,
+    points: trend.points.length,
     bytes: png.length,
     duration_ms: Math.round(performance.now() - started),
   });
-  return { ok: true, chart: { trend: fetched.trend, png, project: query.project } };
+  return { trend, png, project: query.project };
 }
 
 /** Uploads the PNG (getUploadURLExternal → upload → completeUploadExternal). Returns the error code on failure. */
