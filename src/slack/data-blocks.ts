@@ -88,6 +88,3 @@ function characters(rows: { text: string }[][]): number {
 
 /** A block of a message: Block Kit's known blocks and the chart `@slack/types` lacks. */
 export type MessageBlock = types.KnownBlock | DataVisualizationBlock;
-
-/** The block types a workspace may refuse (`invalid_blocks`) where Slack does not draw them yet. */
-export const DATA_BLOCK_TYPES: ReadonlySet<string> = new Set(['data_visualization', 'data_table']);

@@ -6,7 +6,7 @@ import type { FeedbackRef, Vote } from './buttons.js';
 
 const DAY_MS = 24 * 60 * 60_000;
 /** App Home shows the last seven days' feedback. */
-export const WEEK_MS = 7 * DAY_MS;
+const WEEK_MS = 7 * DAY_MS;
 /** A project's votes are kept a day past the week they count in. */
 const VOTES_TTL_MS = WEEK_MS + DAY_MS;
 

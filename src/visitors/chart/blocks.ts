@@ -15,7 +15,7 @@ import { SERIES } from './render.js';
 import type { Trend } from './trend.js';
 
 /** Rows the table shows per page of its own (Slack pages and sorts a data table itself). */
-export const TABLE_PAGE_SIZE = 10;
+const TABLE_PAGE_SIZE = 10;
 
 /**
  * The chart reply drawn by Slack: the trend as a line chart (total, human, AI), the range's top pages as a sortable
