@@ -15,6 +15,8 @@ export interface Metrics {
   jobStarted(project: string): void;
   pollResult(result: PollResult): void;
   outcomePosted(kind: string): void;
+  /** A person's 👍 (`up`) or 👎 (`down`) on a job's outcome. */
+  feedback(project: string, vote: 'up' | 'down'): void;
   /** A redelivery or a second attempt that was recognised, so nothing was sent twice. */
   duplicatePrevented(kind: DuplicateKind): void;
   /** A Slack Web API call that failed: Slack's error string, `http_<status>`, `ratelimited` or `request_error`. */
@@ -69,6 +71,7 @@ export function createMetrics({ projectLabels = true }: MetricsOptions = {}): Me
   const jobsStarted = counter('jobs_started_total', 'Agent jobs created from Slack', projectLabels ? ['project'] : []);
   const polls = counter('polls_total', 'Job polls by result', ['result']);
   const outcomes = counter('outcomes_posted_total', 'Job outcomes posted in their thread, by kind', ['kind']);
+  const feedback = counter('agent_feedback_total', 'Votes on outcomes', projectLabels ? ['project', 'vote'] : ['vote']);
   const duplicates = counter('duplicates_prevented_total', 'Repeated deliveries or posts recognised', ['kind']);
   const slackErrors = counter('slack_api_errors_total', 'Failed Slack Web API calls', ['method', 'code']);
   const service = counter('service_responses_total', 'Mintlify API answers', ['operation', 'status']);
@@ -98,6 +101,9 @@ export function createMetrics({ projectLabels = true }: MetricsOptions = {}): Me
     ),
     pollResult: guarded('polls_total', (result: PollResult) => polls.inc({ result })),
     outcomePosted: guarded('outcomes_posted_total', (kind: string) => outcomes.inc({ kind })),
+    feedback: guarded('agent_feedback_total', (project: string, vote: string) =>
+      feedback.inc(projectLabels ? { project, vote } : { vote }),
+    ),
     duplicatePrevented: guarded('duplicates_prevented_total', (kind: DuplicateKind) => duplicates.inc({ kind })),
     slackApiError: guarded('slack_api_errors_total', (method: string, code: string) =>
       slackErrors.inc({ method, code }),

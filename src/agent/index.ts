@@ -1,8 +1,9 @@
-// What other features may use of the agent: how a job's state reads, its hourly quota, and which events are a
-// person's message (the guard ladder). Everything else in agent/ is the agent's own.
+// What other features may use of the agent: how a job's state reads, its hourly quota, the week's feedback, and
+// which events are a person's message (the guard ladder). Everything else in agent/ is the agent's own.
 
 export { agentTasks } from './agent-tasks.js';
 export { toIncoming } from './doors/incoming.js';
+export { type FeedbackCount, weekFeedback } from './feedback/votes.js';
 export { formatElapsed, jobStatus, OUTCOME_EVENT_TYPE } from './job-messages.js';
 export { bindingFromMetadata, JOB_EVENT_TYPE } from './job-metadata.js';
 export { errors as agentErrors } from './messages.js';

@@ -3,6 +3,7 @@ import { isKnownStatus } from '../mintlify/schemas.js';
 import type { Message } from '../slack/message.js';
 import { clipEscaped, escapeMrkdwn, inlineCode, plainText, quote, safeLink, safeUrl } from '../slack/mrkdwn.js';
 import type { EndedKind, JobRecord } from '../store/jobs.js';
+import { feedbackBlock } from './feedback/buttons.js';
 import type { Outcome } from './tracking/outcome.js';
 
 // The messages a job shows everyone: its root message (who asked, what, a status line) and its outcome post.
@@ -148,10 +149,15 @@ export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs:
         });
       }
       if (source) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: source }] });
+      blocks.push(feedbackBlock(record));
       return { text: `The agent ${verb}: ${url ? `<${url}>` : '(link withheld)'}`, blocks };
     }
-    case 'no_changes':
-      return plain(':white_check_mark: The agent finished without changing any files, so there is no pull request.');
+    case 'no_changes': {
+      const message = plain(
+        ':white_check_mark: The agent finished without changing any files, so there is no pull request.',
+      );
+      return { ...message, blocks: [...(message.blocks ?? []), feedbackBlock(record)] };
+    }
     case 'failed':
       return plain(
         ':x: The agent job failed. Reply in this thread with more detail to try again, or start a new job with `/agent`.',

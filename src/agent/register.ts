@@ -1,11 +1,14 @@
-import type { App, ViewSubmitAction } from '@slack/bolt';
+import type { App, BlockAction, FeedbackButtonsAction, ViewSubmitAction } from '@slack/bolt';
 import type { Deps } from '../deps.js';
 import { inWorkspace } from '../workspace.js';
 import { contextChanged, messagesTabOpened } from './doors/agent-view.js';
 import { assistantPane } from './doors/assistant.js';
 import { agentCommand } from './doors/command.js';
 import { mention, message } from './doors/conversation.js';
+import { feedbackClicked, feedbackSubmitted } from './doors/feedback.js';
 import { messageShortcut, shortcutSubmission } from './doors/shortcut.js';
+import { FEEDBACK_ACTION } from './feedback/buttons.js';
+import { FEEDBACK_MODAL } from './feedback/modal.js';
 import { OPEN_PR_ACTION } from './job-messages.js';
 import { sessionStopped } from './session/door.js';
 import { SHORTCUT_ID } from './shortcut-modal.js';
@@ -28,6 +31,11 @@ export function registerAgent(app: App, root: Deps): void {
   app.view<ViewSubmitAction>(
     { callback_id: SHORTCUT_ID, type: 'view_submission' },
     inWorkspace(root, shortcutSubmission),
+  );
+  app.action<BlockAction<FeedbackButtonsAction>>(FEEDBACK_ACTION, inWorkspace(root, feedbackClicked));
+  app.view<ViewSubmitAction>(
+    { callback_id: FEEDBACK_MODAL, type: 'view_submission' },
+    inWorkspace(root, feedbackSubmitted),
   );
   // A link button opens its URL in the browser, and Slack still sends the click: acknowledge it, do nothing else.
   app.action(OPEN_PR_ACTION, ({ ack }) => ack());

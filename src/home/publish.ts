@@ -1,3 +1,4 @@
+import { weekFeedback } from '../agent/index.js';
 import type { Deps, JobWatcher } from '../deps.js';
 import { classifySlackError } from '../slack/errors.js';
 import { type JobRecord, RECORD_TTL_MS } from '../store/jobs.js';
@@ -66,6 +67,7 @@ export async function publishHome(deps: HomeDeps, userId: string): Promise<void>
       project,
       create: await deps.quota.usage(project, 'create'),
       followUp: await deps.quota.usage(project, 'follow_up'),
+      feedback: await weekFeedback(deps, project).catch(() => undefined),
     })),
   );
   // Serving many workspaces, Home starts with the workspace's Mintlify connection (and its buttons, for admins).

@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import { formatElapsed, HOURLY_LIMIT, jobStatus } from '../agent/index.js';
+import { type FeedbackCount, formatElapsed, HOURLY_LIMIT, jobStatus } from '../agent/index.js';
 import { inlineCode, plainText, safeLink } from '../slack/mrkdwn.js';
 import type { BudgetUse } from '../store/budget.js';
 import type { JobRecord } from '../store/jobs.js';
@@ -18,6 +18,8 @@ export interface ProjectQuota {
   project: string;
   create: BudgetUse;
   followUp: BudgetUse;
+  /** The 👍 and 👎 on its jobs' outcomes over the last seven days; undefined when the store did not say. */
+  feedback?: FeedbackCount | undefined;
 }
 
 export const HOW_TO = [
@@ -51,6 +53,8 @@ export function homeView(
     { type: 'divider' },
     { type: 'header', text: { type: 'plain_text', text: 'This hour' } },
     ...inSections(quotas.map((q) => quotaLine(q, now))),
+    { type: 'header', text: { type: 'plain_text', text: 'Feedback this week' } },
+    ...inSections(quotas.map(feedbackLine)),
     { type: 'divider' },
     { type: 'section', text: { type: 'mrkdwn', text: HOW_TO } },
   );
@@ -80,6 +84,14 @@ function jobBlock({ record, threadLink }: HomeJob, now: number): types.KnownBloc
   const text = [facts.join(' · '), `>${plainText(record.prompt, PROMPT_CHARS).replace(/\n/g, '\n>')}`];
   if (links.length) text.push(links.join(' · '));
   return { type: 'section', text: { type: 'mrkdwn', text: text.join('\n') } };
+}
+
+/** `proj · 👍 3 · 👎 1 · 75% positive`: the project's votes of the last seven days. */
+function feedbackLine({ project, feedback }: ProjectQuota): string {
+  if (!feedback) return `${inlineCode(project)} · feedback unavailable right now`;
+  const { up, down } = feedback;
+  if (up + down === 0) return `${inlineCode(project)} · no feedback yet (👍/👎 under a job's result)`;
+  return `${inlineCode(project)} · 👍 ${up} · 👎 ${down} · ${Math.round((100 * up) / (up + down))}% positive`;
 }
 
 function quotaLine({ project, create, followUp }: ProjectQuota, now: number): string {

@@ -1,7 +1,7 @@
-import type { types } from '@slack/bolt';
+import type { MessageBlock } from './data-blocks.js';
 
 /** A Slack message as every feature builds it: Block Kit and the plain-text fallback notifications show. */
 export interface Message {
   text: string;
-  blocks?: types.KnownBlock[];
+  blocks?: MessageBlock[];
 }

@@ -29,6 +29,11 @@ export interface MessageRef {
  */
 export interface Replies {
   privately(to: Audience, message: Message): Promise<void>;
+  /**
+   * Privately as `privately` does, but without its DM fallback, saying whether Slack took the message: for blocks a
+   * workspace may refuse (`invalid_blocks`), so the caller can send its own fallback instead.
+   */
+  offer(to: Audience, message: Message): Promise<boolean>;
   /** Replaces the message a button was clicked on (a report's next page). False when Slack refused. */
   replace(responseUrl: string, message: Message): Promise<boolean>;
   /** The bot's DM with the person. */
@@ -63,18 +68,24 @@ export function createReplies({ slack, log, postToResponseUrl = postJson }: Repl
     await slack.chat.postMessage({ channel: userId, ...message }).catch((error) => warn('direct', error));
   };
 
+  const offer = async (to: Audience, message: Message) => {
+    const ephemeral = { response_type: 'ephemeral', replace_original: false, ...message };
+    if (to.responseUrl && (await viaResponseUrl(to.responseUrl, ephemeral))) return true;
+    try {
+      const thread = to.threadTs ? { thread_ts: to.threadTs } : {};
+      await slack.chat.postEphemeral({ channel: to.channel, user: to.userId, ...thread, ...message });
+      return true;
+    } catch (error) {
+      warn('ephemeral', error);
+      return false;
+    }
+  };
+
   return {
     async privately(to, message) {
-      const ephemeral = { response_type: 'ephemeral', replace_original: false, ...message };
-      if (to.responseUrl && (await viaResponseUrl(to.responseUrl, ephemeral))) return;
-      try {
-        const thread = to.threadTs ? { thread_ts: to.threadTs } : {};
-        await slack.chat.postEphemeral({ channel: to.channel, user: to.userId, ...thread, ...message });
-      } catch (error) {
-        warn('ephemeral', error);
-        await direct(to.userId, message);
-      }
+      if (!(await offer(to, message))) await direct(to.userId, message);
     },
+    offer,
     replace: (responseUrl, message) => viaResponseUrl(responseUrl, { replace_original: true, ...message }),
     direct,
     async react({ channel, ts }, name) {

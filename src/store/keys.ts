@@ -55,6 +55,9 @@ export const keys = {
   paneContext: (channel: string, threadTs: string) => `pane:${channel}:${threadTs}`,
   /** What a person last looked at with the app open (agent_view's `app_context_changed`): a channel, or none. */
   viewing: (userId: string) => `viewing:${userId}`,
+  /** A project's 👍/👎 on its jobs' outcomes over the last week (App Home's ratio), and the claim guarding it. */
+  feedback: (project: string) => `feedback:v1:${project}`,
+  feedbackLock: (project: string) => `feedback:v1:${project}:lock`,
   /** The App Home tab a person opened last. */
   homeTab: (userId: string) => `home-tab:${userId}`,
   /** One cached page of visitors: the normalised service query. */

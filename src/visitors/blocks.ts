@@ -117,8 +117,15 @@ export function buildReport(page: VisitorsPage, options: ReportOptions = {}): Me
 /** The private note after a chart went to the person's DM: where it is, and a button to share it here. */
 export function chartSentMessage(query: ReportQuery): Message {
   const text = chartCopy.sentToDm(query);
-  const share = button(ACTION_IDS.shareChart, BUTTON_LABELS.shareChart, { ...query, offset: 0 });
-  return { text, blocks: [section(text), { type: 'actions', elements: [share] }] };
+  return { text, blocks: [section(text), shareChartButton(query)] };
+}
+
+/** The button that shares a chart of `query`'s range in the conversation. */
+export function shareChartButton(query: ReportQuery): types.ActionsBlock {
+  return {
+    type: 'actions',
+    elements: [button(ACTION_IDS.shareChart, BUTTON_LABELS.shareChart, { ...query, offset: 0 })],
+  };
 }
 
 function field(label: string, value: string): types.MrkdwnElement {

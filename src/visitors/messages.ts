@@ -63,7 +63,7 @@ export function helpMessage(nowMs: number, problem?: string, projects?: string, 
     `• \`/visitors ${end}\` — one day`,
     `• \`/visitors ${start} ${end}\` or \`/visitors ${start}..${end}\` — both days included`,
     `• Add \`top N\` for rows per page (1–250, default ${DEFAULT_ROWS}), e.g. \`/visitors 30d top 25\``,
-    '• Add `chart` for a trend chart, e.g. `/visitors 30d chart` (sent to your DM with me)',
+    '• Add `chart` for a trend chart, e.g. `/visitors 14d chart` (drawn in my reply; as a picture in your DM with me where Slack cannot draw it, such as more than 20 points)',
     '• `/visitors digest weekly` (or `daily`, `monthly`, with a time of day such as `16:30`, yours) posts a digest here on a schedule; `/visitors digest` shows it, `/visitors digest off` ends it',
     `Ranges can be up to ${MAX_RANGE_DAYS} days long.`,
     ...(projects ? [projects] : []),
@@ -153,6 +153,13 @@ export const chartCopy = {
   dmComment: (range: DayRange) =>
     `Unique visitors (total, human, AI) for ${formatRange(range.from, range.to)}, ${reportCopy.zone(range.tz ?? UTC)}.`,
   sharedComment: (range: DayRange, userId: string) => `${chartCopy.dmComment(range)} Shared by ${userMention(userId)}.`,
+  inReply: (query: ReportQuery) =>
+    `:chart_with_upwards_trend: Unique visitors for ${formatRange(query.from, query.to)} (${reportCopy.zone(query.tz ?? UTC)}), and the top pages.`,
+  inChannel: (range: DayRange) =>
+    `:chart_with_upwards_trend: The trend of unique visitors, ${formatRange(range.from, range.to)} (${reportCopy.zone(range.tz ?? UTC)}).`,
+  blockTitle: (granularity: 'day' | 'week' | 'month') => `Unique visitors per ${granularity}`,
+  yAxis: 'Unique visitors',
+  tableCaption: 'Unique visitors per page',
   sentToDm: (query: ReportQuery) =>
     `:chart_with_upwards_trend: Your chart of unique visitors for ${formatRange(query.from, query.to)} is in your DM with me (Slack cannot show pictures in a private reply).`,
   uploadFailed: (code: string) => `I couldn’t send you the chart (${inlineCode(code, 60)}). Please try again.`,

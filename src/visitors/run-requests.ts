@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { Message } from '../slack/message.js';
 import type { Audience } from '../slack/reply.js';
-import { buildReport, chartSentMessage } from './blocks.js';
+import { buildReport } from './blocks.js';
 import { sendChart, shareChart } from './chart/send.js';
 import { digestAnswer } from './digest/messages.js';
 import { manageDigest } from './digest/subscribe.js';
@@ -44,10 +44,9 @@ export async function runExport(deps: TaskDeps, request: ReportRequest): Promise
   await tell(deps, request.audience, ifFailed(request, await exportVisitorsCsv(deps, request)));
 }
 
-/** The chart in the person's DM, then a private note with a button to share it where they asked. */
+/** The chart in the reply, drawn by Slack (or its picture in the person's DM), with a button to share it. */
 export async function runChart(deps: TaskDeps, request: ReportRequest): Promise<void> {
-  const result = await sendChart(deps, request);
-  await tell(deps, request.audience, result.ok ? chartSentMessage(projectQuery(request)) : failed(request, result));
+  await tell(deps, request.audience, ifFailed(request, await sendChart(deps, request)));
 }
 
 /** The chart uploaded in the conversation (the share button under a sent chart). */

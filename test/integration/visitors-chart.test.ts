@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ACTION_IDS } from '../../src/visitors/blocks.js';
+import { DATA_BLOCK_TYPES } from '../../tools/slack-standin/index.js';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
 import { postInteraction } from '../fakes/signed-request.js';
 import { blockAction, CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
@@ -45,17 +46,54 @@ describe.each(storeKinds)('/visitors changes and charts ($label)', (store) => {
     expect(text(report)).toContain('previous period of the same length');
   });
 
-  it('/visitors 14d chart sends a PNG to the person’s DM with at most 15 requests (limit=1), none when warm', async () => {
-    expect((await command('14d chart', 'c1')).status).toBe(200);
-    const note = await reply('c1');
-    expect(note.args.response_type).toBe('ephemeral');
-    expect(text(note)).toContain('is in your DM with me');
-    const cold = queries();
-    expect(cold.length).toBeGreaterThan(0);
-    expect(cold.length).toBeLessThanOrEqual(15);
-    expect(cold.every((q) => q.limit === '1')).toBe(true);
-    expect(new Set(cold.map((q) => q.dateFrom))).toEqual(new Set(Array.from({ length: 14 }, (_, i) => day(i - 13))));
+  const blockOf = (call: SlackCall, type: string) =>
+    ((call.args.blocks ?? []) as Record<string, unknown>[]).find((b) => b.type === type) as
+      | (Record<string, unknown> & { chart?: { series: { name: string; data: unknown[] }[] }; rows?: unknown[][] })
+      | undefined;
 
+  it('/visitors 14d chart draws the trend and the top pages in the reply itself, no file to the DM; none asked again when warm', async () => {
+    expect((await command('14d chart', 'c1')).status).toBe(200);
+    const drawn = await reply('c1');
+    expect(drawn.args.response_type).toBe('ephemeral');
+    const chart = blockOf(drawn, 'data_visualization');
+    expect(chart).toMatchObject({ title: 'Unique visitors per day', chart: { type: 'line' } });
+    expect(chart?.chart?.series.map((s) => [s.name, s.data.length])).toEqual([
+      ['Total', 14],
+      ['Human', 14],
+      ['AI', 14],
+    ]);
+    const table = blockOf(drawn, 'data_table');
+    expect(table?.rows).toHaveLength(11); // the header and the first page's 10 rows
+    expect(JSON.stringify(table?.rows?.[0])).toContain('Page');
+    expect(button(drawn, ACTION_IDS.shareChart)).not.toBe('');
+    const cold = queries();
+    // One limit=1 request per day, and the report's own first page for the table.
+    expect(
+      cold
+        .filter((q) => q.limit === '1')
+        .map((q) => q.dateFrom)
+        .sort(),
+    ).toEqual(Array.from({ length: 14 }, (_, i) => day(i - 13)));
+    expect(cold.filter((q) => q.limit !== '1')).toEqual([
+      { dateFrom: day(-13), dateTo: day(1), limit: '10', offset: '0' },
+    ]);
+    expect(h.slack.callsTo('conversations.open')).toHaveLength(0);
+    expect(h.slack.callsTo('files.completeUploadExternal')).toHaveLength(0);
+
+    // The same chart again within the minute comes from the cache.
+    expect((await command('14d chart', 'c2')).status).toBe(200);
+    await reply('c2');
+    expect(queries()).toHaveLength(cold.length);
+  });
+
+  it('falls back to the PNG in the person’s DM when Slack refuses the chart blocks (invalid_blocks)', async () => {
+    h.slack.refuseBlocks(DATA_BLOCK_TYPES);
+    expect((await command('14d chart', 'c1')).status).toBe(200);
+    const note = await h.answer('c1', 1, 10_000);
+    expect(h.answers('c1')[0]?.args.blocks).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'data_visualization' })]),
+    );
+    expect(text(note)).toContain('is in your DM with me');
     expect(h.slack.callsTo('conversations.open')[0]?.args.users).toBe(USER_ID);
     const complete = h.slack.callsTo('files.completeUploadExternal')[0];
     // The DM the app opened with that person (the stand-in's id for it, as Slack's, is its own: D…).
@@ -68,25 +106,29 @@ describe.each(storeKinds)('/visitors changes and charts ($label)', (store) => {
     const bytes = String(h.slack.callsTo('file_upload')[0]?.args.content);
     expect(bytes).toContain('PNG');
     expect(bytes).toContain('IHDR');
-
-    // The same chart again within the minute comes from the cache.
-    expect((await command('14d chart', 'c2')).status).toBe(200);
-    await reply('c2');
-    expect(queries()).toHaveLength(cold.length);
   });
 
-  it('the Chart button charts the report’s range; Share chart to channel uploads it there', async () => {
+  it('sends the PNG to the DM without trying blocks when the trend has more points than Slack draws (30 days > 20)', async () => {
+    expect((await command('30d chart', 'c1')).status).toBe(200);
+    const note = await reply('c1');
+    expect(text(note)).toContain('is in your DM with me');
+    expect(h.answers('c1')).toHaveLength(1);
+    expect(h.slack.callsTo('files.completeUploadExternal')[0]?.args.channel_id).toMatch(/^D/);
+  });
+
+  it('the Chart button charts the report’s range in place; Share chart to channel uploads it there', async () => {
     expect((await command(`${day(-9)} ${day(-2)}`, 'cmd')).status).toBe(200);
     const report = await reply('cmd');
     const before = queries().length;
     expect((await click(ACTION_IDS.chart, button(report, ACTION_IDS.chart), 'chart')).status).toBe(200);
-    const note = await reply('chart');
-    expect(text(note)).toContain('is in your DM with me');
+    const drawn = await reply('chart');
+    expect(blockOf(drawn, 'data_visualization')?.chart?.series[0]?.data).toHaveLength(8);
+    expect(blockOf(drawn, 'data_table')?.rows).toHaveLength(11);
     const chartQueries = queries().slice(before);
-    expect(chartQueries).toHaveLength(8);
+    expect(chartQueries).toHaveLength(8); // the table's page is the report's, from the cache
     expect(chartQueries.every((q) => q.limit === '1')).toBe(true);
 
-    expect((await click(ACTION_IDS.shareChart, button(note, ACTION_IDS.shareChart), 'share')).status).toBe(200);
+    expect((await click(ACTION_IDS.shareChart, button(drawn, ACTION_IDS.shareChart), 'share')).status).toBe(200);
     const shared = await eventually(
       () => h.slack.callsTo('files.completeUploadExternal').find((c) => c.args.channel_id === CHANNEL_ID),
       10_000,

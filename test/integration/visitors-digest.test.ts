@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { saveSubscription } from '../../src/visitors/digest/store.js';
+import { DATA_BLOCK_TYPES } from '../../tools/slack-standin/index.js';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
 import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
@@ -43,6 +44,11 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
       .filter((c: SlackCall) => c.args.channel === CHANNEL_ID && String(c.args.text).includes('visitors digest'));
   const chartUploads = () =>
     h.slack.callsTo('files.completeUploadExternal').filter((c) => String(c.args.initial_comment).includes('digest'));
+  /** The digest's trend drawn by Slack: a chart message in the channel. */
+  const chartPosts = () =>
+    h.slack
+      .callsTo('chat.postMessage')
+      .filter((c) => c.args.channel === CHANNEL_ID && JSON.stringify(c.args.blocks).includes('"data_visualization"'));
   const postedLogs = (...apps: TestApp[]) =>
     apps.map((app) => app.logs().match(/"event":"visitors\.digest_posted"/g)?.length ?? 0).reduce((a, b) => a + b, 0);
   /** Ends the subscription, then waits for an occurrence already running: no digest comes after. */
@@ -76,7 +82,7 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
     expect(await digest(app, '')).toContain('has no visitors digest');
   });
 
-  it('posts at the scheduled minute with totals, top pages, movers and a chart', async () => {
+  it('posts at the scheduled minute with totals, top pages, movers and a chart drawn by Slack', async () => {
     const app = await h.boot();
     await digest(app, 'weekly');
     await settle(200);
@@ -91,9 +97,23 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
     expect(text).toContain('*Biggest movers*');
     // 300 pages fit in 4 pages of 250: both periods were read to the end, so no cap note.
     expect(text).not.toContain('stops at');
-    await eventually(() => chartUploads()[0], 10_000, 'the digest chart');
+    const chart = await eventually(() => chartPosts()[0], 10_000, 'the digest chart');
+    expect(JSON.stringify(chart.args.blocks)).toContain('"categories":["16 Nov 2026"');
+    expect(chartUploads()).toEqual([]);
     // Logged once the upload is answered, a moment after Slack saw it.
     await eventually(() => app.logs().includes('"event":"visitors.digest_posted"'), 5_000, 'the digest log line');
+  });
+
+  it('uploads the chart as a PNG where Slack refuses the chart block (invalid_blocks)', async () => {
+    const app = await h.boot();
+    await digest(app, 'weekly');
+    h.slack.refuseBlocks(DATA_BLOCK_TYPES);
+    time = Date.parse('2026-11-23T09:00:05Z');
+    const upload = await eventually(() => chartUploads()[0], 10_000, 'the digest chart as a PNG');
+    expect(upload.args.channel_id).toBe(CHANNEL_ID);
+    expect(String(upload.args.initial_comment)).toContain('Trend for the weekly visitors digest');
+    expect(app.logs()).toContain('"event":"visitors.chart_post_failed","code":"invalid_blocks"');
+    expect(chartPosts().length).toBeGreaterThan(0); // tried first, refused
   });
 
   it('a 5xx after Slack stored the digest is not followed by a second digest of that occurrence', async () => {
@@ -101,7 +121,7 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
     await digest(app, 'weekly');
     h.slack.fail('chat.postMessage', { status: 500, afterStoring: true });
     time = Date.parse('2026-11-23T09:00:05Z');
-    await eventually(() => chartUploads()[0], 10_000, 'the digest chart');
+    await eventually(() => chartPosts()[0], 10_000, 'the digest chart');
     expect(app.logs()).toContain('"event":"visitors.digest_found"');
     await off(app);
     const stored = h.slack.messages.filter((m) => String(m.text).startsWith('Weekly visitors digest'));

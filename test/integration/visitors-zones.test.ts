@@ -68,9 +68,10 @@ describe.each(storeKinds)("/visitors in each person's time zone, across DST chan
   it("a chart's points are the person's days", async () => {
     time = Date.parse('2026-09-27T20:00:00Z'); // Mon 28 Sep 09:00 NZDT
     await h.boot();
-    expect(await visitors('2026-09-26 2026-09-27 chart', BOB)).toContain('is in your DM with me');
+    expect(await visitors('2026-09-26 2026-09-27 chart', BOB)).toContain('"categories":["26 Sep 2026","27 Sep 2026"]');
     expect(queries().sort()).toEqual([
       ['2026-09-26T00:00:00+12:00', '2026-09-27T00:00:00+12:00'],
+      ['2026-09-26T00:00:00+12:00', '2026-09-28T00:00:00+13:00'], // the top pages' table: the whole range
       ['2026-09-27T00:00:00+12:00', '2026-09-28T00:00:00+13:00'],
     ]);
   });

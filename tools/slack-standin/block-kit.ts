@@ -1,3 +1,5 @@
+import { checkDataBlock, DATA_BLOCK_TYPES } from './block-kit-data.js';
+
 /**
  * Slack's documented Block Kit limits (Block Kit reference: blocks, block elements, composition objects). The
  * stand-in refuses what Slack refuses, with Slack's `invalid_blocks` and one `[ERROR] … [json-pointer:…]` line each.
@@ -22,11 +24,19 @@ export const BLOCK_KIT_LIMITS = {
 
 export type Surface = 'message' | 'view';
 
+/** Block types Slack does not draw here (an older workspace or client): refused as unsupported. */
+export type RefusedBlocks = ReadonlySet<string>;
+export { DATA_BLOCK_TYPES };
+
 type Json = Record<string, unknown>;
 const L = BLOCK_KIT_LIMITS;
 
 /** Problems Slack would report for `blocks` on `surface`; empty when Slack accepts them. */
-export function blockKitProblems(blocks: unknown, surface: Surface = 'message'): string[] {
+export function blockKitProblems(
+  blocks: unknown,
+  surface: Surface = 'message',
+  refused: RefusedBlocks = new Set(),
+): string[] {
   const problems: string[] = [];
   const fail: Fail = (pointer, what) => {
     problems.push(`[ERROR] ${what} [json-pointer:${pointer}]`);
@@ -49,7 +59,8 @@ export function blockKitProblems(blocks: unknown, surface: Surface = 'message'):
       if (blockIds.has(String(block.block_id))) fail(`${at}/block_id`, 'duplicate block_id');
       blockIds.add(String(block.block_id));
     }
-    checkBlock(block, at, surface, fail);
+    if (refused.has(String(block.type))) fail(`${at}/type`, `unsupported block type ${JSON.stringify(block.type)}`);
+    else checkBlock(block, at, surface, fail);
   }
   return problems;
 }
@@ -97,6 +108,12 @@ function checkBlock(block: Json, at: string, surface: Surface, fail: Fail): void
       break;
     case 'divider':
     case 'rich_text':
+      break;
+    case 'context_actions':
+    case 'data_visualization':
+    case 'data_table':
+    case 'table':
+      checkDataBlock(block, at, fail);
       break;
     case 'input':
       if (surface === 'message') fail(`${at}/type`, 'input blocks are only allowed in views');

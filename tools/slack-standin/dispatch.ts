@@ -38,7 +38,7 @@ export async function handleRequest(slack: SlackStandin, req: IncomingMessage): 
 
 function answerCall(slack: SlackStandin, call: SlackCall, args: Args, req: IncomingMessage, path: string): Answer {
   const { method } = call;
-  if (method.startsWith('response_url:')) return responseUrl(args);
+  if (method.startsWith('response_url:')) return responseUrl(args, slack.refusedBlocks);
   if (method === 'file_upload') return upload(slack, args, path);
   if (!path.startsWith('/api/')) return { status: 404, headers: {}, body: { ok: false, error: 'not_found' } };
   if (method === 'oauth.v2.access') return slack.installs.access(args, req);

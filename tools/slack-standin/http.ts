@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { blockKitProblems } from './block-kit.js';
+import { blockKitProblems, type RefusedBlocks } from './block-kit.js';
 import { type Answer, type Args, ok } from './methods/answer.js';
 
 /** Slack's answer over budget: HTTP 429, how long to wait, `ratelimited`. */
@@ -7,8 +7,8 @@ export function ratelimited(retryAfterSec: number): Answer {
   return { status: 429, headers: { 'retry-after': String(retryAfterSec) }, body: { ok: false, error: 'ratelimited' } };
 }
 
-export function responseUrl(args: Args): Answer {
-  const problems = args.blocks === undefined ? [] : blockKitProblems(args.blocks);
+export function responseUrl(args: Args, refused?: RefusedBlocks): Answer {
+  const problems = args.blocks === undefined ? [] : blockKitProblems(args.blocks, 'message', refused);
   if (problems.length) return { status: 400, headers: {}, body: { ok: false, error: 'invalid_blocks' } };
   if (args.text === undefined && args.blocks === undefined && !args.delete_original) {
     return { status: 400, headers: {}, body: { ok: false, error: 'no_text' } };

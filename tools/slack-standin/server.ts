@@ -70,6 +70,11 @@ export class SlackStandin {
   private readonly home: Tenant;
   /** Faults armed with `fail` (see faults.ts). */
   readonly faults = new Faults();
+  /**
+   * Block types answered `invalid_blocks` (unsupported) wherever they are sent, as by a workspace or client that does
+   * not draw them yet: `refuseBlocks(DATA_BLOCK_TYPES)` makes the app show its fallbacks. `reset` accepts them again.
+   */
+  readonly refusedBlocks = new Set<string>();
   private server?: Server;
   private seq = 0;
   private lastTsMicros = 0;
@@ -204,6 +209,10 @@ export class SlackStandin {
     this.faults.add(method, fault, count, when);
   }
 
+  refuseBlocks(types: readonly string[]): void {
+    for (const type of types) this.refusedBlocks.add(type);
+  }
+
   callsTo(method: string): SlackCall[] {
     return this.calls.filter((c) => c.method === method);
   }
@@ -211,6 +220,7 @@ export class SlackStandin {
   reset(): void {
     this.calls.length = 0;
     this.faults.clear();
+    this.refusedBlocks.clear();
     this.rateLimits.reset();
   }
 

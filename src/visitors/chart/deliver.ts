@@ -3,8 +3,9 @@ import type { ServiceFailure } from '../../mintlify/failure.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { shareFile } from '../../slack/upload.js';
 import type { ReportQuery } from '../date-range.js';
-import { chartCopy } from '../messages.js';
+import { chartCopy, section } from '../messages.js';
 import type { PageDeps } from '../report/page.js';
+import { trendChart } from './blocks.js';
 import { chartSpec, chartTitle, renderChart } from './render.js';
 import { fetchTrend, type Trend } from './trend.js';
 
@@ -28,19 +29,29 @@ export async function makeChart(
   project: string,
   query: ReportQuery,
 ): Promise<{ ok: true; chart: ChartPicture } | { ok: false; failure: ServiceFailure }> {
-  const started = performance.now();
   const fetched = await fetchTrend(deps, project, query);
   if (!fetched.ok) return fetched;
-  const png = await renderChart(chartSpec(fetched.trend));
+  return { ok: true, chart: await drawChart(deps, project, query, fetched.trend) };
+}
+
+/** The PNG of a fetched trend (a render on the chart thread). */
+export async function drawChart(
+  deps: Pick<PageDeps, 'log'>,
+  project: string,
+  query: ReportQuery,
+  trend: Trend,
+): Promise<ChartPicture> {
+  const started = performance.now();
+  const png = await renderChart(chartSpec(trend));
   deps.log.info('visitors.chart', {
     project,
     from: query.from,
     to: query.to,
-    points: fetched.trend.points.length,
+    points: trend.points.length,
     bytes: png.length,
     duration_ms: Math.round(performance.now() - started),
   });
-  return { ok: true, chart: { trend: fetched.trend, png, project: query.project } };
+  return { trend, png, project: query.project };
 }
 
 /** Uploads the PNG (getUploadURLExternal → upload → completeUploadExternal). Returns the error code on failure. */
@@ -78,4 +89,33 @@ export async function uploadChart(
     deps.log.warn('visitors.chart_upload_failed', { target: target.kind, code });
     return { ok: false, code };
   }
+}
+
+/**
+ * A trend in a channel (a digest's): drawn by Slack as a chart message when it can, else its PNG uploaded there
+ * (more than 20 points, or a workspace that refuses the block with `invalid_blocks`). What was posted, if anything.
+ */
+export async function postChartIn(
+  deps: PageDeps & Pick<Deps, 'slack'>,
+  project: string,
+  query: ReportQuery,
+  where: { channel: string; sharedBy: string; comment: string },
+): Promise<'blocks' | 'picture' | undefined> {
+  const fetched = await fetchTrend(deps, project, query);
+  if (!fetched.ok) return undefined;
+  const block = trendChart(fetched.trend);
+  if (block) {
+    const text = chartCopy.inChannel(fetched.trend.range);
+    try {
+      await deps.slack.chat.postMessage({ channel: where.channel, text, blocks: [section(text), block] });
+      return 'blocks';
+    } catch (error) {
+      const code = slackErrorCode(error);
+      deps.log.warn('visitors.chart_post_failed', { code });
+      if (code !== 'invalid_blocks') return undefined;
+    }
+  }
+  const chart = await drawChart(deps, project, query, fetched.trend);
+  const target = { kind: 'channel' as const, channel: where.channel, sharedBy: where.sharedBy };
+  return (await uploadChart(deps, chart, target, where.comment)).ok ? 'picture' : undefined;
 }

@@ -3,7 +3,7 @@ import type { ServiceFailure } from '../../mintlify/failure.js';
 import { type PageVisitors, VISITORS_MAX_LIMIT, type VisitorCounts } from '../../mintlify/schemas.js';
 import { classifySlackError } from '../../slack/errors.js';
 import { findPosted } from '../../slack/witness.js';
-import { makeChart, uploadChart } from '../chart/deliver.js';
+import { postChartIn } from '../chart/deliver.js';
 import { reportCopy } from '../messages.js';
 import { type DayRange, previousPeriod } from '../periods.js';
 import { fetchPage, type PageDeps } from '../report/page.js';
@@ -52,12 +52,10 @@ export async function sendDigest(deps: DigestDeps, subscription: Subscription, d
   const fields = { channel, cadence: schedule.cadence, from: period.from, to: period.to };
   const outcome = await postDigest(deps, subscription, period, fields);
   if (outcome !== 'posted') return outcome;
-  const chart = await makeChart(deps, project, { ...chartRange(schedule.cadence, period), limit: 1, offset: 0 });
-  if (chart.ok) {
-    const comment = `Trend for the ${schedule.cadence} visitors digest (${reportCopy.zone(period.tz ?? UTC)}).`;
-    await uploadChart(deps, chart.chart, { kind: 'channel', channel, sharedBy: subscription.createdBy }, comment);
-  }
-  deps.log.info('visitors.digest_posted', { ...fields, chart: chart.ok });
+  const comment = `Trend for the ${schedule.cadence} visitors digest (${reportCopy.zone(period.tz ?? UTC)}).`;
+  const range = { ...chartRange(schedule.cadence, period), limit: 1, offset: 0 };
+  const chart = await postChartIn(deps, project, range, { channel, sharedBy: subscription.createdBy, comment });
+  deps.log.info('visitors.digest_posted', { ...fields, chart: chart ?? false });
   return 'posted';
 }
 

@@ -17,7 +17,7 @@ describe('registerAgent', () => {
     return recorded;
   }
 
-  it('opens one door per surface: the pane, /agent, mentions, messages (DMs and thread replies), the Messages tab, Stop, the shortcut and its form', () => {
+  it('opens one door per surface: the pane, /agent, mentions, messages (DMs and thread replies), the Messages tab, Stop, the shortcut and its form, the feedback buttons and their form', () => {
     expect(registered().registered.map((r) => r.on)).toEqual([
       'assistant',
       'command /agent',
@@ -28,6 +28,8 @@ describe('registerAgent', () => {
       'event agent_session_stopped',
       'shortcut {"callback_id":"agent_from_message","type":"message_action"}',
       'view {"callback_id":"agent_from_message","type":"view_submission"}',
+      'action agent.feedback',
+      'view {"callback_id":"agent.feedback_modal","type":"view_submission"}',
       'action agent.open_pr',
     ]);
   });

@@ -81,18 +81,27 @@ describe('the visitors’ tasks: the use case, then one answer to the person', (
     expect(said()[0]).toContain('already running');
   });
 
-  it('chart: sent to the DM, then a private note with a button to share it here', async () => {
+  it('chart: drawn by Slack in the reply (a line chart and the pages as a table), with a button to share it here', async () => {
     const { deps, slack, responses } = setup();
     await runChart(deps, REQUEST);
+    expect(slack.calls).toEqual([]);
+    const blocks = responses[0]?.body.blocks as { type: string; elements?: { action_id: string; value: string }[] }[];
+    expect(blocks.map((b) => b.type)).toEqual(['section', 'data_visualization', 'data_table', 'actions']);
+    const share = blocks.flatMap((b) => b.elements ?? [])[0];
+    expect(share?.action_id).toBe('visitors.share_chart');
+    expect(decodeQuery(share?.value, NOW)).toEqual({ ...REQUEST.query, project: PROJECT });
+  });
+
+  it('chart: past Slack’s 20 points, the picture goes to the DM, then a private note with the share button', async () => {
+    const { deps, slack, responses } = setup();
+    await runChart(deps, reportRequest({ from: '2026-10-01', to: '2026-10-31' }));
     expect(slack.calls.map((c) => c.method)).toEqual([
       'conversations.open',
       'files.getUploadURLExternal',
       'files.completeUploadExternal',
     ]);
-    const blocks = responses[0]?.body.blocks as { elements?: { action_id: string; value: string }[] }[];
-    const share = blocks.flatMap((b) => b.elements ?? [])[0];
-    expect(share?.action_id).toBe('visitors.share_chart');
-    expect(decodeQuery(share?.value, NOW)).toEqual({ ...REQUEST.query, project: PROJECT });
+    const blocks = responses[0]?.body.blocks as { elements?: { action_id: string }[] }[];
+    expect(blocks.flatMap((b) => b.elements ?? [])[0]?.action_id).toBe('visitors.share_chart');
   });
 
   it('share_chart: a service failure is said privately and nothing is uploaded', async () => {

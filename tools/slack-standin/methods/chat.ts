@@ -1,11 +1,15 @@
-import { blockKitProblems, type Surface } from '../block-kit.js';
+import { blockKitProblems, type RefusedBlocks, type Surface } from '../block-kit.js';
 import type { EphemeralMessage, StoredMessage } from '../tenant.js';
 import { type Answer, type Handler, type MethodCall, ok, refuse, text } from './answer.js';
 
 /** Slack's `invalid_blocks`, one `[ERROR] … [json-pointer:…]` line per problem; undefined when Slack accepts them. */
-export function invalidBlocks(blocks: unknown, surface: Surface = 'message'): Answer | undefined {
+export function invalidBlocks(
+  blocks: unknown,
+  surface: Surface = 'message',
+  refused?: RefusedBlocks,
+): Answer | undefined {
   if (blocks === undefined) return undefined;
-  const problems = blockKitProblems(blocks, surface);
+  const problems = blockKitProblems(blocks, surface, refused);
   return problems.length
     ? refuse('invalid_blocks', { errors: problems, response_metadata: { messages: problems } })
     : undefined;
@@ -18,7 +22,7 @@ export function withoutChannel({ channel: _, ...message }: StoredMessage) {
 function postMessage({ args, tenant, slack }: MethodCall): Answer {
   const said = text(args.text);
   if (said === undefined && args.blocks === undefined) return refuse('no_text');
-  const bad = invalidBlocks(args.blocks);
+  const bad = invalidBlocks(args.blocks, 'message', slack.refusedBlocks);
   if (bad) return bad;
   if (tenant.channel(String(args.channel))?.botMember === false) return refuse('not_in_channel');
   const { botUserId, botId } = tenant.workspace;
@@ -41,8 +45,8 @@ function postMessage({ args, tenant, slack }: MethodCall): Answer {
   return ok({ channel: message.channel, ts: message.ts, message: withoutChannel(message) });
 }
 
-function update({ args, tenant }: MethodCall): Answer {
-  const bad = invalidBlocks(args.blocks);
+function update({ args, tenant, slack }: MethodCall): Answer {
+  const bad = invalidBlocks(args.blocks, 'message', slack.refusedBlocks);
   if (bad) return bad;
   const message = tenant.message(String(args.channel), String(args.ts));
   if (!message) return refuse('message_not_found');
@@ -56,7 +60,7 @@ function update({ args, tenant }: MethodCall): Answer {
 function postEphemeral({ args, tenant, slack }: MethodCall): Answer {
   const said = text(args.text);
   if (said === undefined && args.blocks === undefined) return refuse('no_text');
-  const bad = invalidBlocks(args.blocks);
+  const bad = invalidBlocks(args.blocks, 'message', slack.refusedBlocks);
   if (bad) return bad;
   const message: EphemeralMessage = {
     channel: String(args.channel),

@@ -7,28 +7,40 @@ const REQUEST = reportRequest({ from: '2026-11-08', to: '2026-11-21' });
 
 const setup = () => fakeVisitors();
 
+/** 31 days: more points than Slack draws in a chart block (20), so the PNG goes to the DM. */
+const MONTH = reportRequest({ from: '2026-10-22', to: '2026-11-21' });
+
 describe('sendChart', () => {
-  it('uploads the PNG into the person’s DM, named for its project and range, one limit=1 request a day', async () => {
+  it('answers with the chart and the top pages drawn by Slack, one limit=1 request a day and the first page', async () => {
     const { deps, slack, service, responses } = setup();
     expect(await sendChart(deps, REQUEST)).toEqual({ ok: true });
-    expect(service.queries).toHaveLength(14);
-    expect(service.queries.every((q) => q.limit === 1)).toBe(true);
+    expect(service.queries.filter((q) => q.limit === 1)).toHaveLength(14);
+    expect(service.queries.filter((q) => q.limit !== 1)).toEqual([expect.objectContaining({ limit: 10, offset: 0 })]);
+    expect(slack.calls).toEqual([]);
+    const blocks = responses[0]?.body.blocks as { type: string }[];
+    expect(blocks.map((b) => b.type)).toEqual(['section', 'data_visualization', 'data_table', 'actions']);
+  });
+
+  it('past 20 points uploads the PNG into the person’s DM, named for its project and range, then says so', async () => {
+    const { deps, slack, service, responses } = setup();
+    expect(await sendChart(deps, MONTH)).toEqual({ ok: true });
+    expect(service.queries.filter((q) => q.limit === 1)).toHaveLength(31);
     const [open, upload, complete] = slack.calls;
     expect(open).toMatchObject({ method: 'conversations.open', args: { users: 'U123ALICE' } });
     expect(upload).toMatchObject({ method: 'files.getUploadURLExternal' });
-    expect(upload?.args).toMatchObject({ filename: `visitors_${PROJECT}_2026-11-08_2026-11-21.png` });
+    expect(upload?.args).toMatchObject({ filename: `visitors_${PROJECT}_2026-10-22_2026-11-21.png` });
     expect(upload?.args.length).toBeGreaterThan(1_000); // the PNG's size in bytes
     // Slack's reference names the screen-reader text `alt_txt`; `alt_text` (the SDK's name) is ignored by Slack.
     expect(String(upload?.args.alt_txt)).toContain('Unique visitors per day');
     expect(upload?.args).not.toHaveProperty('alt_text');
     expect(complete).toMatchObject({ method: 'files.completeUploadExternal', args: { channel_id: 'DU123ALICE' } });
-    expect(responses).toEqual([]);
+    expect(JSON.stringify(responses.map((r) => r.body))).toContain('is in your DM with me');
   });
 
   it('returns a refused DM upload with its code', async () => {
     const { deps, slack } = setup();
     slack.failNext('files.completeUploadExternal', 'invalid_channel');
-    expect(await sendChart(deps, REQUEST)).toEqual({ ok: false, reason: 'dm_failed', code: 'invalid_channel' });
+    expect(await sendChart(deps, MONTH)).toEqual({ ok: false, reason: 'dm_failed', code: 'invalid_channel' });
   });
 
   it('uploads nothing when the service gives no numbers', async () => {

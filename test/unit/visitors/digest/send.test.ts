@@ -16,12 +16,18 @@ const DUE = Date.parse('2026-11-16T09:00:00Z');
 
 function setup() {
   const world = fakeVisitors();
-  return { ...world, posts: () => world.slack.calls.filter((c) => c.method === 'chat.postMessage') };
+  const postsIn = () => world.slack.calls.filter((c) => c.method === 'chat.postMessage');
+  return {
+    ...world,
+    /** Digests: the posts carrying a digest's metadata. */
+    posts: () => postsIn().filter((c) => c.args.metadata !== undefined),
+    charts: () => postsIn().filter((c) => JSON.stringify(c.args.blocks).includes('data_visualization')),
+  };
 }
 
 describe('sendDigest', () => {
-  it('posts the digest of the week the due time closes, with its chart', async () => {
-    const { deps, slack, posts } = setup();
+  it('posts the digest of the week the due time closes, with its chart drawn by Slack', async () => {
+    const { deps, slack, posts, charts } = setup();
     expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('posted');
     expect(posts()).toHaveLength(1);
     expect(posts()[0]?.args).toMatchObject({
@@ -29,7 +35,9 @@ describe('sendDigest', () => {
       metadata: { event_type: 'mintlify_visitors_digest', event_payload: { cadence: 'weekly', from: '2026-11-09' } },
     });
     expect(String(posts()[0]?.args.text)).toContain('Weekly visitors digest · 9–15 Nov 2026');
-    expect(slack.calls.filter((c) => c.method === 'files.completeUploadExternal')).toHaveLength(1);
+    expect(charts()).toHaveLength(1);
+    expect(charts()[0]?.args.channel).toBe('C123DOCS');
+    expect(slack.calls.filter((c) => c.method === 'files.completeUploadExternal')).toHaveLength(0);
   });
 
   it('says failed when the service fails, and posts when it answers again', async () => {
