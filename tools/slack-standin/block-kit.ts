@@ -1,3 +1,5 @@
+import { checkPlan, checkTaskCard } from './plan-blocks.js';
+
 /**
  * Slack's documented Block Kit limits (Block Kit reference: blocks, block elements, composition objects). The
  * stand-in refuses what Slack refuses, with Slack's `invalid_blocks` and one `[ERROR] … [json-pointer:…]` line each.
@@ -94,6 +96,12 @@ function checkBlock(block: Json, at: string, surface: Surface, fail: Fail): void
     case 'markdown':
       if (typeof block.text !== 'string' || block.text.length === 0) fail(`${at}/text`, 'must be a non-empty string');
       else maxLength(block.text, L.markdownText, `${at}/text`, fail);
+      break;
+    case 'plan':
+      checkPlan(block, at, fail);
+      break;
+    case 'task_card':
+      checkTaskCard(block, at, fail);
       break;
     case 'divider':
     case 'rich_text':

@@ -27,6 +27,9 @@ export interface SlackCall {
   teamId?: string;
 }
 
+/** A stream's life without appends, in the stand-in: five minutes. */
+export const DEFAULT_STREAM_EXPIRY_MS = 5 * 60_000;
+
 export interface StandinOptions {
   /** The stand-in's clock (ms): time zones, rate-limit windows and OAuth code expiry follow it. */
   now?: () => number;
@@ -58,6 +61,10 @@ export class SlackStandin {
   view: MessagingView;
   /** The events the app subscribes to: the manifest's `bot_events`. A test removes one to unsubscribe. */
   readonly subscriptions = new Set(manifestBotEvents());
+  /** Whether the workspace lets apps stream messages (`chat.startStream`); a test turns it off, as an older workspace. */
+  streaming = true;
+  /** How long a stream stays open without an append (Slack gives no figure): then `message_not_in_streaming_state`. */
+  streamExpiryMs = DEFAULT_STREAM_EXPIRY_MS;
   url = '';
   /** How files' bytes go out (a test slows it down); each download, with the bytes sent before the client hung up. */
   fileServing: FileServing = { chunkBytes: 64 * 1024, pauseMs: 0 };

@@ -1,3 +1,4 @@
+import type { MessageStream } from './methods/streams.js';
 import type { ConnectedTeam, Enterprise, StandinChannel, StandinUser, Workspace } from './workspace.js';
 
 /** A file as Slack holds it: shared by a person, or uploaded by the app (`files.getUploadURLExternal`). */
@@ -120,6 +121,8 @@ export class Tenant {
   readonly assistantThreads: AssistantThread[] = [];
   /** agent_view: the agent sessions of its threads (`agents.sessions.*`). */
   readonly agentSessions: AgentSession[] = [];
+  /** Streamed messages' state (`chat.startStream`), by `channel/ts`. */
+  readonly streams = new Map<string, MessageStream>();
   /** agent_view: the prompts at the top of each person's Messages tab, by their DM with the app. */
   readonly messagesTabPrompts = new Map<string, SuggestedPrompts>();
   /** agent_view: what each person is looking at (by user id), stamped on their DM messages as `app_context`. */
