@@ -2,6 +2,7 @@ import type { ChatStartStreamResponse } from '@slack/web-api';
 import type { Deps } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
 import type { Message } from '../slack/message.js';
+import { lookUpPerson } from '../slack/people.js';
 import { type JobRecord, RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import type { PendingJob, RootOptions } from './job-messages.js';
@@ -28,15 +29,16 @@ export async function startPlanCard(
   job: PendingJob,
   root: Message,
 ): Promise<string> {
+  const team = deps.workspace.teamId || (await lookUpPerson(deps, job.userId))?.teamId;
   const asked = root.blocks?.[0];
   const markdown = asked?.type === 'section' && asked.text ? asked.text.text : root.text;
   // The SDK's arguments require `thread_ts`; Slack streams a top-level message in a channel without it.
   const posted: ChatStartStreamResponse = await deps.slack.apiCall('chat.startStream', {
     channel: where.channel,
     ...(where.threadTs && { thread_ts: where.threadTs }),
-    // Required in channels: the person the stream is for.
+    // Required in channels: the person the stream is for, and their team (a single-workspace deployment asks Slack).
     recipient_user_id: job.userId,
-    ...(deps.workspace.teamId && { recipient_team_id: deps.workspace.teamId }),
+    ...(team && { recipient_team_id: team }),
     task_display_mode: 'plan',
     chunks: [
       { type: 'markdown_text', text: `${markdown}\n` },
