@@ -85,6 +85,20 @@ describe.each(storeKinds)('the plan card ($label)', (store) => {
     expect(prPosts(h, rootTs, 'pull/22')).toHaveLength(1);
   });
 
+  it('a stopped job ends its card with why; a reply resumes it on the same card', async () => {
+    await h.boot(PLAN_CARD);
+    const { rootTs } = await startCard(h, 'Rename the guides');
+    await eventually(() => task(h, rootTs, 'working')?.status === 'in_progress', 5_000, 'the agent working');
+    await h.command('/agent stop');
+    await eventually(() => task(h, rootTs, 'working')?.status === 'error', 5_000, 'the stopped task');
+    expect(task(h, rootTs, 'working')?.title).toBe('Stopped');
+    expect(h.slack.callsTo('chat.stopStream')).toHaveLength(1);
+    await h.deliver(h.say(USER_ID, CHANNEL_ID, 'Only fix the typos', { threadTs: rootTs }).events);
+    await eventually(() => task(h, rootTs, 'working')?.status === 'in_progress', 5_000, 'working again');
+    expect(task(h, rootTs, 'follow_up')).toMatchObject({ status: 'complete' });
+    expect(h.slack.tenant().messages.filter((m) => !m.thread_ts)).toHaveLength(1);
+  });
+
   it('where Slack refuses streaming, the root is today’s status line', async () => {
     h.slack.streaming = false;
     await h.boot(PLAN_CARD);
