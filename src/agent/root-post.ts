@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Deps } from '../deps.js';
 import { classifySlackError, isNotInChannel } from '../slack/errors.js';
+import type { Message } from '../slack/message.js';
 import { findPosted } from '../slack/witness.js';
-import { rootMessage } from './job-messages.js';
+import { type PendingJob, rootMessage } from './job-messages.js';
+import { startPlanCard } from './plan-stream.js';
 import type { StartJobInput } from './start-job.js';
 
 /** `metadata.event_type` of a root message, so a post whose answer was lost can be found again. */
@@ -19,15 +21,21 @@ export type RootPost = { ok: true; ts: string } | { ok: false; code: string; not
  * a second one.
  */
 export async function postRootMessage(
-  deps: Pick<Deps, 'slack'>,
+  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'workspace' | 'config'>,
   input: StartJobInput & { showProject: boolean },
 ): Promise<RootPost> {
   const requestId = randomUUID();
   const where = { channel: input.channel, threadTs: input.threadTs };
+  const pending = { ...input, contextNote: contextNoteOf(input) };
+  const message = rootMessage(pending, { showProject: input.showProject });
+  if (deps.config.planCard) {
+    const card = await planCard(deps, where, pending, message);
+    if (card) return card;
+  }
   const args = {
     channel: input.channel,
     ...(input.threadTs && { thread_ts: input.threadTs }),
-    ...rootMessage({ ...input, contextNote: contextNoteOf(input) }, { showProject: input.showProject }),
+    ...message,
     metadata: { event_type: REQUEST_EVENT_TYPE, event_payload: { request_id: requestId } },
   };
   for (let attempt = 1; ; attempt++) {
@@ -48,6 +56,27 @@ export async function postRootMessage(
       }
       return { ok: false, code: failure.code, notInChannel: isNotInChannel(error) };
     }
+  }
+}
+
+/**
+ * The root as a streamed plan card; undefined when Slack refuses streaming here, or did nothing (a 429): the status
+ * line is posted instead. After a 5xx or a timeout Slack may hold the stream, which cannot be looked for: the start
+ * fails rather than risk a second root.
+ */
+async function planCard(
+  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'workspace'>,
+  where: { channel: string; threadTs?: string | undefined },
+  pending: PendingJob,
+  message: Message,
+): Promise<RootPost | undefined> {
+  try {
+    return { ok: true, ts: await startPlanCard(deps, where, pending, message) };
+  } catch (error) {
+    const failure = classifySlackError(error);
+    if (failure.kind === 'transient') return { ok: false, code: failure.code, notInChannel: false };
+    deps.log.info('agent.plan_card_refused', { channel: where.channel, slack_error: failure.code });
+    return undefined;
   }
 }
 

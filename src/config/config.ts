@@ -95,6 +95,7 @@ export const EnvSchema = z
     AGENT_ALLOWED_CHANNELS: idList,
     AGENT_FOLLOW_UPS: z.enum(FOLLOW_UPS, { error: `expected one of ${FOLLOW_UPS.join(', ')}` }).default('reply'),
     AGENT_ALLOW_EXTERNAL: flag,
+    SLACK_PLAN_CARD: flag,
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     ROLE: z.enum(ROLES, { error: `expected one of ${ROLES.join(', ')}` }).default('all'),
   })
@@ -179,6 +180,8 @@ export interface Config {
   followUps: FollowUps;
   /** People of another organisation (Slack Connect) may start and steer jobs. */
   allowExternal: boolean;
+  /** A job's root is a streamed plan card (`chat.startStream`) instead of a status line. */
+  planCard: boolean;
   logLevel: LogLevel;
   role: Role;
   /** Set in OAuth mode: one deployment serving every workspace that installs the app. */
@@ -238,6 +241,7 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     allowedChannels: e.AGENT_ALLOWED_CHANNELS,
     followUps: e.AGENT_FOLLOW_UPS,
     allowExternal: e.AGENT_ALLOW_EXTERNAL,
+    planCard: e.SLACK_PLAN_CARD,
     logLevel: e.LOG_LEVEL,
     role: e.ROLE,
     ...(isOAuthMode(set) && { oauth: oauthConfig(e) }),

@@ -13,8 +13,12 @@ export interface PersonDeps {
   log: Logger;
 }
 
-/** What the app reads about a person from `users.info`: the name it shows and their IANA time zone. */
-const PersonSchema = z.object({ name: z.string().optional(), tz: z.string().optional() });
+/** What the app reads about a person from `users.info`: the name it shows, their IANA time zone, their team. */
+const PersonSchema = z.object({
+  name: z.string().optional(),
+  tz: z.string().optional(),
+  teamId: z.string().optional(),
+});
 export type Person = z.infer<typeof PersonSchema>;
 
 /**
@@ -32,7 +36,11 @@ export async function lookUpPerson({ slack, store, log }: PersonDeps, userId: st
   try {
     const { user } = await slack.users.info({ user: userId });
     const name = user?.profile?.display_name || user?.real_name || user?.name;
-    const person: Person = { ...(name && { name }), ...(user?.tz && { tz: user.tz }) };
+    const person: Person = {
+      ...(name && { name }),
+      ...(user?.tz && { tz: user.tz }),
+      ...(user?.team_id && { teamId: user.team_id }),
+    };
     // the store guard counts the failure; uncached, the person is asked of Slack again.
     if (name || person.tz) await store.kv.set(key, person, PERSON_TTL_MS).catch(() => {});
     return person;

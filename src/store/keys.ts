@@ -31,6 +31,8 @@ export const keys = {
   agentSession: ({ project, jobId }: JobRef) => `session:${project}:${jobId}`,
   /** Set while the workspace's app has no agent sessions (not an agent app, a scope missing): none is tried. */
   agentSessionsOff: () => 'session:off',
+  /** A root message that is a plan card: `stream` while Slack streams it, `card` once it is rewritten with `chat.update`. */
+  planCard: (channel: string, ts: string) => `plancard:${channel}:${ts}`,
   /** The one instance polling a job. */
   pollLease: ({ project, jobId }: JobRef) => `lease:${project}:${jobId}`,
   /** The one instance taking tracked jobs over at start (see `workers.ts`). */

@@ -69,6 +69,7 @@ describe('parseConfig', () => {
       allowedChannels: [],
       followUps: 'reply',
       allowExternal: false,
+      planCard: false,
       logLevel: 'info',
       role: 'all',
       queueLockMs: 10_000,

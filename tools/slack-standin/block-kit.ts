@@ -1,4 +1,5 @@
 import { checkDataBlock, DATA_BLOCK_TYPES } from './block-kit-data.js';
+import { checkPlan, checkTaskCard } from './plan-blocks.js';
 
 /**
  * Slack's documented Block Kit limits (Block Kit reference: blocks, block elements, composition objects). The
@@ -105,6 +106,12 @@ function checkBlock(block: Json, at: string, surface: Surface, fail: Fail): void
     case 'markdown':
       if (typeof block.text !== 'string' || block.text.length === 0) fail(`${at}/text`, 'must be a non-empty string');
       else maxLength(block.text, L.markdownText, `${at}/text`, fail);
+      break;
+    case 'plan':
+      checkPlan(block, at, fail);
+      break;
+    case 'task_card':
+      checkTaskCard(block, at, fail);
       break;
     case 'divider':
     case 'rich_text':

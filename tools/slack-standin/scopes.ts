@@ -10,6 +10,9 @@ import { type Answer, type Args, refuse } from './methods/answer.js';
 const NEEDS: Record<string, (args: Args) => string | string[]> = {
   'chat.postMessage': () => 'chat:write',
   'chat.update': () => 'chat:write',
+  'chat.startStream': () => 'chat:write',
+  'chat.appendStream': () => 'chat:write',
+  'chat.stopStream': () => 'chat:write',
   'chat.postEphemeral': () => 'chat:write',
   'chat.unfurl': () => 'links:write',
   'conversations.info': (args) => `${kind(args.channel)}:read`,

@@ -28,6 +28,9 @@ export interface SlackCall {
   teamId?: string;
 }
 
+/** A stream's life without appends, in the stand-in: five minutes. */
+export const DEFAULT_STREAM_EXPIRY_MS = 5 * 60_000;
+
 export interface StandinOptions {
   /** The stand-in's clock (ms): time zones, rate-limit windows and OAuth code expiry follow it. */
   now?: () => number;
@@ -61,6 +64,10 @@ export class SlackStandin {
   readonly subscriptions = new Set(manifestBotEvents());
   /** The app's `unfurl_domains`: links to them get `link_shared`. The manifest's, unless a test sets others. */
   unfurlDomains: readonly string[] = manifestUnfurlDomains();
+  /** Whether the workspace lets apps stream messages (`chat.startStream`); a test turns it off, as an older workspace. */
+  streaming = true;
+  /** How long a stream stays open without an append (Slack gives no figure): then `message_not_in_streaming_state`. */
+  streamExpiryMs = DEFAULT_STREAM_EXPIRY_MS;
   url = '';
   /** How files' bytes go out (a test slows it down); each download, with the bytes sent before the client hung up. */
   fileServing: FileServing = { chunkBytes: 64 * 1024, pauseMs: 0 };

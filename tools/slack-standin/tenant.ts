@@ -1,3 +1,4 @@
+import type { MessageStream } from './methods/streams.js';
 import type { LinkShare } from './unfurls.js';
 import type { ConnectedTeam, Enterprise, StandinChannel, StandinUser, Workspace } from './workspace.js';
 
@@ -123,6 +124,8 @@ export class Tenant {
   readonly agentSessions: AgentSession[] = [];
   /** The `link_shared` events sent, with what the app unfurled for each (`unfurls.ts`). */
   readonly linkShares: LinkShare[] = [];
+  /** Streamed messages' state (`chat.startStream`), by `channel/ts`. */
+  readonly streams = new Map<string, MessageStream>();
   /** agent_view: the prompts at the top of each person's Messages tab, by their DM with the app. */
   readonly messagesTabPrompts = new Map<string, SuggestedPrompts>();
   /** agent_view: what each person is looking at (by user id), stamped on their DM messages as `app_context`. */

@@ -9,7 +9,7 @@ describe('lookUpPerson: name and time zone from one cached users.info', () => {
 
   it('reads the name and the zone once, then serves both from the store', async () => {
     const { deps, slack } = unit();
-    expect(await lookUpPerson(deps, 'U456BOB')).toEqual({ name: 'Bob Lee', tz: 'Pacific/Auckland' });
+    expect(await lookUpPerson(deps, 'U456BOB')).toEqual({ name: 'Bob Lee', tz: 'Pacific/Auckland', teamId: 'T1' });
     expect(await zoneOf(deps, 'U456BOB')).toBe('Pacific/Auckland');
     expect(await displayNames(deps, ['U456BOB'])).toEqual(new Map([['U456BOB', 'Bob Lee']]));
     expect(slack.callsTo('users.info')).toHaveLength(1);

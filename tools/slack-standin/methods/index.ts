@@ -5,6 +5,7 @@ import { chatMethods } from './chat.js';
 import { conversationMethods } from './conversations.js';
 import { fileMethods } from './files.js';
 import { identityMethods } from './identity.js';
+import { streamMethods } from './streams.js';
 import { unfurlMethods } from './unfurl.js';
 import { viewMethods } from './views.js';
 
@@ -12,6 +13,7 @@ import { viewMethods } from './views.js';
 export const METHODS: Record<string, Handler> = {
   ...identityMethods,
   ...chatMethods,
+  ...streamMethods,
   ...conversationMethods,
   ...fileMethods,
   ...viewMethods,

@@ -1,0 +1,128 @@
+import type { types } from '@slack/bolt';
+import { isKnownStatus } from '../mintlify/schemas.js';
+import type { MessageBlock } from '../slack/data-blocks.js';
+import type { Message } from '../slack/message.js';
+import { safeUrl } from '../slack/mrkdwn.js';
+import type { EndedKind, JobRecord } from '../store/jobs.js';
+import {
+  formatElapsed,
+  jobStatus,
+  OPEN_PR_ACTION,
+  type PendingJob,
+  type RootOptions,
+  rootMessage,
+} from './job-messages.js';
+
+// The plan card: a job's root as Slack's agent blocks show it, its phases as tasks (docs/agent.md, "The plan card").
+// The same tasks go out as a stream's `task_update` chunks and, when the stream is gone, as a `plan` block.
+
+export type TaskStatus = 'pending' | 'in_progress' | 'complete' | 'error';
+export interface PlanTask {
+  id: string;
+  title: string;
+  status: TaskStatus;
+  details?: string;
+}
+
+export const PLAN_TITLE = 'Mintlify agent job';
+/** The ends that finish the work (the others stopped it). */
+const FINISHED: ReadonlySet<EndedKind> = new Set(['pull_request', 'no_changes']);
+/** Why a round ended without finishing, said under its task. */
+const WHY: Partial<Record<EndedKind, string>> = {
+  failed: 'The agent job failed: reply in the thread with more detail to try again.',
+  archived: 'The job was archived: it will not make further changes.',
+  gone: 'The job no longer exists on Mintlify.',
+  expired: 'No result in time: check the Mintlify dashboard.',
+  untracked: 'The result could not be posted in the thread.',
+  stopped: 'Checking on the job kept failing: reply in the thread to pick it up again.',
+  halted: 'Stopped from Slack: reply in the thread to give the agent new instructions.',
+};
+
+function createdTask(record: JobRecord | undefined): PlanTask {
+  if (!record) return { id: 'created', title: 'Creating the job', status: 'in_progress' };
+  const repo = record.repository?.replace(/^https:\/\/github\.com\//, '');
+  const where = repo ? ` on ${repo}${record.ref ? `@${record.ref}` : ''}` : '';
+  return { id: 'created', title: `Created${where}${record.model ? ` with ${record.model}` : ''}`, status: 'complete' };
+}
+
+function workingTask(record: JobRecord | undefined, now: number): PlanTask {
+  if (!record) return { id: 'working', title: 'Agent working', status: 'pending' };
+  if (!record.ended) {
+    const title = `Agent working · ${formatElapsed(now - record.roundStartedAtMs)} elapsed`;
+    const said = isKnownStatus(record.status) ? undefined : `Mintlify says ${record.status}`;
+    return { id: 'working', title, status: 'in_progress', ...(said && { details: said }) };
+  }
+  if (FINISHED.has(record.ended)) return { id: 'working', title: 'Agent finished', status: 'complete' };
+  const why = WHY[record.ended];
+  return {
+    id: 'working',
+    title: jobStatus({ ...record, stoppedBy: undefined }).words,
+    status: 'error',
+    ...(why && { details: why }),
+  };
+}
+
+function resultTask(record: JobRecord | undefined): PlanTask | undefined {
+  if (!record?.ended) return { id: 'result', title: 'Pull request', status: 'pending' };
+  if (record.ended === 'no_changes') return { id: 'result', title: 'Finished without changes', status: 'complete' };
+  if (record.ended !== 'pull_request') return undefined;
+  return { id: 'result', title: record.round > 0 ? 'Pull request updated' : 'Pull request opened', status: 'complete' };
+}
+
+/** The job's phases, oldest first: created, the follow-up applied (a later round), the agent's work, its result. */
+export function planTasks(job: PendingJob | JobRecord, now: number): PlanTask[] {
+  const record = 'jobId' in job ? job : undefined;
+  const followUp: PlanTask[] = record?.round
+    ? [{ id: 'follow_up', title: 'Follow-up applied', status: 'complete' }]
+    : [];
+  const result = resultTask(record);
+  return [createdTask(record), ...followUp, workingTask(record, now), ...(result ? [result] : [])];
+}
+
+export const taskChunks = (tasks: PlanTask[]) => tasks.map((t) => ({ type: 'task_update' as const, ...t }));
+
+/** What closes the card: the pull request's button when there is one, and what a reply does. */
+export function finalBlocks(record: JobRecord, options: RootOptions): MessageBlock[] {
+  const url = record.ended === 'pull_request' && record.prLink ? safeUrl(record.prLink) : undefined;
+  const button: MessageBlock[] = url
+    ? [
+        {
+          type: 'actions',
+          elements: [
+            {
+              type: 'button',
+              action_id: OPEN_PR_ACTION,
+              text: { type: 'plain_text', text: 'Open pull request' },
+              url,
+              style: 'primary',
+            },
+          ],
+        },
+      ]
+    : [];
+  // The status line's root: who asked, its status line, then its hint (when there is one).
+  const [, , ...hint] = rootMessage(record, options).blocks ?? [];
+  return [...button, ...hint];
+}
+
+/** The card as one message (`chat.update`, when the stream is gone): who asked, the plan, its closing blocks. */
+export function planCardMessage(record: JobRecord, options: RootOptions & { now: number }): Message {
+  const root = rootMessage(record, options);
+  const cards = planTasks(record, options.now).map(({ id, details, ...task }) => ({
+    type: 'task_card' as const,
+    task_id: id,
+    ...task,
+    ...(details && { details: richText(details) }),
+  }));
+  const plan: types.KnownBlock = { type: 'plan', title: PLAN_TITLE, tasks: cards };
+  const asked = root.blocks?.[0];
+  return {
+    text: root.text,
+    blocks: [...(asked ? [asked] : []), plan, ...finalBlocks(record, options)],
+  };
+}
+
+const richText = (text: string): types.RichTextBlock => ({
+  type: 'rich_text',
+  elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text }] }],
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
+import { type Harness, useHarness } from '../support/harness.js';
+import { storeKinds } from '../support/redis.js';
+import { settle } from '../support/steps.js';
+import { eventually } from '../support/test-app.js';
+
+/** Jobs in these tests end only when a test ends them (sim.endJob). */
+const LONG_JOB_MS = 60_000;
+const PLAN_CARD = { env: { SLACK_PLAN_CARD: 'true' } };
+
+interface Card {
+  title: string;
+  tasks: { task_id: string; title: string; status: string }[];
+}
+
+/** The root's blocks as Slack shows them (streamed or rewritten), and its plan. */
+const blocksOf = (h: Harness, rootTs: string) =>
+  (h.slack.tenant().message(CHANNEL_ID, rootTs)?.blocks ?? []) as { type: string }[];
+const planOf = (h: Harness, rootTs: string) => blocksOf(h, rootTs).find((b) => b.type === 'plan') as Card | undefined;
+const task = (h: Harness, rootTs: string, id: string) => planOf(h, rootTs)?.tasks.find((t) => t.task_id === id);
+
+/** Runs `/agent <prompt>` and waits for its root: a stream, bound to its job. */
+async function startCard(h: Harness, prompt: string) {
+  const { ack } = await h.command(`/agent ${prompt}`);
+  expect(ack).toBeUndefined();
+  const started = await eventually(() => h.slack.callsTo('chat.startStream').at(-1), 8_000, 'the stream');
+  const rootTs = await eventually(
+    () => h.slack.tenant().messages.find((m) => !m.thread_ts && JSON.stringify(m.blocks).includes(prompt))?.ts,
+    5_000,
+    'the root',
+  );
+  const { jobId } = await h.jobOf(CHANNEL_ID, rootTs);
+  return { started, rootTs, jobId };
+}
+
+const prPosts = (h: Harness, rootTs: string, pr: string) =>
+  h.threadPosts(rootTs).filter((p) => String(p.args.text).includes(pr));
+
+describe.each(storeKinds)('the plan card ($label)', (store) => {
+  const h = useHarness({ store, simulator: { jobDurationMs: LONG_JOB_MS } });
+
+  it('the root is one plan card from start to PR, through a 429 on stopStream; the PR link once in the thread', async () => {
+    await h.boot(PLAN_CARD);
+    const { started, rootTs, jobId } = await startCard(h, 'Document the retry policy');
+    expect(started.args).toMatchObject({ channel: CHANNEL_ID, task_display_mode: 'plan', recipient_user_id: USER_ID });
+    expect(started.args.thread_ts).toBeUndefined();
+    await eventually(() => task(h, rootTs, 'working')?.status === 'in_progress', 5_000, 'the agent working');
+    expect(task(h, rootTs, 'created')).toMatchObject({ status: 'complete' });
+    expect(task(h, rootTs, 'created')?.title).toMatch(/^Created on /);
+    expect(task(h, rootTs, 'working')?.title).toContain('elapsed');
+    expect(task(h, rootTs, 'result')).toMatchObject({ title: 'Pull request', status: 'pending' });
+
+    h.slack.fail('chat.stopStream', { status: 429, retryAfterSec: 1 });
+    h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/21' });
+    await eventually(() => task(h, rootTs, 'result')?.status === 'complete', 10_000, 'the PR task');
+    expect(task(h, rootTs, 'result')?.title).toBe('Pull request opened');
+    expect(task(h, rootTs, 'working')).toMatchObject({ title: 'Agent finished', status: 'complete' });
+    expect(JSON.stringify(blocksOf(h, rootTs))).toContain('"url":"https://github.com/acme/docs/pull/21"');
+    expect(h.slack.callsTo('chat.stopStream').length).toBeGreaterThanOrEqual(2);
+    await settle();
+    expect(prPosts(h, rootTs, 'pull/21')).toHaveLength(1);
+    // One message: no status-line root beside the card, never rewritten whole while Slack streamed it.
+    expect(h.slack.tenant().messages.filter((m) => !m.thread_ts)).toHaveLength(1);
+    expect(h.slack.callsTo('chat.update').filter((c) => c.args.ts === rootTs)).toEqual([]);
+  });
+
+  it('survives the stream expiring: the same card rewritten with chat.update, through a 429 there', async () => {
+    await h.boot(PLAN_CARD);
+    const { rootTs, jobId } = await startCard(h, 'Rewrite the quickstart');
+    await eventually(() => task(h, rootTs, 'working')?.status === 'in_progress', 5_000, 'the agent working');
+    // Slack ends a stream whose appends stopped for a while.
+    h.slack.streamExpiryMs = 0;
+    h.slack.fail('chat.update', { status: 429, retryAfterSec: 1 });
+    await h.deliver(h.say(USER_ID, CHANNEL_ID, 'Include the backoff table', { threadTs: rootTs }).events);
+    await eventually(() => task(h, rootTs, 'follow_up')?.status === 'complete', 10_000, 'the follow-up task');
+    h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/22' });
+    await eventually(() => task(h, rootTs, 'result')?.status === 'complete', 10_000, 'the PR task');
+    expect(task(h, rootTs, 'result')?.title).toBe('Pull request updated');
+    const blocks = blocksOf(h, rootTs);
+    expect(blocks[0]).toMatchObject({ type: 'section' });
+    expect(JSON.stringify(blocks)).toContain('"url":"https://github.com/acme/docs/pull/22"');
+    expect(h.slack.callsTo('chat.update').filter((c) => c.args.ts === rootTs).length).toBeGreaterThanOrEqual(2);
+    await settle();
+    expect(prPosts(h, rootTs, 'pull/22')).toHaveLength(1);
+  });
+
+  it('a stopped job ends its card with why; a reply resumes it on the same card', async () => {
+    await h.boot(PLAN_CARD);
+    const { rootTs } = await startCard(h, 'Rename the guides');
+    await eventually(() => task(h, rootTs, 'working')?.status === 'in_progress', 5_000, 'the agent working');
+    await h.command('/agent stop');
+    await eventually(() => task(h, rootTs, 'working')?.status === 'error', 5_000, 'the stopped task');
+    expect(task(h, rootTs, 'working')?.title).toBe('Stopped');
+    expect(h.slack.callsTo('chat.stopStream')).toHaveLength(1);
+    await h.deliver(h.say(USER_ID, CHANNEL_ID, 'Only fix the typos', { threadTs: rootTs }).events);
+    await eventually(() => task(h, rootTs, 'working')?.status === 'in_progress', 5_000, 'working again');
+    expect(task(h, rootTs, 'follow_up')).toMatchObject({ status: 'complete' });
+    expect(h.slack.tenant().messages.filter((m) => !m.thread_ts)).toHaveLength(1);
+  });
+
+  it('where Slack refuses streaming, the root is today’s status line', async () => {
+    h.slack.streaming = false;
+    await h.boot(PLAN_CARD);
+    const { jobId, rootTs } = await h.startJob('Document the CLI');
+    expect(h.slack.callsTo('chat.startStream')).toHaveLength(1);
+    expect(h.lastRootUpdate(rootTs)).toContain('Working');
+    h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/23' });
+    await eventually(() => h.lastRootUpdate(rootTs).includes('Pull request ready'), 10_000, 'the status line');
+    expect(planOf(h, rootTs)).toBeUndefined();
+    await settle();
+    expect(prPosts(h, rootTs, 'pull/23')).toHaveLength(1);
+  });
+});

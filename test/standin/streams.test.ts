@@ -1,0 +1,133 @@
+import { webApi } from '@slack/bolt';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type SlackStandin, startSlackStandin } from '../../tools/slack-standin/index.js';
+
+const ALICE = 'U123ALICE';
+const DOCS = 'C123DOCS';
+
+/** Streamed messages (docs.slack.dev chat.startStream, chat.appendStream, chat.stopStream; plan and task_card blocks). */
+describe('Slack stand-in: streamed messages', () => {
+  let slack: SlackStandin;
+  let client: webApi.WebClient;
+  let clock: number;
+  const recipient = { recipient_user_id: ALICE, recipient_team_id: 'T123' };
+  const refusal = (call: Promise<unknown>) =>
+    call.then(
+      () => 'ok',
+      (error: { data?: { error?: string } }) => error.data?.error,
+    );
+  const task = (id: string, title: string, status: string) => ({ type: 'task_update', id, title, status });
+  const start = () =>
+    client.chat.startStream({
+      channel: DOCS,
+      ...recipient,
+      task_display_mode: 'plan',
+      chunks: [
+        { type: 'plan_update', title: 'Job' },
+        task('a', 'Created', 'complete'),
+        task('b', 'Working', 'in_progress'),
+      ],
+    } as never);
+
+  beforeEach(async () => {
+    clock = 1_000_000;
+    slack = await startSlackStandin(undefined, 0, { now: () => clock });
+    client = new webApi.WebClient(slack.workspace.botToken, {
+      slackApiUrl: slack.apiUrl,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+    });
+  });
+  afterEach(() => slack.close());
+
+  it('streams a top-level message in plan mode: task updates render as one plan, stop adds the final blocks', async () => {
+    const { ts } = await start();
+    await client.chat.appendStream({
+      channel: DOCS,
+      ts: ts as string,
+      chunks: [task('b', 'Worked', 'complete')],
+    } as never);
+    const button = {
+      type: 'actions',
+      elements: [{ type: 'button', text: { type: 'plain_text', text: 'Open' }, url: 'https://x.test' }],
+    };
+    await client.chat.stopStream({ channel: DOCS, ts: ts as string, blocks: [button] } as never);
+    const message = slack.tenant().message(DOCS, ts as string);
+    expect(message?.thread_ts).toBeUndefined();
+    expect(message?.blocks).toEqual([
+      {
+        type: 'plan',
+        title: 'Job',
+        tasks: [
+          { type: 'task_card', task_id: 'a', title: 'Created', status: 'complete' },
+          { type: 'task_card', task_id: 'b', title: 'Worked', status: 'complete' },
+        ],
+      },
+      button,
+    ]);
+    expect(await refusal(client.chat.appendStream({ channel: DOCS, ts: ts as string, markdown_text: 'late' }))).toBe(
+      'message_not_in_streaming_state',
+    );
+  });
+
+  it('refuses what Slack refuses: recipient in channels, display mode, chunk types, 12,000 characters, blocks', async () => {
+    const bad = (args: Record<string, unknown>) =>
+      refusal(client.apiCall('chat.startStream', { channel: DOCS, ...recipient, ...args }));
+    expect(await refusal(client.apiCall('chat.startStream', { channel: DOCS, markdown_text: 'hi' }))).toBe(
+      'invalid_arguments',
+    );
+    expect(await bad({ task_display_mode: 'list' })).toBe('invalid_arguments');
+    expect(await bad({ chunks: [{ type: 'image' }] })).toBe('invalid_arguments');
+    expect(await bad({ chunks: [task('a', 'A', 'done')] })).toBe('invalid_arguments');
+    expect(await bad({ markdown_text: 'x'.repeat(12_001) })).toBe('invalid_arguments');
+    expect(await bad({ channel: 'C999NOPE' })).toBe('channel_not_found');
+    expect(await bad({ thread_ts: '1.000001' })).toBe('invalid_thread_ts');
+    // A DM has one person: no recipient needed.
+    expect(await refusal(client.apiCall('chat.startStream', { channel: `D${ALICE}`, markdown_text: 'hi' }))).toBe('ok');
+    const { ts } = await start();
+    const stop = (blocks: unknown) => refusal(client.apiCall('chat.stopStream', { channel: DOCS, ts, blocks }));
+    expect(await stop([{ type: 'plan', tasks: [] }])).toBe('invalid_blocks');
+    expect(await stop([{ type: 'task_card', task_id: 't', title: 'T', status: 'finished' }])).toBe('invalid_blocks');
+    expect(await refusal(client.apiCall('chat.appendStream', { channel: DOCS, ts }))).toBe('invalid_arguments');
+    expect(
+      await refusal(client.apiCall('chat.appendStream', { channel: DOCS, ts: '1.000001', markdown_text: 'x' })),
+    ).toBe('message_not_found');
+    expect(await stop(undefined)).toBe('ok');
+  });
+
+  it('expires a stream whose appends stop for streamExpiryMs; chat.update still rewrites the message', async () => {
+    slack.streamExpiryMs = 60_000;
+    const { ts } = await start();
+    clock += 59_000;
+    expect(
+      await refusal(client.chat.appendStream({ channel: DOCS, ts: ts as string, markdown_text: 'still here' })),
+    ).toBe('ok');
+    clock += 61_000;
+    expect(await refusal(client.chat.appendStream({ channel: DOCS, ts: ts as string, markdown_text: 'gone' }))).toBe(
+      'message_not_in_streaming_state',
+    );
+    expect(await refusal(client.chat.stopStream({ channel: DOCS, ts: ts as string }))).toBe(
+      'message_not_in_streaming_state',
+    );
+    const card = {
+      type: 'plan',
+      title: 'Job',
+      tasks: [{ type: 'task_card', task_id: 'a', title: 'Done', status: 'complete' }],
+    };
+    await client.chat.update({ channel: DOCS, ts: ts as string, text: 'Done', blocks: [card] });
+    expect(slack.tenant().message(DOCS, ts as string)?.blocks).toEqual([card]);
+  });
+
+  it('refuses streaming where the workspace does not offer it, and paces by tier (start Tier 2, append Tier 4)', async () => {
+    slack.rateLimits.enable();
+    for (let i = 0; i < 20; i++) await start();
+    const limited = { code: 'slack_webapi_rate_limited_error' };
+    await expect(start()).rejects.toMatchObject(limited);
+    const { ts } = slack.tenant().messages[0] ?? { ts: '' };
+    for (let i = 0; i < 100; i++) await client.chat.appendStream({ channel: DOCS, ts, markdown_text: '.' });
+    await expect(client.chat.appendStream({ channel: DOCS, ts, markdown_text: '.' })).rejects.toMatchObject(limited);
+    slack.rateLimits.disable();
+    slack.streaming = false;
+    expect(await refusal(start())).toBe('feature_not_enabled');
+  });
+});
