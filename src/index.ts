@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { applyHeapPolicy } from './app/heap-policy.js';
 import { STOP_DEADLINE_MS } from './app/stopping.js';
-import { ConfigError, loadEnvFile, nextStep, parseConfig } from './config/config.js';
+import { loadEnvFile, parseConfig } from './config/config.js';
+import { ConfigError, nextStep } from './config/config-error.js';
 import { configuredSecrets, createLogger } from './log.js';
 import { TokenRefusedError } from './slack/token-check.js';
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { PROJECT_ID } from '../mintlify/schemas.js';
+import { ConfigError } from './config-error.js';
 import {
   API_KEY_EXPECTED,
   apiKeyProblem,
@@ -186,21 +187,6 @@ export interface Config {
   role: Role;
   /** Set in OAuth mode: one deployment serving every workspace that installs the app. */
   oauth?: OAuthConfig;
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  readonly code = 'config_invalid';
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
-  }
-}
-
-/** What to do about a configuration error, for the first-run message. */
-export function nextStep(envFileExists: boolean): string {
-  return envFileExists
-    ? 'Next: fix these in .env (or the environment) and run `npm start` again. docs/configuration.md explains each variable.'
-    : 'Next: copy .env.example to .env (`cp .env.example .env`), fill in your values, and run `npm start` again. docs/configuration.md explains each variable.';
 }
 
 /** Parses the environment. Problems name the variable and what is expected, never the value given. */

@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import {
-  ConfigError,
   DEFAULT_JOB_MAX_AGE_MS,
   DEFAULT_METRICS_PORT,
   DEFAULT_MINTLIFY_API_URL,
@@ -14,6 +13,7 @@ import {
   EXAMPLE_VALUES,
   parseConfig,
 } from '../../src/config/config.js';
+import { ConfigError } from '../../src/config/config-error.js';
 
 /** Recognisable fake secrets: none of them may ever appear in an error message. */
 const BOT_TOKEN = 'xoxb-fake-bot-VALUE-4242';
