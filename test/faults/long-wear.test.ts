@@ -21,10 +21,15 @@ const DROPS_PER_ROUND = DROPS / KILLS;
 const NAMESPACE = 'mintlify-slack';
 /** Long enough to find and kill the worker holding the request; the survivor's take-over asks again. */
 const HELD_MS = 2_000;
+/** A poll's answer held this long, so a drop lands while its worker writes the answer down. */
+const ANSWER_HELD_MS = 100;
+/** A poll step's tries (src/lanes.ts): the job's life sees more failed tries than one step may have. */
+const STEP_TRIES = 12;
 
 describe.skipIf(!redisServerAvailable)(
   'a job through long wear: 1 web + 2 workers on Redis',
-  { timeout: 90_000 },
+  // About a minute alone; real processes start and die here, so a loaded 2-core box gets room.
+  { timeout: 120_000 },
   () => {
     let release: (() => void) | undefined;
     beforeAll(async () => {
@@ -62,34 +67,45 @@ describe.skipIf(!redisServerAvailable)(
         await eventually(() => polls().length >= seen + more, TAKEOVER_MS + 8_000, what);
       };
       await goesOn(1, 'the first poll');
+      const held = async (delayMs: number, what: string) => {
+        const seen = polls().length;
+        h.sim.injectFault({ kind: 'slow', delayMs, count: 1, match: { method: 'GET', path: new RegExp(jobId) } });
+        return eventually(() => polls()[seen], 5_000, what);
+      };
+      /**
+       * Cuts every process's Redis connections while a worker writes a poll's answer down (held in the proxy), so
+       * the step's try fails and is tried again; connecting again is open at once.
+       */
+      const dropMidStep = async (what: string) => {
+        await held(ANSWER_HELD_MS, what);
+        proxy.pause();
+        await settle(ANSWER_HELD_MS + 100); // the answer is in; what the worker writes next waits in the proxy
+        proxy.dropConnections();
+        await proxy.resume();
+      };
 
       const connectionsAtStart = proxy.acceptedCount();
       const killedAtPoll: number[] = [];
       let dropped = 0;
       for (let round = 1; round <= KILLS; round++) {
         for (let i = 0; i < DROPS_PER_ROUND; i++) {
-          proxy.dropConnections(); // every process loses every Redis connection; reconnecting is open at once
           dropped += 1;
+          await dropMidStep(`the poll before drop ${dropped}`);
           await goesOn(2, `polls after drop ${dropped}`);
         }
 
         // Hold the next poll's request, so the kill lands during a step: the worker that asked dies mid-step.
-        h.sim.injectFault({
-          kind: 'slow',
-          delayMs: HELD_MS,
-          count: 1,
-          match: { method: 'GET', path: new RegExp(jobId) },
-        });
         const seen = polls().length;
-        const held = await eventually(() => polls()[seen], 5_000, `the poll held before kill ${round}`);
-        const doomed = workers.find((w) => keyFingerprint(w.key) === held.keyFingerprint);
-        if (!doomed) throw new Error(`no worker holds key fingerprint ${held.keyFingerprint}`);
+        const asked = await held(HELD_MS, `the poll held before kill ${round}`);
+        const doomed = workers.find((w) => keyFingerprint(w.key) === asked.keyFingerprint);
+        if (!doomed) throw new Error(`no worker holds key fingerprint ${asked.keyFingerprint}`);
         expect(doomed.process.child.signalCode, 'the worker holding the step is alive').toBeNull();
         expect(await doomed.process.kill('SIGKILL')).toBeNull();
         killedAtPoll.push(seen);
-        await startWorker();
+        const replacement = startWorker(); // starting while the survivor works alone
         // The survivor takes the step over, then the job steps on past it: the next kill is in another step.
         await goesOn(3, `polls after kill ${round}`);
+        await replacement;
       }
       expect(dropped).toBe(DROPS);
       // Each drop cut every process's connections, and they connected again.
@@ -110,6 +126,9 @@ describe.skipIf(!redisServerAvailable)(
       const outputs = [web, ...workers.map((w) => w.process)].map((p) => p.output()).join('\n');
       expect(outputs).not.toContain('"event":"tracking.stopped"');
       expect(outputs).not.toContain('"event":"queue.job_failed"');
+      // The drops failed more of the poll's tries over its life than one step may have; each step had its own.
+      const retries = outputs.match(/"event":"queue\.job_retry","lane":"polls"/g)?.length ?? 0;
+      expect(retries).toBeGreaterThan(STEP_TRIES);
       // Each kill was a take-over of the poll, by a live worker.
       expect(outputs.match(/"event":"queue\.job_stalled"[^\n]*"lane":"polls"/g)?.length ?? 0).toBeGreaterThanOrEqual(
         KILLS,
