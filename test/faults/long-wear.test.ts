@@ -103,9 +103,12 @@ describe.skipIf(!redisServerAvailable)(
         expect(await doomed.process.kill('SIGKILL')).toBeNull();
         killedAtPoll.push(seen);
         const replacement = startWorker(); // starting while the survivor works alone
-        // The survivor takes the step over, then the job steps on past it: the next kill is in another step.
-        await goesOn(3, `polls after kill ${round}`);
-        await replacement;
+        try {
+          // The survivor takes the step over, then the job steps on past it: the next kill is in another step.
+          await goesOn(3, `polls after kill ${round}`);
+        } finally {
+          await replacement; // handed to the harness, which stops it after the test, whatever happens here
+        }
       }
       expect(dropped).toBe(DROPS);
       // Each drop cut every process's connections, and they connected again.
