@@ -10,6 +10,7 @@ import { type ScriptedEnd, type Simulator, startSimulator } from '../simulator/s
 import { type SlackStandin, startSlackStandin } from '../slack-standin/index.js';
 import { ChannelView, slackTs } from './channel.js';
 import { createDelivery, type Delivery } from './delivery.js';
+import { Modals, submittedValues } from './modal.js';
 
 const PUBLIC = new URL('./public/', import.meta.url);
 const ASSETS: Record<string, string> = {
@@ -62,6 +63,12 @@ const ActionSchema = z.object({
   actionId: z.string(),
   blockId: z.string().optional(),
   value: z.string().optional(),
+  type: z.enum(['button', 'feedback_buttons']).optional(),
+});
+const ModalSchema = z.object({
+  id: z.string(),
+  action: z.enum(['submit', 'close']),
+  values: z.record(z.string(), z.string()).default({}),
 });
 const KnobsSchema = z.object({
   jobDurationSec: z.number().min(0).max(600).optional(),
@@ -97,6 +104,8 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     POLL_INTERVAL_MS: '1000',
     POLL_MAX_INTERVAL_MS: '2000',
     LOG_LEVEL: 'warn',
+    // The playground shows the agent's surfaces as Slack draws them: a job's root is its streamed plan card.
+    SLACK_PLAN_CARD: 'true',
   });
   const app = await startApp(config, { log });
   const appUrl = `http://127.0.0.1:${app.port}`;
@@ -116,6 +125,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     fileUrl: (file) => (file.id ? `/files/${encodeURIComponent(file.id)}` : undefined),
   });
   const delivery: Delivery = createDelivery({ slack, appUrl, signingSecret });
+  const modals = new Modals(() => slack.tenant().views, { user: userName });
 
   async function send(text: string, threadTs: string | undefined): Promise<{ ok: boolean; error?: string }> {
     const trimmed = text.trim();
@@ -162,6 +172,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     });
     await delivery.action({
       actionId: input.actionId,
+      type: input.type,
       blockId: input.blockId,
       value: input.value,
       user: me,
@@ -171,6 +182,19 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
       ephemeral: message.ephemeral,
       responseUrl: slack.responseUrl(id),
     });
+    return { ok: true };
+  }
+
+  async function modal(input: z.infer<typeof ModalSchema>): Promise<{ ok: boolean; error?: string }> {
+    const shown = modals.current();
+    const stored = slack.tenant().views.find((v) => v.id === input.id);
+    if (!shown || !stored || shown.id !== input.id) return { ok: false, error: 'That modal is closed.' };
+    if (input.action === 'close') {
+      modals.close(input.id);
+      return { ok: true };
+    }
+    const values = submittedValues(shown, input.values);
+    modals.answered(input.id, await delivery.submit({ view: stored.view, id: stored.id, user: me, values }));
     return { ok: true };
   }
 
@@ -212,6 +236,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
         people: workspace.users.map((u) => ({ id: u.id, name: userName(u.id), bot: !!u.isBot })),
         knobs,
         messages: view.messages(me.id),
+        modal: modals.current() ?? null,
       });
     }
     const file = /^\/files\/([^/]+)$/.exec(url.pathname);
@@ -245,6 +270,11 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
           const opened = slack.people.opensAssistant(me.id, { context: channel.id });
           await delivery.events(opened.events);
           return json(res, 200, { ok: true, threadTs: opened.threadTs });
+        }
+        case '/api/modal': {
+          const input = ModalSchema.safeParse(body);
+          if (!input.success) return json(res, 400, { ok: false, error: 'Send {"id": "V…", "action": "submit"}' });
+          return json(res, 200, await modal(input.data));
         }
         case '/api/knobs': {
           const input = KnobsSchema.safeParse(body);

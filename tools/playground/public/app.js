@@ -127,7 +127,54 @@ function render(state) {
   } else {
     thread.hidden = true;
   }
+  renderModal(state.modal);
 }
+
+let shownModal = null; // the id of the modal on screen: its fields keep what the person typed
+
+/** The app's modal (Draft a fix, What went wrong?) over the page: its blocks, then its inputs, editable. */
+function renderModal(modal) {
+  const backdrop = $('modal');
+  backdrop.hidden = !modal;
+  if (!modal) {
+    shownModal = null;
+    return;
+  }
+  if (shownModal !== modal.id) {
+    shownModal = modal.id;
+    $('modal-title').innerHTML = modal.title;
+    $('modal-submit').textContent = modal.submit;
+    $('modal-close').textContent = modal.close;
+    const body = $('modal-body');
+    body.innerHTML = `<div class="content">${modal.html}</div>`;
+    for (const input of modal.inputs) {
+      const label = el('label', 'modal-input');
+      label.append(el('span', 'label', input.label));
+      const field = el(input.multiline ? 'textarea' : 'input');
+      field.name = input.blockId;
+      field.value = input.value;
+      if (input.multiline) field.rows = 6;
+      label.append(field, el('span', 'field-error'));
+      body.append(label);
+    }
+  }
+  for (const field of $('modal-body').querySelectorAll('[name]')) {
+    field.parentElement.querySelector('.field-error').textContent = modal.errors?.[field.name] ?? '';
+  }
+}
+
+async function modalAction(action) {
+  const values = {};
+  for (const field of $('modal-body').querySelectorAll('[name]')) values[field.name] = field.value;
+  await api('/api/modal', { id: shownModal, action, values });
+  render(await api('/api/state'));
+}
+
+$('modal-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void modalAction('submit');
+});
+$('modal-close').addEventListener('click', () => void modalAction('close'));
 
 async function poll() {
   try {
@@ -187,6 +234,7 @@ document.addEventListener('click', (event) => {
       actionId: action.dataset.actionId,
       blockId: action.dataset.blockId,
       value: action.dataset.value,
+      type: action.dataset.actionType,
     }).finally(() => action.classList.remove('pending'));
   }
 });
