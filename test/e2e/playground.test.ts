@@ -8,10 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath } from '../support/browser.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** The README's picture is refreshed with UPDATE_SCREENSHOT=1; otherwise a run leaves the checkout untouched. */
-const SCREENSHOT = process.env.UPDATE_SCREENSHOT
-  ? fileURLToPath(new URL('../../docs/playground.png', import.meta.url))
-  : join(tmpdir(), `mintlify-playground-${process.pid}.png`);
+/** The docs' pictures (`docs/<name>.png`) are refreshed with UPDATE_SCREENSHOT=1; otherwise a run leaves the checkout untouched. */
+const screenshotPath = (name: string) =>
+  process.env.UPDATE_SCREENSHOT
+    ? fileURLToPath(new URL(`../../docs/${name}.png`, import.meta.url))
+    : join(tmpdir(), `mintlify-${name}-${process.pid}.png`);
+const isPng = (png: Buffer) => png.subarray(1, 4).toString('latin1') === 'PNG';
 /** How long to wait for the URL: the start takes a few seconds (see README), more on a loaded CI machine. */
 const START_LIMIT_MS = 45_000;
 
@@ -113,7 +115,13 @@ describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
     await root.locator('.thread-link').click({ timeout: 15_000 });
     const prLink = page.locator('#thread-messages a[href^="https://github.com/acme/docs/pull/"]').first();
     await prLink.waitFor({ timeout: 15_000 });
-    await expect.poll(() => root.textContent(), { timeout: 10_000 }).toContain('Pull request ready');
+    // The root is the job's plan card: its phases as tasks, all done, and the pull request's button.
+    const card = root.locator('.block.plan');
+    await expect.poll(() => card.textContent(), { timeout: 10_000 }).toContain('Pull request opened');
+    expect(await card.locator('.plan-title').textContent()).toBe('Mintlify agent job');
+    expect(await card.locator('.task.complete').count()).toBe(3);
+    await root.getByRole('link', { name: 'Open pull request' }).waitFor();
+    expect(isPng(await root.screenshot({ path: screenshotPath('plan-card') }))).toBe(true);
 
     // A follow-up in the thread: 👀 then ✅ on the reply, then the PR is updated.
     await type('#thread-text', 'Also add an example response with the headers');
@@ -162,8 +170,37 @@ describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
     // The screenshot shows the agent's thread next to the channel.
     await root.locator('.thread-link').click();
     await prLink.waitFor();
-    const png = await page.screenshot({ path: SCREENSHOT });
-    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(isPng(await page.screenshot({ path: screenshotPath('playground') }))).toBe(true);
+  }, 90_000);
+
+  it('turns an /insights row into an agent job: Draft a fix, its modal, the plan card of its job', async () => {
+    await page.goto(url);
+    await page.locator('body[data-ready=true]').waitFor();
+    await type('#text', '/insights feedback 30d top 3');
+    const report = page.locator('#messages .msg').filter({ has: page.getByRole('button', { name: 'Draft a fix' }) });
+    await report.first().waitFor({ timeout: 15_000 });
+    expect(await report.first().textContent()).toMatch(/feedback/i);
+
+    // Draft a fix opens the app's modal with the instruction prepared from the evidence; submitting starts the job.
+    await report.first().getByRole('button', { name: 'Draft a fix' }).first().click();
+    const modal = page.locator('#modal');
+    await modal.getByRole('heading', { name: 'Draft a fix' }).waitFor({ timeout: 10_000 });
+    await modal.getByText('Evidence from readers').waitFor();
+    const instruction = modal.locator('textarea');
+    expect((await instruction.inputValue()).length).toBeGreaterThan(20);
+    await modal.getByRole('button', { name: 'Start job' }).click();
+    await modal.waitFor({ state: 'hidden', timeout: 10_000 });
+
+    const card = page.locator('#messages .msg.bot .block.plan').last();
+    await card.waitFor({ timeout: 15_000 });
+    await expect.poll(() => card.textContent(), { timeout: 20_000 }).toContain('Pull request opened');
+    // The picture: the report with its buttons, then the job's card (a taller window holds both).
+    await page.setViewportSize({ width: 1440, height: 1080 });
+    await report.first().evaluate((message: { scrollIntoView(options: { block: string }): void }) => {
+      message.scrollIntoView({ block: 'start' });
+    });
+    expect(isPng(await page.screenshot({ path: screenshotPath('insights') }))).toBe(true);
+    await page.setViewportSize({ width: 1440, height: 900 });
   }, 90_000);
 
   it('answers /agent help, as the empty page suggests, privately in the channel', async () => {

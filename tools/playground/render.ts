@@ -51,6 +51,12 @@ const EMOJI: Record<string, string> = {
   inbox_tray: '📥',
   arrow_right: '➡️',
   arrow_left: '⬅️',
+  chart_with_upwards_trend: '📈',
+  octagonal_sign: '🛑',
+  electric_plug: '🔌',
+  arrows_counterclockwise: '🔄',
+  thumbsdown: '👎',
+  '-1': '👎',
 };
 
 export function emoji(name: string): string {
