@@ -173,7 +173,7 @@ describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
     expect(isPng(await page.screenshot({ path: screenshotPath('playground') }))).toBe(true);
   }, 90_000);
 
-  it('turns an /insights row into an agent job: Draft a fix, its modal, the plan card of its job', async () => {
+  it('turns an /insights row into an agent job: Draft a fix, its modal, the plan card of its job, 👎 as a follow-up', async () => {
     await page.goto(url);
     await page.locator('body[data-ready=true]').waitFor();
     await type('#text', '/insights feedback 30d top 3');
@@ -201,6 +201,18 @@ describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
     });
     expect(isPng(await page.screenshot({ path: screenshotPath('insights') }))).toBe(true);
     await page.setViewportSize({ width: 1440, height: 900 });
+
+    // 👎 under the outcome asks what went wrong; the answer goes to the job as a follow-up, and the card shows it.
+    const root = page.locator('#messages .msg.bot').filter({ has: page.locator('.block.plan') }).last();
+    await root.locator('.thread-link').click({ timeout: 15_000 });
+    const outcome = page.locator('#thread-messages .msg').filter({ hasText: 'opened a pull request' });
+    await outcome.getByRole('button', { name: 'Something went wrong: tell the agent' }).click({ timeout: 15_000 });
+    await modal.getByRole('heading', { name: 'What went wrong?' }).waitFor({ timeout: 10_000 });
+    await modal.locator('textarea').fill('Also link the changelog from the quickstart');
+    await modal.getByRole('button', { name: 'Send as follow-up' }).click();
+    await modal.waitFor({ state: 'hidden', timeout: 10_000 });
+    await expect.poll(() => card.textContent(), { timeout: 20_000 }).toContain('Follow-up applied');
+    await expect.poll(() => card.textContent(), { timeout: 20_000 }).toContain('Pull request updated');
   }, 90_000);
 
   it('answers /agent help, as the empty page suggests, privately in the channel', async () => {
