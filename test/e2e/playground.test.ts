@@ -215,6 +215,26 @@ describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
     await expect.poll(() => card.textContent(), { timeout: 20_000 }).toContain('Pull request updated');
   }, 90_000);
 
+  it('serves the Messages tab of an agent_view app: its prompts, a DM that starts a job with its plan card', async () => {
+    await page.goto(url);
+    await page.locator('body[data-ready=true]').waitFor();
+    await page.locator('#messages-tab').click();
+    await page.locator('h1').getByText('Mintlify · Messages').waitFor();
+    await page.locator('#prompts .prompt').first().waitFor({ timeout: 10_000 });
+
+    await type('#text', 'Document the pagination parameters of the list endpoints');
+    const asked = page.locator('#messages .msg').filter({ hasText: 'Document the pagination parameters' });
+    await asked.locator('.thread-link').click({ timeout: 15_000 });
+    const card = page.locator('#thread-messages .block.plan');
+    await expect.poll(() => card.textContent(), { timeout: 20_000 }).toContain('Pull request opened');
+    // Only the DM is in the tab: the channel's jobs are not.
+    expect(await page.locator('#messages .msg').filter({ hasText: 'rate-limit headers' }).count()).toBe(0);
+    expect(isPng(await page.screenshot({ path: screenshotPath('messages-tab') }))).toBe(true);
+
+    await page.locator('#channel-name').click();
+    await page.locator('h1').getByText('# docs').waitFor();
+  }, 60_000);
+
   it('answers /agent help, as the empty page suggests, privately in the channel', async () => {
     await page.goto(url);
     await page.locator('body[data-ready=true]').waitFor();

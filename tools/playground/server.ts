@@ -57,7 +57,12 @@ export interface Playground {
   close(): Promise<void>;
 }
 
-const SendSchema = z.object({ text: z.string().max(4000), threadTs: z.string().optional() });
+const SendSchema = z.object({
+  text: z.string().max(4000),
+  threadTs: z.string().optional(),
+  /** Typed in the app's Messages tab (the person's DM with it) rather than the channel. */
+  dm: z.boolean().optional(),
+});
 const ActionSchema = z.object({
   key: z.string(),
   actionId: z.string(),
@@ -127,7 +132,13 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
   const delivery: Delivery = createDelivery({ slack, appUrl, signingSecret });
   const modals = new Modals(() => slack.tenant().views, { user: userName });
 
-  async function send(text: string, threadTs: string | undefined): Promise<{ ok: boolean; error?: string }> {
+  const dm = `D${me.id}`;
+
+  async function send(
+    text: string,
+    threadTs: string | undefined,
+    inDm: boolean | undefined,
+  ): Promise<{ ok: boolean; error?: string }> {
     const trimmed = text.trim();
     if (trimmed === '') return { ok: false, error: 'Type a message or a command.' };
     const command = /^(\/\S+)\s*([\s\S]*)$/.exec(trimmed);
@@ -151,6 +162,11 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     const pane = threadTs ? slack.tenant().assistantThread(`D${me.id}`, threadTs) : undefined;
     if (pane) {
       await delivery.events(slack.people.says(me.id, pane.channel, trimmed, { threadTs }).events);
+      return { ok: true };
+    }
+    // The Messages tab: a message starts a thread of the DM; a reply in one of its threads steers it.
+    if (inDm || (threadTs && slack.tenant().message(dm, threadTs))) {
+      await delivery.events(slack.people.says(me.id, dm, trimmed, threadTs ? { threadTs } : {}).events);
       return { ok: true };
     }
     const ts = slackTs();
@@ -237,6 +253,8 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
         knobs,
         messages: view.messages(me.id),
         modal: modals.current() ?? null,
+        view: slack.view,
+        prompts: slack.tenant().messagesTabPrompts.get(dm) ?? null,
       });
     }
     const file = /^\/files\/([^/]+)$/.exec(url.pathname);
@@ -258,15 +276,23 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
         case '/api/send': {
           const input = SendSchema.safeParse(body);
           if (!input.success) return json(res, 400, { ok: false, error: 'Send {"text": "…"}' });
-          return json(res, 200, await send(input.data.text, input.data.threadTs));
+          return json(res, 200, await send(input.data.text, input.data.threadTs, input.data.dm));
         }
         case '/api/action': {
           const input = ActionSchema.safeParse(body);
           if (!input.success) return json(res, 400, { ok: false, error: 'Unknown action' });
           return json(res, 200, await act(input.data));
         }
+        case '/api/messages-tab': {
+          // The person opens the app's Messages tab while looking at the channel: the playground is an agent_view app.
+          slack.view = 'agent_view';
+          await delivery.events(slack.people.opensMessagesTab(me.id, { context: channel.id }).events);
+          return json(res, 200, { ok: true });
+        }
         case '/api/assistant': {
-          // The person opens the app's assistant pane next to the channel: a thread of their DM with the app.
+          // The person opens the app's assistant pane next to the channel: a thread of their DM with the app, in an
+          // app created with assistant_view.
+          slack.view = 'assistant_view';
           const opened = slack.people.opensAssistant(me.id, { context: channel.id });
           await delivery.events(opened.events);
           return json(res, 200, { ok: true, threadTs: opened.threadTs });
