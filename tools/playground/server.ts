@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
@@ -10,28 +9,8 @@ import { type ScriptedEnd, type Simulator, startSimulator } from '../simulator/s
 import { type SlackStandin, startSlackStandin } from '../slack-standin/index.js';
 import { ChannelView, slackTs } from './channel.js';
 import { createDelivery, type Delivery } from './delivery.js';
+import { json, readJson, serveAsset, serveFile } from './http.js';
 import { Modals, submittedValues } from './modal.js';
-
-const PUBLIC = new URL('./public/', import.meta.url);
-const ASSETS: Record<string, string> = {
-  '/': 'index.html',
-  '/app.js': 'app.js',
-  '/style.css': 'style.css',
-};
-const TYPES: Record<string, string> = {
-  html: 'text/html; charset=utf-8',
-  js: 'text/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-};
-
-const FILE_TYPES: Record<string, string> = {
-  csv: 'text/csv; charset=utf-8',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
 
 export const PLAYGROUND_PROJECT = 'playground';
 const COMMANDS = new Set(['/agent', '/visitors', '/insights']);
@@ -236,15 +215,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const asset = ASSETS[url.pathname];
-    if (req.method === 'GET' && asset) {
-      const body = await readFile(new URL(asset, PUBLIC));
-      res.writeHead(200, {
-        'content-type': TYPES[asset.split('.').pop() ?? ''] ?? 'text/plain',
-        'cache-control': 'no-store',
-      });
-      return void res.end(body);
-    }
+    if (req.method === 'GET' && (await serveAsset(url.pathname, res))) return;
     if (req.method === 'GET' && url.pathname === '/api/state') {
       return json(res, 200, {
         me: { id: me.id, name: userName(me.id) },
@@ -258,18 +229,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
       });
     }
     const file = /^\/files\/([^/]+)$/.exec(url.pathname);
-    if (req.method === 'GET' && file) {
-      const found = slack.files.find((f) => f.id === decodeURIComponent(file[1] ?? ''));
-      if (!found) return json(res, 404, { error: 'No such file' });
-      const type = FILE_TYPES[found.name.split('.').pop()?.toLowerCase() ?? ''];
-      const safeName = found.name.replace(/["\\\r\n]/g, '_');
-      res.writeHead(200, {
-        'content-type': type ?? 'application/octet-stream',
-        // Images are shown in the page; everything else (the CSV) downloads.
-        'content-disposition': `${type?.startsWith('image/') ? 'inline' : 'attachment'}; filename="${safeName}"`,
-      });
-      return void res.end(found.bytes ?? found.content);
-    }
+    if (req.method === 'GET' && file) return serveFile(slack.files, decodeURIComponent(file[1] ?? ''), res);
     if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
       const body = await readJson(req);
       switch (url.pathname) {
@@ -351,24 +311,4 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
 function present<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`The stand-in workspace needs ${what}`);
   return value;
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(body));
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > 64_000) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }
