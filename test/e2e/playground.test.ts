@@ -84,6 +84,11 @@ describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
     }
   });
 
+  async function api(path: string, body: unknown) {
+    const answer = await page.request.post(new URL(path, url).href, { data: body });
+    expect(answer.ok()).toBe(true);
+  }
+
   async function type(selector: string, text: string) {
     await page.locator(selector).fill(text);
     await page.locator(selector).press('Enter');
@@ -233,6 +238,22 @@ describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
 
     await page.locator('#channel-name').click();
     await page.locator('h1').getByText('# docs').waitFor();
+  }, 60_000);
+
+  it('stops a job from its thread with Slack’s Stop button while its session is processing', async () => {
+    await page.goto(url);
+    await page.locator('body[data-ready=true]').waitFor();
+    await api('/api/knobs', { jobDurationSec: 60 });
+    await type('#text', '/agent Rewrite the FAQ page');
+    const root = page.locator('#messages .msg.bot').filter({ hasText: 'Rewrite the FAQ page' });
+    await root.locator('.block.plan').waitFor({ timeout: 15_000 });
+    await root.hover();
+    await root.locator('.reply-action').click();
+    await page.locator('#session').getByText('processing').waitFor({ timeout: 15_000 });
+    await page.locator('#stop-session').click();
+    await page.locator('#thread-messages').getByText('Stopped by').first().waitFor({ timeout: 10_000 });
+    await expect.poll(() => page.locator('#stop-session').isVisible(), { timeout: 10_000 }).toBe(false);
+    await api('/api/knobs', { jobDurationSec: 1 });
   }, 60_000);
 
   it('answers /agent help, as the empty page suggests, privately in the channel', async () => {

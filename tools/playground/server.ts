@@ -49,6 +49,7 @@ const ActionSchema = z.object({
   value: z.string().optional(),
   type: z.enum(['button', 'feedback_buttons']).optional(),
 });
+const StopSchema = z.object({ channel: z.string(), threadTs: z.string() });
 const ModalSchema = z.object({
   id: z.string(),
   action: z.enum(['submit', 'close']),
@@ -72,7 +73,8 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     jobDurationMs: () => knobs.jobDurationSec * 1000,
     scriptedEnd: () => knobs.nextEnd,
   });
-  const slack = await startSlackStandin();
+  // An agent_view app, as manifest.yml declares: its jobs' threads are agent sessions with Slack's Stop button.
+  const slack = await startSlackStandin(undefined, 0, { view: 'agent_view' });
   const { workspace } = slack;
   const signingSecret = randomBytes(16).toString('hex');
   const config = parseConfig({
@@ -226,6 +228,12 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
         modal: modals.current() ?? null,
         view: slack.view,
         prompts: slack.tenant().messagesTabPrompts.get(dm) ?? null,
+        sessions: slack.tenant().agentSessions.map(({ channel: c, threadTs, status, title }) => ({
+          channel: c,
+          threadTs,
+          status,
+          title,
+        })),
       });
     }
     const file = /^\/files\/([^/]+)$/.exec(url.pathname);
@@ -256,6 +264,15 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
           const opened = slack.people.opensAssistant(me.id, { context: channel.id });
           await delivery.events(opened.events);
           return json(res, 200, { ok: true, threadTs: opened.threadTs });
+        }
+        case '/api/stop': {
+          // Slack's Stop button on a processing session's thread.
+          const input = StopSchema.safeParse(body);
+          if (!input.success) return json(res, 400, { ok: false, error: 'Send {"channel": "…", "threadTs": "…"}' });
+          const session = slack.tenant().agentSession(input.data.channel, input.data.threadTs);
+          if (session?.status !== 'processing') return json(res, 200, { ok: false, error: 'Nothing to stop there.' });
+          await delivery.events(slack.people.stopsSession(me.id, input.data.channel, input.data.threadTs));
+          return json(res, 200, { ok: true });
         }
         case '/api/modal': {
           const input = ModalSchema.safeParse(body);

@@ -137,6 +137,10 @@ function render(state) {
     const root = state.messages.find((m) => m.ts === openThread);
     const replies = state.messages.filter((m) => m.threadTs === openThread && m.ts !== openThread);
     thread.hidden = !root;
+    const session = root && state.sessions.find((s) => s.channel === root.channel && s.threadTs === root.ts);
+    $('session').textContent = session ? `${session.status}${session.title ? ` · ${session.title}` : ''}` : '';
+    $('stop-session').hidden = session?.status !== 'processing';
+    $('stop-session').dataset.channel = root?.channel ?? '';
     renderList($('thread-messages'), root ? [root, ...replies] : [], true);
   } else {
     thread.hidden = true;
@@ -295,6 +299,11 @@ $('open-pane').addEventListener('click', async () => {
   openThread = opened.threadTs;
   if (lastState) render(lastState);
   $('thread-text').focus();
+});
+
+$('stop-session').addEventListener('click', async (event) => {
+  const result = await api('/api/stop', { channel: event.currentTarget.dataset.channel, threadTs: openThread });
+  $('thread-error').textContent = result.ok ? '' : result.error;
 });
 
 $('close-thread').addEventListener('click', () => {
