@@ -41,7 +41,10 @@ export async function serveAsset(pathname: string, res: ServerResponse): Promise
 /** A file the app uploaded to the stand-in: images inline, everything else (the CSV) as a download. */
 export function serveFile(files: readonly UploadedFile[], id: string, res: ServerResponse): void {
   const found = files.find((f) => f.id === id);
-  if (!found) return json(res, 404, { error: 'No such file' });
+  if (!found) {
+    json(res, 404, { error: 'No such file' });
+    return;
+  }
   const type = FILE_TYPES[found.name.split('.').pop()?.toLowerCase() ?? ''];
   const safeName = found.name.replace(/["\\\r\n]/g, '_');
   res.writeHead(200, {
