@@ -8,10 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumPath } from '../support/browser.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** The README's picture is refreshed with UPDATE_SCREENSHOT=1; otherwise a run leaves the checkout untouched. */
-const SCREENSHOT = process.env.UPDATE_SCREENSHOT
-  ? fileURLToPath(new URL('../../docs/playground.png', import.meta.url))
-  : join(tmpdir(), `mintlify-playground-${process.pid}.png`);
+/** The docs' pictures (`docs/<name>.png`) are refreshed with UPDATE_SCREENSHOT=1; otherwise a run leaves the checkout untouched. */
+const screenshotPath = (name: string) =>
+  process.env.UPDATE_SCREENSHOT
+    ? fileURLToPath(new URL(`../../docs/${name}.png`, import.meta.url))
+    : join(tmpdir(), `mintlify-${name}-${process.pid}.png`);
+const isPng = (png: Buffer) => png.subarray(1, 4).toString('latin1') === 'PNG';
 /** How long to wait for the URL: the start takes a few seconds (see README), more on a loaded CI machine. */
 const START_LIMIT_MS = 45_000;
 
@@ -82,6 +84,11 @@ describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
     }
   });
 
+  async function api(path: string, body: unknown) {
+    const answer = await page.request.post(new URL(path, url).href, { data: body });
+    expect(answer.ok()).toBe(true);
+  }
+
   async function type(selector: string, text: string) {
     await page.locator(selector).fill(text);
     await page.locator(selector).press('Enter');
@@ -113,7 +120,13 @@ describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
     await root.locator('.thread-link').click({ timeout: 15_000 });
     const prLink = page.locator('#thread-messages a[href^="https://github.com/acme/docs/pull/"]').first();
     await prLink.waitFor({ timeout: 15_000 });
-    await expect.poll(() => root.textContent(), { timeout: 10_000 }).toContain('Pull request ready');
+    // The root is the job's plan card: its phases as tasks, all done, and the pull request's button.
+    const card = root.locator('.block.plan');
+    await expect.poll(() => card.textContent(), { timeout: 10_000 }).toContain('Pull request opened');
+    expect(await card.locator('.plan-title').textContent()).toBe('Mintlify agent job');
+    expect(await card.locator('.task.complete').count()).toBe(3);
+    await root.getByRole('link', { name: 'Open pull request' }).waitFor();
+    expect(isPng(await root.screenshot({ path: screenshotPath('plan-card') }))).toBe(true);
 
     // A follow-up in the thread: 👀 then ✅ on the reply, then the PR is updated.
     await type('#thread-text', 'Also add an example response with the headers');
@@ -162,9 +175,86 @@ describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
     // The screenshot shows the agent's thread next to the channel.
     await root.locator('.thread-link').click();
     await prLink.waitFor();
-    const png = await page.screenshot({ path: SCREENSHOT });
-    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(isPng(await page.screenshot({ path: screenshotPath('playground') }))).toBe(true);
   }, 90_000);
+
+  it('turns an /insights row into an agent job: Draft a fix, its modal, the plan card of its job, 👎 as a follow-up', async () => {
+    await page.goto(url);
+    await page.locator('body[data-ready=true]').waitFor();
+    await type('#text', '/insights feedback 30d top 3');
+    const report = page.locator('#messages .msg').filter({ has: page.getByRole('button', { name: 'Draft a fix' }) });
+    await report.first().waitFor({ timeout: 15_000 });
+    expect(await report.first().textContent()).toMatch(/feedback/i);
+
+    // Draft a fix opens the app's modal with the instruction prepared from the evidence; submitting starts the job.
+    await report.first().getByRole('button', { name: 'Draft a fix' }).first().click();
+    const modal = page.locator('#modal');
+    await modal.getByRole('heading', { name: 'Draft a fix' }).waitFor({ timeout: 10_000 });
+    await modal.getByText('Evidence from readers').waitFor();
+    const instruction = modal.locator('textarea');
+    expect((await instruction.inputValue()).length).toBeGreaterThan(20);
+    await modal.getByRole('button', { name: 'Start job' }).click();
+    await modal.waitFor({ state: 'hidden', timeout: 10_000 });
+
+    const card = page.locator('#messages .msg.bot .block.plan').last();
+    await card.waitFor({ timeout: 15_000 });
+    await expect.poll(() => card.textContent(), { timeout: 20_000 }).toContain('Pull request opened');
+    // The picture: the report with its buttons, then the job's card (a taller window holds both).
+    await page.setViewportSize({ width: 1440, height: 1080 });
+    await report.first().evaluate((message: { scrollIntoView(options: { block: string }): void }) => {
+      message.scrollIntoView({ block: 'start' });
+    });
+    expect(isPng(await page.screenshot({ path: screenshotPath('insights') }))).toBe(true);
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // 👎 under the outcome asks what went wrong; the answer goes to the job as a follow-up, and the card shows it.
+    const root = page.locator('#messages .msg.bot').filter({ has: page.locator('.block.plan') }).last();
+    await root.locator('.thread-link').click({ timeout: 15_000 });
+    const outcome = page.locator('#thread-messages .msg').filter({ hasText: 'opened a pull request' });
+    await outcome.getByRole('button', { name: 'Something went wrong: tell the agent' }).click({ timeout: 15_000 });
+    await modal.getByRole('heading', { name: 'What went wrong?' }).waitFor({ timeout: 10_000 });
+    await modal.locator('textarea').fill('Also link the changelog from the quickstart');
+    await modal.getByRole('button', { name: 'Send as follow-up' }).click();
+    await modal.waitFor({ state: 'hidden', timeout: 10_000 });
+    await expect.poll(() => card.textContent(), { timeout: 20_000 }).toContain('Follow-up applied');
+    await expect.poll(() => card.textContent(), { timeout: 20_000 }).toContain('Pull request updated');
+  }, 90_000);
+
+  it('serves the Messages tab of an agent_view app: its prompts, a DM that starts a job with its plan card', async () => {
+    await page.goto(url);
+    await page.locator('body[data-ready=true]').waitFor();
+    await page.locator('#messages-tab').click();
+    await page.locator('h1').getByText('Mintlify · Messages').waitFor();
+    await page.locator('#prompts .prompt').first().waitFor({ timeout: 10_000 });
+
+    await type('#text', 'Document the pagination parameters of the list endpoints');
+    const asked = page.locator('#messages .msg').filter({ hasText: 'Document the pagination parameters' });
+    await asked.locator('.thread-link').click({ timeout: 15_000 });
+    const card = page.locator('#thread-messages .block.plan');
+    await expect.poll(() => card.textContent(), { timeout: 20_000 }).toContain('Pull request opened');
+    // Only the DM is in the tab: the channel's jobs are not.
+    expect(await page.locator('#messages .msg').filter({ hasText: 'rate-limit headers' }).count()).toBe(0);
+    expect(isPng(await page.screenshot({ path: screenshotPath('messages-tab') }))).toBe(true);
+
+    await page.locator('#channel-name').click();
+    await page.locator('h1').getByText('# docs').waitFor();
+  }, 60_000);
+
+  it('stops a job from its thread with Slack’s Stop button while its session is processing', async () => {
+    await page.goto(url);
+    await page.locator('body[data-ready=true]').waitFor();
+    await api('/api/knobs', { jobDurationSec: 60 });
+    await type('#text', '/agent Rewrite the FAQ page');
+    const root = page.locator('#messages .msg.bot').filter({ hasText: 'Rewrite the FAQ page' });
+    await root.locator('.block.plan').waitFor({ timeout: 15_000 });
+    await root.hover();
+    await root.locator('.reply-action').click();
+    await page.locator('#session').getByText('processing').waitFor({ timeout: 15_000 });
+    await page.locator('#stop-session').click();
+    await page.locator('#thread-messages').getByText('Stopped by').first().waitFor({ timeout: 10_000 });
+    await expect.poll(() => page.locator('#stop-session').isVisible(), { timeout: 10_000 }).toBe(false);
+    await api('/api/knobs', { jobDurationSec: 1 });
+  }, 60_000);
 
   it('answers /agent help, as the empty page suggests, privately in the channel', async () => {
     await page.goto(url);

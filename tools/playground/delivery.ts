@@ -33,6 +33,8 @@ export interface Delivery {
   }): Promise<void>;
   action(input: {
     actionId: string;
+    /** The element's type: `button`, or `feedback_buttons` for a thumb of a `context_actions` block. */
+    type?: string | undefined;
     blockId?: string | undefined;
     value?: string | undefined;
     user: StandinUser;
@@ -42,7 +44,12 @@ export interface Delivery {
     ephemeral: boolean;
     responseUrl: string;
   }): Promise<void>;
+  /** A modal's submission with its inputs' state; resolves to the app's ack body (`response_action`), if any. */
+  submit(input: { view: Record<string, unknown>; id: string; user: StandinUser; values: ViewValues }): Promise<unknown>;
 }
+
+/** `view.state.values` as Slack sends them: by block id, then action id. */
+export type ViewValues = Record<string, Record<string, Record<string, unknown>>>;
 
 /** A message in a command's HTTP response, as Slack reads it: ephemeral unless `response_type` says `in_channel`. */
 export interface DirectReply {
@@ -159,13 +166,28 @@ export function createDelivery(options: { slack: SlackStandin; appUrl: string; s
           {
             action_id: input.actionId,
             block_id: input.blockId ?? 'block',
-            type: 'button',
+            type: input.type ?? 'button',
             ...(input.value !== undefined && { value: input.value }),
             action_ts: slackTs(),
           },
         ],
       };
       await (await form({ payload: JSON.stringify(payload) })).arrayBuffer();
+    },
+    async submit({ view, id, user, values }) {
+      const payload = {
+        type: 'view_submission',
+        team: { id: ws.teamId, domain: ws.teamDomain },
+        user: { id: user.id, username: user.name, team_id: ws.teamId },
+        api_app_id: ws.appId,
+        token: 'playground',
+        trigger_id: `trigger-${randomUUID()}`,
+        view: { ...view, id, team_id: ws.teamId, app_id: ws.appId, state: { values } },
+      };
+      const res = await form({ payload: JSON.stringify(payload) });
+      const body = await res.text();
+      const json = res.headers.get('content-type')?.includes('application/json') && body.trim() !== '';
+      return json ? JSON.parse(body) : undefined;
     },
   };
 }

@@ -1,3 +1,6 @@
+import { escapeHtml } from './html.js';
+import { agentBlock } from './render-agent.js';
+
 /**
  * Block Kit and mrkdwn → HTML for the playground page, the way Slack's client shows them. Pure functions: every
  * piece of text is HTML-escaped, and only http(s) and mailto links become links.
@@ -14,11 +17,7 @@ export interface RenderNames {
 
 type Obj = Record<string, unknown>;
 
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
-}
+export { escapeHtml };
 
 /** Slack escapes only `&`, `<` and `>` on the wire. */
 function decodeSlackEntities(text: string): string {
@@ -52,6 +51,12 @@ const EMOJI: Record<string, string> = {
   inbox_tray: '📥',
   arrow_right: '➡️',
   arrow_left: '⬅️',
+  chart_with_upwards_trend: '📈',
+  octagonal_sign: '🛑',
+  electric_plug: '🔌',
+  arrows_counterclockwise: '🔄',
+  thumbsdown: '👎',
+  '-1': '👎',
 };
 
 export function emoji(name: string): string {
@@ -293,35 +298,12 @@ function block(b: Obj, names: RenderNames): string {
     }
     case 'rich_text':
       return `<div class="block rich-text">${richText((b.elements as Obj[]) ?? [], names)}</div>`;
-    case 'data_table':
-    case 'table':
-      return table(b);
-    case 'data_visualization':
-      return chart(b);
-    case 'context_actions':
-      return '<div class="block context-actions"><button class="feedback">👍</button><button class="feedback">👎</button></div>';
     default:
-      return `<div class="block unsupported">[${escapeHtml(String(b.type))} block]</div>`;
+      return (
+        agentBlock(b, (nested) => blocksToHtml(nested, names)) ??
+        `<div class="block unsupported">[${escapeHtml(String(b.type))} block]</div>`
+      );
   }
-}
-
-/** A data table's rows as an HTML table (its first row the header), each cell's text. */
-function table(b: Obj): string {
-  const rows = Array.isArray(b.rows) ? (b.rows as Obj[][]) : [];
-  const cell = (c: Obj, tag: 'th' | 'td') => `<${tag}>${escapeHtml(String(c.text ?? c.value ?? ''))}</${tag}>`;
-  const html = rows.map((row, i) => `<tr>${row.map((c) => cell(c, i === 0 ? 'th' : 'td')).join('')}</tr>`).join('');
-  const caption = typeof b.caption === 'string' ? `<caption>${escapeHtml(b.caption)}</caption>` : '';
-  return `<table class="block data-table">${caption}${html}</table>`;
-}
-
-/** A chart as its title and its series, one line each: the playground draws no charts. */
-function chart(b: Obj): string {
-  const series = ((b.chart as Obj | undefined)?.series as Obj[] | undefined) ?? [];
-  const lines = series.map((s) => {
-    const points = ((s.data as Obj[] | undefined) ?? []).map((p) => `${String(p.label)}: ${String(p.value)}`);
-    return `<li>${escapeHtml(`${String(s.name)} · ${points.join(', ')}`)}</li>`;
-  });
-  return `<figure class="block chart"><figcaption>${escapeHtml(String(b.title ?? ''))}</figcaption><ul>${lines.join('')}</ul></figure>`;
 }
 
 export function blocksToHtml(blocks: unknown, names: RenderNames = {}): string {

@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
@@ -10,27 +9,8 @@ import { type ScriptedEnd, type Simulator, startSimulator } from '../simulator/s
 import { type SlackStandin, startSlackStandin } from '../slack-standin/index.js';
 import { ChannelView, slackTs } from './channel.js';
 import { createDelivery, type Delivery } from './delivery.js';
-
-const PUBLIC = new URL('./public/', import.meta.url);
-const ASSETS: Record<string, string> = {
-  '/': 'index.html',
-  '/app.js': 'app.js',
-  '/style.css': 'style.css',
-};
-const TYPES: Record<string, string> = {
-  html: 'text/html; charset=utf-8',
-  js: 'text/javascript; charset=utf-8',
-  css: 'text/css; charset=utf-8',
-};
-
-const FILE_TYPES: Record<string, string> = {
-  csv: 'text/csv; charset=utf-8',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-};
+import { json, readJson, serveAsset, serveFile } from './http.js';
+import { Modals, submittedValues } from './modal.js';
 
 export const PLAYGROUND_PROJECT = 'playground';
 const COMMANDS = new Set(['/agent', '/visitors', '/insights']);
@@ -56,12 +36,24 @@ export interface Playground {
   close(): Promise<void>;
 }
 
-const SendSchema = z.object({ text: z.string().max(4000), threadTs: z.string().optional() });
+const SendSchema = z.object({
+  text: z.string().max(4000),
+  threadTs: z.string().optional(),
+  /** Typed in the app's Messages tab (the person's DM with it) rather than the channel. */
+  dm: z.boolean().optional(),
+});
 const ActionSchema = z.object({
   key: z.string(),
   actionId: z.string(),
   blockId: z.string().optional(),
   value: z.string().optional(),
+  type: z.enum(['button', 'feedback_buttons']).optional(),
+});
+const StopSchema = z.object({ channel: z.string(), threadTs: z.string() });
+const ModalSchema = z.object({
+  id: z.string(),
+  action: z.enum(['submit', 'close']),
+  values: z.record(z.string(), z.string()).default({}),
 });
 const KnobsSchema = z.object({
   jobDurationSec: z.number().min(0).max(600).optional(),
@@ -81,7 +73,8 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     jobDurationMs: () => knobs.jobDurationSec * 1000,
     scriptedEnd: () => knobs.nextEnd,
   });
-  const slack = await startSlackStandin();
+  // An agent_view app, as manifest.yml declares: its jobs' threads are agent sessions with Slack's Stop button.
+  const slack = await startSlackStandin(undefined, 0, { view: 'agent_view' });
   const { workspace } = slack;
   const signingSecret = randomBytes(16).toString('hex');
   const config = parseConfig({
@@ -97,6 +90,8 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     POLL_INTERVAL_MS: '1000',
     POLL_MAX_INTERVAL_MS: '2000',
     LOG_LEVEL: 'warn',
+    // The playground shows the agent's surfaces as Slack draws them: a job's root is its streamed plan card.
+    SLACK_PLAN_CARD: 'true',
   });
   const app = await startApp(config, { log });
   const appUrl = `http://127.0.0.1:${app.port}`;
@@ -116,8 +111,15 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     fileUrl: (file) => (file.id ? `/files/${encodeURIComponent(file.id)}` : undefined),
   });
   const delivery: Delivery = createDelivery({ slack, appUrl, signingSecret });
+  const modals = new Modals(() => slack.tenant().views, { user: userName });
 
-  async function send(text: string, threadTs: string | undefined): Promise<{ ok: boolean; error?: string }> {
+  const dm = `D${me.id}`;
+
+  async function send(
+    text: string,
+    threadTs: string | undefined,
+    inDm: boolean | undefined,
+  ): Promise<{ ok: boolean; error?: string }> {
     const trimmed = text.trim();
     if (trimmed === '') return { ok: false, error: 'Type a message or a command.' };
     const command = /^(\/\S+)\s*([\s\S]*)$/.exec(trimmed);
@@ -143,6 +145,11 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
       await delivery.events(slack.people.says(me.id, pane.channel, trimmed, { threadTs }).events);
       return { ok: true };
     }
+    // The Messages tab: a message starts a thread of the DM; a reply in one of its threads steers it.
+    if (inDm || (threadTs && slack.tenant().message(dm, threadTs))) {
+      await delivery.events(slack.people.says(me.id, dm, trimmed, threadTs ? { threadTs } : {}).events);
+      return { ok: true };
+    }
     const ts = slackTs();
     const wire = delivery.encode(trimmed);
     slack.messages.push({ channel: channel.id, ts, user: me.id, text: wire, ...(threadTs && { thread_ts: threadTs }) });
@@ -162,6 +169,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     });
     await delivery.action({
       actionId: input.actionId,
+      type: input.type,
       blockId: input.blockId,
       value: input.value,
       user: me,
@@ -171,6 +179,19 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
       ephemeral: message.ephemeral,
       responseUrl: slack.responseUrl(id),
     });
+    return { ok: true };
+  }
+
+  async function modal(input: z.infer<typeof ModalSchema>): Promise<{ ok: boolean; error?: string }> {
+    const shown = modals.current();
+    const stored = slack.tenant().views.find((v) => v.id === input.id);
+    if (!shown || !stored || shown.id !== input.id) return { ok: false, error: 'That modal is closed.' };
+    if (input.action === 'close') {
+      modals.close(input.id);
+      return { ok: true };
+    }
+    const values = submittedValues(shown, input.values);
+    modals.answered(input.id, await delivery.submit({ view: stored.view, id: stored.id, user: me, values }));
     return { ok: true };
   }
 
@@ -196,15 +217,7 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const asset = ASSETS[url.pathname];
-    if (req.method === 'GET' && asset) {
-      const body = await readFile(new URL(asset, PUBLIC));
-      res.writeHead(200, {
-        'content-type': TYPES[asset.split('.').pop() ?? ''] ?? 'text/plain',
-        'cache-control': 'no-store',
-      });
-      return void res.end(body);
-    }
+    if (req.method === 'GET' && (await serveAsset(url.pathname, res))) return;
     if (req.method === 'GET' && url.pathname === '/api/state') {
       return json(res, 200, {
         me: { id: me.id, name: userName(me.id) },
@@ -212,39 +225,59 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
         people: workspace.users.map((u) => ({ id: u.id, name: userName(u.id), bot: !!u.isBot })),
         knobs,
         messages: view.messages(me.id),
+        modal: modals.current() ?? null,
+        view: slack.view,
+        prompts: slack.tenant().messagesTabPrompts.get(dm) ?? null,
+        sessions: slack.tenant().agentSessions.map(({ channel: c, threadTs, status, title }) => ({
+          channel: c,
+          threadTs,
+          status,
+          title,
+        })),
       });
     }
     const file = /^\/files\/([^/]+)$/.exec(url.pathname);
-    if (req.method === 'GET' && file) {
-      const found = slack.files.find((f) => f.id === decodeURIComponent(file[1] ?? ''));
-      if (!found) return json(res, 404, { error: 'No such file' });
-      const type = FILE_TYPES[found.name.split('.').pop()?.toLowerCase() ?? ''];
-      const safeName = found.name.replace(/["\\\r\n]/g, '_');
-      res.writeHead(200, {
-        'content-type': type ?? 'application/octet-stream',
-        // Images are shown in the page; everything else (the CSV) downloads.
-        'content-disposition': `${type?.startsWith('image/') ? 'inline' : 'attachment'}; filename="${safeName}"`,
-      });
-      return void res.end(found.bytes ?? found.content);
-    }
+    if (req.method === 'GET' && file) return serveFile(slack.files, decodeURIComponent(file[1] ?? ''), res);
     if (req.method === 'POST' && url.pathname.startsWith('/api/')) {
       const body = await readJson(req);
       switch (url.pathname) {
         case '/api/send': {
           const input = SendSchema.safeParse(body);
           if (!input.success) return json(res, 400, { ok: false, error: 'Send {"text": "…"}' });
-          return json(res, 200, await send(input.data.text, input.data.threadTs));
+          return json(res, 200, await send(input.data.text, input.data.threadTs, input.data.dm));
         }
         case '/api/action': {
           const input = ActionSchema.safeParse(body);
           if (!input.success) return json(res, 400, { ok: false, error: 'Unknown action' });
           return json(res, 200, await act(input.data));
         }
+        case '/api/messages-tab': {
+          // The person opens the app's Messages tab while looking at the channel: the playground is an agent_view app.
+          slack.view = 'agent_view';
+          await delivery.events(slack.people.opensMessagesTab(me.id, { context: channel.id }).events);
+          return json(res, 200, { ok: true });
+        }
         case '/api/assistant': {
-          // The person opens the app's assistant pane next to the channel: a thread of their DM with the app.
+          // The person opens the app's assistant pane next to the channel: a thread of their DM with the app, in an
+          // app created with assistant_view.
+          slack.view = 'assistant_view';
           const opened = slack.people.opensAssistant(me.id, { context: channel.id });
           await delivery.events(opened.events);
           return json(res, 200, { ok: true, threadTs: opened.threadTs });
+        }
+        case '/api/stop': {
+          // Slack's Stop button on a processing session's thread.
+          const input = StopSchema.safeParse(body);
+          if (!input.success) return json(res, 400, { ok: false, error: 'Send {"channel": "…", "threadTs": "…"}' });
+          const session = slack.tenant().agentSession(input.data.channel, input.data.threadTs);
+          if (session?.status !== 'processing') return json(res, 200, { ok: false, error: 'Nothing to stop there.' });
+          await delivery.events(slack.people.stopsSession(me.id, input.data.channel, input.data.threadTs));
+          return json(res, 200, { ok: true });
+        }
+        case '/api/modal': {
+          const input = ModalSchema.safeParse(body);
+          if (!input.success) return json(res, 400, { ok: false, error: 'Send {"id": "V…", "action": "submit"}' });
+          return json(res, 200, await modal(input.data));
         }
         case '/api/knobs': {
           const input = KnobsSchema.safeParse(body);
@@ -295,24 +328,4 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
 function present<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`The stand-in workspace needs ${what}`);
   return value;
-}
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(JSON.stringify(body));
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > 64_000) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return undefined;
-  }
 }

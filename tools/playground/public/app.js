@@ -4,6 +4,7 @@
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 400;
 let openThread = null;
+let tab = 'channel'; // or 'messages': the app's Messages tab (the person's DM with it)
 let lastState = null;
 const rendered = new Map(); // element id → last HTML, so unchanged messages are left alone
 
@@ -38,7 +39,8 @@ function messageHtml(m, inThread) {
   }
   body.append(meta);
   if (m.ephemeral) body.append(el('div', 'only-you', '👁 Only visible to you'));
-  if (m.channel.startsWith('D')) body.append(el('div', 'only-you', '✉ In your direct messages with Mintlify'));
+  if (m.channel.startsWith('D') && tab === 'channel')
+    body.append(el('div', 'only-you', '✉ In your direct messages with Mintlify'));
   const content = el('div', 'content');
   content.innerHTML = m.html;
   body.append(content);
@@ -115,7 +117,19 @@ function renderList(container, messages, inThread) {
 function render(state) {
   lastState = state;
   $('me').textContent = state.me.name;
-  const top = state.messages.filter((m) => !m.threadTs || m.threadTs === m.ts);
+  const dm = `D${state.me.id}`;
+  const top = state.messages.filter(
+    (m) => (!m.threadTs || m.threadTs === m.ts) && (tab === 'channel' || m.channel === dm),
+  );
+  document.querySelector('.pane-head h1').textContent = tab === 'channel' ? '# docs' : 'Mintlify · Messages';
+  document.querySelector('.pane-head .topic').hidden = tab !== 'channel';
+  $('text').placeholder =
+    tab === 'channel'
+      ? 'Message #docs — /agent …, /visitors …, @Mintlify …'
+      : 'Message Mintlify — an instruction starts a job';
+  $('channel-name').classList.toggle('active', tab === 'channel');
+  $('messages-tab').classList.toggle('active', tab === 'messages');
+  renderPrompts(tab === 'messages' ? state.prompts : null);
   $('empty').hidden = top.length > 0;
   renderList($('messages'), top, false);
   const thread = $('thread');
@@ -123,9 +137,78 @@ function render(state) {
     const root = state.messages.find((m) => m.ts === openThread);
     const replies = state.messages.filter((m) => m.threadTs === openThread && m.ts !== openThread);
     thread.hidden = !root;
+    const session = root && state.sessions.find((s) => s.channel === root.channel && s.threadTs === root.ts);
+    $('session').textContent = session ? `${session.status}${session.title ? ` · ${session.title}` : ''}` : '';
+    $('stop-session').hidden = session?.status !== 'processing';
+    $('stop-session').dataset.channel = root?.channel ?? '';
     renderList($('thread-messages'), root ? [root, ...replies] : [], true);
   } else {
     thread.hidden = true;
+  }
+  renderModal(state.modal);
+}
+
+let shownModal = null; // the id of the modal on screen: its fields keep what the person typed
+
+/** The app's modal (Draft a fix, What went wrong?) over the page: its blocks, then its inputs, editable. */
+function renderModal(modal) {
+  const backdrop = $('modal');
+  backdrop.hidden = !modal;
+  if (!modal) {
+    shownModal = null;
+    return;
+  }
+  if (shownModal !== modal.id) {
+    shownModal = modal.id;
+    $('modal-title').innerHTML = modal.title;
+    $('modal-submit').textContent = modal.submit;
+    $('modal-close').textContent = modal.close;
+    const body = $('modal-body');
+    body.innerHTML = `<div class="content">${modal.html}</div>`;
+    for (const input of modal.inputs) {
+      const label = el('label', 'modal-input');
+      label.append(el('span', 'label', input.label));
+      const field = el(input.multiline ? 'textarea' : 'input');
+      field.name = input.blockId;
+      field.value = input.value;
+      if (input.multiline) field.rows = 6;
+      label.append(field, el('span', 'field-error'));
+      body.append(label);
+    }
+  }
+  for (const field of $('modal-body').querySelectorAll('[name]')) {
+    field.parentElement.querySelector('.field-error').textContent = modal.errors?.[field.name] ?? '';
+  }
+}
+
+async function modalAction(action) {
+  const values = {};
+  for (const field of $('modal-body').querySelectorAll('[name]')) values[field.name] = field.value;
+  await api('/api/modal', { id: shownModal, action, values });
+  render(await api('/api/state'));
+}
+
+$('modal-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void modalAction('submit');
+});
+$('modal-close').addEventListener('click', () => void modalAction('close'));
+
+/** The suggested prompts the app set for its Messages tab: a click sends the prompt's message. */
+function renderPrompts(prompts) {
+  const box = $('prompts');
+  box.hidden = !prompts;
+  const html = prompts ? JSON.stringify(prompts) : '';
+  if (box.dataset.shown === html) return;
+  box.dataset.shown = html;
+  box.replaceChildren();
+  if (!prompts) return;
+  if (prompts.title) box.append(el('span', 'prompts-title', prompts.title));
+  for (const p of prompts.prompts) {
+    const button = el('button', 'prompt', p.title);
+    button.type = 'button';
+    button.dataset.message = p.message;
+    box.append(button);
   }
 }
 
@@ -141,7 +224,7 @@ async function poll() {
 async function send(textArea, errorBox, threadTs) {
   const text = textArea.value;
   errorBox.textContent = '';
-  const result = await api('/api/send', { text, threadTs });
+  const result = await api('/api/send', { text, threadTs, dm: !threadTs && tab === 'messages' });
   if (!result.ok) {
     errorBox.textContent = result.error;
     return;
@@ -170,6 +253,12 @@ composer('thread-composer', 'thread-text', 'thread-error', () => openThread ?? u
 
 document.addEventListener('click', (event) => {
   const target = event.target instanceof Element ? event.target : null;
+  const prompt = target?.closest('[data-message]');
+  if (prompt) {
+    $('text').value = prompt.dataset.message;
+    void send($('text'), $('error'), undefined);
+    return;
+  }
   const threadButton = target?.closest('[data-thread]');
   if (threadButton) {
     openThread = threadButton.dataset.thread;
@@ -187,8 +276,20 @@ document.addEventListener('click', (event) => {
       actionId: action.dataset.actionId,
       blockId: action.dataset.blockId,
       value: action.dataset.value,
+      type: action.dataset.actionType,
     }).finally(() => action.classList.remove('pending'));
   }
+});
+
+$('messages-tab').addEventListener('click', async () => {
+  tab = 'messages';
+  openThread = null;
+  await api('/api/messages-tab', {});
+  render(await api('/api/state'));
+});
+$('channel-name').addEventListener('click', () => {
+  tab = 'channel';
+  if (lastState) render(lastState);
 });
 
 // The pane is a thread of your DM with the app, next to this channel: it opens in the thread view.
@@ -198,6 +299,11 @@ $('open-pane').addEventListener('click', async () => {
   openThread = opened.threadTs;
   if (lastState) render(lastState);
   $('thread-text').focus();
+});
+
+$('stop-session').addEventListener('click', async (event) => {
+  const result = await api('/api/stop', { channel: event.currentTarget.dataset.channel, threadTs: openThread });
+  $('thread-error').textContent = result.ok ? '' : result.error;
 });
 
 $('close-thread').addEventListener('click', () => {
