@@ -208,7 +208,10 @@ describe.skipIf(!chromiumPath)('the playground in a real browser', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
 
     // 👎 under the outcome asks what went wrong; the answer goes to the job as a follow-up, and the card shows it.
-    const root = page.locator('#messages .msg.bot').filter({ has: page.locator('.block.plan') }).last();
+    const root = page
+      .locator('#messages .msg.bot')
+      .filter({ has: page.locator('.block.plan') })
+      .last();
     await root.locator('.thread-link').click({ timeout: 15_000 });
     const outcome = page.locator('#thread-messages .msg').filter({ hasText: 'opened a pull request' });
     await outcome.getByRole('button', { name: 'Something went wrong: tell the agent' }).click({ timeout: 15_000 });
