@@ -44,8 +44,14 @@ export interface JobMeta {
   readonly signal: AbortSignal;
 }
 
-/** A plain function holding no state between jobs, so any worker can run any job. */
-export type Processor<D, R = unknown> = (data: D, meta: JobMeta) => Promise<R | Again>;
+/**
+ * A plain function holding no state between jobs, so any worker can run any job. `unrun` is told when a job fails
+ * for good without being run: on Redis, a step whose worker died more often than a step may be taken over (the
+ * engine fails it at its next start), so the person concerned can still be told.
+ */
+export type Processor<D, R = unknown> = ((data: D, meta: JobMeta) => Promise<R | Again>) & {
+  unrun?: (data: D, error: Error) => Promise<void>;
+};
 
 /**
  * What a processor returns to run the same job again after `delayMs`, with `data` (a poll's next step): the job

@@ -1,7 +1,7 @@
 import { DelayedError, type Job, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import type { Logger } from '../log.js';
 import { Again, type JobMeta, type LaneDefinition, PermanentJobError, type Processor } from './engine.js';
-import { HANDED_BACK, parseData, retryDelayMs, runProcessor, untilAborted } from './job-rules.js';
+import { errorText, HANDED_BACK, parseData, retryDelayMs, runProcessor, untilAborted } from './job-rules.js';
 import { type RedisTimings, throttledErrors, workerConnectionOptions } from './redis-connection.js';
 import type { LaneTotals } from './tracker.js';
 
@@ -60,6 +60,14 @@ export function startLaneWorker(options: LaneWorkerOptions): LaneWorker {
     const attempt = job.attemptsMade;
     const retryInMs = retryDelayMs(definition, attempt, error.name === 'UnrecoverableError');
     tracker.failed(definition.name, job.id, { attempt, error, retryInMs, durationMs: sinceStart(job) });
+    // Failed at its start, unrun: BullMQ defers the failure of a job taken over too often to its next start.
+    if (job.deferredFailure && options.processor.unrun) {
+      options.processor
+        .unrun(job.data, error)
+        .catch((failure: unknown) =>
+          log.error('queue.unrun_unanswered', { lane: definition.name, job_id: job.id, error: errorText(failure) }),
+        );
+    }
   });
   worker.on('stalled', (jobId) =>
     log.warn('queue.job_stalled', {

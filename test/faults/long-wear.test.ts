@@ -145,5 +145,41 @@ describe.skipIf(!redisServerAvailable)(
         await engine.close(0);
       }
     });
+
+    it('a step whose worker dies four times fails for good, and the thread says tracking stopped', async () => {
+      const web = await h.spawn({ REDIS_URL: proxy.url, ROLE: 'web' });
+      // One worker per kill and one left: none starts during the step (a starting worker asks about tracked jobs).
+      for (let i = 0; i <= KILLS; i++) await startWorker();
+      const { jobId, rootTs } = await h.startJob('Document the retry policy', { app: web });
+      const polls = () => h.sim.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/${jobId}`));
+      await eventually(() => polls().length >= 1, TAKEOVER_MS + 8_000, 'the first poll');
+      // The same step each time: every request of it is held, and the worker that asked is killed; the survivor's
+      // take-over asks again. The fifth start of the step fails it (BullMQ defers that failure to the start).
+      h.sim.injectFault({
+        kind: 'slow',
+        delayMs: HELD_MS,
+        count: KILLS,
+        match: { method: 'GET', path: new RegExp(jobId) },
+      });
+      for (let kill = 1; kill <= KILLS; kill++) {
+        const seen = polls().length;
+        const asked = await eventually(
+          () => polls()[seen],
+          TAKEOVER_MS + 8_000,
+          `the step's request before kill ${kill}`,
+        );
+        const doomed = workers.find(
+          (w) => keyFingerprint(w.key) === asked.keyFingerprint && !w.process.child.signalCode,
+        );
+        if (!doomed) throw new Error(`no live worker holds key fingerprint ${asked.keyFingerprint}`);
+        await doomed.process.kill('SIGKILL');
+      }
+      const stoppedPosts = () => h.threadPosts(rootTs).filter((c) => String(c.args.text).includes('stopped tracking'));
+      await eventually(() => stoppedPosts().length === 1, TAKEOVER_MS + 15_000, 'the thread told tracking stopped');
+      await eventually(() => h.lastRootUpdate(rootTs).includes('Tracking stopped'), 10_000, 'the root says so');
+      const outputs = [web, ...workers.map((w) => w.process)].map((p) => p.output()).join('\n');
+      expect(outputs).toContain('"event":"tracking.stopped"');
+      expect(outputs).toMatch(/"event":"queue\.job_failed","lane":"polls"/);
+    });
   },
 );

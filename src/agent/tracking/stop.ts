@@ -26,29 +26,35 @@ export function isLastTry(lane: Pick<LaneDefinition, 'attempts'>, meta: Pick<Job
  * A tracking lane's processor that, when a step fails on its last try, stops tracking the round and tells the
  * person before the engine records the failure (which it still logs as `queue.job_failed` and counts in
  * `queue_jobs_finished_total{outcome="failed"}`). Both engines number a step's tries from 1 (`JobMeta.attempt`),
- * so this reads the same on each; a step that fails by killing its worker (take-overs) never gets here.
+ * so this reads the same on each; a step that fails by killing its worker (take-overs) comes to `unrun` instead.
  */
 export function toldWhenStopped<D extends TrackedStep>(
   lane: Pick<LaneDefinition, 'name' | 'attempts'>,
   work: (data: D) => Promise<unknown>,
   { log, depsOf }: { log: Logger; depsOf: (data: TrackedStep) => Promise<StopDeps> },
 ): Processor<D> {
-  return (data, meta) =>
+  const stop = (data: D, error: unknown) => {
+    const fields = { lane: lane.name, project: data.project, job_id: data.jobId, round: data.round };
+    return depsOf(data)
+      .then((deps) => stopTracking(deps, data, { ...fields, error: errorText(error) }))
+      .catch((failure: unknown) =>
+        log.error('tracking.stop_failed', {
+          ...fields,
+          error: errorText(failure),
+          hint: 'Tracking this round failed for good and the person may not have been told',
+        }),
+      );
+  };
+  const processor: Processor<D> = (data, meta) =>
     work(data).catch(async (error: unknown) => {
       // A run handed back (the engine closing) is not the step's end: its result is ignored, the step runs again.
       if (meta.signal.aborted || !isLastTry(lane, meta, error)) throw error;
-      const fields = { lane: lane.name, project: data.project, job_id: data.jobId, round: data.round };
-      await depsOf(data)
-        .then((deps) => stopTracking(deps, data, { ...fields, error: errorText(error) }))
-        .catch((failure: unknown) =>
-          log.error('tracking.stop_failed', {
-            ...fields,
-            error: errorText(failure),
-            hint: 'Tracking this round failed for good and the person may not have been told',
-          }),
-        );
+      await stop(data, error);
       throw error;
     });
+  // A step whose worker kept dying (take-overs) fails without running: the person hears it the same way.
+  processor.unrun = stop;
+  return processor;
 }
 
 /**
