@@ -20,6 +20,7 @@ import { createStore, REDIS_COMMAND_TIMEOUT_MS, type Store } from '../store/stor
 import { finishRotation } from '../tenants/rotation.js';
 import { checkSealingKey } from '../tenants/sealing-check.js';
 import { createSecrets } from '../tenants/secrets.js';
+import { DIGEST_KINDS } from '../digests.js';
 import { adoptDigests } from '../visitors/digest/scheduler.js';
 import { servedDeps } from '../workspace.js';
 import { answerUnstarted } from './dispatch.js';
@@ -189,7 +190,7 @@ async function watchStore(store: Store, log: Logger, metrics: Metrics, probes: P
  */
 function startBackground(deps: Deps, engine: Engine, { many }: Installs, loss: StoreLoss): void {
   const failed = (event: string) => (error: unknown) => deps.log.error(event, { error });
-  const adopted = async () => adoptDigests(engine, await servedDeps(deps, await deps.workspaces.all()));
+  const adopted = async () => adoptDigests(engine, await servedDeps(deps, await deps.workspaces.all()), DIGEST_KINDS);
   void adopted()
     .then((digests) => deps.log.info('visitors.digests_adopted', { digests }))
     .catch(failed('visitors.digest_adopt_failed'));
