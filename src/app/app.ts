@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { WebClient } from '@slack/web-api';
 import type { Config } from '../config/config.js';
 import type { Deps } from '../deps.js';
+import { DIGEST_KINDS } from '../digests.js';
 import { startHealing } from '../healing/start.js';
 import { laneDefinitions } from '../lanes.js';
 import { configuredSecrets, createLogger, type Logger } from '../log.js';
@@ -20,7 +21,6 @@ import { createStore, REDIS_COMMAND_TIMEOUT_MS, type Store } from '../store/stor
 import { finishRotation } from '../tenants/rotation.js';
 import { checkSealingKey } from '../tenants/sealing-check.js';
 import { createSecrets } from '../tenants/secrets.js';
-import { DIGEST_KINDS } from '../digests.js';
 import { adoptDigests } from '../visitors/digest/scheduler.js';
 import { servedDeps } from '../workspace.js';
 import { answerUnstarted } from './dispatch.js';

@@ -9,7 +9,9 @@ import type { DigestResult } from './subscribe.js';
 /** Every sentence `/visitors digest …` (and `/insights digest …`: `DigestKind`) says to the person who typed it. */
 
 export const digestCopy = {
-  invalid: (problem: string, kind = VISITORS_DIGEST) => `:warning: ${problem}\n${kind.help}`,
+  /** A schedule that cannot be read: the problem, what the person wrote, and how to subscribe. */
+  invalid: (problem: string, wrote: string, kind = VISITORS_DIGEST) =>
+    `:warning: ${problem}\nYou wrote: ${inlineCode(wrote, 200)}\n${kind.help}`,
   refused: 'Only the people and channels allowed to use `/agent` can change this conversation’s digest.',
   /** `/visitors digest …` not done (see `Unavailable` in src/task.ts): the digest is as it was. */
   unavailable:
@@ -35,9 +37,7 @@ export function digestAnswer(result: DigestResult, nowMs: number, kind: DigestKi
       );
     }
     case 'ended':
-      return notice(
-        result.existed ? `The ${name} for this conversation is off.` : `This conversation had no ${name}.`,
-      );
+      return notice(result.existed ? `The ${name} for this conversation is off.` : `This conversation had no ${name}.`);
     case 'subscribed':
       return notice(
         `:white_check_mark: This conversation will get the ${name} ${describeSchedule(result.schedule)}. ` +

@@ -5,8 +5,8 @@ import { decodeSlackText } from '../../slack/decode.js';
 import type { Message } from '../../slack/message.js';
 import type { Audience } from '../../slack/reply.js';
 import { parseVisitorsCommand } from '../date-range.js';
-import { digestCopy } from '../digest/messages.js';
 import { VISITORS_DIGEST } from '../digest/kind.js';
+import { digestCopy } from '../digest/messages.js';
 import { parseDigestCommand } from '../digest/schedule.js';
 import { errorCopy, helpMessage, notice } from '../messages.js';
 import type { DigestRequest, ReportRequest } from '../requests.js';
@@ -17,8 +17,8 @@ export const COMMAND = '/visitors';
 
 export type CommandArgs = Pick<SlackCommandMiddlewareArgs & AllMiddlewareArgs, 'ack' | 'command' | 'context'>;
 
-/** The words after `/visitors [--project id] digest`. */
-export type DigestWords = { project?: string; words: string[] };
+/** The words after `/visitors [--project id] digest`, and the whole text as typed (echoed when it cannot be read). */
+export type DigestWords = { project?: string; words: string[]; text: string };
 
 /** What the command's text asks for (`parsed`, for the log): work to hand on, or the door's own answer. */
 type Decoded = { parsed: string } & (
@@ -89,11 +89,9 @@ export function decodeDigest(
     const projects = describeProjects(deps.projects, audience.channel, kind.command);
     return { answer: notice(errorCopy.unknownProject(project, projects)) };
   }
-  const command = parseDigestCommand(digest.words, tz);
-  if (command.kind === 'invalid') return { answer: notice(digestCopy.invalid(command.problem, kind)) };
-  if (command.kind === 'subscribe' && !kind.cadences.includes(command.schedule.cadence)) {
-    const problem = `\`${kind.command} digest\` is ${kind.cadences.join(' or ')} only.`;
-    return { answer: notice(digestCopy.invalid(problem, kind)) };
+  const command = parseDigestCommand(digest.words, tz, kind.cadences);
+  if (command.kind === 'invalid') {
+    return { answer: notice(digestCopy.invalid(command.problem, `${kind.command} ${digest.text}`, kind)) };
   }
   if (command.kind !== 'show' && !allowed) {
     deps.log.info(`${kind.feature}.digest_refused`, { user: audience.userId, channel: audience.channel });
@@ -108,5 +106,5 @@ export function digestWords(text: string): DigestWords | undefined {
   if ('missing' in option) return undefined; // the report parser explains `--project`
   const [first, ...words] = option.rest.toLowerCase().split(/\s+/);
   if (first !== 'digest') return undefined;
-  return { ...(option.project && { project: option.project }), words: words.filter(Boolean) };
+  return { ...(option.project && { project: option.project }), words: words.filter(Boolean), text };
 }
