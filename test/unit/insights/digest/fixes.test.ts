@@ -7,6 +7,8 @@ const page = (path: string, thumbsDown: number, comments: string[] = []): PageRo
   path,
   thumbsUp: 1,
   thumbsDown,
+  code: 0,
+  total: thumbsDown + 1,
   previousDown: 0,
   comments,
 });
