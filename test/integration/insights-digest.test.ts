@@ -1,6 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeEvidence } from '../../src/insights/evidence.js';
-import type { SlackCall } from '../fakes/fake-slack-api.js';
 import { buttonClick, buttonsIn, CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
@@ -21,31 +20,27 @@ describe.each(storeKinds)('/insights digest ($label)', (store) => {
   });
   const h = useHarness({ store, start: { now: () => time, digestEveryMs: EVERY_MS } });
 
-  /** Runs `/insights digest …` as typed and reads the private answer. */
-  async function digest(app: TestApp, words: string): Promise<string> {
+  /** Runs `/insights digest …` as typed, by a person keeping UTC, and reads the private answer. */
+  function digest(app: TestApp, words: string): Promise<string> {
     h.slack.zones.set(USER_ID, 'UTC');
-    await h.command(`/insights digest ${words}`.trim(), { app });
-    const reply = await h.answer();
-    expect(reply.args.response_type).toBe('ephemeral');
-    return String(reply.args.text);
+    return h.privately(`/insights digest ${words}`.trim(), { app });
   }
 
   /** Insights digests posted in the channel. */
-  const digestPosts = () =>
-    h.slack
-      .callsTo('chat.postMessage')
-      .filter((c: SlackCall) => c.args.channel === CHANNEL_ID && String(c.args.text).includes('insights digest'));
+  const digestPosts = () => h.postsSaying(CHANNEL_ID, 'insights digest');
   const postedLogs = (app: TestApp) => app.logs().match(/"event":"insights\.digest_posted"/g)?.length ?? 0;
 
   it('digest weekly subscribes the channel, digest shows it, digest off ends it; a bad schedule is explained', async () => {
     const app = await h.boot();
-    expect(await digest(app, '')).toContain('has no insights digest');
+    const none = await digest(app, '');
+    expect(none).toContain('has no insights digest');
+    expect(none).toContain('`/insights digest weekly` (Mondays 09:00)'); // how to subscribe
     expect(await digest(app, 'weekly fri 16:30')).toContain('weekly on Friday at 16:30 UTC');
-    const shown = await digest(app, '');
-    expect(shown).toContain('gets the insights digest of project `proj_test` weekly on Friday at 16:30 UTC');
-    expect(shown).toContain('`/insights digest off` ends it');
+    expect(await digest(app, '')).toMatch(
+      /gets the insights digest of project `proj_test` weekly on Friday at 16:30 UTC, .*Next: 27 Nov 2026 16:30 UTC, covering 20–26 Nov 2026\. `\/insights digest off` ends it/,
+    );
     expect(await digest(app, 'off')).toContain('The insights digest for this conversation is off.');
-    expect(await digest(app, '')).toContain('has no insights digest');
+    expect(await digest(app, 'off')).toContain('This conversation had no insights digest.');
 
     const daily = await digest(app, 'daily');
     expect(daily).toContain('`digest` needs `weekly` or `off`.');
@@ -55,8 +50,7 @@ describe.each(storeKinds)('/insights digest ($label)', (store) => {
     expect(odd).toContain('You wrote: `/insights digest weekly fortnightly`');
     expect(await digest(app, '')).toContain('has no insights digest');
     // The visitors digest of the same channel is another subscription.
-    await h.command('/visitors digest', { app });
-    expect(String((await h.answer()).args.text)).toContain('has no visitors digest');
+    expect(await h.privately('/visitors digest', { app })).toContain('has no visitors digest');
   });
 
   it('fires once per period with the three fixes, each with its Draft a fix; off stops it', async () => {
