@@ -4,9 +4,6 @@ import { VISITORS_DIGEST } from './kind.js';
 import { CADENCES, ScheduleSchema } from './schedule.js';
 import type { Subscription } from './store.js';
 
-/** `metadata.event_type` of a visitors digest post (each kind has its own: `DigestKind.eventType`). */
-export const DIGEST_EVENT_TYPE = VISITORS_DIGEST.eventType;
-
 /**
  * What a digest post carries besides its period: its whole subscription, so a store that lost it can set it up
  * again from the channel's last digest (`healing/`). Flat, as Slack shows metadata in its tools.
