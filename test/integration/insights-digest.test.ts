@@ -53,6 +53,14 @@ describe.each(storeKinds)('/insights digest ($label)', (store) => {
     expect(await h.privately('/visitors digest', { app })).toContain('has no visitors digest');
   });
 
+  it('follows the /agent allow-lists for who may set or end it; anyone may look', async () => {
+    const app = await h.boot({ env: { AGENT_ALLOWED_USERS: 'U999BOSS' } });
+    for (const words of ['weekly', 'off']) {
+      expect(await digest(app, words), words).toContain('Only the people and channels allowed');
+    }
+    expect(await digest(app, '')).toContain('has no insights digest');
+  });
+
   it('fires once per period with the three fixes, each with its Draft a fix; off stops it', async () => {
     const app = await h.boot();
     await digest(app, 'weekly');
