@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { WebClient } from '@slack/web-api';
 import type { Config } from '../config/config.js';
 import type { Deps } from '../deps.js';
+import { DIGEST_KINDS } from '../digests.js';
 import { startHealing } from '../healing/start.js';
 import { laneDefinitions } from '../lanes.js';
 import { configuredSecrets, createLogger, type Logger } from '../log.js';
@@ -189,7 +190,7 @@ async function watchStore(store: Store, log: Logger, metrics: Metrics, probes: P
  */
 function startBackground(deps: Deps, engine: Engine, { many }: Installs, loss: StoreLoss): void {
   const failed = (event: string) => (error: unknown) => deps.log.error(event, { error });
-  const adopted = async () => adoptDigests(engine, await servedDeps(deps, await deps.workspaces.all()));
+  const adopted = async () => adoptDigests(engine, await servedDeps(deps, await deps.workspaces.all()), DIGEST_KINDS);
   void adopted()
     .then((digests) => deps.log.info('visitors.digests_adopted', { digests }))
     .catch(failed('visitors.digest_adopt_failed'));

@@ -1,13 +1,14 @@
 import { JOB_EVENT_TYPE } from '../agent/index.js';
 import type { Deps } from '../deps.js';
+import { DIGEST_KINDS } from '../digests.js';
 import type { QueueInspector } from '../queue/engine.js';
-import { adoptDigests, DIGEST_EVENT_TYPE, healSubscription } from '../visitors/index.js';
+import { adoptDigests, healSubscription } from '../visitors/index.js';
 import { healJob, type JobHealing } from './jobs.js';
 import { memberChannels, witnessedIn, witnessedInThread } from './witnesses.js';
 
 /** A monthly digest posts every 28 to 31 days: its channel's last one is within this. */
 const DIGEST_LOOKBACK_MS = 32 * 24 * 60 * 60 * 1000;
-const WITNESSED = new Set([JOB_EVENT_TYPE, DIGEST_EVENT_TYPE]);
+const WITNESSED = new Set([JOB_EVENT_TYPE, ...DIGEST_KINDS.map((kind) => kind.eventType)]);
 const JOB_STATUS = new Set([JOB_EVENT_TYPE]);
 
 export interface Healed {
@@ -24,7 +25,7 @@ export const NOTHING_HEALED: Healed = { channels: 0, jobs: 0, subscriptions: 0, 
  * Rebuilds what one workspace's store lost from the witnesses: each channel the bot is in is read back (within the
  * job age limit, and far enough for a monthly digest), with the threads the bot replied in or was mentioned at the
  * start of. Each job status message whose record is missing is bound and polled again (`healJob`), each channel
- * whose subscription is missing gets it back from its newest digest, and every subscription without a scheduler
+ * whose subscription of a kind is missing gets it back from its newest digest of that kind, and every subscription without a scheduler
  * gets one. `stillOurs` is asked between channels (the caller's claim).
  */
 export async function healWorkspace(
@@ -48,11 +49,13 @@ export async function healWorkspace(
     const jobs: JobHealing[] = [];
     for (const status of statuses) jobs.push(await healJob(deps, status));
     healed.jobs += jobs.filter((result) => result === 'healed').length;
-    // Newest first: the channel's last digest says how it is subscribed now.
-    const digest = posts.find((p) => p.eventType === DIGEST_EVENT_TYPE);
-    if (digest && (await healSubscription(deps, digest))) healed.subscriptions++;
+    // Newest first: the channel's last digest of each kind says how it is subscribed now.
+    for (const kind of DIGEST_KINDS) {
+      const digest = posts.find((p) => p.eventType === kind.eventType);
+      if (digest && (await healSubscription(deps, digest, kind))) healed.subscriptions++;
+    }
   }
-  healed.schedulers = await adoptDigests(engine, [deps]);
+  healed.schedulers = await adoptDigests(engine, [deps], DIGEST_KINDS);
   return healed;
 }
 

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
 import { defineTask, type Unavailable } from '../task.js';
+import { DigestRequestSchema, digestUnavailable, ScheduledDigestSchema } from '../visitors/index.js';
 import { commandOf } from './blocks.js';
 import { errorText } from './messages.js';
 import { type InsightsRequest, InsightsRequestSchema } from './requests.js';
@@ -23,4 +24,17 @@ export const insightsTasks = {
   turnPage: view('insights.turn_page', 'reports'),
   /** Download CSV: dozens of requests, on the exports lane. */
   export: view('insights.export', 'exports'),
+  /** `/insights digest …`: show, end or set this conversation's weekly digest (the visitors digest's machinery). */
+  digest: defineTask({
+    kind: 'insights.digest',
+    lane: 'reports',
+    schema: DigestRequestSchema,
+    unavailable: digestUnavailable(errorText.taskFailed),
+  }),
+  /** An occurrence of an insights digest's scheduler (`INSIGHTS_DIGEST.scheduledTask`): the engine runs each once. */
+  scheduledDigest: defineTask({
+    kind: 'insights.scheduled_digest',
+    lane: 'digests',
+    schema: ScheduledDigestSchema,
+  }),
 };

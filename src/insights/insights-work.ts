@@ -1,4 +1,5 @@
 import { runs } from '../task.js';
+import { runInsightsDigest, runScheduledInsightsDigest } from './digest/send.js';
 import { insightsTasks } from './insights-tasks.js';
 import { runInsights, runInsightsExport, runInsightsPage } from './run.js';
 
@@ -7,4 +8,6 @@ export const insightsWork = [
   runs(insightsTasks.show, runInsights),
   runs(insightsTasks.turnPage, runInsightsPage),
   runs(insightsTasks.export, runInsightsExport),
+  runs(insightsTasks.digest, runInsightsDigest),
+  runs(insightsTasks.scheduledDigest, runScheduledInsightsDigest),
 ];

@@ -39,6 +39,7 @@ export function helpText(problem?: string, projects?: string): Message {
     `• \`${COMMAND} feedback\`: pages rated down, with readers' comments and the change on the previous period`,
     `• \`${COMMAND} searches\`: search terms readers clicked nothing (or little) for`,
     `• \`${COMMAND} questions\`: what the docs assistant could not answer`,
+    `• \`${COMMAND} digest weekly [day] [HH:MM]\`: the three fixes readers need most, posted here each week (\`${COMMAND} digest off\` ends it)`,
     `Add a range as for \`/visitors\` (\`30d\`, \`last month\`, \`2026-11-01..2026-11-15\`), \`top N\` (up to ${MAX_ROWS}) or \`--project &lt;id&gt;\`.`,
     ...(projects ? ['', projects] : []),
   ];

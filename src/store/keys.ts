@@ -72,10 +72,13 @@ export const keys = {
   /** The one export of a range running in a channel. */
   visitorsExport: (project: string, channel: string, from: string, to: string) =>
     `visitors:export:${project}:${channel}:${from}:${to}`,
-  /** A channel's digest subscription, the list of subscribed channels, and the claim that guards that list. */
-  digestSubscription: (channel: string) => `visitors:digest:v1:sub:${channel}`,
-  digestChannels: () => 'visitors:digest:v1:channels',
-  digestChannelsLock: () => 'visitors:digest:v1:lock',
+  /**
+   * A channel's digest subscription of a feature (`visitors`, `insights`), the list of its subscribed channels, and
+   * the claim that guards that list.
+   */
+  digestSubscription: (channel: string, feature = 'visitors') => `${feature}:digest:v1:sub:${channel}`,
+  digestChannels: (feature = 'visitors') => `${feature}:digest:v1:channels`,
+  digestChannelsLock: (feature = 'visitors') => `${feature}:digest:v1:lock`,
   /** The Slack installation serving a workspace (OAuth mode), sealed; in the workspace's scope. */
   installation: () => 'installation:v1',
   /** The Mintlify project and admin key a workspace connected in App Home, the key sealed; in its scope. */

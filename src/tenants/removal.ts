@@ -2,6 +2,7 @@ import type { Authorize } from '@slack/bolt';
 import { z } from 'zod';
 import type { RemovalTarget } from '../app/removal.js';
 import type { Deps } from '../deps.js';
+import { DIGEST_KINDS } from '../digests.js';
 import type { QueueInspector } from '../queue/engine.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
@@ -42,7 +43,7 @@ export function manyRemoval(
       const tenant = installationOf(ref);
       // Its digests' schedulers live in the engine, not under the workspace's keys: they end first.
       const scoped = await root.workspaces.scope(ref).catch(() => undefined);
-      if (scoped) await endDigests(scoped);
+      if (scoped) await endDigests(scoped, DIGEST_KINDS);
       await installations.remove(tenant);
       await root.store.scoped(tenant).kv.set(keys.workspaceRemoved(), { atMs: Date.now() }, RECORD_TTL_MS);
       // After the installation: a job still running when its workspace went adds nothing that lasts.

@@ -1,7 +1,7 @@
 // What other features and the composition may use of the visitors: their tasks (what their doors hand on), their
 // date grammar and periods, the person's zone, number and range formatting, their private one-liners, one cached page
 // of the service's numbers, the `/visitors` words' decoding and door answers the assistant pane reuses, and their
-// digests' ending and healing. Everything else in visitors/ is their own.
+// digests' machinery (subscriptions, schedulers, posting, healing) that `/insights` digests share. Everything else in visitors/ is their own.
 
 export { formatChange } from './change.js';
 export { csvLine } from './csv.js';
@@ -14,13 +14,19 @@ export {
   ReportQuerySchema,
   todayNumber,
 } from './date-range.js';
+export { type DeliverDeps, type DigestOutcome, deliverDigest, runScheduled } from './digest/deliver.js';
 export { healSubscription } from './digest/heal.js';
-export { DIGEST_EVENT_TYPE } from './digest/metadata.js';
-export { adoptDigests, endDigests } from './digest/scheduler.js';
-export { decodeReport } from './doors/command.js';
+export { type DigestKind, VISITORS_DIGEST } from './digest/kind.js';
+export { digestAnswer, digestCopy } from './digest/messages.js';
+export { describeSchedule, digestPeriod } from './digest/schedule.js';
+export { adoptDigests, endDigests, type SchedulerDeps } from './digest/scheduler.js';
+export type { Subscription } from './digest/store.js';
+export { type DigestResult, manageDigest } from './digest/subscribe.js';
+export { type Asker, type DigestWords, decodeDigest, decodeReport, digestWords } from './doors/command.js';
 export { answerAtDoor, type DoorDeps, zoneOf } from './doors/door-kit.js';
 export { formatCount, formatRange } from './format.js';
 export { notice, section } from './messages.js';
-export { comparisonCut, previousPeriod, serviceWindow } from './periods.js';
+export { comparisonCut, type DayRange, previousPeriod, serviceWindow } from './periods.js';
 export { fetchPage, type PageDeps } from './report/page.js';
-export { visitorsTasks } from './visitors-tasks.js';
+export { type DigestRequest, DigestRequestSchema, ScheduledDigestSchema } from './requests.js';
+export { digestUnavailable, visitorsTasks } from './visitors-tasks.js';

@@ -1,9 +1,10 @@
+import type { Deps } from '../deps.js';
 import type { TaskLane } from '../lanes.js';
 import { defineTask, TASK_MAX_AGE_MINUTES, type Unavailable } from '../task.js';
 import type { ReportQuery } from './date-range.js';
 import { digestCopy } from './digest/messages.js';
 import { errorCopy, notice } from './messages.js';
-import { DigestRequestSchema, ReportRequestSchema, ScheduledDigestSchema } from './requests.js';
+import { type DigestRequest, DigestRequestSchema, ReportRequestSchema, ScheduledDigestSchema } from './requests.js';
 
 // What the visitors' doors (and digest schedulers) hand on: each task's kind, lane and data (`requests.ts`);
 // `visitors-work.ts` says what runs each. When a report's work is not done (see `Unavailable`), the person gets
@@ -17,13 +18,18 @@ const answers: Record<Unavailable, (query: ReportQuery) => string> = {
   failed: () => errorCopy.taskFailed,
 };
 
-const digestAnswers: Record<Unavailable, string> = {
-  store: digestCopy.unavailable,
-  restarting: digestCopy.restarting,
-  no_worker: digestCopy.noWorker(TASK_MAX_AGE_MINUTES),
-  expired: digestCopy.expired(TASK_MAX_AGE_MINUTES),
-  failed: errorCopy.taskFailed,
-};
+/** What the person hears when a `… digest` request is not done: the digest is as it was; `failed` names the command. */
+export function digestUnavailable(failed: string) {
+  const words: Record<Unavailable, string> = {
+    store: digestCopy.unavailable,
+    restarting: digestCopy.restarting,
+    no_worker: digestCopy.noWorker(TASK_MAX_AGE_MINUTES),
+    expired: digestCopy.expired(TASK_MAX_AGE_MINUTES),
+    failed,
+  };
+  return (deps: Pick<Deps, 'replies'>, { audience }: DigestRequest, why: Unavailable) =>
+    deps.replies.privately(audience, notice(words[why]));
+}
 
 const report = (kind: string, lane: TaskLane) =>
   defineTask({
@@ -41,7 +47,7 @@ export const visitorsTasks = {
     kind: 'visitors.digest',
     lane: 'reports',
     schema: DigestRequestSchema,
-    unavailable: (deps, { audience }, why) => deps.replies.privately(audience, notice(digestAnswers[why])),
+    unavailable: digestUnavailable(errorCopy.taskFailed),
   }),
   /** An occurrence of a subscription's scheduler (digest/scheduler.ts): the engine runs each once. */
   scheduledDigest: defineTask({

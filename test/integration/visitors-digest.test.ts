@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { saveSubscription } from '../../src/visitors/digest/store.js';
 import { DATA_BLOCK_TYPES } from '../../tools/slack-standin/index.js';
-import type { SlackCall } from '../fakes/fake-slack-api.js';
 import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
@@ -31,17 +30,11 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
     const text = prefix ? `${prefix} ${words}` : `digest ${words}`.trim();
     // Alice keeps UTC here (these tests are about UTC schedules); zones: visitors-zones.test.ts.
     h.slack.zones.set(USER_ID, 'UTC');
-    await h.command(`/visitors ${text}`, { app, ...(channel && { channel }) });
-    const reply = await h.answer();
-    expect(reply.args.response_type).toBe('ephemeral');
-    return String(reply.args.text);
+    return h.privately(`/visitors ${text}`, { app, ...(channel && { channel }) });
   }
 
   /** Digests posted in the channel (not the note to the subscriber in their DM). */
-  const digestPosts = () =>
-    h.slack
-      .callsTo('chat.postMessage')
-      .filter((c: SlackCall) => c.args.channel === CHANNEL_ID && String(c.args.text).includes('visitors digest'));
+  const digestPosts = () => h.postsSaying(CHANNEL_ID, 'visitors digest');
   const chartUploads = () =>
     h.slack.callsTo('files.completeUploadExternal').filter((c) => String(c.args.initial_comment).includes('digest'));
   /** The digest's trend drawn by Slack: a chart message in the channel. */

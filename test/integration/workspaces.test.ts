@@ -105,13 +105,17 @@ describe.each(matrix)('many workspaces ($transport, $label)', ({ socketMode, sto
       await command('/visitors 7d', team, user, channel);
       expect(String((await h.answer()).args.text)).toContain('Unique visitors');
       // At 09:00 UTC, whatever the members' own zones (the schedule this test's clock is set for).
-      await command('/visitors digest weekly 09:00 utc', team, user, channel);
-      expect(String((await h.answer()).args.text)).toContain('weekly on Monday');
+      for (const feature of ['/visitors', '/insights']) {
+        await command(`${feature} digest weekly 09:00 utc`, team, user, channel);
+        expect(String((await h.answer()).args.text)).toContain('weekly on Monday');
+      }
     }
     time = MONDAY_BEFORE_NINE + 35_000;
     const digests = () => h.slack.callsTo('chat.postMessage').filter((c) => String(c.args.text).includes('digest'));
     const digestsIn = (team: string) => digests().filter((c) => c.teamId === team);
     await eventually(() => digestsIn(ACME.team)[0] && digestsIn(GLOBEX_IDS.team)[0], 10_000, 'a digest in each');
+    const insightsIn = (team: string) => digestsIn(team).some((c) => String(c.args.text).includes('insights digest'));
+    await eventually(() => insightsIn(ACME.team) && insightsIn(GLOBEX_IDS.team), 10_000, 'an insights digest in each');
 
     // Everything about a workspace's channels and people went out with that workspace's token, and each project
     // was asked with its workspace's key only.
@@ -128,7 +132,7 @@ describe.each(matrix)('many workspaces ($transport, $label)', ({ socketMode, sto
     await eventually(() => h.app.logs().includes('"event":"slack.workspace_removed"'), 5_000, 'the removal');
     await settle(TICK_MS * 2); // an Acme occurrence already running when the removal came
     const acmeDigests = digestsIn(ACME.team).length;
-    // Its scheduler went with it: no occurrence of Acme's digest comes (to be dropped) any more.
+    // Its schedulers (both digests') went with it: no occurrence of Acme's digests comes (to be dropped) any more.
     const dropped = () => h.app.logs().match(/"event":"workspace\.work_dropped"/g)?.length ?? 0;
     const droppedAtRemoval = dropped();
     const polls = () => h.sim.requests.filter((r) => r.method === 'GET' && r.path.endsWith(acmeJob.jobId)).length;

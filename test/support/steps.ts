@@ -133,6 +133,21 @@ export abstract class Steps {
     return eventually(() => this.answers(responseId)[n], timeoutMs, `answer ${n} on ${responseId}`);
   }
 
+  /** Runs a command as typed and reads the text of its private answer (a `response_url` post, ephemeral). */
+  async privately(typed: string, options: CommandOptions = {}): Promise<string> {
+    await this.command(typed, options);
+    const reply = await this.answer();
+    expect(reply.args.response_type).toBe('ephemeral');
+    return String(reply.args.text);
+  }
+
+  /** The app's posts in `channel` whose text says `words` (a digest's title). */
+  postsSaying(channel: string, words: string): SlackCall[] {
+    return this.slack
+      .callsTo('chat.postMessage')
+      .filter((c) => c.args.channel === channel && String(c.args.text).includes(words));
+  }
+
   /**
    * Delivers events as Slack does, each acknowledged (signed HTTP, or the Socket Mode connection); a `retry`
    * attempt marks them as Slack's redelivery of the same events; `app` picks the instance (over HTTP).

@@ -2,18 +2,16 @@ import type { Message } from '../../slack/message.js';
 import { inlineCode } from '../../slack/mrkdwn.js';
 import { formatRange, formatTime } from '../format.js';
 import { notice, userMention } from '../messages.js';
+import { type DigestKind, VISITORS_DIGEST } from './kind.js';
 import { describeSchedule, digestPeriod, nextDue, type Schedule } from './schedule.js';
 import type { DigestResult } from './subscribe.js';
 
-/** Every sentence `/visitors digest …` says to the person who typed it. */
-
-const DIGEST_HELP =
-  '*Digests* post this channel’s visitors on a schedule, at your time of day: `/visitors digest weekly` (Mondays 09:00), ' +
-  '`/visitors digest weekly fri 16:30`, `/visitors digest daily 08:00`, `/visitors digest monthly` (the 1st, 09:00). ' +
-  '`/visitors digest` shows the subscription, `/visitors digest off` ends it.';
+/** Every sentence `/visitors digest …` (and `/insights digest …`: `DigestKind`) says to the person who typed it. */
 
 export const digestCopy = {
-  invalid: (problem: string) => `:warning: ${problem}\n${DIGEST_HELP}`,
+  /** A schedule that cannot be read: the problem, what the person wrote, and how to subscribe. */
+  invalid: (problem: string, wrote: string, kind = VISITORS_DIGEST) =>
+    `:warning: ${problem}\nYou wrote: ${inlineCode(wrote, 200)}\n${kind.help}`,
   refused: 'Only the people and channels allowed to use `/agent` can change this conversation’s digest.',
   /** `/visitors digest …` not done (see `Unavailable` in src/task.ts): the digest is as it was. */
   unavailable:
@@ -26,32 +24,29 @@ export const digestCopy = {
     `This waited too long for a worker (over ${maxAgeMinutes} minutes), so the digest is as it was. Please run it again.`,
 };
 
-/** The private answer to `/visitors digest …` once it was done. */
-export function digestAnswer(result: DigestResult, nowMs: number): Message {
+/** The private answer to `/visitors digest …` (or `kind`'s command) once it was done. */
+export function digestAnswer(result: DigestResult, nowMs: number, kind: DigestKind = VISITORS_DIGEST): Message {
+  const name = `${kind.feature} digest`;
   switch (result.kind) {
     case 'shown': {
       const current = result.subscription;
-      if (!current) return notice(`This conversation has no visitors digest.\n${DIGEST_HELP}`);
+      if (!current) return notice(`This conversation has no ${name}.\n${kind.help}`);
       return notice(
-        `This conversation gets the visitors digest of project ${inlineCode(current.project)} ${describeSchedule(current.schedule)}, set up by ${userMention(current.createdBy)}. ` +
-          `Next: ${nextText(current.schedule, nowMs)}. \`/visitors digest off\` ends it.`,
+        `This conversation gets the ${name} of project ${inlineCode(current.project)} ${describeSchedule(current.schedule)}, set up by ${userMention(current.createdBy)}. ` +
+          `Next: ${nextText(current.schedule, nowMs)}. \`${kind.command} digest off\` ends it.`,
       );
     }
     case 'ended':
-      return notice(
-        result.existed
-          ? 'The visitors digest for this conversation is off.'
-          : 'This conversation had no visitors digest.',
-      );
+      return notice(result.existed ? `The ${name} for this conversation is off.` : `This conversation had no ${name}.`);
     case 'subscribed':
       return notice(
-        `:white_check_mark: This conversation will get the visitors digest ${describeSchedule(result.schedule)}. ` +
+        `:white_check_mark: This conversation will get the ${name} ${describeSchedule(result.schedule)}. ` +
           `Next: ${nextText(result.schedule, nowMs)}.`,
       );
     case 'cannot_post':
       return notice(
         `:warning: I can’t post in this channel (${inlineCode(result.code)}), so no digest was set up for ` +
-          `${inlineCode(`/visitors digest ${result.schedule.cadence}`)}. Add me with \`/invite @Mintlify\` (or your ` +
+          `${inlineCode(`${kind.command} digest ${result.schedule.cadence}`)}. Add me with \`/invite @Mintlify\` (or your ` +
           'app’s name), then run the command again.',
       );
   }
@@ -66,13 +61,13 @@ function nextText(schedule: Schedule, nowMs: number): string {
 }
 
 /** The private note to whoever set up a digest that Slack refused for good: it has ended, why, and the fix. */
-export function digestEndedNote(channel: string, cadence: string, code: string): Message {
+export function digestEndedNote(channel: string, cadence: string, code: string, kind = VISITORS_DIGEST): Message {
   const fix = NOT_IN_CHANNEL_FIXES.has(code)
     ? 'Add me with `/invite @Mintlify` (or your app’s name) and set it up again'
     : 'Set it up again once the channel can take it';
   return notice(
-    `:warning: The ${cadence} visitors digest in <#${channel}> has ended: Slack refused it (${inlineCode(code)}). ` +
-      `${fix} with \`/visitors digest ${cadence}\`.`,
+    `:warning: The ${cadence} ${kind.feature} digest in <#${channel}> has ended: Slack refused it (${inlineCode(code)}). ` +
+      `${fix} with \`${kind.command} digest ${cadence}\`.`,
   );
 }
 

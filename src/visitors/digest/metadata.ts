@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import type { DayRange } from '../periods.js';
+import { VISITORS_DIGEST } from './kind.js';
 import { CADENCES, ScheduleSchema } from './schedule.js';
 import type { Subscription } from './store.js';
-
-/** `metadata.event_type` of a digest post, so one whose answer was lost (a 5xx, a timeout) can be found again. */
-export const DIGEST_EVENT_TYPE = 'mintlify_visitors_digest';
 
 /**
  * What a digest post carries besides its period: its whole subscription, so a store that lost it can set it up
@@ -22,7 +20,11 @@ const DigestPayloadSchema = z.object({
   created_at: z.number(),
 });
 
-export function digestMetadata({ project, schedule, createdBy, createdAt }: Subscription, period: DayRange) {
+export function digestMetadata(
+  { project, schedule, createdBy, createdAt }: Subscription,
+  period: DayRange,
+  kind = VISITORS_DIGEST,
+) {
   const payload: z.infer<typeof DigestPayloadSchema> = {
     cadence: schedule.cadence,
     from: period.from,
@@ -34,7 +36,7 @@ export function digestMetadata({ project, schedule, createdBy, createdAt }: Subs
     created_by: createdBy,
     created_at: createdAt,
   };
-  return { event_type: DIGEST_EVENT_TYPE, event_payload: payload };
+  return { event_type: kind.eventType, event_payload: payload };
 }
 
 /**

@@ -94,15 +94,21 @@ export type DigestCommand =
 const TIME = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 
 /**
- * `digest`, `digest off`, `digest daily|weekly|monthly [weekday] [HH:MM] [utc]` (words after `/visitors`). The
+ * `digest`, `digest off`, `digest daily|weekly|monthly [weekday] [HH:MM] [utc]` (words after `/visitors`; the
+ * cadences a kind of digest offers). The
  * time is on the subscriber's clock (`tz`); `utc` makes it UTC's.
  */
-export function parseDigestCommand(tokens: string[], tz: string = UTC): DigestCommand {
+export function parseDigestCommand(
+  tokens: string[],
+  tz: string = UTC,
+  cadences: readonly Cadence[] = CADENCES,
+): DigestCommand {
   const [first, ...rest] = tokens;
   if (first === undefined) return { kind: 'show' };
   if (['off', 'stop', 'unsubscribe'].includes(first) && rest.length === 0) return { kind: 'off' };
-  if (!(CADENCES as readonly string[]).includes(first)) {
-    return { kind: 'invalid', problem: `\`digest\` needs \`daily\`, \`weekly\`, \`monthly\` or \`off\`.` };
+  if (!(cadences as readonly string[]).includes(first)) {
+    const named = cadences.map((cadence) => `\`${cadence}\``).join(', ');
+    return { kind: 'invalid', problem: `\`digest\` needs ${named} or \`off\`.` };
   }
   const cadence = first as Cadence;
   let time: { hour: number; minute: number } | undefined;

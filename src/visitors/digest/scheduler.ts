@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import type { LaneSchedule as EngineSchedule, QueueInspector } from '../../queue/engine.js';
 import { installationOf } from '../../workspace-ref.js';
 import { UTC } from '../zone.js';
+import { type DigestKind, VISITORS_DIGEST } from './kind.js';
 import { cronPattern } from './schedule.js';
 import { deleteSubscription, listSubscriptions, type Subscription, type SubscriptionDeps } from './store.js';
 
@@ -12,43 +13,56 @@ import { deleteSubscription, listSubscriptions, type Subscription, type Subscrip
 
 export type SchedulerDeps = SubscriptionDeps & Pick<Deps, 'lanes' | 'workspace' | 'digestEveryMs'>;
 
-/** `digest/C123`, or `digest/T123/C123` for one of the workspaces an app serving many has. */
-const schedulerId = (deps: Pick<Deps, 'workspace'>, channel: string) =>
-  ['digest', installationOf(deps.workspace), channel].filter(Boolean).join('/');
+/** `digest/C123` (`insights-digest/C123`…), or `digest/T123/C123` for one of the workspaces an app serving many has. */
+const schedulerId = (deps: Pick<Deps, 'workspace'>, channel: string, kind: DigestKind) =>
+  [kind.schedulerPrefix, installationOf(deps.workspace), channel].filter(Boolean).join('/');
 
-/** Creates or replaces the subscription's scheduler: each occurrence runs `visitors.scheduled_digest`. */
-export async function scheduleDigest(deps: SchedulerDeps, { channel, schedule }: Subscription): Promise<void> {
+/** Creates or replaces the subscription's scheduler: each occurrence runs its kind's scheduled task. */
+export async function scheduleDigest(
+  deps: SchedulerDeps,
+  { channel, schedule }: Subscription,
+  kind = VISITORS_DIGEST,
+): Promise<void> {
   const when: EngineSchedule = deps.digestEveryMs
     ? { everyMs: deps.digestEveryMs }
     : { cron: cronPattern(schedule), tz: schedule.tz ?? UTC };
-  const envelope = { kind: 'visitors.scheduled_digest', workspace: deps.workspace, data: { channel } };
-  await deps.lanes.tasks.digests.schedule(schedulerId(deps, channel), when, envelope);
+  const envelope = { kind: kind.scheduledTask, workspace: deps.workspace, data: { channel } };
+  await deps.lanes.tasks.digests.schedule(schedulerId(deps, channel, kind), when, envelope);
 }
 
 /** Ends a channel's subscription and its scheduler. True when there was a subscription. */
-export async function endSubscription(deps: SchedulerDeps, channel: string): Promise<boolean> {
-  const existed = await deleteSubscription(deps, channel);
-  await deps.lanes.tasks.digests.unschedule(schedulerId(deps, channel));
+export async function endSubscription(deps: SchedulerDeps, channel: string, kind = VISITORS_DIGEST): Promise<boolean> {
+  const existed = await deleteSubscription(deps, channel, kind);
+  await deps.lanes.tasks.digests.unschedule(schedulerId(deps, channel, kind));
   return existed;
 }
 
-/** Ends every subscription of the workspace and its scheduler (the workspace removed the app). */
-export async function endDigests(deps: SchedulerDeps): Promise<void> {
-  for (const { channel } of await listSubscriptions(deps)) await endSubscription(deps, channel);
+/** Ends every subscription of the workspace, of each kind, and its scheduler (the workspace removed the app). */
+export async function endDigests(deps: SchedulerDeps, kinds: readonly DigestKind[]): Promise<void> {
+  for (const kind of kinds) {
+    for (const { channel } of await listSubscriptions(deps, kind)) await endSubscription(deps, channel, kind);
+  }
 }
 
 /**
- * Subscriptions stored by the release that ran digests on its own tick have no scheduler yet: they get one at
- * start. Those that have one keep it (replacing it could move an occurrence that is due), so this is idempotent.
+ * Subscriptions stored by the release that ran digests on its own tick (or whose scheduler a loss of the store
+ * took) have no scheduler yet: they get one at start. Those that have one keep it (replacing it could move an
+ * occurrence that is due), so this is idempotent.
  */
-export async function adoptDigests(engine: QueueInspector, workspaces: SchedulerDeps[]): Promise<number> {
+export async function adoptDigests(
+  engine: QueueInspector,
+  workspaces: SchedulerDeps[],
+  kinds: readonly DigestKind[],
+): Promise<number> {
   const scheduled = new Set((await engine.schedules('digests')).map((s) => s.id));
   let adopted = 0;
   for (const deps of workspaces) {
-    for (const subscription of await listSubscriptions(deps)) {
-      if (scheduled.has(schedulerId(deps, subscription.channel))) continue;
-      await scheduleDigest(deps, subscription);
-      adopted++;
+    for (const kind of kinds) {
+      for (const subscription of await listSubscriptions(deps, kind)) {
+        if (scheduled.has(schedulerId(deps, subscription.channel, kind))) continue;
+        await scheduleDigest(deps, subscription, kind);
+        adopted++;
+      }
     }
   }
   return adopted;

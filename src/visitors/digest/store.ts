@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Deps } from '../../deps.js';
 import { keys } from '../../store/keys.js';
 import { changeList, readList } from '../../store/lists.js';
+import { type DigestKind, VISITORS_DIGEST } from './kind.js';
 import { ScheduleSchema } from './schedule.js';
 
 /**
@@ -19,36 +20,55 @@ export const SubscriptionSchema = z.object({
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 
-const INDEX = { key: keys.digestChannels(), lock: keys.digestChannelsLock() };
+const indexOf = ({ feature }: DigestKind) => ({
+  key: keys.digestChannels(feature),
+  lock: keys.digestChannelsLock(feature),
+});
 
-const subKey = keys.digestSubscription;
+const subKey = (channel: string, { feature }: DigestKind) => keys.digestSubscription(channel, feature);
 
 /** Subscriptions live in the store; the index changes under a claim owned by this instance. */
 export type SubscriptionDeps = Pick<Deps, 'store' | 'instanceId'>;
 
-export async function getSubscription(deps: SubscriptionDeps, channel: string): Promise<Subscription | undefined> {
-  const parsed = SubscriptionSchema.safeParse(await deps.store.kv.get(subKey(channel)));
+export async function getSubscription(
+  deps: SubscriptionDeps,
+  channel: string,
+  kind = VISITORS_DIGEST,
+): Promise<Subscription | undefined> {
+  const parsed = SubscriptionSchema.safeParse(await deps.store.kv.get(subKey(channel, kind)));
   return parsed.success ? parsed.data : undefined;
 }
 
-export async function listSubscriptions(deps: SubscriptionDeps): Promise<Subscription[]> {
-  const channels = await readList(deps.store, INDEX);
-  const subs = await Promise.all(channels.map((channel) => getSubscription(deps, channel)));
+export async function listSubscriptions(deps: SubscriptionDeps, kind = VISITORS_DIGEST): Promise<Subscription[]> {
+  const channels = await readList(deps.store, indexOf(kind));
+  const subs = await Promise.all(channels.map((channel) => getSubscription(deps, channel, kind)));
   return subs.filter((s): s is Subscription => s !== undefined);
 }
 
-export async function saveSubscription(deps: SubscriptionDeps, subscription: Subscription): Promise<void> {
-  await deps.store.kv.set(subKey(subscription.channel), subscription);
-  await updateIndex(deps, (channels) => [...new Set([...channels, subscription.channel])]);
+export async function saveSubscription(
+  deps: SubscriptionDeps,
+  subscription: Subscription,
+  kind = VISITORS_DIGEST,
+): Promise<void> {
+  await deps.store.kv.set(subKey(subscription.channel, kind), subscription);
+  await updateIndex(deps, kind, (channels) => [...new Set([...channels, subscription.channel])]);
 }
 
 /** Ends a channel's subscription. True when there was one. */
-export async function deleteSubscription(deps: SubscriptionDeps, channel: string): Promise<boolean> {
-  const existed = await deps.store.kv.delete(subKey(channel));
-  await updateIndex(deps, (channels) => channels.filter((c) => c !== channel));
+export async function deleteSubscription(
+  deps: SubscriptionDeps,
+  channel: string,
+  kind = VISITORS_DIGEST,
+): Promise<boolean> {
+  const existed = await deps.store.kv.delete(subKey(channel, kind));
+  await updateIndex(deps, kind, (channels) => channels.filter((c) => c !== channel));
   return existed;
 }
 
-function updateIndex(deps: SubscriptionDeps, change: (channels: string[]) => string[]): Promise<void> {
-  return changeList(deps.store, INDEX, deps.instanceId, change);
+function updateIndex(
+  deps: SubscriptionDeps,
+  kind: DigestKind,
+  change: (channels: string[]) => string[],
+): Promise<void> {
+  return changeList(deps.store, indexOf(kind), deps.instanceId, change);
 }

@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { NOT_IN_CHANNEL, slackErrorCode } from '../../slack/errors.js';
 import type { DigestRequest } from '../requests.js';
+import { VISITORS_DIGEST } from './kind.js';
 import type { Schedule } from './schedule.js';
 import { endSubscription, type SchedulerDeps, scheduleDigest } from './scheduler.js';
 import { getSubscription, type Subscription, saveSubscription } from './store.js';
@@ -19,14 +20,15 @@ export type DigestResult =
 export async function manageDigest(
   deps: SchedulerDeps & Pick<Deps, 'log' | 'now' | 'slack'>,
   { command, project, audience }: DigestRequest,
+  kind = VISITORS_DIGEST,
 ): Promise<DigestResult> {
   const { channel, userId } = audience;
   switch (command.kind) {
     case 'show':
-      return { kind: 'shown', subscription: await getSubscription(deps, channel) };
+      return { kind: 'shown', subscription: await getSubscription(deps, channel, kind) };
     case 'off': {
-      const existed = await endSubscription(deps, channel);
-      deps.log.info('visitors.digest_unsubscribed', { user: userId, channel, existed });
+      const existed = await endSubscription(deps, channel, kind);
+      deps.log.info(`${kind.feature}.digest_unsubscribed`, { user: userId, channel, existed });
       return { kind: 'ended', existed };
     }
     case 'subscribe': {
@@ -34,9 +36,9 @@ export async function manageDigest(
       const code = await cannotPost(deps, channel);
       if (code) return { kind: 'cannot_post', schedule, code };
       const subscription = { channel, project, schedule, createdBy: userId, createdAt: deps.now() };
-      await saveSubscription(deps, subscription);
-      await scheduleDigest(deps, subscription);
-      deps.log.info('visitors.digest_subscribed', { user: userId, channel, cadence: schedule.cadence });
+      await saveSubscription(deps, subscription, kind);
+      await scheduleDigest(deps, subscription, kind);
+      deps.log.info(`${kind.feature}.digest_subscribed`, { user: userId, channel, cadence: schedule.cadence });
       return { kind: 'subscribed', schedule };
     }
   }

@@ -5,6 +5,7 @@ import { decodeSlackText } from '../../slack/decode.js';
 import type { Message } from '../../slack/message.js';
 import type { Audience } from '../../slack/reply.js';
 import { parseVisitorsCommand } from '../date-range.js';
+import { VISITORS_DIGEST } from '../digest/kind.js';
 import { digestCopy } from '../digest/messages.js';
 import { parseDigestCommand } from '../digest/schedule.js';
 import { errorCopy, helpMessage, notice } from '../messages.js';
@@ -16,8 +17,8 @@ export const COMMAND = '/visitors';
 
 export type CommandArgs = Pick<SlackCommandMiddlewareArgs & AllMiddlewareArgs, 'ack' | 'command' | 'context'>;
 
-/** The words after `/visitors [--project id] digest`. */
-type DigestWords = { project?: string; words: string[] };
+/** The words after `/visitors [--project id] digest`, and the whole text as typed (echoed when it cannot be read). */
+export type DigestWords = { project?: string; words: string[]; text: string };
 
 /** What the command's text asks for (`parsed`, for the log): work to hand on, or the door's own answer. */
 type Decoded = { parsed: string } & (
@@ -38,8 +39,8 @@ export async function visitorsCommand(deps: DoorDeps, { ack, command, context }:
   const digest = digestWords(text);
   // Days, and a digest's hour, are the person's: the zone they set in Slack.
   const tz = await zoneOf(deps, audience.userId);
-  const decoded = digest
-    ? decodeDigest(deps, digest, { audience, tz }, accessOf(context).allowed)
+  const decoded: Decoded = digest
+    ? { parsed: 'digest', ...decodeDigest(deps, digest, { audience, tz }, accessOf(context).allowed) }
     : decodeReport(deps, text, { audience, tz });
   deps.log.info('visitors.command', { user: audience.userId, channel: audience.channel, parsed: decoded.parsed });
   if ('answer' in decoded) return answerAtDoor(deps, audience, decoded.answer);
@@ -49,7 +50,7 @@ export async function visitorsCommand(deps: DoorDeps, { ack, command, context }:
 }
 
 /** Who asked where, and the zone of their days. */
-type Asker = { audience: Audience; tz: string };
+export type Asker = { audience: Audience; tz: string };
 
 /** A report's words: its request, or the answer instead; `place` is the channel whose project it is about. */
 export function decodeReport(
@@ -72,28 +73,38 @@ export function decodeReport(
   return { parsed: parsed.kind, task, request: { query, project, audience } };
 }
 
-function decodeDigest(deps: DoorDeps, digest: DigestWords, { audience, tz }: Asker, allowed: boolean): Decoded {
-  const parsed = 'digest';
+/**
+ * `… digest [words]` of `kind`'s command: its request (show, end or set this conversation's digest), or the answer
+ * instead. Anyone may look at the digest; ending or setting it follows the `/agent` allow-lists (`allowed`).
+ */
+export function decodeDigest(
+  deps: DoorDeps,
+  digest: DigestWords,
+  { audience, tz }: Asker,
+  allowed: boolean,
+  kind = VISITORS_DIGEST,
+): { answer: Message } | { task: 'digest'; request: DigestRequest } {
   const project = digest.project ?? deps.projects.forChannel(audience.channel);
   if (!deps.projects.knows(project)) {
-    const projects = describeProjects(deps.projects, audience.channel, COMMAND);
-    return { parsed, answer: notice(errorCopy.unknownProject(project, projects)) };
+    const projects = describeProjects(deps.projects, audience.channel, kind.command);
+    return { answer: notice(errorCopy.unknownProject(project, projects)) };
   }
-  const command = parseDigestCommand(digest.words, tz);
-  if (command.kind === 'invalid') return { parsed, answer: notice(digestCopy.invalid(command.problem)) };
-  // Anyone may look at the digest; ending or setting it follows the `/agent` allow-lists.
+  const command = parseDigestCommand(digest.words, tz, kind.cadences);
+  if (command.kind === 'invalid') {
+    return { answer: notice(digestCopy.invalid(command.problem, `${kind.command} ${digest.text}`, kind)) };
+  }
   if (command.kind !== 'show' && !allowed) {
-    deps.log.info('visitors.digest_refused', { user: audience.userId, channel: audience.channel });
-    return { parsed, answer: notice(digestCopy.refused) };
+    deps.log.info(`${kind.feature}.digest_refused`, { user: audience.userId, channel: audience.channel });
+    return { answer: notice(digestCopy.refused) };
   }
-  return { parsed, task: 'digest', request: { command, project, audience } };
+  return { task: 'digest', request: { command, project, audience } };
 }
 
-/** The words after `/visitors [--project id] digest`, or undefined when the command is not about digests. */
-function digestWords(text: string): DigestWords | undefined {
+/** The words after `[--project id] digest`, or undefined when the command is not about digests. */
+export function digestWords(text: string): DigestWords | undefined {
   const option = takeProjectOption(text);
   if ('missing' in option) return undefined; // the report parser explains `--project`
   const [first, ...words] = option.rest.toLowerCase().split(/\s+/);
   if (first !== 'digest') return undefined;
-  return { ...(option.project && { project: option.project }), words };
+  return { ...(option.project && { project: option.project }), words: words.filter(Boolean), text };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { OUTCOME_EVENT_TYPE } from '../../../src/agent/job-messages.js';
 import { jobMetadata } from '../../../src/agent/job-metadata.js';
 import { healLoss } from '../../../src/healing/start.js';
+import { INSIGHTS_DIGEST } from '../../../src/insights/index.js';
 import { keys } from '../../../src/store/keys.js';
 import { digestMetadata } from '../../../src/visitors/digest/metadata.js';
 import { getSubscription } from '../../../src/visitors/digest/store.js';
@@ -149,6 +150,23 @@ describe('healing: what the store lost is rebuilt from Slack and the service', (
     expect(await heal()).toMatchObject({ subscriptions: 1, schedulers: 1 });
     expect(await getSubscription(deps, CHANNEL_ID)).toEqual({ ...subscription, schedule });
     expect((await engine.schedules('digests')).map((s) => s.id)).toEqual([`digest/${CHANNEL_ID}`]);
+  });
+
+  it('an insights digest subscription comes back beside the visitors digest of the same channel', async () => {
+    const { deps, engine } = unit();
+    const schedule = { cadence: 'weekly' as const, hour: 16, minute: 30, weekday: 5 };
+    const subscription = { channel: CHANNEL_ID, project: 'proj_test', createdBy: USER_ID, createdAt: 5 };
+    const period = { from: '2026-11-16', to: '2026-11-22' };
+    const insights = digestMetadata({ ...subscription, schedule }, period, INSIGHTS_DIGEST);
+    await deps.slack.chat.postMessage({ channel: CHANNEL_ID, text: 'Weekly insights digest', metadata: insights });
+    const visitors = digestMetadata({ ...subscription, schedule: { cadence: 'daily', hour: 9, minute: 0 } }, period);
+    await deps.slack.chat.postMessage({ channel: CHANNEL_ID, text: 'Daily visitors digest', metadata: visitors });
+
+    expect(await heal()).toMatchObject({ subscriptions: 2, schedulers: 2 });
+    expect(await getSubscription(deps, CHANNEL_ID, INSIGHTS_DIGEST)).toEqual({ ...subscription, schedule });
+    expect(await getSubscription(deps, CHANNEL_ID)).toMatchObject({ schedule: { cadence: 'daily' } });
+    const ids = (await engine.schedules('digests')).map((s) => s.id).sort();
+    expect(ids).toEqual([`digest/${CHANNEL_ID}`, `insights-digest/${CHANNEL_ID}`]);
   });
 
   it('waits while another instance heals and is done when it records the loss healed', async () => {

@@ -1,0 +1,85 @@
+import type { Deps } from '../../deps.js';
+import { classifySlackError } from '../../slack/errors.js';
+import type { Message } from '../../slack/message.js';
+import { findPosted } from '../../slack/witness.js';
+import type { DayRange } from '../periods.js';
+import type { ScheduledDigest } from '../requests.js';
+import type { DigestKind } from './kind.js';
+import { digestEndedNote } from './messages.js';
+import { digestMetadata } from './metadata.js';
+import { latestDue } from './schedule.js';
+import { endSubscription, type SchedulerDeps } from './scheduler.js';
+import { getSubscription, type Subscription } from './store.js';
+
+// What every kind of digest does with its message once made, and with each occurrence of its scheduler.
+
+export type DigestOutcome = 'posted' | 'failed' | 'ended';
+export type DeliverDeps = SchedulerDeps & Pick<Deps, 'slack' | 'replies' | 'log' | 'now'>;
+
+/**
+ * Posts a digest in its channel with its subscription in the metadata (the witness, and what healing reads back). A
+ * subscription Slack refuses for good (the bot removed, the channel archived, the post not allowed there) ends here,
+ * and whoever set it up is told privately.
+ */
+export async function deliverDigest(
+  deps: DeliverDeps,
+  kind: DigestKind,
+  { subscription, period, message }: { subscription: Subscription; period: DayRange; message: Message },
+): Promise<DigestOutcome> {
+  const { channel, schedule, createdBy } = subscription;
+  const fields = { channel, cadence: schedule.cadence, from: period.from, to: period.to };
+  const metadata = digestMetadata(subscription, period, kind);
+  const payload = metadata.event_payload;
+  try {
+    await deps.slack.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false, metadata });
+    return 'posted';
+  } catch (error) {
+    const { kind: failure, code } = classifySlackError(error);
+    // Slack may have stored it anyway: read the channel before calling it failed.
+    const stored =
+      failure === 'transient' &&
+      (await findPosted(
+        deps.slack,
+        { channel },
+        kind.eventType,
+        (p) => p.cadence === payload.cadence && p.from === payload.from,
+        // the channel could not be read either: it counts as not posted.
+      ).catch(() => undefined));
+    if (stored) {
+      deps.log.info(`${kind.feature}.digest_found`, { ...fields, code });
+      return 'posted';
+    }
+    if (failure !== 'final') {
+      deps.log.warn(`${kind.feature}.digest_failed`, { ...fields, reason: 'post', code });
+      return 'failed';
+    }
+    await endSubscription(deps, channel, kind);
+    deps.log.warn(`${kind.feature}.digest_ended`, { ...fields, code, reason: 'Slack refused the digest for good' });
+    await deps.replies
+      .direct(createdBy, digestEndedNote(channel, schedule.cadence, code, kind))
+      .catch((error) => deps.log.warn(`${kind.feature}.digest_ended_note_failed`, { ...fields, error }));
+    return 'ended';
+  }
+}
+
+/**
+ * One occurrence of a subscription's scheduler (the engine runs each once, on one instance): `send` the digest of
+ * the latest scheduled instant, which is the occurrence itself unless it ran late. A scheduler left by a
+ * subscription that is gone is removed; a digest that did not go out rejects, to be tried again.
+ */
+export async function runScheduled(
+  deps: DeliverDeps,
+  kind: DigestKind,
+  { channel }: ScheduledDigest,
+  send: (subscription: Subscription, dueAt: number) => Promise<DigestOutcome>,
+): Promise<void> {
+  const subscription = await getSubscription(deps, channel, kind);
+  if (!subscription) {
+    await endSubscription(deps, channel, kind);
+    return;
+  }
+  const due = latestDue(subscription.schedule, deps.now(), subscription.createdAt);
+  if (due === undefined) return;
+  // Thrown so the engine tries the occurrence again after its backoff (the `digests` lane's).
+  if ((await send(subscription, due)) === 'failed') throw new Error(`the digest of ${channel} did not go out`);
+}
