@@ -9,7 +9,6 @@ import { type FollowUpDeps, followUp } from './follow-up.js';
 import { readoptThread } from './job-metadata.js';
 import { errors } from './messages.js';
 import type { Turn } from './requests.js';
-import { startingIn } from './start-job.js';
 import { isInstruction, steers } from './steering.js';
 import { startFromTurn } from './turn-start.js';
 
@@ -88,7 +87,7 @@ async function placeOf(deps: TurnDeps, turn: Turn): Promise<Place> {
     return { kind: 'unknown' };
   }
   // the store guard counts the failure; unknown reads as not starting.
-  const starting = await startingIn(deps, deps.projects.all, channel, threadTs).catch(() => undefined);
+  const starting = await deps.store.jobs.startingIn(deps.projects.all, channel, threadTs).catch(() => undefined);
   if (starting) return { kind: 'starting', thread: starting };
   const binding = await readoptThread(deps, deps.projects.all, { channel, threadTs }).catch((error: unknown) => {
     deps.log.warn('store.readopt_failed', { channel, error });
