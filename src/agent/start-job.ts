@@ -1,12 +1,10 @@
 import type { Deps } from '../deps.js';
 import { describeFailure, type FailedResult, logFailure, mayHaveRun } from '../mintlify/failure.js';
-import { slackErrorCode } from '../slack/errors.js';
 import type { JobBinding, JobRecord, ThreadKind } from '../store/jobs.js';
 import { persist } from '../store/retry.js';
 import type { FileContext } from './file-context.js';
-import { rootMessage } from './job-messages.js';
 import { errors } from './messages.js';
-import { contextNoteOf, postRootMessage } from './root-post.js';
+import { contextNoteOf, markRootUnknown, postRootMessage, withdrawRoot } from './root-post.js';
 import type { ThreadContext } from './thread-context.js';
 import { observationOf } from './tracking/decide.js';
 import { refreshNow } from './tracking/root-message.js';
@@ -157,21 +155,15 @@ async function createAndBind(
  * keeps it: the service counted it).
  */
 async function withdraw(deps: StartJobDeps, input: StartJobInput, statusTs: string, failed: FailedResult) {
-  const { log, slack } = deps;
+  const { log } = deps;
   const { channel, project } = input;
   if (mayHaveRun(failed.failure)) {
     log.error('mintlify.create_job', { outcome: 'unknown', project, channel, error: describeFailure(failed) });
-    const pending = { ...input, contextNote: contextNoteOf(input) };
-    const message = rootMessage(pending, { showProject: deps.projects.all.length > 1, unknown: true });
-    await slack.chat
-      .update({ channel, ts: statusTs, ...message })
-      .catch((e) => log.warn('slack.update_failed', { op: 'agent.root', slack_error: slackErrorCode(e) }));
+    await markRootUnknown(deps, { ...input, showProject: deps.projects.all.length > 1 }, statusTs);
     return refused({ code: 'service', failed });
   }
   logFailure(log, 'mintlify.create_job', failed);
-  await slack.chat
-    .delete({ channel, ts: statusTs })
-    .catch((e) => log.warn('slack.delete_failed', { channel, slack_error: slackErrorCode(e) }));
+  await withdrawRoot(deps, channel, statusTs);
   if (failed.failure.code !== 'rate_limited') await refundCreate(deps, project);
   return refused({ code: 'service', failed });
 }
