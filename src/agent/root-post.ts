@@ -12,8 +12,9 @@ import { cardMarkOf, refreshPlanCard, startPlanCard } from './plan-stream.js';
 import type { ThreadContext } from './thread-context.js';
 
 // A job's root message in Slack, every write to it: posted before the job exists, rewritten from the record as the
-// job goes, left saying "status unknown" or withdrawn when the service gives no job. What it says is
-// `job-messages.ts` (the status line) and `plan-card.ts` (the plan card); when it is rewritten, `tracking/root-message.ts`.
+// job goes, left saying "status unknown" or withdrawn when the service gives no job. What it says is in
+// `job-messages.ts` (the status line) and `plan-card.ts` (the plan card); when it is rewritten, in
+// `tracking/root-message.ts`.
 
 /** `metadata.event_type` of a root message, so a post whose answer was lost can be found again. */
 const REQUEST_EVENT_TYPE = 'mintlify_agent_request';
