@@ -6,10 +6,10 @@ import { keys } from '../store/keys.js';
 import { followUpRefusalAnswer } from './answers.js';
 import { readFileContext } from './file-context.js';
 import { type FollowUpDeps, followUp } from './follow-up.js';
+import type { Instruction } from './instruction.js';
 import { readoptThread } from './job-metadata.js';
 import { errors } from './messages.js';
 import type { Turn } from './requests.js';
-import { startingIn } from './start-job.js';
 import { isInstruction, steers } from './steering.js';
 import { startFromTurn } from './turn-start.js';
 
@@ -57,9 +57,10 @@ export type TurnDeps = FollowUpDeps &
 
 /**
  * The one path of every conversational door. Each message is handled once per deployment: by `event_id` (Slack's
- * retries) and by `client_msg_id` (a mention arrives as two events), claimed in the store.
+ * retries) and by `client_msg_id` (a mention arrives as two events), claimed in the store. `instruction`: the
+ * turn's, when its door read it already (the pane).
  */
-export async function handleTurn(deps: TurnDeps, turn: Turn): Promise<void> {
+export async function handleTurn(deps: TurnDeps, turn: Turn, instruction?: Instruction): Promise<void> {
   const audience: Audience = { channel: turn.channel, userId: turn.userId, threadTs: turn.threadTs };
   const place = await placeOf(deps, turn);
   const route = routeOf(place, turn, deps.config.followUps);
@@ -72,7 +73,7 @@ export async function handleTurn(deps: TurnDeps, turn: Turn): Promise<void> {
   }
   if (route === 'still_starting') return deps.replies.privately(audience, errors.jobStarting(turn.text));
   if (place.kind === 'job') return passOn(deps, turn, place, audience);
-  return startFromTurn(deps, turn, audience);
+  return startFromTurn(deps, turn, audience, instruction);
 }
 
 async function placeOf(deps: TurnDeps, turn: Turn): Promise<Place> {
@@ -88,7 +89,7 @@ async function placeOf(deps: TurnDeps, turn: Turn): Promise<Place> {
     return { kind: 'unknown' };
   }
   // the store guard counts the failure; unknown reads as not starting.
-  const starting = await startingIn(deps, deps.projects.all, channel, threadTs).catch(() => undefined);
+  const starting = await deps.store.jobs.startingIn(deps.projects.all, channel, threadTs).catch(() => undefined);
   if (starting) return { kind: 'starting', thread: starting };
   const binding = await readoptThread(deps, deps.projects.all, { channel, threadTs }).catch((error: unknown) => {
     deps.log.warn('store.readopt_failed', { channel, error });

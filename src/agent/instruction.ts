@@ -24,23 +24,26 @@ export function parseAgentCommand(text: string): AgentCommand {
 export type Instruction = { kind: 'start'; prompt: string; project: string } | { kind: 'answer'; message: Message };
 
 /**
- * Reads what a person typed (plain text, decoded at the door) for `/agent` and the conversational doors alike:
- * `help` and `projects` are answered with `usage` (each door's own) and the projects this place knows; an unknown
- * project is refused with the instruction echoed; anything else starts a job on the chosen or the channel's project.
+ * Reads what a person typed for `/agent` and the conversational doors alike, once per request: `help` and `projects`
+ * are answered with `usage` (each door's own) and the projects this place knows; an unknown project is refused with
+ * the instruction echoed; anything else starts a job on the chosen or the channel's project. `text` is as the door
+ * has it and `decode` makes it plain for an echo (the `/agent` door reads Slack's wire text and decodes a start's
+ * prompt itself, with names, after its ack); the conversational doors hand in plain text.
  */
 export function readInstruction(
   text: string,
   projects: Projects,
   channel: string,
   usage: (projects: string) => Message,
+  decode: (text: string) => string = (plain) => plain,
 ): Instruction {
   const request = parseAgentCommand(text);
   const here = describeProjects(projects, channel, '/agent');
   if (request.kind === 'help') return { kind: 'answer', message: usage(here) };
   if (request.kind === 'projects') return { kind: 'answer', message: { text: here } };
   if (request.kind === 'no-project-id' || (request.project && !projects.knows(request.project))) {
-    const unknown = request.kind === 'prompt' ? request.project : undefined;
-    return { kind: 'answer', message: errors.unknownProject(unknown, here, request.prompt) };
+    const unknown = request.kind === 'prompt' && request.project ? decode(request.project) : undefined;
+    return { kind: 'answer', message: errors.unknownProject(unknown, here, decode(request.prompt)) };
   }
   return { kind: 'start', prompt: request.prompt, project: request.project ?? projects.forChannel(channel) };
 }

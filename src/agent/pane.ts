@@ -8,10 +8,10 @@ import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { workspaceOf } from '../workspace-ref.js';
 import { handleTurn, type TurnDeps } from './handle-turn.js';
-import { readInstruction } from './instruction.js';
-import { conversationUsage, paneCopy } from './messages.js';
+import { paneCopy } from './messages.js';
 import { MY_JOBS_WORDS, myJobs } from './my-jobs.js';
 import type { PaneTurn } from './requests.js';
+import { readTurnInstruction } from './turn-start.js';
 
 // Slack's assistant pane (Agents & AI apps): a thread of the person's DM with the app, opened next to the channel
 // they are looking at. A message there is a turn like a DM's; the pane adds where the person is (the thread
@@ -78,7 +78,8 @@ export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: Pane
     const audience = { userId: turn.userId, channel: turn.channel, threadTs };
     return pane.replies.privately(audience, await myJobs(deps, turn.userId, turn.text));
   }
-  const instruction = readInstruction(turn.text, pane.projects, turn.channel, conversationUsage);
+  // Read once: for the title here, and for the job handleTurn starts.
+  const instruction = readTurnInstruction(pane, turn);
   // the store guard counts the failure; unknown only skips the title and status.
   const job = await deps.store.jobs.forThread(deps.projects.all, turn.channel, threadTs).catch(() => undefined);
   if (instruction.kind === 'start' && !job && turn.allowed) {
@@ -91,7 +92,7 @@ export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: Pane
       .setStatus({ ...thread, status: paneCopy.starting, loading_messages: paneCopy.loading })
       .catch((error) => deps.log.warn('slack.pane_failed', { op: 'set_status', slack_error: slackErrorCode(error) }));
   }
-  await handleTurn(pane, turn);
+  await handleTurn(pane, turn, instruction);
 }
 
 /**

@@ -1,17 +1,35 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Deps } from '../deps.js';
-import { classifySlackError, isNotInChannel } from '../slack/errors.js';
+import { classifySlackError, isNotInChannel, slackErrorCode } from '../slack/errors.js';
 import type { Message } from '../slack/message.js';
 import { findPosted } from '../slack/witness.js';
+import type { JobRecord } from '../store/jobs.js';
+import type { FileContext } from './file-context.js';
 import { type PendingJob, rootMessage } from './job-messages.js';
-import { startPlanCard } from './plan-stream.js';
-import type { StartJobInput } from './start-job.js';
+import { jobMetadata } from './job-metadata.js';
+import { cardMarkOf, refreshPlanCard, startPlanCard } from './plan-stream.js';
+import type { ThreadContext } from './thread-context.js';
+
+// A job's root message in Slack, every write to it: posted before the job exists, rewritten from the record as the
+// job goes, left saying "status unknown" or withdrawn when the service gives no job. What it says is in
+// `job-messages.ts` (the status line) and `plan-card.ts` (the plan card); when it is rewritten, in
+// `tracking/root-message.ts`.
 
 /** `metadata.event_type` of a root message, so a post whose answer was lost can be found again. */
 const REQUEST_EVENT_TYPE = 'mintlify_agent_request';
 /** A 429 on the root message is waited out, once, when Slack asks for at most this long. */
 const ROOT_RETRY_MAX_WAIT_MS = 10_000;
+
+/** What a root message shows of a request to start a job (`StartJobInput`), and where it goes. */
+export type RootRequest = PendingJob & {
+  channel: string;
+  /** Post in this thread; unset: a new message. */
+  threadTs?: string | undefined;
+  files?: Pick<FileContext, 'note'> | undefined;
+  context?: Pick<ThreadContext, 'note'> | undefined;
+  showProject: boolean;
+};
 
 export type RootPost = { ok: true; ts: string } | { ok: false; code: string; notInChannel: boolean };
 
@@ -22,7 +40,7 @@ export type RootPost = { ok: true; ts: string } | { ok: false; code: string; not
  */
 export async function postRootMessage(
   deps: Pick<Deps, 'slack' | 'store' | 'log' | 'workspace' | 'config'>,
-  input: StartJobInput & { showProject: boolean },
+  input: RootRequest,
 ): Promise<RootPost> {
   const requestId = randomUUID();
   const where = { channel: input.channel, threadTs: input.threadTs };
@@ -80,7 +98,44 @@ async function planCard(
   }
 }
 
+/**
+ * Rewrites the root from the stored record: its status line, or its plan card (`plan-stream.ts`) when it was started
+ * as one. Slack's failures are thrown, for the caller's retries.
+ */
+export async function rewriteRoot(
+  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'now' | 'projects'>,
+  record: JobRecord,
+): Promise<void> {
+  const options = { now: deps.now(), showProject: deps.projects.all.length > 1 };
+  const card = await cardMarkOf(deps, record);
+  if (card) return refreshPlanCard(deps, record, card, options);
+  const message = rootMessage(record, options);
+  // The metadata carries the job, so a thread whose record the store lost can be bound again from it.
+  const metadata = jobMetadata(record);
+  await deps.slack.chat.update({ channel: record.channel, ts: record.statusTs, ...message, metadata });
+}
+
+/** The service may have created the job, or not: the root stays and says its status is unknown. */
+export async function markRootUnknown(
+  deps: Pick<Deps, 'slack' | 'log'>,
+  input: RootRequest,
+  statusTs: string,
+): Promise<void> {
+  const pending = { ...input, contextNote: contextNoteOf(input) };
+  const message = rootMessage(pending, { showProject: input.showProject, unknown: true });
+  await deps.slack.chat
+    .update({ channel: input.channel, ts: statusTs, ...message })
+    .catch((e) => deps.log.warn('slack.update_failed', { op: 'agent.root', slack_error: slackErrorCode(e) }));
+}
+
+/** The service refused the job: its root goes. */
+export async function withdrawRoot(deps: Pick<Deps, 'slack' | 'log'>, channel: string, statusTs: string) {
+  await deps.slack.chat
+    .delete({ channel, ts: statusTs })
+    .catch((e) => deps.log.warn('slack.delete_failed', { channel, slack_error: slackErrorCode(e) }));
+}
+
 /** What the status line says about what came with the instruction: its files, the thread's context. */
-export function contextNoteOf(input: Pick<StartJobInput, 'files' | 'context'>): string | undefined {
+export function contextNoteOf(input: Pick<RootRequest, 'files' | 'context'>): string | undefined {
   return [input.files?.note, input.context?.note].filter(Boolean).join(' · ') || undefined;
 }

@@ -1,13 +1,10 @@
 import type { Deps } from '../deps.js';
 import { describeFailure, type FailedResult, logFailure, mayHaveRun } from '../mintlify/failure.js';
-import { slackErrorCode } from '../slack/errors.js';
 import type { JobBinding, JobRecord, ThreadKind } from '../store/jobs.js';
-import { keys } from '../store/keys.js';
 import { persist } from '../store/retry.js';
 import type { FileContext } from './file-context.js';
-import { rootMessage } from './job-messages.js';
 import { errors } from './messages.js';
-import { contextNoteOf, postRootMessage } from './root-post.js';
+import { contextNoteOf, markRootUnknown, postRootMessage, withdrawRoot } from './root-post.js';
 import type { ThreadContext } from './thread-context.js';
 import { observationOf } from './tracking/decide.js';
 import { refreshNow } from './tracking/root-message.js';
@@ -84,31 +81,14 @@ export async function startJob(deps: StartJobDeps, input: StartJobInput): Promis
   }
   const threadTs = input.threadTs ?? posted.ts;
   // Until the job is bound, a reply in its thread is not yet a follow-up: mark the thread so it is answered.
-  const starting = keys.starting(project, channel, threadTs);
   // the store guard counts the failure; without the mark a reply meanwhile is only not answered.
-  await store.kv.set(starting, input.thread ?? 'own', STARTING_TTL_MS).catch(() => {});
+  await store.jobs.markStarting(project, channel, threadTs, input.thread ?? 'own').catch(() => {});
   try {
     return await createAndBind(deps, input, posted.ts, threadTs);
   } finally {
     // the store guard counts the failure; the mark lapses by its TTL.
-    await store.kv.delete(starting).catch(() => {});
+    await store.jobs.clearStarting(project, channel, threadTs).catch(() => {});
   }
-}
-
-/** How long a thread counts as starting at most: longer than the service's create call can take. */
-const STARTING_TTL_MS = 60_000;
-
-/** Whose thread it is, when a job of one of `projects` is being started in it right now; otherwise `undefined`. */
-export async function startingIn(
-  deps: Pick<Deps, 'store'>,
-  projects: readonly string[],
-  channel: string,
-  threadTs: string,
-): Promise<ThreadKind | undefined> {
-  const marks = await Promise.all(projects.map((p) => deps.store.kv.get(keys.starting(p, channel, threadTs))));
-  const mark = marks.find(Boolean);
-  // A mark written before the kind was kept (`true`) is read as the bot's own thread.
-  return mark ? (mark === 'joined' ? 'joined' : 'own') : undefined;
 }
 
 const refused = (refusal: StartRefusal): StartJobResult => ({ ok: false, refusal });
@@ -175,21 +155,15 @@ async function createAndBind(
  * keeps it: the service counted it).
  */
 async function withdraw(deps: StartJobDeps, input: StartJobInput, statusTs: string, failed: FailedResult) {
-  const { log, slack } = deps;
+  const { log } = deps;
   const { channel, project } = input;
   if (mayHaveRun(failed.failure)) {
     log.error('mintlify.create_job', { outcome: 'unknown', project, channel, error: describeFailure(failed) });
-    const pending = { ...input, contextNote: contextNoteOf(input) };
-    const message = rootMessage(pending, { showProject: deps.projects.all.length > 1, unknown: true });
-    await slack.chat
-      .update({ channel, ts: statusTs, ...message })
-      .catch((e) => log.warn('slack.update_failed', { op: 'agent.root', slack_error: slackErrorCode(e) }));
+    await markRootUnknown(deps, { ...input, showProject: deps.projects.all.length > 1 }, statusTs);
     return refused({ code: 'service', failed });
   }
   logFailure(log, 'mintlify.create_job', failed);
-  await slack.chat
-    .delete({ channel, ts: statusTs })
-    .catch((e) => log.warn('slack.delete_failed', { channel, slack_error: slackErrorCode(e) }));
+  await withdrawRoot(deps, channel, statusTs);
   if (failed.failure.code !== 'rate_limited') await refundCreate(deps, project);
   return refused({ code: 'service', failed });
 }

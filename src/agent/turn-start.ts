@@ -3,7 +3,7 @@ import { slackErrorCode } from '../slack/errors.js';
 import type { Audience } from '../slack/reply.js';
 import { startRefusalAnswer } from './answers.js';
 import { readFileContext } from './file-context.js';
-import { readInstruction } from './instruction.js';
+import { type Instruction, readInstruction } from './instruction.js';
 import { conversationUsage } from './messages.js';
 import type { Turn } from './requests.js';
 import { type StartJobDeps, startJob } from './start-job.js';
@@ -12,14 +12,15 @@ import { readThreadContext } from './thread-context.js';
 /**
  * A message addressed to the bot outside a job's thread: the same words as `/agent` (`help`, `projects`,
  * `--project <id> <instruction>`), and a job started in the message's thread with the thread's earlier messages as
- * context. Refusals are told privately where the person wrote.
+ * context. Refusals are told privately where the person wrote. `instruction`: the turn's, when its door read it
+ * already (the pane, for the thread's title).
  */
 export async function startFromTurn(
   deps: StartJobDeps & Pick<Deps, 'replies' | 'config'>,
   turn: Turn,
   audience: Audience,
+  instruction: Instruction = readTurnInstruction(deps, turn),
 ): Promise<void> {
-  const instruction = readInstruction(turn.text, deps.projects, turn.channel, conversationUsage);
   if (instruction.kind === 'answer') return deps.replies.privately(audience, instruction.message);
   const context = turn.threadTs
     ? await readThreadContext(deps, { ...turn, threadTs: turn.threadTs, beforeTs: turn.ts }).catch((error) => {
@@ -46,4 +47,9 @@ export async function startFromTurn(
   if (!result.ok) {
     await deps.replies.privately(audience, startRefusalAnswer(result.refusal, instruction.prompt, deps.now()));
   }
+}
+
+/** What a turn asks for, read with the projects as `deps` routes its channel. */
+export function readTurnInstruction(deps: Pick<Deps, 'projects'>, turn: Pick<Turn, 'text' | 'channel'>): Instruction {
+  return readInstruction(turn.text, deps.projects, turn.channel, conversationUsage);
 }

@@ -9,7 +9,9 @@ import {
   type JobStore,
   type PostPermit,
   RECORD_TTL_MS,
+  STARTING_TTL_MS,
   type StoppedKind,
+  type ThreadKind,
   type Transition,
   USER_INDEX_MAX,
 } from './jobs.js';
@@ -64,6 +66,8 @@ export class MemoryJobStore implements JobStore {
   // turns into a dictionary, 4-5 times as big.
   readonly #records = new CacheableMemory({ checkInterval: SWEEP_MS, useClone: false });
   readonly #threads = new CacheableMemory({ checkInterval: SWEEP_MS, useClone: false });
+  /** Threads whose job is being created, by `threadKey`: the kind of thread each will be. */
+  readonly #starting = new CacheableMemory({ checkInterval: SWEEP_MS, useClone: false });
   readonly #activeSets = new Map<string, Set<string>>();
   /** Each person's jobs, oldest first, the newest `USER_INDEX_MAX` kept. */
   readonly #byUser = new Map<string, JobRef[]>();
@@ -145,9 +149,26 @@ export class MemoryJobStore implements JobStore {
     return (this.#byUser.get(userId) ?? []).slice(-limit).reverse();
   }
 
+  async markStarting(project: string, channel: string, threadTs: string, thread: ThreadKind): Promise<void> {
+    this.#starting.set(threadKey(project, channel, threadTs), thread, STARTING_TTL_MS);
+  }
+
+  async startingIn(projects: readonly string[], channel: string, threadTs: string): Promise<ThreadKind | undefined> {
+    for (const project of projects) {
+      const thread = this.#starting.get<ThreadKind>(threadKey(project, channel, threadTs));
+      if (thread) return thread;
+    }
+    return undefined;
+  }
+
+  async clearStarting(project: string, channel: string, threadTs: string): Promise<void> {
+    this.#starting.delete(threadKey(project, channel, threadTs));
+  }
+
   close(): void {
     this.#records.stopIntervalCheck();
     this.#threads.stopIntervalCheck();
+    this.#starting.stopIntervalCheck();
   }
 
   #active(project: string): Set<string> {

@@ -10,7 +10,9 @@ import {
   type JobStore,
   type PostPermit,
   RECORD_TTL_MS,
+  STARTING_TTL_MS,
   type StoppedKind,
+  type ThreadKind,
   type Transition,
   toFields,
   USER_INDEX_MAX,
@@ -194,6 +196,23 @@ export class RedisJobStore implements JobStore {
       const [project, jobId] = JSON.parse(member) as [string, string];
       return { project, jobId };
     });
+  }
+
+  async markStarting(project: string, channel: string, threadTs: string, thread: ThreadKind): Promise<void> {
+    await this.client.set(this.#at(keys.starting(project, channel, threadTs)), thread, {
+      expiration: { type: 'PX', value: STARTING_TTL_MS },
+    });
+  }
+
+  async startingIn(projects: readonly string[], channel: string, threadTs: string): Promise<ThreadKind | undefined> {
+    if (projects.length === 0) return undefined;
+    const marks = await this.client.mGet(projects.map((p) => this.#at(keys.starting(p, channel, threadTs))));
+    const mark = marks.find((m) => typeof m === 'string' && m !== '');
+    return mark ? (mark === 'joined' ? 'joined' : 'own') : undefined;
+  }
+
+  async clearStarting(project: string, channel: string, threadTs: string): Promise<void> {
+    await this.client.del(this.#at(keys.starting(project, channel, threadTs)));
   }
 
   #at(key: string): string {

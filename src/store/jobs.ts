@@ -24,6 +24,9 @@ export type StoppedKind = 'untracked' | 'stopped' | 'halted';
 /** Ended jobs are kept a while so late thread replies still find their job. */
 export const RECORD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
+/** How long a thread counts as starting at most: longer than the service's create call can take. */
+export const STARTING_TTL_MS = 60_000;
+
 /** A job is named by its project and its id: two projects may use the same id. */
 export type { JobRef } from './keys.js';
 
@@ -161,6 +164,15 @@ export interface JobStore {
   untrack(ref: JobRef): Promise<void>;
   /** The jobs `userId` started, newest first, at most `limit` (App Home); ended records may have expired since. */
   forUser(userId: string, limit: number): Promise<JobRef[]>;
+  /**
+   * A job of `project` is being created in this thread, which will be `thread`'s kind: until `clearStarting` (or
+   * `STARTING_TTL_MS` at most), before the job is bound, a reply in it is answered "still starting".
+   */
+  markStarting(project: string, channel: string, threadTs: string, thread: ThreadKind): Promise<void>;
+  /** Whose thread it is, when a job of one of `projects` is being started in it right now; otherwise `undefined`. */
+  startingIn(projects: readonly string[], channel: string, threadTs: string): Promise<ThreadKind | undefined>;
+  /** The job of `project` in this thread is bound, or will not be: the thread no longer counts as starting. */
+  clearStarting(project: string, channel: string, threadTs: string): Promise<void>;
 }
 
 /** Each person's index keeps their newest jobs only. */

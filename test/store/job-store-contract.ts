@@ -233,6 +233,30 @@ export function jobStoreContract(current: () => Store): void {
       expect(await jobs().forUser('U3', 10)).toEqual([]);
     });
 
+    it('marks a thread whose job is being created, with whose thread it will be, until the mark is cleared', async () => {
+      const thread = ['C1', '1700000000.000100'] as const;
+      expect(await jobs().startingIn(['proj_a'], ...thread)).toBeUndefined();
+      await jobs().markStarting('proj_a', ...thread, 'joined');
+      expect(await jobs().startingIn(['proj_x', 'proj_a'], ...thread)).toBe('joined');
+      expect(await jobs().startingIn(['proj_b'], ...thread)).toBeUndefined();
+      expect(await jobs().startingIn(['proj_a'], 'C1', '1700000000.000200')).toBeUndefined();
+      expect(await jobs().startingIn([], ...thread)).toBeUndefined();
+      await jobs().markStarting('proj_b', ...thread, 'own');
+      await jobs().clearStarting('proj_a', ...thread);
+      expect(await jobs().startingIn(['proj_a'], ...thread)).toBeUndefined();
+      expect(await jobs().startingIn(['proj_a', 'proj_b'], ...thread)).toBe('own');
+      await jobs().clearStarting('proj_b', ...thread);
+      await jobs().clearStarting('proj_b', ...thread); // cleared already: nothing to do
+      expect(await jobs().startingIn(['proj_a', 'proj_b'], ...thread)).toBeUndefined();
+    });
+
+    it('keeps a starting mark apart from the job it becomes: binding the thread does not clear it', async () => {
+      await jobs().markStarting('proj_a', 'C1', '1700000000.000100', 'own');
+      await jobs().create(binding(), { status: 'active' }, 1);
+      expect(await jobs().startingIn(['proj_a'], 'C1', '1700000000.000100')).toBe('own');
+      expect(await jobs().forThread(['proj_a'], 'C1', '1700000000.000100')).toEqual(ref());
+    });
+
     it('keeps only a person’s newest jobs in their index', async () => {
       for (let i = 0; i < USER_INDEX_MAX + 5; i++) {
         await jobs().create(binding({ jobId: `j${i}`, createdAtMs: 100 + i }), { status: 'active' }, i);

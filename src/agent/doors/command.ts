@@ -38,14 +38,18 @@ export async function agentCommand(
     const where = { userId: command.user_id, channel: command.channel_id, responseUrl: command.response_url };
     return deps.dispatch(agentTasks.stop, { ...where, allowed: true });
   }
-  // Read first without names (no Slack call before the ack); the instruction itself is decoded with names after it.
-  const quick = readInstruction(decodeSlackText(wire), deps.projects, command.channel_id, (here) =>
-    usage(undefined, here),
+  // Read once, on the wire text: usage and refusals go in the ack (no Slack call before it); the instruction itself
+  // is decoded with names (users.info) after it.
+  const instruction = readInstruction(
+    wire,
+    deps.projects,
+    command.channel_id,
+    (here) => usage(undefined, here),
+    decodeSlackText,
   );
-  if (quick.kind === 'answer') return ack({ response_type: 'ephemeral', ...quick.message });
+  if (instruction.kind === 'answer') return ack({ response_type: 'ephemeral', ...instruction.message });
   await ack();
-  const instruction = readInstruction(await decodeWithNames(deps, wire), deps.projects, command.channel_id, usage);
-  if (instruction.kind === 'answer') return; // the same words as above: answered already
+  const prompt = await decodeWithNames(deps, instruction.prompt);
   const audience = { userId: command.user_id, channel: command.channel_id, responseUrl: command.response_url };
-  await deps.dispatch(agentTasks.start, { project: instruction.project, prompt: instruction.prompt, audience });
+  await deps.dispatch(agentTasks.start, { project: instruction.project, prompt, audience });
 }

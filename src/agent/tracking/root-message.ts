@@ -2,10 +2,8 @@ import type { Deps } from '../../deps.js';
 import { Again } from '../../queue/engine.js';
 import { classifySlackError } from '../../slack/errors.js';
 import { budgetKey, holdRootUpdates, rootUpdateBudgets, takeForElapsed, takeForState } from '../../slack/tiers.js';
-import type { JobRecord, JobRef } from '../../store/jobs.js';
-import { rootMessage } from '../job-messages.js';
-import { jobMetadata } from '../job-metadata.js';
-import { cardMarkOf, refreshPlanCard } from '../plan-stream.js';
+import type { JobRef } from '../../store/jobs.js';
+import { rewriteRoot } from '../root-post.js';
 import type { RefreshData } from './lane-data.js';
 import { trackingIds } from './track.js';
 
@@ -37,7 +35,7 @@ export async function refreshRoot(deps: RefreshDeps, data: RefreshData): Promise
       const key = budgetKey(data.workspace);
       const use = newState ? await takeForState(budgets, key) : await takeForElapsed(budgets, key);
       if (!use.ok) return newState ? new Again({ ...data, stateChanged: true }, use.resetInMs) : undefined;
-      await writeRoot(deps, record).finally(use.spent);
+      await rewriteRoot(deps, record).finally(use.spent);
       const latest = await deps.store.jobs.get(ref);
       if (!latest || latest.rev === record.rev) break;
       record = latest;
@@ -56,17 +54,6 @@ export async function refreshRoot(deps: RefreshDeps, data: RefreshData): Promise
   // Other views of the job (App Home) follow its state, not the elapsed-time refreshes.
   if (record && data.stateChanged) await deps.jobWatchers?.changed(record);
   return undefined;
-}
-
-/** Rewrites the root: its status line, or its plan card (`plan-stream.ts`) when it was started as one. */
-async function writeRoot(deps: RefreshDeps, record: JobRecord): Promise<void> {
-  const options = { now: deps.now(), showProject: deps.projects.all.length > 1 };
-  const card = await cardMarkOf(deps, record);
-  if (card) return refreshPlanCard(deps, record, card, options);
-  const message = rootMessage(record, options);
-  // The metadata carries the job, so a thread whose record the store lost can be bound again from it.
-  const metadata = jobMetadata(record);
-  await deps.slack.chat.update({ channel: record.channel, ts: record.statusTs, ...message, metadata });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createQuota, HOURLY_LIMIT } from '../../../src/agent/quota.js';
-import { type StartJobInput, startingIn, startJob } from '../../../src/agent/start-job.js';
+import { type StartJobInput, startJob } from '../../../src/agent/start-job.js';
 import { contextOf } from '../../../src/agent/thread-context.js';
 import { QueueUnavailableError } from '../../../src/queue/engine.js';
 import type { Simulator } from '../../../tools/simulator/server.js';
@@ -39,7 +39,7 @@ describe('startJob', () => {
     expect(tracked).toEqual([{ project: PROJECT, jobId: record.jobId }]);
     expect(watched.map((r) => r.jobId)).toEqual([record.jobId]);
     expect(await used()).toBe(1);
-    expect(await startingIn(deps, [PROJECT], CHANNEL_ID, record.threadTs)).toBeUndefined();
+    expect(await deps.store.jobs.startingIn([PROJECT], CHANNEL_ID, record.threadTs)).toBeUndefined();
   });
 
   it('in an existing thread, answers there and sends its context after the prompt, noted in the status line', async () => {
@@ -60,9 +60,9 @@ describe('startJob', () => {
     unit().sim.injectFault({ ...ON_CREATE, kind: 'slow', delayMs: 200 });
     const starting = startJob(deps, { ...input, threadTs: '1700000000.000100' });
     await vi.waitFor(() => expect(created()).toHaveLength(1));
-    expect(await startingIn(deps, ['proj_other', PROJECT], CHANNEL_ID, '1700000000.000100')).toBe('own');
+    expect(await deps.store.jobs.startingIn(['proj_other', PROJECT], CHANNEL_ID, '1700000000.000100')).toBe('own');
     expect((await starting).ok).toBe(true);
-    expect(await startingIn(deps, [PROJECT], CHANNEL_ID, '1700000000.000100')).toBeUndefined();
+    expect(await deps.store.jobs.startingIn([PROJECT], CHANNEL_ID, '1700000000.000100')).toBeUndefined();
   });
 
   it('refuses at the hourly limit before posting or calling the service, with when the next slot opens', async () => {
@@ -152,8 +152,8 @@ describe('startJob', () => {
   it('says in the thread, for everyone, when the job runs but its thread cannot be bound', async () => {
     const { deps, slack, tracked } = unit();
     const down = storeDown();
-    const store = { ...deps.store, jobs: { ...deps.store.jobs, create: down.jobs.create } };
-    const result = await startJob({ ...deps, store }, input);
+    vi.spyOn(deps.store.jobs, 'create').mockImplementation(down.jobs.create);
+    const result = await startJob(deps, input);
     expect(result).toEqual({ ok: false, refusal: { code: 'untracked' } });
     expect(created()).toHaveLength(1);
     const note = slack.messages.find((m) => m.thread_ts === slack.messages[0]?.ts);

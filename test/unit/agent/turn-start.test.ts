@@ -37,6 +37,15 @@ describe('startFromTurn', () => {
     expect(ephemeralsFor(unit().slack)).toEqual([expect.stringContaining('>Fix &lt;it&gt;')]);
   });
 
+  it('starts from the instruction its door read already (the pane), without reading the text again', async () => {
+    const { slack } = unit();
+    const turn = typed(slack, 'Document the CLI', { channel: DM });
+    const read = { kind: 'start', prompt: 'Document the CLI, as the pane read it', project: 'proj_test' } as const;
+    await startFromTurn(unit().deps, turn, { channel: DM, userId: turn.userId }, read);
+    expect(prompts()).toEqual(['Document the CLI, as the pane read it']);
+    expect(slack.ephemerals).toEqual([]);
+  });
+
   it('starts a job from a top-level DM in the message’s own thread, reading no thread', async () => {
     const { slack } = unit();
     const turn = typed(slack, 'Document the CLI', { channel: DM });

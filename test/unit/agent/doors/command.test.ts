@@ -59,6 +59,21 @@ describe('the /agent door', () => {
     expect(handed).toEqual([]);
   });
 
+  it('hands on a chosen project’s instruction decoded, the option read from what Slack sent', async () => {
+    const { acked, handed } = await run('--project proj_test Fix <the> & links');
+    expect(acked).toEqual([undefined]);
+    expect(handed).toEqual([
+      { kind: 'agent.start', data: expect.objectContaining({ project: 'proj_test', prompt: 'Fix <the> & links' }) },
+    ]);
+  });
+
+  it('refuses `--project` without an id in the ack, echoing what was typed decoded', async () => {
+    const { acked, handed } = await run('--project= Fix <the> links');
+    expect(JSON.stringify(acked)).toContain('--project= Fix &lt;the&gt; links');
+    expect(JSON.stringify(acked)).not.toContain('&amp;lt;');
+    expect(handed).toEqual([]);
+  });
+
   it('refuses a person outside the allow-lists in the ack, with their instruction decoded and echoed', async () => {
     const { acked, handed } = await run('Fix <the> links', {}, { allowedUsers: ['USOMEONE'], allowedChannels: [] });
     expect(JSON.stringify(acked)).toContain('not allowed to use the Mintlify agent here');
