@@ -57,6 +57,11 @@ export async function healLoss(
     try {
       if (await healedSince(deps, lostAtMs)) return NOTHING_HEALED;
       claimed = await store.claims.claim(keys.healing(), instanceId, HEAL_CLAIM_MS);
+      // Another instance may have healed it and released the claim between the look above and this claim.
+      if (claimed && (await healedSince(deps, lostAtMs))) {
+        await store.claims.release(keys.healing(), instanceId);
+        return NOTHING_HEALED;
+      }
       if (claimed) {
         const healed = await healAll(deps, engine);
         await store.kv.set(keys.healed(), lostAtMs); // kept as long as the marker: a restart finds it healed

@@ -62,6 +62,26 @@ describe('healing: what the store lost is rebuilt from Slack and the service', (
     expect(tracked).toHaveLength(1);
   });
 
+  it('an instance that claims the healing just after another finished it does nothing again', async () => {
+    const { deps } = unit();
+    await rootOfJob('Document the retry policy');
+    // The other instance records the loss healed and releases its claim between this one's look and its claim.
+    const claims = deps.store.claims;
+    const racing = {
+      ...claims,
+      claim: async (key: string, owner: string, ttlMs: number) => {
+        await deps.store.kv.set(keys.healed(), LOST_AT);
+        return claims.claim(key, owner, ttlMs);
+      },
+    };
+    const store = { ...deps.store, claims: racing };
+    expect(await healLoss({ ...deps, store, instanceId: 'late' }, unit().engine, LOST_AT, FAST)).toMatchObject({
+      jobs: 0,
+    });
+    expect(unit().logs.text()).not.toContain('"event":"store.healed"');
+    expect(await claims.claim(keys.healing(), 'next', 1_000)).toBe(true); // released
+  });
+
   it('a job started by a mention (its status a reply in the person’s thread) is found in that thread and healed', async () => {
     const { deps, slack, tracked } = unit();
     const asked = slack.postAs(USER_ID, CHANNEL_ID, `<@${BOT_USER_ID}> document the webhooks`);
