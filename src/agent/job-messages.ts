@@ -134,20 +134,7 @@ export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs:
         ? `:white_check_mark: The agent ${verb}: ${safeLink(url)}`
         : `:white_check_mark: The agent ${verb}, but its link is not a safe https URL: ${inlineCode(outcome.prLink)}`;
       const blocks: types.KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text } }];
-      if (url) {
-        blocks.push({
-          type: 'actions',
-          elements: [
-            {
-              type: 'button',
-              action_id: OPEN_PR_ACTION,
-              text: { type: 'plain_text', text: 'Open pull request' },
-              url,
-              style: 'primary',
-            },
-          ],
-        });
-      }
+      if (url) blocks.push(openPullRequest(url));
       if (source) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: source }] });
       blocks.push(feedbackBlock(record));
       return { text: `The agent ${verb}: ${url ? `<${url}>` : '(link withheld)'}`, blocks };
@@ -175,6 +162,22 @@ export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs:
 
 /** The link button on a pull request outcome. Slack sends a click on it too, which must be acknowledged. */
 export const OPEN_PR_ACTION = 'agent.open_pr';
+
+/** The pull request's link button (a checked https URL), acknowledged by the `agent.open_pr` action. */
+export function openPullRequest(url: string): types.ActionsBlock {
+  return {
+    type: 'actions',
+    elements: [
+      {
+        type: 'button',
+        action_id: OPEN_PR_ACTION,
+        text: { type: 'plain_text', text: 'Open pull request' },
+        url,
+        style: 'primary',
+      },
+    ],
+  };
+}
 
 /** A private note to the requester when their job's outcome could not be posted in its thread for good. */
 export function undeliveredNote(record: JobRecord, outcome: Outcome, jobMaxAgeMs: number, slackError: string): Message {

@@ -7,7 +7,7 @@ import type { EndedKind, JobRecord } from '../store/jobs.js';
 import {
   formatElapsed,
   jobStatus,
-  OPEN_PR_ACTION,
+  openPullRequest,
   type PendingJob,
   type RootOptions,
   rootMessage,
@@ -84,22 +84,7 @@ export const taskChunks = (tasks: PlanTask[]) => tasks.map((t) => ({ type: 'task
 /** What closes the card: the pull request's button when there is one, and what a reply does. */
 export function finalBlocks(record: JobRecord, options: RootOptions): MessageBlock[] {
   const url = record.ended === 'pull_request' && record.prLink ? safeUrl(record.prLink) : undefined;
-  const button: MessageBlock[] = url
-    ? [
-        {
-          type: 'actions',
-          elements: [
-            {
-              type: 'button',
-              action_id: OPEN_PR_ACTION,
-              text: { type: 'plain_text', text: 'Open pull request' },
-              url,
-              style: 'primary',
-            },
-          ],
-        },
-      ]
-    : [];
+  const button: MessageBlock[] = url ? [openPullRequest(url)] : [];
   // The status line's root: who asked, its status line, then its hint (when there is one).
   const [, , ...hint] = rootMessage(record, options).blocks ?? [];
   return [...button, ...hint];

@@ -1,11 +1,11 @@
 import type { types } from '@slack/bolt';
 import { z } from 'zod';
 import { quote, safeLink, truncate } from '../slack/mrkdwn.js';
+import { pickedProject, projectPicker } from '../slack/project-picker.js';
 
 /** The message shortcut "Ask the Mintlify agent" and the modal it opens share this id. */
 export const SHORTCUT_ID = 'agent_from_message';
 export const INSTRUCTION_BLOCK = 'instruction';
-export const PROJECT_BLOCK = 'project';
 const VALUE = 'value';
 /** Slack's limit on a plain_text_input's initial value and length. */
 const INPUT_MAX_CHARS = 3_000;
@@ -28,21 +28,11 @@ export interface ModalInput {
   project: string;
 }
 
-/** Slack's limit on a static_select's options. */
-const SELECT_MAX_OPTIONS = 100;
-
-/** The projects the picker offers, in order: at most Slack's limit, the preset one always among them. */
-function pickable(projects: readonly string[], preset: string): readonly string[] {
-  const first = projects.slice(0, SELECT_MAX_OPTIONS);
-  return first.includes(preset) ? first : [...first.slice(0, -1), preset];
-}
-
 /** The modal: the message quoted with its link, an editable instruction prefilled with it, and a project picker. */
 export function shortcutModal(input: ModalInput): types.ModalView {
   const { origin, text, projects, project } = input;
   const link = safeLink(origin.permalink, 'this message') ?? 'this message';
   const by = input.author ? ` by <@${input.author}>` : '';
-  const option = (p: string) => ({ text: { type: 'plain_text' as const, text: truncate(p, 75) }, value: p });
   const blocks: types.KnownBlock[] = [
     { type: 'section', text: { type: 'mrkdwn', text: `From ${link}${by}:\n${quote(text, 1_000)}` } },
     {
@@ -58,20 +48,8 @@ export function shortcutModal(input: ModalInput): types.ModalView {
         ...(text && { initial_value: truncate(text, INPUT_MAX_CHARS) }),
       },
     },
+    ...projectPicker(projects, project),
   ];
-  if (projects.length > 1) {
-    blocks.push({
-      type: 'input',
-      block_id: PROJECT_BLOCK,
-      label: { type: 'plain_text', text: 'Mintlify project' },
-      element: {
-        type: 'static_select',
-        action_id: VALUE,
-        options: pickable(projects, project).map(option),
-        initial_option: option(project),
-      },
-    });
-  }
   return {
     type: 'modal',
     callback_id: SHORTCUT_ID,
@@ -115,7 +93,7 @@ export function parseSubmission(privateMetadata: string, values: StateValues): S
   }
   const instruction = values[INSTRUCTION_BLOCK]?.[VALUE]?.value?.trim() ?? '';
   if (!instruction) return { ok: false, errors: { [INSTRUCTION_BLOCK]: 'Write what the agent should do.' } };
-  const project = values[PROJECT_BLOCK]?.[VALUE]?.selected_option?.value;
+  const project = pickedProject(values);
   return { ok: true, origin, instruction, project };
 }
 

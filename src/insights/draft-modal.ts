@@ -1,17 +1,16 @@
 import type { types } from '@slack/bolt';
 import { z } from 'zod';
 import { clipEscaped, escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
+import { pickedProject, projectPicker } from '../slack/project-picker.js';
 import { draftInstruction, EvidenceSchema, evidenceText } from './evidence.js';
 import { errorText } from './messages.js';
 
 /** The Draft a fix modal: the evidence shown as text, an editable instruction prepared from it, the project. */
 export const DRAFT_CALLBACK = 'insights.draft_fix';
 export const INSTRUCTION_BLOCK = 'instruction';
-export const PROJECT_BLOCK = 'project';
 const VALUE = 'value';
-/** Slack's limit on a plain_text_input's value, and on a static_select's options. */
+/** Slack's limit on a plain_text_input's value. */
 const INPUT_MAX_CHARS = 3_000;
-const SELECT_MAX_OPTIONS = 100;
 
 /** What the modal carries to its submission (`private_metadata`, at most 3,000 characters: the evidence fits 2,000). */
 const DraftOriginSchema = z.object({ channel: z.string().min(1), evidence: EvidenceSchema });
@@ -19,9 +18,6 @@ export type DraftOrigin = z.infer<typeof DraftOriginSchema>;
 
 export function draftModal(origin: DraftOrigin, projects: readonly string[]): types.ModalView {
   const { evidence } = origin;
-  const option = (p: string) => ({ text: { type: 'plain_text' as const, text: truncate(p, 75) }, value: p });
-  const offered = projects.slice(0, SELECT_MAX_OPTIONS);
-  const options = offered.includes(evidence.project) ? offered : [...offered.slice(0, -1), evidence.project];
   const blocks: types.KnownBlock[] = [
     {
       type: 'section',
@@ -49,20 +45,8 @@ export function draftModal(origin: DraftOrigin, projects: readonly string[]): ty
         initial_value: truncate(draftInstruction(evidence), INPUT_MAX_CHARS),
       },
     },
+    ...projectPicker(projects, evidence.project),
   ];
-  if (projects.length > 1) {
-    blocks.push({
-      type: 'input',
-      block_id: PROJECT_BLOCK,
-      label: { type: 'plain_text', text: 'Mintlify project' },
-      element: {
-        type: 'static_select',
-        action_id: VALUE,
-        options: options.map(option),
-        initial_option: option(evidence.project),
-      },
-    });
-  }
   return {
     type: 'modal',
     callback_id: DRAFT_CALLBACK,
@@ -93,5 +77,5 @@ export function parseDraft(privateMetadata: string, values: StateValues): DraftS
   }
   const instruction = values[INSTRUCTION_BLOCK]?.[VALUE]?.value?.trim() ?? '';
   if (!instruction) return { ok: false, errors: { [INSTRUCTION_BLOCK]: errorText.emptyInstruction } };
-  return { ok: true, origin, instruction, project: values[PROJECT_BLOCK]?.[VALUE]?.selected_option?.value };
+  return { ok: true, origin, instruction, project: pickedProject(values) };
 }
