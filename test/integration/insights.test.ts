@@ -4,6 +4,7 @@ import { buttonClick, buttonsIn, CHANNEL_ID, interaction, type RenderedButton, U
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
+import { uploadedText } from '../support/uploads.js';
 
 const ANALYTICS = `/v1/analytics/${TEST_PROJECT_ID}`;
 /** Jobs end only when a test ends them. */
@@ -151,14 +152,3 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     );
   });
 });
-
-/** The file inside the multipart body the SDK sent to the upload URL (or the body itself if not multipart). */
-async function uploadedText(raw: string): Promise<string> {
-  const boundary = /^--(\S+)\r\n/.exec(raw)?.[1];
-  if (!boundary) return raw;
-  const form = await new Response(raw, {
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  }).formData();
-  const file = [...form.values()][0];
-  return typeof file === 'string' ? file : ((await file?.text()) ?? '');
-}

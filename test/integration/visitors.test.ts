@@ -11,6 +11,7 @@ import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { settle } from '../support/steps.js';
 import { eventually, TEST_API_KEY, TEST_PROJECT_ID } from '../support/test-app.js';
+import { uploadedText } from '../support/uploads.js';
 
 /** Slack wants an answer within 3 s; the app must answer long before the service does. */
 const QUICK_MS = 1_000;
@@ -336,17 +337,6 @@ function blockTexts(block: Block): string[] {
     ...(block.fields ?? []).map((f) => f.text),
     ...(block.elements ?? []).flatMap((e) => (typeof e.text === 'string' ? [e.text] : e.text ? [e.text.text] : [])),
   ];
-}
-
-/** The file inside the multipart body the SDK sent to the upload URL (or the body itself if not multipart). */
-async function uploadedText(raw: string): Promise<string> {
-  const boundary = /^--(\S+)\r\n/.exec(raw)?.[1];
-  if (!boundary) return raw;
-  const form = await new Response(raw, {
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  }).formData();
-  const file = [...form.values()][0];
-  return typeof file === 'string' ? file : ((await file?.text()) ?? '');
 }
 
 function escapeRegExp(text: string): string {
