@@ -86,7 +86,7 @@ describe('Slack stand-in: context_actions, data_visualization, data_table, table
     ]);
   });
 
-  it('takes a data table of a header and 100 rows, and refuses 101 rows, uneven rows, rich_text headers and 10,001 characters', async () => {
+  it('takes a data table of a header and 100 rows, and refuses 101 rows, uneven rows, rich_text headers, numbers without their text and 10,001 characters', async () => {
     await expect(post([dataTable(100)])).resolves.toMatchObject({ ok: true });
     expect(await errorsOf([dataTable(101)])).toContainEqual(expect.stringContaining('no more than 101 items allowed'));
     await refused([dataTable(0)]);
@@ -96,6 +96,15 @@ describe('Slack stand-in: context_actions, data_visualization, data_table, table
     await refused([uneven]);
     await refused([{ ...dataTable(1), caption: undefined }]);
     await refused([{ ...dataTable(1), page_size: 101 }]);
+    await refused([{ ...dataTable(1), page_size: 0 }]);
+    await refused([{ ...dataTable(1), row_header_column_index: 2 }]);
+    // A number cell carries both its value (what the column sorts by) and the text shown for it.
+    const bare = dataTable(1);
+    bare.rows[1] = [text('/p0'), { type: 'raw_number', value: 3 } as never];
+    expect(await errorsOf([bare])).toContainEqual(expect.stringContaining('/rows/1/1/text]'));
+    const notNumber = dataTable(1);
+    notNumber.rows[1] = [text('/p0'), { type: 'raw_number', value: '3', text: '3' } as never];
+    expect(await errorsOf([notNumber])).toContainEqual(expect.stringContaining('/rows/1/1/value]'));
     const rich = dataTable(1);
     rich.rows[0] = [{ type: 'rich_text', elements: [] } as never, text('h1')];
     await refused([rich]);

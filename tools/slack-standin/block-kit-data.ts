@@ -119,7 +119,8 @@ function dataTable(block: Json, at: string, fail: Fail): void {
       }
       if (cell.type === 'raw_number') {
         if (typeof cell.value !== 'number' || !Number.isFinite(cell.value)) fail(`${where}/value`, 'must be a number');
-        if (cell.text !== undefined) text(cell.text, 1, Number.POSITIVE_INFINITY, `${where}/text`, fail);
+        // The text Slack shows for the number (its value is what the column sorts by): required, at least 1 character.
+        text(cell.text, 1, Number.POSITIVE_INFINITY, `${where}/text`, fail);
       } else if (cell.type === 'raw_text') text(cell.text, 1, Number.POSITIVE_INFINITY, `${where}/text`, fail);
       else fail(`${where}/type`, 'must be raw_text, raw_number or rich_text');
       characters += String(cell.text ?? cell.value ?? '').length;
