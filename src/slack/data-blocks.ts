@@ -64,6 +64,13 @@ export const DataTableBlockSchema = z
     block_id: z.string().max(255).optional(),
     caption: z.string().min(1),
     page_size: z.number().int().min(1).max(L.pageSize).optional(),
+    /** The column that names each row (for screen readers); Slack's default is 0. */
+    row_header_column_index: z
+      .number()
+      .int()
+      .min(0)
+      .max(L.tableColumns - 1)
+      .optional(),
     rows: z
       .array(
         z
@@ -76,6 +83,9 @@ export const DataTableBlockSchema = z
   })
   .refine((table) => table.rows.every((row) => row.length === table.rows[0]?.length), {
     message: 'every row has as many cells as the header',
+  })
+  .refine((table) => (table.row_header_column_index ?? 0) < (table.rows[0]?.length ?? 0), {
+    message: 'the row header is one of the columns',
   })
   .refine((table) => characters(table.rows) <= L.tableCharacters, {
     message: `the cells hold at most ${L.tableCharacters} characters`,

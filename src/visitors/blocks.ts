@@ -1,13 +1,15 @@
 import type { types } from '@slack/bolt';
-import type { PageVisitors, VisitorCounts, VisitorsResponse } from '../mintlify/schemas.js';
-import { headOf, tailOf } from '../slack/graphemes.js';
+import type { VisitorCounts, VisitorsResponse } from '../mintlify/schemas.js';
+import type { DataTableBlock } from '../slack/data-blocks.js';
 import type { Message } from '../slack/message.js';
-import { escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
+import { truncate } from '../slack/mrkdwn.js';
 import { changes } from './change.js';
+import { pagesTable } from './data-table.js';
 import { encodeQuery, MAX_OFFSET, type ReportQuery } from './date-range.js';
-import { formatCount, formatPercent, formatTime, ratioBar } from './format.js';
+import { formatCount, formatPercent, formatTime } from './format.js';
 import { BUTTON_LABELS, chartCopy, reportCopy, section } from './messages.js';
 import { previousPeriod } from './periods.js';
+import { tableSections } from './text-table.js';
 import { UTC } from './zone.js';
 
 /** Block Kit limits the report must respect under every input. */
@@ -20,9 +22,6 @@ export const LIMITS = {
   buttonText: 75,
   contextElements: 10,
 } as const;
-
-/** Longest path shown in the table, in characters; longer ones keep their start and end around `…`. */
-export const PATH_WIDTH = 40;
 
 export const ACTION_IDS = {
   prev: 'visitors.prev',
@@ -55,8 +54,26 @@ function comparedWith(query: ReportQuery, until: number | undefined): string {
   return reportCopy.comparedWith(previousPeriod(query), cut);
 }
 
-/** The report as Block Kit: header, site totals, the page's rows as a monospace table, footer, buttons. */
-export function buildReport(page: VisitorsPage, options: ReportOptions = {}): Message {
+/** The report twice: its rows as a data table (when they fit one) and as text, for where Slack refuses the table. */
+export interface ReportMessages {
+  table?: Message;
+  text: Message;
+}
+
+/**
+ * The report with its page of rows as a `data_table` Slack pages and sorts itself, and the same report with the rows
+ * as a monospace text table: the fallback where Slack answers `invalid_blocks`. `table` is missing when there are no
+ * rows or they pass the block's limits (more than 100 rows, 10,000 characters): the text report is the answer then.
+ */
+export function reportMessages(page: VisitorsPage, options: ReportOptions = {}): ReportMessages {
+  const { visitors } = page.response;
+  const first = page.query.offset + 1;
+  const block = pagesTable(visitors, reportCopy.tableCaption(first, page.query.offset + visitors.length));
+  return { ...(block && { table: buildReport(page, options, block) }), text: buildReport(page, options) };
+}
+
+/** The report as Block Kit: header, site totals, the page's rows (`table`, else as monospace text), footer, buttons. */
+export function buildReport(page: VisitorsPage, options: ReportOptions = {}, table?: DataTableBlock): Message {
   const { query, response, fetchedAt } = page;
   const { totals, visitors } = response;
   const tz = query.tz ?? UTC;
@@ -87,31 +104,32 @@ export function buildReport(page: VisitorsPage, options: ReportOptions = {}): Me
     visitors.length > 0 ? reportCopy.rows(first, query.offset + visitors.length) : reportCopy.noRows,
     reportCopy.zone(tz),
     reportCopy.fetched(formatTime(fetchedAt, tz)),
-    ...(visitors.length > 0 ? [reportCopy.legend] : []),
+    ...(visitors.length > 0 && !table ? [reportCopy.legend] : []),
   ];
   const tail: types.KnownBlock[] = [context([footerParts.join(' · ')])];
   if (shared) tail.push(context([reportCopy.sharedBy(options.sharedBy ?? '')]));
   else tail.push(actions(page));
 
-  let body: types.KnownBlock[];
-  if (visitors.length === 0) {
-    body = [section(query.offset > 0 ? reportCopy.pastTheEnd : reportCopy.noVisitors)];
-  } else {
-    const room = LIMITS.blocks - head.length - tail.length;
-    const texts = tableSections(visitors, query.offset);
-    if (texts.length <= room) {
-      body = texts.map((t) => section(t.text));
-    } else {
-      const kept = texts.slice(0, room - 1);
-      const shownRows = kept.reduce((n, t) => n + t.rows, 0);
-      body = [...kept.map((t) => section(t.text)), section(reportCopy.moreRowsHidden(visitors.length - shownRows))];
-    }
-  }
+  let body: Message['blocks'];
+  if (visitors.length === 0) body = [section(query.offset > 0 ? reportCopy.pastTheEnd : reportCopy.noVisitors)];
+  else body = table ? [table] : textTable(page, LIMITS.blocks - head.length - tail.length);
 
   return {
     text: reportCopy.fallback(query, totals.total, totals.human, totals.ai),
-    blocks: [...head, ...body, ...tail],
+    blocks: [...head, ...(body ?? []), ...tail],
   };
+}
+
+/** The rows as text sections, in `room` blocks: the last one says how many rows did not fit. */
+function textTable({ query, response }: VisitorsPage, room: number): types.KnownBlock[] {
+  const texts = tableSections(response.visitors, query.offset, LIMITS.sectionText);
+  if (texts.length <= room) return texts.map((t) => section(t.text));
+  const kept = texts.slice(0, room - 1);
+  const shownRows = kept.reduce((n, t) => n + t.rows, 0);
+  return [
+    ...kept.map((t) => section(t.text)),
+    section(reportCopy.moreRowsHidden(response.visitors.length - shownRows)),
+  ];
 }
 
 /** The private note after a chart went to the person's DM: where it is, and a button to share it here. */
@@ -161,87 +179,4 @@ function button(actionId: string, label: string, query: ReportQuery, style?: 'pr
     value: encodeQuery(query),
     ...(style && { style }),
   };
-}
-
-interface TableSection {
-  text: string;
-  rows: number;
-}
-
-const FENCE = '```';
-
-/**
- * The rows as a monospace table split into section texts of at most 3,000 characters,
- * each repeating the column header. Lines are built from visible widths, then escaped.
- */
-export function tableSections(rows: PageVisitors[], offset: number): TableSection[] {
-  const h = reportCopy.tableHeader;
-  const cells = rows.map((row, index) => ({
-    rank: String(offset + index + 1),
-    path: displayPath(row.path),
-    total: formatCount(row.total),
-    human: formatCount(row.human),
-    ai: formatCount(row.ai),
-    bar: ratioBar(row.human, row.ai),
-  }));
-  const width = (key: 'rank' | 'path' | 'total' | 'human' | 'ai') =>
-    Math.max(length(h[key]), ...cells.map((c) => length(c[key])));
-  const w = { rank: width('rank'), path: width('path'), total: width('total'), human: width('human'), ai: width('ai') };
-  const line = (c: { rank: string; path: string; total: string; human: string; ai: string; bar: string }) =>
-    escapeMrkdwn(
-      [
-        padStart(c.rank, w.rank),
-        padEnd(c.path, w.path),
-        padStart(c.total, w.total),
-        padStart(c.human, w.human),
-        padStart(c.ai, w.ai),
-        c.bar,
-      ].join('  '),
-    );
-  const header = line({ ...h, bar: h.bar });
-  const budget = LIMITS.sectionText - `${FENCE}\n${header}\n\n${FENCE}`.length;
-
-  const sections: TableSection[] = [];
-  let current: string[] = [];
-  let size = 0;
-  const flush = () => {
-    if (current.length === 0) return;
-    sections.push({ text: `${FENCE}\n${header}\n${current.join('\n')}\n${FENCE}`, rows: current.length });
-    current = [];
-    size = 0;
-  };
-  for (const c of cells) {
-    const text = truncate(line(c), budget);
-    const cost = text.length + (current.length > 0 ? 1 : 0);
-    if (size + cost > budget) flush();
-    size += text.length + (current.length > 0 ? 1 : 0);
-    current.push(text);
-  }
-  flush();
-  return sections;
-}
-
-/**
- * A path as one table cell: control characters become spaces, backticks (which could close the code block)
- * become `ˋ`, and long paths keep their beginning and end around an ellipsis.
- */
-export function displayPath(path: string, max = PATH_WIDTH): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
-  const clean = path.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/`/g, 'ˋ');
-  if (length(clean) <= max) return clean;
-  const head = Math.ceil((max - 1) / 2);
-  const tail = max - 1 - head;
-  return `${headOf(clean, head)}…${tail > 0 ? tailOf(clean, tail) : ''}`;
-}
-
-function length(text: string): number {
-  return Array.from(text).length;
-}
-
-function padStart(text: string, width: number): string {
-  return ' '.repeat(Math.max(0, width - length(text))) + text;
-}
-
-function padEnd(text: string, width: number): string {
-  return text + ' '.repeat(Math.max(0, width - length(text)));
 }

@@ -28,6 +28,9 @@ export const reportCopy = {
     'Total counts each visitor once: someone seen both as a human and as an AI agent is one visitor, ' +
     'so Total is not Human + AI. AI share is AI visitors as a share of Total.',
   tableHeader: { rank: '#', path: 'Page', total: 'Total', human: 'Human', ai: 'AI', bar: 'Human/AI' },
+  dataTableHeader: { path: 'Page', total: 'Visitors', human: 'Human', ai: 'AI', aiShare: 'AI share' },
+  tableCaption: (first: number, last: number) =>
+    `Unique visitors per page, rows ${formatCount(first)}–${formatCount(last)}`,
   noVisitors: 'No visitors in this range. Try a longer range, e.g. `/visitors 30d`.',
   pastTheEnd: 'No more rows: this page is past the end of the list. Go back with *← Previous*.',
   rows: (first: number, last: number) => `Rows ${formatCount(first)}–${formatCount(last)}`,

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { Message } from '../slack/message.js';
 import type { Audience } from '../slack/reply.js';
-import { buildReport } from './blocks.js';
+import { type ReportMessages, reportMessages } from './blocks.js';
 import { sendChart, shareChart } from './chart/send.js';
 import { digestAnswer } from './digest/messages.js';
 import { manageDigest } from './digest/subscribe.js';
@@ -22,7 +22,10 @@ type TaskDeps = PageDeps & Pick<Deps, 'slack' | 'instanceId' | 'replies' | 'lane
 /** The report's page, privately. */
 export async function runReport(deps: TaskDeps, request: ReportRequest): Promise<void> {
   const report = await showReport(deps, projectQuery(request));
-  await tell(deps, request.audience, report.ok ? reportMessage(report) : failed(request, report));
+  if (!report.ok) return tell(deps, request.audience, failed(request, report));
+  const { audience } = request;
+  const offer = (table: Message) => deps.replies.offer(audience, table);
+  await tableOrText(deps, reportMessage(report), offer, (text) => deps.replies.privately(audience, text));
 }
 
 /** ← Previous / Next →: the neighbouring page replaces the report the button was on. */
@@ -31,7 +34,9 @@ export async function runTurnPage(deps: TaskDeps, request: ReportRequest): Promi
   if (!report.ok) return tell(deps, request.audience, failed(request, report));
   // A click always brings its response_url; without one there is no message to replace.
   const { responseUrl } = request.audience;
-  if (responseUrl) await deps.replies.replace(responseUrl, reportMessage(report));
+  if (!responseUrl) return;
+  const replace = (message: Message) => deps.replies.replace(responseUrl, message);
+  await tableOrText(deps, reportMessage(report), replace, replace);
 }
 
 /** The report posted in the conversation: the post speaks for itself, a failure is said privately. */
@@ -63,8 +68,23 @@ async function tell(deps: TaskDeps, audience: Audience, message: Message | undef
   if (message) await deps.replies.privately(audience, message);
 }
 
-function reportMessage(report: ReportResult & { ok: true }): Message {
-  return buildReport(report.page, { previous: report.previous, previousUntil: report.previousUntil });
+function reportMessage(report: ReportResult & { ok: true }): ReportMessages {
+  return reportMessages(report.page, { previous: report.previous, previousUntil: report.previousUntil });
+}
+
+/**
+ * The report with its rows as a data table when Slack takes it (`tryTable` says whether it did), else with them as
+ * text (`invalid_blocks`: a workspace or client that does not draw the block).
+ */
+async function tableOrText(
+  deps: TaskDeps,
+  { table, text }: ReportMessages,
+  tryTable: (table: Message) => Promise<boolean>,
+  sendText: (text: Message) => Promise<unknown>,
+): Promise<void> {
+  if (table && (await tryTable(table))) return;
+  if (table) deps.log.warn('visitors.report_as_text', { reason: 'refused' });
+  await sendText(text);
 }
 
 /** "Try again" wording repeats the query as asked (a project only when it was named). */

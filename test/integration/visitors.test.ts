@@ -26,6 +26,12 @@ interface Block {
   elements?: { action_id?: string; value?: string; text?: string | { text: string } }[];
 }
 
+interface DataTable {
+  type: 'data_table';
+  caption: string;
+  rows: { type: string; text: string; value?: number }[][];
+}
+
 describe.each(storeKinds)('/visitors ($label)', (store) => {
   const h = useHarness({ store, simulator: { pathCount: 300 }, boot: true });
   // Alice keeps UTC here (these tests are about UTC days); zones: visitors-zones.test.ts.
@@ -70,6 +76,14 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
       .flatMap((b) => b.elements ?? [])
       .find((e) => e.action_id === actionId)?.value;
 
+  const dataTable = (call: SlackCall) =>
+    (blocksOf(call) as unknown as DataTable[]).find((b) => b.type === 'data_table') as DataTable | undefined;
+  const textTable = (call: SlackCall) =>
+    blocksOf(call)
+      .flatMap((b) => (b.text?.text.startsWith('```') ? [b.text.text] : []))
+      .join('\n');
+  const share = ({ ai, total }: { ai: number; total: number }) => (total ? Math.round((ai / total) * 1000) / 10 : 0);
+
   /** Reads the simulator directly (after the app's requests have been checked). */
   async function servicePage(query: Record<string, string>): Promise<VisitorsResponse> {
     const url = `${h.sim.url}${VISITORS_PATH}?${new URLSearchParams(query)}`;
@@ -94,11 +108,15 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
     expect(text).toContain(`*Human*\n${expected.totals.human.toLocaleString('en-US')}`);
     expect(text).toContain('not Human + AI');
     expect(text).toContain('Rows 1–10 · dates in UTC');
-    for (const [i, row] of expected.visitors.entries()) {
-      expect(text).toMatch(
-        new RegExp(`\\n\\s*${i + 1}  ${escapeRegExp(row.path)}\\s+${row.total.toLocaleString('en-US')}  `),
-      );
-    }
+    // The rows as a data table Slack pages and sorts: numbers as numbers, with the text it shows.
+    const table = dataTable(reply);
+    expect(table?.caption).toBe('Unique visitors per page, rows 1–10');
+    expect(table?.rows[0]?.map((c) => c.text)).toEqual(['Page', 'Visitors', 'Human', 'AI', 'AI share']);
+    expect(table?.rows.slice(1).map((r) => r.map((c) => c.value ?? c.text))).toEqual(
+      expected.visitors.map((row) => [row.path, row.total, row.human, row.ai, share(row)]),
+    );
+    expect(table?.rows[1]?.[1]?.text).toBe(expected.visitors[0]?.total.toLocaleString('en-US'));
+    expect(blocksOf(reply).some((b) => b.text?.text.startsWith('```'))).toBe(false);
     expect(String(reply.args.text)).toContain('Unique visitors · proj_test · 1–8 Nov 2026');
     expect(h.app.logs()).toContain('"event":"visitors.report"');
   });
@@ -148,11 +166,53 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
     expect(shared).toContain(`Shared by <@${USER_ID}>`);
     expect(shared).toContain('Rows 1–10');
     expect(blocksOf(post).some((b) => b.type === 'actions')).toBe(false);
-    const table = (call: SlackCall) => blocksOf(call).filter((b) => b.text?.text.startsWith('```'));
-    expect(table(post)).toEqual(table(reply));
+    expect(dataTable(post)).toEqual(dataTable(reply));
+    expect(dataTable(post)?.rows).toHaveLength(11);
     expect(shared).toMatch(/\*Total visitors\*\n[\d,]+ {2}[▲▼±n]/);
     expect(visitorQueries()).toHaveLength(2); // the report and the previous totals, both from the cache on Share
     expect(h.answers('act')).toHaveLength(0);
+  });
+
+  it('shows the rows as the text table where Slack refuses the data table (invalid_blocks): the reply, Next and Share', async () => {
+    h.slack.refuseBlocks(['data_table']);
+    await visitors('2026-11-01 2026-11-08');
+    const [refused, reply] = [await h.answer('cmd', 0), await h.answer('cmd', 1)];
+    expect(dataTable(refused)).toBeDefined(); // tried first, refused by Slack
+    expect(dataTable(reply)).toBeUndefined();
+    expect(textTable(reply)).toMatch(/\n\s*1 {2}\/\S*\s+[\d,]+ {2}/);
+    expect(textOf(reply)).toContain('bar: █ human ░ AI');
+    expect(h.app.logs()).toContain('"event":"visitors.report_as_text","reason":"refused"');
+
+    await click(ACTION_IDS.next, buttonValue(reply, ACTION_IDS.next) ?? '');
+    const next = await h.answer('act', 1); // after the refused data table
+    expect(dataTable(h.answers('act')[0] as SlackCall)).toBeDefined();
+    expect(next.args.replace_original).toBe(true);
+    expect(textTable(next)).not.toBe('');
+    expect(textOf(next)).toContain('Rows 11–20');
+
+    await click(ACTION_IDS.share, buttonValue(reply, ACTION_IDS.share) ?? '', 'share');
+    const post = await eventually(
+      () => h.slack.callsTo('chat.postMessage').find((c) => textTable(c) !== ''),
+      5_000,
+      'shared post as text',
+    );
+    expect(dataTable(h.slack.callsTo('chat.postMessage')[0] as SlackCall)).toBeDefined(); // refused first
+    expect(post.args.channel).toBe(CHANNEL_ID);
+    expect(textTable(post)).toBe(textTable(reply));
+    expect(textOf(post)).toContain(`Shared by <@${USER_ID}>`);
+    expect(h.answers('share')).toHaveLength(0); // the post speaks for itself
+  });
+
+  it('shows more than 100 rows (past the data table’s limit) as the text table, in one answer', async () => {
+    const reply = await report('2026-10-01..2026-11-20 top 150');
+    expect(h.answers('cmd')).toHaveLength(1);
+    expect(dataTable(reply)).toBeUndefined();
+    expect(textOf(reply)).toContain('Rows 1–150');
+    expect(
+      textTable(reply)
+        .split('\n')
+        .filter((l) => /^\s*\d+ {2}\//.test(l)),
+    ).toHaveLength(150);
   });
 
   it('Share tells the person privately to invite the bot when it is not in the channel', async () => {
@@ -337,8 +397,4 @@ function blockTexts(block: Block): string[] {
     ...(block.fields ?? []).map((f) => f.text),
     ...(block.elements ?? []).flatMap((e) => (typeof e.text === 'string' ? [e.text] : e.text ? [e.text.text] : [])),
   ];
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

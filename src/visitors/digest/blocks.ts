@@ -2,12 +2,12 @@ import type { types } from '@slack/bolt';
 import { VISITORS_MAX_LIMIT, type VisitorCounts } from '../../mintlify/schemas.js';
 import type { Message } from '../../slack/message.js';
 import { inlineCode } from '../../slack/mrkdwn.js';
-import { displayPath } from '../blocks.js';
 import { changes, formatChange } from '../change.js';
 import { formatCount, formatPercent, formatRange } from '../format.js';
 import { reportCopy } from '../messages.js';
 import { type Mover, movers, type PeriodRows } from '../movers.js';
 import { type DayRange, previousPeriod } from '../periods.js';
+import { displayPath } from '../text-table.js';
 import { UTC } from '../zone.js';
 import type { Cadence } from './schedule.js';
 

@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { slackErrorCode } from '../../slack/errors.js';
-import { buildReport } from '../blocks.js';
+import type { Message } from '../../slack/message.js';
+import { reportMessages } from '../blocks.js';
 import type { FailedFor } from '../failures.js';
 import { projectQuery, type ReportRequest } from '../requests.js';
 import type { PageDeps } from './page.js';
@@ -8,22 +9,30 @@ import { showReport } from './show.js';
 
 export type ShareResult = { ok: true } | FailedFor<'fetch_failed' | 'post_failed'>;
 
-/** Posts the report in the conversation it was asked in, saying who shared it. */
+/** Posts the report in the conversation it was asked in, saying who shared it: its rows as a data table, else as text. */
 export async function shareReport(deps: PageDeps & Pick<Deps, 'slack'>, request: ReportRequest): Promise<ShareResult> {
   const { audience } = request;
   const query = projectQuery(request);
   const report = await showReport(deps, query);
   if (!report.ok) return report;
-  const message = buildReport(report.page, {
+  const { table, text } = reportMessages(report.page, {
     sharedBy: audience.userId,
     previous: report.previous,
     previousUntil: report.previousUntil,
   });
   const { channel } = audience;
-  try {
-    await deps.slack.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false });
-  } catch (error) {
-    const code = slackErrorCode(error);
+  const post = (message: Message) =>
+    deps.slack.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false }).then(
+      () => undefined,
+      (error: unknown) => slackErrorCode(error),
+    );
+  let code = await post(table ?? text);
+  // A workspace or client that does not draw the data table: the rows as text.
+  if (table && code === 'invalid_blocks') {
+    deps.log.warn('visitors.report_as_text', { reason: 'refused', channel });
+    code = await post(text);
+  }
+  if (code) {
     deps.log.warn('visitors.share_failed', { channel, code });
     return { ok: false, reason: 'post_failed', code };
   }

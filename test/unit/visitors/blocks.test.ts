@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { PageVisitors, VisitorsResponse } from '../../../src/mintlify/schemas.js';
-import { ACTION_IDS, buildReport, displayPath, PATH_WIDTH, type VisitorsPage } from '../../../src/visitors/blocks.js';
+import type { Message } from '../../../src/slack/message.js';
+import { ACTION_IDS, buildReport, reportMessages, type VisitorsPage } from '../../../src/visitors/blocks.js';
 import { decodeQuery, type ReportQuery } from '../../../src/visitors/date-range.js';
+import { displayPath, PATH_WIDTH } from '../../../src/visitors/text-table.js';
+import { blockKitProblems } from '../../../tools/slack-standin/index.js';
 import { expectToContainAll } from '../../support/expect.js';
 import { assertBlockKitLimits, buttons } from './limits.js';
 
@@ -159,6 +162,37 @@ describe('displayPath', () => {
     expect(Array.from(shown)).toHaveLength(PATH_WIDTH);
     expect(shown).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
     expect(displayPath('/a```b\nc')).toBe('/aˋˋˋb c');
+  });
+});
+
+describe('reportMessages', () => {
+  const types = (message: { blocks?: { type: string }[] } | undefined) => message?.blocks?.map((b) => b.type);
+
+  it('draws the rows as a data table in the same report (buttons, footer without the bar legend), the text one beside it', () => {
+    const { table, text } = reportMessages(page(rows(25), { limit: 25, offset: 25 }, true));
+    expect(types(table)).toEqual(['header', 'section', 'context', 'divider', 'data_table', 'context', 'actions']);
+    const block = table?.blocks?.find((b) => b.type === 'data_table') as { caption: string; rows: unknown[] };
+    expect(block.caption).toBe('Unique visitors per page, rows 26–50');
+    expect(block.rows).toHaveLength(26);
+    expect(JSON.stringify(table?.blocks)).not.toContain('bar: █ human ░ AI');
+    expect(buttons(table as Message)).toEqual(buttons(text));
+    expect(table?.text).toBe(text.text);
+    expect(text).toEqual(buildReport(page(rows(25), { limit: 25, offset: 25 }, true)));
+    expect(blockKitProblems(table?.blocks ?? [])).toEqual([]);
+  });
+
+  it('has only the text report without rows, or with more rows than a data table holds', () => {
+    expect(reportMessages(page([], { offset: 30 })).table).toBeUndefined();
+    const many = reportMessages(page(rows(150), { limit: 150 }, true));
+    expect(many.table).toBeUndefined();
+    expect(many.text).toEqual(buildReport(page(rows(150), { limit: 150 }, true)));
+  });
+
+  it('the shared copy has the table and says who shared it, with no buttons', () => {
+    const { table } = reportMessages(page(rows(5)), { sharedBy: 'U123ALICE' });
+    expect(types(table)).toContain('data_table');
+    expect(JSON.stringify(table?.blocks)).toContain('Shared by <@U123ALICE>');
+    expect(buttons(table as Message)).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pagesTable, trendChart } from '../../../../src/visitors/chart/blocks.js';
+import { trendChart } from '../../../../src/visitors/chart/blocks.js';
 import type { Trend } from '../../../../src/visitors/chart/trend.js';
 import { dayNumber } from '../../../../src/visitors/date-range.js';
 import { buckets } from '../../../../src/visitors/periods.js';
@@ -16,8 +16,6 @@ function trend(from: string, to: string, today: string): Trend {
   };
 }
 
-const row = (path: string, n: number) => ({ path, total: n, human: n - 1, ai: 1 });
-
 describe('the chart drawn by Slack', () => {
   it('draws a line per series over the started days, labelled as the axis, within what Slack accepts', () => {
     const block = trendChart(trend('2026-11-09', '2026-11-24', '2026-11-22'));
@@ -33,27 +31,5 @@ describe('the chart drawn by Slack', () => {
     expect(yearly?.title).toBe('Unique visitors per month');
     expect(yearly?.chart.axis_config.categories.slice(0, 2)).toEqual(['Jan 2026', 'Feb 2026']);
     expect(trendChart(trend('2026-10-23', '2026-11-22', '2026-11-22'))).toBeUndefined();
-  });
-
-  it('shows a page of rows as a data table with its header, numbers as numbers, within what Slack accepts', () => {
-    const table = pagesTable([row('/quickstart', 12_345), row('/api/`x`', 7)], 10);
-    expect(table?.rows[0]?.map((c) => c.text)).toEqual(['#', 'Page', 'Total', 'Human', 'AI']);
-    expect(table?.rows[1]).toEqual([
-      { type: 'raw_number', value: 11, text: '11' },
-      { type: 'raw_text', text: '/quickstart' },
-      { type: 'raw_number', value: 12_345, text: '12,345' },
-      { type: 'raw_number', value: 12_344, text: '12,344' },
-      { type: 'raw_number', value: 1, text: '1' },
-    ]);
-    expect(table?.page_size).toBe(2);
-    expect(blockKitProblems([table])).toEqual([]);
-    expect(pagesTable([], 0)).toBeUndefined();
-    // 101 rows are more than Slack takes: no table rather than a refused message.
-    expect(
-      pagesTable(
-        Array.from({ length: 101 }, (_, i) => row(`/p${i}`, i)),
-        0,
-      ),
-    ).toBeUndefined();
   });
 });

@@ -21,6 +21,19 @@ describe('shareReport', () => {
     expect(responses).toEqual([]);
   });
 
+  it('posts the rows as a data table, and as the text table where Slack refuses that (invalid_blocks)', async () => {
+    const { deps, slack, logs } = setup();
+    slack.failNext('chat.postMessage', 'invalid_blocks');
+    expect(await shareReport(deps, REQUEST)).toEqual({ ok: true });
+    const [table, text] = slack.calls.map((c) => JSON.stringify(c.args.blocks));
+    expect(table).toContain('"type":"data_table"');
+    expect(text).not.toContain('"type":"data_table"');
+    expect(text).toContain('```');
+    expect(text).toContain('Shared by <@U123ALICE>');
+    expect(logs.text()).toContain('"event":"visitors.report_as_text"');
+    expect(logs.text()).not.toContain('visitors.share_failed');
+  });
+
   it('returns Slack’s refusal with its code', async () => {
     const { deps, slack, logs } = setup();
     slack.failNext('chat.postMessage', 'not_in_channel');
