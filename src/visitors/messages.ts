@@ -158,6 +158,8 @@ export const chartCopy = {
   sharedComment: (range: DayRange, userId: string) => `${chartCopy.dmComment(range)} Shared by ${userMention(userId)}.`,
   inReply: (query: ReportQuery) =>
     `:chart_with_upwards_trend: Unique visitors for ${formatRange(query.from, query.to)} (${reportCopy.zone(query.tz ?? UTC)}), and the top pages.`,
+  sharedInChannel: (query: ReportQuery, userId: string) =>
+    `${chartCopy.inReply(query)} Shared by ${userMention(userId)}.`,
   inChannel: (range: DayRange) =>
     `:chart_with_upwards_trend: The trend of unique visitors, ${formatRange(range.from, range.to)} (${reportCopy.zone(range.tz ?? UTC)}).`,
   blockTitle: (granularity: 'day' | 'week' | 'month') => `Unique visitors per ${granularity}`,

@@ -116,7 +116,7 @@ describe.each(storeKinds)('/visitors changes and charts ($label)', (store) => {
     expect(h.slack.callsTo('files.completeUploadExternal')[0]?.args.channel_id).toMatch(/^D/);
   });
 
-  it('the Chart button charts the report’s range in place; Share chart to channel uploads it there', async () => {
+  it('the Chart button charts the report’s range in place; Share chart to channel posts it there, drawn by Slack', async () => {
     expect((await command(`${day(-9)} ${day(-2)}`, 'cmd')).status).toBe(200);
     const report = await reply('cmd');
     const before = queries().length;
@@ -130,16 +130,38 @@ describe.each(storeKinds)('/visitors changes and charts ($label)', (store) => {
 
     expect((await click(ACTION_IDS.shareChart, button(drawn, ACTION_IDS.shareChart), 'share')).status).toBe(200);
     const shared = await eventually(
-      () => h.slack.callsTo('files.completeUploadExternal').find((c) => c.args.channel_id === CHANNEL_ID),
+      () => h.slack.callsTo('chat.postMessage').find((c) => c.args.channel === CHANNEL_ID),
       10_000,
       'chart shared in the channel',
     );
+    expect(text(shared)).toContain(`Shared by <@${USER_ID}>`);
+    expect(blockOf(shared, 'data_visualization')).toEqual(blockOf(drawn, 'data_visualization'));
+    expect(blockOf(shared, 'data_table')).toEqual(blockOf(drawn, 'data_table'));
+    expect(blockOf(shared, 'actions')).toBeUndefined();
+    expect(h.slack.callsTo('files.completeUploadExternal')).toHaveLength(0);
+    expect(queries()).toHaveLength(before + 8); // closed days and the table's page: all from the cache
+    expect(h.answers('share')).toHaveLength(0); // the post speaks for itself
+  });
+
+  it('Share chart to channel uploads the PNG there where Slack refuses the blocks (invalid_blocks)', async () => {
+    h.slack.refuseBlocks(DATA_BLOCK_TYPES);
+    const value = JSON.stringify({ from: day(-9), to: day(-2), limit: 10, offset: 0 });
+    expect((await click(ACTION_IDS.shareChart, value, 'share')).status).toBe(200);
+    const shared = await eventually(
+      () => h.slack.callsTo('files.completeUploadExternal').find((c) => c.args.channel_id === CHANNEL_ID),
+      10_000,
+      'the PNG shared in the channel',
+    );
     expect(String(shared.args.initial_comment)).toContain(`Shared by <@${USER_ID}>`);
-    expect(queries()).toHaveLength(before + 8); // closed days: all from the cache
+    const refused = h.slack.callsTo('chat.postMessage')[0];
+    expect(refused?.args.channel).toBe(CHANNEL_ID);
+    expect(blockOf(refused as SlackCall, 'data_visualization')).toBeDefined();
+    expect(h.app.logs()).toContain('"event":"visitors.chart_post_failed","code":"invalid_blocks"');
+    expect(h.answers('share')).toHaveLength(0);
   });
 
   it('a chart the bot cannot share in the channel says how to invite it', async () => {
-    h.slack.fail('files.completeUploadExternal', { error: 'not_in_channel' });
+    h.slack.fail('chat.postMessage', { error: 'not_in_channel' });
     const value = JSON.stringify({ from: day(-3), to: day(-1), limit: 10, offset: 0 });
     expect((await click(ACTION_IDS.shareChart, value, 'share')).status).toBe(200);
     expect(text(await reply('share'))).toContain('/invite');

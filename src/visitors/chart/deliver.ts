@@ -1,8 +1,11 @@
 import type { Deps } from '../../deps.js';
 import type { ServiceFailure } from '../../mintlify/failure.js';
+import type { PageVisitors } from '../../mintlify/schemas.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { shareFile } from '../../slack/upload.js';
+import { pagesTable } from '../data-table.js';
 import type { ReportQuery } from '../date-range.js';
+import type { FailedFor } from '../failures.js';
 import { chartCopy, section } from '../messages.js';
 import type { PageDeps } from '../report/page.js';
 import { trendChart } from './blocks.js';
@@ -91,31 +94,46 @@ export async function uploadChart(
   }
 }
 
+export type ChartPost = { ok: true; as: 'blocks' | 'picture' } | FailedFor<'fetch_failed' | 'post_failed'>;
+
+/** Where a chart is posted for everyone: the channel, who asked, the message's words and the PNG's comment. */
+export interface ChartPlace {
+  channel: string;
+  sharedBy: string;
+  text: string;
+  comment: string;
+  /** The range's top pages, drawn under the chart as a data table (a shared chart's; a digest lists its own). */
+  pages?: PageVisitors[];
+}
+
 /**
- * A trend in a channel (a digest's): drawn by Slack as a chart message when it can, else its PNG uploaded there
- * (more than 20 points, or a workspace that refuses the block with `invalid_blocks`). What was posted, if anything.
+ * A trend in a channel (a shared chart, a digest's): drawn by Slack as a chart message (with its pages as a data
+ * table when given) when it can, else its PNG uploaded there: more than 20 points, or a workspace that refuses the
+ * blocks with `invalid_blocks`. Any other refusal (not in the channel, archived) is the answer.
  */
 export async function postChartIn(
   deps: PageDeps & Pick<Deps, 'slack'>,
   project: string,
   query: ReportQuery,
-  where: { channel: string; sharedBy: string; comment: string },
-): Promise<'blocks' | 'picture' | undefined> {
+  where: ChartPlace,
+): Promise<ChartPost> {
   const fetched = await fetchTrend(deps, project, query);
-  if (!fetched.ok) return undefined;
+  if (!fetched.ok) return { ok: false, reason: 'fetch_failed', failure: fetched.failure };
   const block = trendChart(fetched.trend);
   if (block) {
-    const text = chartCopy.inChannel(fetched.trend.range);
+    const table = where.pages && pagesTable(where.pages, chartCopy.tableCaption);
+    const blocks = [section(where.text), block, ...(table ? [table] : [])];
     try {
-      await deps.slack.chat.postMessage({ channel: where.channel, text, blocks: [section(text), block] });
-      return 'blocks';
+      await deps.slack.chat.postMessage({ channel: where.channel, text: where.text, blocks });
+      return { ok: true, as: 'blocks' };
     } catch (error) {
       const code = slackErrorCode(error);
       deps.log.warn('visitors.chart_post_failed', { code });
-      if (code !== 'invalid_blocks') return undefined;
+      if (code !== 'invalid_blocks') return { ok: false, reason: 'post_failed', code };
     }
-  }
+  } else deps.log.info('visitors.chart_as_picture', { reason: 'limits', points: fetched.trend.points.length });
   const chart = await drawChart(deps, project, query, fetched.trend);
   const target = { kind: 'channel' as const, channel: where.channel, sharedBy: where.sharedBy };
-  return (await uploadChart(deps, chart, target, where.comment)).ok ? 'picture' : undefined;
+  const uploaded = await uploadChart(deps, chart, target, where.comment);
+  return uploaded.ok ? { ok: true, as: 'picture' } : { ok: false, reason: 'post_failed', code: uploaded.code };
 }

@@ -1,10 +1,11 @@
 import type { Deps } from '../../deps.js';
 import { chartSentMessage, shareChartButton } from '../blocks.js';
 import type { FailedFor } from '../failures.js';
+import { chartCopy } from '../messages.js';
 import { fetchPage, type PageDeps } from '../report/page.js';
 import { type ProjectQuery, projectQuery, type ReportRequest } from '../requests.js';
 import { chartReply } from './blocks.js';
-import { drawChart, makeChart, uploadChart } from './deliver.js';
+import { drawChart, postChartIn, uploadChart } from './deliver.js';
 import { fetchTrend, type Trend } from './trend.js';
 
 type ChartDeps = PageDeps & Pick<Deps, 'slack' | 'replies'>;
@@ -45,14 +46,24 @@ async function drawnBySlack(deps: ChartDeps, request: ReportRequest, query: Proj
   return shown;
 }
 
-/** The chart shared into the conversation it was asked in (the share button under a chart). */
+/**
+ * The chart shared into the conversation it was asked in (the share button under a chart): drawn by Slack there, the
+ * chart and the range's top pages as a data table, with who shared it; its PNG where Slack cannot draw it.
+ */
 export async function shareChart(deps: ChartDeps, request: ReportRequest): Promise<ShareChartResult> {
   const query = projectQuery(request);
-  const made = await makeChart(deps, query.project, query);
-  if (!made.ok) return { ok: false, reason: 'fetch_failed', failure: made.failure };
   const { channel, userId } = request.audience;
-  const uploaded = await uploadChart(deps, made.chart, { kind: 'channel', channel, sharedBy: userId });
-  if (!uploaded.ok) return { ok: false, reason: 'post_failed', code: uploaded.code };
-  deps.log.info('visitors.chart_shared', { user: userId, channel, from: query.from, to: query.to });
+  // The range's first page of rows: the chart reply's own, so usually from the cache.
+  const page = await fetchPage(deps, query.project, { ...query, offset: 0 });
+  if (!page.ok) return { ok: false, reason: 'fetch_failed', failure: page.failure };
+  const posted = await postChartIn(deps, query.project, query, {
+    channel,
+    sharedBy: userId,
+    text: chartCopy.sharedInChannel(query, userId),
+    comment: chartCopy.sharedComment(query, userId),
+    pages: page.page.response.visitors,
+  });
+  if (!posted.ok) return posted;
+  deps.log.info('visitors.chart_shared', { user: userId, channel, from: query.from, to: query.to, as: posted.as });
   return { ok: true };
 }

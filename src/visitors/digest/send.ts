@@ -1,7 +1,7 @@
 import type { ServiceFailure } from '../../mintlify/failure.js';
 import { type PageVisitors, VISITORS_MAX_LIMIT, type VisitorCounts } from '../../mintlify/schemas.js';
 import { postChartIn } from '../chart/deliver.js';
-import { reportCopy } from '../messages.js';
+import { chartCopy, reportCopy } from '../messages.js';
 import { type DayRange, previousPeriod } from '../periods.js';
 import { fetchPage, type PageDeps } from '../report/page.js';
 import type { ScheduledDigest } from '../requests.js';
@@ -62,8 +62,9 @@ export async function sendDigest(deps: DigestDeps, subscription: Subscription, d
   if (outcome !== 'posted') return outcome;
   const comment = `Trend for the ${schedule.cadence} visitors digest (${reportCopy.zone(period.tz ?? UTC)}).`;
   const range = { ...chartRange(schedule.cadence, period), limit: 1, offset: 0 };
-  const chart = await postChartIn(deps, project, range, { channel, sharedBy: subscription.createdBy, comment });
-  deps.log.info('visitors.digest_posted', { ...fields, chart: chart ?? false });
+  const where = { channel, sharedBy: subscription.createdBy, text: chartCopy.inChannel(range), comment };
+  const chart = await postChartIn(deps, project, range, where);
+  deps.log.info('visitors.digest_posted', { ...fields, chart: chart.ok ? chart.as : false });
   return 'posted';
 }
 

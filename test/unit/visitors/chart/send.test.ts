@@ -52,18 +52,54 @@ describe('sendChart', () => {
 });
 
 describe('shareChart', () => {
-  it('uploads the chart into the conversation, saying who shared it', async () => {
-    const { deps, slack, logs } = setup();
+  it('posts the chart and the top pages drawn by Slack in the conversation, saying who shared it; no file', async () => {
+    const { deps, slack, service, logs } = setup();
     expect(await shareChart(deps, REQUEST)).toEqual({ ok: true });
-    expect(slack.calls.map((c) => c.method)).toEqual(['files.getUploadURLExternal', 'files.completeUploadExternal']);
-    expect(slack.calls[1]?.args).toMatchObject({ channel_id: 'C123DOCS' });
-    expect(String(slack.calls[1]?.args.initial_comment)).toContain('Shared by <@U123ALICE>');
+    expect(slack.calls.map((c) => c.method)).toEqual(['chat.postMessage']);
+    const post = slack.calls[0]?.args as { channel: string; text: string; blocks: { type: string }[] };
+    expect(post.channel).toBe('C123DOCS');
+    expect(post.blocks.map((b) => b.type)).toEqual(['section', 'data_visualization', 'data_table']);
+    expect(post.text).toContain('Shared by <@U123ALICE>');
+    expect(service.queries.filter((q) => q.limit !== 1)).toEqual([expect.objectContaining({ limit: 10, offset: 0 })]);
     expect(logs.text()).toContain('"event":"visitors.chart_shared"');
+    expect(logs.text()).toContain('"as":"blocks"');
   });
 
-  it('returns Slack’s refusal as a failed post in the conversation', async () => {
+  it('uploads the PNG there instead where Slack refuses the blocks (invalid_blocks), or past 20 points', async () => {
+    for (const [request, refuse] of [
+      [REQUEST, true],
+      [MONTH, false],
+    ] as const) {
+      const { deps, slack, logs } = setup();
+      if (refuse) slack.failNext('chat.postMessage', 'invalid_blocks');
+      expect(await shareChart(deps, request)).toEqual({ ok: true });
+      const methods = slack.calls.map((c) => c.method);
+      expect(methods).toEqual([
+        ...(refuse ? ['chat.postMessage'] : []),
+        'files.getUploadURLExternal',
+        'files.completeUploadExternal',
+      ]);
+      const complete = slack.calls.at(-1)?.args;
+      expect(complete).toMatchObject({ channel_id: 'C123DOCS' });
+      expect(String(complete?.initial_comment)).toContain('Shared by <@U123ALICE>');
+      expect(logs.text()).toContain('"as":"picture"');
+    }
+  });
+
+  it('returns Slack’s refusal as a failed post in the conversation, without a picture after a refused post', async () => {
     const { deps, slack } = setup();
-    slack.failNext('files.completeUploadExternal', 'not_in_channel');
+    slack.failNext('chat.postMessage', 'not_in_channel');
     expect(await shareChart(deps, REQUEST)).toEqual({ ok: false, reason: 'post_failed', code: 'not_in_channel' });
+    expect(slack.calls.map((c) => c.method)).toEqual(['chat.postMessage']);
+    const month = setup();
+    month.slack.failNext('files.completeUploadExternal', 'not_in_channel');
+    expect(await shareChart(month.deps, MONTH)).toEqual({ ok: false, reason: 'post_failed', code: 'not_in_channel' });
+  });
+
+  it('shares nothing when the service gives no numbers', async () => {
+    const { deps, slack, service } = setup();
+    service.failures.push({ code: 'unavailable', reason: '503', ambiguous: true, status: 503 });
+    expect(await shareChart(deps, REQUEST)).toMatchObject({ ok: false, reason: 'fetch_failed' });
+    expect(slack.calls).toEqual([]);
   });
 });
