@@ -66,9 +66,7 @@ export interface ReportMessages {
  * rows or they pass the block's limits (more than 100 rows, 10,000 characters): the text report is the answer then.
  */
 export function reportMessages(page: VisitorsPage, options: ReportOptions = {}): ReportMessages {
-  const { visitors } = page.response;
-  const first = page.query.offset + 1;
-  const block = pagesTable(visitors, reportCopy.tableCaption(first, page.query.offset + visitors.length));
+  const block = pagesTable(page.response.visitors, reportCopy.tableCaption);
   return { ...(block && { table: buildReport(page, options, block) }), text: buildReport(page, options) };
 }
 

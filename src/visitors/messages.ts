@@ -29,8 +29,7 @@ export const reportCopy = {
     'so Total is not Human + AI. AI share is AI visitors as a share of Total.',
   tableHeader: { rank: '#', path: 'Page', total: 'Total', human: 'Human', ai: 'AI', bar: 'Human/AI' },
   dataTableHeader: { path: 'Page', total: 'Visitors', human: 'Human', ai: 'AI', aiShare: 'AI share' },
-  tableCaption: (first: number, last: number) =>
-    `Unique visitors per page, rows ${formatCount(first)}–${formatCount(last)}`,
+  tableCaption: 'Unique visitors per page',
   noVisitors: 'No visitors in this range. Try a longer range, e.g. `/visitors 30d`.',
   pastTheEnd: 'No more rows: this page is past the end of the list. Go back with *← Previous*.',
   rows: (first: number, last: number) => `Rows ${formatCount(first)}–${formatCount(last)}`,
@@ -164,7 +163,6 @@ export const chartCopy = {
     `:chart_with_upwards_trend: The trend of unique visitors, ${formatRange(range.from, range.to)} (${reportCopy.zone(range.tz ?? UTC)}).`,
   blockTitle: (granularity: 'day' | 'week' | 'month') => `Unique visitors per ${granularity}`,
   yAxis: 'Unique visitors',
-  tableCaption: 'Unique visitors per page',
   sentToDm: (query: ReportQuery) =>
     `:chart_with_upwards_trend: Your chart of unique visitors for ${formatRange(query.from, query.to)} is in your DM with me (Slack cannot show pictures in a private reply).`,
   uploadFailed: (code: string) => `I couldn’t send you the chart (${inlineCode(code, 60)}). Please try again.`,

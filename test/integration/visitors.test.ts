@@ -110,7 +110,7 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
     expect(text).toContain('Rows 1–10 · dates in UTC');
     // The rows as a data table Slack pages and sorts: numbers as numbers, with the text it shows.
     const table = dataTable(reply);
-    expect(table?.caption).toBe('Unique visitors per page, rows 1–10');
+    expect(table?.caption).toBe('Unique visitors per page');
     expect(table?.rows[0]?.map((c) => c.text)).toEqual(['Page', 'Visitors', 'Human', 'AI', 'AI share']);
     expect(table?.rows.slice(1).map((r) => r.map((c) => c.value ?? c.text))).toEqual(
       expected.visitors.map((row) => [row.path, row.total, row.human, row.ai, share(row)]),

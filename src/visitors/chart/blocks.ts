@@ -3,7 +3,7 @@ import { type DataVisualizationBlock, DataVisualizationBlockSchema } from '../..
 import type { Message } from '../../slack/message.js';
 import { pagesTable } from '../data-table.js';
 import { formatRange } from '../format.js';
-import { chartCopy, section } from '../messages.js';
+import { chartCopy, reportCopy, section } from '../messages.js';
 import type { Granularity } from '../periods.js';
 import type { ProjectQuery } from '../requests.js';
 import { SERIES } from './render.js';
@@ -22,7 +22,7 @@ export function chartReply(
 ): Message | undefined {
   const chart = trendChart(trend);
   if (!chart) return undefined;
-  const table = pagesTable(pages, chartCopy.tableCaption);
+  const table = pagesTable(pages, reportCopy.tableCaption);
   const text = chartCopy.inReply(query);
   return { text, blocks: [section(text), chart, ...(table ? [table] : []), ...(share ?? [])] };
 }

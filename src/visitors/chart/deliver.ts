@@ -6,7 +6,7 @@ import { shareFile } from '../../slack/upload.js';
 import { pagesTable } from '../data-table.js';
 import type { ReportQuery } from '../date-range.js';
 import type { FailedFor } from '../failures.js';
-import { chartCopy, section } from '../messages.js';
+import { chartCopy, reportCopy, section } from '../messages.js';
 import type { PageDeps } from '../report/page.js';
 import { trendChart } from './blocks.js';
 import { chartSpec, chartTitle, renderChart } from './render.js';
@@ -121,7 +121,7 @@ export async function postChartIn(
   if (!fetched.ok) return { ok: false, reason: 'fetch_failed', failure: fetched.failure };
   const block = trendChart(fetched.trend);
   if (block) {
-    const table = where.pages && pagesTable(where.pages, chartCopy.tableCaption);
+    const table = where.pages && pagesTable(where.pages, reportCopy.tableCaption);
     const blocks = [section(where.text), block, ...(table ? [table] : [])];
     try {
       await deps.slack.chat.postMessage({ channel: where.channel, text: where.text, blocks });

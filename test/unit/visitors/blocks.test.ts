@@ -172,7 +172,7 @@ describe('reportMessages', () => {
     const { table, text } = reportMessages(page(rows(25), { limit: 25, offset: 25 }, true));
     expect(types(table)).toEqual(['header', 'section', 'context', 'divider', 'data_table', 'context', 'actions']);
     const block = table?.blocks?.find((b) => b.type === 'data_table') as { caption: string; rows: unknown[] };
-    expect(block.caption).toBe('Unique visitors per page, rows 26–50');
+    expect(block.caption).toBe('Unique visitors per page');
     expect(block.rows).toHaveLength(26);
     expect(JSON.stringify(table?.blocks)).not.toContain('bar: █ human ░ AI');
     expect(buttons(table as Message)).toEqual(buttons(text));
