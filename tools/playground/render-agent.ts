@@ -59,14 +59,45 @@ function contextActions(b: Obj): string {
   return `<div class="block context-actions">${html.join('')}</div>`;
 }
 
-/** A data table's rows as an HTML table (its first row the header), each cell's text. */
+/** A cell's text as Slack shows it; a number keeps its value, which is what its column sorts by. */
+function cell(c: Obj, tag: 'th' | 'td', sortBy?: number): string {
+  const sort = sortBy === undefined ? '' : ` data-sort="${sortBy}" title="Sort"`;
+  if (tag === 'th') return `<th${sort}>${escapeHtml(String(c.text ?? ''))}</th>`;
+  const number = c.type === 'raw_number' ? ` class="number" data-value="${escapeHtml(String(c.value))}"` : '';
+  return `<td${number}>${escapeHtml(String(c.text ?? c.value ?? ''))}</td>`;
+}
+
+/** A `table` block's rows as an HTML table, its first row the header (Slack does not sort or page these). */
 function table(b: Obj): string {
   const rows = Array.isArray(b.rows) ? (b.rows as Obj[][]) : [];
-  const cell = (c: Obj, tag: 'th' | 'td') =>
-    `<${tag}${c.type === 'raw_number' ? ' class="number"' : ''}>${escapeHtml(String(c.text ?? c.value ?? ''))}</${tag}>`;
-  const html = rows.map((row, i) => `<tr>${row.map((c) => cell(c, i === 0 ? 'th' : 'td')).join('')}</tr>`).join('');
+  const html = rows.map((row, i) => `<tr>${row.map((c) => cell(c, i === 0 ? 'th' : 'td')).join('')}</tr>`);
+  return `<table class="block data-table">${html.join('')}</table>`;
+}
+
+/** Slack's default rows per page of a data table. */
+const DATA_TABLE_PAGE_SIZE = 5;
+
+/**
+ * A `data_table` as Slack shows it: its caption, the header (click to sort, as in Slack), `page_size` rows at a time
+ * (Slack's default 5) with a pager when there are more; every row is in the page, the others hidden (app.js pages and
+ * sorts them).
+ */
+function dataTable(b: Obj): string {
+  const [header = [], ...rows] = Array.isArray(b.rows) ? (b.rows as Obj[][]) : [];
+  const size = typeof b.page_size === 'number' && b.page_size > 0 ? b.page_size : DATA_TABLE_PAGE_SIZE;
   const caption = typeof b.caption === 'string' ? `<caption>${escapeHtml(b.caption)}</caption>` : '';
-  return `<table class="block data-table">${caption}${html}</table>`;
+  const head = `<thead><tr>${header.map((c, j) => cell(c, 'th', j)).join('')}</tr></thead>`;
+  const body = rows.map((row, i) => `<tr${i >= size ? ' hidden' : ''}>${row.map((c) => cell(c, 'td')).join('')}</tr>`);
+  const pages = Math.ceil(rows.length / size);
+  const pager =
+    pages > 1
+      ? `<tfoot><tr><td colspan="${header.length}"><button type="button" data-table-page="-1">‹</button>` +
+        ` <span class="table-page">1 / ${pages}</span> <button type="button" data-table-page="1">›</button></td></tr></tfoot>`
+      : '';
+  return (
+    `<table class="block data-table" data-page-size="${size}" data-page="0">${caption}${head}` +
+    `<tbody>${body.join('')}</tbody>${pager}</table>`
+  );
 }
 
 const CHART_W = 480;
@@ -109,6 +140,7 @@ export function agentBlock(b: Obj, nested: Nested): string | undefined {
     case 'context_actions':
       return contextActions(b);
     case 'data_table':
+      return dataTable(b);
     case 'table':
       return table(b);
     case 'data_visualization':

@@ -81,10 +81,28 @@ describe('data blocks', () => {
     ]);
     expectToContainAll(html, [
       '<caption>Top pages</caption>',
-      '<th>Page</th>',
+      '<th data-sort="0" title="Sort">Page</th>',
       '<td>/a&lt;b&gt;</td>',
-      '<td class="number">1,200</td>',
+      '<td class="number" data-value="1200">1,200</td>',
     ]);
+    expect(html).not.toContain('<tfoot>'); // one page
+  });
+
+  it('shows a data table page_size rows at a time (Slack’s default 5), with a pager over the rest', () => {
+    const rows = (n: number) => [
+      [{ type: 'raw_text', text: 'Page' }],
+      ...Array.from({ length: n }, (_, i) => [{ type: 'raw_text', text: `/p${i}` }]),
+    ];
+    const paged = blocksToHtml([{ type: 'data_table', caption: 'Pages', page_size: 10, rows: rows(25) }]);
+    expect(paged.match(/<tr hidden>/g)).toHaveLength(15);
+    expectToContainAll(paged, ['data-page-size="10"', '<span class="table-page">1 / 3</span>', 'data-table-page="1"']);
+    const byDefault = blocksToHtml([{ type: 'data_table', caption: 'Pages', rows: rows(7) }]);
+    expect(byDefault.match(/<tr hidden>/g)).toHaveLength(2);
+    expect(byDefault).toContain('1 / 2');
+    // A table block is neither paged nor sorted.
+    const plain = blocksToHtml([{ type: 'table', rows: rows(7) }]);
+    expect(plain).not.toContain('hidden');
+    expect(plain).not.toContain('data-sort');
   });
 
   it('draws a chart as one line per series over its categories, with its title and legend', () => {

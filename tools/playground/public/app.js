@@ -251,8 +251,45 @@ function composer(formId, textId, errorId, threadTs) {
 composer('composer', 'text', 'error', () => undefined);
 composer('thread-composer', 'thread-text', 'thread-error', () => openThread ?? undefined);
 
+/** Shows `table`'s page `page` (its rows in their current order, `data-page-size` at a time), as Slack pages one. */
+function showTablePage(table, page) {
+  const rows = [...table.tBodies[0].rows];
+  const size = Number(table.dataset.pageSize) || 5;
+  const last = Math.max(0, Math.ceil(rows.length / size) - 1);
+  const current = Math.min(Math.max(0, page), last);
+  table.dataset.page = String(current);
+  rows.forEach((row, i) => {
+    row.hidden = Math.floor(i / size) !== current;
+  });
+  const label = table.querySelector('.table-page');
+  if (label) label.textContent = `${current + 1} / ${last + 1}`;
+}
+
+/** Sorts a data table by a column, as Slack does on a click of its header: numbers by value, the rest as text. */
+function sortTable(table, column) {
+  const descending = table.dataset.sortColumn === String(column) && table.dataset.sortOrder !== 'desc';
+  const key = (row) => {
+    const c = row.cells[column];
+    return c?.dataset.value !== undefined ? Number(c.dataset.value) : (c?.textContent ?? '');
+  };
+  const rows = [...table.tBodies[0].rows].sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    const order = typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y));
+    return descending ? -order : order;
+  });
+  table.tBodies[0].append(...rows);
+  table.dataset.sortColumn = String(column);
+  table.dataset.sortOrder = descending ? 'desc' : 'asc';
+  showTablePage(table, 0);
+}
+
 document.addEventListener('click', (event) => {
   const target = event.target instanceof Element ? event.target : null;
+  const table = target?.closest('table.data-table[data-page-size]');
+  const header = target?.closest('th[data-sort]');
+  if (table && header) return sortTable(table, Number(header.dataset.sort));
+  const pager = target?.closest('[data-table-page]');
+  if (table && pager) return showTablePage(table, Number(table.dataset.page) + Number(pager.dataset.tablePage));
   const prompt = target?.closest('[data-message]');
   if (prompt) {
     $('text').value = prompt.dataset.message;
