@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
 import type { VisitorCounts, VisitorsResponse } from '../mintlify/schemas.js';
-import type { DataTableBlock } from '../slack/data-blocks.js';
+import type { DataTableBlock, MessageBlock } from '../slack/data-blocks.js';
 import type { Message } from '../slack/message.js';
 import { truncate } from '../slack/mrkdwn.js';
 import { changes } from './change.js';
@@ -108,13 +108,13 @@ export function buildReport(page: VisitorsPage, options: ReportOptions = {}, tab
   if (shared) tail.push(context([reportCopy.sharedBy(options.sharedBy ?? '')]));
   else tail.push(actions(page));
 
-  let body: Message['blocks'];
+  let body: MessageBlock[];
   if (visitors.length === 0) body = [section(query.offset > 0 ? reportCopy.pastTheEnd : reportCopy.noVisitors)];
   else body = table ? [table] : textTable(page, LIMITS.blocks - head.length - tail.length);
 
   return {
     text: reportCopy.fallback(query, totals.total, totals.human, totals.ai),
-    blocks: [...head, ...(body ?? []), ...tail],
+    blocks: [...head, ...body, ...tail],
   };
 }
 
