@@ -94,6 +94,8 @@ export function fakeSlack() {
 export interface FakeDepsOptions {
   /** `MINTLIFY_CHANNEL_PROJECTS`: conversations routed to another project. */
   channelProjects?: Record<string, string>;
+  /** Block types a `response_url` refuses (HTTP 400, `invalid_blocks`), as Slack does where it does not draw them. */
+  refusedBlocks?: string[];
 }
 
 /**
@@ -115,9 +117,11 @@ export function fakeDeps(
     docsUrls: {},
   };
   const responses: { url: string; body: Record<string, unknown> }[] = [];
+  const refused = new Set(options.refusedBlocks ?? []);
   const postToResponseUrl = async (url: string, body: Record<string, unknown>) => {
     responses.push({ url, body });
-    return 200;
+    const blocks = (body.blocks ?? []) as { type: string }[];
+    return blocks.some((b) => refused.has(b.type)) ? 400 : 200;
   };
   // The lanes of an engine no one works: what is added or scheduled there is only looked at (`engine.schedules`).
   const engine = createMemoryEngine({ log: logs.log });
@@ -151,10 +155,10 @@ export function fakeDoorDeps(options: FakeDepsOptions = {}) {
 }
 
 /** A fake service with `rowCount` pages, a fake Slack client, and the deps around both. */
-export function fakeVisitors(rowCount = 30) {
+export function fakeVisitors(rowCount = 30, options: FakeDepsOptions = {}) {
   const service = fakeVisitorsService(rowCount);
   const slack = fakeSlack();
-  return { service, slack, ...fakeDeps(service, slack.client) };
+  return { service, slack, ...fakeDeps(service, slack.client, options) };
 }
 
 /** Who asked, in #docs, and the response_url their private answers go to. */

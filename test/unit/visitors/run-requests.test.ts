@@ -37,6 +37,34 @@ describe('the visitors’ tasks: the use case, then one answer to the person', (
     expect(said()[0]).toContain(`Unique visitors · ${PROJECT} · 1–8 Nov 2026`);
   });
 
+  it('report: the rows as a data table; where Slack refuses it, the text table, and on a page turn too', async () => {
+    const types = (body: Record<string, unknown> | undefined) =>
+      (body?.blocks as { type: string }[]).map((b) => b.type);
+    const drawn = setup();
+    await runReport(drawn.deps, REQUEST);
+    expect(drawn.responses).toHaveLength(1);
+    expect(types(drawn.responses[0]?.body)).toContain('data_table');
+
+    const world = fakeVisitors(30, { refusedBlocks: ['data_table'] });
+    // Slack also refuses the ephemeral the replies module tries after the response_url.
+    world.slack.failNext('chat.postEphemeral', 'invalid_blocks');
+    await runReport(world.deps, REQUEST);
+    const [refused, text] = world.responses;
+    expect(types(refused?.body)).toContain('data_table');
+    expect(types(text?.body)).not.toContain('data_table');
+    expect(saidIn(text?.body)).toContain('```');
+    expect(text?.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    expect(world.slack.calls.map((c) => c.method)).toEqual(['chat.postEphemeral']);
+    expect(world.logs.text()).toContain('"event":"visitors.report_as_text"');
+
+    await runTurnPage(world.deps, { ...REQUEST, query: { ...REQUEST.query, offset: 10 } });
+    const [tried, replaced] = world.responses.slice(2);
+    expect(types(tried?.body)).toContain('data_table');
+    expect(replaced?.body).toMatchObject({ replace_original: true });
+    expect(saidIn(replaced?.body)).toContain('Rows 11–20');
+    expect(types(replaced?.body)).not.toContain('data_table');
+  });
+
   it('report: a failure gives the command to re-run as typed', async () => {
     const { deps, service, said } = setup();
     service.failures.push({ code: 'rate_limited', retryAfterMs: 30_000 });
