@@ -39,7 +39,7 @@ describe('the visitors’ tasks: the use case, then one answer to the person', (
 
   it('report: the rows as a data table; where Slack refuses it, the text table, and on a page turn too', async () => {
     const types = (body: Record<string, unknown> | undefined) =>
-      (body?.blocks as { type: string }[]).map((b) => b.type);
+      ((body?.blocks ?? []) as { type: string }[]).map((b) => b.type);
     const drawn = setup();
     await runReport(drawn.deps, REQUEST);
     expect(drawn.responses).toHaveLength(1);
