@@ -53,7 +53,7 @@ export class MemoryLane {
 
   work(processor: Processor<unknown>): void {
     this.#processor = processor;
-    this.#pumpSoon();
+    queueMicrotask(() => this.#pump());
   }
 
   /** The new job, or undefined when a job with this id is queued or running (the same work, one job). */
@@ -147,16 +147,14 @@ export class MemoryLane {
     return { dropped: jobs.length, unstarted };
   }
 
-  /** Puts a job in the heap at its due time and makes sure it starts then. */
+  /**
+   * Puts a job in the heap at its due time and makes sure it starts then; once the caller's step is done, when due
+   * now (an occurrence is its scheduler's `next` before it can start).
+   */
   #queue(job: Job): void {
     heapPush(this.#heap, job);
-    if (job.readyAt <= Date.now()) this.#pumpSoon();
+    if (job.readyAt <= Date.now()) queueMicrotask(() => this.#pump());
     else this.#arm();
-  }
-
-  /** Starts jobs once the caller's step is done (an occurrence is its scheduler's `next` before it can start). */
-  #pumpSoon(): void {
-    queueMicrotask(() => this.#pump());
   }
 
   /** Starts the due jobs the concurrency allows, then arms the timer for the next due time. */
@@ -199,14 +197,17 @@ export class MemoryLane {
     this.tracker.started(name, first ? Date.now() - job.readyAt : undefined);
     const meta = { id: job.id, lane: name, attempt: job.tries, signal: controller.signal };
     const began = performance.now();
-    untilAborted(runProcessor(this.definition, processor, JSON.parse(job.json), meta), controller.signal)
+    // A next step's data is checked within the try: data that is not the lane's fails it, as on Redis.
+    const run = runProcessor(this.definition, processor, JSON.parse(job.json), meta).then((result) =>
+      result instanceof Again ? { json: flat(encodeData(this.definition, result.data)), delayMs: result.delayMs } : 0,
+    );
+    untilAborted(run, controller.signal)
       .then(
-        (result) => {
+        (next) => {
           this.tracker.completed(name, performance.now() - began);
-          if (!(result instanceof Again)) return void this.#jobs.delete(job.id);
+          if (!next) return void this.#jobs.delete(job.id);
           // The next step: its own tries, due time and wait.
-          const json = flat(encodeData(this.definition, result.data));
-          Object.assign(job, { json, readyAt: Date.now() + result.delayMs, tries: 0 });
+          Object.assign(job, { json: next.json, readyAt: Date.now() + next.delayMs, tries: 0 });
           heapPush(this.#heap, job);
         },
         (error: unknown) => {
