@@ -40,6 +40,7 @@ export function inOneShape(r: JobRecord): JobRecord {
     createdAtMs: r.createdAtMs,
     contextNote: r.contextNote,
     thread: r.thread,
+    root: r.root,
     status: r.status,
     repository: r.repository,
     ref: r.ref,

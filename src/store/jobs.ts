@@ -50,6 +50,8 @@ export const JobBindingSchema = z.object({
   contextNote: z.string().optional(),
   /** Whose thread it is, which decides who steers the job; unset in records written before it was kept. */
   thread: z.preprocess((v) => v || undefined, z.enum(THREAD_KINDS).optional()),
+  /** The status message is a plan card (`agent/plan-card.ts`); unset: the status line. */
+  root: z.preprocess((v) => v || undefined, z.enum(['card']).optional()),
 });
 export type JobBinding = z.infer<typeof JobBindingSchema>;
 
