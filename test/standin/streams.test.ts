@@ -117,7 +117,7 @@ describe('Slack stand-in: streamed messages', () => {
     ).toBe('ok');
     const message = slack.tenant().message(DOCS, ts as string);
     expect(message?.metadata).toEqual(metadata);
-    expect((message?.blocks as { type: string }[]).filter((b) => b.type === 'divider')).toHaveLength(51);
+    expect(((message?.blocks ?? []) as { type: string }[]).filter((b) => b.type === 'divider')).toHaveLength(51);
     expect(slack.tenant().agentSession(DOCS, ts as string)?.status).toBe('processing');
     // Without session_status the session is set to Slack's default, `active`.
     const second = await start();
