@@ -120,6 +120,19 @@ describe.each(storeKinds)('the plan card ($label)', (store) => {
     expect(h.slack.tenant().messages.filter((m) => !m.thread_ts)).toHaveLength(1);
   });
 
+  it('when the service may or may not have made the job, the card stops streaming and says its status is unknown', async () => {
+    await h.boot(DEFAULTS);
+    h.sim.injectFault({ kind: 'status', status: 502, count: 1, match: { method: 'POST' } });
+    await h.command('/agent Add a changelog entry');
+    expect((await h.answer()).args.text).toContain('cannot tell whether the job started');
+    const rootTs = h.slack.tenant().messages.find((m) => !m.thread_ts)?.ts;
+    expect(h.slack.callsTo('chat.stopStream').map((c) => c.args.ts)).toEqual([rootTs]);
+    // Stopped first, then rewritten: an update is documented only for a message no longer streaming.
+    const order = h.slack.calls.map((c) => c.method).filter((m) => m === 'chat.stopStream' || m === 'chat.update');
+    expect(order).toEqual(['chat.stopStream', 'chat.update']);
+    expect(JSON.stringify(blocksOf(h, rootTs ?? ''))).toContain('Status unknown');
+  });
+
   it('where Slack refuses streaming, the root is today’s status line', async () => {
     h.slack.streaming = false;
     await h.boot(DEFAULTS);
