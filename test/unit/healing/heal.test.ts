@@ -62,6 +62,26 @@ describe('healing: what the store lost is rebuilt from Slack and the service', (
     expect(tracked).toHaveLength(1);
   });
 
+  it('a job whose root is a plan card is bound again as one (its metadata says so), so the card stays a card', async () => {
+    const { deps } = unit();
+    const created = await deps.mintlify.createJob('proj_test', 'Document the webhooks');
+    if (!created.ok) throw new Error(created.failure.code);
+    const jobId = created.value.id;
+    const root = await deps.slack.chat.postMessage({ channel: CHANNEL_ID, text: 'plan' });
+    const ts = String(root.ts);
+    const binding = jobBinding({
+      jobId,
+      channel: CHANNEL_ID,
+      threadTs: ts,
+      statusTs: ts,
+      createdAtMs: Date.now(),
+      root: 'card',
+    });
+    await deps.slack.chat.update({ channel: CHANNEL_ID, ts, text: 'plan', metadata: jobMetadata(binding) });
+    expect(await heal()).toMatchObject({ jobs: 1 });
+    expect(await deps.store.jobs.get({ project: 'proj_test', jobId })).toMatchObject({ statusTs: ts, root: 'card' });
+  });
+
   it('an instance that claims the healing just after another finished it does nothing again', async () => {
     const { deps } = unit();
     await rootOfJob('Document the retry policy');
