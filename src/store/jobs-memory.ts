@@ -80,6 +80,10 @@ export class MemoryJobStore implements JobStore {
     return this.#bind(initialRecord(binding, observation, atMs));
   }
 
+  async rebind(binding: JobBinding, observation: JobObservation, atMs: number): Promise<JobRecord | undefined> {
+    return this.#read(binding) ? undefined : this.create(binding, observation, atMs);
+  }
+
   async get(ref: JobRef): Promise<JobRecord | undefined> {
     return this.#read(ref);
   }

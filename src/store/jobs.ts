@@ -129,6 +129,11 @@ export class CorruptJobError extends Error {
 export interface JobStore {
   /** Binds a new job to its thread and starts tracking it. */
   create(binding: JobBinding, observation: JobObservation, atMs: number): Promise<JobRecord>;
+  /**
+   * Binds a job whose record vanished again, as `create`, unless a record appeared meanwhile (a reply in its thread
+   * bound it first and may have started a round): that one is kept and `undefined` returned.
+   */
+  rebind(binding: JobBinding, observation: JobObservation, atMs: number): Promise<JobRecord | undefined>;
   /** The record, `undefined` when there is none; throws `CorruptJobError` when one exists but is unreadable. */
   get(ref: JobRef): Promise<JobRecord | undefined>;
   /** The job whose thread this is, among `projects`. */

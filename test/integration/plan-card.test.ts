@@ -120,6 +120,20 @@ describe.each(storeKinds)('the plan card ($label)', (store) => {
     expect(h.slack.tenant().messages.filter((m) => !m.thread_ts)).toHaveLength(1);
   });
 
+  it('an agent app: the stop keeps the session processing (Slack would set it active), Stop still there', async () => {
+    h.slack.view = 'agent_view';
+    await h.boot(DEFAULTS);
+    const { rootTs, jobId } = await startCard(h, 'Document the pagination');
+    await eventually(() => h.slack.tenant().agentSession(CHANNEL_ID, rootTs)?.status, 5_000, 'the session');
+    await eventually(() => metadataOf(h, rootTs)?.event_payload.job_id === jobId, 5_000, 'the stream stopped');
+    await settle();
+    const session = h.slack.tenant().agentSession(CHANNEL_ID, rootTs);
+    expect(session?.statuses).not.toContain('active');
+    expect(session?.status).toBe('processing');
+    h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/25' });
+    await eventually(() => h.slack.tenant().agentSession(CHANNEL_ID, rootTs)?.status === 'active', 10_000, 'active');
+  });
+
   it('when the service may or may not have made the job, the card stops streaming and says its status is unknown', async () => {
     await h.boot(DEFAULTS);
     h.sim.injectFault({ kind: 'status', status: 502, count: 1, match: { method: 'POST' } });

@@ -62,6 +62,20 @@ describe('healing: what the store lost is rebuilt from Slack and the service', (
     expect(tracked).toHaveLength(1);
   });
 
+  it('a job a reply bound again while healing asked the service keeps the round the reply started', async () => {
+    const { deps, tracked } = unit();
+    const { jobId, binding } = await rootOfJob('Document the retry policy');
+    const getJob = deps.mintlify.getJob.bind(deps.mintlify);
+    // The reply's follow-up lands between healing's look at the store and its answer from the service.
+    deps.mintlify.getJob = async (project, id) => {
+      await deps.store.jobs.startRound(binding, Date.now());
+      return getJob(project, id);
+    };
+    expect(await heal()).toMatchObject({ jobs: 0 });
+    expect(await deps.store.jobs.get({ project: 'proj_test', jobId })).toMatchObject({ round: 1 });
+    expect(tracked).toEqual([]);
+  });
+
   it('a job whose root is a plan card is bound again as one (its metadata says so), so the card stays a card', async () => {
     const { deps } = unit();
     const created = await deps.mintlify.createJob('proj_test', 'Document the webhooks');
