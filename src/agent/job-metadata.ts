@@ -19,6 +19,8 @@ const JobPayloadSchema = z.object({
   context_note: z.string().optional(),
   /** Whose thread it is (`steering.ts`); absent from messages posted before it was kept. */
   thread: z.enum(THREAD_KINDS).optional(),
+  /** The message is a plan card, so a record read back from it keeps writing one. */
+  root: z.literal('card').optional(),
 });
 
 /**
@@ -35,6 +37,7 @@ export function jobMetadata(binding: JobBinding) {
     prompt: headOf(binding.prompt, PROMPT_KEPT_CHARS),
     thread: threadKindOf(binding),
     ...(binding.contextNote && { context_note: binding.contextNote }),
+    ...(binding.root && { root: binding.root }),
   };
   return { event_type: JOB_EVENT_TYPE, event_payload: payload };
 }
@@ -79,5 +82,6 @@ export function bindingFromMetadata(payload: unknown, channel: string, ts: strin
     createdAtMs: job.created_at_ms,
     ...(job.context_note && { contextNote: job.context_note }),
     ...(job.thread && { thread: job.thread }),
+    ...(job.root && { root: job.root }),
   };
 }

@@ -3,19 +3,22 @@ import type { Deps } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
 import type { Message } from '../slack/message.js';
 import { lookUpPerson } from '../slack/people.js';
-import { type JobRecord, RECORD_TTL_MS } from '../store/jobs.js';
+import type { JobRecord } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import type { PendingJob, RootOptions } from './job-messages.js';
 import { jobMetadata } from './job-metadata.js';
 import { finalBlocks, PLAN_TITLE, planCardMessage, planTasks, taskChunks } from './plan-card.js';
+import { sessionStatusOf } from './session/status.js';
 
-// A job's root as a streamed plan card (`SLACK_PLAN_CARD`): started with chat.startStream in plan mode, its task
-// updates appended as the job moves, stopped with its closing blocks at the end. Slack ends a stream whose appends
-// stop for a while (`message_not_in_streaming_state`): the card is then rewritten with chat.update, as one message.
+// A job's root as a plan card (docs/agent.md, "The plan card"): streamed with chat.startStream in plan mode while the
+// job is created, then stopped as soon as the job exists, with the job's metadata (chat.stopStream takes `metadata`;
+// a message still streaming carries none, and healing and re-adoption read the job from it) and the session status
+// the job's thread shows (stopStream sets it, `active` unless told). From then on every phase rewrites the same message
+// with chat.update, metadata included, which also outlives Slack's expiry of streams (`message_not_in_streaming_state`).
 
-/** How a root message is written: `stream` while Slack streams it, `card` once it is rewritten whole. */
-type CardMark = 'stream' | 'card';
 const STREAM_GONE = new Set(['message_not_in_streaming_state']);
+/** A stream is stopped within seconds of its start (the job created, or not); its mark outlives that by far. */
+const STREAM_MARK_TTL_MS = 24 * 60 * 60_000;
 
 type StartDeps = Pick<Deps, 'slack' | 'store' | 'log' | 'workspace'>;
 
@@ -47,54 +50,67 @@ export async function startPlanCard(
     ],
   });
   const ts = String(posted.ts);
-  await mark(deps, where.channel, ts, 'stream');
+  await mark(deps, where.channel, ts);
   return ts;
 }
 
-async function mark(deps: Pick<Deps, 'store' | 'log'>, channel: string, ts: string, how: CardMark): Promise<void> {
-  // A mark the store did not keep leaves the root rewritten as a status line: still right, only plainer.
+/** A root is marked in the store from its start until its stream is stopped (or found expired). */
+async function mark(deps: Pick<Deps, 'store' | 'log'>, channel: string, ts: string): Promise<void> {
+  // A mark the store did not keep: the card is rewritten with chat.update from the first refresh on.
   await deps.store.kv
-    .set(keys.planCard(channel, ts), how, RECORD_TTL_MS)
+    .set(keys.planCard(channel, ts), 'stream', STREAM_MARK_TTL_MS)
     .catch((error) => deps.log.warn('store.unavailable', { op: 'agent.plan_card', error }));
 }
 
-/** How the job's root is written: as a plan card (`stream`, `card`), or undefined for the status line. */
-export async function cardMarkOf(deps: Pick<Deps, 'store'>, record: JobRecord): Promise<CardMark | undefined> {
-  const how = await deps.store.kv.get(keys.planCard(record.channel, record.statusTs));
-  return how === 'stream' || how === 'card' ? how : undefined;
+async function unmark(deps: Pick<Deps, 'store' | 'log'>, channel: string, ts: string): Promise<void> {
+  // A mark the store did not drop costs one refused stopStream (`message_not_in_streaming_state`) before the update.
+  await deps.store.kv
+    .delete(keys.planCard(channel, ts))
+    .catch((error) => deps.log.warn('store.unavailable', { op: 'agent.plan_card', error }));
+}
+
+const streaming = async (deps: Pick<Deps, 'store'>, channel: string, ts: string) =>
+  (await deps.store.kv.get(keys.planCard(channel, ts))) === 'stream';
+
+/**
+ * Finishes a root still streaming when no job came of it (its status is unknown): the caller rewrites it then. Slack's
+ * refusals are logged; the stream expires anyway.
+ */
+export async function stopStreaming(deps: Pick<Deps, 'slack' | 'store' | 'log'>, channel: string, ts: string) {
+  if (!(await streaming(deps, channel, ts).catch(() => false))) return;
+  await deps.slack.chat
+    .stopStream({ channel, ts })
+    .catch((e) => deps.log.warn('slack.update_failed', { op: 'agent.plan_card', slack_error: slackErrorCode(e) }));
+  await unmark(deps, channel, ts);
 }
 
 /**
- * Brings a plan card up to date: the tasks appended to its stream, and at the end the stream stopped with its
- * closing blocks (the PR button); once the stream is stopped or gone, the whole card rewritten with chat.update.
- * Throws Slack's other failures, for the caller's retries.
+ * Brings a plan card up to date: while it still streams, the stream stopped with the job's tasks, metadata and
+ * session status (and its closing blocks); otherwise the whole card rewritten with chat.update. A stream Slack expired
+ * meanwhile is rewritten likewise. Throws Slack's other failures, for the caller's retries (a 429 waits, then tries
+ * the stop again).
  */
 export async function refreshPlanCard(
   deps: Pick<Deps, 'slack' | 'store' | 'log'>,
   record: JobRecord,
-  how: CardMark,
   options: RootOptions & { now: number },
 ): Promise<void> {
   const at = { channel: record.channel, ts: record.statusTs };
-  if (how === 'stream') {
+  if (await streaming(deps, at.channel, at.ts)) {
     try {
-      const chunks = taskChunks(planTasks(record, options.now));
-      if (!record.ended) {
-        await deps.slack.chat.appendStream({ ...at, chunks });
-        return;
-      }
       await deps.slack.chat.stopStream({
         ...at,
-        chunks,
+        chunks: taskChunks(planTasks(record, options.now)),
         blocks: finalBlocks(record, options),
         metadata: jobMetadata(record),
+        session_status: sessionStatusOf(record),
       });
-      await mark(deps, at.channel, at.ts, 'card');
+      await unmark(deps, at.channel, at.ts);
       return;
     } catch (error) {
       if (!STREAM_GONE.has(slackErrorCode(error))) throw error;
       deps.log.info('agent.plan_card_rewritten', { job_id: record.jobId, slack_error: slackErrorCode(error) });
-      await mark(deps, at.channel, at.ts, 'card');
+      await unmark(deps, at.channel, at.ts);
     }
   }
   await deps.slack.chat.update({ ...at, ...planCardMessage(record, options), metadata: jobMetadata(record) });

@@ -8,7 +8,7 @@ import type { JobRecord } from '../store/jobs.js';
 import type { FileContext } from './file-context.js';
 import { type PendingJob, rootMessage } from './job-messages.js';
 import { jobMetadata } from './job-metadata.js';
-import { cardMarkOf, refreshPlanCard, startPlanCard } from './plan-stream.js';
+import { refreshPlanCard, startPlanCard, stopStreaming } from './plan-stream.js';
 import type { ThreadContext } from './thread-context.js';
 
 // A job's root message in Slack, every write to it: posted before the job exists, rewritten from the record as the
@@ -31,7 +31,8 @@ export type RootRequest = PendingJob & {
   showProject: boolean;
 };
 
-export type RootPost = { ok: true; ts: string } | { ok: false; code: string; notInChannel: boolean };
+/** The posted root (`card`: a plan card, streamed until the job exists), or why there is none. */
+export type RootPost = { ok: true; ts: string; card?: true } | { ok: false; code: string; notInChannel: boolean };
 
 /**
  * Posts a job's root message before the job exists ("Starting…"). A short 429 is waited out (Slack did nothing);
@@ -89,7 +90,7 @@ async function planCard(
   message: Message,
 ): Promise<RootPost | undefined> {
   try {
-    return { ok: true, ts: await startPlanCard(deps, where, pending, message) };
+    return { ok: true, ts: await startPlanCard(deps, where, pending, message), card: true };
   } catch (error) {
     const failure = classifySlackError(error);
     if (failure.kind === 'transient') return { ok: false, code: failure.code, notInChannel: false };
@@ -100,15 +101,14 @@ async function planCard(
 
 /**
  * Rewrites the root from the stored record: its status line, or its plan card (`plan-stream.ts`) when it was started
- * as one. Slack's failures are thrown, for the caller's retries.
+ * as one (the record's `root`, which its metadata keeps too). Slack's failures are thrown, for the caller's retries.
  */
 export async function rewriteRoot(
   deps: Pick<Deps, 'slack' | 'store' | 'log' | 'now' | 'projects'>,
   record: JobRecord,
 ): Promise<void> {
   const options = { now: deps.now(), showProject: deps.projects.all.length > 1 };
-  const card = await cardMarkOf(deps, record);
-  if (card) return refreshPlanCard(deps, record, card, options);
+  if (record.root === 'card') return refreshPlanCard(deps, record, options);
   const message = rootMessage(record, options);
   // The metadata carries the job, so a thread whose record the store lost can be bound again from it.
   const metadata = jobMetadata(record);
@@ -117,12 +117,14 @@ export async function rewriteRoot(
 
 /** The service may have created the job, or not: the root stays and says its status is unknown. */
 export async function markRootUnknown(
-  deps: Pick<Deps, 'slack' | 'log'>,
+  deps: Pick<Deps, 'slack' | 'store' | 'log'>,
   input: RootRequest,
   statusTs: string,
 ): Promise<void> {
   const pending = { ...input, contextNote: contextNoteOf(input) };
   const message = rootMessage(pending, { showProject: input.showProject, unknown: true });
+  // A plan card still streaming is finished first: an update is only documented for a message that is not.
+  await stopStreaming(deps, input.channel, statusTs);
   await deps.slack.chat
     .update({ channel: input.channel, ts: statusTs, ...message })
     .catch((e) => deps.log.warn('slack.update_failed', { op: 'agent.root', slack_error: slackErrorCode(e) }));

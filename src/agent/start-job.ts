@@ -84,7 +84,7 @@ export async function startJob(deps: StartJobDeps, input: StartJobInput): Promis
   // the store guard counts the failure; without the mark a reply meanwhile is only not answered.
   await store.jobs.markStarting(project, channel, threadTs, input.thread ?? 'own').catch(() => {});
   try {
-    return await createAndBind(deps, input, posted.ts, threadTs);
+    return await createAndBind(deps, input, posted, threadTs);
   } finally {
     // the store guard counts the failure; the mark lapses by its TTL.
     await store.jobs.clearStarting(project, channel, threadTs).catch(() => {});
@@ -101,10 +101,11 @@ async function refundCreate({ quota, log }: StartJobDeps, project: string): Prom
 async function createAndBind(
   deps: StartJobDeps,
   input: StartJobInput,
-  statusTs: string,
+  root: { ts: string; card?: true },
   threadTs: string,
 ): Promise<StartJobResult> {
   const { log, slack, mintlify, store } = deps;
+  const statusTs = root.ts;
   const { prompt, channel, project } = input;
   const sent = [prompt, input.files?.text, input.context?.text].filter(Boolean).join('\n\n');
   const created = await mintlify.createJob(project, sent);
@@ -124,6 +125,7 @@ async function createAndBind(
     createdAtMs: deps.now(),
     ...(contextNoteOf(input) && { contextNote: contextNoteOf(input) }),
     thread: input.thread ?? 'own',
+    ...(root.card && { root: 'card' as const }),
   };
   const untracked = async (event: string, op: string, error: unknown) => {
     // The job runs; without its binding or its first poll the thread cannot be followed: say so where everyone sees it.

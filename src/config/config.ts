@@ -9,6 +9,7 @@ import {
   docsSites,
   docsUrlFields,
   flag,
+  flagOn,
   idList,
   missingSingleWorkspace,
   optional,
@@ -96,7 +97,7 @@ export const EnvSchema = z
     AGENT_ALLOWED_CHANNELS: idList,
     AGENT_FOLLOW_UPS: z.enum(FOLLOW_UPS, { error: `expected one of ${FOLLOW_UPS.join(', ')}` }).default('reply'),
     AGENT_ALLOW_EXTERNAL: flag,
-    SLACK_PLAN_CARD: flag,
+    SLACK_PLAN_CARD: flagOn,
     LOG_LEVEL: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
     ROLE: z.enum(ROLES, { error: `expected one of ${ROLES.join(', ')}` }).default('all'),
   })
@@ -181,7 +182,7 @@ export interface Config {
   followUps: FollowUps;
   /** People of another organisation (Slack Connect) may start and steer jobs. */
   allowExternal: boolean;
-  /** A job's root is a streamed plan card (`chat.startStream`) instead of a status line. */
+  /** A job's root is a plan card (`chat.startStream`, then `chat.update`) where Slack streams; `false`: the status line. */
   planCard: boolean;
   logLevel: LogLevel;
   role: Role;

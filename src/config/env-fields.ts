@@ -49,14 +49,19 @@ export const idList = z
   )
   .pipe(z.array(z.string().regex(/^[A-Z0-9]+$/, 'expected comma-separated Slack ids such as U012AB3CD')));
 
+/** `true` or `false` (any case); unset is `unset`. */
+const flagUnset = (unset: 'true' | 'false') =>
+  z
+    .string()
+    .trim()
+    .toLowerCase()
+    .default(unset)
+    .pipe(z.enum(['true', 'false'], { error: 'expected true or false' }))
+    .transform((v) => v === 'true');
 /** `true` or `false` (any case); unset is `false`. */
-export const flag = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .default('false')
-  .pipe(z.enum(['true', 'false'], { error: 'expected true or false' }))
-  .transform((v) => v === 'true');
+export const flag = flagUnset('false');
+/** `true` or `false` (any case); unset is `true`: a switch to turn off. */
+export const flagOn = flagUnset('true');
 
 export const CHANNEL_ID = /^[CGD][A-Z0-9]{2,}$/;
 

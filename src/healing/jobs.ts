@@ -41,7 +41,9 @@ export async function healJob(
   const ended = outcomeOf(answer.value, { prLink: null, round: 0 }) !== undefined;
   if (ended && posted.length > 0) return 'ended';
   const round = posted.length > 0 ? Math.max(...posted) + 1 : 0;
-  let record = await deps.store.jobs.create(binding, observationOf(answer.value), binding.createdAtMs);
+  // A reply in the thread may have bound the job (and started its next round) since the look above: that stands.
+  let record = await deps.store.jobs.rebind(binding, observationOf(answer.value), binding.createdAtMs);
+  if (!record) return 'known';
   // A follow-up's round: the store moves a round at a time, so the record is brought to it the same way.
   while (record.round < round) record = await deps.store.jobs.startRound(binding, deps.now());
   await deps.tracker.track({ ...ref, round: record.round });

@@ -40,6 +40,7 @@ export function inOneShape(r: JobRecord): JobRecord {
     createdAtMs: r.createdAtMs,
     contextNote: r.contextNote,
     thread: r.thread,
+    root: r.root,
     status: r.status,
     repository: r.repository,
     ref: r.ref,
@@ -77,6 +78,10 @@ export class MemoryJobStore implements JobStore {
     refs.push({ project: binding.project, jobId: binding.jobId });
     this.#byUser.set(binding.userId, refs.slice(-USER_INDEX_MAX));
     return this.#bind(initialRecord(binding, observation, atMs));
+  }
+
+  async rebind(binding: JobBinding, observation: JobObservation, atMs: number): Promise<JobRecord | undefined> {
+    return this.#read(binding) ? undefined : this.create(binding, observation, atMs);
   }
 
   async get(ref: JobRef): Promise<JobRecord | undefined> {

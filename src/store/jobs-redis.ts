@@ -39,6 +39,8 @@ redis.call('ZADD', KEYS[4], ARGV[4], ARGV[3])
 redis.call('ZREMRANGEBYRANK', KEYS[4], 0, -1 - tonumber(ARGV[5]))
 redis.call('PEXPIRE', KEYS[4], ARGV[1])
 return redis.call('HGETALL', KEYS[1])`;
+/** The same, only when the job has no record (nil otherwise). */
+const REBIND = `if redis.call('EXISTS', KEYS[1]) == 1 then return false end\n${CREATE}`;
 
 /** KEYS: job, thread, active · ARGV: ttlMs, jobId, atMs, then the binding's field/value pairs (a vanished record). */
 const START_ROUND = `
@@ -117,8 +119,16 @@ export class RedisJobStore implements JobStore {
   ) {}
 
   async create(binding: JobBinding, observation: JobObservation, atMs: number): Promise<JobRecord> {
+    return (await this.#create(CREATE, binding, observation, atMs)) as JobRecord;
+  }
+
+  rebind(binding: JobBinding, observation: JobObservation, atMs: number): Promise<JobRecord | undefined> {
+    return this.#create(REBIND, binding, observation, atMs);
+  }
+
+  async #create(script: string, binding: JobBinding, observation: JobObservation, atMs: number) {
     const fields = toFields(initialRecord(binding, observation, atMs));
-    const result = await this.client.eval(CREATE, {
+    const result = await this.client.eval(script, {
       keys: [...this.#bindingKeys(binding, binding.channel, binding.threadTs), this.#at(keys.userJobs(binding.userId))],
       arguments: [
         TTL,
@@ -129,7 +139,7 @@ export class RedisJobStore implements JobStore {
         ...pairs(fields),
       ],
     });
-    return fromFields(binding, hash(result)) as Fields;
+    return result ? (fromFields(binding, hash(result)) as Fields) : undefined;
   }
 
   async get(ref: JobRef): Promise<JobRecord | undefined> {

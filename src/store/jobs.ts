@@ -50,6 +50,8 @@ export const JobBindingSchema = z.object({
   contextNote: z.string().optional(),
   /** Whose thread it is, which decides who steers the job; unset in records written before it was kept. */
   thread: z.preprocess((v) => v || undefined, z.enum(THREAD_KINDS).optional()),
+  /** The status message is a plan card (`agent/plan-card.ts`); unset: the status line. */
+  root: z.preprocess((v) => v || undefined, z.enum(['card']).optional()),
 });
 export type JobBinding = z.infer<typeof JobBindingSchema>;
 
@@ -127,6 +129,11 @@ export class CorruptJobError extends Error {
 export interface JobStore {
   /** Binds a new job to its thread and starts tracking it. */
   create(binding: JobBinding, observation: JobObservation, atMs: number): Promise<JobRecord>;
+  /**
+   * Binds a job whose record vanished again, as `create`, unless a record appeared meanwhile (a reply in its thread
+   * bound it first and may have started a round): that one is kept and `undefined` returned.
+   */
+  rebind(binding: JobBinding, observation: JobObservation, atMs: number): Promise<JobRecord | undefined>;
   /** The record, `undefined` when there is none; throws `CorruptJobError` when one exists but is unreadable. */
   get(ref: JobRef): Promise<JobRecord | undefined>;
   /** The job whose thread this is, among `projects`. */

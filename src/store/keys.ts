@@ -31,7 +31,7 @@ export const keys = {
   agentSession: ({ project, jobId }: JobRef) => `session:${project}:${jobId}`,
   /** Set while the workspace's app has no agent sessions (not an agent app, a scope missing): none is tried. */
   agentSessionsOff: () => 'session:off',
-  /** A root message that is a plan card: `stream` while Slack streams it, `card` once it is rewritten with `chat.update`. */
+  /** A plan card's root still streaming (`agent/plan-stream.ts`): set at its start, dropped once it is stopped. */
   planCard: (channel: string, ts: string) => `plancard:${channel}:${ts}`,
   /** The one instance polling a job. */
   pollLease: ({ project, jobId }: JobRef) => `lease:${project}:${jobId}`,

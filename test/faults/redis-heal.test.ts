@@ -26,36 +26,45 @@ describe.skipIf(!redisServerAvailable)(
     const redis = useRedisServer();
     const h = useHarness({ simulator: { jobDurationMs: LONG_JOB_MS }, env: FAST_POLL });
 
-    it('real processes: the job in flight still posts its PR once in its thread, with no reply in it', async () => {
-      const env = { REDIS_URL: redis().url };
-      const [web, ...workers] = (await Promise.all([
-        h.spawn({ ...env, ROLE: 'web' }),
-        h.spawn({ ...env, ROLE: 'worker' }),
-        h.spawn({ ...env, ROLE: 'worker' }),
-      ])) as [AppProcess, AppProcess, AppProcess];
-      const { jobId, rootTs } = await h.startJob('Document the retry policy', { app: web });
-      const polls = () => h.sim.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/${jobId}`)).length;
-      await eventually(() => polls() > 0, 10_000, 'the job polled');
+    /** Both forms of root carry the job in their metadata: the status line, and the plan card (the default). */
+    const roots = [
+      { root: 'status line', env: { SLACK_PLAN_CARD: 'false' }, finalWords: 'Pull request ready' },
+      { root: 'plan card', env: { SLACK_PLAN_CARD: '' }, finalWords: 'Pull request opened' },
+    ];
 
-      await redis().command(['FLUSHDB']);
-      await eventually(() => logged([web, ...workers], 'store.data_lost') > 0, HEALED_WITHIN_MS, 'the loss noticed');
-      await settle(1_000); // a poll in flight at the flush has found its record gone by now
-      h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    it.each(roots)(
+      'real processes: the job in flight still posts its PR once in its thread, with no reply in it ($root)',
+      async ({ env: rootEnv, finalWords }) => {
+        const env = { REDIS_URL: redis().url, ...rootEnv };
+        const [web, ...workers] = (await Promise.all([
+          h.spawn({ ...env, ROLE: 'web' }),
+          h.spawn({ ...env, ROLE: 'worker' }),
+          h.spawn({ ...env, ROLE: 'worker' }),
+        ])) as [AppProcess, AppProcess, AppProcess];
+        const { jobId, rootTs } = await h.startJob('Document the retry policy', { app: web });
+        const polls = () => h.sim.requests.filter((r) => r.method === 'GET' && r.path.endsWith(`/${jobId}`)).length;
+        await eventually(() => polls() > 0, 10_000, 'the job polled');
 
-      const prPosts = () => h.threadPosts(rootTs).filter((c) => String(c.args.text).includes(PR));
-      await eventually(() => prPosts().length === 1, HEALED_WITHIN_MS, 'the PR in its thread');
-      expect(logged(workers, 'store.job_healed')).toBe(1);
-      await eventually(() => h.lastRootUpdate(rootTs).includes('Pull request ready'), 10_000, 'the root’s final state');
-      await settle(1_500); // a second post would have come by now
-      expect(prPosts()).toHaveLength(1);
-      expect(h.threadPosts(rootTs)).toHaveLength(1);
-      // Nobody replied in the thread, and the job was never started twice.
-      expect(h.slack.messages.filter((m) => m.thread_ts === rootTs && m.user === USER_ID)).toHaveLength(0);
-      expect(h.creates()).toHaveLength(1);
-      // One worker healed; the other found it done (or never needed to look).
-      expect(logged([web, ...workers], 'store.data_lost')).toBeGreaterThan(0);
-      expect(logged([web, ...workers], 'store.healed')).toBe(1);
-    });
+        await redis().command(['FLUSHDB']);
+        await eventually(() => logged([web, ...workers], 'store.data_lost') > 0, HEALED_WITHIN_MS, 'the loss noticed');
+        await settle(1_000); // a poll in flight at the flush has found its record gone by now
+        h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+
+        const prPosts = () => h.threadPosts(rootTs).filter((c) => String(c.args.text).includes(PR));
+        await eventually(() => prPosts().length === 1, HEALED_WITHIN_MS, 'the PR in its thread');
+        expect(logged(workers, 'store.job_healed')).toBe(1);
+        await eventually(() => h.lastRootUpdate(rootTs).includes(finalWords), 10_000, 'the root’s final state');
+        await settle(1_500); // a second post would have come by now
+        expect(prPosts()).toHaveLength(1);
+        expect(h.threadPosts(rootTs)).toHaveLength(1);
+        // Nobody replied in the thread, and the job was never started twice.
+        expect(h.slack.messages.filter((m) => m.thread_ts === rootTs && m.user === USER_ID)).toHaveLength(0);
+        expect(h.creates()).toHaveLength(1);
+        // One worker healed; the other found it done (or never needed to look).
+        expect(logged([web, ...workers], 'store.data_lost')).toBeGreaterThan(0);
+        expect(logged([web, ...workers], 'store.healed')).toBe(1);
+      },
+    );
 
     describe('the digest', () => {
       // Occurrences come this often; once the test's clock passes the scheduled minute, each posts (as in

@@ -95,6 +95,41 @@ describe('Slack stand-in: streamed messages', () => {
     expect(await stop(undefined)).toBe('ok');
   });
 
+  it('stopStream keeps the metadata, caps blocks at 50 apart from chunks, and sets the session to session_status', async () => {
+    slack.view = 'agent_view';
+    const { ts } = await start();
+    const at = { channel: DOCS, ts: ts as string };
+    await client.agents.sessions.setStatus({
+      channel_id: DOCS,
+      thread_ts: ts as string,
+      status: 'processing',
+    } as never);
+    const stop = (args: Record<string, unknown>) => refusal(client.apiCall('chat.stopStream', { ...at, ...args }));
+    const divider = { type: 'divider' };
+    expect(await stop({ blocks: Array.from({ length: 51 }, () => divider) })).toBe('invalid_blocks');
+    expect(await stop({ metadata: '{not json' })).toBe('invalid_metadata_format');
+    expect(await stop({ metadata: { event_payload: {} } })).toBe('invalid_metadata_schema');
+    expect(await stop({ session_status: 'done' })).toBe('invalid_arguments');
+    const metadata = { event_type: 'job', event_payload: { id: '1' } };
+    const blocks = Array.from({ length: 50 }, () => divider);
+    expect(
+      await stop({ chunks: [{ type: 'blocks', blocks: [divider] }], blocks, metadata, session_status: 'processing' }),
+    ).toBe('ok');
+    const message = slack.tenant().message(DOCS, ts as string);
+    expect(message?.metadata).toEqual(metadata);
+    expect(((message?.blocks ?? []) as { type: string }[]).filter((b) => b.type === 'divider')).toHaveLength(51);
+    expect(slack.tenant().agentSession(DOCS, ts as string)?.status).toBe('processing');
+    // Without session_status the session is set to Slack's default, `active`.
+    const second = await start();
+    await client.agents.sessions.setStatus({
+      channel_id: DOCS,
+      thread_ts: second.ts as string,
+      status: 'processing',
+    } as never);
+    await client.chat.stopStream({ channel: DOCS, ts: second.ts as string });
+    expect(slack.tenant().agentSession(DOCS, second.ts as string)?.statuses).toEqual(['processing', 'active']);
+  });
+
   it('expires a stream whose appends stop for streamExpiryMs; chat.update still rewrites the message', async () => {
     slack.streamExpiryMs = 60_000;
     const { ts } = await start();

@@ -35,6 +35,15 @@ export function jobStoreContract(current: () => Store): void {
       expect(await jobs().forThread(['proj_x', 'proj_a'], 'C1', '1700000000.000100')).toEqual(ref());
     });
 
+    it('binds a vanished job again only when nothing bound it meanwhile: a round started since is kept', async () => {
+      const healed = await jobs().rebind(binding(), { status: 'active' }, 3);
+      expect(healed).toMatchObject({ round: 0, roundStartedAtMs: 3 });
+      expect(await jobs().forThread(['proj_a'], 'C1', '1700000000.000100')).toEqual(ref());
+      await jobs().startRound(binding(), 9);
+      expect(await jobs().rebind(binding(), { status: 'active' }, 3)).toBeUndefined();
+      expect(await jobs().get(ref())).toMatchObject({ round: 1, roundStartedAtMs: 9 });
+    });
+
     it('hands out copies: changing a record it returned, or the binding it was given, changes nothing stored', async () => {
       const given = binding();
       const created = await jobs().create(given, { status: 'active' }, 1);

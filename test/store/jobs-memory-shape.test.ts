@@ -40,6 +40,7 @@ describe('the memory job store’s records', () => {
       createdAtMs: 5,
       contextNote: 'with 3 messages',
       thread: 'joined' as const,
+      root: 'card' as const,
     };
     const record = {
       ...initialRecord(binding, { status: 'active', repository: 'acme/docs', ref: 'main', model: 'm' }, 7),

@@ -51,15 +51,19 @@ export function ackedInTime(envelope: Envelope): Envelope {
 
 const JOB_IN_ROOT = /job `([^`]+)`/;
 
-/** The job id a root message update names, if any. */
+/** The job id a root message update names, if any: in its status line, or in a plan card's metadata. */
 export function jobIdOfUpdate(call: SlackCall): string | undefined {
+  const metadata = call.args.metadata as { event_type?: string; event_payload?: { job_id?: string } } | undefined;
+  if (metadata?.event_type === 'mintlify_agent_job' && metadata.event_payload?.job_id) {
+    return metadata.event_payload.job_id;
+  }
   return JSON.stringify(call.args.blocks ?? '').match(JOB_IN_ROOT)?.[1];
 }
 
-/** Root message ts → job id, from every `chat.update` that names a job. */
+/** Root message ts → job id, from every `chat.update` (or a plan card's `chat.stopStream`) that names a job. */
 export function boundRoots(slack: FakeSlackApi): Map<string, string> {
   const roots = new Map<string, string>();
-  for (const call of slack.callsTo('chat.update')) {
+  for (const call of [...slack.callsTo('chat.stopStream'), ...slack.callsTo('chat.update')]) {
     const jobId = jobIdOfUpdate(call);
     if (jobId) roots.set(call.args.ts as string, jobId);
   }
@@ -239,6 +243,7 @@ export abstract class Steps {
   }
 
   #rootText(ts: string): string {
-    return JSON.stringify(this.slack.callsTo('chat.update').find((c) => c.args.ts === ts)?.args.blocks ?? '');
+    const update = this.slack.callsTo('chat.update').find((c) => c.args.ts === ts)?.args.blocks;
+    return JSON.stringify(update ?? this.slack.messages.find((m) => m.ts === ts)?.blocks ?? '');
   }
 }

@@ -24,6 +24,9 @@ export function testEnv(slack: Pick<FakeSlackApi, 'apiUrl'>, simulatorUrl: strin
     POLL_INTERVAL_MS: '50',
     POLL_MAX_INTERVAL_MS: '200',
     LOG_LEVEL: 'debug',
+    // Suites that read the status line's words pin it; the plan card, the default, is booted with this unset ('')
+    // by its own suites (plan-card.test.ts).
+    SLACK_PLAN_CARD: 'false',
     ...env,
   };
 }

@@ -69,7 +69,7 @@ describe('parseConfig', () => {
       allowedChannels: [],
       followUps: 'reply',
       allowExternal: false,
-      planCard: false,
+      planCard: true,
       logLevel: 'info',
       role: 'all',
       queueLockMs: 10_000,

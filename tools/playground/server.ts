@@ -90,8 +90,6 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     POLL_INTERVAL_MS: '1000',
     POLL_MAX_INTERVAL_MS: '2000',
     LOG_LEVEL: 'warn',
-    // The playground shows the agent's surfaces as Slack draws them: a job's root is its streamed plan card.
-    SLACK_PLAN_CARD: 'true',
   });
   const app = await startApp(config, { log });
   const appUrl = `http://127.0.0.1:${app.port}`;

@@ -62,6 +62,40 @@ describe('healing: what the store lost is rebuilt from Slack and the service', (
     expect(tracked).toHaveLength(1);
   });
 
+  it('a job a reply bound again while healing asked the service keeps the round the reply started', async () => {
+    const { deps, tracked } = unit();
+    const { jobId, binding } = await rootOfJob('Document the retry policy');
+    const getJob = deps.mintlify.getJob.bind(deps.mintlify);
+    // The reply's follow-up lands between healing's look at the store and its answer from the service.
+    deps.mintlify.getJob = async (project, id) => {
+      await deps.store.jobs.startRound(binding, Date.now());
+      return getJob(project, id);
+    };
+    expect(await heal()).toMatchObject({ jobs: 0 });
+    expect(await deps.store.jobs.get({ project: 'proj_test', jobId })).toMatchObject({ round: 1 });
+    expect(tracked).toEqual([]);
+  });
+
+  it('a job whose root is a plan card is bound again as one (its metadata says so), so the card stays a card', async () => {
+    const { deps } = unit();
+    const created = await deps.mintlify.createJob('proj_test', 'Document the webhooks');
+    if (!created.ok) throw new Error(created.failure.code);
+    const jobId = created.value.id;
+    const root = await deps.slack.chat.postMessage({ channel: CHANNEL_ID, text: 'plan' });
+    const ts = String(root.ts);
+    const binding = jobBinding({
+      jobId,
+      channel: CHANNEL_ID,
+      threadTs: ts,
+      statusTs: ts,
+      createdAtMs: Date.now(),
+      root: 'card',
+    });
+    await deps.slack.chat.update({ channel: CHANNEL_ID, ts, text: 'plan', metadata: jobMetadata(binding) });
+    expect(await heal()).toMatchObject({ jobs: 1 });
+    expect(await deps.store.jobs.get({ project: 'proj_test', jobId })).toMatchObject({ statusTs: ts, root: 'card' });
+  });
+
   it('an instance that claims the healing just after another finished it does nothing again', async () => {
     const { deps } = unit();
     await rootOfJob('Document the retry policy');

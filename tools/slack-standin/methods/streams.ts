@@ -1,6 +1,7 @@
 import { BLOCK_KIT_LIMITS } from '../block-kit.js';
 import { TASK_STATUSES } from '../plan-blocks.js';
-import type { StoredMessage, Tenant } from '../tenant.js';
+import type { SessionStatus, StoredMessage, Tenant } from '../tenant.js';
+import { SESSION_STATUSES } from './agents.js';
 import { type Answer, type Handler, type MethodCall, missing, ok, refuse, text } from './answer.js';
 import { invalidBlocks, withoutChannel } from './chat.js';
 
@@ -186,17 +187,53 @@ function appendStream(call: MethodCall): Answer {
   return ok({ channel: found.message.channel, ts: found.message.ts });
 }
 
+/** What stopStream's `metadata` holds ("JSON object with event_type and event_payload fields"), or why not. */
+function metadataOf(value: unknown): { metadata?: Json } | Answer {
+  if (value === undefined) return {};
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      return refuse('invalid_metadata_format');
+    }
+  }
+  const m = parsed as Json | null;
+  if (typeof m?.event_type !== 'string' || !m.event_type || typeof m.event_payload !== 'object' || !m.event_payload) {
+    return refuse('invalid_metadata_schema');
+  }
+  return { metadata: m };
+}
+
+/**
+ * Finalises the message: its last chunks, at most 50 `blocks` under them (a limit apart from the chunks' blocks),
+ * its `metadata`, and the thread's agent session set to `session_status` (default `active`) when it has one.
+ */
 function stopStream(call: MethodCall): Answer {
   const found = openStream(call);
   if (isAnswer(found)) return found;
-  const bad = invalidBlocks(call.args.blocks);
+  const { args, tenant } = call;
+  const bad = invalidBlocks(args.blocks);
   if (bad) return bad;
+  const status = args.session_status ?? 'active';
+  if (!SESSION_STATUSES.includes(status as SessionStatus)) {
+    return invalid(
+      `[ERROR] session_status must be one of ${SESSION_STATUSES.join(', ')} [json-pointer:/session_status]`,
+    );
+  }
+  const meta = metadataOf(args.metadata);
+  if (isAnswer(meta)) return meta;
   const { message, stream } = found;
-  apply(stream, call.args);
-  if (Array.isArray(call.args.blocks)) stream.final.push(...call.args.blocks);
+  apply(stream, args);
+  if (Array.isArray(args.blocks)) stream.final.push(...args.blocks);
   stream.stopped = true;
   render(message, stream);
-  if (call.args.metadata !== undefined) message.metadata = call.args.metadata;
+  if (meta.metadata) message.metadata = meta.metadata;
+  const session = tenant.agentSession(message.channel, message.thread_ts ?? message.ts);
+  if (session) {
+    session.status = status as SessionStatus;
+    session.statuses.push(session.status);
+  }
   return ok({ channel: message.channel, ts: message.ts, message: withoutChannel(message) });
 }
 
