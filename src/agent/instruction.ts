@@ -1,4 +1,5 @@
-import { describeProjects, type Projects, takeProjectOption } from '../config/projects.js';
+import { takeProjectOption } from '../config/project-option.js';
+import { describeProjects, type Projects } from '../config/projects.js';
 import type { Message } from '../slack/message.js';
 import { errors } from './messages.js';
 

@@ -7,13 +7,12 @@ export { formatChange } from './change.js';
 export { csvLine } from './csv.js';
 export {
   DEFAULT_ROWS,
-  dayString,
   type ParsedCommand,
   parseVisitorsCommand,
   type ReportQuery,
   ReportQuerySchema,
-  todayNumber,
 } from './date-range.js';
+export { dayString, todayNumber } from './days.js';
 export { type DeliverDeps, type DigestOutcome, deliverDigest, runScheduled } from './digest/deliver.js';
 export { healSubscription } from './digest/heal.js';
 export { type DigestKind, VISITORS_DIGEST } from './digest/kind.js';

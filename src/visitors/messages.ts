@@ -1,7 +1,8 @@
 import type { types } from '@slack/bolt';
 import type { Message } from '../slack/message.js';
 import { escapeMrkdwn, inlineCode, truncate } from '../slack/mrkdwn.js';
-import { commandFor, DEFAULT_ROWS, dayString, MAX_RANGE_DAYS, type ReportQuery, todayNumber } from './date-range.js';
+import { commandFor, DEFAULT_ROWS, MAX_RANGE_DAYS, type ReportQuery } from './date-range.js';
+import { dayString, todayNumber } from './days.js';
 import { formatCount, formatRange } from './format.js';
 import type { DayRange } from './periods.js';
 import { UTC } from './zone.js';

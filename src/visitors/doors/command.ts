@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
-import { describeProjects, takeProjectOption } from '../../config/projects.js';
+import { takeProjectOption } from '../../config/project-option.js';
+import { describeProjects } from '../../config/projects.js';
 import { accessOf } from '../../slack/access.js';
 import { decodeSlackText } from '../../slack/decode.js';
 import type { Message } from '../../slack/message.js';
