@@ -2,7 +2,8 @@ import type { types } from '@slack/bolt';
 import type { Message } from '../slack/message.js';
 import { clipEscaped, inlineCode, plainLabel, plainText, quote } from '../slack/mrkdwn.js';
 import { formatChange, formatCount, formatRange, type ReportQuery, section } from '../visitors/index.js';
-import { type Evidence, fitEvidence } from './evidence.js';
+import { DRAFT_ACTION, draftButton } from './draft-button.js';
+import type { Evidence } from './evidence.js';
 import type { FeedbackView, PageRow, QuestionGroup, QuestionsView, SearchesView } from './load.js';
 import { COMMAND, insightsCopy } from './messages.js';
 import { encodePage, type InsightsPage, type View } from './requests.js';
@@ -10,7 +11,7 @@ import { encodePage, type InsightsPage, type View } from './requests.js';
 // Block Kit for /insights: a header, the range, one section per row with its Draft a fix button, Next → when the
 // service has more. Readers' words are escaped and cut between graphemes (slack/mrkdwn.ts); limits are Slack's.
 
-export const ACTION_IDS = { draft: 'insights.draft', next: 'insights.next', csv: 'insights.csv' } as const;
+export const ACTION_IDS = { draft: DRAFT_ACTION, next: 'insights.next', csv: 'insights.csv' } as const;
 const SECTION_MAX = 3000;
 const HEADER_MAX = 150;
 const COMMENT_MAX = 280;
@@ -25,16 +26,7 @@ export function commandOf({ view, query }: InsightsPage): string {
   return `${COMMAND}${project}${view === 'digest' ? '' : ` ${view}`} ${range}`;
 }
 
-/** A row's Draft a fix: opens the form with `evidence` (docs links' unfurls carry one too, as Update this page). */
-export function draftButton(evidence: Evidence): types.Button {
-  return {
-    type: 'button',
-    action_id: ACTION_IDS.draft,
-    text: { type: 'plain_text', text: insightsCopy.draft },
-    value: JSON.stringify(fitEvidence(evidence)),
-  };
-}
-
+/** A row with its Draft a fix button. */
 function row(text: string, evidence: Evidence): types.SectionBlock {
   return {
     type: 'section',

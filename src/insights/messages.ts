@@ -15,7 +15,6 @@ export const insightsCopy = {
     searches: 'Searches that find nothing readers click',
     questions: 'Questions the assistant could not answer',
   },
-  draft: 'Draft a fix',
   next: 'Next →',
   csv: 'Download CSV',
   exported: 'The CSV is uploading in this conversation.',

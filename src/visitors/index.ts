@@ -21,7 +21,7 @@ export { describeSchedule, digestPeriod } from './digest/schedule.js';
 export { adoptDigests, endDigests, type SchedulerDeps } from './digest/scheduler.js';
 export type { Subscription } from './digest/store.js';
 export { type DigestResult, manageDigest } from './digest/subscribe.js';
-export { type Asker, type DigestWords, decodeDigest, decodeReport, digestWords } from './doors/command.js';
+export { type Asker, type DigestWords, decodeDigest, decodeReport, digestWords } from './doors/read-command.js';
 export { answerAtDoor, type DoorDeps, zoneOf } from './doors/door-kit.js';
 export { formatCount, formatRange } from './format.js';
 export { notice, section } from './messages.js';
