@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { takeProjectOption } from '../config/project-option.js';
 import { PROJECT_ID, VISITORS_MAX_LIMIT } from '../mintlify/schemas.js';
 import { inlineCode } from '../slack/mrkdwn.js';
-import { monthIndex, monthRange, namedMonth } from './months.js';
 import { dayNumber, dayString, spanDays, todayNumber } from './days.js';
+import { monthIndex, monthRange, namedMonth } from './months.js';
 import { isTimeZone, UTC } from './zone.js';
 
 /**

@@ -5,7 +5,6 @@ import { visitorsTasks } from '../visitors-tasks.js';
 import { answerAtDoor, type DoorDeps, zoneOf } from './door-kit.js';
 import { type Decoded, decodeDigest, decodeReport, digestWords } from './read-command.js';
 
-
 export type CommandArgs = Pick<SlackCommandMiddlewareArgs & AllMiddlewareArgs, 'ack' | 'command' | 'context'>;
 
 /**
