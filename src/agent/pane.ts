@@ -1,12 +1,8 @@
-import type { AssistantConfig, Context } from '@slack/bolt';
 import type { Projects } from '../config/projects.js';
-import type { Deps, Workspaces } from '../deps.js';
+import type { Deps } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { plainLabel } from '../slack/mrkdwn.js';
 import type { Replies } from '../slack/reply.js';
-import { RECORD_TTL_MS } from '../store/jobs.js';
-import { keys } from '../store/keys.js';
-import { workspaceOf } from '../workspace-ref.js';
 import { handleTurn, type TurnDeps } from './handle-turn.js';
 import { paneCopy } from './messages.js';
 import { MY_JOBS_WORDS, myJobs } from './my-jobs.js';
@@ -19,49 +15,6 @@ import { readTurnInstruction } from './turn-start.js';
 
 /** Slack's limit on a thread's title is not documented; the app history shows about this much. */
 const TITLE_MAX_CHARS = 80;
-
-/** Bolt's thread context store (not exported by name). */
-type ContextStore = NonNullable<AssistantConfig['threadContextStore']>;
-
-/** Where the person is: the channel (and its workspace) next to the pane. */
-type PaneContext = { channel_id?: string; team_id?: string; enterprise_id?: string | null };
-
-/** The ids of the pane's thread in a Bolt assistant payload (`assistant_thread`, or a message in the thread). */
-function threadOf(payload: Record<string, unknown>): { channel: string; threadTs: string; context: PaneContext } {
-  const pane = (payload.assistant_thread ?? {}) as { channel_id?: string; thread_ts?: string; context?: PaneContext };
-  return {
-    channel: String(pane.channel_id ?? payload.channel ?? ''),
-    threadTs: String(pane.thread_ts ?? payload.thread_ts ?? ''),
-    context: pane.context ?? {},
-  };
-}
-
-/**
- * Bolt's thread context store, kept in the app's store (every instance sees it; Bolt's default would read and
- * rewrite the bot's first message of the thread). Saved for every thread the pane starts, even one opened away
- * from any channel (an empty context): a DM thread without one is not the pane's.
- */
-export function paneContextStore(root: { workspaces: Pick<Workspaces, 'scope'> }): ContextStore {
-  const where = async ({ context, payload }: { context: Context; payload: unknown }) => {
-    const deps = await root.workspaces.scope(workspaceOf(context));
-    return { deps, ...threadOf(payload as Record<string, unknown>) };
-  };
-  return {
-    async get(args) {
-      const { deps, channel, threadTs } = await where(args);
-      return (await paneContextOf(deps, channel, threadTs)) ?? {};
-    },
-    async save(args) {
-      const { deps, channel, threadTs, context } = await where(args);
-      await deps.store.kv.set(keys.paneContext(channel, threadTs), context, RECORD_TTL_MS);
-    },
-  };
-}
-
-/** Where the person is, for a thread of the pane; `undefined` for any other thread. */
-export function paneContextOf(deps: Pick<Deps, 'store'>, channel: string, threadTs: string) {
-  return deps.store.kv.get<PaneContext>(keys.paneContext(channel, threadTs));
-}
 
 type PaneDeps = TurnDeps & Pick<Deps, 'slack'>;
 
