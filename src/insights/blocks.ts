@@ -5,7 +5,7 @@ import { formatChange, formatCount, formatRange, type ReportQuery, section } fro
 import { DRAFT_ACTION, draftButton } from './draft-button.js';
 import type { Evidence } from './evidence.js';
 import type { FeedbackView, PageRow, QuestionGroup, QuestionsView, SearchesView } from './load.js';
-import { COMMAND, insightsCopy } from './messages.js';
+import { insightsCopy } from './messages.js';
 import { encodePage, type InsightsPage, type View } from './requests.js';
 
 // Block Kit for /insights: a header, the range, one section per row with its Draft a fix button, Next → when the
@@ -18,13 +18,6 @@ const COMMENT_MAX = 280;
 
 /** The project and days every row's evidence is about. */
 type Range = { project: string; from: string; to: string };
-
-/** The command that shows this page's view again from its start, for "try again". */
-export function commandOf({ view, query }: InsightsPage): string {
-  const range = query.from === query.to ? query.from : `${query.from}..${query.to}`;
-  const project = query.project ? ` --project ${query.project}` : '';
-  return `${COMMAND}${project}${view === 'digest' ? '' : ` ${view}`} ${range}`;
-}
 
 /** A row with its Draft a fix button. */
 function row(text: string, evidence: Evidence): types.SectionBlock {

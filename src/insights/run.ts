@@ -1,9 +1,8 @@
 import type { Deps } from '../deps.js';
 import { notice } from '../visitors/index.js';
-import { commandOf } from './blocks.js';
 import { exportInsightsCsv } from './export.js';
 import type { LoadDeps } from './load.js';
-import { failureText, insightsCopy } from './messages.js';
+import { commandOf, failureText, insightsCopy } from './messages.js';
 import type { InsightsRequest } from './requests.js';
 import { showInsights } from './show.js';
 

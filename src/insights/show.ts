@@ -1,7 +1,7 @@
 import type { Message } from '../slack/message.js';
-import { buildDigest, buildView, commandOf, type ViewData } from './blocks.js';
+import { buildDigest, buildView, type ViewData } from './blocks.js';
 import { type LoadDeps, type Loaded, loadFeedback, loadQuestions, loadSearches } from './load.js';
-import { failureText } from './messages.js';
+import { commandOf, failureText } from './messages.js';
 import type { InsightsRequest, View } from './requests.js';
 
 /** Rows of each view in the digest. */

@@ -12,7 +12,7 @@ import {
   type Subscription,
 } from '../../visitors/index.js';
 import { type LoadDeps, loadFeedback, loadQuestions, loadSearches } from '../load.js';
-import { MAX_ROWS } from '../requests.js';
+import { MAX_ROWS } from '../rows.js';
 import { fixesMessage, pickFixes } from './fixes.js';
 import { INSIGHTS_DIGEST } from './kind.js';
 
