@@ -4,10 +4,10 @@ import { slackErrorCode } from '../slack/errors.js';
 import { plainLabel } from '../slack/mrkdwn.js';
 import type { Replies } from '../slack/reply.js';
 import { handleTurn, type TurnDeps } from './handle-turn.js';
+import { readTurnInstruction } from './instruction.js';
 import { paneCopy } from './messages.js';
 import { MY_JOBS_WORDS, myJobs } from './my-jobs.js';
 import type { PaneTurn } from './requests.js';
-import { readTurnInstruction } from './turn-start.js';
 
 // Slack's assistant pane (Agents & AI apps): a thread of the person's DM with the app, opened next to the channel
 // they are looking at. A message there is a turn like a DM's; the pane adds where the person is (the thread
