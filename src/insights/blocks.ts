@@ -1,7 +1,7 @@
 import type { types } from '@slack/bolt';
-import type { Message } from '../slack/message.js';
+import { type Message, section } from '../slack/message.js';
 import { plainLabel } from '../slack/mrkdwn.js';
-import { formatCount, formatRange, type ReportQuery, section } from '../visitors/index.js';
+import { formatCount, formatRange, type ReportQuery } from '../visitors/index.js';
 import { DRAFT_ACTION } from './draft-button.js';
 import { feedbackRow, questionRow, type Range, searchRow } from './fix-rows.js';
 import type { FeedbackView, QuestionsView, SearchesView } from './load.js';

@@ -1,7 +1,6 @@
 import type { ServiceFailure } from '../mintlify/failure.js';
-import type { Message } from '../slack/message.js';
+import { type Message, notice } from '../slack/message.js';
 import { escapeMrkdwn, inlineCode } from '../slack/mrkdwn.js';
-import { notice } from '../visitors/index.js';
 import type { InsightsPage } from './requests.js';
 import { MAX_ROWS } from './rows.js';
 

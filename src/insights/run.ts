@@ -1,6 +1,5 @@
 import type { Deps } from '../deps.js';
-import type { Message } from '../slack/message.js';
-import { notice } from '../visitors/index.js';
+import { type Message, notice } from '../slack/message.js';
 import { buildDigest, buildView, type ViewData } from './blocks.js';
 import { exportInsightsCsv } from './export.js';
 import { type LoadDeps, type Loaded, loadFeedback, loadQuestions, loadSearches } from './load.js';

@@ -1,12 +1,12 @@
 import type { types } from '@slack/bolt';
 import type { PageVisitors, VisitorCounts, VisitorsResponse } from '../mintlify/schemas.js';
 import { headOf, tailOf } from '../slack/graphemes.js';
-import type { Message } from '../slack/message.js';
+import { type Message, section } from '../slack/message.js';
 import { escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
 import { changes } from './change.js';
 import { encodeQuery, MAX_OFFSET, type ReportQuery } from './date-range.js';
 import { formatCount, formatPercent, formatTime, ratioBar } from './format.js';
-import { BUTTON_LABELS, chartCopy, reportCopy, section } from './messages.js';
+import { BUTTON_LABELS, chartCopy, reportCopy } from './messages.js';
 import { previousPeriod } from './periods.js';
 import { UTC } from './zone.js';
 

@@ -24,7 +24,6 @@ export { type DigestResult, manageDigest } from './digest/subscribe.js';
 export { answerAtDoor, type DoorDeps, zoneOf } from './doors/door-kit.js';
 export { type Asker, type DigestWords, decodeDigest, decodeReport, digestWords } from './doors/read-command.js';
 export { formatCount, formatRange } from './format.js';
-export { notice, section } from './messages.js';
 export { comparisonCut, type DayRange, previousPeriod, serviceWindow } from './periods.js';
 export { fetchPage, type PageDeps } from './report/page.js';
 export { type DigestRequest, DigestRequestSchema, ScheduledDigestSchema } from './requests.js';

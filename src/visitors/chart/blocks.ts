@@ -5,10 +5,10 @@ import {
   type DataVisualizationBlock,
   DataVisualizationBlockSchema,
 } from '../../slack/data-blocks.js';
-import type { Message } from '../../slack/message.js';
+import { type Message, section } from '../../slack/message.js';
 import { displayPath } from '../blocks.js';
 import { formatCount, formatRange } from '../format.js';
-import { chartCopy, reportCopy, section } from '../messages.js';
+import { chartCopy, reportCopy } from '../messages.js';
 import type { Granularity } from '../periods.js';
 import type { ProjectQuery } from '../requests.js';
 import { SERIES } from './render.js';

@@ -1,9 +1,10 @@
 import type { Deps } from '../../deps.js';
 import type { ServiceFailure } from '../../mintlify/failure.js';
 import { slackErrorCode } from '../../slack/errors.js';
+import { section } from '../../slack/message.js';
 import { shareFile } from '../../slack/upload.js';
 import type { ReportQuery } from '../date-range.js';
-import { chartCopy, section } from '../messages.js';
+import { chartCopy } from '../messages.js';
 import type { PageDeps } from '../report/page.js';
 import { trendChart } from './blocks.js';
 import { chartSpec, chartTitle, renderChart } from './render.js';

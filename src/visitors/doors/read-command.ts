@@ -1,12 +1,12 @@
 import { takeProjectOption } from '../../config/project-option.js';
 import { describeProjects } from '../../config/projects.js';
-import type { Message } from '../../slack/message.js';
+import { type Message, notice } from '../../slack/message.js';
 import type { Audience } from '../../slack/reply.js';
 import { parseVisitorsCommand } from '../date-range.js';
 import { VISITORS_DIGEST } from '../digest/kind.js';
 import { digestCopy } from '../digest/messages.js';
 import { parseDigestCommand } from '../digest/schedule.js';
-import { errorCopy, helpMessage, notice } from '../messages.js';
+import { errorCopy, helpMessage } from '../messages.js';
 import type { DigestRequest, ReportRequest } from '../requests.js';
 import { type DoorDeps, projectOf } from './door-kit.js';
 
