@@ -9,7 +9,7 @@ import { runCommandStart, runShortcutStart } from './start-requests.js';
 export const agentWork = [
   runs(agentTasks.start, runCommandStart),
   runs(agentTasks.turn, handleTurn),
-  runs(agentTasks.pane, runPaneTurn),
+  runs(agentTasks.pane, (deps, pane) => runPaneTurn(deps, pane, handleTurn)),
   runs(agentTasks.shortcut, runShortcutStart),
   runs(agentTasks.stop, runStop),
 ];

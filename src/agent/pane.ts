@@ -3,11 +3,11 @@ import type { Deps } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { plainLabel } from '../slack/mrkdwn.js';
 import type { Replies } from '../slack/reply.js';
-import { handleTurn, type TurnDeps } from './handle-turn.js';
-import { readTurnInstruction } from './instruction.js';
+import type { TurnDeps } from './handle-turn.js';
+import { type Instruction, readTurnInstruction } from './instruction.js';
 import { paneCopy } from './messages.js';
 import { MY_JOBS_WORDS, myJobs } from './my-jobs.js';
-import type { PaneTurn } from './requests.js';
+import type { PaneTurn, Turn } from './requests.js';
 
 // Slack's assistant pane (Agents & AI apps): a thread of the person's DM with the app, opened next to the channel
 // they are looking at. A message there is a turn like a DM's; the pane adds where the person is (the thread
@@ -18,20 +18,23 @@ const TITLE_MAX_CHARS = 80;
 
 type PaneDeps = TurnDeps & Pick<Deps, 'slack'>;
 
+/** How a turn runs once the pane has done its part: the agent's router (`handleTurn`), handed in by `agent-work.ts`. */
+export type RunTurn = (deps: TurnDeps, turn: Turn, instruction: Instruction) => Promise<void>;
+
 /**
  * A turn in the pane: `my jobs` lists the person's jobs. An instruction in a thread without a job titles the
  * thread after it and shows a status until the job's first post (or the answer) clears it. Then the turn runs as a
  * DM's would, with the project of the channel the person is looking at, and with private answers in the pane's
  * thread (the pane is private).
  */
-export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: PaneTurn): Promise<void> {
+export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: PaneTurn, runTurn: RunTurn): Promise<void> {
   const threadTs = turn.threadTs ?? turn.ts;
   const pane = paneDeps(deps, turn.channel, contextChannel, threadTs);
   if (MY_JOBS_WORDS.test(turn.text)) {
     const audience = { userId: turn.userId, channel: turn.channel, threadTs };
     return pane.replies.privately(audience, await myJobs(deps, turn.userId, turn.text));
   }
-  // Read once: for the title here, and for the job handleTurn starts.
+  // Read once: for the title here, and for the job the turn starts.
   const instruction = readTurnInstruction(pane, turn);
   // the store guard counts the failure; unknown only skips the title and status.
   const job = await deps.store.jobs.forThread(deps.projects.all, turn.channel, threadTs).catch(() => undefined);
@@ -45,7 +48,7 @@ export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: Pane
       .setStatus({ ...thread, status: paneCopy.starting, loading_messages: paneCopy.loading })
       .catch((error) => deps.log.warn('slack.pane_failed', { op: 'set_status', slack_error: slackErrorCode(error) }));
   }
-  await handleTurn(pane, turn, instruction);
+  await runTurn(pane, turn, instruction);
 }
 
 /**

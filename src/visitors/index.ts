@@ -13,14 +13,14 @@ export {
   ReportQuerySchema,
 } from './date-range.js';
 export { dayString, todayNumber } from './days.js';
-export { type DeliverDeps, type DigestOutcome, deliverDigest, runScheduled } from './digest/deliver.js';
+export type { DeliverDeps, DigestOutcome } from './digest/deliver.js';
 export { healSubscription } from './digest/heal.js';
 export { type DigestKind, VISITORS_DIGEST } from './digest/kind.js';
+export type { DigestMachinery } from './digest/machinery.js';
 export { digestAnswer, digestCopy } from './digest/messages.js';
 export { describeSchedule, digestPeriod } from './digest/schedule.js';
 export { adoptDigests, endDigests, type SchedulerDeps } from './digest/scheduler.js';
 export type { Subscription } from './digest/store.js';
-export { type DigestResult, manageDigest } from './digest/subscribe.js';
 export { answerAtDoor, type DoorDeps, zoneOf } from './doors/door-kit.js';
 export { type Asker, type DigestWords, decodeDigest, decodeReport, digestWords } from './doors/read-command.js';
 export { formatCount, formatRange } from './format.js';
