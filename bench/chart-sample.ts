@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chartSpec, renderChart } from '../src/visitors/chart/render.js';
 import type { Trend } from '../src/visitors/chart/trend.js';
-import { DAY_MS, dayNumber } from '../src/visitors/date-range.js';
+import { DAY_MS, dayNumber } from '../src/visitors/days.js';
 import { buckets } from '../src/visitors/periods.js';
 import { VisitorsDataSet } from '../tools/simulator/visitors-data.js';
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { buildDeps } from '../../src/app/wiring.js';
+import { WORK } from '../../src/app/work.js';
 import { parseConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/log.js';
 import { createMetrics } from '../../src/metrics.js';
@@ -22,7 +23,8 @@ export async function startVisitorsDeps(pathCount: number) {
   const store = await createStore({ log, namespace: `bench-${randomUUID().slice(0, 8)}` });
   const metrics = createMetrics();
   const engine = createMemoryEngine({ log });
-  const deps = buildDeps(config, {}, { log, metrics, store, slack: createSlackClient(config, metrics, log), engine });
+  const slackClient = createSlackClient(config, metrics, log);
+  const deps = buildDeps(config, {}, { log, metrics, store, slack: slackClient, engine, work: WORK });
   const close = async () => {
     await engine.close(0);
     await store.close();

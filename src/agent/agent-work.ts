@@ -5,11 +5,11 @@ import { runPaneTurn } from './pane.js';
 import { runStop } from './session/stop.js';
 import { runCommandStart, runShortcutStart } from './start-requests.js';
 
-/** What runs each of the agent's tasks where its lane is worked (composed in src/app/dispatch.ts). */
+/** What runs each of the agent's tasks where its lane is worked (composed in src/app/work.ts). */
 export const agentWork = [
   runs(agentTasks.start, runCommandStart),
   runs(agentTasks.turn, handleTurn),
-  runs(agentTasks.pane, runPaneTurn),
+  runs(agentTasks.pane, (deps, pane) => runPaneTurn(deps, pane, handleTurn)),
   runs(agentTasks.shortcut, runShortcutStart),
   runs(agentTasks.stop, runStop),
 ];

@@ -1,17 +1,19 @@
 import type { FollowUps } from '../config/config.js';
 import type { Deps } from '../deps.js';
+import { slackErrorCode } from '../slack/errors.js';
 import type { Audience } from '../slack/reply.js';
 import { type JobBinding, type JobRef, type ThreadKind, threadKindOf } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
-import { followUpRefusalAnswer } from './answers.js';
+import { followUpRefusalAnswer, startRefusalAnswer } from './answers.js';
 import { readFileContext } from './file-context.js';
 import { type FollowUpDeps, followUp } from './follow-up.js';
-import type { Instruction } from './instruction.js';
+import { type Instruction, readTurnInstruction } from './instruction.js';
 import { readoptThread } from './job-metadata.js';
 import { errors } from './messages.js';
 import type { Turn } from './requests.js';
+import { type StartJobDeps, startJob } from './start-job.js';
 import { isInstruction, steers } from './steering.js';
-import { startFromTurn } from './turn-start.js';
+import { readThreadContext } from './thread-context.js';
 
 /** Slack may deliver an event again; remember what was handled this long. */
 const DEDUPE_TTL_MS = 60 * 60 * 1000;
@@ -148,5 +150,45 @@ async function passOn(deps: TurnDeps, turn: Turn, place: Place & { kind: 'job' }
     await deps.replies.privately(audience, followUpRefusalAnswer(result.refusal, turn.text, deps.now()));
   } else if (!result.tracked) {
     await deps.replies.privately(audience, errors.followUpUntracked(turn.text));
+  }
+}
+
+/**
+ * A message addressed to the bot outside a job's thread: the same words as `/agent` (`help`, `projects`,
+ * `--project <id> <instruction>`), and a job started in the message's thread with the thread's earlier messages as
+ * context. Refusals are told privately where the person wrote. `instruction`: the turn's, when its door read it
+ * already (the pane, for the thread's title).
+ */
+export async function startFromTurn(
+  deps: StartJobDeps & Pick<Deps, 'replies' | 'config'>,
+  turn: Turn,
+  audience: Audience,
+  instruction: Instruction = readTurnInstruction(deps, turn),
+): Promise<void> {
+  if (instruction.kind === 'answer') return deps.replies.privately(audience, instruction.message);
+  const context = turn.threadTs
+    ? await readThreadContext(deps, { ...turn, threadTs: turn.threadTs, beforeTs: turn.ts }).catch((error) => {
+        // The instruction still stands on its own; the log says why the context is missing.
+        deps.log.warn('slack.thread_context_unavailable', {
+          channel: turn.channel,
+          slack_error: slackErrorCode(error),
+        });
+        return undefined;
+      })
+    : undefined;
+  const files = await readFileContext(deps, turn.files ?? []);
+  const result = await startJob(deps, {
+    project: instruction.project,
+    userId: turn.userId,
+    channel: turn.channel,
+    prompt: instruction.prompt,
+    threadTs: turn.threadTs ?? turn.ts,
+    context,
+    files,
+    // A mention inside a channel's discussion joins it; a new message's thread and a DM are the bot's own.
+    thread: turn.threadTs && !turn.channel.startsWith('D') ? 'joined' : 'own',
+  });
+  if (!result.ok) {
+    await deps.replies.privately(audience, startRefusalAnswer(result.refusal, instruction.prompt, deps.now()));
   }
 }

@@ -1,6 +1,8 @@
-import { describeProjects, type Projects, takeProjectOption } from '../config/projects.js';
+import { takeProjectOption } from '../config/project-option.js';
+import { describeProjects, type Projects } from '../config/projects.js';
 import type { Message } from '../slack/message.js';
-import { errors } from './messages.js';
+import { conversationUsage, errors } from './messages.js';
+import type { Turn } from './requests.js';
 
 export type AgentCommand =
   | { kind: 'help' }
@@ -46,4 +48,9 @@ export function readInstruction(
     return { kind: 'answer', message: errors.unknownProject(unknown, here, decode(request.prompt)) };
   }
   return { kind: 'start', prompt: request.prompt, project: request.project ?? projects.forChannel(channel) };
+}
+
+/** What a turn asks for, read with the projects as `deps` routes its channel. */
+export function readTurnInstruction(deps: { projects: Projects }, turn: Pick<Turn, 'text' | 'channel'>): Instruction {
+  return readInstruction(turn.text, deps.projects, turn.channel, conversationUsage);
 }

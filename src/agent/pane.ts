@@ -1,17 +1,13 @@
-import type { AssistantConfig, Context } from '@slack/bolt';
 import type { Projects } from '../config/projects.js';
-import type { Deps, Workspaces } from '../deps.js';
+import type { Deps } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { plainLabel } from '../slack/mrkdwn.js';
 import type { Replies } from '../slack/reply.js';
-import { RECORD_TTL_MS } from '../store/jobs.js';
-import { keys } from '../store/keys.js';
-import { workspaceOf } from '../workspace-ref.js';
-import { handleTurn, type TurnDeps } from './handle-turn.js';
+import type { TurnDeps } from './handle-turn.js';
+import { type Instruction, readTurnInstruction } from './instruction.js';
 import { paneCopy } from './messages.js';
 import { MY_JOBS_WORDS, myJobs } from './my-jobs.js';
-import type { PaneTurn } from './requests.js';
-import { readTurnInstruction } from './turn-start.js';
+import type { PaneTurn, Turn } from './requests.js';
 
 // Slack's assistant pane (Agents & AI apps): a thread of the person's DM with the app, opened next to the channel
 // they are looking at. A message there is a turn like a DM's; the pane adds where the person is (the thread
@@ -20,50 +16,10 @@ import { readTurnInstruction } from './turn-start.js';
 /** Slack's limit on a thread's title is not documented; the app history shows about this much. */
 const TITLE_MAX_CHARS = 80;
 
-/** Bolt's thread context store (not exported by name). */
-type ContextStore = NonNullable<AssistantConfig['threadContextStore']>;
-
-/** Where the person is: the channel (and its workspace) next to the pane. */
-type PaneContext = { channel_id?: string; team_id?: string; enterprise_id?: string | null };
-
-/** The ids of the pane's thread in a Bolt assistant payload (`assistant_thread`, or a message in the thread). */
-function threadOf(payload: Record<string, unknown>): { channel: string; threadTs: string; context: PaneContext } {
-  const pane = (payload.assistant_thread ?? {}) as { channel_id?: string; thread_ts?: string; context?: PaneContext };
-  return {
-    channel: String(pane.channel_id ?? payload.channel ?? ''),
-    threadTs: String(pane.thread_ts ?? payload.thread_ts ?? ''),
-    context: pane.context ?? {},
-  };
-}
-
-/**
- * Bolt's thread context store, kept in the app's store (every instance sees it; Bolt's default would read and
- * rewrite the bot's first message of the thread). Saved for every thread the pane starts, even one opened away
- * from any channel (an empty context): a DM thread without one is not the pane's.
- */
-export function paneContextStore(root: { workspaces: Pick<Workspaces, 'scope'> }): ContextStore {
-  const where = async ({ context, payload }: { context: Context; payload: unknown }) => {
-    const deps = await root.workspaces.scope(workspaceOf(context));
-    return { deps, ...threadOf(payload as Record<string, unknown>) };
-  };
-  return {
-    async get(args) {
-      const { deps, channel, threadTs } = await where(args);
-      return (await paneContextOf(deps, channel, threadTs)) ?? {};
-    },
-    async save(args) {
-      const { deps, channel, threadTs, context } = await where(args);
-      await deps.store.kv.set(keys.paneContext(channel, threadTs), context, RECORD_TTL_MS);
-    },
-  };
-}
-
-/** Where the person is, for a thread of the pane; `undefined` for any other thread. */
-export function paneContextOf(deps: Pick<Deps, 'store'>, channel: string, threadTs: string) {
-  return deps.store.kv.get<PaneContext>(keys.paneContext(channel, threadTs));
-}
-
 type PaneDeps = TurnDeps & Pick<Deps, 'slack'>;
+
+/** How a turn runs once the pane has done its part: the agent's router (`handleTurn`), handed in by `agent-work.ts`. */
+export type RunTurn = (deps: TurnDeps, turn: Turn, instruction: Instruction) => Promise<void>;
 
 /**
  * A turn in the pane: `my jobs` lists the person's jobs. An instruction in a thread without a job titles the
@@ -71,14 +27,14 @@ type PaneDeps = TurnDeps & Pick<Deps, 'slack'>;
  * DM's would, with the project of the channel the person is looking at, and with private answers in the pane's
  * thread (the pane is private).
  */
-export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: PaneTurn): Promise<void> {
+export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: PaneTurn, runTurn: RunTurn): Promise<void> {
   const threadTs = turn.threadTs ?? turn.ts;
   const pane = paneDeps(deps, turn.channel, contextChannel, threadTs);
   if (MY_JOBS_WORDS.test(turn.text)) {
     const audience = { userId: turn.userId, channel: turn.channel, threadTs };
     return pane.replies.privately(audience, await myJobs(deps, turn.userId, turn.text));
   }
-  // Read once: for the title here, and for the job handleTurn starts.
+  // Read once: for the title here, and for the job the turn starts.
   const instruction = readTurnInstruction(pane, turn);
   // the store guard counts the failure; unknown only skips the title and status.
   const job = await deps.store.jobs.forThread(deps.projects.all, turn.channel, threadTs).catch(() => undefined);
@@ -92,7 +48,7 @@ export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: Pane
       .setStatus({ ...thread, status: paneCopy.starting, loading_messages: paneCopy.loading })
       .catch((error) => deps.log.warn('slack.pane_failed', { op: 'set_status', slack_error: slackErrorCode(error) }));
   }
-  await handleTurn(pane, turn, instruction);
+  await runTurn(pane, turn, instruction);
 }
 
 /**

@@ -29,9 +29,8 @@ import { createProbes, type Probes } from './probes.js';
 import { closeWithin, STOP_DEADLINE_MS } from './stopping.js';
 import { type AppIdentity, identityOf } from './uninstall.js';
 import { buildDeps } from './wiring.js';
+import { WORK } from './work.js';
 import { adoptTrackedJobs, startWorkers } from './workers.js';
-
-export { STOP_DEADLINE_MS };
 
 /** After a failed start, what was opened gets this long to close before the error is reported. */
 const START_FAILURE_CLOSE_MS = 900;
@@ -87,12 +86,12 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   // Aborted when a graceful stop begins: long work (an export) answers then instead of being cut off.
   const stopping = new AbortController();
   const parts = { log, metrics, store, slack, engine, tenancy: many?.tenancy, installed: installState?.installed };
-  const deps = buildDeps(config, options, { ...parts, storeLoss: watched.loss, stopping: stopping.signal });
+  const deps = buildDeps(config, options, { ...parts, work: WORK, storeLoss: watched.loss, stopping: stopping.signal });
   metrics.observe(observed(deps, engine));
   if (transport) doors?.registerDoors(transport, deps, installs, engine);
-  if (config.role !== 'web') startWorkers(engine, deps, laneDefinitions(options.retryDelayMs));
+  if (config.role !== 'web') startWorkers(engine, deps, WORK, laneDefinitions(options.retryDelayMs));
 
-  const unstarted = (jobs: readonly UnstartedJob[]) => answerUnstarted(deps, jobs);
+  const unstarted = (jobs: readonly UnstartedJob[]) => answerUnstarted(deps, WORK, jobs);
   const opened = { timers: [watched, ...(installState ? [installState] : [])], engine, store, unstarted };
   const closeAll = (deadline: number) =>
     closeWithin({ ...opened, receivers: [transport, { stop: probes.close }] }, deadline);

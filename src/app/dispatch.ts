@@ -1,27 +1,19 @@
 import type { z } from 'zod';
-import { agentWork } from '../agent/agent-work.js';
 import type { Deps, Dispatch } from '../deps.js';
-import { homeWork } from '../home/home-work.js';
-import { insightsWork } from '../insights/insights-work.js';
 import { type TaskEnvelope, TaskEnvelopeSchema } from '../lanes.js';
 import { QueueUnavailableError, type UnstartedJob } from '../queue/engine.js';
 import { type RunnableTask, TASK_MAX_AGE_MS } from '../task.js';
-import { visitorsWork } from '../visitors/visitors-work.js';
 
-/** Every kind of work a door hands on, by its kind: each feature declares its own tasks and what runs them. */
-export const TASKS: ReadonlyMap<string, RunnableTask> = new Map(
-  [...agentWork, ...homeWork, ...insightsWork, ...visitorsWork].map((task: RunnableTask) => [task.kind, task]),
-);
-
-const taskOf = (kind: string): RunnableTask | undefined => TASKS.get(kind);
+/** Every kind of work a door hands on, by its kind, with what runs it (composed in `work.ts`). */
+export type Work = ReadonlyMap<string, RunnableTask>;
 
 /**
  * Hands a door's work to its task's lane. When the lane cannot take it (Redis does not answer), the person is told
  * so at once, with their text, instead of hearing nothing; so too when no worker takes the lane (the web role alone).
  */
-export function createDispatch(deps: () => Deps): Dispatch {
+export function createDispatch(deps: () => Deps, work: Work): Dispatch {
   return async <S extends z.ZodType>(handle: { kind: string; schema: S }, data: z.infer<S>) => {
-    const task = taskOf(handle.kind);
+    const task = work.get(handle.kind);
     if (!task) throw new Error(`unknown task kind ${handle.kind}`);
     const { kind, lane } = task;
     const { lanes, workspace, now, served, log } = deps();
@@ -49,8 +41,12 @@ export function createDispatch(deps: () => Deps): Dispatch {
  * The one error policy of every task: an unexpected throw is logged, the person hears the task's `failed` words,
  * and the job fails (its lane's failed set shows it).
  */
-export async function runTask(deps: Deps, { kind, workspace, data, queuedAt }: TaskEnvelope): Promise<void> {
-  const task = taskOf(kind);
+export async function runTask(
+  deps: Deps,
+  work: Work,
+  { kind, workspace, data, queuedAt }: TaskEnvelope,
+): Promise<void> {
+  const task = work.get(kind);
   if (!task) throw new Error(`unknown task kind ${kind}`);
   const scoped = await deps.workspaces.scope(workspace);
   const parsed = task.schema.parse(data);
@@ -75,12 +71,12 @@ export async function runTask(deps: Deps, { kind, workspace, data, queuedAt }: T
  * ("restarting, run it again"): acked work is answered, not dropped in silence. Other lanes' jobs are tracking,
  * which the job store keeps.
  */
-export async function answerUnstarted(deps: Deps, jobs: readonly UnstartedJob[]): Promise<void> {
+export async function answerUnstarted(deps: Deps, work: Work, jobs: readonly UnstartedJob[]): Promise<void> {
   for (const job of jobs) {
     const envelope = TaskEnvelopeSchema.safeParse(job.data);
     if (!envelope.success) continue;
     const { kind, workspace } = envelope.data;
-    const task = taskOf(kind);
+    const task = work.get(kind);
     const data = task?.schema.safeParse(envelope.data.data);
     // A workspace that removed the app (or a store that does not answer) has nobody left to tell here.
     const scoped = await deps.workspaces.scope(workspace).catch(() => undefined);

@@ -1,6 +1,7 @@
 import { registerAgent } from '../agent/register.js';
 import type { Config } from '../config/config.js';
 import type { Deps } from '../deps.js';
+import { publishHome } from '../home/publish.js';
 import { registerHome } from '../home/register.js';
 import { registerInsights } from '../insights/register.js';
 import type { Logger } from '../log.js';
@@ -47,7 +48,7 @@ export function registerDoors(
   if (installs.many) transport.bolt.use(ownOrganisation(installs.many.tenancy.installations, deps.log));
   transport.bolt.use(accessMiddleware(deps.config, deps.log));
   registerRemoval(transport.bolt, deps, installs.removal(deps, queues));
-  if (installs.many) registerTenancy(transport.bolt, deps, installs.many.tenancy);
+  if (installs.many) registerTenancy(transport.bolt, deps, installs.many.tenancy, { publishHome });
   registerAgent(transport.bolt, deps);
   registerHome(transport.bolt, deps);
   registerVisitors(transport.bolt, deps);

@@ -19,7 +19,7 @@ import type { Tenancy } from '../tenants/tenancy.js';
 import { tenantWorkspaces, type WorkspaceParts } from '../tenants/workspaces.js';
 import { singleWorkspace } from '../workspace.js';
 import { SINGLE_WORKSPACE as SINGLE } from '../workspace-ref.js';
-import { createDispatch } from './dispatch.js';
+import { createDispatch, type Work } from './dispatch.js';
 
 export interface Parts {
   log: Logger;
@@ -30,6 +30,8 @@ export interface Parts {
   /** The app's own Web API client: the one workspace's bot token, or none when the app serves many. */
   slack: WebClient;
   engine: Engine;
+  /** The work doors hand on and what runs it (`work.ts`). */
+  work: Work;
   /** Set when the app serves many workspaces (OAuth mode). */
   tenancy?: Tenancy | undefined;
   /** Whether the one workspace still has the app (single-workspace mode); installed when left out. */
@@ -63,7 +65,7 @@ export function lanesOf(engine: Engine, definitions: LaneDefinitions = LANES): L
  * directly). Only this function knows how they are made.
  */
 export function buildDeps(config: Config, options: WiringOptions, parts: Parts): Deps {
-  const { log, metrics, store, slack, engine, tenancy } = parts;
+  const { log, metrics, store, slack, engine, tenancy, work } = parts;
   const projects = createProjects(config);
   const now = options.now ?? Date.now;
   const lanes = lanesOf(engine, laneDefinitions(options.retryDelayMs));
@@ -90,7 +92,7 @@ export function buildDeps(config: Config, options: WiringOptions, parts: Parts):
     now,
     digestEveryMs: options.digestEveryMs,
     jobWatchers: createJobWatchers(log, () => deps, [homeFollowsJob, sessionFollowsJob]),
-    dispatch: createDispatch(() => deps),
+    dispatch: createDispatch(() => deps, work),
     quota: createQuota(store),
     tracker: createTracker({ config, now, workspace: SINGLE }, lanes.polls),
     lanes,
@@ -100,7 +102,7 @@ export function buildDeps(config: Config, options: WiringOptions, parts: Parts):
       ? tenantWorkspaces({
           ...tenancy,
           root: () => deps,
-          build: (own) => workspaceDeps(deps, own),
+          build: (own) => workspaceDeps(deps, own, work),
           mintlifyFor: (apiKey) => mintlify(() => apiKey),
         })
       : singleWorkspace(() => deps, parts.installed),
@@ -112,12 +114,12 @@ export function buildDeps(config: Config, options: WiringOptions, parts: Parts):
  * A workspace's deps when the app serves many: its own Slack client, Mintlify client, projects, store view and
  * what is built on them (answers, hand-offs, quota, tracking); the rest is the app's.
  */
-export function workspaceDeps(root: Deps, own: WorkspaceParts): Deps {
+export function workspaceDeps(root: Deps, own: WorkspaceParts, work: Work): Deps {
   const deps: Deps = {
     ...root,
     ...own,
     replies: createReplies({ slack: own.slack, log: own.log }),
-    dispatch: createDispatch(() => deps),
+    dispatch: createDispatch(() => deps, work),
     quota: createQuota(own.store),
     tracker: createTracker({ config: root.config, now: root.now, workspace: own.workspace }, root.lanes.polls),
     jobWatchers: root.jobWatchers?.serving(() => deps),

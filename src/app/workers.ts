@@ -9,10 +9,10 @@ import { LANES, type LaneDefinitions, TASK_LANES } from '../lanes.js';
 import type { Engine } from '../queue/engine.js';
 import { keys } from '../store/keys.js';
 import { installationOf, unlessGone, type WorkspaceRef } from '../workspace-ref.js';
-import { runTask } from './dispatch.js';
+import { runTask, type Work } from './dispatch.js';
 
 /** The worker role: a processor for every lane. Processors hold no state between jobs, so any worker takes any job. */
-export function startWorkers(engine: Engine, deps: Deps, lanes: LaneDefinitions = LANES): void {
+export function startWorkers(engine: Engine, deps: Deps, work: Work, lanes: LaneDefinitions = LANES): void {
   const scope = (data: { workspace: WorkspaceRef }) => deps.workspaces.scope(data.workspace);
   // Work of a workspace that removed the app is dropped, not retried: nothing more is polled or posted there.
   const unlessRemoved =
@@ -26,7 +26,7 @@ export function startWorkers(engine: Engine, deps: Deps, lanes: LaneDefinitions 
   for (const lane of TASK_LANES)
     engine.work(
       lanes.tasks[lane],
-      unlessRemoved((envelope) => runTask(deps, envelope)),
+      unlessRemoved((envelope) => runTask(deps, work, envelope)),
     );
   // A poll or an outcome post out of tries stops its round and tells the person in the thread, once.
   const told = { log: deps.log, depsOf: scope };

@@ -29,17 +29,6 @@ export function createProjects(config: Pick<Config, 'mintlify'>): Projects {
   };
 }
 
-/**
- * A leading `--project <id>` (or `--project=<id>`) and the text after it. Only leading, so a prompt that merely
- * mentions a `--project` flag is left alone.
- */
-export function takeProjectOption(text: string): { project?: string; rest: string } | { missing: true } {
-  const match = /^\s*--project(?:=|\s+|$)(\S*)/.exec(text);
-  if (!match) return { rest: text.trim() };
-  const project = match[1] ?? '';
-  return project ? { project, rest: text.slice(match[0].length).trim() } : { missing: true };
-}
-
 /** Which project this channel uses and, when there are several, the others and how to pick one (mrkdwn). */
 export function describeProjects(
   projects: Projects,

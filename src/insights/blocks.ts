@@ -1,74 +1,18 @@
 import type { types } from '@slack/bolt';
-import type { Message } from '../slack/message.js';
-import { clipEscaped, inlineCode, plainLabel, plainText, quote } from '../slack/mrkdwn.js';
-import { formatChange, formatCount, formatRange, type ReportQuery, section } from '../visitors/index.js';
-import { type Evidence, fitEvidence } from './evidence.js';
-import type { FeedbackView, PageRow, QuestionGroup, QuestionsView, SearchesView } from './load.js';
-import { COMMAND, insightsCopy } from './messages.js';
+import { type Message, section } from '../slack/message.js';
+import { plainLabel } from '../slack/mrkdwn.js';
+import { formatCount, formatRange, type ReportQuery } from '../visitors/index.js';
+import { DRAFT_ACTION } from './draft-button.js';
+import { feedbackRow, questionRow, type Range, searchRow } from './fix-rows.js';
+import type { FeedbackView, QuestionsView, SearchesView } from './load.js';
+import { insightsCopy } from './messages.js';
 import { encodePage, type InsightsPage, type View } from './requests.js';
 
 // Block Kit for /insights: a header, the range, one section per row with its Draft a fix button, Next → when the
-// service has more. Readers' words are escaped and cut between graphemes (slack/mrkdwn.ts); limits are Slack's.
+// service has more (each row: `fix-rows.ts`).
 
-export const ACTION_IDS = { draft: 'insights.draft', next: 'insights.next', csv: 'insights.csv' } as const;
-const SECTION_MAX = 3000;
+export const ACTION_IDS = { draft: DRAFT_ACTION, next: 'insights.next', csv: 'insights.csv' } as const;
 const HEADER_MAX = 150;
-const COMMENT_MAX = 280;
-
-/** The project and days every row's evidence is about. */
-type Range = { project: string; from: string; to: string };
-
-/** The command that shows this page's view again from its start, for "try again". */
-export function commandOf({ view, query }: InsightsPage): string {
-  const range = query.from === query.to ? query.from : `${query.from}..${query.to}`;
-  const project = query.project ? ` --project ${query.project}` : '';
-  return `${COMMAND}${project}${view === 'digest' ? '' : ` ${view}`} ${range}`;
-}
-
-/** A row's Draft a fix: opens the form with `evidence` (docs links' unfurls carry one too, as Update this page). */
-export function draftButton(evidence: Evidence): types.Button {
-  return {
-    type: 'button',
-    action_id: ACTION_IDS.draft,
-    text: { type: 'plain_text', text: insightsCopy.draft },
-    value: JSON.stringify(fitEvidence(evidence)),
-  };
-}
-
-function row(text: string, evidence: Evidence): types.SectionBlock {
-  return {
-    type: 'section',
-    text: { type: 'mrkdwn', text: clipEscaped(text, SECTION_MAX) },
-    accessory: draftButton(evidence),
-  };
-}
-
-export function feedbackRow(page: PageRow, rank: number, range: Range): types.SectionBlock {
-  const change = page.previousDown === undefined ? '' : ` (${formatChange(page.thumbsDown, page.previousDown)})`;
-  const lines = [
-    `*${rank}.* ${inlineCode(page.path, 80)} · 👎 ${formatCount(page.thumbsDown)}${change} · 👍 ${formatCount(page.thumbsUp)}`,
-    ...page.comments.map((comment) => quote(comment, COMMENT_MAX)),
-  ];
-  const { path, thumbsDown, thumbsUp, comments } = page;
-  return row(lines.join('\n'), { kind: 'page', ...range, path, thumbsDown, thumbsUp, comments });
-}
-
-export function searchRow(search: SearchesView['rows'][number], rank: number, range: Range): types.SectionBlock {
-  const clicked = search.clicked ? inlineCode(search.clicked, 80) : 'nothing';
-  const text = `*${rank}.* ${inlineCode(search.term, 100)} · ${formatCount(search.hits)} searches · ${Math.round(search.ctr * 100)}% clicked · clicked instead: ${clicked}`;
-  return row(text, { kind: 'search', ...range, ...search });
-}
-
-export function questionRow(group: QuestionGroup, rank: number, range: Range): types.SectionBlock {
-  const title = group.topic ? `*${plainText(group.topic, 100)}*` : '_No topic_';
-  const sources = group.sources.map((url) => inlineCode(url.replace(/^https:\/\/[^/]+/, '') || url, 80));
-  const lines = [
-    `*${rank}.* ${title} · ${formatCount(group.count)} unanswered`,
-    ...group.questions.slice(0, 3).map((question) => quote(question, COMMENT_MAX)),
-    `Sources tried: ${sources.length ? sources.slice(0, 5).join(', ') : 'none'}`,
-  ];
-  return row(lines.join('\n'), { kind: 'questions', ...range, ...group, questions: group.questions.slice(0, 5) });
-}
 
 function header(view: View, query: ReportQuery, project: string): types.KnownBlock[] {
   const title = `${insightsCopy.header[view]} · ${project} · ${formatRange(query.from, query.to)}`;

@@ -1,8 +1,7 @@
 import type { Deps } from '../deps.js';
 import { defineTask, type Unavailable } from '../task.js';
 import { DigestRequestSchema, digestUnavailable, ScheduledDigestSchema } from '../visitors/index.js';
-import { commandOf } from './blocks.js';
-import { errorText } from './messages.js';
+import { commandOf, errorText } from './messages.js';
 import { type InsightsRequest, InsightsRequestSchema } from './requests.js';
 
 // What /insights' doors hand on; `insights-work.ts` says what runs each. When the work is not done, the person hears

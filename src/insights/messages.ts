@@ -1,12 +1,19 @@
 import type { ServiceFailure } from '../mintlify/failure.js';
-import type { Message } from '../slack/message.js';
+import { type Message, notice } from '../slack/message.js';
 import { escapeMrkdwn, inlineCode } from '../slack/mrkdwn.js';
-import { notice } from '../visitors/index.js';
-import { MAX_ROWS } from './requests.js';
+import type { InsightsPage } from './requests.js';
+import { MAX_ROWS } from './rows.js';
 
 /** Every sentence `/insights` and Draft a fix say to people. */
 
 export const COMMAND = '/insights';
+
+/** The command that shows this page's view again from its start, for "try again". */
+export function commandOf({ view, query }: InsightsPage): string {
+  const range = query.from === query.to ? query.from : `${query.from}..${query.to}`;
+  const project = query.project ? ` --project ${query.project}` : '';
+  return `${COMMAND}${project}${view === 'digest' ? '' : ` ${view}`} ${range}`;
+}
 
 export const insightsCopy = {
   header: {
@@ -15,7 +22,6 @@ export const insightsCopy = {
     searches: 'Searches that find nothing readers click',
     questions: 'Questions the assistant could not answer',
   },
-  draft: 'Draft a fix',
   next: 'Next →',
   csv: 'Download CSV',
   exported: 'The CSV is uploading in this conversation.',

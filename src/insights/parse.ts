@@ -1,5 +1,6 @@
 import { parseVisitorsCommand } from '../visitors/index.js';
-import { type InsightsPage, MAX_ROWS, VIEWS, type View } from './requests.js';
+import { type InsightsPage, VIEWS, type View } from './requests.js';
+import { MAX_ROWS } from './rows.js';
 
 export type ParsedInsights =
   | { kind: 'page'; page: InsightsPage }

@@ -2,14 +2,12 @@ import { z } from 'zod';
 import { CursorSchema } from '../mintlify/analytics-schemas.js';
 import { AudienceSchema } from '../slack/reply.js';
 import { ReportQuerySchema } from '../visitors/index.js';
+import { MAX_ROWS } from './rows.js';
 
 /** What `/insights` shows: one of readers' three signals, or a short digest of all three. */
 export const VIEWS = ['feedback', 'searches', 'questions'] as const;
 export const ViewSchema = z.enum([...VIEWS, 'digest']);
 export type View = z.infer<typeof ViewSchema>;
-
-/** Rows per page: each is a block with its button, well inside Slack's 50 blocks. */
-export const MAX_ROWS = 20;
 
 /** A view's page as asked (typed, or carried by Next →): its range, rows, and where the service's cursor is. */
 export const InsightsPageSchema = z

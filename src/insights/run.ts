@@ -1,11 +1,10 @@
 import type { Deps } from '../deps.js';
-import { notice } from '../visitors/index.js';
-import { commandOf } from './blocks.js';
+import { type Message, notice } from '../slack/message.js';
+import { buildDigest, buildView, type ViewData } from './blocks.js';
 import { exportInsightsCsv } from './export.js';
-import type { LoadDeps } from './load.js';
-import { failureText, insightsCopy } from './messages.js';
-import type { InsightsRequest } from './requests.js';
-import { showInsights } from './show.js';
+import { type LoadDeps, type Loaded, loadFeedback, loadQuestions, loadSearches } from './load.js';
+import { commandOf, failureText, insightsCopy } from './messages.js';
+import type { InsightsRequest, View } from './requests.js';
 
 // /insights' work after a door's ack (`insights-work.ts`): read the service, answer privately. An unexpected throw is
 // answered by the one error policy (src/app/dispatch.ts) with the task's `failed` words.
@@ -34,4 +33,43 @@ export async function runInsightsExport(deps: TaskDeps & Pick<Deps, 'slack'>, re
       ? notice(insightsCopy.uploadFailed(result.code))
       : failureText(result.failure, commandOf(request));
   await deps.replies.privately(request.audience, message);
+}
+
+/** Rows of each view in the digest. */
+const DIGEST_ROWS = 3;
+
+type OneView = Exclude<View, 'digest'>;
+
+async function load(deps: LoadDeps, request: InsightsRequest, view: OneView): Promise<Loaded<ViewData>> {
+  const { project, query, cursor } = request;
+  const wrap = <T>(loaded: Loaded<T>, as: (data: T) => ViewData): Loaded<ViewData> =>
+    loaded.ok ? { ok: true, value: as(loaded.value) } : loaded;
+  switch (view) {
+    case 'feedback':
+      return wrap(await loadFeedback(deps, project, query), (data) => ({ view, data }));
+    case 'searches':
+      return wrap(await loadSearches(deps, project, query, cursor), (data) => ({ view, data }));
+    case 'questions':
+      return wrap(await loadQuestions(deps, project, query, cursor), (data) => ({ view, data }));
+  }
+}
+
+/** The message for a request: its view's page, or the digest of all three; a failure is worded with the command. */
+export async function showInsights(deps: LoadDeps, request: InsightsRequest): Promise<Message> {
+  const { view, project } = request;
+  if (view !== 'digest') {
+    const loaded = await load(deps, request, view);
+    return loaded.ok ? buildView(request, project, loaded.value) : failureText(loaded.failure, commandOf(request));
+  }
+  const small = { ...request, query: { ...request.query, limit: DIGEST_ROWS, offset: 0 } };
+  const views: OneView[] = ['feedback', 'searches', 'questions'];
+  const parts = await Promise.all(views.map(async (one) => ({ view: one, loaded: await load(deps, small, one) })));
+  const [first] = parts;
+  if (first && !first.loaded.ok && parts.every(({ loaded }) => !loaded.ok))
+    return failureText(first.loaded.failure, commandOf(request));
+  return buildDigest(
+    request.query,
+    project,
+    parts.map(({ view: one, loaded }) => (loaded.ok ? loaded.value : { view: one, failed: true as const })),
+  );
 }

@@ -95,3 +95,8 @@ export function isHttpsUrl(url: string): boolean {
     return false;
   }
 }
+
+/** `<@U123>` for a real user id; anything else is shown as escaped text. */
+export function userMention(userId: string): string {
+  return /^[UW][A-Z0-9]{1,20}$/.test(userId) ? `<@${userId}>` : escapeMrkdwn(truncate(userId, 30));
+}

@@ -4,7 +4,7 @@ import { draftButton } from '../insights/index.js';
 import { escapeMrkdwn, inlineCode, safeLink, truncate } from '../slack/mrkdwn.js';
 import { formatChange } from '../visitors/index.js';
 import type { DocsPage } from './match.js';
-import { type PageStats, STATS_DAYS } from './page-stats.js';
+import { type PageStats, STATS_DAYS } from './stats.js';
 
 /** Paths shown longer than this are cut (the link keeps the whole address). */
 const PATH_SHOWN = 150;

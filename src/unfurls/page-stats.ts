@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { VisitorCountsSchema } from '../mintlify/schemas.js';
+import type { z } from 'zod';
+import type { VisitorCountsSchema } from '../mintlify/schemas.js';
 import { keys } from '../store/keys.js';
 import {
   comparisonCut,
@@ -11,32 +11,15 @@ import {
   serviceWindow,
   todayNumber,
 } from '../visitors/index.js';
+import { type PageStats, PageStatsSchema, STATS_DAYS } from './stats.js';
 
 /** An unfurl's numbers are kept this long per page: pasting the same link again asks the service nothing. */
 export const STATS_TTL_MS = 10 * 60_000;
-/** The last this many days, today included, against the same days before. */
-export const STATS_DAYS = 7;
 /** The service lists pages by visitors without a path filter: the page is looked for in this many of its pages. */
 const PAGES_SEARCHED = 4;
 const PAGE_ROWS = 250;
 /** The most pages the feedback-by-page endpoint lists. */
 const FEEDBACK_PAGES = 100;
-
-/** A page's visitors over the last 7 days and the 7 before (undefined: not among them), or nothing known. */
-export const PageStatsSchema = z.discriminatedUnion('known', [
-  z.object({
-    known: z.literal(true),
-    /** The first and last of the 7 days (UTC). */
-    from: z.string(),
-    to: z.string(),
-    current: VisitorCountsSchema,
-    previous: VisitorCountsSchema.optional(),
-    /** Readers' thumbs up and down over the same 7 days, when they rated the page. */
-    ratings: z.object({ up: z.number(), down: z.number() }).optional(),
-  }),
-  z.object({ known: z.literal(false) }),
-]);
-export type PageStats = z.infer<typeof PageStatsSchema>;
 
 const NONE = { human: 0, ai: 0, total: 0 };
 

@@ -1,13 +1,13 @@
 import type { types } from '@slack/bolt';
 import type { VisitorCounts, VisitorsResponse } from '../mintlify/schemas.js';
 import type { DataTableBlock, MessageBlock } from '../slack/data-blocks.js';
-import type { Message } from '../slack/message.js';
+import { type Message, section } from '../slack/message.js';
 import { truncate } from '../slack/mrkdwn.js';
 import { changes } from './change.js';
 import { pagesTable } from './data-table.js';
 import { encodeQuery, MAX_OFFSET, type ReportQuery } from './date-range.js';
 import { formatCount, formatPercent, formatTime } from './format.js';
-import { BUTTON_LABELS, chartCopy, reportCopy, section } from './messages.js';
+import { BUTTON_LABELS, chartCopy, reportCopy } from './messages.js';
 import { previousPeriod } from './periods.js';
 import { tableSections } from './text-table.js';
 import { UTC } from './zone.js';

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { takeProjectOption } from '../config/projects.js';
-import { isCalendarDay, PROJECT_ID, VISITORS_MAX_LIMIT } from '../mintlify/schemas.js';
+import { takeProjectOption } from '../config/project-option.js';
+import { PROJECT_ID, VISITORS_MAX_LIMIT } from '../mintlify/schemas.js';
 import { inlineCode } from '../slack/mrkdwn.js';
+import { dayNumber, dayString, spanDays, todayNumber } from './days.js';
 import { monthIndex, monthRange, namedMonth } from './months.js';
-import { isTimeZone, UTC, zoneDay } from './zone.js';
+import { isTimeZone, UTC } from './zone.js';
 
 /**
  * `/visitors` command syntax → a validated query. Pure: "now" and the person's zone come from the caller.
@@ -12,26 +13,11 @@ import { isTimeZone, UTC, zoneDay } from './zone.js';
  * Problems are mrkdwn: any user text they echo is escaped.
  */
 
-export const DAY_MS = 86_400_000;
 export const MAX_RANGE_DAYS = 366;
 export const DEFAULT_RANGE_DAYS = 7;
 export const DEFAULT_ROWS = 10;
 /** Far beyond any docs site; a button claiming more was forged. */
 export const MAX_OFFSET = 100_000;
-
-/** Day number (days since 1970-01-01) of a real calendar day, or undefined (`2026-02-30`, `2026-13-01`). */
-export function dayNumber(day: string): number | undefined {
-  return isCalendarDay(day) ? Date.parse(`${day}T00:00:00Z`) / DAY_MS : undefined;
-}
-
-export function dayString(dayNum: number): string {
-  return new Date(dayNum * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** Today's day number in `tz` (UTC by default). */
-export function todayNumber(nowMs: number, tz: string = UTC): number {
-  return tz === UTC ? Math.floor(nowMs / DAY_MS) : zoneDay(nowMs, tz);
-}
 
 export const IsoDaySchema = z
   .string()
@@ -56,16 +42,6 @@ export const ReportQuerySchema = z
     path: ['to'],
   });
 export type ReportQuery = z.infer<typeof ReportQuerySchema>;
-
-/** Days in the inclusive range; only meaningful for real days. */
-export function spanDays(from: string, to: string): number {
-  return (dayNumber(to) ?? 0) - (dayNumber(from) ?? 0) + 1;
-}
-
-/** The service's `dateTo` is exclusive: the day after the last day shown. */
-export function exclusiveEnd(to: string): string {
-  return dayString((dayNumber(to) ?? 0) + 1);
-}
 
 export type ParsedCommand =
   | { kind: 'report'; query: ReportQuery; chart?: boolean }

@@ -1,4 +1,4 @@
-import { DAY_MS, dayNumber } from './date-range.js';
+import { DAY_MS, dayNumber } from './days.js';
 import { UTC, wallClock, zoneName } from './zone.js';
 
 /** Pure text formatting for the report: numbers (en-US), dates (UTC), the human/AI bar. */

@@ -7,25 +7,23 @@ export { formatChange } from './change.js';
 export { csvLine } from './csv.js';
 export {
   DEFAULT_ROWS,
-  dayString,
   type ParsedCommand,
   parseVisitorsCommand,
   type ReportQuery,
   ReportQuerySchema,
-  todayNumber,
 } from './date-range.js';
-export { type DeliverDeps, type DigestOutcome, deliverDigest, runScheduled } from './digest/deliver.js';
+export { dayString, todayNumber } from './days.js';
+export type { DeliverDeps, DigestOutcome } from './digest/deliver.js';
 export { healSubscription } from './digest/heal.js';
 export { type DigestKind, VISITORS_DIGEST } from './digest/kind.js';
+export type { DigestMachinery } from './digest/machinery.js';
 export { digestAnswer, digestCopy } from './digest/messages.js';
 export { describeSchedule, digestPeriod } from './digest/schedule.js';
 export { adoptDigests, endDigests, type SchedulerDeps } from './digest/scheduler.js';
 export type { Subscription } from './digest/store.js';
-export { type DigestResult, manageDigest } from './digest/subscribe.js';
-export { type Asker, type DigestWords, decodeDigest, decodeReport, digestWords } from './doors/command.js';
 export { answerAtDoor, type DoorDeps, zoneOf } from './doors/door-kit.js';
+export { type Asker, type DigestWords, decodeDigest, decodeReport, digestWords } from './doors/read-command.js';
 export { formatCount, formatRange } from './format.js';
-export { notice, section } from './messages.js';
 export { comparisonCut, type DayRange, previousPeriod, serviceWindow } from './periods.js';
 export { fetchPage, type PageDeps } from './report/page.js';
 export { type DigestRequest, DigestRequestSchema, ScheduledDigestSchema } from './requests.js';

@@ -1,7 +1,7 @@
-import type { types } from '@slack/bolt';
-import type { Message } from '../slack/message.js';
-import { escapeMrkdwn, inlineCode, truncate } from '../slack/mrkdwn.js';
-import { commandFor, DEFAULT_ROWS, dayString, MAX_RANGE_DAYS, type ReportQuery, todayNumber } from './date-range.js';
+import { type Message, section } from '../slack/message.js';
+import { escapeMrkdwn, inlineCode, truncate, userMention } from '../slack/mrkdwn.js';
+import { commandFor, DEFAULT_ROWS, MAX_RANGE_DAYS, type ReportQuery } from './date-range.js';
+import { dayString, todayNumber } from './days.js';
 import { formatCount, formatRange } from './format.js';
 import type { DayRange } from './periods.js';
 import { UTC } from './zone.js';
@@ -45,11 +45,6 @@ export const reportCopy = {
   fallback: (query: ReportQuery, total: number, human: number, ai: number) =>
     `${reportCopy.header(query)}: ${formatCount(total)} total (${formatCount(human)} human, ${formatCount(ai)} AI).`,
 };
-
-/** `<@U123>` for a real user id; anything else is shown as escaped text. */
-export function userMention(userId: string): string {
-  return /^[UW][A-Z0-9]{1,20}$/.test(userId) ? `<@${userId}>` : escapeMrkdwn(truncate(userId, 30));
-}
 
 /** The syntax, with examples that are never in the future (they end yesterday). */
 /** Usage, after `problem` when there is one, ending with which project the channel uses (`projects`, mrkdwn). */
@@ -138,15 +133,6 @@ export const exportCopy = {
 /** Service text shown to people: one line, escaped, shortened. */
 function plain(text: string, max: number): string {
   return escapeMrkdwn(truncate(text.replace(/\s+/g, ' ').trim(), max));
-}
-
-export function section(text: string): types.SectionBlock {
-  return { type: 'section', text: { type: 'mrkdwn', text } };
-}
-
-/** A private one-liner with the same text as fallback. */
-export function notice(text: string): Message {
-  return { text, blocks: [section(text)] };
 }
 
 export const chartCopy = {

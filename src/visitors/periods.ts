@@ -1,4 +1,4 @@
-import { DAY_MS, dayNumber, dayString, exclusiveEnd } from './date-range.js';
+import { DAY_MS, dayNumber, dayString, exclusiveEnd } from './days.js';
 import { dayStart, isoWithOffset, UTC } from './zone.js';
 
 /**

@@ -2,7 +2,8 @@ import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { Deps } from '../deps.js';
 import { inWorkspace } from '../workspace.js';
 import { REPORT_BUTTON, reportButton } from './doors/buttons.js';
-import { COMMAND, visitorsCommand } from './doors/command.js';
+import { visitorsCommand } from './doors/command.js';
+import { COMMAND } from './doors/read-command.js';
 
 /** `/visitors` and the report's buttons: a door each; the work they hand on runs in its lane (`visitors-tasks.ts`). */
 export function registerVisitors(app: App, deps: Deps): void {

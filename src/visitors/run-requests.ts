@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import type { Message } from '../slack/message.js';
+import { type Message, notice } from '../slack/message.js';
 import type { Audience } from '../slack/reply.js';
 import { type ReportMessages, reportMessages } from './blocks.js';
 import { sendChart, shareChart } from './chart/send.js';
@@ -7,7 +7,6 @@ import { digestAnswer } from './digest/messages.js';
 import { manageDigest } from './digest/subscribe.js';
 import { exportVisitorsCsv } from './export.js';
 import { type Failed, failedText } from './failures.js';
-import { notice } from './messages.js';
 import type { PageDeps } from './report/page.js';
 import { shareReport } from './report/share.js';
 import { type ReportResult, showReport } from './report/show.js';

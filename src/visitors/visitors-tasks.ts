@@ -1,9 +1,10 @@
 import type { Deps } from '../deps.js';
 import type { TaskLane } from '../lanes.js';
+import { notice } from '../slack/message.js';
 import { defineTask, TASK_MAX_AGE_MINUTES, type Unavailable } from '../task.js';
 import type { ReportQuery } from './date-range.js';
 import { digestCopy } from './digest/messages.js';
-import { errorCopy, notice } from './messages.js';
+import { errorCopy } from './messages.js';
 import { type DigestRequest, DigestRequestSchema, ReportRequestSchema, ScheduledDigestSchema } from './requests.js';
 
 // What the visitors' doors (and digest schedulers) hand on: each task's kind, lane and data (`requests.ts`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentTasks } from '../../src/agent/agent-tasks.js';
 import { createDispatch, runTask } from '../../src/app/dispatch.js';
+import { WORK } from '../../src/app/work.js';
 import { homeTasks } from '../../src/home/home-tasks.js';
 import { USER_ID } from '../fixtures/slack.js';
 import { useAgentUnit } from './agent/support.js';
@@ -9,7 +10,7 @@ describe('createDispatch and runTask', () => {
   const unit = useAgentUnit();
 
   it('hands a door’s work to its kind’s lane, as a job that names its kind', async () => {
-    const dispatch = createDispatch(() => unit().deps);
+    const dispatch = createDispatch(() => unit().deps, WORK);
     await dispatch(homeTasks.opened, { userId: USER_ID, tab: 'home' });
     expect(await unit().engine.counts('agent')).toMatchObject({ waiting: 1 });
   });
@@ -17,7 +18,7 @@ describe('createDispatch and runTask', () => {
   it('tells the person at once, with their text, when the lane cannot take the work (its store does not answer)', async () => {
     const { deps, engine, slack } = unit();
     await engine.close(0);
-    const dispatch = createDispatch(() => deps);
+    const dispatch = createDispatch(() => deps, WORK);
     const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
     await dispatch(agentTasks.start, { project: 'proj_test', prompt: 'Document <retries>', audience });
     expect(String(slack.callsTo('response_url:cmd')[0]?.args.text)).toContain('storage is unavailable');
@@ -26,7 +27,7 @@ describe('createDispatch and runTask', () => {
   });
 
   it('runs a handed-on task where the lane is worked: opening the Home tab publishes it', async () => {
-    await runTask(unit().deps, {
+    await runTask(unit().deps, WORK, {
       kind: 'home.opened',
       workspace: { teamId: '' },
       data: { userId: USER_ID, tab: 'home' },
@@ -36,9 +37,9 @@ describe('createDispatch and runTask', () => {
 
   it('refuses data that is not its kind’s, and a kind it does not know (a bug, shown in the lane’s failed set)', async () => {
     await expect(
-      runTask(unit().deps, { kind: 'agent.start', workspace: { teamId: '' }, data: { prompt: 1 } }),
+      runTask(unit().deps, WORK, { kind: 'agent.start', workspace: { teamId: '' }, data: { prompt: 1 } }),
     ).rejects.toThrow();
-    await expect(runTask(unit().deps, { kind: 'no.such', workspace: { teamId: '' }, data: {} })).rejects.toThrow(
+    await expect(runTask(unit().deps, WORK, { kind: 'no.such', workspace: { teamId: '' }, data: {} })).rejects.toThrow(
       'unknown task kind no.such',
     );
   });
@@ -50,7 +51,7 @@ describe('createDispatch and runTask', () => {
     };
     const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
     const data = { project: 'proj_test', prompt: 'Document <retries>', audience };
-    await expect(runTask(deps, { kind: 'agent.start', workspace: { teamId: '' }, data })).rejects.toThrow('bug');
+    await expect(runTask(deps, WORK, { kind: 'agent.start', workspace: { teamId: '' }, data })).rejects.toThrow('bug');
     const said = String(slack.callsTo('response_url:cmd')[0]?.args.text);
     expect(said).toContain('Something went wrong on my side');
     expect(said).toContain('Document &lt;retries&gt;');
@@ -65,7 +66,9 @@ describe('createDispatch and runTask', () => {
     const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
     const query = { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 0 };
     const data = { query, project: 'proj_test', audience };
-    await expect(runTask(deps, { kind: 'visitors.report', workspace: { teamId: '' }, data })).rejects.toThrow('bug');
+    await expect(runTask(deps, WORK, { kind: 'visitors.report', workspace: { teamId: '' }, data })).rejects.toThrow(
+      'bug',
+    );
     expect(String(slack.callsTo('response_url:cmd')[0]?.args.text)).toContain('Something went wrong on my side');
     expect(logs.text()).toMatch(/"event":"task\.failed".*"kind":"visitors\.report"/);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createProjects, describeProjects, takeProjectOption } from '../../src/config/projects.js';
+import { takeProjectOption } from '../../src/config/project-option.js';
+import { createProjects, describeProjects } from '../../src/config/projects.js';
 
 const projects = createProjects({
   mintlify: {

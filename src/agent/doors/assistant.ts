@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { inWorkspace } from '../../workspace.js';
 import { paneCopy } from '../messages.js';
-import { paneContextOf, paneContextStore } from '../pane.js';
+import { paneContextOf, paneContextStore } from '../pane-context.js';
 import { besideChannel } from './beside.js';
 import { directMessage } from './conversation.js';
 import { toIncoming } from './incoming.js';

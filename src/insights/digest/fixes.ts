@@ -1,8 +1,8 @@
 import type { types } from '@slack/bolt';
-import type { Message } from '../../slack/message.js';
+import { type Message, section } from '../../slack/message.js';
 import { plainLabel } from '../../slack/mrkdwn.js';
-import { type DayRange, formatRange, section } from '../../visitors/index.js';
-import { feedbackRow, questionRow, searchRow } from '../blocks.js';
+import { type DayRange, formatRange } from '../../visitors/index.js';
+import { feedbackRow, questionRow, searchRow } from '../fix-rows.js';
 import type { FeedbackView, PageRow, QuestionGroup, QuestionsView, SearchesView } from '../load.js';
 import { COMMAND } from '../messages.js';
 

@@ -1,29 +1,29 @@
 import type { Deps } from '../../deps.js';
 import {
   type DeliverDeps,
+  type DigestMachinery,
   type DigestOutcome,
   type DigestRequest,
-  deliverDigest,
   describeSchedule,
   digestAnswer,
   digestPeriod,
-  manageDigest,
-  runScheduled,
   type Subscription,
 } from '../../visitors/index.js';
 import { type LoadDeps, loadFeedback, loadQuestions, loadSearches } from '../load.js';
-import { MAX_ROWS } from '../requests.js';
+import { MAX_ROWS } from '../rows.js';
 import { fixesMessage, pickFixes } from './fixes.js';
 import { INSIGHTS_DIGEST } from './kind.js';
 
 // The insights digest's work: `/insights digest …` (shown, ended or set, like `/visitors digest`) and each
-// occurrence of a subscription's scheduler (the week's three fixes, posted in the channel).
+// occurrence of a subscription's scheduler (the week's three fixes, posted in the channel). The visitors' digest
+// machinery (posting, schedulers, subscriptions) comes from the composition (`src/app/work.ts`).
 
 type DigestDeps = LoadDeps & DeliverDeps;
 
 /** Reads the week the scheduled instant `dueAt` closes and posts its three fixes. */
 export async function sendInsightsDigest(
   deps: DigestDeps,
+  digests: DigestMachinery,
   subscription: Subscription,
   dueAt: number,
 ): Promise<DigestOutcome> {
@@ -42,20 +42,23 @@ export async function sendInsightsDigest(
   }
   const fixes = pickFixes(feedback.value, searches.value, questions.value);
   const message = fixesMessage(fixes, { project, period, scheduleText: describeSchedule(schedule) });
-  const outcome = await deliverDigest(deps, INSIGHTS_DIGEST, { subscription, period, message });
+  const outcome = await digests.deliverDigest(deps, INSIGHTS_DIGEST, { subscription, period, message });
   if (outcome === 'posted') deps.log.info('insights.digest_posted', fields);
   return outcome;
 }
 
 /** One occurrence of an insights digest's scheduler. */
-export async function runScheduledInsightsDigest(deps: DigestDeps, request: { channel: string }): Promise<void> {
-  await runScheduled(deps, INSIGHTS_DIGEST, request, (subscription, dueAt) =>
-    sendInsightsDigest(deps, subscription, dueAt),
-  );
-}
+export const runScheduledInsightsDigest =
+  (digests: DigestMachinery) =>
+  async (deps: DigestDeps, request: { channel: string }): Promise<void> => {
+    await digests.runScheduled(deps, INSIGHTS_DIGEST, request, (subscription, dueAt) =>
+      sendInsightsDigest(deps, digests, subscription, dueAt),
+    );
+  };
 
 /** `/insights digest …`: shown, ended or set, and confirmed privately. */
-export async function runInsightsDigest(deps: DeliverDeps & Pick<Deps, 'replies'>, request: DigestRequest) {
-  const result = await manageDigest(deps, request, INSIGHTS_DIGEST);
-  await deps.replies.privately(request.audience, digestAnswer(result, deps.now(), INSIGHTS_DIGEST));
-}
+export const runInsightsDigest =
+  (digests: DigestMachinery) => async (deps: DeliverDeps & Pick<Deps, 'replies'>, request: DigestRequest) => {
+    const result = await digests.manageDigest(deps, request, INSIGHTS_DIGEST);
+    await deps.replies.privately(request.audience, digestAnswer(result, deps.now(), INSIGHTS_DIGEST));
+  };

@@ -3,7 +3,7 @@ import { agentErrors, noticeModal } from '../../agent/index.js';
 import type { Deps } from '../../deps.js';
 import { accessOf } from '../../slack/access.js';
 import { slackErrorCode } from '../../slack/errors.js';
-import { notice } from '../../visitors/index.js';
+import { notice } from '../../slack/message.js';
 import { ACTION_IDS } from '../blocks.js';
 import { draftModal } from '../draft-modal.js';
 import { decodeEvidence } from '../evidence.js';

@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import { describeProjects } from '../../config/projects.js';
 import { accessOf } from '../../slack/access.js';
 import { decodeSlackText } from '../../slack/decode.js';
+import { notice } from '../../slack/message.js';
 import { inlineCode } from '../../slack/mrkdwn.js';
 import {
   type Asker,
@@ -10,7 +11,6 @@ import {
   type DoorDeps,
   decodeDigest,
   digestWords,
-  notice,
   zoneOf,
 } from '../../visitors/index.js';
 import { INSIGHTS_DIGEST } from '../digest/kind.js';

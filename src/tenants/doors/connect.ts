@@ -6,7 +6,6 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
-import { publishHome } from '../../home/index.js';
 import type { MintlifyClient } from '../../mintlify/client.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { installationOf } from '../../workspace-ref.js';
@@ -25,6 +24,8 @@ export interface ConnectOptions {
   secrets: Secrets;
   /** A Mintlify client for a key not saved yet: short deadline, no retries (Slack wants an answer within 3 s). */
   checkClient(apiKey: string): MintlifyClient;
+  /** Publishes a person's App Home (the composition gives App Home's: tenants do not stand on `home/`). */
+  publishHome(deps: Deps, userId: string): Promise<void>;
 }
 
 type ActionArgs = SlackActionMiddlewareArgs<BlockAction> & AllMiddlewareArgs;
@@ -34,10 +35,10 @@ const records = (deps: Deps, options: ConnectOptions): SealedRecords =>
   sealedRecords(deps.store, options.secrets, installationOf(deps.workspace), deps.log);
 
 /** Home shows what changed at once (the person's own tab; others see it when they next open theirs). */
-async function republish(deps: Deps, userId: string): Promise<void> {
-  await publishHome(await deps.workspaces.scope(deps.workspace), userId).catch((error) =>
-    deps.log.warn('home.publish_failed', { op: 'connect', error }),
-  );
+async function republish(deps: Deps, options: Pick<ConnectOptions, 'publishHome'>, userId: string): Promise<void> {
+  await options
+    .publishHome(await deps.workspaces.scope(deps.workspace), userId)
+    .catch((error) => deps.log.warn('home.publish_failed', { op: 'connect', error }));
 }
 
 /**
@@ -103,20 +104,22 @@ export const submitConnect =
       key_changed: keyChanged,
     });
     await recorded(deps, change, current?.changedBy);
-    await republish(deps, userId);
+    await republish(deps, options, userId);
   };
 
 /** "Disconnect" (confirmed in Slack's dialog): the settings, key included, are deleted. */
-export async function disconnect(deps: Deps, { ack, body }: ActionArgs): Promise<void> {
-  await ack();
-  const userId = body.user.id;
-  if (!(await mayManage(deps, userId))) {
-    deps.log.info('mintlify.connect_refused', { user: userId, op: 'disconnect' });
-    return;
-  }
-  await deleteSettings(deps.store);
-  deps.log.info('mintlify.connection_changed', { change: 'disconnected', user: userId });
-  const connected = deps.connection?.settings;
-  if (connected) await recorded(deps, { change: 'disconnected', user: userId, at: deps.now() }, connected.changedBy);
-  await republish(deps, userId);
-}
+export const disconnect =
+  (options: Pick<ConnectOptions, 'publishHome'>) =>
+  async (deps: Deps, { ack, body }: ActionArgs): Promise<void> => {
+    await ack();
+    const userId = body.user.id;
+    if (!(await mayManage(deps, userId))) {
+      deps.log.info('mintlify.connect_refused', { user: userId, op: 'disconnect' });
+      return;
+    }
+    await deleteSettings(deps.store);
+    deps.log.info('mintlify.connection_changed', { change: 'disconnected', user: userId });
+    const connected = deps.connection?.settings;
+    if (connected) await recorded(deps, { change: 'disconnected', user: userId, at: deps.now() }, connected.changedBy);
+    await republish(deps, options, userId);
+  };

@@ -1,9 +1,9 @@
 import type { PageVisitors } from '../../mintlify/schemas.js';
 import { type DataVisualizationBlock, DataVisualizationBlockSchema } from '../../slack/data-blocks.js';
-import type { Message } from '../../slack/message.js';
+import { type Message, section } from '../../slack/message.js';
 import { pagesTable } from '../data-table.js';
 import { formatRange } from '../format.js';
-import { chartCopy, reportCopy, section } from '../messages.js';
+import { chartCopy, reportCopy } from '../messages.js';
 import type { Granularity } from '../periods.js';
 import type { ProjectQuery } from '../requests.js';
 import { SERIES } from './render.js';

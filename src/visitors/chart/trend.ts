@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import type { ServiceFailure } from '../../mintlify/failure.js';
 import type { VisitorCounts } from '../../mintlify/schemas.js';
-import { todayNumber } from '../date-range.js';
+import { todayNumber } from '../days.js';
 import { type Bucket, buckets, type DayRange, type Granularity } from '../periods.js';
 import { fetchPage, type PageDeps } from '../report/page.js';
 

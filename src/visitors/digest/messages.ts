@@ -1,7 +1,6 @@
-import type { Message } from '../../slack/message.js';
-import { inlineCode } from '../../slack/mrkdwn.js';
+import { type Message, notice } from '../../slack/message.js';
+import { inlineCode, userMention } from '../../slack/mrkdwn.js';
 import { formatRange, formatTime } from '../format.js';
-import { notice, userMention } from '../messages.js';
 import { type DigestKind, VISITORS_DIGEST } from './kind.js';
 import { describeSchedule, digestPeriod, nextDue, type Schedule } from './schedule.js';
 import type { DigestResult } from './subscribe.js';

@@ -1,7 +1,7 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
 import { escapeMrkdwn, truncate } from '../../slack/mrkdwn.js';
-import { DAY_MS, dayString, todayNumber } from '../date-range.js';
+import { DAY_MS, dayString, todayNumber } from '../days.js';
 import type { DayRange } from '../periods.js';
 import { isTimeZone, UTC } from '../zone.js';
 

@@ -1,8 +1,9 @@
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { notice } from '../../slack/message.js';
 import type { Task } from '../../task.js';
 import { ACTION_IDS } from '../blocks.js';
 import { decodeQuery } from '../date-range.js';
-import { errorCopy, notice } from '../messages.js';
+import { errorCopy } from '../messages.js';
 import type { ReportRequestSchema } from '../requests.js';
 import { visitorsTasks } from '../visitors-tasks.js';
 import { answerAtDoor, type DoorDeps, projectOf } from './door-kit.js';

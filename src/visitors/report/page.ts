@@ -4,7 +4,8 @@ import { describeFailure, type ServiceFailure } from '../../mintlify/failure.js'
 import { VisitorsResponseSchema } from '../../mintlify/schemas.js';
 import { keys } from '../../store/keys.js';
 import type { VisitorsPage } from '../blocks.js';
-import { type ReportQuery, todayNumber } from '../date-range.js';
+import type { ReportQuery } from '../date-range.js';
+import { todayNumber } from '../days.js';
 import { isClosed, serviceWindow } from '../periods.js';
 
 /** Ranges that include today change by the minute: cached briefly. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { handleTurn } from '../../../src/agent/handle-turn.js';
 import { paneCopy } from '../../../src/agent/messages.js';
 import { runPaneTurn } from '../../../src/agent/pane.js';
 import { createQuota, HOURLY_LIMIT } from '../../../src/agent/quota.js';
@@ -24,7 +25,7 @@ describe('runPaneTurn', () => {
     const quota = createQuota(unit().deps.store);
     for (let i = 0; i < HOURLY_LIMIT; i++) await quota.take('proj_b', 'create');
     const { thread, turn } = inPane('Document <retries>');
-    await runPaneTurn(unit().deps, { turn, contextChannel: CHANNEL_ID });
+    await runPaneTurn(unit().deps, { turn, contextChannel: CHANNEL_ID }, handleTurn);
     expect(thread.statuses).toEqual([paneCopy.starting]);
     expect(thread.status).toBeUndefined();
     expect(thread.title).toBe('Document <retries>');
@@ -36,13 +37,13 @@ describe('runPaneTurn', () => {
 
   it('titles the thread with the instruction, its bidirectional and control characters shown as marks', async () => {
     const { thread, turn } = inPane('Rename \u202Etxt.exe\u202C\u0007 now');
-    await runPaneTurn(unit().deps, { turn, contextChannel: CHANNEL_ID });
+    await runPaneTurn(unit().deps, { turn, contextChannel: CHANNEL_ID }, handleTurn);
     expect(thread.title).toBe('Rename \uFFFDtxt.exe\uFFFD\uFFFD now');
   });
 
   it('a person the allow-lists leave out: refused in the thread, no status, no title', async () => {
     const { thread, turn } = inPane('Document webhooks', { allowed: false });
-    await runPaneTurn(unit().deps, { turn, contextChannel: CHANNEL_ID });
+    await runPaneTurn(unit().deps, { turn, contextChannel: CHANNEL_ID }, handleTurn);
     expect(thread.statuses).toEqual([]);
     expect(thread.title).toBeUndefined();
     expect(postsIn(thread.threadTs)[0]?.args.text).toContain('not allowed');
@@ -50,14 +51,14 @@ describe('runPaneTurn', () => {
 
   it('without a channel next to the pane, the default project', async () => {
     const { turn } = inPane('Document webhooks');
-    await runPaneTurn(unit().deps, { turn });
+    await runPaneTurn(unit().deps, { turn }, handleTurn);
     const job = await unit().deps.store.jobs.forThread([TEST_PROJECT_ID], turn.channel, turn.threadTs ?? '');
     expect(job?.project).toBe(TEST_PROJECT_ID);
   });
 
   it('`my jobs` without the store: says so with the words echoed, in the thread', async () => {
     const { thread, turn } = inPane('my jobs');
-    await runPaneTurn({ ...unit().deps, store: storeDown() }, { turn, contextChannel: CHANNEL_ID });
+    await runPaneTurn({ ...unit().deps, store: storeDown() }, { turn, contextChannel: CHANNEL_ID }, handleTurn);
     const [answer] = postsIn(thread.threadTs);
     expect(answer?.args.text).toContain('storage is unavailable');
     expect(answer?.args.text).toContain('>my jobs');

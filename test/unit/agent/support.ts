@@ -5,6 +5,7 @@ import { afterEach, beforeEach } from 'vitest';
 import type { Turn } from '../../../src/agent/requests.js';
 import { startJob } from '../../../src/agent/start-job.js';
 import { buildDeps } from '../../../src/app/wiring.js';
+import { WORK } from '../../../src/app/work.js';
 import { parseConfig } from '../../../src/config/config.js';
 import type { Deps } from '../../../src/deps.js';
 import { createMetrics } from '../../../src/metrics.js';
@@ -58,7 +59,7 @@ export function useAgentUnit(env: Record<string, string> = {}): () => AgentUnit 
     const store = await createStore({ log: logs.log });
     const slackClient = createSlackClient(config, metrics, logs.log);
     const engine = createMemoryEngine({ log: logs.log });
-    const parts = { log: logs.log, metrics, store, slack: slackClient, engine };
+    const parts = { log: logs.log, metrics, store, slack: slackClient, engine, work: WORK };
     const deps = buildDeps(config, { mintlifyTimeoutMs: 1_000 }, parts);
     const handed: Handed[] = [];
     deps.dispatch = async ({ kind }, data) => void handed.push({ kind, data });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { startFromTurn } from '../../../src/agent/handle-turn.js';
 import { HOURLY_LIMIT } from '../../../src/agent/quota.js';
 import type { Turn } from '../../../src/agent/requests.js';
-import { startFromTurn } from '../../../src/agent/turn-start.js';
 import { CHANNEL_ID, USER_ID } from '../../fixtures/slack.js';
 import { createdPrompts, ephemeralsFor, readable, typed, useAgentUnit } from './support.js';
 

@@ -4,11 +4,11 @@ import {
   DEFAULT_ROWS,
   decodeQuery,
   encodeQuery,
-  exclusiveEnd,
   type ParsedCommand,
   parseVisitorsCommand,
   type ReportQuery,
 } from '../../../src/visitors/date-range.js';
+import { exclusiveEnd } from '../../../src/visitors/days.js';
 import { serviceWindow } from '../../../src/visitors/periods.js';
 
 const NOW = Date.parse('2026-11-22T15:30:00Z');

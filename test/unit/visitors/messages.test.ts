@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { userMention } from '../../../src/slack/mrkdwn.js';
 import { parseVisitorsCommand } from '../../../src/visitors/date-range.js';
 import { parseDigestCommand } from '../../../src/visitors/digest/schedule.js';
-import { errorCopy, helpMessage, userMention } from '../../../src/visitors/messages.js';
+import { errorCopy, helpMessage } from '../../../src/visitors/messages.js';
 import { assertBlockKitLimits } from './limits.js';
 
 const NOW = Date.parse('2026-11-22T23:05:00Z');

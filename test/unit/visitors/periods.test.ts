@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayNumber } from '../../../src/visitors/date-range.js';
+import { dayNumber } from '../../../src/visitors/days.js';
 import {
   buckets,
   comparisonCut,

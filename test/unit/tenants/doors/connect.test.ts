@@ -7,6 +7,7 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
+import { publishHome } from '../../../../src/home/publish.js';
 import { keys } from '../../../../src/store/keys.js';
 import { CONNECT_IDS } from '../../../../src/tenants/connect/view.js';
 import { disconnect, openConnect, submitConnect } from '../../../../src/tenants/doors/connect.js';
@@ -32,7 +33,7 @@ describe('the Mintlify connect doors', () => {
     ...unit().deps,
     connection: { steward: { userId: INSTALLER, as: 'installer' as const }, changes: [] },
   });
-  const options = () => ({ secrets, checkClient: () => unit().deps.mintlify });
+  const options = () => ({ secrets, checkClient: () => unit().deps.mintlify, publishHome });
   const records = () =>
     sealedRecords(unit().deps.store, secrets, installationOf(unit().deps.workspace), unit().deps.log);
 
@@ -93,9 +94,9 @@ describe('the Mintlify connect doors', () => {
       changedBy: INSTALLER,
       changedAt: 0,
     });
-    await disconnect(deps(), click(MEMBER, CONNECT_IDS.disconnect).args);
+    await disconnect(options())(deps(), click(MEMBER, CONNECT_IDS.disconnect).args);
     expect(await readSettings(records())).toBeDefined();
-    await disconnect(deps(), click(INSTALLER, CONNECT_IDS.disconnect).args);
+    await disconnect(options())(deps(), click(INSTALLER, CONNECT_IDS.disconnect).args);
     expect(await readSettings(records())).toBeUndefined();
   });
 });

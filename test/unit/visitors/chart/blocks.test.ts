@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { trendChart } from '../../../../src/visitors/chart/blocks.js';
 import type { Trend } from '../../../../src/visitors/chart/trend.js';
-import { dayNumber } from '../../../../src/visitors/date-range.js';
+import { dayNumber } from '../../../../src/visitors/days.js';
 import { buckets } from '../../../../src/visitors/periods.js';
 import { blockKitProblems } from '../../../../tools/slack-standin/index.js';
 

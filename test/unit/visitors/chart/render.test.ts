@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chartSpec, renderChart } from '../../../../src/visitors/chart/render.js';
 import type { Trend } from '../../../../src/visitors/chart/trend.js';
-import { dayNumber } from '../../../../src/visitors/date-range.js';
+import { dayNumber } from '../../../../src/visitors/days.js';
 import { buckets } from '../../../../src/visitors/periods.js';
 
 function trend(from: string, to: string, today: string, tz?: string): Trend {

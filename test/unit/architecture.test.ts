@@ -1,0 +1,59 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// docs/ARCHITECTURE.md: a feature folder uses another feature only through that feature's `index.ts` (type imports
+// too); the composition (src/app/) wires features from their own modules.
+
+const SRC = resolve('src');
+const FEATURES = ['agent', 'healing', 'home', 'insights', 'tenants', 'unfurls', 'visitors'];
+/** Every relative module a file names: `import … from`, `export … from`, `import type`, and `import()`. */
+const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)['"](\.[^'"]+)['"]/gm;
+
+const sources = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+  );
+
+/** `from → to` for each import of a feature's module other than its index.ts, from another feature's folder. */
+function crossings(files: ReadonlyMap<string, string>): string[] {
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    const from = relative(SRC, file).split('/')[0] ?? '';
+    if (!FEATURES.includes(from)) continue;
+    for (const [, spec = ''] of text.matchAll(SPECIFIER)) {
+      const target = relative(SRC, resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+      const to = target.split('/')[0] ?? '';
+      if (to !== from && FEATURES.includes(to) && target !== `${to}/index.ts`) {
+        found.push(`${relative(SRC, file)} → ${target}`);
+      }
+    }
+  }
+  return found;
+}
+
+describe('feature folders', () => {
+  it('import another feature only through its index.ts', () => {
+    const files = new Map(sources(SRC).map((file) => [file, readFileSync(file, 'utf8')]));
+    expect(files.size).toBeGreaterThan(200);
+    expect(crossings(files)).toEqual([]);
+  });
+
+  it('are caught reaching past an index.ts, by a static, type, re-export or dynamic import', () => {
+    const at = (path: string) => join(SRC, path);
+    const files = new Map([
+      [at('insights/a.ts'), "import { notice } from '../visitors/messages.js';"],
+      [at('insights/b.ts'), "import type { Deps } from '../deps.js';\nimport type { X } from '../agent/requests.js';"],
+      [at('unfurls/c.ts'), "export { draftButton } from '../insights/draft-button.js';"],
+      [at('home/d.ts'), "const m = await import('../tenants/removal.js');"],
+      [at('agent/e.ts'), "import { visitorsTasks } from '../visitors/index.js';\nimport { x } from './own.js';"],
+      [at('app/f.ts'), "import { agentWork } from '../agent/agent-work.js';"],
+    ]);
+    expect(crossings(files)).toEqual([
+      'insights/a.ts → visitors/messages.ts',
+      'insights/b.ts → agent/requests.ts',
+      'unfurls/c.ts → insights/draft-button.ts',
+      'home/d.ts → tenants/removal.ts',
+    ]);
+  });
+});
