@@ -16,8 +16,10 @@ import type { StartRequest, TargetStats } from './target.js';
 export const RATES = (process.env.BENCH_ACK_RATES ?? '50,200,500').split(',').map(Number);
 /** BENCH_ACK_KINDS (say `visitors`) measures some kinds only, as BENCH_ACK_RATES does rates. */
 export const KINDS = (process.env.BENCH_ACK_KINDS ?? 'agent,visitors,reply').split(',') as Kind[];
-/** BENCH_ACK_PROFILE_DIR: ours runs under `--cpu-prof` and writes its profile there when the cell ends. */
-const PROFILE_DIR = process.env.BENCH_ACK_PROFILE_DIR;
+/** BENCH_ACK_PROFILE_DIR: both app processes run under `--cpu-prof` and write their profiles there when a cell ends. */
+const PROFILE_FLAGS = process.env.BENCH_ACK_PROFILE_DIR
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_ACK_PROFILE_DIR}`]
+  : [];
 const RUN_MS = 4_000;
 /**
  * Three runs per variant, interleaved (AB BA AB) so drift on the box affects both alike. The verdict is the median of
@@ -113,8 +115,8 @@ async function cell(
   role: AckRole,
 ): Promise<AckCell> {
   const targets: Record<Variant, Child> = {
-    ours: startAppProcess(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
-    bare: startAppProcess(),
+    ours: startAppProcess(PROFILE_FLAGS),
+    bare: startAppProcess(PROFILE_FLAGS),
   };
   // ROLE=web: the work goes to a worker process of its own, at the lowest priority, as if on another machine.
   const worker = role === 'web' ? startAppProcess() : undefined;
