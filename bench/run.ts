@@ -271,33 +271,46 @@ if (only.has('ack')) {
   );
   const ack = { ...measured, cells: [...kept, ...measured.cells] };
   results.ack = ack;
+  // Cells kept from a run before the verdict existed have no per-run p99s.
+  const judged = ack.cells.filter((c: AckCell) => c.verdict);
   sections.push(
-    `Ack latency (ms to Slack's 200; ${ack.runsPerVariantPerCell} × ${ack.runMs / 1000} s per variant per cell, ABBA BAAB)\n${table(
-      [
-        'role',
-        'kind',
-        'rate/s',
-        'ours p50',
-        'ours p99',
-        'bare p50',
-        'bare p99',
-        'p99 ratio',
-        'ours CPU ms/req',
-        'failed o/b',
-      ],
-      ack.cells.map((c: AckCell) => [
-        c.role,
-        c.kind,
-        c.rate,
-        c.ours.p50Ms,
-        c.ours.p99Ms,
-        c.bare.p50Ms,
-        c.bare.p99Ms,
-        c.ratioP99,
-        c.oursCpuMsPerRequest,
-        `${c.ours.failed}/${c.bare.failed}`,
-      ]),
-    )}`,
+    `Ack latency (ms to Slack's 200; ${ack.runsPerVariantPerCell} × ${ack.runMs / 1000} s per variant per cell, interleaved AB BA AB; ` +
+      `verdict: median run p99 ≤ max(1.2 × bare, bare + 2 ms))\n${table(
+        [
+          'role',
+          'kind',
+          'rate/s',
+          'ours p50',
+          'ours p99',
+          'bare p50',
+          'bare p99',
+          'p99 ratio',
+          'ours CPU ms/req',
+          'failed o/b',
+          'ours run p99s',
+          'bare run p99s',
+          'median o/b',
+          'allowance',
+          'verdict',
+        ],
+        ack.cells.map((c: AckCell) => [
+          c.role,
+          c.kind,
+          c.rate,
+          c.ours.p50Ms,
+          c.ours.p99Ms,
+          c.bare.p50Ms,
+          c.bare.p99Ms,
+          c.ratioP99,
+          c.oursCpuMsPerRequest,
+          `${c.ours.failed}/${c.bare.failed}`,
+          c.runP99s?.ours.join(' ') ?? '—',
+          c.runP99s?.bare.join(' ') ?? '—',
+          c.verdict ? `${c.verdict.oursMs}/${c.verdict.bareMs}` : '—',
+          c.verdict?.allowanceMs ?? '—',
+          c.verdict ? (c.verdict.pass ? 'pass' : 'MISS') : '—',
+        ]),
+      )}\nVerdict: ${judged.filter((c: AckCell) => c.verdict.pass).length} of ${judged.length} cells pass.`,
   );
 }
 

@@ -25,14 +25,16 @@ export function redact(text: string): string {
 }
 
 /** `secret` as it may appear in a line: as is, JSON-escaped, URL-encoded. */
-const formsOf = (secret: string) => new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]);
+const formsOf = (secret: string) => [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)];
 
-/** Replaces each of `secrets`, in each of its forms, wherever it appears. */
-function hide(text: string, secrets: readonly string[]): string {
-  return secrets.reduce(
-    (out, secret) => [...formsOf(secret)].reduce((o, f) => o.split(f).join('[redacted]'), out),
-    text,
-  );
+/**
+ * Replaces each of `forms` wherever it appears. The forms are worked out once per logger, not per line, and a line
+ * is only split where a form is in it: every request writes a line (BENCHMARKS §1b).
+ */
+function hide(text: string, forms: readonly string[]): string {
+  let out = text;
+  for (const form of forms) if (out.includes(form)) out = out.split(form).join('[redacted]');
+  return out;
 }
 
 /** Shorter values are not real secrets (Slack's are 32 characters or more); hiding them would garble lines. */
@@ -74,25 +76,35 @@ function serialise(fields: Fields): string {
 export function createLogger(
   level: LogLevel = 'info',
   write: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
-  bound: Fields = {},
-  hidden: readonly string[] = [],
+): Logger {
+  return makeLogger(level, write, {}, [], []);
+}
+
+/** `hidden`: the secrets to hide; `forms`: each of them as it may appear in a line. */
+function makeLogger(
+  level: LogLevel,
+  write: (line: string) => void,
+  bound: Fields,
+  hidden: readonly string[],
+  forms: readonly string[],
 ): Logger {
   const emit =
     (at: LogLevel) =>
     (event: string, fields: Fields = {}) => {
       if (RANK[at] < RANK[level]) return;
       const line = serialise({ time: new Date().toISOString(), level: at, event, ...bound, ...fields });
-      write(redact(hide(line, hidden)));
+      write(redact(forms.length > 0 ? hide(line, forms) : line));
     };
   return {
     debug: emit('debug'),
     info: emit('info'),
     warn: emit('warn'),
     error: emit('error'),
-    child: (fields) => createLogger(level, write, { ...bound, ...fields }, hidden),
+    child: (fields) => makeLogger(level, write, { ...bound, ...fields }, hidden, forms),
     hiding: (secrets) => {
       const more = secrets.filter((secret) => secret.length >= HIDDEN_MIN_CHARS);
-      return createLogger(level, write, bound, [...new Set([...hidden, ...more])]);
+      const all = [...new Set([...hidden, ...more])];
+      return makeLogger(level, write, bound, all, [...new Set(all.flatMap(formsOf))]);
     },
   };
 }
@@ -102,11 +114,17 @@ export function toSlackLogger(log: Logger, level: LogLevel): SlackLogger {
   const text = (args: unknown[]) => ({
     message: args.map((a) => (a instanceof Error ? a.message : String(a))).join(' '),
   });
+  // Bolt and the Web API client log at debug on every request: below the level, no text is built (BENCHMARKS §1b).
+  const at =
+    (to: LogLevel) =>
+    (...args: unknown[]) => {
+      if (RANK[to] >= RANK[level]) log[to]('slack.sdk', text(args));
+    };
   return {
-    debug: (...args) => log.debug('slack.sdk', text(args)),
-    info: (...args) => log.info('slack.sdk', text(args)),
-    warn: (...args) => log.warn('slack.sdk', text(args)),
-    error: (...args) => log.error('slack.sdk', text(args)),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
     setLevel: () => {},
     getLevel: () => level as SlackLogLevel,
     setName: () => {},

@@ -8,6 +8,25 @@ export function percentile(values: number[], p: number): number {
   return sorted[rank - 1] as number;
 }
 
+/** Middle value (the mean of the two middle ones for an even count); NaN when empty. */
+export function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/**
+ * The ack target (issue 30): ours' median p99 at most 1.2 × the bare app's, or 2 ms over it, whichever is looser. Below
+ * a few ms a ratio measures the box, not the app: 2 shared cores resolve a p99 no finer than a scheduler slice or two.
+ */
+export function ackVerdict(oursP99s: number[], bareP99s: number[]) {
+  const ours = median(oursP99s);
+  const bare = median(bareP99s);
+  const allowanceMs = Math.max(1.2 * bare, bare + 2);
+  return { oursMs: round(ours), bareMs: round(bare), allowanceMs: round(allowanceMs), pass: ours <= allowanceMs };
+}
+
 export function mean(values: number[]): number {
   return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0) / values.length;
 }

@@ -38,8 +38,23 @@ export function isTimeZone(tz: string): boolean {
   }
 }
 
+/**
+ * Each zone's last answer, by second: the wall clock is read to the second, so one second's answer holds for all of
+ * it. Every `/visitors` asks for today in the person's zone (BENCHMARKS §1b); a busy second asks `Intl` once.
+ */
+const lastSecond = new Map<string, { second: number; wall: number }>();
+
 /** The local wall clock at `ms`, as if it were a UTC instant (so UTC getters read the local fields). */
 export function wallClock(ms: number, tz: string): number {
+  const second = Math.floor(ms / 1000);
+  const last = lastSecond.get(tz);
+  if (last?.second === second) return last.wall;
+  const wall = readWallClock(ms, tz);
+  lastSecond.set(tz, { second, wall });
+  return wall;
+}
+
+function readWallClock(ms: number, tz: string): number {
   const f = Object.fromEntries(
     formatter(tz)
       .formatToParts(ms)

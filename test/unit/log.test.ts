@@ -205,4 +205,19 @@ describe('toSlackLogger', () => {
     ]);
     expect(slack.getLevel()).toBe('info');
   });
+
+  it('does not build the text of an SDK message below the level (Bolt logs at debug on every request)', () => {
+    const { log } = capture('info');
+    let built = 0;
+    const arg = {
+      toString() {
+        built++;
+        return 'payload';
+      },
+    };
+    toSlackLogger(log, 'info').debug('parsed', arg);
+    expect(built).toBe(0);
+    toSlackLogger(log, 'debug').debug('parsed', arg);
+    expect(built).toBe(1);
+  });
 });

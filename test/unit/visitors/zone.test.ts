@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dayNumber } from '../../../src/visitors/days.js';
-import { dayStart, isoWithOffset, isTimeZone, offsetMinutes, zoneDay } from '../../../src/visitors/zone.js';
+import { dayStart, isoWithOffset, isTimeZone, offsetMinutes, wallClock, zoneDay } from '../../../src/visitors/zone.js';
 
 const day = (iso: string) => dayNumber(iso) ?? Number.NaN;
 const hours = (ms: number) => ms / 3_600_000;
@@ -35,5 +35,16 @@ describe('zone days', () => {
     expect(isoWithOffset(dayStart(day('2026-09-06'), 'America/Santiago'), 'America/Santiago')).toBe(
       '2026-09-06T01:00:00-03:00',
     );
+  });
+
+  it('reads the wall clock to the second, in the same second and the next, across a clock change', () => {
+    // Los Angeles falls back at 09:00 UTC on 1 Nov 2026: 01:59:59 PDT, then 01:00:00 PST.
+    const change = Date.parse('2026-11-01T09:00:00Z');
+    const wall = (ms: number) => new Date(wallClock(ms, 'America/Los_Angeles')).toISOString();
+    expect(wall(change - 1000)).toBe('2026-11-01T01:59:59.000Z');
+    expect(wall(change - 1)).toBe('2026-11-01T01:59:59.000Z');
+    expect(wall(change)).toBe('2026-11-01T01:00:00.000Z');
+    expect(wall(change + 999)).toBe('2026-11-01T01:00:00.000Z');
+    expect(wall(change - 1)).toBe('2026-11-01T01:59:59.000Z');
   });
 });
