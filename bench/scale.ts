@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { stepKeys } from '../src/queue/step-store.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../test/fakes/fake-slack-api.js';
 import { startPrivateRedis } from '../test/support/private-redis.js';
 import { TEST_PROJECT_ID, testEnv } from '../test/support/test-app.js';
@@ -71,13 +72,14 @@ const MB = 2 ** 20;
 
 const cpuMs = (s: TargetStats) => (s.cpuUserUs + s.cpuSystemUs) / 1000;
 
-/** The polls queue right now: due and waiting for a worker, delayed (the next polls), running. */
+/** The polls lane right now (on the step scheduler, src/queue/step-store.ts): due and waiting for a worker, delayed, running. */
 async function pollsQueue(redis: Redis, namespace: string) {
-  const key = (state: string) => `${namespace}:${TEST_PROJECT_ID}:queue:polls:${state}`;
+  const keys = stepKeys(`${namespace}:${TEST_PROJECT_ID}:queue`, 'polls');
+  const now = Date.now();
   const [wait, delayed, active] = await Promise.all([
-    redis.llen(key('wait')),
-    redis.zcard(key('delayed')),
-    redis.llen(key('active')),
+    redis.zcount(keys.due, '-inf', now),
+    redis.zcount(keys.due, `(${now}`, '+inf'),
+    redis.zcard(keys.lease),
   ]);
   return { wait, delayed, active };
 }

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { STEP_LANES } from '../../src/lanes.js';
 import { createRedisEngine } from '../../src/queue/redis.js';
 import { keyFingerprint } from '../../tools/simulator/server.js';
 import type { AppProcess } from '../support/app-process.js';
@@ -136,7 +137,12 @@ describe.skipIf(!redisServerAvailable)(
       expect(outputs.match(/"event":"queue\.job_stalled"[^\n]*"lane":"polls"/g)?.length ?? 0).toBeGreaterThanOrEqual(
         KILLS,
       );
-      const engine = await createRedisEngine({ redisUrl: redis().url, namespace: NAMESPACE, log: captureLogs().log });
+      const engine = await createRedisEngine({
+        redisUrl: redis().url,
+        namespace: NAMESPACE,
+        log: captureLogs().log,
+        stepLanes: STEP_LANES,
+      });
       try {
         expect(await engine.failed('polls')).toEqual([]);
         expect(await engine.failed('outcomes')).toEqual([]);

@@ -11,6 +11,9 @@ import { eventually, sleep } from '../support/wait.js';
 import { engineContract } from './engine-contract.js';
 import { lanes } from './support.js';
 
+/** Every lane of the suites, on the step scheduler (src/queue/step-worker.ts). */
+const STEP_TEST_LANES = new Set(Object.values(lanes).map((lane) => lane.name));
+
 /** Short locks, so a test sees a take-over in seconds. */
 const TEST_TIMINGS = { lockDurationMs: 2_000, stalledIntervalMs: 1_000 };
 
@@ -20,6 +23,22 @@ describe.skipIf(!redisAvailable)('BullMQ engine', () => {
     create: (namespace, options) =>
       createRedisEngine({ redisUrl: TEST_REDIS_URL, namespace, timings: TEST_TIMINGS, ...options }),
     dispose: dropNamespace,
+  });
+
+  describe('step lanes', () => {
+    engineContract({
+      kind: 'redis',
+      create: (namespace, options) =>
+        createRedisEngine({
+          redisUrl: TEST_REDIS_URL,
+          namespace,
+          timings: TEST_TIMINGS,
+          stepLanes: STEP_TEST_LANES,
+          ...options,
+        }),
+      dispose: dropNamespace,
+      schedulers: false,
+    });
   });
 
   describe('several instances on one Redis', () => {
