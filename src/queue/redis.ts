@@ -24,6 +24,7 @@ import {
 import { createRedisInspector, queueCache } from './redis-inspector.js';
 import { type LaneWorker, startLaneWorker } from './redis-worker.js';
 import { stepLane } from './step-lane.js';
+import { keepMovingFromBullMQ } from './step-migration.js';
 import { markStepLane, stepKeys } from './step-store.js';
 import { startStepWorker } from './step-worker.js';
 import { createLaneTotals } from './tracker.js';
@@ -57,6 +58,7 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
   const queueFor = queueCache(queues, connection, prefix, throttledErrors(log, where).error);
   const workers = new Map<string, LaneWorker>();
   const stepWorkers = new Map<string, ReturnType<typeof startStepWorker>>();
+  const stopMoving: (() => void)[] = [];
   // Closing stops taking work at once; adds still land until the workers are done, since running jobs add what
   // follows them (an outcome after a poll, a refresh after an outcome).
   let closing = false;
@@ -92,10 +94,10 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
       if (workers.has(definition.name)) throw new Error(`Lane ${definition.name} is already worked by this engine`);
       const settings = { ...common, definition, processor: processor as Processor<unknown> };
       if (stepLanes.has(definition.name)) {
-        const worker = startStepWorker(settings);
+        const { worker, stop } = workSteps(settings, { connection, open, queue: queueFor(definition.name) });
         stepWorkers.set(definition.name, worker);
         workers.set(definition.name, worker);
-        void markStepLane(connection, stepKeys(prefix, definition.name)).catch(() => {}); // found by lanes()
+        stopMoving.push(stop);
       } else {
         workers.set(definition.name, startLaneWorker(settings));
       }
@@ -108,12 +110,25 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
     async close(deadlineMs) {
       if (closing) return { handedBack: 0, dropped: 0, unstarted: [] };
       closing = true;
+      for (const stop of stopMoving) stop();
       const markClosed = () => {
         closed = true;
       };
       return closeInOrder([...workers.values()], [...queues.values()], { connection, markClosed }, deadlineMs, timings);
     },
   };
+}
+
+/** A step lane worked here: its worker, and what an earlier release left of it on BullMQ moved over. */
+function workSteps(
+  settings: Parameters<typeof startStepWorker>[0],
+  { connection, open, queue }: { connection: Redis; open: () => void; queue: Queue },
+) {
+  const { definition, prefix, log } = settings;
+  const worker = startStepWorker(settings);
+  void markStepLane(connection, stepKeys(prefix, definition.name)).catch(() => {}); // found by lanes()
+  const lane = stepLane(definition, { connection, prefix, open, added: () => worker.wake() });
+  return { worker, stop: keepMovingFromBullMQ(queue, lane as Lane<unknown>, log) };
 }
 
 function redisLane<S extends z.ZodType>(

@@ -103,6 +103,31 @@ describe.skipIf(!redisAvailable)('BullMQ engine', () => {
       expect(failed).toMatchObject({ id: 'old-shape', attempts: 1, error: expect.stringContaining('count') });
     });
 
+    it('moves what an earlier release left of a step lane on BullMQ to the step scheduler, ids and due times kept', async () => {
+      const older = await instance();
+      await older.lane(lanes.work).add({ n: 1 }, { id: 'old/waiting' });
+      await older.lane(lanes.work).add({ n: 2 }, { id: 'old/delayed', delayMs: 60_000 });
+      const steps = await createRedisEngine({
+        redisUrl: TEST_REDIS_URL,
+        namespace,
+        log: captureLogs().log,
+        timings: TEST_TIMINGS,
+        stepLanes: STEP_TEST_LANES,
+      });
+      opened.push(steps);
+      const ids: string[] = [];
+      steps.work(lanes.work, async (_data, meta) => {
+        ids.push(meta.id);
+      });
+      await eventually(() => ids.length === 1, 8_000, 'the waiting job run');
+      expect(ids).toEqual(['old/waiting']);
+      expect(await steps.counts('work')).toMatchObject({ delayed: 1, waiting: 0 });
+      expect(await older.counts('work')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
+      // Its id is the step lane's now: adding it again changes nothing.
+      await steps.lane(lanes.work).add({ n: 3 }, { id: 'old/delayed' });
+      expect(await steps.counts('work')).toMatchObject({ delayed: 1, waiting: 0 });
+    });
+
     it('keeps every key under <namespace>:queue:', async () => {
       const engine = await instance();
       engine.work(lanes.work, async () => {});
