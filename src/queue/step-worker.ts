@@ -33,7 +33,7 @@ const MAX_TAKEOVERS = 3;
 /** An idle worker looks for due work (added by another process) at least this often. */
 const IDLE_MS = 200;
 /** A finished step waits at most this long for others to settle with it in one round trip. */
-const BATCH_MS = 10;
+const BATCH_MS = 25;
 const STALLED_ERROR = 'job stalled more than allowable limit';
 
 interface Running {
