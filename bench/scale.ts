@@ -36,6 +36,8 @@ export interface ScaleRow {
   maxWorkerShare: number;
   cpuMsPerPoll: number;
   redisCommandsPerPoll: number;
+  /** The largest shares of redisCommandsPerPoll, by command (Redis rows only). */
+  redisCommandsByName?: Record<string, number>;
   /** Two polls of one job less than half the poll interval apart (two workers on one poll). */
   doublePolls: number;
   delayP50Ms: number;
@@ -84,9 +86,26 @@ async function pollsQueue(redis: Redis, namespace: string) {
   return { wait, delayed, active };
 }
 
-async function redisCommands(redis: Redis): Promise<number> {
+/** Calls per command since Redis started (INFO commandstats counts the calls inside Lua scripts too). */
+async function redisCommands(redis: Redis): Promise<Map<string, number>> {
   const info = await redis.info('commandstats');
-  return [...info.matchAll(/calls=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+  return new Map([...info.matchAll(/cmdstat_([^:]+):calls=(\d+)/g)].map((m) => [m[1] ?? '', Number(m[2])]));
+}
+
+const sum = (calls: Map<string, number>) => [...calls.values()].reduce((a, b) => a + b, 0);
+
+/** The commands a poll cost, most first (the ten largest, per poll). */
+function perPoll(before: Map<string, number>, after: Map<string, number>, polls: number): Record<string, number> {
+  const spent = [...after].map(
+    ([name, calls]) => [name, (calls - (before.get(name) ?? 0)) / Math.max(1, polls)] as const,
+  );
+  return Object.fromEntries(
+    spent
+      .filter(([, n]) => n >= 0.05)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10)
+      .map(([name, n]) => [name, round(n, 2)]),
+  );
 }
 
 /** Starts `count` ROLE=worker processes and waits until each polls. */
@@ -232,7 +251,8 @@ async function runJobs(jobs: number, load: Load, workerCounts: number[], progres
       const records = await Promise.all(workers.map((w) => w.call<[string, number][]>('recordPolls', { on: false })));
       const after = await Promise.all(workers.map((w) => w.call<TargetStats>('stats')));
       const seconds = (Date.now() - from) / 1000;
-      const commands = (await redisCommands(counter)) - commandsBefore;
+      const commandsAfter = await redisCommands(counter);
+      const commands = sum(commandsAfter) - sum(commandsBefore);
       const depth = await pollsQueue(counter, namespace);
       const polls = after.map((a, i) => a.polls - (before[i]?.polls ?? 0));
       const total = polls.reduce((a, b) => a + b, 0);
@@ -255,6 +275,7 @@ async function runJobs(jobs: number, load: Load, workerCounts: number[], progres
         maxWorkerShare: round(Math.max(...polls) / Math.max(1, total), 2),
         cpuMsPerPoll: round(cpu / Math.max(1, total), 2),
         redisCommandsPerPoll: round(commands / Math.max(1, total), 1),
+        redisCommandsByName: perPoll(commandsBefore, commandsAfter, total),
         doublePolls: doublePolls(records, load.pollIntervalMs / 2),
         ...detected,
         seconds: round((Date.now() - rowStarted) / 1000, 0),
