@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { stepKeys } from '../src/queue/step-store.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../test/fakes/fake-slack-api.js';
 import { startPrivateRedis } from '../test/support/private-redis.js';
 import { TEST_PROJECT_ID, testEnv } from '../test/support/test-app.js';
@@ -35,6 +36,8 @@ export interface ScaleRow {
   maxWorkerShare: number;
   cpuMsPerPoll: number;
   redisCommandsPerPoll: number;
+  /** The largest shares of redisCommandsPerPoll, by command (Redis rows only). */
+  redisCommandsByName?: Record<string, number>;
   /** Two polls of one job less than half the poll interval apart (two workers on one poll). */
   doublePolls: number;
   delayP50Ms: number;
@@ -71,20 +74,38 @@ const MB = 2 ** 20;
 
 const cpuMs = (s: TargetStats) => (s.cpuUserUs + s.cpuSystemUs) / 1000;
 
-/** The polls queue right now: due and waiting for a worker, delayed (the next polls), running. */
+/** The polls lane right now (on the step scheduler, src/queue/step-store.ts): due and waiting for a worker, delayed, running. */
 async function pollsQueue(redis: Redis, namespace: string) {
-  const key = (state: string) => `${namespace}:${TEST_PROJECT_ID}:queue:polls:${state}`;
+  const keys = stepKeys(`${namespace}:${TEST_PROJECT_ID}:queue`, 'polls');
+  const now = Date.now();
   const [wait, delayed, active] = await Promise.all([
-    redis.llen(key('wait')),
-    redis.zcard(key('delayed')),
-    redis.llen(key('active')),
+    redis.zcount(keys.due, '-inf', now),
+    redis.zcount(keys.due, `(${now}`, '+inf'),
+    redis.zcard(keys.lease),
   ]);
   return { wait, delayed, active };
 }
 
-async function redisCommands(redis: Redis): Promise<number> {
+/** Calls per command since Redis started (INFO commandstats counts the calls inside Lua scripts too). */
+async function redisCommands(redis: Redis): Promise<Map<string, number>> {
   const info = await redis.info('commandstats');
-  return [...info.matchAll(/calls=(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+  return new Map([...info.matchAll(/cmdstat_([^:]+):calls=(\d+)/g)].map((m) => [m[1] ?? '', Number(m[2])]));
+}
+
+const sum = (calls: Map<string, number>) => [...calls.values()].reduce((a, b) => a + b, 0);
+
+/** The commands a poll cost, most first (the ten largest, per poll). */
+function perPoll(before: Map<string, number>, after: Map<string, number>, polls: number): Record<string, number> {
+  const spent = [...after].map(
+    ([name, calls]) => [name, (calls - (before.get(name) ?? 0)) / Math.max(1, polls)] as const,
+  );
+  return Object.fromEntries(
+    spent
+      .filter(([, n]) => n >= 0.05)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10)
+      .map(([name, n]) => [name, round(n, 2)]),
+  );
 }
 
 /** Starts `count` ROLE=worker processes and waits until each polls. */
@@ -230,7 +251,8 @@ async function runJobs(jobs: number, load: Load, workerCounts: number[], progres
       const records = await Promise.all(workers.map((w) => w.call<[string, number][]>('recordPolls', { on: false })));
       const after = await Promise.all(workers.map((w) => w.call<TargetStats>('stats')));
       const seconds = (Date.now() - from) / 1000;
-      const commands = (await redisCommands(counter)) - commandsBefore;
+      const commandsAfter = await redisCommands(counter);
+      const commands = sum(commandsAfter) - sum(commandsBefore);
       const depth = await pollsQueue(counter, namespace);
       const polls = after.map((a, i) => a.polls - (before[i]?.polls ?? 0));
       const total = polls.reduce((a, b) => a + b, 0);
@@ -253,6 +275,7 @@ async function runJobs(jobs: number, load: Load, workerCounts: number[], progres
         maxWorkerShare: round(Math.max(...polls) / Math.max(1, total), 2),
         cpuMsPerPoll: round(cpu / Math.max(1, total), 2),
         redisCommandsPerPoll: round(commands / Math.max(1, total), 1),
+        redisCommandsByName: perPoll(commandsBefore, commandsAfter, total),
         doublePolls: doublePolls(records, load.pollIntervalMs / 2),
         ...detected,
         seconds: round((Date.now() - rowStarted) / 1000, 0),

@@ -71,6 +71,12 @@ export const laneDefinitions = (retryDelayMs = RETRY_DELAY_MS) => ({
   homes: defineLane({ name: 'homes', concurrency: 2, data: HomeDataSchema, ...persistent(retryDelayMs) }),
 });
 export const LANES = laneDefinitions();
+
+/**
+ * The lanes whose jobs step (`Again`) for as long as a job lives: on Redis they run on the engine's step scheduler
+ * (src/queue/step-worker.ts), a few Redis commands a step instead of BullMQ's 27; the others stay on BullMQ.
+ */
+export const STEP_LANES: ReadonlySet<string> = new Set(['polls', 'outcomes', 'refreshes', 'homes']);
 export type LaneDefinitions = typeof LANES;
 
 /** The adding side of every lane, as features hold it. */

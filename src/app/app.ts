@@ -4,7 +4,7 @@ import type { Config } from '../config/config.js';
 import type { Deps } from '../deps.js';
 import { DIGEST_KINDS } from '../digests.js';
 import { startHealing } from '../healing/start.js';
-import { laneDefinitions } from '../lanes.js';
+import { laneDefinitions, STEP_LANES } from '../lanes.js';
 import { configuredSecrets, createLogger, type Logger } from '../log.js';
 import { createMetrics, type Metrics } from '../metrics.js';
 import { createEngine } from '../queue/create.js';
@@ -139,6 +139,7 @@ function openEngine(config: Config, log: Logger, observer: JobObserver): Promise
     log,
     observer,
     timings: { lockDurationMs: config.queueLockMs, stalledIntervalMs: Math.round(config.queueLockMs / 2) },
+    stepLanes: STEP_LANES,
   });
 }
 

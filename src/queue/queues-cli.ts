@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_STORE_NAMESPACE } from '../config/config.js';
 import { isOAuthMode } from '../config/oauth-config.js';
+import { STEP_LANES } from '../lanes.js';
 import { createLogger } from '../log.js';
 import { describeRedisUrl } from '../store/store.js';
 import type { QueueInspector } from './engine.js';
@@ -66,7 +67,7 @@ export async function runQueuesCommand(args: string[], env: NodeJS.ProcessEnv, i
   const namespace = queueNamespace(store, deployment);
   let inspector: Awaited<ReturnType<typeof openRedisInspector>>;
   try {
-    inspector = await openRedisInspector(redisUrl, namespace, createLogger('warn', io.err));
+    inspector = await openRedisInspector(redisUrl, namespace, createLogger('warn', io.err), STEP_LANES);
   } catch (error) {
     io.err((error as Error).message);
     return 1;

@@ -11,6 +11,7 @@ import {
   throttledErrors,
   unavailable,
 } from './redis-connection.js';
+import { stepInspector } from './step-lane.js';
 
 /** Events kept per lane in BullMQ's stream (it keeps 10,000 by default; nothing here reads them). */
 const EVENTS_KEPT = 1_000;
@@ -20,6 +21,7 @@ export async function openRedisInspector(
   redisUrl: string,
   namespace: string,
   log: Logger,
+  stepLanes: ReadonlySet<string>,
 ): Promise<QueueInspector & { close(): Promise<void> }> {
   const connection = await connectQueueRedis(redisUrl, DEFAULT_REDIS_TIMINGS, log);
   const queues = new Map<string, Queue>();
@@ -29,6 +31,7 @@ export async function openRedisInspector(
       connection,
       queuePrefix(namespace),
       queueCache(queues, connection, queuePrefix(namespace), onError),
+      stepLanes,
     ),
     async close() {
       // closing the operator's CLI: a connection that fails to close goes with the process.
@@ -39,14 +42,32 @@ export async function openRedisInspector(
 }
 
 /**
- * The operator's view of BullMQ's queues under one prefix, by lane name: what `npm run queues` shows from outside the
- * app and what the Redis engine answers for its own lanes. `queueFor` gives the Queue of a lane name.
+ * The operator's view of the lanes under one prefix, by lane name: what `npm run queues` shows from outside the app
+ * and what the Redis engine answers for its own lanes. `queueFor` gives the BullMQ Queue of a lane name; the lanes
+ * in `stepLanes` run on the step scheduler instead (step-worker.ts).
  */
 export function createRedisInspector(
   connection: Redis,
   prefix: string,
   queueFor: (lane: string) => Queue,
+  stepLanes: ReadonlySet<string>,
 ): QueueInspector {
+  const bull = bullInspector(connection, prefix, queueFor);
+  const steps = stepInspector(connection, prefix);
+  const of = (lane: string) => (stepLanes.has(lane) ? steps : bull);
+  return {
+    lanes: bull.lanes,
+    counts: (lane) => of(lane).counts(lane),
+    consumers: (lane) => of(lane).consumers(lane),
+    failed: (lane, limit) => of(lane).failed(lane, limit),
+    schedules: (lane) => of(lane).schedules(lane),
+    retry: (lane, id) => of(lane).retry(lane, id),
+    remove: (lane, id) => of(lane).remove(lane, id),
+    discard: (lane, match) => of(lane).discard(lane, match),
+  };
+}
+
+function bullInspector(connection: Redis, prefix: string, queueFor: (lane: string) => Queue): QueueInspector {
   const guarded = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
       return await run();

@@ -21,8 +21,12 @@ import {
   throttledErrors,
   unavailable,
 } from './redis-connection.js';
-import { createRedisInspector, laneCounts, queueCache } from './redis-inspector.js';
+import { createRedisInspector, queueCache } from './redis-inspector.js';
 import { type LaneWorker, startLaneWorker } from './redis-worker.js';
+import { stepLane } from './step-lane.js';
+import { keepMovingFromBullMQ } from './step-migration.js';
+import { markStepLane, stepKeys } from './step-store.js';
+import { startStepWorker } from './step-worker.js';
 import { createLaneTotals } from './tracker.js';
 
 export interface RedisEngineOptions {
@@ -32,14 +36,18 @@ export interface RedisEngineOptions {
   log: Logger;
   observer?: JobObserver;
   timings?: Partial<RedisTimings>;
+  /** Lanes run on the step scheduler (step-worker.ts) instead of BullMQ: they take no schedulers. */
+  stepLanes?: ReadonlySet<string>;
 }
 
 /**
- * The engine on BullMQ: any number of web and worker processes share the lanes through Redis. The web role only
- * creates Queues (one shared, bounded connection); each lane worked here adds a Worker with its own two connections.
+ * The engine on Redis: any number of web and worker processes share the lanes. Lanes run on BullMQ, except the step
+ * lanes (`stepLanes`), which run on the engine's own step scheduler (step-worker.ts). The web role only adds (one
+ * shared, bounded connection); each lane worked here adds a BullMQ Worker with its own two connections, or a step
+ * worker with one.
  */
 export async function createRedisEngine(options: RedisEngineOptions): Promise<Engine> {
-  const { redisUrl, namespace, log } = options;
+  const { redisUrl, namespace, log, stepLanes = new Set<string>() } = options;
   const timings = { ...DEFAULT_REDIS_TIMINGS, ...options.timings };
   const where = describeRedisUrl(redisUrl);
   const prefix = queuePrefix(namespace);
@@ -49,19 +57,23 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
   const queues = new Map<string, Queue>();
   const queueFor = queueCache(queues, connection, prefix, throttledErrors(log, where).error);
   const workers = new Map<string, LaneWorker>();
+  const stepWorkers = new Map<string, ReturnType<typeof startStepWorker>>();
+  const stopMoving: (() => void)[] = [];
   // Closing stops taking work at once; adds still land until the workers are done, since running jobs add what
   // follows them (an outcome after a poll, a refresh after an outcome).
   let closing = false;
   let closed = false;
   const common = { redisUrl, where, prefix, timings, tracker, log };
+  const inspector = createRedisInspector(connection, prefix, queueFor, stepLanes);
 
-  const register = (definition: LaneDefinition): Queue => {
+  const register = (definition: LaneDefinition): void => {
     const known = definitions.get(definition.name);
     if (known && !sameLane(known, definition)) {
       throw new Error(`Lane ${definition.name} is defined twice with different settings`);
     }
     definitions.set(definition.name, definition);
-    return queueFor(definition.name);
+    // A BullMQ lane's Queue is made here, before its first add (which then finds it connected).
+    if (!stepLanes.has(definition.name)) queueFor(definition.name);
   };
   const open = (): void => {
     if (closed) throw new QueueUnavailableError('The queue engine is closed');
@@ -69,33 +81,54 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
 
   return {
     kind: 'redis',
-    ...createRedisInspector(connection, prefix, queueFor),
+    ...inspector,
     lane<S extends z.ZodType>(definition: LaneDefinition<S>): Lane<z.infer<S>> {
-      return redisLane(definition, register(definition), open);
+      register(definition);
+      if (!stepLanes.has(definition.name)) return redisLane(definition, queueFor(definition.name), open);
+      const added = () => stepWorkers.get(definition.name)?.wake();
+      return stepLane(definition, { connection, prefix, open, added });
     },
     work<S extends z.ZodType>(definition: LaneDefinition<S>, processor: Processor<z.infer<S>>): void {
       if (closing) throw new QueueUnavailableError('The queue engine is closing');
       register(definition);
       if (workers.has(definition.name)) throw new Error(`Lane ${definition.name} is already worked by this engine`);
-      const worker = startLaneWorker({ ...common, definition, processor: processor as Processor<unknown> });
-      workers.set(definition.name, worker);
+      const settings = { ...common, definition, processor: processor as Processor<unknown> };
+      if (stepLanes.has(definition.name)) {
+        const { worker, stop } = workSteps(settings, { connection, open, queue: queueFor(definition.name) });
+        stepWorkers.set(definition.name, worker);
+        workers.set(definition.name, worker);
+        stopMoving.push(stop);
+      } else {
+        workers.set(definition.name, startLaneWorker(settings));
+      }
     },
     async stats() {
-      const stats = (lane: string) => laneCounts(queueFor(lane)).then((counts) => ({ lane, ...counts }));
-      const counted = await Promise.all([...definitions.keys()].map(stats)).catch((error: unknown) => {
-        throw unavailable(error);
-      });
+      const stats = (lane: string) => inspector.counts(lane).then((counts) => ({ lane, ...counts }));
+      const counted = await Promise.all([...definitions.keys()].map(stats));
       return counted.map((counts) => ({ ...counts, ...tracker.totals(counts.lane) }));
     },
     async close(deadlineMs) {
       if (closing) return { handedBack: 0, dropped: 0, unstarted: [] };
       closing = true;
+      for (const stop of stopMoving) stop();
       const markClosed = () => {
         closed = true;
       };
       return closeInOrder([...workers.values()], [...queues.values()], { connection, markClosed }, deadlineMs, timings);
     },
   };
+}
+
+/** A step lane worked here: its worker, and what an earlier release left of it on BullMQ moved over. */
+function workSteps(
+  settings: Parameters<typeof startStepWorker>[0],
+  { connection, open, queue }: { connection: Redis; open: () => void; queue: Queue },
+) {
+  const { definition, prefix, log } = settings;
+  const worker = startStepWorker(settings);
+  void markStepLane(connection, stepKeys(prefix, definition.name)).catch(() => {}); // found by lanes()
+  const lane = stepLane(definition, { connection, prefix, open, added: () => worker.wake() });
+  return { worker, stop: keepMovingFromBullMQ(queue, lane as Lane<unknown>, log) };
 }
 
 function redisLane<S extends z.ZodType>(

@@ -84,19 +84,27 @@ const ABANDON_POST = `
 if redis.call('HGET', KEYS[1], 'attempt') == ARGV[1] then redis.call('HSET', KEYS[1], 'attempt', '') end
 return 0`;
 
-/** KEYS: job · ARGV: field/value pairs ('' = unchanged, except status) · bumps rev when a value changed. */
+/**
+ * KEYS: job · ARGV: field/value pairs ('' = unchanged, except status) · bumps rev when a value changed. Every poll
+ * runs it: the fields are read in one HMGET and the changes written in one HSET (it read them one HGET each).
+ */
 const OBSERVE = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-local changed = 0
+local names = {}
+for i = 1, #ARGV, 2 do names[#names + 1] = ARGV[i] end
+local current = redis.call('HMGET', KEYS[1], unpack(names))
+local changes = {}
 for i = 1, #ARGV, 2 do
   local value = ARGV[i + 1]
-  if value ~= '' and redis.call('HGET', KEYS[1], ARGV[i]) ~= value then
-    redis.call('HSET', KEYS[1], ARGV[i], value)
-    changed = 1
+  if value ~= '' and current[(i + 1) / 2] ~= value then
+    changes[#changes + 1] = ARGV[i]
+    changes[#changes + 1] = value
   end
 end
-if changed == 1 then redis.call('HINCRBY', KEYS[1], 'rev', 1) end
-return changed`;
+if #changes == 0 then return 0 end
+redis.call('HSET', KEYS[1], unpack(changes))
+redis.call('HINCRBY', KEYS[1], 'rev', 1)
+return 1`;
 
 const pairs = (fields: Record<string, string>) => Object.entries(fields).flat();
 const TTL = String(RECORD_TTL_MS);

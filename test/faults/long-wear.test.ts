@@ -1,12 +1,14 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { STEP_LANES } from '../../src/lanes.js';
 import { createRedisEngine } from '../../src/queue/redis.js';
+import { queueNamespace } from '../../src/queue/redis-connection.js';
 import { keyFingerprint } from '../../tools/simulator/server.js';
 import type { AppProcess } from '../support/app-process.js';
 import { useHarness } from '../support/harness.js';
 import { captureLogs } from '../support/logs.js';
 import { type RedisProxy, startRedisProxy } from '../support/redis-proxy.js';
 import { settle } from '../support/steps.js';
-import { eventually } from '../support/test-app.js';
+import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 import { FAST_POLL, holdCpuLock, LONG_JOB_MS, redisServerAvailable, TAKEOVER_MS, useRedisServer } from './support.js';
 
 // Issue 30: faults that are each harmless used to add up over a job's life (tries and take-overs counted across
@@ -136,8 +138,15 @@ describe.skipIf(!redisServerAvailable)(
       expect(outputs.match(/"event":"queue\.job_stalled"[^\n]*"lane":"polls"/g)?.length ?? 0).toBeGreaterThanOrEqual(
         KILLS,
       );
-      const engine = await createRedisEngine({ redisUrl: redis().url, namespace: NAMESPACE, log: captureLogs().log });
+      const engine = await createRedisEngine({
+        redisUrl: redis().url,
+        namespace: queueNamespace(NAMESPACE, TEST_PROJECT_ID),
+        log: captureLogs().log,
+        stepLanes: STEP_LANES,
+      });
       try {
+        // The app's own lanes (a wrong namespace would find none, and no failure in them).
+        expect(await engine.lanes()).toEqual(expect.arrayContaining(['outcomes', 'polls', 'refreshes']));
         expect(await engine.failed('polls')).toEqual([]);
         expect(await engine.failed('outcomes')).toEqual([]);
         expect(await engine.failed('refreshes')).toEqual([]);

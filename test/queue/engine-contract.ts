@@ -18,6 +18,8 @@ export interface EngineFactory {
   kind: 'memory' | 'redis';
   create(namespace: string, options: { log: Logger; observer?: JobObserver }): Promise<Engine>;
   dispose?(namespace: string): Promise<void>;
+  /** False for the Redis engine's step lanes (src/queue/step-worker.ts), which take no schedulers. */
+  schedulers?: false;
 }
 
 let counter = 0;
@@ -377,65 +379,78 @@ export function engineContract(factory: EngineFactory): void {
 
   stepCases({ engine: () => engine, open, logs: () => logs });
 
-  describe('schedulers', () => {
-    it('runs an every-N-ms scheduler at once and then once per period, each occurrence its own job', async () => {
-      const { runs, processor } = record();
-      engine.work(lanes.work, processor);
-      await engine.lane(lanes.work).schedule('tick', { everyMs: 250 }, { n: 1 });
-      await sleep(900);
-      expect(runs.length).toBeGreaterThanOrEqual(3);
-      expect(runs.length).toBeLessThanOrEqual(5);
-      expect(new Set(runs.map((r) => r.meta.id)).size).toBe(runs.length);
-      expect(runs[0]?.meta.id).toMatch(/^repeat:tick:\d+$/);
-    });
-
-    it('replaces a scheduler scheduled again under its id, and stops it when unscheduled', async () => {
-      const lane = engine.lane(lanes.work);
-      await lane.schedule('tick', { everyMs: 60_000 }, { n: 1 });
-      await lane.schedule('tick', { everyMs: 60_000 }, { n: 2 });
-      expect(await engine.schedules('work')).toEqual([
-        { id: 'tick', schedule: { everyMs: 60_000 }, nextAt: expect.any(Number) },
-      ]);
-      expect(await engine.counts('work')).toMatchObject({ waiting: 1, delayed: 0 });
-      const { runs, processor } = record();
-      engine.work(lanes.work, processor);
-      await eventually(() => runs.length >= 1, 8_000, 'the first occurrence');
-      await sleep(300);
-      expect(runs.map((r) => r.n)).toEqual([2]);
-      expect(await engine.counts('work')).toMatchObject({ waiting: 0, delayed: 1 });
-      expect(await lane.unschedule('tick')).toBe(true);
-      expect(await lane.unschedule('tick')).toBe(false);
+  if (factory.schedulers === false) {
+    it('refuses a scheduler on a step lane, storing nothing', async () => {
+      await expect(engine.lane(lanes.work).schedule('tick', { everyMs: 250 }, { n: 1 })).rejects.toThrow(/steps/);
       expect(await engine.schedules('work')).toEqual([]);
-      expect(await engine.counts('work')).toMatchObject({ delayed: 0, waiting: 0 });
+      expect(await engine.lane(lanes.work).unschedule('tick')).toBe(false);
+      expect(await engine.counts('work')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
     });
+  } else {
+    schedulerCases();
+  }
 
-    it('runs a cron scheduler at its times, read in its time zone', async () => {
-      const lane = engine.lane(lanes.work);
-      await lane.schedule('morning', { cron: '0 9 * * *', tz: 'America/New_York' }, { n: 1 });
-      const [info] = await engine.schedules('work');
-      const nextAt = info?.nextAt ?? 0;
-      const inNewYork = new Intl.DateTimeFormat('en-GB', {
-        timeZone: 'America/New_York',
-        hour: '2-digit',
-        minute: '2-digit',
+  function schedulerCases() {
+    describe('schedulers', () => {
+      it('runs an every-N-ms scheduler at once and then once per period, each occurrence its own job', async () => {
+        const { runs, processor } = record();
+        engine.work(lanes.work, processor);
+        await engine.lane(lanes.work).schedule('tick', { everyMs: 250 }, { n: 1 });
+        await sleep(900);
+        expect(runs.length).toBeGreaterThanOrEqual(3);
+        expect(runs.length).toBeLessThanOrEqual(5);
+        expect(new Set(runs.map((r) => r.meta.id)).size).toBe(runs.length);
+        expect(runs[0]?.meta.id).toMatch(/^repeat:tick:\d+$/);
       });
-      expect(inNewYork.format(nextAt)).toBe('09:00');
-      expect(nextAt - Date.now()).toBeGreaterThan(0);
-      expect(nextAt - Date.now()).toBeLessThanOrEqual(25 * 3_600_000);
 
-      const { runs, processor } = record();
-      engine.work(lanes.work, processor);
-      await lane.schedule('each-second', { cron: '* * * * * *', tz: 'UTC' }, { n: 2 });
-      await eventually(() => runs.filter((r) => r.n === 2).length >= 2, 5_000, 'two occurrences');
-    });
+      it('replaces a scheduler scheduled again under its id, and stops it when unscheduled', async () => {
+        const lane = engine.lane(lanes.work);
+        await lane.schedule('tick', { everyMs: 60_000 }, { n: 1 });
+        await lane.schedule('tick', { everyMs: 60_000 }, { n: 2 });
+        expect(await engine.schedules('work')).toEqual([
+          { id: 'tick', schedule: { everyMs: 60_000 }, nextAt: expect.any(Number) },
+        ]);
+        expect(await engine.counts('work')).toMatchObject({ waiting: 1, delayed: 0 });
+        const { runs, processor } = record();
+        engine.work(lanes.work, processor);
+        await eventually(() => runs.length >= 1, 8_000, 'the first occurrence');
+        await sleep(300);
+        expect(runs.map((r) => r.n)).toEqual([2]);
+        expect(await engine.counts('work')).toMatchObject({ waiting: 0, delayed: 1 });
+        expect(await lane.unschedule('tick')).toBe(true);
+        expect(await lane.unschedule('tick')).toBe(false);
+        expect(await engine.schedules('work')).toEqual([]);
+        expect(await engine.counts('work')).toMatchObject({ delayed: 0, waiting: 0 });
+      });
 
-    it('refuses an unknown time zone and a pattern that is not cron', async () => {
-      const lane = engine.lane(lanes.work);
-      await expect(lane.schedule('x', { cron: '0 9 * * *', tz: 'Mars/Olympus' }, { n: 1 })).rejects.toThrow();
-      await expect(lane.schedule('x', { cron: 'every morning', tz: 'UTC' }, { n: 1 })).rejects.toThrow();
-      expect(await engine.schedules('work')).toEqual([]);
+      it('runs a cron scheduler at its times, read in its time zone', async () => {
+        const lane = engine.lane(lanes.work);
+        await lane.schedule('morning', { cron: '0 9 * * *', tz: 'America/New_York' }, { n: 1 });
+        const [info] = await engine.schedules('work');
+        const nextAt = info?.nextAt ?? 0;
+        const inNewYork = new Intl.DateTimeFormat('en-GB', {
+          timeZone: 'America/New_York',
+          hour: '2-digit',
+          minute: '2-digit',
+        });
+        expect(inNewYork.format(nextAt)).toBe('09:00');
+        expect(nextAt - Date.now()).toBeGreaterThan(0);
+        expect(nextAt - Date.now()).toBeLessThanOrEqual(25 * 3_600_000);
+
+        const { runs, processor } = record();
+        engine.work(lanes.work, processor);
+        await lane.schedule('each-second', { cron: '* * * * * *', tz: 'UTC' }, { n: 2 });
+        await eventually(() => runs.filter((r) => r.n === 2).length >= 2, 5_000, 'two occurrences');
+      });
+
+      it('refuses an unknown time zone and a pattern that is not cron', async () => {
+        const lane = engine.lane(lanes.work);
+        await expect(lane.schedule('x', { cron: '0 9 * * *', tz: 'Mars/Olympus' }, { n: 1 })).rejects.toThrow();
+        await expect(lane.schedule('x', { cron: 'every morning', tz: 'UTC' }, { n: 1 })).rejects.toThrow();
+        expect(await engine.schedules('work')).toEqual([]);
+      });
     });
-  });
+  }
 
   describe('stats', () => {
     it('counts waiting, delayed, active and failed jobs, and measures how long started jobs waited', async () => {

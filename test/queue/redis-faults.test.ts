@@ -14,7 +14,10 @@ const COMMAND_TIMEOUT_MS = 2_000;
  * A private redis-server that hangs (CLIENT PAUSE) or goes away and comes back: the engine answers within its
  * command timeout, never crashes, says so in its log and works again without a restart.
  */
-describe.skipIf(!redisServerAvailable)('BullMQ engine when Redis misbehaves', { timeout: 60_000 }, () => {
+describe.skipIf(!redisServerAvailable).each([
+  { engine: 'BullMQ', stepLanes: new Set<string>() },
+  { engine: 'the step scheduler', stepLanes: new Set([lanes.work.name, lanes.slow.name]) },
+])('Redis engine when Redis misbehaves ($engine)', { timeout: 60_000 }, ({ stepLanes }) => {
   let redis: RedisServer;
   let engine: Engine;
   let logs: ReturnType<typeof captureLogs>;
@@ -24,7 +27,13 @@ describe.skipIf(!redisServerAvailable)('BullMQ engine when Redis misbehaves', { 
     redis = await startRedisServer();
     logs = captureLogs();
     runs.length = 0;
-    engine = await createRedisEngine({ redisUrl: redis.url, namespace: 'faults', log: logs.log, timings: TIMINGS });
+    engine = await createRedisEngine({
+      redisUrl: redis.url,
+      namespace: 'faults',
+      log: logs.log,
+      timings: TIMINGS,
+      stepLanes,
+    });
     engine.work(lanes.work, async ({ n }) => {
       runs.push(n);
     });

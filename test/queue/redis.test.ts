@@ -11,6 +11,9 @@ import { eventually, sleep } from '../support/wait.js';
 import { engineContract } from './engine-contract.js';
 import { lanes } from './support.js';
 
+/** Every lane of the suites, on the step scheduler (src/queue/step-worker.ts). */
+const STEP_TEST_LANES = new Set(Object.values(lanes).map((lane) => lane.name));
+
 /** Short locks, so a test sees a take-over in seconds. */
 const TEST_TIMINGS = { lockDurationMs: 2_000, stalledIntervalMs: 1_000 };
 
@@ -20,6 +23,22 @@ describe.skipIf(!redisAvailable)('BullMQ engine', () => {
     create: (namespace, options) =>
       createRedisEngine({ redisUrl: TEST_REDIS_URL, namespace, timings: TEST_TIMINGS, ...options }),
     dispose: dropNamespace,
+  });
+
+  describe('step lanes', () => {
+    engineContract({
+      kind: 'redis',
+      create: (namespace, options) =>
+        createRedisEngine({
+          redisUrl: TEST_REDIS_URL,
+          namespace,
+          timings: TEST_TIMINGS,
+          stepLanes: STEP_TEST_LANES,
+          ...options,
+        }),
+      dispose: dropNamespace,
+      schedulers: false,
+    });
   });
 
   describe('several instances on one Redis', () => {
@@ -82,6 +101,31 @@ describe.skipIf(!redisAvailable)('BullMQ engine', () => {
       await older.lane(lanes.work).add({ n: 1 }, { id: 'old-shape' });
       const failed = await eventually(async () => (await newer.failed('work'))[0], 8_000, 'the failure');
       expect(failed).toMatchObject({ id: 'old-shape', attempts: 1, error: expect.stringContaining('count') });
+    });
+
+    it('moves what an earlier release left of a step lane on BullMQ to the step scheduler, ids and due times kept', async () => {
+      const older = await instance();
+      await older.lane(lanes.work).add({ n: 1 }, { id: 'old/waiting' });
+      await older.lane(lanes.work).add({ n: 2 }, { id: 'old/delayed', delayMs: 60_000 });
+      const steps = await createRedisEngine({
+        redisUrl: TEST_REDIS_URL,
+        namespace,
+        log: captureLogs().log,
+        timings: TEST_TIMINGS,
+        stepLanes: STEP_TEST_LANES,
+      });
+      opened.push(steps);
+      const ids: string[] = [];
+      steps.work(lanes.work, async (_data, meta) => {
+        ids.push(meta.id);
+      });
+      await eventually(() => ids.length === 1, 8_000, 'the waiting job run');
+      expect(ids).toEqual(['old/waiting']);
+      expect(await steps.counts('work')).toMatchObject({ delayed: 1, waiting: 0 });
+      expect(await older.counts('work')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
+      // Its id is the step lane's now: adding it again changes nothing.
+      await steps.lane(lanes.work).add({ n: 3 }, { id: 'old/delayed' });
+      expect(await steps.counts('work')).toMatchObject({ delayed: 1, waiting: 0 });
     });
 
     it('keeps every key under <namespace>:queue:', async () => {

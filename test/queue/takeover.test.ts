@@ -21,7 +21,7 @@ interface WorkerProcess {
 }
 
 /** Starts test/queue/worker-process.ts as its own process and waits until it works the lane. */
-async function startWorker(namespace: string): Promise<WorkerProcess> {
+async function startWorker(namespace: string, steps: boolean): Promise<WorkerProcess> {
   const tsx = pathToFileURL(`${ROOT}node_modules/tsx/dist/loader.mjs`).href;
   const child = spawn(process.execPath, ['--import', tsx, `${ROOT}test/queue/worker-process.ts`], {
     cwd: CLEAN_CWD,
@@ -31,6 +31,7 @@ async function startWorker(namespace: string): Promise<WorkerProcess> {
       NAMESPACE: namespace,
       LOCK_MS: String(LOCK_MS),
       STALLED_MS: String(STALLED_MS),
+      STEPS: steps ? '1' : '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -45,9 +46,25 @@ async function startWorker(namespace: string): Promise<WorkerProcess> {
   return { child, output: () => output };
 }
 
-/** Real processes on one Redis: a worker killed with SIGKILL mid-job (no shutdown hook runs). */
-describe.skipIf(!redisAvailable)('two worker processes, one killed mid-job', { timeout: 60_000 }, () => {
+/** The same lanes on the step scheduler (src/queue/step-worker.ts) as in the worker process with STEPS=1. */
+const STEP_LANES = new Set([lanes.takeover.name, lanes.steps.name]);
+
+/**
+ * Real processes on one Redis: a worker killed with SIGKILL mid-job (no shutdown hook runs), with the lanes on
+ * BullMQ and on the step scheduler.
+ */
+describe.skipIf(!redisAvailable).each([
+  { engine: 'BullMQ', steps: false },
+  { engine: 'the step scheduler', steps: true },
+])('two worker processes, one killed mid-job ($engine)', { timeout: 60_000 }, ({ steps }) => {
   const namespace = testNamespace();
+  const webEngine = () =>
+    createRedisEngine({
+      redisUrl: TEST_REDIS_URL,
+      namespace,
+      log: captureLogs().log,
+      ...(steps && { stepLanes: STEP_LANES }),
+    });
   const workers: WorkerProcess[] = [];
   afterEach(async () => {
     for (const { child } of workers.splice(0)) {
@@ -69,13 +86,13 @@ describe.skipIf(!redisAvailable)('two worker processes, one killed mid-job', { t
     await exited;
     // A replacement that does not start in time leaves the survivor alone: the next kill then leaves no worker, and
     // the test fails naming the start that never came.
-    const replacement = startWorker(namespace).then((worker) => workers.push(worker));
+    const replacement = startWorker(namespace, steps).then((worker) => workers.push(worker));
     replacements.push(replacement.catch(() => {}));
   }
 
   it('has the job taken over by the other worker within the lock time, and completed exactly once', async () => {
-    workers.push(await startWorker(namespace), await startWorker(namespace));
-    const web = await createRedisEngine({ redisUrl: TEST_REDIS_URL, namespace, log: captureLogs().log });
+    workers.push(await startWorker(namespace, steps), await startWorker(namespace, steps));
+    const web = await webEngine();
     const redis = new Redis(TEST_REDIS_URL);
     try {
       await web.lane(lanes.takeover).add({ n: 1 }, { id: 'takeover/1' });
@@ -128,9 +145,9 @@ describe.skipIf(!redisAvailable)('two worker processes, one killed mid-job', { t
       kill(entry: string): Promise<void>;
     }) => Promise<void>,
   ): Promise<void> {
-    workers.push(await startWorker(namespace), await startWorker(namespace));
+    workers.push(await startWorker(namespace, steps), await startWorker(namespace, steps));
     const replacements: Promise<unknown>[] = [];
-    const web = await createRedisEngine({ redisUrl: TEST_REDIS_URL, namespace, log: captureLogs().log });
+    const web = await webEngine();
     const redis = new Redis(TEST_REDIS_URL);
     const list = (name: string) => redis.lrange(`${namespace}:test:${name}`, 0, -1);
     try {

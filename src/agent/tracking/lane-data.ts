@@ -12,7 +12,7 @@ export const PollDataSchema = z.object({
   /** The interval this round is polled at now (it grows while nothing changes). */
   intervalMs: z.number().int().positive(),
   lastStatus: z.string().nullable(),
-  /** When the root message's elapsed time was last refreshed. */
+  /** When the root message was last refreshed, or a new elapsed time asked for (refused or not): one ask a window. */
   refreshedAt: z.number(),
 });
 export type PollData = z.infer<typeof PollDataSchema>;

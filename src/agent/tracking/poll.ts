@@ -59,8 +59,10 @@ export async function pollRound(deps: PollDeps, data: PollData): Promise<Again |
       if (changed && !isKnownStatus(observation.status)) {
         log.warn('poller.unknown_status', { status: observation.status, hint: 'read as not ended' });
       }
-      // A new elapsed time once a minute, while the workspace's budget for it lasts (see slack/tiers.ts).
-      const due = now() - data.refreshedAt >= config.slackRateWindowMs && (await elapsedRefreshAllowed(deps, data));
+      // A new elapsed time once a minute, while the workspace's budget for it lasts (see slack/tiers.ts). A refused
+      // ask waits a window too: asking again at every poll cost ~6 Redis commands a poll once the budget was spent.
+      const asks = now() - data.refreshedAt >= config.slackRateWindowMs;
+      const due = asks && (await elapsedRefreshAllowed(deps, data));
       if (changed || due) {
         const job = { workspace: data.workspace, ...ref };
         await deps.lanes.refreshes.add({ ...job, stateChanged: changed }, { id: trackingIds.refresh(job) });
@@ -72,7 +74,7 @@ export async function pollRound(deps: PollDeps, data: PollData): Promise<Again |
         config.pollIntervalMs,
         config.pollMaxIntervalMs,
       );
-      const refreshedAt = changed || due ? now() : data.refreshedAt;
+      const refreshedAt = changed || asks ? now() : data.refreshedAt;
       return new Again({ ...data, intervalMs, lastStatus: observation.status, refreshedAt }, intervalMs);
     }
   }

@@ -73,6 +73,17 @@ describe('pollRound (the polls lane)', () => {
     expect((due as Again).data).toMatchObject({ refreshedAt: expect.any(Number) });
   });
 
+  it('asks for an elapsed time once a window even when the budget refuses it (not at every poll after)', async () => {
+    const { data } = await polledJob({ lastStatus: 'active' });
+    const { deps } = unit();
+    await pollRound(deps, { ...data, refreshedAt: deps.now() }); // the first poll records the model
+    const stale = deps.now() - deps.config.slackRateWindowMs;
+    const polls = await Promise.all(Array.from({ length: 20 }, () => pollRound(deps, { ...data, refreshedAt: stale })));
+    // The workspace's 15 elapsed-time asks a window are spent: the rest were refused, and still ask a window later.
+    for (const poll of polls) expect((poll as Again).data).toMatchObject({ refreshedAt: expect.any(Number) });
+    expect(polls.every((poll) => ((poll as Again).data as PollData).refreshedAt > stale)).toBe(true);
+  });
+
   it('stops for a round that moved on (a follow-up’s poll tracks the next), an ended round and a missing record', async () => {
     const { data, record } = await polledJob();
     const { deps } = unit();
