@@ -12,7 +12,7 @@ export {
   type ReportQuery,
   ReportQuerySchema,
 } from './date-range.js';
-export { dayString, todayNumber } from './days.js';
+export { dayString } from './days.js';
 export type { DeliverDeps, DigestOutcome } from './digest/deliver.js';
 export { healSubscription } from './digest/heal.js';
 export { type DigestKind, VISITORS_DIGEST } from './digest/kind.js';
@@ -28,3 +28,4 @@ export { comparisonCut, type DayRange, previousPeriod, serviceWindow } from './p
 export { fetchPage, type PageDeps } from './report/page.js';
 export { type DigestRequest, DigestRequestSchema, ScheduledDigestSchema } from './requests.js';
 export { digestUnavailable, visitorsTasks } from './visitors-tasks.js';
+export { todayNumber } from './zone.js';
