@@ -1,4 +1,4 @@
-import { headOf, tailOf } from '../slack/graphemes.js';
+import { headOf, tailOf } from '../slack/mrkdwn.js';
 
 // A page's path as one table cell, apart from the tables that show it, so the data table does not stand on the
 // monospace fallback.
