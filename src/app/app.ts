@@ -173,7 +173,7 @@ function startBackground(deps: Deps, engine: Engine, { many }: Installs, loss: S
   const previousKeys = deps.config.oauth?.previousEncryptionKeys.length ?? 0;
   if (many) void finishRotation(deps.store, many.tenancy, deps.log, previousKeys).catch(failed('secrets.check_failed'));
   else void adoptTrackedJobs(deps).catch(failed('tracking.adopt_failed'));
-  startHealing(deps, engine, loss);
+  startHealing(deps, engine, loss, digestMachinery);
 }
 
 /**

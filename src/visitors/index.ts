@@ -1,7 +1,8 @@
 // What other features and the composition may use of the visitors: their tasks (what their doors hand on), their
 // date grammar and periods, the person's zone, number and range formatting, their private one-liners, one cached page
 // of the service's numbers, the `/visitors` words' decoding and door answers the assistant pane reuses, and their
-// digests' machinery (subscriptions, schedulers, posting, healing) that `/insights` digests share. Everything else in visitors/ is their own.
+// digests' machinery's type (the machinery itself, `digest/machinery.ts`, is handed on by the composition to
+// `/insights`' digest, `healing/` and a workspace's removal). Everything else in visitors/ is their own.
 
 export { formatChange } from './change.js';
 export { csvLine } from './csv.js';
@@ -14,12 +15,10 @@ export {
 } from './date-range.js';
 export { dayString } from './days.js';
 export type { DeliverDeps, DigestOutcome } from './digest/deliver.js';
-export { healSubscription } from './digest/heal.js';
 export { type DigestKind, VISITORS_DIGEST } from './digest/kind.js';
 export type { DigestMachinery } from './digest/machinery.js';
 export { digestAnswer, digestCopy, digestUnavailable } from './digest/messages.js';
 export { describeSchedule, digestPeriod } from './digest/schedule.js';
-export { adoptDigests, endDigests, type SchedulerDeps } from './digest/scheduler.js';
 export type { Subscription } from './digest/store.js';
 export { answerAtDoor, type DoorDeps, zoneOf } from './doors/door-kit.js';
 export { type Asker, type DigestWords, decodeDigest, decodeReport, digestWords } from './doors/read-command.js';
