@@ -22,6 +22,7 @@ export { describeSchedule, digestPeriod } from './digest/schedule.js';
 export type { Subscription } from './digest/store.js';
 export { answerAtDoor, type DoorDeps, zoneOf } from './doors/door-kit.js';
 export { type Asker, type DigestWords, decodeDigest, decodeReport, digestWords } from './doors/read-command.js';
+export type { ReportBeside } from './doors/report-beside.js';
 export { formatCount, formatRange } from './format.js';
 export { comparisonCut, type DayRange, previousPeriod, serviceWindow } from './periods.js';
 export { fetchPage, type PageDeps } from './report/page.js';
