@@ -13,6 +13,7 @@ import { ownOrganisation } from '../tenants/own-organisation.js';
 import { registerTenancy } from '../tenants/register.js';
 import { markingGone } from '../tenants/removal.js';
 import { registerUnfurls } from '../unfurls/register.js';
+import { digestReading } from '../visitors/doors/read-command.js';
 import { reportBeside } from '../visitors/doors/report-beside.js';
 import { registerVisitors } from '../visitors/register.js';
 import type { StartOptions } from './app.js';
@@ -53,6 +54,6 @@ export function registerDoors(
   registerAgent(transport.bolt, deps, reportBeside);
   registerHome(transport.bolt, deps);
   registerVisitors(transport.bolt, deps);
-  registerInsights(transport.bolt, deps);
+  registerInsights(transport.bolt, deps, digestReading);
   registerUnfurls(transport.bolt, deps);
 }
