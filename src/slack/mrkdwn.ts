@@ -85,7 +85,7 @@ export function escapeMrkdwn(text: string): string {
     .replace(/@(channel|here|everyone)\b/gi, '@\u200B$1');
 }
 
-/** Shortens to `max` characters with an ellipsis, cut between graphemes (`graphemes.ts`). */
+/** Shortens to `max` characters with an ellipsis, cut between graphemes (`headOf` above). */
 export function truncate(text: string, max: number): string {
   if (text.length <= max || Array.from(text).length <= max) return text;
   return `${headOf(text, Math.max(0, max - 1))}…`;
