@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { WORK } from '../../src/app/app.js';
 import { buildDeps } from '../../src/app/wiring.js';
-import { WORK } from '../../src/app/work.js';
 import { parseConfig } from '../../src/config/config.js';
 import { createLogger } from '../../src/log.js';
 import { createMetrics } from '../../src/metrics.js';

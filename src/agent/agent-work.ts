@@ -5,7 +5,7 @@ import { runPaneTurn } from './pane.js';
 import { runStop } from './session/stop.js';
 import { runCommandStart, runShortcutStart } from './start-requests.js';
 
-/** What runs each of the agent's tasks where its lane is worked (composed in src/app/work.ts). */
+/** What runs each of the agent's tasks where its lane is worked (composed in src/app/app.ts). */
 export const agentWork = [
   runs(agentTasks.start, runCommandStart),
   runs(agentTasks.turn, handleTurn),

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { codePoints } from '../slack/graphemes.js';
+import { codePoints } from '../slack/mrkdwn.js';
 import type { SharedFile } from './attached-files.js';
 
 /** A text file is read when Slack says it is at most this big (20 KB); a bigger one is sent by link. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { headOf } from '../slack/graphemes.js';
+import { headOf } from '../slack/mrkdwn.js';
 import { findWitnessed } from '../slack/witness.js';
 import { type JobBinding, THREAD_KINDS, threadKindOf } from '../store/jobs.js';
 

@@ -1,5 +1,6 @@
 import type { App, BlockAction, FeedbackButtonsAction, ViewSubmitAction } from '@slack/bolt';
 import type { Deps } from '../deps.js';
+import type { ReportBeside } from '../visitors/index.js';
 import { inWorkspace } from '../workspace.js';
 import { contextChanged, messagesTabOpened } from './doors/agent-view.js';
 import { assistantPane } from './doors/assistant.js';
@@ -18,12 +19,15 @@ import { SHORTCUT_ID } from './shortcut-modal.js';
  * (`assistant_view`) and the Messages tab as the agent's home (`agent_view`): both are served, whichever the
  * manifest declares.
  */
-export function registerAgent(app: App, root: Deps): void {
+export function registerAgent(app: App, root: Deps, reportBeside: ReportBeside): void {
   // Middleware, ahead of every listener: it takes the pane's events and every person's message in a DM thread.
-  app.assistant(assistantPane(root));
+  app.assistant(assistantPane(root, reportBeside));
   app.command('/agent', inWorkspace(root, agentCommand));
   app.event('app_mention', inWorkspace(root, mention));
-  app.event('message', inWorkspace(root, message));
+  app.event(
+    'message',
+    inWorkspace(root, (deps, args: Parameters<typeof message>[1]) => message(deps, args, reportBeside)),
+  );
   app.event('app_home_opened', inWorkspace(root, messagesTabOpened));
   app.event('app_context_changed', inWorkspace(root, contextChanged));
   app.event('agent_session_stopped', inWorkspace(root, sessionStopped));

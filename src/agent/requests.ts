@@ -1,10 +1,18 @@
 import { z } from 'zod';
 import { AudienceSchema } from '../slack/reply.js';
 import { SharedFileSchema } from './attached-files.js';
-import { OriginSchema } from './shortcut-modal.js';
 
 // What the agent's doors hand on (see `agent-tasks.ts`): plain data (JSON in, JSON out), decoded once at the door and
 // checked again where the work runs, which may be another process. Nothing here is Slack wire text or a Bolt payload.
+
+/** What the modal carries from the shortcut to its submission (`private_metadata`). */
+export const OriginSchema = z.object({
+  channel: z.string().min(1),
+  /** The thread the job goes to: the message's own thread, or the one it was written in. */
+  threadTs: z.string().min(1),
+  permalink: z.string().optional(),
+});
+export type Origin = z.infer<typeof OriginSchema>;
 
 /** `/agent <instruction>`: the instruction decoded, the project chosen, and where to answer. */
 export const CommandStartSchema = z.object({ project: z.string(), prompt: z.string(), audience: AudienceSchema });

@@ -1,7 +1,7 @@
 import type { types } from '@slack/bolt';
-import { z } from 'zod';
 import { quote, safeLink, truncate } from '../slack/mrkdwn.js';
 import { pickedProject, projectPicker } from '../slack/project-picker.js';
+import { type Origin, OriginSchema } from './requests.js';
 
 /** The message shortcut "Ask the Mintlify agent" and the modal it opens share this id. */
 export const SHORTCUT_ID = 'agent_from_message';
@@ -9,15 +9,6 @@ export const INSTRUCTION_BLOCK = 'instruction';
 const VALUE = 'value';
 /** Slack's limit on a plain_text_input's initial value and length. */
 const INPUT_MAX_CHARS = 3_000;
-
-/** What the modal carries from the shortcut to its submission (`private_metadata`). */
-export const OriginSchema = z.object({
-  channel: z.string().min(1),
-  /** The thread the job goes to: the message's own thread, or the one it was written in. */
-  threadTs: z.string().min(1),
-  permalink: z.string().optional(),
-});
-export type Origin = z.infer<typeof OriginSchema>;
 
 export interface ModalInput {
   origin: Origin;

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { decodeSlackText, mentionedUsers } from '../slack/decode.js';
-import { codePoints, tailOf } from '../slack/graphemes.js';
+import { codePoints, tailOf } from '../slack/mrkdwn.js';
 import { displayNames } from '../slack/user-names.js';
 
 /**

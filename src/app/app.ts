@@ -1,36 +1,49 @@
 import { once } from 'node:events';
 import type { WebClient } from '@slack/web-api';
+import { agentWork } from '../agent/agent-work.js';
 import type { Config } from '../config/config.js';
 import type { Deps } from '../deps.js';
 import { DIGEST_KINDS } from '../digests.js';
 import { startHealing } from '../healing/start.js';
-import { laneDefinitions, STEP_LANES } from '../lanes.js';
+import { homeWork } from '../home/home-work.js';
+import { insightsWork } from '../insights/insights-work.js';
+import { laneDefinitions } from '../lanes.js';
 import { configuredSecrets, createLogger, type Logger } from '../log.js';
 import { createMetrics, type Metrics } from '../metrics.js';
-import { createEngine } from '../queue/create.js';
-import type { Engine, JobObserver, UnstartedJob } from '../queue/engine.js';
+import type { Engine, UnstartedJob } from '../queue/engine.js';
 import { createQueueMetrics } from '../queue/queue-metrics.js';
-import { queueNamespace } from '../queue/redis-connection.js';
 import { createSlackClient } from '../slack/client.js';
 import { DEFAULT_RETRY, type RetryOptions, untilAccepted } from '../slack/token-check.js';
 import type { SlackTransport } from '../slack/transport.js';
-import { guardStore } from '../store/guard.js';
 import { watchStoreHealth } from '../store/health.js';
 import { type StoreLoss, watchStoreLoss } from '../store/loss.js';
-import { createStore, REDIS_COMMAND_TIMEOUT_MS, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import type { RunnableTask } from '../task.js';
 import { finishRotation } from '../tenants/rotation.js';
-import { checkSealingKey } from '../tenants/sealing-check.js';
-import { createSecrets } from '../tenants/secrets.js';
+import { digestMachinery } from '../visitors/digest/machinery.js';
 import { adoptDigests } from '../visitors/digest/scheduler.js';
+import { visitorsWork } from '../visitors/visitors-work.js';
 import { servedDeps } from '../workspace.js';
-import { answerUnstarted } from './dispatch.js';
+import { answerUnstarted, type Work } from './dispatch.js';
 import { type Installs, installsOf } from './installs.js';
+import { openEngine, openStore } from './open.js';
 import { createProbes, type Probes } from './probes.js';
 import { closeWithin, STOP_DEADLINE_MS } from './stopping.js';
 import { type AppIdentity, identityOf } from './uninstall.js';
 import { buildDeps } from './wiring.js';
-import { WORK } from './work.js';
 import { adoptTrackedJobs, startWorkers } from './workers.js';
+
+/**
+ * Every kind of work a door hands on, by its kind: each feature declares its own tasks and what runs them (and
+ * /insights' digest gets the visitors' digest machinery here). Composed at the top, beside the dispatch and the
+ * workers rather than under them, so neither stands on the features' work.
+ */
+export const WORK: Work = new Map(
+  [...agentWork, ...homeWork, ...insightsWork(digestMachinery), ...visitorsWork].map((task: RunnableTask) => [
+    task.kind,
+    task,
+  ]),
+);
 
 /** After a failed start, what was opened gets this long to close before the error is reported. */
 const START_FAILURE_CLOSE_MS = 900;
@@ -131,43 +144,6 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   };
 }
 
-function openEngine(config: Config, log: Logger, observer: JobObserver): Promise<Engine> {
-  return createEngine({
-    redisUrl: config.redisUrl,
-    // The deployment's own queues: its project, or its Slack app when it serves many workspaces.
-    namespace: queueNamespace(config.storeNamespace, config.oauth?.clientId ?? config.mintlify.projectId),
-    log,
-    observer,
-    timings: { lockDurationMs: config.queueLockMs, stalledIntervalMs: Math.round(config.queueLockMs / 2) },
-    stepLanes: STEP_LANES,
-  });
-}
-
-async function openStore(config: Config, options: StartOptions, log: Logger, metrics: Metrics): Promise<Store> {
-  options.stop?.throwIfAborted(); // stopped while loading: nothing is open yet
-  const opened =
-    options.store ??
-    (await createStore({
-      redisUrl: config.redisUrl,
-      log,
-      namespace: config.storeNamespace,
-      legacyProject: config.mintlify.projectId,
-      allowEviction: config.redisAllowEviction,
-    }));
-  const deadlineMs = opened.kind === 'redis' ? REDIS_COMMAND_TIMEOUT_MS : undefined;
-  const store = guardStore(opened, { onError: metrics.storeError, ...(deadlineMs && { deadlineMs }) });
-  // Many workspaces: a wrong SETTINGS_ENCRYPTION_KEY stops the start here, not every request later.
-  const { oauth } = config;
-  if (oauth) {
-    const secrets = createSecrets(oauth.encryptionKey, oauth.previousEncryptionKeys);
-    await checkSealingKey(store, secrets, log).catch(async (error: unknown) => {
-      await store.close();
-      throw error;
-    });
-  }
-  return store;
-}
-
 /** Whether the store answers (`/healthz`) and whether it lost its data, watched until the app stops. */
 async function watchStore(store: Store, log: Logger, metrics: Metrics, probes: Probes) {
   const health = watchStoreHealth(store, log);
@@ -197,7 +173,7 @@ function startBackground(deps: Deps, engine: Engine, { many }: Installs, loss: S
   const previousKeys = deps.config.oauth?.previousEncryptionKeys.length ?? 0;
   if (many) void finishRotation(deps.store, many.tenancy, deps.log, previousKeys).catch(failed('secrets.check_failed'));
   else void adoptTrackedJobs(deps).catch(failed('tracking.adopt_failed'));
-  startHealing(deps, engine, loss);
+  startHealing(deps, engine, loss, digestMachinery);
 }
 
 /**

@@ -4,7 +4,7 @@ import { type TaskEnvelope, TaskEnvelopeSchema } from '../lanes.js';
 import { QueueUnavailableError, type UnstartedJob } from '../queue/engine.js';
 import { type RunnableTask, TASK_MAX_AGE_MS } from '../task.js';
 
-/** Every kind of work a door hands on, by its kind, with what runs it (composed in `work.ts`). */
+/** Every kind of work a door hands on, by its kind, with what runs it (composed in `app.ts`). */
 export type Work = ReadonlyMap<string, RunnableTask>;
 
 /**

@@ -7,6 +7,7 @@ import type { Store } from '../store/store.js';
 import type { Installer } from '../tenants/install.js';
 import { manyRemoval } from '../tenants/removal.js';
 import { createTenancy, type Tenancy } from '../tenants/tenancy.js';
+import { digestMachinery } from '../visitors/digest/machinery.js';
 import type { Probes } from './probes.js';
 import type { RemovalTarget } from './removal.js';
 import { type InstallState, singleRemoval, watchInstallState } from './uninstall.js';
@@ -44,7 +45,8 @@ export async function installsOf(
     );
     const installer = createInstaller(tenancy.provider, parts.log);
     for (const route of installer.routes) probes.serve(route.path, route.handler);
-    const removal: Installs['removal'] = (root, queues) => manyRemoval(root, tenancy.installations, queues);
+    const removal: Installs['removal'] = (root, queues) =>
+      manyRemoval(root, tenancy.installations, queues, digestMachinery);
     return { many: { tenancy, installer }, removal };
   }
   const installState = watchInstallState(parts.store, parts.log);

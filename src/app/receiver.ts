@@ -13,6 +13,8 @@ import { ownOrganisation } from '../tenants/own-organisation.js';
 import { registerTenancy } from '../tenants/register.js';
 import { markingGone } from '../tenants/removal.js';
 import { registerUnfurls } from '../unfurls/register.js';
+import { digestReading } from '../visitors/doors/read-command.js';
+import { reportBeside } from '../visitors/doors/report-beside.js';
 import { registerVisitors } from '../visitors/register.js';
 import type { StartOptions } from './app.js';
 import type { Installs, ManyWorkspaces } from './installs.js';
@@ -49,9 +51,9 @@ export function registerDoors(
   transport.bolt.use(accessMiddleware(deps.config, deps.log));
   registerRemoval(transport.bolt, deps, installs.removal(deps, queues));
   if (installs.many) registerTenancy(transport.bolt, deps, installs.many.tenancy, { publishHome });
-  registerAgent(transport.bolt, deps);
+  registerAgent(transport.bolt, deps, reportBeside);
   registerHome(transport.bolt, deps);
   registerVisitors(transport.bolt, deps);
-  registerInsights(transport.bolt, deps);
+  registerInsights(transport.bolt, deps, digestReading);
   registerUnfurls(transport.bolt, deps);
 }

@@ -30,7 +30,7 @@ export interface Parts {
   /** The app's own Web API client: the one workspace's bot token, or none when the app serves many. */
   slack: WebClient;
   engine: Engine;
-  /** The work doors hand on and what runs it (`work.ts`). */
+  /** The work doors hand on and what runs it (`app.ts`' `WORK`). */
   work: Work;
   /** Set when the app serves many workspaces (OAuth mode). */
   tenancy?: Tenancy | undefined;

@@ -2,7 +2,7 @@ import { JOB_EVENT_TYPE } from '../agent/index.js';
 import type { Deps } from '../deps.js';
 import { DIGEST_KINDS } from '../digests.js';
 import type { QueueInspector } from '../queue/engine.js';
-import { adoptDigests, healSubscription } from '../visitors/index.js';
+import type { DigestMachinery } from '../visitors/index.js';
 import { healJob, type JobHealing } from './jobs.js';
 import { memberChannels, witnessedIn, witnessedInThread } from './witnesses.js';
 
@@ -19,6 +19,9 @@ export interface Healed {
   schedulers: number;
 }
 
+/** The visitors' digest schedulers and subscriptions, given by the composition (`digestMachinery`). */
+export type DigestHealing = Pick<DigestMachinery, 'adoptDigests' | 'healSubscription'>;
+
 export const NOTHING_HEALED: Healed = { channels: 0, jobs: 0, subscriptions: 0, schedulers: 0 };
 
 /**
@@ -31,6 +34,7 @@ export const NOTHING_HEALED: Healed = { channels: 0, jobs: 0, subscriptions: 0, 
 export async function healWorkspace(
   deps: Deps,
   engine: QueueInspector,
+  { adoptDigests, healSubscription }: DigestHealing,
   stillOurs: () => Promise<void>,
 ): Promise<Healed> {
   // Slack's `ts` is wall-clock time: the window is on the same clock, whatever clock features read.

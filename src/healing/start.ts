@@ -4,7 +4,7 @@ import type { QueueInspector } from '../queue/engine.js';
 import { keys } from '../store/keys.js';
 import type { StoreLoss } from '../store/loss.js';
 import { servedDeps } from '../workspace.js';
-import { added, type Healed, healWorkspace, NOTHING_HEALED } from './heal.js';
+import { added, type DigestHealing, type Healed, healWorkspace, NOTHING_HEALED } from './heal.js';
 
 /** One instance heals at a time, under this claim, renewed between channels and released when it is done. */
 const HEAL_CLAIM_MS = 60_000;
@@ -25,12 +25,13 @@ export function startHealing(
   deps: Deps,
   engine: QueueInspector,
   loss: Pick<StoreLoss, 'onLost'>,
+  digests: DigestHealing,
   options: HealOptions = {},
 ): void {
   let healing = Promise.resolve();
   loss.onLost((lostAtMs) => {
     healing = healing
-      .then(() => healLoss(deps, engine, lostAtMs, options))
+      .then(() => healLoss(deps, engine, lostAtMs, digests, options))
       .then(
         () => undefined,
         (error: unknown) => deps.log.error('store.heal_failed', { error }),
@@ -48,6 +49,7 @@ export async function healLoss(
   deps: Deps,
   engine: QueueInspector,
   lostAtMs: number,
+  digests: DigestHealing,
   { retryMs = HEAL_RETRY_MS }: HealOptions = {},
 ): Promise<Healed> {
   const { store, log, instanceId } = deps;
@@ -63,7 +65,7 @@ export async function healLoss(
         return NOTHING_HEALED;
       }
       if (claimed) {
-        const healed = await healAll(deps, engine);
+        const healed = await healAll(deps, engine, digests);
         await store.kv.set(keys.healed(), lostAtMs); // kept as long as the marker: a restart finds it healed
         await store.claims.release(keys.healing(), instanceId);
         log.info('store.healed', { lost_at: new Date(lostAtMs).toISOString(), ...healed });
@@ -85,14 +87,14 @@ async function healedSince(deps: Pick<Deps, 'store'>, lostAtMs: number): Promise
   return healed >= lostAtMs;
 }
 
-async function healAll(deps: Deps, engine: QueueInspector): Promise<Healed> {
+async function healAll(deps: Deps, engine: QueueInspector, digests: DigestHealing): Promise<Healed> {
   const stillOurs = async () => {
     if (!(await deps.store.claims.renew(keys.healing(), deps.instanceId, HEAL_CLAIM_MS)))
       throw new Error('another instance took the healing over');
   };
   let healed = NOTHING_HEALED;
   for (const workspace of await servedDeps(deps, await deps.workspaces.all()))
-    healed = added(healed, await healWorkspace(workspace, engine, stillOurs));
+    healed = added(healed, await healWorkspace(workspace, engine, digests, stillOurs));
   return healed;
 }
 

@@ -5,7 +5,7 @@ import { insightsTasks } from './insights-tasks.js';
 import { runInsights, runInsightsExport, runInsightsPage } from './run.js';
 
 /**
- * What runs each of /insights' tasks where its lane is worked (composed in src/app/work.ts, which gives the visitors'
+ * What runs each of /insights' tasks where its lane is worked (composed in src/app/app.ts, which gives the visitors'
  * digest machinery its digest shares).
  */
 export const insightsWork = (digests: DigestMachinery) => [

@@ -1,16 +1,21 @@
 import type { App, BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
 import type { Deps } from '../deps.js';
+import type { DigestReading } from '../visitors/index.js';
 import { inWorkspace } from '../workspace.js';
 import { ACTION_IDS } from './blocks.js';
 import { draftButton, pageButton } from './doors/buttons.js';
-import { insightsCommand } from './doors/command.js';
+import { type CommandArgs, insightsCommand } from './doors/command.js';
 import { draftSubmission } from './doors/submission.js';
 import { DRAFT_CALLBACK } from './draft-modal.js';
 import { COMMAND } from './messages.js';
 
 /** `/insights`, its rows' Draft a fix buttons, Next →, Download CSV, and the Draft a fix form. */
-export function registerInsights(app: App, deps: Deps): void {
-  app.command(COMMAND, inWorkspace(deps, insightsCommand));
+export function registerInsights(app: App, deps: Deps, reading: DigestReading): void {
+  // `/insights digest …` is read as `/visitors digest …` is: the visitors' reading, given by the composition.
+  app.command(
+    COMMAND,
+    inWorkspace(deps, (scoped, args: CommandArgs) => insightsCommand(scoped, args, reading)),
+  );
   app.action<BlockAction<ButtonAction>>(ACTION_IDS.next, inWorkspace(deps, pageButton));
   app.action<BlockAction<ButtonAction>>(ACTION_IDS.csv, inWorkspace(deps, pageButton));
   app.action<BlockAction<ButtonAction>>(ACTION_IDS.draft, inWorkspace(deps, draftButton));

@@ -3,7 +3,7 @@ import { DEFAULT_STORE_NAMESPACE } from '../config/config.js';
 import { isOAuthMode } from '../config/oauth-config.js';
 import { STEP_LANES } from '../lanes.js';
 import { createLogger } from '../log.js';
-import { describeRedisUrl } from '../store/store.js';
+import { describeRedisUrl } from '../store/redis-settings.js';
 import type { QueueInspector } from './engine.js';
 import { queueNamespace } from './redis-connection.js';
 import { openRedisInspector } from './redis-inspector.js';

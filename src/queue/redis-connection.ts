@@ -1,7 +1,7 @@
 import type { RedisOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
-import { describeRedisUrl } from '../store/store.js';
+import { describeRedisUrl } from '../store/redis-settings.js';
 import { QueueUnavailableError } from './engine.js';
 
 /**

@@ -1,7 +1,7 @@
 import { type Job, type JobSchedulerJson, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
-import { describeRedisUrl } from '../store/store.js';
+import { describeRedisUrl } from '../store/redis-settings.js';
 import type { FailedJob, LaneCounts, LaneSchedule, QueueInspector, ScheduleInfo } from './engine.js';
 import { errorText, summarise } from './job-rules.js';
 import {

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import type { Logger } from '../log.js';
-import { describeRedisUrl } from '../store/store.js';
+import { describeRedisUrl } from '../store/redis-settings.js';
 import {
   type CloseReport,
   type Engine,

@@ -52,3 +52,9 @@ export async function checkRedisSettings(
     });
   }
 }
+
+/** host:port/db without credentials, for messages. */
+export function describeRedisUrl(redisUrl: string): string {
+  const url = new URL(redisUrl);
+  return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+}

@@ -10,7 +10,7 @@ import { MemoryJobStore } from './jobs-memory.js';
 import { RedisJobStore } from './jobs-redis.js';
 import { keys, namespaced } from './keys.js';
 import { migrateV1 } from './migrate-v1.js';
-import { checkRedisSettings } from './redis-settings.js';
+import { checkRedisSettings, describeRedisUrl } from './redis-settings.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 /**
@@ -237,10 +237,4 @@ async function connectRedis(redisUrl: string, log: Logger): Promise<RedisClientT
   }
   connected = true;
   return client;
-}
-
-/** host:port/db without credentials, for messages. */
-export function describeRedisUrl(redisUrl: string): string {
-  const url = new URL(redisUrl);
-  return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
 }

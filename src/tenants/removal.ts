@@ -6,7 +6,7 @@ import { DIGEST_KINDS } from '../digests.js';
 import type { QueueInspector } from '../queue/engine.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
-import { endDigests } from '../visitors/index.js';
+import type { DigestMachinery } from '../visitors/index.js';
 import { installationOf, type WorkspaceRef, WorkspaceRefSchema } from '../workspace-ref.js';
 import { type Installations, tenantOfQuery } from './installations.js';
 
@@ -27,12 +27,14 @@ export async function discardJobsOf(queues: Pick<QueueInspector, 'lanes' | 'disc
 /**
  * Removals when the app serves many workspaces: of an installation it holds, confirmed with that installation's
  * token. Everything the workspace stored goes (installation, settings, jobs, digests and their schedulers, its jobs
- * in the queues; posts already in Slack stay), so nothing of it is polled or posted again while the others go on.
+ * in the queues; posts already in Slack stay; the schedulers end through the visitors' `digestMachinery`, given by the
+ * composition), so nothing of it is polled or posted again while the others go on.
  */
 export function manyRemoval(
   root: Pick<Deps, 'workspaces' | 'log' | 'store'>,
   installations: Installations,
   queues: Pick<QueueInspector, 'lanes' | 'discard'>,
+  { endDigests }: Pick<DigestMachinery, 'endDigests'>,
 ): RemovalTarget {
   return {
     async served(ref) {

@@ -2,7 +2,7 @@ import type { PageVisitors } from '../mintlify/schemas.js';
 import { type DataTableBlock, DataTableBlockSchema } from '../slack/data-blocks.js';
 import { formatCount, formatPercent } from './format.js';
 import { reportCopy } from './messages.js';
-import { displayPath } from './text-table.js';
+import { displayPath } from './page-path.js';
 
 /** Rows Slack shows per page of the table (it pages and sorts a data table itself; its default is 5). */
 export const TABLE_PAGE_SIZE = 10;

@@ -1,22 +1,18 @@
-import { isCalendarDay } from '../mintlify/schemas.js';
-import { UTC, zoneDay } from './zone.js';
-
-/** Day arithmetic: a day is its number of days since 1970-01-01, written `YYYY-MM-DD`. Pure. */
+/** Day arithmetic: a day is its number of days since 1970-01-01, written `YYYY-MM-DD`. Pure, and stands on nothing. */
 
 export const DAY_MS = 86_400_000;
 
-/** Day number (days since 1970-01-01) of a real calendar day, or undefined (`2026-02-30`, `2026-13-01`). */
+/**
+ * Day number (days since 1970-01-01) of a real calendar day, or undefined (`2026-02-30`, `2026-13-01`, `2026-1-1`):
+ * a day is real when writing its number back gives the same `YYYY-MM-DD` (mintlify/schemas' isCalendarDay).
+ */
 export function dayNumber(day: string): number | undefined {
-  return isCalendarDay(day) ? Date.parse(`${day}T00:00:00Z`) / DAY_MS : undefined;
+  const number = Date.parse(`${day}T00:00:00Z`) / DAY_MS;
+  return Number.isInteger(number) && dayString(number) === day ? number : undefined;
 }
 
 export function dayString(dayNum: number): string {
   return new Date(dayNum * DAY_MS).toISOString().slice(0, 10);
-}
-
-/** Today's day number in `tz` (UTC by default). */
-export function todayNumber(nowMs: number, tz: string = UTC): number {
-  return tz === UTC ? Math.floor(nowMs / DAY_MS) : zoneDay(nowMs, tz);
 }
 
 /** Days in the inclusive range; only meaningful for real days. */

@@ -1,7 +1,8 @@
-// What other features and the composition may use of the visitors: their tasks (what their doors hand on), their
-// date grammar and periods, the person's zone, number and range formatting, their private one-liners, one cached page
-// of the service's numbers, the `/visitors` words' decoding and door answers the assistant pane reuses, and their
-// digests' machinery (subscriptions, schedulers, posting, healing) that `/insights` digests share. Everything else in visitors/ is their own.
+// What other features may use of the visitors: their date grammar and periods, the person's zone, number and range
+// formatting, their private one-liners, door answers, one cached page of the service's numbers, and the types of what
+// the composition hands other features (the digest machinery, the reading of `digest …` words, a report asked
+// beside a channel; `digest/machinery.ts`, `doors/read-command.ts`, `doors/report-beside.ts`), so that no feature
+// stands on the visitors' tasks, doors or schedulers. Everything else in visitors/ is their own.
 
 export { formatChange } from './change.js';
 export { csvLine } from './csv.js';
@@ -12,19 +13,18 @@ export {
   type ReportQuery,
   ReportQuerySchema,
 } from './date-range.js';
-export { dayString, todayNumber } from './days.js';
+export { dayString } from './days.js';
 export type { DeliverDeps, DigestOutcome } from './digest/deliver.js';
-export { healSubscription } from './digest/heal.js';
 export { type DigestKind, VISITORS_DIGEST } from './digest/kind.js';
 export type { DigestMachinery } from './digest/machinery.js';
-export { digestAnswer, digestCopy } from './digest/messages.js';
+export { digestAnswer, digestCopy, digestUnavailable } from './digest/messages.js';
 export { describeSchedule, digestPeriod } from './digest/schedule.js';
-export { adoptDigests, endDigests, type SchedulerDeps } from './digest/scheduler.js';
 export type { Subscription } from './digest/store.js';
 export { answerAtDoor, type DoorDeps, zoneOf } from './doors/door-kit.js';
-export { type Asker, type DigestWords, decodeDigest, decodeReport, digestWords } from './doors/read-command.js';
+export type { Asker, DigestReading, DigestWords } from './doors/read-command.js';
+export type { ReportBeside } from './doors/report-beside.js';
 export { formatCount, formatRange } from './format.js';
 export { comparisonCut, type DayRange, previousPeriod, serviceWindow } from './periods.js';
 export { fetchPage, type PageDeps } from './report/page.js';
 export { type DigestRequest, DigestRequestSchema, ScheduledDigestSchema } from './requests.js';
-export { digestUnavailable, visitorsTasks } from './visitors-tasks.js';
+export { todayNumber } from './zone.js';

@@ -1,10 +1,10 @@
 import { type Message, section } from '../slack/message.js';
 import { escapeMrkdwn, inlineCode, truncate, userMention } from '../slack/mrkdwn.js';
 import { commandFor, DEFAULT_ROWS, MAX_RANGE_DAYS, type ReportQuery } from './date-range.js';
-import { dayString, todayNumber } from './days.js';
+import { dayString } from './days.js';
 import { formatCount, formatRange } from './format.js';
 import type { DayRange } from './periods.js';
-import { UTC } from './zone.js';
+import { todayNumber, UTC } from './zone.js';
 
 /** Every sentence `/visitors` says to people. Builders here are pure and return a plain `text` fallback. */
 

@@ -1,13 +1,10 @@
 import type { PageVisitors } from '../mintlify/schemas.js';
-import { headOf, tailOf } from '../slack/graphemes.js';
 import { escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
 import { formatCount, ratioBar } from './format.js';
 import { reportCopy } from './messages.js';
+import { charCount, displayPath } from './page-path.js';
 
 // The report's rows as monospace text: the fallback where Slack refuses the data table (or its limits are passed).
-
-/** Longest path shown in a table, in characters; longer ones keep their start and end around `…`. */
-export const PATH_WIDTH = 40;
 
 export interface TableSection {
   text: string;
@@ -31,7 +28,7 @@ export function tableSections(rows: PageVisitors[], offset: number, sectionText:
     bar: ratioBar(row.human, row.ai),
   }));
   const width = (key: 'rank' | 'path' | 'total' | 'human' | 'ai') =>
-    Math.max(length(h[key]), ...cells.map((c) => length(c[key])));
+    Math.max(charCount(h[key]), ...cells.map((c) => charCount(c[key])));
   const w = { rank: width('rank'), path: width('path'), total: width('total'), human: width('human'), ai: width('ai') };
   const line = (c: { rank: string; path: string; total: string; human: string; ai: string; bar: string }) =>
     escapeMrkdwn(
@@ -67,27 +64,10 @@ export function tableSections(rows: PageVisitors[], offset: number, sectionText:
   return sections;
 }
 
-/**
- * A path as one table cell: control characters become spaces, backticks (which could close the code block)
- * become `ˋ`, and long paths keep their beginning and end around an ellipsis.
- */
-export function displayPath(path: string, max = PATH_WIDTH): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
-  const clean = path.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/`/g, 'ˋ');
-  if (length(clean) <= max) return clean;
-  const head = Math.ceil((max - 1) / 2);
-  const tail = max - 1 - head;
-  return `${headOf(clean, head)}…${tail > 0 ? tailOf(clean, tail) : ''}`;
-}
-
-function length(text: string): number {
-  return Array.from(text).length;
-}
-
 function padStart(text: string, width: number): string {
-  return ' '.repeat(Math.max(0, width - length(text))) + text;
+  return ' '.repeat(Math.max(0, width - charCount(text))) + text;
 }
 
 function padEnd(text: string, width: number): string {
-  return text + ' '.repeat(Math.max(0, width - length(text)));
+  return text + ' '.repeat(Math.max(0, width - charCount(text)));
 }

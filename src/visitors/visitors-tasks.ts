@@ -1,11 +1,10 @@
-import type { Deps } from '../deps.js';
 import type { TaskLane } from '../lanes.js';
 import { notice } from '../slack/message.js';
 import { defineTask, TASK_MAX_AGE_MINUTES, type Unavailable } from '../task.js';
 import type { ReportQuery } from './date-range.js';
-import { digestCopy } from './digest/messages.js';
+import { digestUnavailable } from './digest/messages.js';
 import { errorCopy } from './messages.js';
-import { type DigestRequest, DigestRequestSchema, ReportRequestSchema, ScheduledDigestSchema } from './requests.js';
+import { DigestRequestSchema, ReportRequestSchema, ScheduledDigestSchema } from './requests.js';
 
 // What the visitors' doors (and digest schedulers) hand on: each task's kind, lane and data (`requests.ts`);
 // `visitors-work.ts` says what runs each. When a report's work is not done (see `Unavailable`), the person gets
@@ -18,19 +17,6 @@ const answers: Record<Unavailable, (query: ReportQuery) => string> = {
   expired: (query) => errorCopy.expired(query, TASK_MAX_AGE_MINUTES),
   failed: () => errorCopy.taskFailed,
 };
-
-/** What the person hears when a `… digest` request is not done: the digest is as it was; `failed` names the command. */
-export function digestUnavailable(failed: string) {
-  const words: Record<Unavailable, string> = {
-    store: digestCopy.unavailable,
-    restarting: digestCopy.restarting,
-    no_worker: digestCopy.noWorker(TASK_MAX_AGE_MINUTES),
-    expired: digestCopy.expired(TASK_MAX_AGE_MINUTES),
-    failed,
-  };
-  return (deps: Pick<Deps, 'replies'>, { audience }: DigestRequest, why: Unavailable) =>
-    deps.replies.privately(audience, notice(words[why]));
-}
 
 const report = (kind: string, lane: TaskLane) =>
   defineTask({

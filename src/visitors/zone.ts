@@ -73,6 +73,11 @@ export function zoneDay(ms: number, tz: string): number {
   return Math.floor(wallClock(ms, tz) / DAY_MS);
 }
 
+/** Today's day number in `tz` (UTC by default). */
+export function todayNumber(nowMs: number, tz: string = UTC): number {
+  return tz === UTC ? Math.floor(nowMs / DAY_MS) : zoneDay(nowMs, tz);
+}
+
 /** The first instant of local day `day`: the first minute whose local date is that day (zones move by minutes). */
 export function dayStart(day: number, tz: string): number {
   if (tz === UTC) return day * DAY_MS;

@@ -1,7 +1,8 @@
 import { createClient } from '@keyv/redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CorruptJobError, RECORD_TTL_MS } from '../../src/store/jobs.js';
-import { createStore, describeRedisUrl, type Store, StoreUnavailableError } from '../../src/store/store.js';
+import { describeRedisUrl } from '../../src/store/redis-settings.js';
+import { createStore, type Store, StoreUnavailableError } from '../../src/store/store.js';
 import { captureLogs } from '../support/logs.js';
 import { dropNamespace, redisAvailable, TEST_REDIS_URL, testNamespace } from '../support/redis.js';
 import { type Connect, expectUnreachableRefused, expectWrongPasswordRefused } from '../support/redis-refusals.js';

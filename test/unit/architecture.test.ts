@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it, vi } from 'vitest';
 
 // docs/ARCHITECTURE.md: a feature folder uses another feature only through that feature's `index.ts` (type imports
 // too); the composition (src/app/) wires features from their own modules.
@@ -55,5 +56,27 @@ describe('feature folders', () => {
       'unfurls/c.ts → insights/draft-button.ts',
       'home/d.ts → tenants/removal.ts',
     ]);
+  });
+});
+
+// docs/ARCHITECTURE.md "How tall it stands": src/ stands on at most 11 levels of runtime imports, counted by the
+// command anyone can run (`node scripts/import-levels.mjs`), here run in this process on src/.
+describe('the import structure of src/', () => {
+  it('stands on at most 11 runtime levels with no upward arrow', async () => {
+    const printed: string[] = [];
+    const argv = process.argv;
+    const log = vi.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+    process.argv = [argv[0] ?? 'node', 'import-levels.mjs', SRC];
+    try {
+      await import(pathToFileURL(resolve('scripts/import-levels.mjs')).href);
+    } finally {
+      process.argv = argv;
+      log.mockRestore();
+    }
+    const [, modules, levels, upward] =
+      /^(\d+) modules, (\d+) levels, (\d+) upward arrows/.exec(printed[0] ?? '') ?? [];
+    expect(Number(modules)).toBeGreaterThan(200);
+    expect(Number(levels)).toBeLessThanOrEqual(11);
+    expect(Number(upward)).toBe(0);
   });
 });

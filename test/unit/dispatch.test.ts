@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentTasks } from '../../src/agent/agent-tasks.js';
+import { WORK } from '../../src/app/app.js';
 import { createDispatch, runTask } from '../../src/app/dispatch.js';
-import { WORK } from '../../src/app/work.js';
 import { homeTasks } from '../../src/home/home-tasks.js';
 import { USER_ID } from '../fixtures/slack.js';
 import { useAgentUnit } from './agent/support.js';

@@ -1,6 +1,7 @@
 import { Assistant, type AssistantThreadStartedMiddleware, type AssistantUserMessageMiddleware } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
 import { slackErrorCode } from '../../slack/errors.js';
+import type { ReportBeside } from '../../visitors/index.js';
 import { inWorkspace } from '../../workspace.js';
 import { paneCopy } from '../messages.js';
 import { paneContextOf, paneContextStore } from '../pane-context.js';
@@ -31,7 +32,7 @@ export async function paneOpened(
  * A person's message in a thread of their DM with the app. In the pane's thread it is spoken to the bot next to the
  * pane's channel (`beside.ts`); any other DM thread is the DM door's.
  */
-export async function paneMessage(deps: DoorDeps, args: PaneMessageArgs): Promise<void> {
+export async function paneMessage(deps: DoorDeps, args: PaneMessageArgs, reportBeside: ReportBeside): Promise<void> {
   const { event, body, context } = args;
   const incoming = toIncoming(event, context.botUserId);
   if (!incoming) return;
@@ -42,15 +43,15 @@ export async function paneMessage(deps: DoorDeps, args: PaneMessageArgs): Promis
         return undefined;
       })
     : undefined;
-  if (!where) return directMessage(deps, args);
-  await besideChannel(deps, incoming, { body, context }, where.channel_id);
+  if (!where) return directMessage(deps, args, reportBeside);
+  await besideChannel(deps, incoming, { body, context }, where.channel_id, reportBeside);
 }
 
 /** The pane's handlers for `app.assistant`, with the thread context kept in the app's store. */
-export function assistantPane(root: Deps): Assistant {
+export function assistantPane(root: Deps, reportBeside: ReportBeside): Assistant {
   return new Assistant({
     threadContextStore: paneContextStore(root),
     threadStarted: inWorkspace(root, paneOpened),
-    userMessage: inWorkspace(root, paneMessage),
+    userMessage: inWorkspace(root, (deps, args: PaneMessageArgs) => paneMessage(deps, args, reportBeside)),
   });
 }

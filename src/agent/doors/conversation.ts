@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
+import type { ReportBeside } from '../../visitors/index.js';
 import { agentTasks } from '../agent-tasks.js';
 import { viewingFor } from '../agent-view.js';
 import { type BesideDeps, besideChannel } from './beside.js';
@@ -27,7 +28,11 @@ export async function mention(deps: DoorDeps, { event, body, context }: MentionA
  * A message in the bot's DM (Messages tab): spoken to the bot. On an `agent_view` app it comes with what the person
  * is looking at, and is the agent's as the pane's thread is (`beside.ts`); otherwise it is a plain DM's turn.
  */
-export async function directMessage(deps: DmDeps, { event, body, context }: DmArgs): Promise<void> {
+export async function directMessage(
+  deps: DmDeps,
+  { event, body, context }: DmArgs,
+  reportBeside: ReportBeside,
+): Promise<void> {
   if (event.channel_type !== 'im') return;
   const incoming = toIncoming(event, context.botUserId);
   if (!incoming) return;
@@ -37,13 +42,13 @@ export async function directMessage(deps: DmDeps, { event, body, context }: DmAr
     deps.log.error('store.degraded', { op: 'agent_view.read_context', error });
     return undefined;
   });
-  if (viewing) return besideChannel(deps, incoming, { body, context }, viewing.channel);
+  if (viewing) return besideChannel(deps, incoming, { body, context }, viewing.channel, reportBeside);
   await hand(deps, incoming, { body, context }, true);
 }
 
 /** Every `message` event, through one Bolt listener: a message in the bot's DM, or one in a channel. */
-export async function message(deps: DmDeps, args: MessageArgs): Promise<void> {
-  return args.event.channel_type === 'im' ? directMessage(deps, args) : threadReply(deps, args);
+export async function message(deps: DmDeps, args: MessageArgs, reportBeside: ReportBeside): Promise<void> {
+  return args.event.channel_type === 'im' ? directMessage(deps, args, reportBeside) : threadReply(deps, args);
 }
 
 /** A reply in a channel's thread: it can only concern the bot as a job's follow-up (mentions come as app_mention). */

@@ -16,7 +16,7 @@ import { INSIGHTS_DIGEST } from './kind.js';
 
 // The insights digest's work: `/insights digest …` (shown, ended or set, like `/visitors digest`) and each
 // occurrence of a subscription's scheduler (the week's three fixes, posted in the channel). The visitors' digest
-// machinery (posting, schedulers, subscriptions) comes from the composition (`src/app/work.ts`).
+// machinery (posting, schedulers, subscriptions) comes from the composition (`src/app/app.ts`' `WORK`).
 
 type DigestDeps = LoadDeps & DeliverDeps;
 

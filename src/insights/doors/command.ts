@@ -7,10 +7,9 @@ import { inlineCode } from '../../slack/mrkdwn.js';
 import {
   type Asker,
   answerAtDoor,
+  type DigestReading,
   type DigestWords,
   type DoorDeps,
-  decodeDigest,
-  digestWords,
   zoneOf,
 } from '../../visitors/index.js';
 import { INSIGHTS_DIGEST } from '../digest/kind.js';
@@ -25,13 +24,17 @@ export type CommandArgs = Pick<SlackCommandMiddlewareArgs & AllMiddlewareArgs, '
  * then hands on the view (or the summary of the three), or the change to the weekly digest. Usage and the person's
  * own mistakes are answered privately, their text echoed.
  */
-export async function insightsCommand(deps: DoorDeps, { ack, command, context }: CommandArgs): Promise<void> {
+export async function insightsCommand(
+  deps: DoorDeps,
+  { ack, command, context }: CommandArgs,
+  reading: DigestReading,
+): Promise<void> {
   await ack();
   const text = typeof command.text === 'string' ? decodeSlackText(command.text) : '';
   const audience = { userId: command.user_id, channel: command.channel_id, responseUrl: command.response_url };
   const tz = await zoneOf(deps, audience.userId);
-  const digest = digestWords(text);
-  if (digest) return insightsDigest(deps, digest, { audience, tz }, accessOf(context).allowed);
+  const digest = reading.digestWords(text);
+  if (digest) return insightsDigest(deps, reading, digest, { audience, tz }, accessOf(context).allowed);
   const parsed = parseInsightsCommand(text, deps.now(), tz);
   const projects = () => describeProjects(deps.projects, audience.channel, COMMAND);
   deps.log.info('insights.command', { user: audience.userId, channel: audience.channel, parsed: parsed.kind });
@@ -46,7 +49,13 @@ export async function insightsCommand(deps: DoorDeps, { ack, command, context }:
 }
 
 /** `/insights digest [weekly [day] [HH:MM] | off]`: decoded as `/visitors digest` is, for the insights digest. */
-async function insightsDigest(deps: DoorDeps, digest: DigestWords, asker: Asker, allowed: boolean): Promise<void> {
+async function insightsDigest(
+  deps: DoorDeps,
+  { decodeDigest }: DigestReading,
+  digest: DigestWords,
+  asker: Asker,
+  allowed: boolean,
+): Promise<void> {
   const decoded = decodeDigest(deps, digest, asker, allowed, INSIGHTS_DIGEST);
   const { audience } = asker;
   deps.log.info('insights.command', { user: audience.userId, channel: audience.channel, parsed: 'digest' });

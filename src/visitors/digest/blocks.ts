@@ -6,8 +6,8 @@ import { changes, formatChange } from '../change.js';
 import { formatCount, formatPercent, formatRange } from '../format.js';
 import { reportCopy } from '../messages.js';
 import { type Mover, movers, type PeriodRows } from '../movers.js';
+import { displayPath } from '../page-path.js';
 import { type DayRange, previousPeriod } from '../periods.js';
-import { displayPath } from '../text-table.js';
 import { UTC } from '../zone.js';
 import type { Cadence } from './schedule.js';
 

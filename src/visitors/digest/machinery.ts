@@ -1,10 +1,20 @@
 import { deliverDigest, runScheduled } from './deliver.js';
+import { healSubscription } from './heal.js';
+import { adoptDigests, endDigests } from './scheduler.js';
 import { manageDigest } from './subscribe.js';
 
 /**
- * What another feature's digest shares of the visitors' digests: posting an occurrence, running a scheduler's
- * occurrence, and showing, ending or setting a subscription. The composition (`src/app/work.ts`) hands it to
- * /insights' digest work, so no feature stands on the visitors' digest posting.
+ * What other features share of the visitors' digests: posting an occurrence, running a scheduler's occurrence,
+ * showing, ending or setting a subscription, and every kind's schedulers adopted, ended or a subscription healed.
+ * The composition (`src/app/app.ts`) hands it to /insights' digest work, to `healing/` and to a workspace's removal,
+ * so no feature stands on the visitors' digest posting and schedulers.
  */
-export const digestMachinery = { deliverDigest, runScheduled, manageDigest };
+export const digestMachinery = {
+  deliverDigest,
+  runScheduled,
+  manageDigest,
+  adoptDigests,
+  endDigests,
+  healSubscription,
+};
 export type DigestMachinery = typeof digestMachinery;

@@ -1,6 +1,9 @@
+import type { Deps } from '../../deps.js';
 import { type Message, notice } from '../../slack/message.js';
 import { inlineCode, userMention } from '../../slack/mrkdwn.js';
+import { TASK_MAX_AGE_MINUTES, type Unavailable } from '../../task.js';
 import { formatRange, formatTime } from '../format.js';
+import type { DigestRequest } from '../requests.js';
 import { type DigestKind, VISITORS_DIGEST } from './kind.js';
 import { describeSchedule, digestPeriod, nextDue, type Schedule } from './schedule.js';
 import type { DigestResult } from './subscribe.js';
@@ -71,3 +74,16 @@ export function digestEndedNote(channel: string, cadence: string, code: string, 
 }
 
 const NOT_IN_CHANNEL_FIXES = new Set(['not_in_channel', 'channel_not_found']);
+
+/** What the person hears when a `… digest` request is not done: the digest is as it was; `failed` names the command. */
+export function digestUnavailable(failed: string) {
+  const words: Record<Unavailable, string> = {
+    store: digestCopy.unavailable,
+    restarting: digestCopy.restarting,
+    no_worker: digestCopy.noWorker(TASK_MAX_AGE_MINUTES),
+    expired: digestCopy.expired(TASK_MAX_AGE_MINUTES),
+    failed,
+  };
+  return (deps: Pick<Deps, 'replies'>, { audience }: DigestRequest, why: Unavailable) =>
+    deps.replies.privately(audience, notice(words[why]));
+}

@@ -1,9 +1,9 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
 import { escapeMrkdwn, truncate } from '../../slack/mrkdwn.js';
-import { DAY_MS, dayString, todayNumber } from '../days.js';
+import { DAY_MS, dayString } from '../days.js';
 import type { DayRange } from '../periods.js';
-import { isTimeZone, UTC } from '../zone.js';
+import { isTimeZone, todayNumber, UTC } from '../zone.js';
 
 /**
  * When a channel's digest is posted and which period it covers, in the zone of the person who subscribed it (UTC

@@ -84,3 +84,7 @@ export function digestWords(text: string): DigestWords | undefined {
   if (first !== 'digest') return undefined;
   return { ...(option.project && { project: option.project }), words: words.filter(Boolean), text };
 }
+
+/** Reading a command's `digest …` words, as `/insights digest` shares it (handed over by the composition). */
+export const digestReading = { digestWords, decodeDigest };
+export type DigestReading = typeof digestReading;

@@ -5,8 +5,8 @@ import { VisitorsResponseSchema } from '../../mintlify/schemas.js';
 import { keys } from '../../store/keys.js';
 import type { VisitorsPage } from '../blocks.js';
 import type { ReportQuery } from '../date-range.js';
-import { todayNumber } from '../days.js';
 import { isClosed, serviceWindow } from '../periods.js';
+import { todayNumber } from '../zone.js';
 
 /** Ranges that include today change by the minute: cached briefly. */
 export const CACHE_TTL_MS = 60_000;

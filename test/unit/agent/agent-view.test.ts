@@ -5,6 +5,7 @@ import { keepViewing, viewingFor, viewingOf } from '../../../src/agent/agent-vie
 import { contextChanged, messagesTabOpened } from '../../../src/agent/doors/agent-view.js';
 import { message } from '../../../src/agent/doors/conversation.js';
 import { paneCopy } from '../../../src/agent/messages.js';
+import { reportBeside } from '../../../src/visitors/doors/report-beside.js';
 import { USER_ID } from '../../fixtures/slack.js';
 import { contextFor, storeDown, useAgentUnit } from './support.js';
 
@@ -54,7 +55,7 @@ describe('what a person looks at (agent_view)', () => {
           body,
           context: await contextFor({ allowedUsers: [], allowedChannels: [] }, body),
         };
-        await message({ ...unit().deps, store }, args as unknown as MessageArgs);
+        await message({ ...unit().deps, store }, args as unknown as MessageArgs, reportBeside);
         return unit().handed.splice(0);
       };
       expect(await send()).toEqual([{ kind: 'agent.turn', data: expect.objectContaining({ channel: DM }) }]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { registerAgent } from '../../../src/agent/register.js';
 import type { AccessRule } from '../../../src/slack/access.js';
+import { reportBeside } from '../../../src/visitors/doors/report-beside.js';
 import { say } from '../../fakes/fake-slack-api.js';
 import { CHANNEL_ID, slashCommand } from '../../fixtures/slack.js';
 import { contextFor, recordingAck, recordingApp, useAgentUnit } from './support.js';
@@ -13,7 +14,7 @@ describe('registerAgent', () => {
   /** The agent's listeners, registered on an app that records them. */
   function registered() {
     const recorded = recordingApp();
-    registerAgent(recorded.app, unit().deps);
+    registerAgent(recorded.app, unit().deps, reportBeside);
     return recorded;
   }
 

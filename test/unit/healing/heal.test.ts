@@ -4,6 +4,7 @@ import { jobMetadata } from '../../../src/agent/job-metadata.js';
 import { healLoss } from '../../../src/healing/start.js';
 import { INSIGHTS_DIGEST } from '../../../src/insights/index.js';
 import { keys } from '../../../src/store/keys.js';
+import { digestMachinery } from '../../../src/visitors/digest/machinery.js';
 import { digestMetadata } from '../../../src/visitors/digest/metadata.js';
 import { getSubscription } from '../../../src/visitors/digest/store.js';
 import { BOT_USER_ID } from '../../fakes/fake-slack-api.js';
@@ -40,7 +41,8 @@ describe('healing: what the store lost is rebuilt from Slack and the service', (
     });
   };
 
-  const heal = (instanceId = 'healer') => healLoss({ ...unit().deps, instanceId }, unit().engine, LOST_AT, FAST);
+  const heal = (instanceId = 'healer') =>
+    healLoss({ ...unit().deps, instanceId }, unit().engine, LOST_AT, digestMachinery, FAST);
 
   it('a running job whose record vanished is bound again from its root and its round polled, once', async () => {
     const { deps, tracked, slack } = unit();
@@ -109,7 +111,9 @@ describe('healing: what the store lost is rebuilt from Slack and the service', (
       },
     };
     const store = { ...deps.store, claims: racing };
-    expect(await healLoss({ ...deps, store, instanceId: 'late' }, unit().engine, LOST_AT, FAST)).toMatchObject({
+    expect(
+      await healLoss({ ...deps, store, instanceId: 'late' }, unit().engine, LOST_AT, digestMachinery, FAST),
+    ).toMatchObject({
       jobs: 0,
     });
     expect(unit().logs.text()).not.toContain('"event":"store.healed"');

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { headOf, tailOf } from '../../../src/slack/graphemes.js';
-import { truncate } from '../../../src/slack/mrkdwn.js';
+import { headOf, tailOf, truncate } from '../../../src/slack/mrkdwn.js';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

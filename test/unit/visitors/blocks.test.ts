@@ -3,7 +3,7 @@ import type { PageVisitors, VisitorsResponse } from '../../../src/mintlify/schem
 import type { Message } from '../../../src/slack/message.js';
 import { ACTION_IDS, buildReport, reportMessages, type VisitorsPage } from '../../../src/visitors/blocks.js';
 import { decodeQuery, type ReportQuery } from '../../../src/visitors/date-range.js';
-import { displayPath, PATH_WIDTH } from '../../../src/visitors/text-table.js';
+import { displayPath, PATH_WIDTH } from '../../../src/visitors/page-path.js';
 import { blockKitProblems } from '../../../tools/slack-standin/index.js';
 import { expectToContainAll } from '../../support/expect.js';
 import { assertBlockKitLimits, buttons } from './limits.js';

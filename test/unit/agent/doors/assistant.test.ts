@@ -3,6 +3,7 @@ import { assistantPane, paneMessage } from '../../../../src/agent/doors/assistan
 import { paneCopy } from '../../../../src/agent/messages.js';
 import type { AccessRule } from '../../../../src/slack/access.js';
 import { keys } from '../../../../src/store/keys.js';
+import { reportBeside } from '../../../../src/visitors/doors/report-beside.js';
 import { type EventEnvelope, say } from '../../../fakes/fake-slack-api.js';
 import { CHANNEL_ID, USER_ID } from '../../../fixtures/slack.js';
 import { contextFor, storeDown, useAgentUnit } from '../support.js';
@@ -16,7 +17,7 @@ describe('the assistant pane door (Bolt’s Assistant on fixture payloads)', () 
   /** Runs Bolt's `Assistant` middleware on one event, as the app does; true when it let the event go on. */
   async function deliver(events: EventEnvelope[], rule = OPEN): Promise<boolean> {
     let passedOn = false;
-    const middleware = assistantPane(unit().deps).getMiddleware();
+    const middleware = assistantPane(unit().deps, reportBeside).getMiddleware();
     for (const body of events) {
       const context = await contextFor(rule, body);
       const next = async () => {
@@ -127,7 +128,7 @@ describe('the assistant pane door (Bolt’s Assistant on fixture payloads)', () 
     const [body] = say(unit().slack, USER_ID, 'DALICE', 'Include --verbose', { threadTs: '1700000000.000100' }).events;
     if (!body) throw new Error('no event');
     const args = { event: body.event, body, context: await contextFor(OPEN, body) };
-    await paneMessage({ ...unit().deps, store: storeDown() }, args as never);
+    await paneMessage({ ...unit().deps, store: storeDown() }, args as never, reportBeside);
     expect(unit().handed).toEqual([
       { kind: 'agent.turn', data: expect.objectContaining({ text: 'Include --verbose', addressed: true }) },
     ]);

@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { mention, message } from '../../../../src/agent/doors/conversation.js';
 import type { AccessRule } from '../../../../src/slack/access.js';
+import { reportBeside } from '../../../../src/visitors/doors/report-beside.js';
 import { say } from '../../../fakes/fake-slack-api.js';
 import { CHANNEL_ID, USER_ID } from '../../../fixtures/slack.js';
 import { contextFor, useAgentUnit } from '../support.js';
@@ -21,8 +22,8 @@ describe('the conversational doors', () => {
     const { events } = say(unit().slack, USER_ID, where.channel ?? CHANNEL_ID, typed, where);
     for (const body of events) {
       const args = { event: body.event, body, context: await contextFor(rule, body) } as unknown as MessageArgs;
-      const door = body.event.type === 'app_mention' ? mention : message;
-      await door(unit().deps, args as never);
+      if (body.event.type === 'app_mention') await mention(unit().deps, args as never);
+      else await message(unit().deps, args, reportBeside);
     }
     return unit().handed;
   }
@@ -80,11 +81,12 @@ describe('the conversational doors', () => {
       { type: 'message', bot_id: 'B9', channel: CHANNEL_ID, user: 'U9', ts: '2.0', thread_ts: '1.0', text: 'x' },
     ]) {
       const args = { event, body: { event_id: 'Ev1', event }, context };
-      await message(unit().deps, args as unknown as MessageArgs);
-      await message(unit().deps, {
-        ...args,
-        event: { ...event, channel: DM, channel_type: 'im' },
-      } as unknown as MessageArgs);
+      await message(unit().deps, args as unknown as MessageArgs, reportBeside);
+      await message(
+        unit().deps,
+        { ...args, event: { ...event, channel: DM, channel_type: 'im' } } as unknown as MessageArgs,
+        reportBeside,
+      );
     }
     expect(unit().handed).toEqual([]);
   });

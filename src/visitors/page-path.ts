@@ -1,0 +1,25 @@
+import { headOf, tailOf } from '../slack/mrkdwn.js';
+
+// A page's path as one table cell, apart from the tables that show it, so the data table does not stand on the
+// monospace fallback.
+
+/** Longest path shown in a table, in characters; longer ones keep their start and end around `…`. */
+export const PATH_WIDTH = 40;
+
+/**
+ * A path as one table cell: control characters become spaces, backticks (which could close the code block)
+ * become `ˋ`, and long paths keep their beginning and end around an ellipsis.
+ */
+export function displayPath(path: string, max = PATH_WIDTH): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is replaced
+  const clean = path.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/`/g, 'ˋ');
+  if (charCount(clean) <= max) return clean;
+  const head = Math.ceil((max - 1) / 2);
+  const tail = max - 1 - head;
+  return `${headOf(clean, head)}…${tail > 0 ? tailOf(clean, tail) : ''}`;
+}
+
+/** Characters as a monospace cell counts them (code points). */
+export function charCount(text: string): number {
+  return Array.from(text).length;
+}
