@@ -1,7 +1,21 @@
-import type { FailedJob, LaneCounts } from './engine.js';
+import type { FailedJob } from './engine.js';
 import { FAILED_KEPT, summarise } from './job-rules.js';
 
-export type State = keyof LaneCounts;
+/** One job: its data as the JSON text it would be on Redis. Waiting or delayed is only whether `readyAt` passed. */
+export interface Job {
+  id: string;
+  json: string;
+  /** When its current wait ends (added, `Again`, backoff). */
+  readyAt: number;
+  /** Tries of its current step started so far (0: the step never started). */
+  tries: number;
+  /** Its place among jobs due at the same millisecond. */
+  seq: number;
+  /** The scheduler this job is an occurrence of, '' for none. */
+  scheduler: string;
+  error?: string;
+  failedAt?: number;
+}
 
 /**
  * V8 builds a long string (JSON text, an id from a template) as a rope of its parts; reading it as a number makes V8
@@ -12,68 +26,61 @@ export function flat(text: string): string {
   return text;
 }
 
-/** A new job, waiting until `readyAt`. */
-export function newMemoryJob(id: string, json: string, readyAt: number, scheduler?: string): MemoryJob {
-  const job: MemoryJob = { id: flat(id), json: flat(json), state: 'waiting', readyAt, attemptsMade: 0, starts: 0 };
-  if (scheduler) job.scheduler = scheduler;
-  return job;
-}
+let pushes = 0;
+/** Due first, and in the order they were queued among jobs due at the same millisecond (FIFO, as on Redis). */
+const before = (a: Job, b: Job) => a.readyAt < b.readyAt || (a.readyAt === b.readyAt && a.seq < b.seq);
 
-/** One job in memory: a few fields and its data as the JSON text it would be on Redis (~300 bytes plus the data). */
-export interface MemoryJob {
-  id: string;
-  json: string;
-  state: State;
-  /** When its current wait ends (added, delayed, backoff). */
-  readyAt: number;
-  /** Failed tries so far. */
-  attemptsMade: number;
-  starts: number;
-  error?: string;
-  failedAt?: number;
-  /** The scheduler this job is an occurrence of. */
-  scheduler?: string;
-}
-
-/** A lane's failed jobs, oldest first, bounded in count and age like BullMQ's `removeOnFail`. */
-export class FailedSet {
-  #jobs: MemoryJob[] = [];
-
-  /** `evict` is told of each job dropped for being too many or too old, so its id is freed. */
-  constructor(private readonly evict: (job: MemoryJob) => void) {}
-
-  add(job: MemoryJob, now: number): void {
-    this.#jobs.push(job);
-    const excess = this.#jobs.length - FAILED_KEPT.count;
-    if (excess > 0) for (const old of this.#jobs.splice(0, excess)) this.evict(old);
-    this.expire(now);
+/** Adds `job` to a binary min-heap of due times. */
+export function heapPush(heap: Job[], job: Job): void {
+  job.seq = pushes++;
+  let i = heap.push(job) - 1;
+  while (i > 0) {
+    const parent = (i - 1) >> 1;
+    const above = heap[parent] as Job;
+    if (before(above, job)) break;
+    heap[i] = above;
+    i = parent;
   }
+  heap[i] = job;
+}
 
-  /** Takes the failed job `id` out of the set (to retry or delete it). */
-  take(id: string): MemoryJob | undefined {
-    const index = this.#jobs.findIndex((job) => job.id === id);
-    return index < 0 ? undefined : this.#jobs.splice(index, 1)[0];
+/** Removes the heap's first job. */
+export function heapPop(heap: Job[]): void {
+  const last = heap.pop();
+  if (!last || heap.length === 0) return;
+  let i = 0;
+  for (;;) {
+    let child = 2 * i + 1;
+    const right = heap[child + 1];
+    if (right && before(right, heap[child] as Job)) child++;
+    const below = heap[child];
+    if (!below || before(last, below)) break;
+    heap[i] = below;
+    i = child;
+  }
+  heap[i] = last;
+}
+
+/** A lane's failed jobs by id, oldest first, bounded in count and age like BullMQ's `removeOnFail`. */
+export class FailedJobs extends Map<string, Job> {
+  /** Drops the oldest beyond the bounds, freeing their ids. */
+  expire(): this {
+    const oldest = Date.now() - FAILED_KEPT.ageMs;
+    for (const job of this.values()) {
+      if (this.size <= FAILED_KEPT.count && (job.failedAt ?? 0) >= oldest) break;
+      this.delete(job.id);
+    }
+    return this;
   }
 
   /** Newest first. */
   list(lane: string, limit: number): FailedJob[] {
-    return this.#jobs
+    return [...this.values()]
       .slice(-limit)
       .reverse()
-      .map((job) => ({
-        id: job.id,
-        lane,
-        data: summarise(job.json),
-        error: job.error ?? '',
-        attempts: job.attemptsMade,
-        failedAt: job.failedAt ?? 0,
-      }));
-  }
-
-  expire(now: number): void {
-    while ((this.#jobs[0]?.failedAt ?? now) < now - FAILED_KEPT.ageMs) {
-      const old = this.#jobs.shift();
-      if (old) this.evict(old);
-    }
+      .map((job) => {
+        const { id, json, error = '', tries: attempts, failedAt = 0 } = job;
+        return { id, lane, data: summarise(json), error, attempts, failedAt };
+      });
   }
 }

@@ -10,34 +10,35 @@ import {
   type ScheduleInfo,
 } from './engine.js';
 import { encodeData, errorText, HANDED_BACK, retryDelayMs, runProcessor, untilAborted } from './job-rules.js';
-import { FailedSet, flat, type MemoryJob, newMemoryJob, type State } from './memory-job.js';
-import { MemorySchedulers } from './memory-schedulers.js';
-import { MinHeap } from './min-heap.js';
+import { FailedJobs, flat, heapPop, heapPush, type Job } from './memory-job.js';
+import { firstOccurrence, nextOccurrence } from './occurrences.js';
 import type { LaneTotals } from './tracker.js';
 
 /** setTimeout fires at once beyond this (~24.8 days): a later due time re-arms on the way. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** A job scheduler: one pending occurrence at a time, as BullMQ keeps one delayed job per scheduler. */
+interface Scheduler {
+  schedule: LaneSchedule;
+  json: string;
+  next: Job | undefined;
+}
+
 /**
- * One lane in process: a map by id, a FIFO of waiting jobs, a heap of delayed ones and a single timer for the
- * earliest of them, so 10,000 delayed jobs cost 10,000 small objects, not 10,000 timers.
+ * One lane in process. Every queued job is in one min-heap on its due time with a single timer for the earliest, so
+ * 10,000 delayed jobs cost 10,000 small objects, not 10,000 timers. The heap keeps jobs removed since (discarded,
+ * unscheduled): they are skipped when they come up, as the map no longer holds them.
  */
 export class MemoryLane {
-  readonly #jobs = new Map<string, MemoryJob>();
-  #waiting: MemoryJob[] = [];
-  #head = 0;
-  readonly #delayed = new MinHeap<MemoryJob>();
-  readonly #failed = new FailedSet((job) => this.#forget(job));
-  readonly #counts: LaneCounts = { waiting: 0, delayed: 0, active: 0, failed: 0 };
-  readonly #schedulers = new MemorySchedulers(
-    (json, options, scheduler) => this.add(json, options, scheduler),
-    (job) => this.#forget(job),
-  );
-  readonly #running = new Map<MemoryJob, AbortController>();
+  /** Queued and running jobs by id. */
+  readonly #jobs = new Map<string, Job>();
+  readonly #failed = new FailedJobs();
+  readonly #heap: Job[] = [];
+  readonly #running = new Map<Job, AbortController>();
+  readonly #schedulers = new Map<string, Scheduler>();
+  #processor: Processor<unknown> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
-  #processor: Processor<unknown> | undefined;
-  #pumping = false;
   #stopped = false;
   #autoId = 0;
 
@@ -50,62 +51,75 @@ export class MemoryLane {
     return this.#processor !== undefined;
   }
 
-  counts(): LaneCounts {
-    this.#failed.expire(Date.now());
-    return { ...this.#counts };
+  work(processor: Processor<unknown>): void {
+    this.#processor = processor;
+    queueMicrotask(() => this.#pump());
   }
 
-  add(
-    json: string,
-    { id = String(++this.#autoId), delayMs = 0 }: AddOptions,
-    scheduler?: string,
-  ): MemoryJob | undefined {
-    // Waiting, delayed or active: the same work, one job. Failed for good: the new work takes its id.
-    if (this.#jobs.get(id)?.state === 'failed') this.discard((job) => job.id === id);
-    else if (this.#jobs.has(id)) return undefined;
-    const job = newMemoryJob(id, json, Date.now() + delayMs, scheduler);
-    this.#jobs.set(job.id, job);
-    this.#counts.waiting++;
-    if (delayMs > 0) this.#delay(job, job.readyAt);
-    else this.#enqueue(job);
+  /** The new job, or undefined when a job with this id is queued or running (the same work, one job). */
+  add(json: string, { id = String(++this.#autoId), delayMs = 0 }: AddOptions, scheduler = ''): Job | undefined {
+    if (this.#jobs.has(id)) return undefined;
+    this.#failed.delete(id); // failed for good: the new work takes its id
+    const job: Job = { id: flat(id), json: flat(json), readyAt: Date.now() + delayMs, tries: 0, seq: 0, scheduler };
+    this.#jobs.set(id, job);
+    this.#queue(job);
     return job;
   }
 
-  work(processor: Processor<unknown>): void {
-    this.#processor = processor;
-    this.#pumpSoon();
+  counts(): LaneCounts {
+    this.#failed.expire();
+    const now = Date.now();
+    const counts = { waiting: 0, delayed: 0, active: this.#running.size, failed: this.#failed.size };
+    for (const job of this.#jobs.values())
+      if (!this.#running.has(job)) counts[job.readyAt <= now ? 'waiting' : 'delayed']++;
+    return counts;
   }
 
   schedule(id: string, schedule: LaneSchedule, json: string): void {
-    this.#schedulers.schedule(id, schedule, json);
+    const first = firstOccurrence(schedule, Date.now()); // throws on a pattern that is not cron
+    this.unschedule(id);
+    const entry: Scheduler = { schedule, json, next: undefined };
+    this.#schedulers.set(id, entry);
+    this.#occur(id, entry, first);
   }
 
   unschedule(id: string): boolean {
-    return this.#schedulers.unschedule(id);
+    const next = this.#schedulers.get(id)?.next;
+    if (next && this.#jobs.get(next.id) === next && !this.#running.has(next)) this.#jobs.delete(next.id);
+    return this.#schedulers.delete(id);
   }
 
-  schedules = (): ScheduleInfo[] => this.#schedulers.list();
+  schedules(): ScheduleInfo[] {
+    return [...this.#schedulers].map(([id, { schedule, next }]) => ({ id, schedule, nextAt: next?.readyAt }));
+  }
 
+  /** Newest first. */
   failed(limit: number): FailedJob[] {
-    this.#failed.expire(Date.now());
-    return this.#failed.list(this.definition.name, limit);
+    return this.#failed.expire().list(this.definition.name, limit);
   }
 
   retry(id: string): boolean {
-    const job = this.#failed.take(id);
-    if (!job) return false;
-    // All its tries again; its starts are kept, so its wait is not measured as a first start (as on Redis).
-    Object.assign(job, { attemptsMade: 0, readyAt: Date.now() });
-    this.#move(job, 'waiting');
-    this.#enqueue(job);
+    const job = this.#failed.get(id);
+    if (!job || !this.#failed.delete(id)) return false;
+    Object.assign(job, { readyAt: Date.now(), tries: 0 }); // all its tries again
+    this.#jobs.set(id, job);
+    this.#queue(job);
     return true;
   }
 
-  /** Deletes the jobs `match` picks but running ones (the FIFO and the heap skip them); how many went. */
-  discard(match: (job: MemoryJob) => boolean): number {
-    const gone = [...this.#jobs.values()].filter((job) => job.state !== 'active' && match(job));
-    for (const job of gone) this.#forget(this.#failed.take(job.id) ?? job);
-    return gone.length;
+  remove(id: string): boolean {
+    return this.#failed.delete(id);
+  }
+
+  /** Deletes the queued and failed jobs whose data matches (running ones finish); how many went. */
+  discard(match: (data: unknown) => boolean): number {
+    let gone = 0;
+    for (const jobs of [this.#jobs, this.#failed]) {
+      for (const job of jobs.values()) {
+        if (!this.#running.has(job) && match(JSON.parse(job.json)) && jobs.delete(job.id)) gone++;
+      }
+    }
+    return gone;
   }
 
   /** Stops starting jobs; running ones go on. */
@@ -119,98 +133,85 @@ export class MemoryLane {
     while (this.#running.size > 0) await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
-  /** The data of the jobs waiting that never started: nothing of them was done. */
-  unstarted(): string[] {
-    return [...this.#jobs.values()].filter((job) => job.state === 'waiting' && job.starts === 0).map((job) => job.json);
-  }
-
-  /** Aborts what still runs: each job goes back to waiting, where it ends with the process. */
+  /** Aborts what still runs: each job stays queued, where it ends with the process. */
   handBack(): number {
     for (const controller of this.#running.values()) controller.abort(new Error('The queue engine is closing'));
     return this.#running.size;
   }
 
-  #enqueue(job: MemoryJob): void {
-    this.#waiting.push(job);
-    this.#pumpSoon();
-  }
-
-  /** Starts jobs once the caller's step is done (an occurrence is the scheduler's `next` before it can start). */
-  #pumpSoon(): void {
-    if (this.#pumping) return;
-    this.#pumping = true;
-    queueMicrotask(() => {
-      this.#pumping = false;
-      this.#pump();
-    });
-  }
-
-  #delay(job: MemoryJob, readyAt: number): void {
-    job.readyAt = readyAt;
-    this.#move(job, 'delayed');
-    this.#delayed.push(readyAt, job);
-    this.#arm();
-  }
-
-  #arm(): void {
-    const next = this.#delayed.peekKey();
-    if (this.#stopped || next === undefined || next >= this.#timerAt) return;
-    clearTimeout(this.#timer);
-    this.#timerAt = next;
-    this.#timer = setTimeout(() => this.#promote(), Math.min(Math.max(0, next - Date.now()), MAX_TIMER_MS));
-    this.#timer.unref();
-  }
-
-  #promote(): void {
-    this.#timerAt = Number.POSITIVE_INFINITY;
+  /** What ends with the process: the queued jobs, and the data of those due that never started (nothing was done). */
+  left(): { dropped: number; unstarted: string[] } {
     const now = Date.now();
-    while ((this.#delayed.peekKey() ?? Number.POSITIVE_INFINITY) <= now) {
-      const job = this.#delayed.pop();
-      if (!job || this.#jobs.get(job.id) !== job || job.state !== 'delayed' || job.readyAt > now) continue; // stale
-      this.#move(job, 'waiting');
-      this.#waiting.push(job);
-    }
-    this.#arm();
-    this.#pump();
+    const jobs = [...this.#jobs.values()];
+    const unstarted = jobs.filter((job) => job.tries === 0 && job.readyAt <= now).map((job) => job.json);
+    return { dropped: jobs.length, unstarted };
   }
 
+  /**
+   * Puts a job in the heap at its due time and makes sure it starts then; once the caller's step is done, when due
+   * now (an occurrence is its scheduler's `next` before it can start).
+   */
+  #queue(job: Job): void {
+    heapPush(this.#heap, job);
+    if (job.readyAt <= Date.now()) queueMicrotask(() => this.#pump());
+    else this.#arm();
+  }
+
+  /** Starts the due jobs the concurrency allows, then arms the timer for the next due time. */
   #pump(): void {
     const processor = this.#processor;
     if (!processor || this.#stopped) return;
-    while (this.#running.size < this.definition.concurrency && this.#head < this.#waiting.length) {
-      const job = this.#waiting[this.#head++];
-      if (job && this.#jobs.get(job.id) === job && job.state === 'waiting') this.#start(job, processor);
+    const now = Date.now();
+    for (let job = this.#heap[0]; job; job = this.#heap[0]) {
+      const live = this.#jobs.get(job.id) === job;
+      if (live && (job.readyAt > now || this.#running.size >= this.definition.concurrency)) break;
+      heapPop(this.#heap);
+      if (live) this.#start(job, processor);
     }
-    if (this.#head > 1_024 && this.#head * 2 > this.#waiting.length) {
-      this.#waiting = this.#waiting.slice(this.#head);
-      this.#head = 0;
-    }
+    this.#arm();
   }
 
-  #start(job: MemoryJob, processor: Processor<unknown>): void {
+  /** One timer for the earliest due time ahead; a due job that waits for a free slot starts when one frees. */
+  #arm(): void {
+    const next = this.#heap[0]?.readyAt ?? Number.POSITIVE_INFINITY;
+    if (this.#stopped || next <= Date.now() || next >= this.#timerAt) return;
+    clearTimeout(this.#timer);
+    this.#timerAt = next;
+    // Due beyond the timer's range, it fires early and the pump arms it again.
+    this.#timer = setTimeout(
+      () => {
+        this.#timerAt = Number.POSITIVE_INFINITY;
+        this.#pump();
+      },
+      Math.min(next - Date.now(), MAX_TIMER_MS),
+    );
+    this.#timer.unref();
+  }
+
+  #start(job: Job, processor: Processor<unknown>): void {
     const controller = new AbortController();
-    const first = job.starts++ === 0 && job.attemptsMade === 0;
-    this.#move(job, 'active');
     this.#running.set(job, controller);
-    if (first && job.scheduler) this.#schedulers.started(job);
+    const first = job.tries++ === 0;
+    if (first && job.scheduler) this.#occurred(job);
     const { name } = this.definition;
     this.tracker.started(name, first ? Date.now() - job.readyAt : undefined);
-    const meta = { id: job.id, lane: name, attempt: job.attemptsMade + 1, signal: controller.signal };
+    const meta = { id: job.id, lane: name, attempt: job.tries, signal: controller.signal };
     const began = performance.now();
-    untilAborted(runProcessor(this.definition, processor, JSON.parse(job.json), meta), controller.signal)
+    // A next step's data is checked within the try: data that is not the lane's fails it, as on Redis.
+    const run = runProcessor(this.definition, processor, JSON.parse(job.json), meta).then((result) =>
+      result instanceof Again ? { json: flat(encodeData(this.definition, result.data)), delayMs: result.delayMs } : 0,
+    );
+    untilAborted(run, controller.signal)
       .then(
-        (result) => {
+        (next) => {
           this.tracker.completed(name, performance.now() - began);
-          if (!(result instanceof Again)) return this.#forget(job);
-          Object.assign(job, { json: flat(encodeData(this.definition, result.data)), attemptsMade: 0, starts: 0 });
-          if (result.delayMs > 0) return this.#delay(job, Date.now() + result.delayMs);
-          job.readyAt = Date.now();
-          this.#move(job, 'waiting');
-          this.#waiting.push(job);
+          if (!next) return void this.#jobs.delete(job.id);
+          // The next step: its own tries, due time and wait.
+          Object.assign(job, { json: next.json, readyAt: Date.now() + next.delayMs, tries: 0 });
+          heapPush(this.#heap, job);
         },
         (error: unknown) => {
-          if (error === HANDED_BACK) this.#move(job, 'waiting');
-          else this.#failAttempt(job, error, performance.now() - began);
+          if (error !== HANDED_BACK) this.#failTry(job, error, performance.now() - began);
         },
       )
       .finally(() => {
@@ -219,31 +220,30 @@ export class MemoryLane {
       });
   }
 
-  #failAttempt(job: MemoryJob, error: unknown, durationMs: number): void {
-    const attempt = ++job.attemptsMade;
-    const retryInMs = retryDelayMs(this.definition, attempt, error instanceof PermanentJobError);
-    if (retryInMs === undefined) this.#fail(job, error);
-    else this.#delay(job, Date.now() + retryInMs);
-    this.tracker.failed(this.definition.name, job.id, { attempt, error, retryInMs, durationMs });
-  }
-
-  #fail(job: MemoryJob, error: unknown): void {
-    const now = Date.now();
-    Object.assign(job, { error: errorText(error), failedAt: now });
-    this.#move(job, 'failed');
-    this.#failed.add(job, now);
-  }
-
-  /** Removes a job from the map (the FIFO and the heap skip what the map no longer holds). */
-  #forget(job: MemoryJob): void {
-    if (this.#jobs.get(job.id) !== job) return;
+  #failTry(job: Job, error: unknown, durationMs: number): void {
+    const retryInMs = retryDelayMs(this.definition, job.tries, error instanceof PermanentJobError);
+    this.tracker.failed(this.definition.name, job.id, { attempt: job.tries, error, retryInMs, durationMs });
+    if (retryInMs !== undefined) {
+      job.readyAt = Date.now() + retryInMs;
+      heapPush(this.#heap, job);
+      return;
+    }
+    Object.assign(job, { error: errorText(error), failedAt: Date.now() });
     this.#jobs.delete(job.id);
-    this.#counts[job.state]--;
+    this.#failed.set(job.id, job).expire();
   }
 
-  #move(job: MemoryJob, state: State): void {
-    this.#counts[job.state]--;
-    this.#counts[state]++;
-    job.state = state;
+  /** An occurrence started for the first time: the next one is added now, as BullMQ does. */
+  #occurred(occurrence: Job): void {
+    const entry = this.#schedulers.get(occurrence.scheduler);
+    if (entry?.next !== occurrence) return; // replaced or removed meanwhile
+    this.#occur(occurrence.scheduler, entry, nextOccurrence(entry.schedule, occurrence.readyAt, Date.now()));
+  }
+
+  #occur(id: string, entry: Scheduler, at: number): void {
+    const add = (when: number) =>
+      this.add(entry.json, { id: `repeat:${id}:${when}`, delayMs: Math.max(0, when - Date.now()) }, id);
+    // An occurrence with this id still running (rescheduled within its millisecond): the one after it.
+    entry.next = add(at) ?? add(nextOccurrence(entry.schedule, at, at + 1));
   }
 }

@@ -9,6 +9,7 @@ import {
   type Processor,
   type QueueInspector,
   QueueUnavailableError,
+  type UnstartedJob,
 } from './engine.js';
 import { checkAddOptions, checkSchedule, encodeData, jobIdSchema, sameLane } from './job-rules.js';
 import { MemoryLane } from './memory-lane.js';
@@ -94,16 +95,15 @@ function memoryLaneHandle<S extends z.ZodType>(
 }
 
 function memoryInspector(lanes: Map<string, MemoryLane>): QueueInspector {
-  const known = (name: string): MemoryLane | undefined => lanes.get(name);
   return {
     lanes: async () => [...lanes.keys()].sort(),
-    counts: async (name) => known(name)?.counts() ?? { waiting: 0, delayed: 0, active: 0, failed: 0 },
-    consumers: async (name) => (known(name)?.working ? 1 : 0),
-    failed: async (name, limit = 50) => known(name)?.failed(limit) ?? [],
-    schedules: async (name) => known(name)?.schedules() ?? [],
-    retry: async (name, id) => known(name)?.retry(id) ?? false,
-    remove: async (name, id) => (known(name)?.discard((job) => job.state === 'failed' && job.id === id) ?? 0) > 0,
-    discard: async (name, match) => known(name)?.discard((job) => match(JSON.parse(job.json))) ?? 0,
+    counts: async (name) => lanes.get(name)?.counts() ?? { waiting: 0, delayed: 0, active: 0, failed: 0 },
+    consumers: async (name) => (lanes.get(name)?.working ? 1 : 0),
+    failed: async (name, limit = 50) => lanes.get(name)?.failed(limit) ?? [],
+    schedules: async (name) => lanes.get(name)?.schedules() ?? [],
+    retry: async (name, id) => lanes.get(name)?.retry(id) ?? false,
+    remove: async (name, id) => lanes.get(name)?.remove(id) ?? false,
+    discard: async (name, match) => lanes.get(name)?.discard(match) ?? 0,
   };
 }
 
@@ -117,13 +117,13 @@ async function drain(lanes: MemoryLane[], deadlineMs: number, log: Logger): Prom
   clearTimeout(timer);
   const handedBack = lanes.reduce((sum, lane) => sum + lane.handBack(), 0);
   await Promise.all(lanes.map((lane) => lane.idle()));
-  const dropped = lanes.reduce((sum, lane) => {
-    const { waiting, delayed } = lane.counts();
-    return sum + waiting + delayed;
-  }, 0);
-  const unstarted = lanes.flatMap((lane) =>
-    lane.unstarted().map((json) => ({ lane: lane.definition.name, data: JSON.parse(json) as unknown })),
-  );
+  let dropped = 0;
+  const unstarted: UnstartedJob[] = [];
+  for (const lane of lanes) {
+    const left = lane.left();
+    dropped += left.dropped;
+    for (const json of left.unstarted) unstarted.push({ lane: lane.definition.name, data: JSON.parse(json) });
+  }
   if (dropped > 0) {
     log.warn('queue.memory_dropped', {
       dropped,

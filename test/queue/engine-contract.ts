@@ -37,6 +37,14 @@ export function engineContract(factory: EngineFactory): void {
     return next;
   };
   const { kind } = factory;
+  /**
+   * A case only one engine has: registered for that engine alone and named with it, so the other engine's run neither
+   * skips it nor counts it as passed. Redis: other instances on one store, work that outlives the process. Memory:
+   * work that ends with the process.
+   */
+  const only = (engine: EngineFactory['kind'], name: string, test: () => Promise<void>) => {
+    if (kind === engine) it(`${name} (${engine} only)`, test);
+  };
 
   beforeEach(async () => {
     namespace = uniqueNamespace();
@@ -467,20 +475,28 @@ export function engineContract(factory: EngineFactory): void {
       expect(await engine.lanes()).toEqual(['slow']);
     });
 
-    it('counts the consumers of a lane: none while only added to, one once worked, none after close', async () => {
+    it('counts the consumers of a lane: none while only added to, one once worked', async () => {
       engine.lane(lanes.slow);
       expect(await engine.consumers('slow')).toBe(0);
       engine.work(lanes.slow, async () => {});
       await eventually(async () => (await engine.consumers('slow')) === 1, 5_000, 'the worker counted');
-      // Another instance on the same store sees it too (on Redis; in process, an engine is its own instance).
-      if (kind === 'redis') expect(await (await open()).consumers('slow')).toBe(1);
-      await engine.close(100);
-      if (kind === 'redis') await eventually(async () => (await (await open()).consumers('slow')) === 0, 5_000);
     });
+
+    only(
+      'redis',
+      'has a lane’s consumers counted by another instance on the same store, none once closed',
+      async () => {
+        engine.work(lanes.slow, async () => {});
+        await eventually(async () => (await (await open()).consumers('slow')) === 1, 5_000, 'the worker counted');
+        await engine.close(100);
+        await eventually(async () => (await (await open()).consumers('slow')) === 0, 5_000, 'none after close');
+      },
+    );
   });
 
   describe('close', () => {
-    it('lets a running job finish within the deadline and starts nothing more', async () => {
+    /** Closes with job 1 running (200 ms) and job 2 never started. */
+    const closeWithOneWaiting = async () => {
       const { runs, processor } = record();
       engine.work(lanes.slow, async (data, meta) => {
         await sleep(200);
@@ -489,17 +505,11 @@ export function engineContract(factory: EngineFactory): void {
       await engine.lane(lanes.slow).add({ n: 1 });
       await engine.lane(lanes.slow).add({ n: 2 });
       await eventually(async () => (await engine.counts('slow')).active === 1, 8_000, 'one running');
-      const report = await engine.close(5_000);
-      expect(runs.map((r) => r.n)).toEqual([1]);
-      // In memory the job that never started is named with its data, so its requester can be told; on Redis it
-      // stays queued for the next worker.
-      const unstarted = kind === 'memory' ? [{ lane: 'slow', data: { n: 2 } }] : [];
-      expect(report).toEqual({ handedBack: 0, dropped: kind === 'memory' ? 1 : 0, unstarted });
-      await expect(engine.lane(lanes.slow).add({ n: 3 })).rejects.toThrow(QueueUnavailableError);
-      if (kind === 'memory') expect(logs.text()).toContain('"event":"queue.memory_dropped"');
-    });
+      return { report: await engine.close(5_000), runs };
+    };
 
-    it('aborts the signal of a job still running at the deadline and hands the job back', async () => {
+    /** Closes after 300 ms with a job that does not stop; resolves with the report and the job's signal. */
+    const closeWithOneStuck = async () => {
       let signal: AbortSignal | undefined;
       engine.work(lanes.slow, async (_data, meta) => {
         signal = meta.signal;
@@ -511,12 +521,43 @@ export function engineContract(factory: EngineFactory): void {
       const started = Date.now();
       const report = await engine.close(300);
       expect(Date.now() - started).toBeLessThan(3_000);
+      return { report, signal };
+    };
+
+    it('lets a running job finish within the deadline, starts nothing more and refuses adds', async () => {
+      const { report, runs } = await closeWithOneWaiting();
+      expect(runs.map((r) => r.n)).toEqual([1]);
+      expect(report.handedBack).toBe(0);
+      await expect(engine.lane(lanes.slow).add({ n: 3 })).rejects.toThrow(QueueUnavailableError);
+    });
+
+    only('memory', 'names each job that never started with its data, as it ends with the process', async () => {
+      // So its requester can be told.
+      const { report } = await closeWithOneWaiting();
+      expect(report).toEqual({ handedBack: 0, dropped: 1, unstarted: [{ lane: 'slow', data: { n: 2 } }] });
+      expect(logs.text()).toContain('"event":"queue.memory_dropped"');
+    });
+
+    only('redis', 'leaves a job that never started queued for the next worker', async () => {
+      const { report } = await closeWithOneWaiting();
+      expect(report).toEqual({ handedBack: 0, dropped: 0, unstarted: [] });
+      expect(await (await open()).counts('slow')).toMatchObject({ waiting: 1, active: 0 });
+    });
+
+    it('aborts the signal of a job still running at the deadline and hands the job back', async () => {
+      const { report, signal } = await closeWithOneStuck();
       expect(signal?.aborted).toBe(true);
       // A job handed back had started: it is not among the unstarted.
-      expect(report).toEqual({ handedBack: 1, dropped: kind === 'memory' ? 1 : 0, unstarted: [] });
-      // On Redis the job is back in its queue for the next worker; in memory it ended with the engine.
-      const next = await open();
-      expect(await next.counts('slow')).toMatchObject({ waiting: kind === 'redis' ? 1 : 0, active: 0, failed: 0 });
+      expect(report).toMatchObject({ handedBack: 1, unstarted: [] });
+    });
+
+    only('memory', 'counts a job handed back at close among the work that ends with the process', async () => {
+      expect((await closeWithOneStuck()).report).toEqual({ handedBack: 1, dropped: 1, unstarted: [] });
+    });
+
+    only('redis', 'puts a job handed back at close back in its queue for the next worker', async () => {
+      expect((await closeWithOneStuck()).report).toEqual({ handedBack: 1, dropped: 0, unstarted: [] });
+      expect(await (await open()).counts('slow')).toMatchObject({ waiting: 1, active: 0, failed: 0 });
     });
   });
 }

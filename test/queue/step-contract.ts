@@ -91,6 +91,23 @@ export function stepCases(context: StepContext): void {
       }
     });
 
+    it('fails the try whose next step’s data is not the lane’s, as a throw would, leaving nothing queued', async () => {
+      const engine = context.engine();
+      const runs: number[] = [];
+      engine.work(lanes.once, async ({ n }) => {
+        runs.push(n);
+        return new Again({ n: String(n + 1) }, 0);
+      });
+      await engine.lane(lanes.once).add({ n: 1 }, { id: 'steps/bad-data' });
+      const [failed] = await eventually(async () => {
+        const jobs = await engine.failed('once');
+        return jobs.length > 0 ? jobs : undefined;
+      }, 8_000);
+      expect(failed).toMatchObject({ id: 'steps/bad-data', attempts: 1, error: expect.stringContaining('n') });
+      expect(runs).toEqual([1]);
+      expect(await engine.counts('once')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 1 });
+    });
+
     it('measures every step’s wait from that step’s due time, not only the job’s first', async () => {
       const waits: (number | undefined)[] = [];
       const engine = await context.open({ started: (_lane, waitMs) => waits.push(waitMs), finished: () => {} });
