@@ -153,8 +153,9 @@ export class MemoryLane {
    */
   #queue(job: Job): void {
     heapPush(this.#heap, job);
-    if (job.readyAt <= Date.now()) queueMicrotask(() => this.#pump());
-    else this.#arm();
+    const now = Date.now();
+    if (job.readyAt <= now) queueMicrotask(() => this.#pump());
+    else this.#arm(now);
   }
 
   /** Starts the due jobs the concurrency allows, then arms the timer for the next due time. */
@@ -168,13 +169,17 @@ export class MemoryLane {
       heapPop(this.#heap);
       if (live) this.#start(job, processor);
     }
-    this.#arm();
+    this.#arm(now);
   }
 
-  /** One timer for the earliest due time ahead; a due job that waits for a free slot starts when one frees. */
-  #arm(): void {
+  /**
+   * One timer for the earliest due time ahead; a due job that waits for a free slot starts when one frees. `now` is
+   * the caller's reading: a job it saw not yet due gets a timer even if the clock has reached it since (read again
+   * here, it would look due, get no timer, and wait for a pump that may never come).
+   */
+  #arm(now: number): void {
     const next = this.#heap[0]?.readyAt ?? Number.POSITIVE_INFINITY;
-    if (this.#stopped || next <= Date.now() || next >= this.#timerAt) return;
+    if (this.#stopped || next <= now || next >= this.#timerAt) return;
     clearTimeout(this.#timer);
     this.#timerAt = next;
     // Due beyond the timer's range, it fires early and the pump arms it again.
@@ -183,7 +188,7 @@ export class MemoryLane {
         this.#timerAt = Number.POSITIVE_INFINITY;
         this.#pump();
       },
-      Math.min(next - Date.now(), MAX_TIMER_MS),
+      Math.max(0, Math.min(next - Date.now(), MAX_TIMER_MS)),
     );
     this.#timer.unref();
   }

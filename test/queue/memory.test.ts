@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createEngine } from '../../src/queue/create.js';
 import { createMemoryEngine } from '../../src/queue/memory.js';
 import { captureLogs } from '../support/logs.js';
@@ -54,6 +54,27 @@ describe('in-process engine', () => {
       expect(await engine.counts('work')).toMatchObject({ delayed: 1, active: 0 });
     } finally {
       await engine.close(100);
+    }
+  });
+  it('starts a delayed job when the clock moves on between reading it and arming the timer', async () => {
+    // A clock that moves one ms at every reading: the pump can see the job not yet due and the timer's arming see it
+    // due, the race a busy process runs into (slack-finals saw every poll of the memory store stop under load).
+    const start = Date.now();
+    let readings = 0;
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => start + readings++);
+    const engines = Array.from({ length: 8 }, () => createMemoryEngine({ log: captureLogs().log }));
+    try {
+      const ran: number[] = [];
+      for (const [n, engine] of engines.entries()) {
+        engine.work(lanes.once, async (data) => void ran.push(data.n));
+        await new Promise((resolve) => setImmediate(resolve)); // the worker's first look is over
+        await engine.lane(lanes.once).add({ n }, { delayMs: n + 1 });
+      }
+      clock.mockRestore(); // a job left without a timer stays put however far the real clock goes
+      await eventually(() => ran.length === engines.length, 2_000, 'every delayed job to run');
+    } finally {
+      clock.mockRestore();
+      for (const engine of engines) await engine.close(100);
     }
   });
 });
