@@ -174,8 +174,7 @@ export class MemoryLane {
 
   /**
    * One timer for the earliest due time ahead; a due job that waits for a free slot starts when one frees. `now` is
-   * the caller's reading: a job it saw not yet due gets a timer even if the clock has reached it since (read again
-   * here, it would look due, get no timer, and wait for a pump that may never come).
+   * the caller's reading: read again here, a job it saw not yet due could look due and get no timer at all.
    */
   #arm(now: number): void {
     const next = this.#heap[0]?.readyAt ?? Number.POSITIVE_INFINITY;
@@ -206,9 +205,11 @@ export class MemoryLane {
     const run = runProcessor(this.definition, processor, JSON.parse(job.json), meta).then((result) =>
       result instanceof Again ? { json: flat(encodeData(this.definition, result.data)), delayMs: result.delayMs } : 0,
     );
+    // Out of the running set before it is queued again, so no pump starts it twice.
     untilAborted(run, controller.signal)
       .then(
         (next) => {
+          this.#running.delete(job);
           this.tracker.completed(name, performance.now() - began);
           if (!next) return void this.#jobs.delete(job.id);
           // The next step: its own tries, due time and wait.
@@ -216,13 +217,11 @@ export class MemoryLane {
           heapPush(this.#heap, job);
         },
         (error: unknown) => {
+          this.#running.delete(job);
           if (error !== HANDED_BACK) this.#failTry(job, error, performance.now() - began);
         },
       )
-      .finally(() => {
-        this.#running.delete(job);
-        this.#pump();
-      });
+      .finally(() => this.#pump());
   }
 
   #failTry(job: Job, error: unknown, durationMs: number): void {
