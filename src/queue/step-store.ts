@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { Redis, Result } from 'ioredis';
 import { ADD, CYCLE, DISCARD, RENEW, RETRY_FAILED } from './step-scripts.js';
 
 /** Where a step lane lives on Redis, and the scripts that change it (step-scripts.ts says what each holds). */
@@ -91,25 +91,32 @@ export interface CycleResult {
   nextAt: string;
 }
 
-interface Scripted {
-  stepAdd(...args: (string | number)[]): Promise<number>;
-  stepCycle(...args: (string | number)[]): Promise<[number[], CycleResult['claimed'], CycleResult['unrun'], string]>;
-  stepRenew(...args: (string | number)[]): Promise<number>;
-  stepRetryFailed(...args: (string | number)[]): Promise<number>;
-  stepDiscard(...args: (string | number)[]): Promise<number>;
+type Args = (string | number)[];
+
+// The step scheduler's scripts as ioredis commands (ioredis' documented way to type `defineCommand`).
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    stepAdd(...args: Args): Result<number, Context>;
+    stepCycle(...args: Args): Result<[number[], CycleResult['claimed'], CycleResult['unrun'], string], Context>;
+    stepRenew(...args: Args): Result<number, Context>;
+    stepRetryFailed(...args: Args): Result<number, Context>;
+    stepDiscard(...args: Args): Result<number, Context>;
+  }
 }
 
+const scripted = new WeakSet<Redis>();
+
 /** The scripts on `redis` (sent once, then run by their digest: EVALSHA). */
-export function stepScripts(redis: Redis): Scripted {
-  const scripted = redis as unknown as Scripted & Redis;
-  if (!('stepCycle' in scripted)) {
+export function stepScripts(redis: Redis): Redis {
+  if (!scripted.has(redis)) {
     redis.defineCommand('stepAdd', { numberOfKeys: 4, lua: ADD });
     redis.defineCommand('stepCycle', { numberOfKeys: 5, lua: CYCLE });
     redis.defineCommand('stepRenew', { numberOfKeys: 2, lua: RENEW });
     redis.defineCommand('stepRetryFailed', { numberOfKeys: 4, lua: RETRY_FAILED });
     redis.defineCommand('stepDiscard', { numberOfKeys: 2, lua: DISCARD });
+    scripted.add(redis);
   }
-  return scripted;
+  return redis;
 }
 
 export interface CycleArgs {
