@@ -65,8 +65,11 @@ export async function healLoss(
         return NOTHING_HEALED;
       }
       if (claimed) {
+        // Recorded as healed up to when this heal began (the loss's clock, the wall clock): a loss that another
+        // instance noticed and dated a moment later, before this began, is the same loss and is healed by it.
+        const beganAtMs = Math.max(lostAtMs, Date.now());
         const healed = await healAll(deps, engine, digests);
-        await store.kv.set(keys.healed(), lostAtMs); // kept as long as the marker: a restart finds it healed
+        await store.kv.set(keys.healed(), beganAtMs); // kept as long as the marker: a restart finds it healed
         await store.claims.release(keys.healing(), instanceId);
         log.info('store.healed', { lost_at: new Date(lostAtMs).toISOString(), ...healed });
         return healed;

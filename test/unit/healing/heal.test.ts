@@ -120,6 +120,23 @@ describe('healing: what the store lost is rebuilt from Slack and the service', (
     expect(await claims.claim(keys.healing(), 'next', 1_000)).toBe(true); // released
   });
 
+  it('a loss another instance dated a moment later, before this heal began, is not healed twice', async () => {
+    await rootOfJob('Document the retry policy');
+    // Both instances found the marker gone at the same moment; each dated the loss with its own reading.
+    const secondNoticed = Date.now();
+    const firstNoticed = secondNoticed - 3;
+    const { deps, engine } = unit();
+    await healLoss({ ...deps, instanceId: 'first' }, engine, firstNoticed, digestMachinery, FAST);
+    expect(
+      await healLoss({ ...deps, instanceId: 'second' }, engine, secondNoticed, digestMachinery, FAST),
+    ).toMatchObject({ jobs: 0 });
+    expect(
+      unit()
+        .logs.text()
+        .match(/"event":"store.healed"/g),
+    ).toHaveLength(1);
+  });
+
   it('a job started by a mention (its status a reply in the person’s thread) is found in that thread and healed', async () => {
     const { deps, slack, tracked } = unit();
     const asked = slack.postAs(USER_ID, CHANNEL_ID, `<@${BOT_USER_ID}> document the webhooks`);
