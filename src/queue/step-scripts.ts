@@ -9,6 +9,9 @@
 
 /** Helpers every script shares. */
 const COMMON = `
+local function apply(command, key, list)
+  if #list > 0 then redis.call(command, key, unpack(list)) end
+end
 local function split(entry)
   return string.match(entry, '^(%d+)|(%d+)|(%d+)|([^|]*)|(.*)$')
 end
@@ -74,10 +77,10 @@ if n > 0 then
       end
     end
   end
-  if #unlease > 0 then redis.call('ZREM', KEYS[2], unpack(unlease)) end
-  if #hdel > 0 then redis.call('HDEL', KEYS[3], unpack(hdel)) end
-  if #hset > 0 then redis.call('HSET', KEYS[3], unpack(hset)) end
-  if #zdue > 0 then redis.call('ZADD', KEYS[1], unpack(zdue)) end
+  apply('ZREM', KEYS[2], unlease)
+  apply('HDEL', KEYS[3], hdel)
+  apply('HSET', KEYS[3], hset)
+  apply('ZADD', KEYS[1], zdue)
 end
 local limit = tonumber(ARGV[3])
 local claimed, unrun = {}, {}
@@ -114,11 +117,11 @@ if limit > 0 then
         unlease[#unlease + 1] = id -- its entry is gone (the store lost data): nothing to run
       end
     end
-    if #undue > 0 then redis.call('ZREM', KEYS[1], unpack(undue)) end
-    if #unlease > 0 then redis.call('ZREM', KEYS[2], unpack(unlease)) end
-    if #hdel > 0 then redis.call('HDEL', KEYS[3], unpack(hdel)) end
-    if #hset > 0 then redis.call('HSET', KEYS[3], unpack(hset)) end
-    if #lease > 0 then redis.call('ZADD', KEYS[2], unpack(lease)) end
+    apply('ZREM', KEYS[1], undue)
+    apply('ZREM', KEYS[2], unlease)
+    apply('HDEL', KEYS[3], hdel)
+    apply('HSET', KEYS[3], hset)
+    apply('ZADD', KEYS[2], lease)
   end
 end
 if #fscores > 0 then fail(KEYS[4], KEYS[5], ARGV[6], ARGV[7], fscores, frecords) end
