@@ -115,11 +115,11 @@ async function cell(
   role: AckRole,
 ): Promise<AckCell> {
   const targets: Record<Variant, Child> = {
-    ours: startAppProcess(PROFILE_FLAGS),
-    bare: startAppProcess(PROFILE_FLAGS),
+    ours: startAppProcess(role, PROFILE_FLAGS),
+    bare: startAppProcess('web', PROFILE_FLAGS),
   };
   // ROLE=web: the work goes to a worker process of its own, at the lowest priority, as if on another machine.
-  const worker = role === 'web' ? startAppProcess() : undefined;
+  const worker = role === 'web' ? startAppProcess('worker') : undefined;
   try {
     const roleEnv = { ...env, ROLE: role, STORE_NAMESPACE: `ack-${randomUUID().slice(0, 8)}` };
     if (worker?.process.pid) setPriority(worker.process.pid, ELSEWHERE_NICE);

@@ -110,7 +110,7 @@ function perPoll(before: Map<string, number>, after: Map<string, number>, polls:
 
 /** Starts `count` ROLE=worker processes and waits until each polls. */
 async function startWorkers(count: number, env: Record<string, string>): Promise<Child[]> {
-  const workers = Array.from({ length: count }, () => startAppProcess());
+  const workers = Array.from({ length: count }, () => startAppProcess('worker'));
   await Promise.all(workers.map((w) => w.call('start', { variant: 'ours', env: { ...env, ROLE: 'worker' } })));
   return workers;
 }
@@ -222,7 +222,7 @@ async function runJobs(jobs: number, load: Load, workerCounts: number[], progres
     REDIS_URL: redis.url,
     STORE_NAMESPACE: namespace,
   });
-  const web = startAppProcess();
+  const web = startAppProcess('web');
   const rows: ScaleRow[] = [];
   try {
     await web.call('start', { variant: 'ours', env: { ...env, ROLE: 'web' } } satisfies StartRequest);
@@ -318,7 +318,7 @@ async function runMemoryDefault(jobs: number, progress: (line: string) => void):
     LOG_LEVEL: 'warn',
   });
   // --expose-gc only lets the bench ask for a full collection, to read what the jobs hold apart from garbage.
-  const app = startAppProcess(['--expose-gc']);
+  const app = startAppProcess('all', ['--expose-gc']);
   const heldMb = async () => round((await app.call<number>('gc')) / MB, 1);
   try {
     await app.call('start', { variant: 'ours', env } satisfies StartRequest);

@@ -4,9 +4,10 @@
  * HTTPReceiver/App options) whose listeners only ack.
  */
 
+// First, as in src/index.ts: the heap policy of the role this process was started for (ROLE, bench/lib/dist.ts).
+import '../src/app/heap-first.js';
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { type RunningApp, startApp } from '../src/app/app.js';
-import { applyHeapPolicy } from '../src/app/heap-policy.js';
 import { createProbes } from '../src/app/probes.js';
 import { parseConfig } from '../src/config/config.js';
 import { createLogger } from '../src/log.js';
@@ -168,7 +169,8 @@ serve(
         probes.setReady(true);
         return { port };
       }
-      applyHeapPolicy(config.role); // as src/index.ts does
+      if (config.role !== (process.env.ROLE ?? 'all'))
+        throw new Error(`started for ${process.env.ROLE}, asked to run ${config.role}`);
       const store = await createStore({ redisUrl: config.redisUrl, namespace: config.storeNamespace, log });
       ours = await startApp(config, {
         log,

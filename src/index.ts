@@ -1,12 +1,12 @@
+// First: V8's heap flags for the role, before the modules below load (heap-first.ts).
+import './app/heap-first.js';
 import { existsSync } from 'node:fs';
-import { applyHeapPolicy } from './app/heap-policy.js';
 import { STOP_DEADLINE_MS } from './app/stopping.js';
-import { loadEnvFile, parseConfig } from './config/config.js';
+import { parseConfig } from './config/config.js';
 import { ConfigError, nextStep } from './config/config-error.js';
 import { configuredSecrets, createLogger } from './log.js';
 import { TokenRefusedError } from './slack/token-check.js';
 
-loadEnvFile();
 let config: ReturnType<typeof parseConfig>;
 try {
   config = parseConfig(process.env);
@@ -16,7 +16,6 @@ try {
   process.exit(78); // EX_CONFIG
 }
 
-applyHeapPolicy(config.role);
 const log = createLogger(config.logLevel).hiding(configuredSecrets(config));
 process.on('unhandledRejection', (reason) => log.error('process.unhandled_rejection', { error: reason }));
 

@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadEnvFile } from './config/config.js';
+import { loadEnvFile } from './config/env-file.js';
 import { runQueuesCommand } from './queue/queues-cli.js';
 
 // `npm run queues` / `node dist/queues.js`. Runs only as the entry point, so importing it (npm run check:dist does)

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import type { Role } from '../../src/config/config.js';
 import { type Child, startChild } from './rpc.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -42,14 +43,17 @@ function compileForDist(script: string, benchModules: string[] = ['lib/rpc.ts'])
     });
     const out = join(outDir, file.replace(/\.ts$/, '.js'));
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, outputText.replaceAll(/(from |import\()'\.\.\/src\//g, `$1'${dist}/`));
+    writeFileSync(out, outputText.replaceAll(/(from |import\(|import )'\.\.\/src\//g, `$1'${dist}/`));
   }
   const path = join(outDir, script.replace(/\.ts$/, '.js'));
   compiled.set(script, path);
   return path;
 }
 
-/** The app under test (`target.ts`) in a process of its own, run from `dist/` with production's node flags. */
-export function startAppProcess(extraFlags: string[] = []): Child {
-  return startChild(compileForDist('target.ts'), {}, [...PRODUCTION_NODE_FLAGS, ...extraFlags]);
+/**
+ * The app under test (`target.ts`) in a process of its own, run from `dist/` with production's node flags and the
+ * heap policy of `role`, set before the app loads as `src/index.ts` sets it (the bare app: `web`, whose policy is none).
+ */
+export function startAppProcess(role: Role, extraFlags: string[] = []): Child {
+  return startChild(compileForDist('target.ts'), { ROLE: role }, [...PRODUCTION_NODE_FLAGS, ...extraFlags]);
 }

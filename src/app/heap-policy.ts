@@ -4,8 +4,9 @@ import type { Role } from '../config/config.js';
 /**
  * V8's heap flags by role, set once at start (node refuses them in `NODE_OPTIONS`, so they are set here rather than
  * left to whoever launches node). Measured in BENCHMARKS §8, §1 and §1b.
- * - A working role (`worker`, `all`) keeps its young generation at its first size (1 MB semi-spaces, where
- *   `--max-semi-space-size=8` lets it grow to 8): on the bench's 2-core VM a worker was both smaller and faster so.
+ * - A working role (`worker`, `all`) stops its young generation growing (`--max-semi-space-size=8` lets it grow to
+ *   8 MB semi-spaces): on Node 20 it kept its first size (1 MB) and a worker was both smaller and faster so; Node 24
+ *   grows it to about 4 MB while the app loads, before this flag (set first, heap-first.ts) can hold it.
  * - `worker` holds the garbage of every poll: left to itself, V8 grows the old generation up to 4 times past what it
  *   keeps and sized a busy worker's heap for throughput. It grows at most 30 % past what the last full collection kept.
  * - `all` is the one-process deployment, the memory default among them: the small one, where memory counts more than
@@ -22,6 +23,8 @@ const HEAP_FLAGS: Record<Role, string[]> = {
   web: [],
 };
 
-export function applyHeapPolicy(role: Role): void {
-  for (const flag of HEAP_FLAGS[role]) setFlagsFromString(flag);
+/** The role as written (a role the configuration refuses gets no flags: the app then stops with its reason). */
+export function applyHeapPolicy(role: string): void {
+  const flags = Object.hasOwn(HEAP_FLAGS, role) ? HEAP_FLAGS[role as Role] : [];
+  for (const flag of flags) setFlagsFromString(flag);
 }

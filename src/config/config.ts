@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { PROJECT_ID } from '../mintlify/schemas.js';
 import { ConfigError } from './config-error.js';
@@ -233,9 +232,4 @@ export function parseConfig(env: NodeJS.ProcessEnv): Config {
     role: e.ROLE,
     ...(isOAuthMode(set) && { oauth: oauthConfig(e) }),
   };
-}
-
-/** Loads `.env` from the working directory when present; real environment variables win. */
-export function loadEnvFile(path = '.env'): void {
-  if (existsSync(path)) process.loadEnvFile(path);
 }

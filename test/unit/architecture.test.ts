@@ -79,4 +79,28 @@ describe('the import structure of src/', () => {
     expect(Number(levels)).toBeLessThanOrEqual(11);
     expect(Number(upward)).toBe(0);
   });
+
+  it('sets the role’s heap flags before any other module of the app loads', () => {
+    // V8 does not shrink a young generation that loading the app grew (heap-first.ts): the entry point imports
+    // heap-first.ts first, and what that imports, to the last module, is node's own.
+    const entry = readFileSync(join(SRC, 'index.ts'), 'utf8');
+    const [first] = [...entry.matchAll(/^import\s[^;]*?['"]([^'"]+)['"]/gm)].map(([, spec]) => spec);
+    expect(first).toBe('./app/heap-first.js');
+    const reached = new Set<string>();
+    const visit = (file: string): void => {
+      if (reached.has(file)) return;
+      reached.add(file);
+      for (const [line, spec = ''] of readFileSync(file, 'utf8').matchAll(/^import\s[^;]*?['"]([^'"]+)['"]/gm)) {
+        if (/^import\s+type\s/.test(line)) continue;
+        if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+        else expect(spec, `${relative(SRC, file)} loads a package`).toMatch(/^node:/);
+      }
+    };
+    visit(join(SRC, 'app/heap-first.ts'));
+    expect([...reached].map((file) => relative(SRC, file)).sort()).toEqual([
+      'app/heap-first.ts',
+      'app/heap-policy.ts',
+      'config/env-file.ts',
+    ]);
+  });
 });
