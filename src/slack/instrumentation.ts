@@ -1,3 +1,4 @@
+import { setImmediate as afterPendingIo } from 'node:timers/promises';
 import type { App } from '@slack/bolt';
 import type { Logger } from '../log.js';
 import type { Metrics, RequestOutcome } from '../metrics.js';
@@ -63,9 +64,11 @@ export function observeRequests(bolt: App, log: Logger, metrics: Metrics): void 
     let ackMs: number | undefined;
     const timed = {
       ...event,
-      ack: (response?: Parameters<typeof event.ack>[0]) => {
+      ack: async (response?: Parameters<typeof event.ack>[0]) => {
         ackMs ??= Math.round((performance.now() - started) * 10) / 10;
-        return event.ack(response);
+        await event.ack(response);
+        // The work after an ack waits for the other requests already read: their acks are sent first.
+        await afterPendingIo();
       },
     };
     let threw = false;
