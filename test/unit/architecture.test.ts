@@ -11,6 +11,9 @@ const FEATURES = ['agent', 'healing', 'home', 'insights', 'tenants', 'unfurls', 
 /** Every relative module a file names: `import … from`, `export … from`, `import type`, and `import()`. */
 const SPECIFIER = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)['"](\.[^'"]+)['"]/gm;
 
+/** Each static `import` statement (a side-effect import too) and the module it names, relative or a package. */
+const STATIC_IMPORT = /^import\s[^;]*?['"]([^'"]+)['"]/gm;
+
 const sources = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
@@ -84,13 +87,13 @@ describe('the import structure of src/', () => {
     // V8 does not shrink a young generation that loading the app grew (heap-first.ts): the entry point imports
     // heap-first.ts first, and what that imports, to the last module, is node's own.
     const entry = readFileSync(join(SRC, 'index.ts'), 'utf8');
-    const [first] = [...entry.matchAll(/^import\s[^;]*?['"]([^'"]+)['"]/gm)].map(([, spec]) => spec);
+    const [first] = [...entry.matchAll(STATIC_IMPORT)].map(([, spec]) => spec);
     expect(first).toBe('./app/heap-first.js');
     const reached = new Set<string>();
     const visit = (file: string): void => {
       if (reached.has(file)) return;
       reached.add(file);
-      for (const [line, spec = ''] of readFileSync(file, 'utf8').matchAll(/^import\s[^;]*?['"]([^'"]+)['"]/gm)) {
+      for (const [line, spec = ''] of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
         if (/^import\s+type\s/.test(line)) continue;
         if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
         else expect(spec, `${relative(SRC, file)} loads a package`).toMatch(/^node:/);
