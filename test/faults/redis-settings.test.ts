@@ -29,7 +29,7 @@ describe.skipIf(!redisServerAvailable)('Redis settings checked at start', () => 
     },
   );
 
-  it('the real entry point exits at start on allkeys-lru, saying why on its log', async () => {
+  it('the real entry point exits at start on allkeys-lru, saying why on its log', { timeout: 60_000 }, async () => {
     await redis().command(['CONFIG', 'SET', 'maxmemory-policy', 'allkeys-lru']);
     const exit = await runEntryPoint({
       SLACK_BOT_TOKEN: 'xoxb-settings-test',
@@ -42,7 +42,7 @@ describe.skipIf(!redisServerAvailable)('Redis settings checked at start', () => 
       PORT: '0',
       METRICS_PORT: '0',
     });
-    expect(exit.code).toBe(1);
+    expect(exit.code, exit.stdout + exit.stderr).toBe(1);
     expect(exit.stdout + exit.stderr).toContain('maxmemory-policy allkeys-lru');
     expect(exit.stdout + exit.stderr).not.toContain('app.started');
   });

@@ -50,7 +50,9 @@ describe('start-up token check', () => {
     await eventually(() => h.slack.callsTo('chat.postMessage')[0], 5_000, 'the root message');
   });
 
-  it('the real process exits non-zero on a refused bot token, naming SLACK_BOT_TOKEN, never its value', async () => {
+  it('the real process exits non-zero on a refused bot token, naming SLACK_BOT_TOKEN, never its value', {
+    timeout: 60_000,
+  }, async () => {
     const exit = await runEntryPoint(h.appEnv({ SLACK_BOT_TOKEN: WRONG_TOKEN }));
     expect(exit.code).not.toBe(0);
     expect(exit.code).not.toBeNull();

@@ -36,10 +36,13 @@ export interface Exit {
   ms: number;
 }
 
-/** Runs the real entry point with exactly `env` and waits for it to exit (killed after `timeoutMs`). */
+/**
+ * Runs the real entry point with exactly `env` and waits for it to exit (killed after `timeoutMs`). The default
+ * leaves room for a cold tsx cache on a CI box busy with other suites, where loading the whole app took over 15 s.
+ */
 export function runEntryPoint(
   env: Record<string, string>,
-  timeoutMs = 15_000,
+  timeoutMs = 45_000,
   entry: Entry = 'src',
   cwd = CLEAN_CWD,
 ): Promise<Exit> {
