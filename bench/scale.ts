@@ -24,6 +24,8 @@ export interface ScaleRow {
   /** `capacity` (every job due every second) or `demand` (the default 5 s → 60 s backoff). */
   load: 'capacity' | 'demand';
   rssMbMaxWorker: number;
+  /** The largest worker's peak anonymous memory: its RSS without node's binary and other file pages (target.ts). */
+  anonMbMaxWorker: number;
   /** Memory default only: RSS at the end of the steady window (rssMbMaxWorker is the peak, binding included). */
   rssMbSteady?: number;
   /** Memory default only: the heap held after a full collection, idle and with the jobs tracked (MB). */
@@ -269,6 +271,7 @@ async function runJobs(jobs: number, load: Load, workerCounts: number[], progres
         store: 'redis',
         load: load.name,
         rssMbMaxWorker: round(Math.max(...end.map((s) => s.peakRss)) / MB, 0),
+        anonMbMaxWorker: round(Math.max(...end.map((s) => s.peakAnon)) / MB, 0),
         memoryMbMaxWorker: end.reduce((a, b) => (b.rss > a.rss ? b : a)).memoryMb,
         idleRssMb,
         pollsPerSecond: round(total / seconds, 0),
@@ -355,6 +358,7 @@ async function runMemoryDefault(jobs: number, progress: (line: string) => void):
       store: 'memory',
       load: DEMAND.name,
       rssMbMaxWorker: round(after.peakRss / MB, 0),
+      anonMbMaxWorker: round(after.peakAnon / MB, 0),
       rssMbSteady: round(after.rss / MB, 0),
       heapMbHeld,
       memoryMbMaxWorker: after.memoryMb,

@@ -6,6 +6,7 @@
 
 // First, as in src/index.ts: the heap policy of the role this process was started for (ROLE, bench/lib/dist.ts).
 import '../src/app/heap-first.js';
+import { existsSync, readFileSync } from 'node:fs';
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { type RunningApp, startApp } from '../src/app/app.js';
 import { createProbes } from '../src/app/probes.js';
@@ -34,6 +35,11 @@ export interface TargetStats {
   cpuSystemUs: number;
   rss: number;
   peakRss: number;
+  /**
+   * The peak of the process's anonymous memory (Linux; 0 elsewhere): its RSS without the pages mapped from files,
+   * node's own binary above all, which every node process on the host shares. What one more worker costs a host.
+   */
+  peakAnon: number;
   heapUsed: number;
   /** Where the RSS is: V8's heap (reserved and used), memory outside it (Buffers, native), in MB. */
   memoryMb: { heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
@@ -76,6 +82,15 @@ new PerformanceObserver((list) => {
 setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
 }, 200).unref();
+
+const SMAPS_ROLLUP = '/proc/self/smaps_rollup';
+let peakAnon = 0;
+/** `Anonymous:` of /proc/self/smaps_rollup (half a millisecond to read, so once a second). */
+const readAnon = () => {
+  const rollup = existsSync(SMAPS_ROLLUP) ? readFileSync(SMAPS_ROLLUP, 'utf8') : '';
+  peakAnon = Math.max(peakAnon, Number(/^Anonymous:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024);
+};
+setInterval(readAnon, 1_000).unref();
 
 // Production logging (JSON lines on stdout, which the orchestrator sends to /dev/null), counting problems.
 const log = createLogger('info', (line) => {
@@ -242,6 +257,7 @@ serve(
         cpuSystemUs: cpu.system,
         rss: memory.rss,
         peakRss,
+        peakAnon,
         heapUsed: memory.heapUsed,
         memoryMb: {
           heapTotal: Math.round(memory.heapTotal / 2 ** 20),
@@ -265,6 +281,8 @@ serve(
 
     resetPeak() {
       peakRss = process.memoryUsage.rss();
+      peakAnon = 0;
+      readAnon();
       return peakRss;
     },
 
