@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { FIELD_VALUE, formModal, INPUT_MAX_CHARS, readRequiredField, type SubmittedValues } from '../slack/form.js';
 import { quote, safeLink, truncate } from '../slack/mrkdwn.js';
 import { pickedProject, projectPicker } from '../slack/project-picker.js';
 import { type Origin, OriginSchema } from './requests.js';
@@ -6,9 +7,6 @@ import { type Origin, OriginSchema } from './requests.js';
 /** The message shortcut "Ask the Mintlify agent" and the modal it opens share this id. */
 export const SHORTCUT_ID = 'agent_from_message';
 export const INSTRUCTION_BLOCK = 'instruction';
-const VALUE = 'value';
-/** Slack's limit on a plain_text_input's initial value and length. */
-const INPUT_MAX_CHARS = 3_000;
 
 export interface ModalInput {
   origin: Origin;
@@ -33,7 +31,7 @@ export function shortcutModal(input: ModalInput): types.ModalView {
       hint: { type: 'plain_text', text: "The message's link is sent along. The job starts in the message's thread." },
       element: {
         type: 'plain_text_input',
-        action_id: VALUE,
+        action_id: FIELD_VALUE,
         multiline: true,
         max_length: INPUT_MAX_CHARS,
         ...(text && { initial_value: truncate(text, INPUT_MAX_CHARS) }),
@@ -41,15 +39,7 @@ export function shortcutModal(input: ModalInput): types.ModalView {
     },
     ...projectPicker(projects, project),
   ];
-  return {
-    type: 'modal',
-    callback_id: SHORTCUT_ID,
-    title: { type: 'plain_text', text: 'Mintlify agent' },
-    submit: { type: 'plain_text', text: 'Start job' },
-    close: { type: 'plain_text', text: 'Cancel' },
-    private_metadata: JSON.stringify(origin),
-    blocks,
-  };
+  return formModal({ callbackId: SHORTCUT_ID, title: 'Mintlify agent', submit: 'Start job', origin, blocks });
 }
 
 /** A modal that only says why the form is not offered (not allowed here). */
@@ -62,30 +52,19 @@ export function noticeModal(text: string): types.ModalView {
   };
 }
 
-type StateValues = Record<
-  string,
-  Record<string, { value?: string | null; selected_option?: { value: string } | null }>
->;
-
 export type Submission =
   | { ok: true; origin: Origin; instruction: string; project?: string | undefined }
   | { ok: false; errors: Record<string, string> };
 
 /** Reads a submitted modal; an empty instruction is a field error shown on the form, nothing is lost. */
-export function parseSubmission(privateMetadata: string, values: StateValues): Submission {
-  let origin: Origin;
-  try {
-    origin = OriginSchema.parse(JSON.parse(privateMetadata));
-  } catch {
-    return {
-      ok: false,
-      errors: { [INSTRUCTION_BLOCK]: 'This form lost track of its message. Close it and use the shortcut again.' },
-    };
-  }
-  const instruction = values[INSTRUCTION_BLOCK]?.[VALUE]?.value?.trim() ?? '';
-  if (!instruction) return { ok: false, errors: { [INSTRUCTION_BLOCK]: 'Write what the agent should do.' } };
-  const project = pickedProject(values);
-  return { ok: true, origin, instruction, project };
+export function parseSubmission(privateMetadata: string, values: SubmittedValues): Submission {
+  const read = readRequiredField(privateMetadata, values, {
+    schema: OriginSchema,
+    field: INSTRUCTION_BLOCK,
+    lost: 'This form lost track of its message. Close it and use the shortcut again.',
+    empty: 'Write what the agent should do.',
+  });
+  return read.ok ? { ok: true, origin: read.origin, instruction: read.text, project: pickedProject(values) } : read;
 }
 
 /** The instruction sent to the agent: as written in the form, with the message's link. */

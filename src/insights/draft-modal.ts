@@ -1,5 +1,6 @@
 import type { types } from '@slack/bolt';
 import { z } from 'zod';
+import { FIELD_VALUE, formModal, INPUT_MAX_CHARS, readRequiredField, type SubmittedValues } from '../slack/form.js';
 import { clipEscaped, escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
 import { pickedProject, projectPicker } from '../slack/project-picker.js';
 import { draftInstruction, EvidenceSchema, evidenceText } from './evidence.js';
@@ -8,9 +9,6 @@ import { errorText } from './messages.js';
 /** The Draft a fix modal: the evidence shown as text, an editable instruction prepared from it, the project. */
 export const DRAFT_CALLBACK = 'insights.draft_fix';
 export const INSTRUCTION_BLOCK = 'instruction';
-const VALUE = 'value';
-/** Slack's limit on a plain_text_input's value. */
-const INPUT_MAX_CHARS = 3_000;
 
 /** What the modal carries to its submission (`private_metadata`, at most 3,000 characters: the evidence fits 2,000). */
 const DraftOriginSchema = z.object({ channel: z.string().min(1), evidence: EvidenceSchema });
@@ -39,7 +37,7 @@ export function draftModal(origin: DraftOrigin, projects: readonly string[]): ty
       },
       element: {
         type: 'plain_text_input',
-        action_id: VALUE,
+        action_id: FIELD_VALUE,
         multiline: true,
         max_length: INPUT_MAX_CHARS,
         initial_value: truncate(draftInstruction(evidence), INPUT_MAX_CHARS),
@@ -47,35 +45,20 @@ export function draftModal(origin: DraftOrigin, projects: readonly string[]): ty
     },
     ...projectPicker(projects, evidence.project),
   ];
-  return {
-    type: 'modal',
-    callback_id: DRAFT_CALLBACK,
-    title: { type: 'plain_text', text: 'Draft a fix' },
-    submit: { type: 'plain_text', text: 'Start job' },
-    close: { type: 'plain_text', text: 'Cancel' },
-    private_metadata: JSON.stringify(origin),
-    blocks,
-  };
+  return formModal({ callbackId: DRAFT_CALLBACK, title: 'Draft a fix', submit: 'Start job', origin, blocks });
 }
-
-type StateValues = Record<
-  string,
-  Record<string, { value?: string | null; selected_option?: { value: string } | null }>
->;
 
 export type DraftSubmission =
   | { ok: true; origin: DraftOrigin; instruction: string; project: string | undefined }
   | { ok: false; errors: Record<string, string> };
 
 /** A submitted modal; an empty instruction (or lost evidence) is a field error, the form stays open. */
-export function parseDraft(privateMetadata: string, values: StateValues): DraftSubmission {
-  let origin: DraftOrigin;
-  try {
-    origin = DraftOriginSchema.parse(JSON.parse(privateMetadata));
-  } catch {
-    return { ok: false, errors: { [INSTRUCTION_BLOCK]: errorText.formLost } };
-  }
-  const instruction = values[INSTRUCTION_BLOCK]?.[VALUE]?.value?.trim() ?? '';
-  if (!instruction) return { ok: false, errors: { [INSTRUCTION_BLOCK]: errorText.emptyInstruction } };
-  return { ok: true, origin, instruction, project: pickedProject(values) };
+export function parseDraft(privateMetadata: string, values: SubmittedValues): DraftSubmission {
+  const read = readRequiredField(privateMetadata, values, {
+    schema: DraftOriginSchema,
+    field: INSTRUCTION_BLOCK,
+    lost: errorText.formLost,
+    empty: errorText.emptyInstruction,
+  });
+  return read.ok ? { ok: true, origin: read.origin, instruction: read.text, project: pickedProject(values) } : read;
 }

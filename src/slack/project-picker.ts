@@ -1,9 +1,9 @@
 import type { types } from '@slack/bolt';
+import { FIELD_VALUE, type SubmittedValues } from './form.js';
 import { truncate } from './mrkdwn.js';
 
 /** The picker's input block and its element: a submitted form names the project at `values.project.value`. */
 export const PROJECT_BLOCK = 'project';
-const VALUE = 'value';
 
 /** Slack's limit on a static_select's options. */
 const SELECT_MAX_OPTIONS = 100;
@@ -29,7 +29,7 @@ export function projectPicker(projects: readonly string[], preset: string): type
       label: { type: 'plain_text', text: 'Mintlify project' },
       element: {
         type: 'static_select',
-        action_id: VALUE,
+        action_id: FIELD_VALUE,
         options: pickable(projects, preset).map(option),
         initial_option: option(preset),
       },
@@ -37,8 +37,6 @@ export function projectPicker(projects: readonly string[], preset: string): type
   ];
 }
 
-type SubmittedValues = Record<string, Record<string, { selected_option?: { value: string } | null }>>;
-
 /** The project a submitted form's picker names, if it had one. */
 export const pickedProject = (values: SubmittedValues): string | undefined =>
-  values[PROJECT_BLOCK]?.[VALUE]?.selected_option?.value;
+  values[PROJECT_BLOCK]?.[FIELD_VALUE]?.selected_option?.value;

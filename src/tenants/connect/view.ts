@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { FIELD_VALUE, type SubmittedValues } from '../../slack/form.js';
 import type { Connection, PublicSettings } from '../connection.js';
 import { home, modal, whoCanConnect } from './messages.js';
 
@@ -10,7 +11,6 @@ export const CONNECT_IDS = {
 } as const;
 export const FIELDS = { apiKey: 'api_key', project: 'project', routes: 'routes', docsUrl: 'docs_url' } as const;
 export type Field = (typeof FIELDS)[keyof typeof FIELDS];
-const VALUE = 'value';
 
 const button = (text: string, action_id: string, extra: Partial<types.Button> = {}): types.Button => ({
   type: 'button',
@@ -84,7 +84,7 @@ const input = (
   optional,
   label: { type: 'plain_text', text: label },
   hint: { type: 'plain_text', text: hint },
-  element: { type: 'plain_text_input', action_id: VALUE, ...element },
+  element: { type: 'plain_text_input', action_id: FIELD_VALUE, ...element },
 });
 
 /** Routes as the modal shows them: one `channel:project` per line. */
@@ -137,10 +137,10 @@ export function connectModal(current?: PublicSettings): types.ModalView {
 /** The modal's values as typed (trimmed; empty is left out). */
 export type Form = Partial<Record<Field, string>>;
 
-export function readForm(values: Record<string, Record<string, { value?: string | null }>>): Form {
+export function readForm(values: SubmittedValues): Form {
   const form: Form = {};
   for (const field of Object.values(FIELDS)) {
-    const value = values[field]?.[VALUE]?.value?.trim();
+    const value = values[field]?.[FIELD_VALUE]?.value?.trim();
     if (value) form[field] = value;
   }
   return form;
