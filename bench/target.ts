@@ -83,11 +83,12 @@ setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage.rss());
 }, 200).unref();
 
-const SMAPS_ROLLUP = '/proc/self/smaps_rollup';
+/** Linux only: elsewhere peakAnon stays 0. */
+const SMAPS_ROLLUP = existsSync('/proc/self/smaps_rollup') ? '/proc/self/smaps_rollup' : undefined;
 let peakAnon = 0;
 /** `Anonymous:` of /proc/self/smaps_rollup (half a millisecond to read, so once a second). */
 const readAnon = () => {
-  const rollup = existsSync(SMAPS_ROLLUP) ? readFileSync(SMAPS_ROLLUP, 'utf8') : '';
+  const rollup = SMAPS_ROLLUP ? readFileSync(SMAPS_ROLLUP, 'utf8') : '';
   peakAnon = Math.max(peakAnon, Number(/^Anonymous:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024);
 };
 setInterval(readAnon, 1_000).unref();
