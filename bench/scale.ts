@@ -67,6 +67,8 @@ const CAPACITY: Load = { name: 'capacity', pollIntervalMs: 1_000, pollMaxInterva
 const DEMAND: Load = { name: 'demand', pollIntervalMs: 5_000, pollMaxIntervalMs: 60_000 };
 const STEADY_S = 10;
 const WORKER_COUNTS = (process.env.BENCH_SCALE_WORKERS ?? '1,2').split(',').map(Number);
+/** Node flags for the workers only, after production's (`BENCH_WORKER_FLAGS="--no-maglev"`): how BENCHMARKS §8 tries them. */
+const WORKER_FLAGS = (process.env.BENCH_WORKER_FLAGS ?? '').split(' ').filter(Boolean);
 /** Jobs ended per row, at random within ENDING_S, and watched for their outcome post. */
 const SAMPLE = 200;
 const ENDING_S = 5;
@@ -112,7 +114,7 @@ function perPoll(before: Map<string, number>, after: Map<string, number>, polls:
 
 /** Starts `count` ROLE=worker processes and waits until each polls. */
 async function startWorkers(count: number, env: Record<string, string>): Promise<Child[]> {
-  const workers = Array.from({ length: count }, () => startAppProcess('worker'));
+  const workers = Array.from({ length: count }, () => startAppProcess('worker', WORKER_FLAGS));
   await Promise.all(workers.map((w) => w.call('start', { variant: 'ours', env: { ...env, ROLE: 'worker' } })));
   return workers;
 }
