@@ -29,6 +29,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node as PID 1 receives SIGTERM directly, so the app stops gracefully (npm start would add a shell and npm, which swallow signals).
-# The heap flag is npm start's (docs/operating.md#memory): V8's young generation capped at 2 × 8 MB; the app sets the rest of
-# its heap policy by role at start (src/app/heap-policy.ts).
-CMD ["node", "--max-semi-space-size=8", "dist/index.js"]
+# No node flags here: the app restarts itself in place with its role's (src/app/heap-policy.ts, docs/operating.md#memory).
+CMD ["node", "dist/index.js"]

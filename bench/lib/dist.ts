@@ -4,22 +4,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import ts from 'typescript';
+import { START_FLAGS } from '../../src/app/heap-policy.js';
 import type { Role } from '../../src/config/config.js';
 import { type Child, startChild } from './rpc.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 let outDir: string | undefined;
 
-/**
- * The node flags production runs the app with, read from `npm start` (the Dockerfile's CMD has the same; a unit test
- * keeps them equal): the bench's app processes get them too.
- */
-const PRODUCTION_NODE_FLAGS: string[] = (() => {
-  const { scripts } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } };
-  const flags = /\bnode ((?:--\S+ )*)dist\/index\.js/.exec(scripts.start)?.[1];
-  if (flags === undefined) throw new Error('package.json: npm start does not run node … dist/index.js');
-  return flags.split(' ').filter(Boolean);
-})();
 const compiled = new Map<string, string>();
 
 /**
@@ -51,9 +42,10 @@ function compileForDist(script: string, benchModules: string[] = ['lib/rpc.ts'])
 }
 
 /**
- * The app under test (`target.ts`) in a process of its own, run from `dist/` with production's node flags and the
- * heap policy of `role`, set before the app loads as `src/index.ts` sets it (the bare app: `web`, whose policy is none).
+ * The app under test (`target.ts`) in a process of its own, run from `dist/` with `role`'s start flags on node's
+ * command line (so `target.ts`, which sets the heap policy first as `src/index.ts` does, does not restart it) and the
+ * heap policy of `role` (the bare app: `web`). `extraFlags` come after them, so they win.
  */
 export function startAppProcess(role: Role, extraFlags: string[] = []): Child {
-  return startChild(compileForDist('target.ts'), { ROLE: role }, [...PRODUCTION_NODE_FLAGS, ...extraFlags]);
+  return startChild(compileForDist('target.ts'), { ROLE: role }, [...START_FLAGS[role], ...extraFlags]);
 }

@@ -4,10 +4,9 @@ import type { Role } from '../config/config.js';
 /**
  * V8's heap flags by role, set once at start (node refuses them in `NODE_OPTIONS`, so they are set here rather than
  * left to whoever launches node). Measured in BENCHMARKS §8, §1 and §1b.
- * - A working role (`worker`, `all`) asks V8 not to grow its young generation (`--max-semi-space-size=8` lets it
- *   grow to 8 MB semi-spaces): on Node 20 it kept its first size (1 MB) and a worker was both smaller and faster so; Node 24
+ * - A working role (`worker`, `all`) asks V8 not to grow its young generation (START_FLAGS set its ceiling): on Node 20 it kept its first size (1 MB) and a worker was both smaller and faster so; Node 24
  *   grows it to about 4 MB while the app loads, before this flag (set first, heap-first.ts) can hold it, and a busy
- *   worker's to the 8 MB ceiling all the same (BENCHMARKS §8, "the knobs left"): only node's command line bounds it.
+ *   worker's to its ceiling all the same (BENCHMARKS §8, "the knobs left"): only node's command line bounds it.
  * - `worker` holds the garbage of every poll: left to itself, V8 grows the old generation up to 4 times past what it
  *   keeps and sized a busy worker's heap for throughput. It grows at most 30 % past what the last full collection kept.
  * - `all` is the one-process deployment, the memory default among them: the small one, where memory counts more than
@@ -28,4 +27,39 @@ const HEAP_FLAGS: Record<Role, string[]> = {
 export function applyHeapPolicy(role: string): void {
   const flags = Object.hasOwn(HEAP_FLAGS, role) ? HEAP_FLAGS[role as Role] : [];
   for (const flag of flags) setFlagsFromString(flag);
+}
+
+/**
+ * The flags V8 reads only as node starts, by role (BENCHMARKS §8, "the knobs left"). A worker's peak RSS at 10,000
+ * jobs polled every second went from 174-187 MB to 142-156, its polls/s within the defaults' spread: a young
+ * generation of 2 MB semi-spaces (it reached 8 MB under load), no Maglev (its code and compiles), and TurboFan
+ * compiling on the main thread (its compiles kept 20 to 30 MB of glibc arenas on V8's threads). The roles that
+ * acknowledge Slack keep V8's concurrent compilers and 8 MB semi-spaces.
+ */
+export const START_FLAGS: Record<Role, readonly string[]> = {
+  all: ['--max-semi-space-size=8'],
+  web: ['--max-semi-space-size=8'],
+  worker: ['--max-semi-space-size=2', '--no-maglev', '--no-concurrent-recompilation'],
+};
+
+/** `--no-maglev`, `--maglev` and `--maglev=true` name one flag; V8 reads `_` and `-` alike. */
+const flagName = (flag: string) => (flag.replace(/^--(no-)?/, '').split('=')[0] ?? '').replaceAll('_', '-');
+
+/** `role`'s start flags that `given` (node's command line) does not set: a flag the operator gave wins. */
+export function missingStartFlags(role: string, given: readonly string[]): string[] {
+  const flags = Object.hasOwn(START_FLAGS, role) ? START_FLAGS[role as Role] : [];
+  const named = new Set(given.map(flagName));
+  return flags.filter((flag) => !named.has(flagName(flag)));
+}
+
+/**
+ * Restarts this process in place with `role`'s start flags when its command line lacks them: `process.execve` keeps
+ * the process id, arguments and environment, so a container's PID 1 and a supervisor see one process. Where node
+ * cannot (Windows), the app runs on without them.
+ */
+export function startWithRoleFlags(role: string): void {
+  const missing = missingStartFlags(role, process.execArgv);
+  if (missing.length === 0 || typeof process.execve !== 'function') return;
+  const argv = [process.execPath, ...process.execArgv, ...missing, ...process.argv.slice(1)];
+  process.execve(process.execPath, argv, process.env);
 }

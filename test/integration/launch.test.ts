@@ -1,15 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { START_FLAGS } from '../../src/app/heap-policy.js';
+import type { Role } from '../../src/config/config.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-
-/** The node flags `npm start` runs the app with. */
-function startFlags(): string[] {
-  const { scripts } = JSON.parse(read('package.json')) as { scripts: { start: string } };
-  const flags = /\bnode ((?:--\S+ )*)dist\/index\.js/.exec(scripts.start)?.[1] ?? '';
-  return flags.split(' ').filter(Boolean);
-}
 
 /** What `script` (an ES module run from the repository's root) prints under `role`'s heap policy, with `flags`. */
 function underPolicy(script: string, role: string, flags: string[] = []): string {
@@ -22,22 +17,66 @@ function underPolicy(script: string, role: string, flags: string[] = []): string
 }
 
 describe('how the app is launched', () => {
-  it('runs with the heap flag BENCHMARKS measured, in npm start and in the image alike', () => {
-    const flags = startFlags();
-    expect(flags).toEqual(['--max-semi-space-size=8']);
+  it('starts node without flags in npm start and in the image alike: the app adds its role’s', () => {
+    const { scripts } = JSON.parse(read('package.json')) as { scripts: { start: string } };
+    expect(scripts.start).toMatch(/&& node dist\/index\.js$/);
     const cmd = /^CMD (\[.*\])$/m.exec(read('Dockerfile'))?.[1];
-    expect(JSON.parse(cmd ?? '[]')).toEqual(['node', ...flags, 'dist/index.js']);
+    expect(JSON.parse(cmd ?? '[]')).toEqual(['node', 'dist/index.js']);
   });
 
-  it('uses flags this node accepts, applied to its young generation', () => {
+  it('restarts in place with its role’s start flags, and keeps the flags an operator gave', () => {
+    const script =
+      "import './src/app/heap-first.ts'; console.log(JSON.stringify({ pid: process.pid, flags: process.execArgv }))";
+    const started = (role: string, flags: string[] = []) => {
+      const run = spawnSync(process.execPath, [...flags, '--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: new URL('../..', import.meta.url),
+        env: { ...process.env, ROLE: role },
+        encoding: 'utf8',
+      });
+      expect(run.stderr).toBe('');
+      const printed = JSON.parse(run.stdout) as { pid: number; flags: string[] };
+      expect(printed.pid).toBe(run.pid); // the same process, not a child
+      return printed.flags.filter(
+        (flag) => flag.startsWith('--') && !['--import', '--input-type=module'].includes(flag),
+      );
+    };
+    expect(started('worker')).toEqual(['--max-semi-space-size=2', '--no-maglev', '--no-concurrent-recompilation']);
+    expect(started('web')).toEqual(['--max-semi-space-size=8']);
+    expect(started('worker', ['--max-semi-space-size=4', '--maglev'])).toEqual([
+      '--max-semi-space-size=4',
+      '--maglev',
+      '--no-concurrent-recompilation',
+    ]);
+    expect(started('web', ['--max-semi-space-size=8'])).toEqual(['--max-semi-space-size=8']);
+  });
+
+  it('uses start flags this node accepts, applied to its young generation', () => {
     const script =
       "const v8 = require('node:v8'); let a = []; for (let i = 0; i < 3e6; i++) a.push({ i }); " +
       "a = null; console.log(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size)";
-    const run = spawnSync(process.execPath, [...startFlags(), '-e', script], { encoding: 'utf8' });
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    // Two semi-spaces of at most 8 MB (V8's default lets them grow to 16 MB each).
-    expect(Number(run.stdout)).toBeLessThanOrEqual(16 * 2 ** 20);
+    for (const [role, flags] of Object.entries(START_FLAGS)) {
+      const run = spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' });
+      expect(run.stderr, role).toBe('');
+      expect(run.status, role).toBe(0);
+      // Two semi-spaces of at most the role's ceiling (V8's default lets them grow to 16 MB each).
+      const ceiling = Number(/--max-semi-space-size=(\d+)/.exec(flags.join(' '))?.[1]);
+      expect(Number(run.stdout), role).toBeLessThanOrEqual(2 * ceiling * 2 ** 20);
+    }
+  });
+
+  it('compiles a worker’s code with TurboFan alone, on the main thread, and leaves a web process V8’s compilers', () => {
+    const script =
+      'const hot = (a, b) => a * b + (a ^ b); let s = 0; ' +
+      'const round = (r) => { for (let i = 0; i < 1e5; i++) s += hot(i, r); if (r < 20) setTimeout(() => round(r + 1), 5); }; ' +
+      'round(0);';
+    const compiles = (role: Role) =>
+      spawnSync(process.execPath, [...START_FLAGS[role], '--trace-opt', '-e', script], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter((line) => line.startsWith('[compiling method') && line.includes('JSFunction hot'));
+    const worker = compiles('worker');
+    expect(worker.length).toBeGreaterThan(0);
+    expect(worker.every((line) => line.includes('TURBOFAN') && line.includes('kSynchronous'))).toBe(true);
+    expect(compiles('web').some((line) => line.includes('MAGLEV') || line.includes('kConcurrent'))).toBe(true);
   });
 
   it('bounds the old generation of a working role and leaves a web process V8’s own growth', () => {
@@ -79,6 +118,6 @@ describe('how the app is launched', () => {
         await new Promise((resolve) => setImmediate(resolve));
       }
       console.log(getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);`;
-    expect(Number(underPolicy(script, 'web', startFlags())) / 2 ** 20).toBeGreaterThanOrEqual(8);
+    expect(Number(underPolicy(script, 'web', [...START_FLAGS.web])) / 2 ** 20).toBeGreaterThanOrEqual(8);
   });
 });
