@@ -30,11 +30,12 @@ export function applyHeapPolicy(role: string): void {
 }
 
 /**
- * The flags V8 reads only as node starts, by role (BENCHMARKS §8, "the knobs left"). A worker's peak RSS at 10,000
- * jobs polled every second went from 174-187 MB to 142-156, its polls/s within the defaults' spread: a young
- * generation of 2 MB semi-spaces (it reached 8 MB under load), no Maglev (its code and compiles), and TurboFan
- * compiling on the main thread (its compiles kept 20 to 30 MB of glibc arenas on V8's threads). The roles that
- * acknowledge Slack keep V8's concurrent compilers and 8 MB semi-spaces.
+ * The flags V8 reads only as node starts, by role (BENCHMARKS §8, "the knobs left" and "a worker's start flags"). A
+ * worker's peak RSS at 10,000 and 50,000 jobs went from 169-187 MB to 137-150, its polls/s at capacity within the
+ * old flags' spread and a paced load's CPU a poll about a third more: a young generation of 2 MB semi-spaces (it
+ * reached 8 MB under load), no Maglev (its code and compiles), and TurboFan compiling on the main thread (its
+ * compiles kept 20 to 30 MB of glibc arenas on V8's threads). The roles that acknowledge Slack keep V8's concurrent
+ * compilers and 8 MB semi-spaces.
  */
 export const START_FLAGS: Record<Role, readonly string[]> = {
   all: ['--max-semi-space-size=8'],
