@@ -23,10 +23,13 @@ const HEAP_FLAGS: Record<Role, string[]> = {
   web: [],
 };
 
+/** `role`'s row of a table by role, the role as written (a role the configuration refuses gets no flags). */
+const forRole = (table: Record<Role, readonly string[]>, role: string): readonly string[] =>
+  Object.hasOwn(table, role) ? table[role as Role] : [];
+
 /** The role as written (a role the configuration refuses gets no flags: the app then stops with its reason). */
 export function applyHeapPolicy(role: string): void {
-  const flags = Object.hasOwn(HEAP_FLAGS, role) ? HEAP_FLAGS[role as Role] : [];
-  for (const flag of flags) setFlagsFromString(flag);
+  for (const flag of forRole(HEAP_FLAGS, role)) setFlagsFromString(flag);
 }
 
 /**
@@ -47,10 +50,9 @@ export const START_FLAGS: Record<Role, readonly string[]> = {
 const flagName = (flag: string) => (flag.replace(/^--(no-)?/, '').split('=')[0] ?? '').replaceAll('_', '-');
 
 /** `role`'s start flags that `given` (node's command line) does not set: a flag the operator gave wins. */
-export function missingStartFlags(role: string, given: readonly string[]): string[] {
-  const flags = Object.hasOwn(START_FLAGS, role) ? START_FLAGS[role as Role] : [];
+function missingStartFlags(role: string, given: readonly string[]): string[] {
   const named = new Set(given.map(flagName));
-  return flags.filter((flag) => !named.has(flagName(flag)));
+  return forRole(START_FLAGS, role).filter((flag) => !named.has(flagName(flag)));
 }
 
 /**
