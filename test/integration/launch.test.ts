@@ -6,15 +6,25 @@ import type { Role } from '../../src/config/config.js';
 
 const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
-/** What `script` (an ES module run from the repository's root) prints under `role`'s heap policy, with `flags`. */
-function underPolicy(script: string, role: string, flags: string[] = []): string {
-  const run = spawnSync(process.execPath, [...flags, '--import', 'tsx', '--input-type=module', '-e', script, role], {
+/** Runs `script`, an ES module, from the repository's root through tsx with node's `flags`; it must print no error. */
+function runModule(script: string, { flags = [], args = [], env = process.env }: RunOptions = {}) {
+  const run = spawnSync(process.execPath, [...flags, '--import', 'tsx', '--input-type=module', '-e', script, ...args], {
     cwd: new URL('../..', import.meta.url),
+    env,
     encoding: 'utf8',
   });
   expect(run.stderr).toBe('');
-  return run.stdout;
+  return run;
 }
+interface RunOptions {
+  flags?: string[];
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+}
+
+/** What `script` prints under `role`'s heap policy (the role is its last argument), with `flags`. */
+const underPolicy = (script: string, role: string, flags: string[] = []) =>
+  runModule(script, { flags, args: [role] }).stdout;
 
 describe('how the app is launched', () => {
   it('starts node without flags in npm start and in the image alike: the app adds its role’s', () => {
@@ -28,12 +38,7 @@ describe('how the app is launched', () => {
     const script =
       "import './src/app/heap-first.ts'; console.log(JSON.stringify({ pid: process.pid, flags: process.execArgv }))";
     const started = (role: string, flags: string[] = []) => {
-      const run = spawnSync(process.execPath, [...flags, '--import', 'tsx', '--input-type=module', '-e', script], {
-        cwd: new URL('../..', import.meta.url),
-        env: { ...process.env, ROLE: role },
-        encoding: 'utf8',
-      });
-      expect(run.stderr).toBe('');
+      const run = runModule(script, { flags, env: { ...process.env, ROLE: role } });
       const printed = JSON.parse(run.stdout) as { pid: number; flags: string[] };
       expect(printed.pid).toBe(run.pid); // the same process, not a child
       return printed.flags.filter(
