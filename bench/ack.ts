@@ -2,6 +2,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { setPriority } from 'node:os';
+import { join } from 'node:path';
 import { startPrivateRedis } from '../test/support/private-redis.js';
 import { testEnv } from '../test/support/test-app.js';
 import type { SimulatorCounts } from '../tools/simulator/server.js';
@@ -20,6 +21,14 @@ export const KINDS = (process.env.BENCH_ACK_KINDS ?? 'agent,visitors,reply').spl
 const PROFILE_FLAGS = process.env.BENCH_ACK_PROFILE_DIR
   ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_ACK_PROFILE_DIR}`]
   : [];
+/**
+ * BENCH_ACK_GC_TRACE: a folder where both app processes of each cell write V8's GC trace (`--trace-gc-verbose`:
+ * each collection, its pause and reason, and the spaces after it) with their log, as `<role>-<kind>-<rate>-<variant>.log`.
+ */
+const GC_TRACE_DIR = process.env.BENCH_ACK_GC_TRACE;
+const GC_TRACE_FLAGS = GC_TRACE_DIR ? ['--trace-gc', '--trace-gc-verbose'] : [];
+const gcTraceFile = (cell: string, variant: Variant) =>
+  GC_TRACE_DIR ? join(GC_TRACE_DIR, `${cell}-${variant}.log`) : undefined;
 const RUN_MS = 4_000;
 /**
  * Three runs per variant, interleaved (AB BA AB) so drift on the box affects both alike. The verdict is the median of
@@ -114,9 +123,11 @@ async function cell(
   rate: number,
   role: AckRole,
 ): Promise<AckCell> {
+  const flags = [...PROFILE_FLAGS, ...GC_TRACE_FLAGS];
+  const name = `${role}-${kind}-${rate}`;
   const targets: Record<Variant, Child> = {
-    ours: startAppProcess(role, PROFILE_FLAGS),
-    bare: startAppProcess('web', PROFILE_FLAGS),
+    ours: startAppProcess(role, flags, gcTraceFile(name, 'ours')),
+    bare: startAppProcess('web', flags, gcTraceFile(name, 'bare')),
   };
   // ROLE=web: the work goes to a worker process of its own, at the lowest priority, as if on another machine.
   const worker = role === 'web' ? startAppProcess('worker') : undefined;

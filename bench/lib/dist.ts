@@ -44,8 +44,9 @@ function compileForDist(script: string, benchModules: string[] = ['lib/rpc.ts'])
 /**
  * The app under test (`target.ts`) in a process of its own, run from `dist/` with `role`'s start flags on node's
  * command line (so `target.ts`, which sets the heap policy first as `src/index.ts` does, does not restart it) and the
- * heap policy of `role` (the bare app: `web`). `extraFlags` come after them, so they win.
+ * heap policy of `role` (the bare app: `web`). `extraFlags` come after them, so they win. Its standard output (the
+ * app's log, and what V8's trace flags print) goes nowhere, or to `stdoutFile`.
  */
-export function startAppProcess(role: Role, extraFlags: string[] = []): Child {
-  return startChild(compileForDist('target.ts'), { ROLE: role }, [...START_FLAGS[role], ...extraFlags]);
+export function startAppProcess(role: Role, extraFlags: string[] = [], stdoutFile?: string): Child {
+  return startChild(compileForDist('target.ts'), { ROLE: role }, [...START_FLAGS[role], ...extraFlags], stdoutFile);
 }

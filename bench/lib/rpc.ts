@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,15 +26,23 @@ export interface Child {
 
 /**
  * `script`: a bench file (`target.ts`), run through tsx, or the absolute path of a compiled one (see dist.ts), run by
- * plain node as production runs.
+ * plain node as production runs. The child's standard output goes nowhere, or to `stdoutFile`.
  */
-export function startChild(script: string, env: Record<string, string> = {}, execArgv: string[] = []): Child {
+export function startChild(
+  script: string,
+  env: Record<string, string> = {},
+  execArgv: string[] = [],
+  stdoutFile?: string,
+): Child {
   const compiled = isAbsolute(script);
+  const stdout = stdoutFile ? openSync(stdoutFile, 'w') : 'ignore';
   const child = fork(compiled ? script : fileURLToPath(new URL(`../${script}`, import.meta.url)), [], {
     execArgv: compiled ? execArgv : ['--import', 'tsx', ...execArgv],
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    stdio: ['ignore', stdout, 'inherit', 'ipc'],
   });
+  // The child holds its own copy of the file.
+  if (typeof stdout === 'number') closeSync(stdout);
   let next = 0;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   child.on('message', (message: Reply) => {
