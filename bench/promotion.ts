@@ -1,0 +1,86 @@
+/**
+ * What each Redis client leaves in the old generation per command: `npm run bench:promotion` (Redis on 127.0.0.1:6379,
+ * database 15). BENCHMARKS §1b, "why ours' scavenges promote".
+ *
+ * A child process per client sends SETs of a task-sized value (600 bytes) at 500/s, one at a time as the web role's
+ * enqueues arrive, for RUN_MS, and `v8.GCProfiler` records each young collection: what the old generation gained
+ * across it is what that collection promoted. Divided by the commands sent, that is the bytes each command left for a
+ * full collection to free. `ioredis` is the queue's client (BullMQ's adds), `node-redis` the store's (`@keyv/redis`).
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { GCProfiler } from 'node:v8';
+import { createClient } from '@keyv/redis';
+import { Redis } from 'ioredis';
+import { machine, round, sleep } from './lib/stats.js';
+
+const URL_15 = 'redis://127.0.0.1:6379/15';
+const RATE = 500;
+const RUN_MS = 8_000;
+const WARMUP_MS = 1_000;
+const VALUE = 'x'.repeat(600);
+const CLIENTS = ['ioredis', 'node-redis'] as const;
+type Client = (typeof CLIENTS)[number];
+
+async function connect(
+  client: Client,
+): Promise<{ set: (key: string, value: string) => Promise<unknown>; close: () => Promise<unknown> }> {
+  if (client === 'ioredis') {
+    const redis = new Redis(URL_15, { maxRetriesPerRequest: null });
+    return { set: (key, value) => redis.set(key, value), close: () => redis.quit() };
+  }
+  const redis = createClient({ url: URL_15 });
+  await redis.connect();
+  return { set: (key, value) => redis.set(key, value), close: () => redis.quit() };
+}
+
+/** One client, in this process: bytes promoted per command and the young collections' pauses. */
+async function measure(client: Client) {
+  const redis = await connect(client);
+  const send = async (ms: number) => {
+    let sent = 0;
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      const at = Date.now();
+      await redis.set(`promotion:${sent % 50}`, `${VALUE}${sent}`);
+      sent++;
+      await sleep(Math.max(0, 1000 / RATE - (Date.now() - at)));
+    }
+    return sent;
+  };
+  await send(WARMUP_MS);
+  const profiler = new GCProfiler();
+  profiler.start();
+  const commands = await send(RUN_MS);
+  const { statistics } = profiler.stop() ?? { statistics: [] };
+  await redis.close();
+  const oldSpace = (side: (typeof statistics)[number]['beforeGC']) =>
+    side.heapSpaceStatistics.find((space) => space.spaceName === 'old_space')?.spaceUsedSize ?? 0;
+  const young = statistics.filter((gc) => gc.gcType === 'Scavenge' || gc.gcType === 'MinorMarkSweep');
+  const promoted = young.reduce((sum, gc) => sum + Math.max(0, oldSpace(gc.afterGC) - oldSpace(gc.beforeGC)), 0);
+  const pauses = young.map((gc) => gc.cost / 1000).sort((a, b) => a - b);
+  return {
+    client,
+    commands,
+    youngCollections: young.length,
+    promotedBytesPerCommand: Math.round(promoted / commands),
+    youngPauseMedianMs: round(pauses[Math.floor(pauses.length / 2)] ?? 0),
+    youngPauseMaxMs: round(pauses.at(-1) ?? 0),
+  };
+}
+
+const [only] = process.argv.slice(2);
+if (only) {
+  console.log(JSON.stringify(await measure(only as Client)));
+} else {
+  const rows = CLIENTS.map((client) => {
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), client], {
+      encoding: 'utf8',
+    });
+    if (child.status !== 0) throw new Error(`${client}: ${child.stderr}`);
+    return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}');
+  });
+  console.log(
+    JSON.stringify({ machine: machine(), rate: RATE, runMs: RUN_MS, valueBytes: VALUE.length, rows }, null, 2),
+  );
+}
