@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { GCProfiler } from 'node:v8';
 import { createClient } from '@keyv/redis';
 import { Redis } from 'ioredis';
-import { machine, round, sleep } from './lib/stats.js';
+import { machine, percentile, round, sleep } from './lib/stats.js';
 
 const URL_15 = 'redis://127.0.0.1:6379/15';
 const RATE = 500;
@@ -58,14 +58,14 @@ async function measure(client: Client) {
     side.heapSpaceStatistics.find((space) => space.spaceName === 'old_space')?.spaceUsedSize ?? 0;
   const young = statistics.filter((gc) => gc.gcType === 'Scavenge' || gc.gcType === 'MinorMarkSweep');
   const promoted = young.reduce((sum, gc) => sum + Math.max(0, oldSpace(gc.afterGC) - oldSpace(gc.beforeGC)), 0);
-  const pauses = young.map((gc) => gc.cost / 1000).sort((a, b) => a - b);
+  const pauses = young.map((gc) => gc.cost / 1000);
   return {
     client,
     commands,
     youngCollections: young.length,
     promotedBytesPerCommand: Math.round(promoted / commands),
-    youngPauseMedianMs: round(pauses[Math.floor(pauses.length / 2)] ?? 0),
-    youngPauseMaxMs: round(pauses.at(-1) ?? 0),
+    youngPauseMedianMs: round(percentile(pauses, 50)),
+    youngPauseMaxMs: round(Math.max(0, ...pauses)),
   };
 }
 
