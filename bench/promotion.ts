@@ -77,9 +77,13 @@ if (only) {
   console.log(JSON.stringify(await measure(only as Client)));
 } else {
   const rows = CLIENTS.map((client) => {
-    const child = spawnSync(process.execPath, [...START_FLAGS.web, ...process.execArgv, fileURLToPath(import.meta.url), client], {
-      encoding: 'utf8',
-    });
+    const child = spawnSync(
+      process.execPath,
+      [...START_FLAGS.web, ...process.execArgv, fileURLToPath(import.meta.url), client],
+      {
+        encoding: 'utf8',
+      },
+    );
     if (child.status !== 0) throw new Error(`${client}: ${child.stderr}`);
     return JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}');
   });
