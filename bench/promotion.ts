@@ -5,7 +5,9 @@
  * A child process per client sends SETs of a task-sized value (600 bytes) at 500/s, one at a time as the web role's
  * enqueues arrive, for WARMUP_MS and then RUN_MS, and `v8.GCProfiler` records each young collection of RUN_MS: what
  * the old generation gained across it is what that collection promoted. Divided by the commands sent, that is the bytes each command left for a
- * full collection to free. `ioredis` is the queue's client (BullMQ's adds), `node-redis` the store's (`@keyv/redis`).
+ * full collection to free. `ioredis` is the queue's client (BullMQ's adds), `node-redis` the store's (`@keyv/redis`),
+ * `node-redis-timeout` the same with the 2 s `commandOptions.timeout` the store's client had until `src/store/store.ts`
+ * dropped it (an `AbortSignal.timeout` per command, alive for its 2 s).
  * Each child runs with the web role's start flags (its young generation's size), as the web process does.
  */
 import { spawnSync } from 'node:child_process';
@@ -22,7 +24,7 @@ const RUN_MS = 15_000;
 /** Long enough that the start-up objects the first young collections promote are not counted (BENCHMARKS §1b). */
 const WARMUP_MS = 4_000;
 const VALUE = 'x'.repeat(600);
-const CLIENTS = ['ioredis', 'node-redis'] as const;
+const CLIENTS = ['ioredis', 'node-redis', 'node-redis-timeout'] as const;
 type Client = (typeof CLIENTS)[number];
 
 async function connect(
@@ -32,7 +34,10 @@ async function connect(
     const redis = new Redis(URL_15, { maxRetriesPerRequest: null });
     return { set: (key, value) => redis.set(key, value), close: () => redis.quit() };
   }
-  const redis = createClient({ url: URL_15 });
+  const redis = createClient({
+    url: URL_15,
+    ...(client === 'node-redis-timeout' && { commandOptions: { timeout: 2_000 } }),
+  });
   await redis.connect();
   return { set: (key, value) => redis.set(key, value), close: () => redis.quit() };
 }

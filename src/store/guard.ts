@@ -1,3 +1,4 @@
+import { withDeadline } from '../deadline.js';
 import type { Budget } from './budget.js';
 import { type Store, StoreUnavailableError } from './store.js';
 
@@ -18,15 +19,13 @@ export interface GuardOptions {
  */
 export function guardStore(store: Store, options: GuardOptions): Store {
   const { onError, deadlineMs } = options;
-  // A plain timer, not an aborted `timers/promises` delay: every store call of every poll passes here.
   const bounded = <T>(op: string, result: Promise<T>): Promise<T> => {
     if (!deadlineMs) return result;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      const error = () => reject(new StoreUnavailableError(`The store did not answer ${op} within ${deadlineMs} ms`));
-      timer = setTimeout(error, deadlineMs);
-    });
-    return Promise.race([result, late]).finally(() => clearTimeout(timer));
+    return withDeadline(
+      result,
+      deadlineMs,
+      () => new StoreUnavailableError(`The store did not answer ${op} within ${deadlineMs} ms`),
+    );
   };
   const watch = <T extends object>(target: T, prefix: string): T =>
     new Proxy(target, {
@@ -52,7 +51,7 @@ export function guardStore(store: Store, options: GuardOptions): Store {
     budget: (options) => watch<Budget>(store.budget(options), 'budget'),
     ping: () => bounded('ping', store.ping()),
     scoped: (scope) => guardStore(store.scoped(scope), options),
-    // Not bounded: a scope's keys are deleted in batches (each command has Redis' own timeout), after the ack.
+    // Not bounded: a scope's keys are deleted in batches after the ack, however long a slow Redis takes.
     dropScope: (scope) =>
       store.dropScope(scope).catch((error: unknown) => {
         onError('dropScope');
