@@ -73,10 +73,18 @@ export const laneDefinitions = (retryDelayMs = RETRY_DELAY_MS) => ({
 export const LANES = laneDefinitions();
 
 /**
- * The lanes whose jobs step (`Again`) for as long as a job lives: on Redis they run on the engine's step scheduler
- * (src/queue/step-worker.ts), a few Redis commands a step instead of BullMQ's 27; the others stay on BullMQ.
+ * The lanes that run on the engine's step scheduler on Redis (src/queue/step-worker.ts): the tracking lanes, whose
+ * jobs step (`Again`) for as long as a job lives (a few Redis commands a step instead of BullMQ's 27), and the
+ * lanes of the work doors hand on, whose adds then stay off ioredis on the web role's request path
+ * (src/queue/step-adder.ts). The digests stay on BullMQ, whose job schedulers run them.
  */
-export const STEP_LANES: ReadonlySet<string> = new Set(['polls', 'outcomes', 'refreshes', 'homes']);
+export const STEP_LANES: ReadonlySet<string> = new Set([
+  ...TASK_LANES.filter((lane) => lane !== 'digests'),
+  'polls',
+  'outcomes',
+  'refreshes',
+  'homes',
+]);
 export type LaneDefinitions = typeof LANES;
 
 /** The adding side of every lane, as features hold it. */

@@ -17,6 +17,11 @@ export interface RedisTimings {
   /** How often workers look for jobs whose lock has lapsed. */
   stalledIntervalMs: number;
   connectTimeoutMs: number;
+  /**
+   * An idle step worker looks for due work at least this often: delayed work coming due that another process
+   * added, a lapsed lease, an add whose announcement it missed (step-wakes.ts).
+   */
+  stepIdleMs: number;
 }
 
 export const DEFAULT_REDIS_TIMINGS: RedisTimings = {
@@ -24,6 +29,7 @@ export const DEFAULT_REDIS_TIMINGS: RedisTimings = {
   lockDurationMs: 10_000,
   stalledIntervalMs: 5_000,
   connectTimeoutMs: 5_000,
+  stepIdleMs: 200,
 };
 
 /**
@@ -34,7 +40,7 @@ export const DEFAULT_REDIS_TIMINGS: RedisTimings = {
 const LONGEST_BLOCK_MS = 10_000;
 
 /** Reconnecting after an outage: soon at first, then every 5 s at most (BullMQ's own strategy waits up to 20 s). */
-function reconnectDelayMs(attempt: number): number {
+export function reconnectDelayMs(attempt: number): number {
   return Math.min(250 * attempt, 5_000);
 }
 

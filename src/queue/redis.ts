@@ -23,9 +23,11 @@ import {
 } from './redis-connection.js';
 import { createRedisInspector, queueCache } from './redis-inspector.js';
 import { type LaneWorker, startLaneWorker } from './redis-worker.js';
+import { connectStepAdder, type StepAdder } from './step-adder.js';
 import { stepLane } from './step-lane.js';
 import { keepMovingFromBullMQ } from './step-migration.js';
-import { markStepLane, stepKeys } from './step-store.js';
+import { stepKeys } from './step-store.js';
+import { listenForAdds } from './step-wakes.js';
 import { startStepWorker } from './step-worker.js';
 import { createLaneTotals } from './tracker.js';
 
@@ -51,14 +53,14 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
   const timings = { ...DEFAULT_REDIS_TIMINGS, ...options.timings };
   const where = describeRedisUrl(redisUrl);
   const prefix = queuePrefix(namespace);
-  const connection = await connectQueueRedis(redisUrl, timings, log);
+  const { connection, adder } = await connectAddingSide(redisUrl, timings, log, stepLanes.size > 0);
   const tracker = createLaneTotals(log, options.observer);
   const definitions = new Map<string, LaneDefinition>();
   const queues = new Map<string, Queue>();
   const queueFor = queueCache(queues, connection, prefix, throttledErrors(log, where).error);
   const workers = new Map<string, LaneWorker>();
-  const stepWorkers = new Map<string, ReturnType<typeof startStepWorker>>();
-  const stopMoving: (() => void)[] = [];
+  // Stopped at once on close: moving jobs over from BullMQ, listening for other processes' adds.
+  const stops: (() => void)[] = [];
   // Closing stops taking work at once; adds still land until the workers are done, since running jobs add what
   // follows them (an outcome after a poll, a refresh after an outcome).
   let closing = false;
@@ -84,20 +86,20 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
     ...inspector,
     lane<S extends z.ZodType>(definition: LaneDefinition<S>): Lane<z.infer<S>> {
       register(definition);
-      if (!stepLanes.has(definition.name)) return redisLane(definition, queueFor(definition.name), open);
-      const added = () => stepWorkers.get(definition.name)?.wake();
-      return stepLane(definition, { connection, prefix, open, added });
+      if (!adder || !stepLanes.has(definition.name)) return redisLane(definition, queueFor(definition.name), open);
+      const localWorker = () => wakeable(workers.get(definition.name));
+      return stepLane(definition, { adder, prefix, open, localWorker });
     },
     work<S extends z.ZodType>(definition: LaneDefinition<S>, processor: Processor<z.infer<S>>): void {
       if (closing) throw new QueueUnavailableError('The queue engine is closing');
       register(definition);
       if (workers.has(definition.name)) throw new Error(`Lane ${definition.name} is already worked by this engine`);
       const settings = { ...common, definition, processor: processor as Processor<unknown> };
-      if (stepLanes.has(definition.name)) {
-        const { worker, stop } = workSteps(settings, { connection, open, queue: queueFor(definition.name) });
-        stepWorkers.set(definition.name, worker);
+      if (adder && stepLanes.has(definition.name)) {
+        if (stops.length === 0) stops.push(listenForAdds(common, (lane) => wakeable(workers.get(lane))?.wake()).close);
+        const { worker, stop } = workSteps(settings, { adder, open, queue: queueFor(definition.name) });
         workers.set(definition.name, worker);
-        stopMoving.push(stop);
+        stops.push(stop);
       } else {
         workers.set(definition.name, startLaneWorker(settings));
       }
@@ -110,24 +112,40 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
     async close(deadlineMs) {
       if (closing) return { handedBack: 0, dropped: 0, unstarted: [] };
       closing = true;
-      for (const stop of stopMoving) stop();
+      for (const stop of stops) stop();
       const markClosed = () => {
         closed = true;
       };
-      return closeInOrder([...workers.values()], [...queues.values()], { connection, markClosed }, deadlineMs, timings);
+      const connections = { connection, adder, markClosed };
+      return closeInOrder([...workers.values()], [...queues.values()], connections, deadlineMs, timings);
     },
   };
+}
+
+/** A step worker, which an add wakes (BullMQ's workers are woken by BullMQ). */
+const wakeable = (worker: LaneWorker | undefined) => (worker && 'wake' in worker ? (worker as StepWorker) : undefined);
+type StepWorker = ReturnType<typeof startStepWorker>;
+
+/** The adding side's connections: ioredis for BullMQ's lanes and the inspector, node-redis for step lanes' adds. */
+async function connectAddingSide(redisUrl: string, timings: RedisTimings, log: Logger, steps: boolean) {
+  const connection = await connectQueueRedis(redisUrl, timings, log);
+  if (!steps) return { connection, adder: undefined };
+  const adder = await connectStepAdder(redisUrl, timings, log).catch((error: unknown) => {
+    connection.disconnect();
+    throw error;
+  });
+  return { connection, adder };
 }
 
 /** A step lane worked here: its worker, and what an earlier release left of it on BullMQ moved over. */
 function workSteps(
   settings: Parameters<typeof startStepWorker>[0],
-  { connection, open, queue }: { connection: Redis; open: () => void; queue: Queue },
+  { adder, open, queue }: { adder: StepAdder; open: () => void; queue: Queue },
 ) {
   const { definition, prefix, log } = settings;
   const worker = startStepWorker(settings);
-  void markStepLane(connection, stepKeys(prefix, definition.name)).catch(() => {}); // found by lanes()
-  const lane = stepLane(definition, { connection, prefix, open, added: () => worker.wake() });
+  void adder.mark(stepKeys(prefix, definition.name)).catch(() => {}); // found by lanes()
+  const lane = stepLane(definition, { adder, prefix, open, localWorker: () => worker });
   return { worker, stop: keepMovingFromBullMQ(queue, lane as Lane<unknown>, log) };
 }
 
@@ -182,7 +200,7 @@ function redisLane<S extends z.ZodType>(
 async function closeInOrder(
   workers: LaneWorker[],
   queues: Queue[],
-  { connection, markClosed }: { connection: Redis; markClosed: () => void },
+  { connection, adder, markClosed }: { connection: Redis; adder: StepAdder | undefined; markClosed: () => void },
   deadlineMs: number,
   timings: RedisTimings,
 ): Promise<CloseReport> {
@@ -198,6 +216,7 @@ async function closeInOrder(
   // closing on a stop: a queue's connection that fails to close goes with the process.
   await within(Promise.all(queues.map((queue) => queue.close().catch(() => {}))), timings.commandTimeoutMs);
   connection.disconnect();
+  adder?.close();
   return { handedBack, dropped: 0, unstarted: [] };
 }
 

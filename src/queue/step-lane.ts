@@ -4,24 +4,34 @@ import type { z } from 'zod';
 import type { FailedJob, Lane, LaneCounts, LaneDefinition, QueueInspector } from './engine.js';
 import { checkAddOptions, FAILED_KEPT, parseData, summarise } from './job-rules.js';
 import { unavailable } from './redis-connection.js';
+import type { StepAdder } from './step-adder.js';
 import {
   formatEntry,
-  markStepLane,
   parseEntry,
   parseFailure,
   stepClientName,
   stepKeys,
   stepScripts,
+  stepWakeChannel,
 } from './step-store.js';
+
+/** Where a step lane's adds go, and the worker of this process that takes its jobs, if it has one. */
+export interface StepLaneOptions {
+  adder: StepAdder;
+  prefix: string;
+  open: () => void;
+  localWorker: () => { wake(): void } | undefined;
+}
 
 /**
  * The adding side of a step lane (see step-worker.ts for why these lanes are not BullMQ's): one script, four Redis
- * commands, adds a job unless its id is already waiting, delayed or running. `added` is told of each add (the same
- * process's worker then claims at once instead of at its next look).
+ * commands, adds a job unless its id is already waiting, delayed or running. A job due now is claimed at once: by
+ * this process's worker, woken here, or, when this process works no such lane (the web role), by the workers of
+ * the others, woken through the wake channel (step-wakes.ts).
  */
 export function stepLane<S extends z.ZodType>(
   definition: LaneDefinition<S>,
-  { connection, prefix, open, added }: { connection: Redis; prefix: string; open: () => void; added: () => void },
+  { adder, prefix, open, localWorker }: StepLaneOptions,
 ): Lane<z.infer<S>> {
   const keys = stepKeys(prefix, definition.name);
   let marked = false;
@@ -31,24 +41,14 @@ export function stepLane<S extends z.ZodType>(
       const json = JSON.stringify(parseData(definition, data));
       const { id = randomUUID(), delayMs = 0 } = checkAddOptions(options);
       open();
-      const now = Date.now();
-      const entry = formatEntry({ tries: 0, takeovers: 0, readyAt: now + delayMs, token: '', json });
-      try {
-        if (!marked) await markStepLane(connection, keys);
-        marked = true;
-        await stepScripts(connection).stepAdd(
-          keys.jobs,
-          keys.due,
-          keys.failed,
-          keys.failures,
-          id,
-          entry,
-          now + delayMs,
-        );
-      } catch (error) {
-        throw unavailable(error);
-      }
-      added();
+      const dueAt = Date.now() + delayMs;
+      const entry = formatEntry({ tries: 0, takeovers: 0, readyAt: dueAt, token: '', json });
+      const worker = localWorker();
+      const wake = worker === undefined && delayMs === 0 ? stepWakeChannel(prefix) : '';
+      if (!marked) await adder.mark(keys);
+      marked = true;
+      await adder.add(keys, { id, entry, dueAt }, definition.name, wake);
+      worker?.wake();
     },
     schedule: () => Promise.reject(new Error(`Lane ${definition.name} runs steps: it takes no schedulers`)),
     unschedule: async () => false,

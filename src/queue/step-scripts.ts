@@ -32,12 +32,15 @@ end
 
 /**
  * Adds a job unless its id is waiting, delayed or running (then nothing changes); a failed job of that id leaves the
- * failed set for it. KEYS: jobs, due, failed, failures. ARGV: id, entry, dueAt. Returns 1 when added.
+ * failed set for it. An added job is announced as the lane's name on the wake channel, when one is given (the
+ * workers of other processes then claim it at once). KEYS: jobs, due, failed, failures. ARGV: id, entry, dueAt,
+ * wake channel or '', lane. Returns 1 when added.
  */
 export const ADD = `
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 if redis.call('ZREM', KEYS[3], ARGV[1]) == 1 then redis.call('HDEL', KEYS[4], ARGV[1]) end
+if ARGV[4] ~= '' then redis.call('PUBLISH', ARGV[4], ARGV[5]) end
 return 1
 `;
 

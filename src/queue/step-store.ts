@@ -1,5 +1,5 @@
 import type { Redis, Result } from 'ioredis';
-import { ADD, CYCLE, DISCARD, RENEW, RETRY_FAILED } from './step-scripts.js';
+import { CYCLE, DISCARD, RENEW, RETRY_FAILED } from './step-scripts.js';
 
 /** Where a step lane lives on Redis, and the scripts that change it (step-scripts.ts says what each holds). */
 export interface StepKeys {
@@ -29,8 +29,8 @@ export function stepKeys(prefix: string, lane: string): StepKeys {
   };
 }
 
-/** Marks a lane as a step lane where `lanes()` looks (a field of BullMQ's meta hash, harmless to BullMQ). */
-export const markStepLane = (redis: Redis, keys: StepKeys) => redis.hset(keys.meta, 'steps', '1');
+/** Where an add that another process's workers should claim at once is announced (the lane's name; step-wakes.ts). */
+export const stepWakeChannel = (prefix: string) => `${prefix}:steps:added`;
 
 /** The name a step worker's connection carries, so CLIENT LIST tells how many workers take the lane. */
 export const stepClientName = (prefix: string, lane: string) => `${prefix}:${lane}:steps`;
@@ -93,10 +93,10 @@ export interface CycleResult {
 
 type Args = (string | number)[];
 
-// The step scheduler's scripts as ioredis commands (ioredis' documented way to type `defineCommand`).
+// The workers' scripts as ioredis commands (ioredis' documented way to type `defineCommand`); adds go through
+// step-adder.ts.
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    stepAdd(...args: Args): Result<number, Context>;
     stepCycle(...args: Args): Result<[number[], CycleResult['claimed'], CycleResult['unrun'], string], Context>;
     stepRenew(...args: Args): Result<number, Context>;
     stepRetryFailed(...args: Args): Result<number, Context>;
@@ -109,7 +109,6 @@ const scripted = new WeakSet<Redis>();
 /** The scripts on `redis` (sent once, then run by their digest: EVALSHA). */
 export function stepScripts(redis: Redis): Redis {
   if (!scripted.has(redis)) {
-    redis.defineCommand('stepAdd', { numberOfKeys: 4, lua: ADD });
     redis.defineCommand('stepCycle', { numberOfKeys: 5, lua: CYCLE });
     redis.defineCommand('stepRenew', { numberOfKeys: 2, lua: RENEW });
     redis.defineCommand('stepRetryFailed', { numberOfKeys: 4, lua: RETRY_FAILED });

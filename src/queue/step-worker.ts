@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Again, type JobMeta, PermanentJobError } from './engine.js';
 import { errorText, HANDED_BACK, parseData, retryDelayMs, runProcessor, untilAborted } from './job-rules.js';
-import { throttledErrors } from './redis-connection.js';
+import { reconnectDelayMs, throttledErrors } from './redis-connection.js';
 import type { LaneWorker, LaneWorkerOptions } from './redis-worker.js';
 import { failedKept } from './step-lane.js';
 import {
@@ -30,8 +30,6 @@ import {
 
 /** A step whose worker died more often than this fails without running (as MAX_STALLED in redis-worker.ts). */
 const MAX_TAKEOVERS = 3;
-/** An idle worker looks for due work (added by another process) at least this often. */
-const IDLE_MS = 200;
 /** A finished step waits at most this long for others to settle with it in one round trip. */
 const BATCH_MS = 25;
 const STALLED_ERROR = 'job stalled more than allowable limit';
@@ -76,7 +74,7 @@ class StepWorker implements LaneWorker {
       commandTimeout: timings.commandTimeoutMs,
       connectTimeout: timings.connectTimeoutMs,
       maxRetriesPerRequest: null,
-      retryStrategy: (attempt) => Math.min(250 * attempt, 5_000),
+      retryStrategy: reconnectDelayMs,
     });
     this.#errors = throttledErrors(log, options.where);
     this.#redis.on('error', this.#errors.error);
@@ -165,7 +163,7 @@ class StepWorker implements LaneWorker {
     }
     if (result.claimed.length === limit && limit > 0) return undefined;
     const nextAt = result.nextAt === '' ? Number.POSITIVE_INFINITY : Number(result.nextAt);
-    return Math.min(nextAt, Date.now() + IDLE_MS);
+    return Math.min(nextAt, Date.now() + timings.stepIdleMs);
   }
 
   async #run(item: Running): Promise<void> {

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { createEngine } from '../../src/queue/create.js';
 import { defineLane, type Engine, QueueUnavailableError } from '../../src/queue/engine.js';
 import { createRedisEngine } from '../../src/queue/redis.js';
+import { queuePrefix } from '../../src/queue/redis-connection.js';
+import { stepWakeChannel } from '../../src/queue/step-store.js';
 import { captureLogs } from '../support/logs.js';
 import { dropNamespace, redisAvailable, TEST_REDIS_URL, testNamespace } from '../support/redis.js';
 import { type Connect, expectUnreachableRefused, expectWrongPasswordRefused } from '../support/redis-refusals.js';
@@ -101,6 +103,29 @@ describe.skipIf(!redisAvailable)('BullMQ engine', () => {
       await older.lane(lanes.work).add({ n: 1 }, { id: 'old-shape' });
       const failed = await eventually(async () => (await newer.failed('work'))[0], 8_000, 'the failure');
       expect(failed).toMatchObject({ id: 'old-shape', attempts: 1, error: expect.stringContaining('count') });
+    });
+
+    it('on the step scheduler, a worker claims what a web instance adds at once, not at its next idle look', async () => {
+      const steps = { redisUrl: TEST_REDIS_URL, namespace, log: captureLogs().log, stepLanes: STEP_TEST_LANES };
+      const web = await createRedisEngine({ ...steps, timings: TEST_TIMINGS });
+      // A worker that would not look for due work by itself for ten minutes.
+      const worker = await createRedisEngine({ ...steps, timings: { ...TEST_TIMINGS, stepIdleMs: 600_000 } });
+      opened.push(web, worker);
+      const ran: string[] = [];
+      worker.work(lanes.work, async (_data, meta) => {
+        ran.push(meta.id);
+      });
+      const channel = stepWakeChannel(queuePrefix(namespace));
+      const redis = await createClient({ url: TEST_REDIS_URL }).connect();
+      await eventually(async () => (await redis.pubSubNumSub(channel))[channel] === 1, 8_000, 'the worker listening');
+      await redis.close();
+      // Work due later is not announced: the worker does not see it come due.
+      await web.lane(lanes.work).add({ n: 1 }, { id: 'later', delayMs: 50 });
+      await sleep(1_000);
+      expect(ran).toEqual([]);
+      await web.lane(lanes.work).add({ n: 2 }, { id: 'now' });
+      await eventually(() => ran.length === 2, 5_000, 'both claimed once the add was announced');
+      expect(ran.sort()).toEqual(['later', 'now']);
     });
 
     it('moves what an earlier release left of a step lane on BullMQ to the step scheduler, ids and due times kept', async () => {

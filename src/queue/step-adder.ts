@@ -1,0 +1,80 @@
+import { type CommandParser, createClient, defineScript } from '@redis/client';
+import { withDeadline } from '../deadline.js';
+import type { Logger } from '../log.js';
+import { describeRedisUrl } from '../store/redis-settings.js';
+import { QueueUnavailableError } from './engine.js';
+import { type RedisTimings, reconnectDelayMs, throttledErrors, unavailable } from './redis-connection.js';
+import { ADD } from './step-scripts.js';
+import type { StepKeys } from './step-store.js';
+
+/** A job to add to a step lane: its entry (step-store.ts) and when it is due. */
+export interface StepJob {
+  id: string;
+  entry: string;
+  dueAt: number;
+}
+
+/**
+ * The adding side of the step lanes. Adds go through node-redis, not the queue's ioredis: on Node 24 each ioredis
+ * command leaves about 1.3 KB for a full collection (its promise's executor closure outlives the scavenges), and in
+ * the web role an add follows every command a person types (BENCHMARKS §1b). node-redis bounds only the wait before a
+ * command is written, so each add has its own deadline.
+ */
+export interface StepAdder {
+  /** False when the id is already waiting, delayed or running. `wake`: the channel that tells other processes, or ''. */
+  add(keys: StepKeys, job: StepJob, lane: string, wake: string): Promise<boolean>;
+  /** Marks a lane as a step lane where `lanes()` looks (a field of BullMQ's meta hash, harmless to BullMQ). */
+  mark(keys: StepKeys): Promise<void>;
+  close(): void;
+}
+
+const stepAdd = defineScript({
+  SCRIPT: ADD,
+  NUMBER_OF_KEYS: 4,
+  parseCommand(parser: CommandParser, keys: StepKeys, job: StepJob, lane: string, wake: string) {
+    for (const key of [keys.jobs, keys.due, keys.failed, keys.failures]) parser.pushKey(key);
+    parser.push(job.id, job.entry, String(job.dueAt), wake, lane);
+  },
+  transformReply: (added: unknown) => added === 1,
+});
+
+export async function connectStepAdder(redisUrl: string, timings: RedisTimings, log: Logger): Promise<StepAdder> {
+  const where = describeRedisUrl(redisUrl);
+  let connected = false;
+  const client = createClient({
+    url: redisUrl,
+    scripts: { stepAdd },
+    // Fail at once while disconnected instead of queueing: the caller answers "try again" in time.
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: timings.connectTimeoutMs,
+      // Before the first connection, give up at the first failure and say why (as connectQueueRedis does).
+      reconnectStrategy: (retries, cause) => (connected ? reconnectDelayMs(retries + 1) : cause),
+    },
+  });
+  const errors = throttledErrors(log, where);
+  client.on('error', (error: Error) => connected && errors.error(error));
+  client.on('ready', errors.ready);
+  const bounded = <T>(work: Promise<T>) =>
+    withDeadline(
+      work,
+      timings.commandTimeoutMs,
+      () => new Error(`no answer within ${timings.commandTimeoutMs} ms`),
+    ).catch((error: unknown) => {
+      throw unavailable(error);
+    });
+  try {
+    await withDeadline(client.connect(), timings.connectTimeoutMs, () => new Error('no answer'));
+  } catch (error) {
+    client.destroy();
+    throw new QueueUnavailableError(`Cannot reach Redis at ${where} (check REDIS_URL): ${(error as Error).message}`);
+  }
+  connected = true;
+  return {
+    add: (keys, job, lane, wake) => bounded(client.stepAdd(keys, job, lane, wake)),
+    mark: async (keys) => {
+      await bounded(client.hSet(keys.meta, 'steps', '1'));
+    },
+    close: () => client.destroy(),
+  };
+}
