@@ -1,5 +1,6 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import type { Deps } from '../deps.js';
+import { endsAtAck } from '../slack/after-ack.js';
 import { inWorkspace } from '../workspace.js';
 import { REPORT_BUTTON, reportButton } from './doors/buttons.js';
 import { visitorsCommand } from './doors/command.js';
@@ -7,6 +8,6 @@ import { COMMAND } from './doors/read-command.js';
 
 /** `/visitors` and the report's buttons: a door each; the work they hand on runs in its lane (`visitors-tasks.ts`). */
 export function registerVisitors(app: App, deps: Deps): void {
-  app.command(COMMAND, inWorkspace(deps, visitorsCommand));
+  app.command(COMMAND, endsAtAck(deps.log, COMMAND, inWorkspace(deps, visitorsCommand)));
   app.action<BlockAction<ButtonAction>>(REPORT_BUTTON, inWorkspace(deps, reportButton));
 }

@@ -40,9 +40,10 @@ describe('registerAgent', () => {
     const command = slashCommand({ text: 'Fix the links' });
     const [listener] = listenersOf('command /agent');
     await listener?.({ command, ack: recordingAck().ack, context: await contextFor(OPEN, command) });
-    expect(unit().handed).toEqual([
-      { kind: 'agent.start', data: expect.objectContaining({ prompt: 'Fix the links' }) },
-    ]);
+    // The request ends at the ack (after-ack.ts); the instruction is handed on after it.
+    await expect
+      .poll(() => unit().handed)
+      .toEqual([{ kind: 'agent.start', data: expect.objectContaining({ prompt: 'Fix the links' }) }]);
   });
 
   it('hands `/agent stop` and Slack’s Stop on as agent.stop, with the access rule’s verdict', async () => {
@@ -50,6 +51,7 @@ describe('registerAgent', () => {
     const command = slashCommand({ text: ' Stop ' });
     const [door] = listenersOf('command /agent');
     await door?.({ command, ack: recordingAck().ack, context: await contextFor(OPEN, command) });
+    await expect.poll(() => unit().handed.length).toBe(1);
     const body = {
       type: 'event_callback',
       team_id: 'T1',

@@ -1,0 +1,38 @@
+import type { Logger } from '../log.js';
+
+type Acking = { ack: (...response: never[]) => Promise<void> };
+
+/**
+ * A listener whose request ends at its ack: what it does after the ack goes on apart from Bolt, which would
+ * otherwise hold the request (its body, listener arguments, context and HTTP objects) until the listener returns.
+ * A listener awaiting Redis after its ack kept all of that alive across young collections, which copied and then
+ * promoted it: in the web role at 500/s most of what its scavenges promoted (BENCHMARKS §1b). The listener keeps what
+ * it reads; the ack itself is let go once sent. A failure before the ack is Bolt's, as before; one after it is
+ * logged as Bolt's error handler logs a listener's (`slack.listener_error`), with the door.
+ */
+export function endsAtAck<A extends Acking>(
+  log: Pick<Logger, 'error'>,
+  door: string,
+  listener: (args: A) => Promise<void>,
+): (args: A) => Promise<void> {
+  return (args) =>
+    new Promise<void>((resolve, reject) => {
+      let unsent: A['ack'] | undefined = args.ack;
+      let acked = false;
+      const ack = (async (...response: never[]) => {
+        const send = unsent;
+        unsent = undefined;
+        try {
+          await send?.(...response);
+        } finally {
+          acked = true;
+          resolve();
+        }
+      }) as A['ack'];
+      listener({ ...args, ack }).then(resolve, (error: unknown) => {
+        if (!acked) return reject(error);
+        const { name, code, message } = error as Error & { code?: string };
+        log.error('slack.listener_error', { door, name, code, error: message });
+      });
+    });
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { endsAtAck } from '../../../src/slack/after-ack.js';
+import { captureLogs } from '../../support/logs.js';
+
+/** A listener's arguments: an ack that records what it sent, and the command it came with. */
+function args() {
+  const sent: unknown[] = [];
+  return { sent, args: { ack: async (response?: unknown) => void sent.push(response), command: { text: 'hi' } } };
+}
+
+/** A promise and what settles it, for work that waits until the test lets it go. */
+function gate() {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+describe('endsAtAck', () => {
+  it('ends the request at the ack while the listener goes on with what it read', async () => {
+    const { sent, args: given } = args();
+    const later = gate();
+    const done: string[] = [];
+    const listener = endsAtAck(captureLogs().log, '/visitors', async ({ ack, command }: typeof given) => {
+      await ack({ text: 'on it' } as never);
+      await later.opened;
+      done.push(command.text);
+    });
+    await listener(given);
+    expect(sent).toEqual([{ text: 'on it' }]);
+    expect(done).toEqual([]);
+    later.open();
+    await expect.poll(() => done).toEqual(['hi']);
+  });
+
+  it('leaves a failure before the ack to Bolt, and logs one after it with the door', async () => {
+    const before = captureLogs();
+    const failing = endsAtAck(before.log, '/agent', async () => {
+      throw new Error('no ack');
+    });
+    await expect(failing(args().args)).rejects.toThrow('no ack');
+    expect(before.text()).toBe('');
+
+    const after = captureLogs();
+    const late = endsAtAck(after.log, '/agent', async ({ ack }: ReturnType<typeof args>['args']) => {
+      await ack();
+      throw new Error('after the ack');
+    });
+    await late(args().args);
+    await expect.poll(() => after.text()).toContain('"event":"slack.listener_error"');
+    expect(after.text()).toContain('"door":"/agent"');
+    expect(after.text()).toContain('after the ack');
+  });
+
+  it('ends when a listener returns without acking (Bolt then answers the unacked request)', async () => {
+    const { sent, args: given } = args();
+    await endsAtAck(captureLogs().log, '/agent', async () => {})(given);
+    expect(sent).toEqual([]);
+  });
+});
