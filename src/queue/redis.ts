@@ -59,7 +59,7 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
   const queues = new Map<string, Queue>();
   const queueFor = queueCache(queues, connection, prefix, throttledErrors(log, where).error);
   const workers = new Map<string, LaneWorker>();
-  // Stopped at once on close: moving jobs over from BullMQ, listening for other processes' adds.
+  // Stopped at once on close: listening for adds (from the first step lane worked here on), moving from BullMQ.
   const stops: (() => void)[] = [];
   // Closing stops taking work at once; adds still land until the workers are done, since running jobs add what
   // follows them (an outcome after a poll, a refresh after an outcome).
