@@ -38,13 +38,11 @@ export function applyHeapPolicy(role: string): void {
  * old flags' spread and a paced load's CPU a poll about a third more: a young generation of 2 MB semi-spaces (it
  * reached 8 MB under load), no Maglev (its code and compiles), and TurboFan compiling on the main thread (its
  * compiles kept 20 to 30 MB of glibc arenas on V8's threads). The roles that acknowledge Slack keep V8's concurrent
- * compilers and 8 MB semi-spaces. The web role also has no memory reducer: it shrank the heap with full collections
- * of 30 to 40 ms each time traffic paused and resumed, in the acks' tail (BENCHMARKS §1b, "promotion gone"); the heap
- * it keeps instead is the few tens of MB a busy web role uses.
+ * compilers and 8 MB semi-spaces.
  */
 export const START_FLAGS: Record<Role, readonly string[]> = {
   all: ['--max-semi-space-size=8'],
-  web: ['--max-semi-space-size=8', '--no-memory-reducer'],
+  web: ['--max-semi-space-size=8'],
   worker: ['--max-semi-space-size=2', '--no-maglev', '--no-concurrent-recompilation'],
 };
 
