@@ -1,4 +1,5 @@
 import type { Logger } from '../log.js';
+import { logListenerError } from './instrumentation.js';
 
 type Acking = { ack: (...response: never[]) => Promise<void> };
 
@@ -30,9 +31,8 @@ export function endsAtAck<A extends Acking>(
         }
       }) as A['ack'];
       listener({ ...args, ack }).then(resolve, (error: unknown) => {
-        if (!acked) return reject(error);
-        const { name, code, message } = error as Error & { code?: string };
-        log.error('slack.listener_error', { door, name, code, error: message });
+        if (acked) logListenerError(log, error, { door });
+        else reject(error);
       });
     });
 }

@@ -43,6 +43,12 @@ export function requestKind(body: Record<string, unknown>): string {
   return String(body.type ?? 'unknown');
 }
 
+/** A listener's failure, as one line (`slack.listener_error`): Bolt's error handler and `endsAtAck` (after-ack.ts). */
+export function logListenerError(log: Pick<Logger, 'error'>, error: unknown, fields: { door?: string } = {}): void {
+  const { name, code, message } = error as Error & { code?: string };
+  log.error('slack.listener_error', { ...fields, name, code, error: message });
+}
+
 /**
  * Times every request Slack sends (either receiver hands it to `processEvent`): one `slack.request` line at
  * info with its kind, ack time and outcome, and the same in metrics; and is Bolt's error handler, which logs a
@@ -53,9 +59,8 @@ export function requestKind(body: Record<string, unknown>): string {
 export function observeRequests(bolt: App, log: Logger, metrics: Metrics): void {
   const failed = new WeakSet<object>();
   bolt.error(async ({ error, body }: { error: Error & { code?: string }; body: unknown }) => {
-    const { code, message, name } = error;
     if (typeof body === 'object' && body !== null) failed.add(body);
-    log.error('slack.listener_error', { name, code, error: message });
+    logListenerError(log, error);
   });
   const process = bolt.processEvent.bind(bolt);
   bolt.processEvent = async (event) => {
