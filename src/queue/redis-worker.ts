@@ -29,6 +29,8 @@ export interface LaneWorker {
   handBack(): number;
   /** Drops the connections without waiting (after a close that did not end in time). */
   disconnect(): Promise<void>;
+  /** Looks for due work at once: a step worker told of an add (BullMQ's workers wait on their own fetch). */
+  wake?(): void;
 }
 
 /** A BullMQ Worker on one lane, running plain processors and counting what they did. */

@@ -87,7 +87,7 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
     lane<S extends z.ZodType>(definition: LaneDefinition<S>): Lane<z.infer<S>> {
       register(definition);
       if (!adder || !stepLanes.has(definition.name)) return redisLane(definition, queueFor(definition.name), open);
-      const localWorker = () => wakeable(workers.get(definition.name));
+      const localWorker = () => workers.get(definition.name);
       return stepLane(definition, { adder, prefix, open, localWorker });
     },
     work<S extends z.ZodType>(definition: LaneDefinition<S>, processor: Processor<z.infer<S>>): void {
@@ -96,7 +96,7 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
       if (workers.has(definition.name)) throw new Error(`Lane ${definition.name} is already worked by this engine`);
       const settings = { ...common, definition, processor: processor as Processor<unknown> };
       if (adder && stepLanes.has(definition.name)) {
-        if (stops.length === 0) stops.push(listenForAdds(common, (lane) => wakeable(workers.get(lane))?.wake()).close);
+        if (stops.length === 0) stops.push(listenForAdds(common, (lane) => workers.get(lane)?.wake?.()).close);
         const { worker, stop } = workSteps(settings, { adder, open, queue: queueFor(definition.name) });
         workers.set(definition.name, worker);
         stops.push(stop);
@@ -121,10 +121,6 @@ export async function createRedisEngine(options: RedisEngineOptions): Promise<En
     },
   };
 }
-
-/** A step worker, which an add wakes (BullMQ's workers are woken by BullMQ). */
-const wakeable = (worker: LaneWorker | undefined) => (worker && 'wake' in worker ? (worker as StepWorker) : undefined);
-type StepWorker = ReturnType<typeof startStepWorker>;
 
 /** The adding side's connections: ioredis for BullMQ's lanes and the inspector, node-redis for step lanes' adds. */
 async function connectAddingSide(redisUrl: string, timings: RedisTimings, log: Logger, steps: boolean) {

@@ -20,7 +20,7 @@ export interface StepLaneOptions {
   adder: StepAdder;
   prefix: string;
   open: () => void;
-  localWorker: () => { wake(): void } | undefined;
+  localWorker: () => { wake?(): void } | undefined;
 }
 
 /**
@@ -48,7 +48,7 @@ export function stepLane<S extends z.ZodType>(
       if (!marked) await adder.mark(keys);
       marked = true;
       await adder.add(keys, { id, entry, dueAt }, definition.name, wake);
-      worker?.wake();
+      worker?.wake?.();
     },
     schedule: () => Promise.reject(new Error(`Lane ${definition.name} runs steps: it takes no schedulers`)),
     unschedule: async () => false,
