@@ -1,13 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { inject } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** An empty working directory: the entry point loads `.env` from its working directory, and a test's must not. */
-export const CLEAN_CWD = mkdtempSync(join(tmpdir(), 'app-process-'));
+export const CLEAN_CWD = inject('cleanCwd');
 
 /** Which entry point runs: the source through tsx, or the compiled `dist/index.js` that `npm start` runs. */
 export type Entry = 'src' | 'dist';

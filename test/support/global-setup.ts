@@ -1,15 +1,26 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { probeRedis, redisVerdict, TEST_REDIS_URL } from './redis-probe.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     redisAvailable: boolean;
+    /** An empty working directory for spawned entry points (app-process.ts), removed after the run. */
+    cleanCwd: string;
   }
 }
 
-/** Probes Redis once per run: the Redis suites are skipped with one line saying why, or the run fails in CI. */
-export default async function setup(project: TestProject): Promise<void> {
+/**
+ * Probes Redis once per run: the Redis suites are skipped with one line saying why, or the run fails in CI. Makes
+ * the empty working directory spawned entry points share, and removes it at the end.
+ */
+export default async function setup(project: TestProject): Promise<() => void> {
   const verdict = redisVerdict(TEST_REDIS_URL, await probeRedis(TEST_REDIS_URL), process.env);
   if (!verdict.available) console.warn(verdict.skipLine);
   project.provide('redisAvailable', verdict.available);
+  const cleanCwd = mkdtempSync(join(tmpdir(), 'app-process-'));
+  project.provide('cleanCwd', cleanCwd);
+  return () => rmSync(cleanCwd, { recursive: true, force: true });
 }
