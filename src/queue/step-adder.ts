@@ -1,6 +1,7 @@
-import { type CommandParser, createClient, defineScript } from '@redis/client';
+import { type CommandParser, defineScript } from '@redis/client';
 import { withDeadline } from '../deadline.js';
 import type { Logger } from '../log.js';
+import { connectNodeRedis } from '../store/node-redis.js';
 import { describeRedisUrl } from '../store/redis-settings.js';
 import { QueueUnavailableError } from './engine.js';
 import { type RedisTimings, reconnectDelayMs, throttledErrors, unavailable } from './redis-connection.js';
@@ -40,21 +41,7 @@ const stepAdd = defineScript({
 
 export async function connectStepAdder(redisUrl: string, timings: RedisTimings, log: Logger): Promise<StepAdder> {
   const where = describeRedisUrl(redisUrl);
-  let connected = false;
-  const client = createClient({
-    url: redisUrl,
-    scripts: { stepAdd },
-    // Fail at once while disconnected instead of queueing: the caller answers "try again" in time.
-    disableOfflineQueue: true,
-    socket: {
-      connectTimeout: timings.connectTimeoutMs,
-      // Before the first connection, give up at the first failure and say why (as connectQueueRedis does).
-      reconnectStrategy: (retries, cause) => (connected ? reconnectDelayMs(retries + 1) : cause),
-    },
-  });
   const errors = throttledErrors(log, where);
-  client.on('error', (error: Error) => connected && errors.error(error));
-  client.on('ready', errors.ready);
   const bounded = <T>(work: Promise<T>) =>
     withDeadline(
       work,
@@ -63,13 +50,16 @@ export async function connectStepAdder(redisUrl: string, timings: RedisTimings, 
     ).catch((error: unknown) => {
       throw unavailable(error);
     });
-  try {
-    await withDeadline(client.connect(), timings.connectTimeoutMs, () => new Error('no answer'));
-  } catch (error) {
-    client.destroy();
+  const client = await connectNodeRedis({
+    url: redisUrl,
+    connectTimeoutMs: timings.connectTimeoutMs,
+    reconnectDelayMs,
+    onError: errors.error,
+    onReady: errors.ready,
+    scripts: { stepAdd },
+  }).catch((error: unknown) => {
     throw new QueueUnavailableError(`Cannot reach Redis at ${where} (check REDIS_URL): ${(error as Error).message}`);
-  }
-  connected = true;
+  });
   return {
     add: (keys, job, lane, wake) => bounded(client.stepAdd(keys, job, lane, wake)),
     mark: async (keys) => {

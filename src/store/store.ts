@@ -1,5 +1,5 @@
 import { KeyvCacheableMemory } from '@cacheable/memory';
-import KeyvRedis, { createClient, type KeyvRedisOptions, type RedisClientType } from '@keyv/redis';
+import KeyvRedis, { type KeyvRedisOptions, type RedisClientType } from '@keyv/redis';
 import { Keyv } from 'keyv';
 import { DEFAULT_STORE_NAMESPACE } from '../config/config.js';
 import type { Logger } from '../log.js';
@@ -10,6 +10,7 @@ import { MemoryJobStore } from './jobs-memory.js';
 import { RedisJobStore } from './jobs-redis.js';
 import { keys, namespaced } from './keys.js';
 import { migrateV1 } from './migrate-v1.js';
+import { connectNodeRedis } from './node-redis.js';
 import { checkRedisSettings, describeRedisUrl } from './redis-settings.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -205,38 +206,16 @@ class ClosableKeyvRedis extends KeyvRedis<unknown> {
 
 async function connectRedis(redisUrl: string, log: Logger): Promise<RedisClientType> {
   const where = describeRedisUrl(redisUrl);
-  const client: RedisClientType = createClient({
-    url: redisUrl,
-    // Fail commands at once while disconnected instead of queueing them: Slack must get an answer in time.
-    disableOfflineQueue: true,
-    // No `commandOptions.timeout`: node-redis makes an `AbortSignal.timeout` per command for it, which lives its full
-    // 2 s and promotes about 0.8 KB a command (BENCHMARKS §1b), and it bounds only the wait before a command is
-    // written. The guard (guard.ts) bounds every operation of the app's store instead.
-    socket: {
-      connectTimeout: CONNECT_TIMEOUT_MS,
-      // Before the first connection, give up at the first failure (refused, wrong password) and say why.
-      reconnectStrategy: (retries, cause) => (connected ? Math.min(100 * 2 ** retries, 5_000) : cause),
-    },
-  });
-  let connected = false;
-  client.on('error', (error: Error) => {
-    if (connected) log.warn('store.redis_error', { where, error: error.message });
-  });
-  client.on('ready', () => connected && log.info('store.redis_ready', { where }));
-  const timeout = new Promise<never>((_, reject) =>
-    setTimeout(
-      () => reject(new StoreUnavailableError(`Cannot reach Redis at ${where} (check REDIS_URL)`)),
-      CONNECT_TIMEOUT_MS,
-    ).unref(),
-  );
   try {
-    await Promise.race([client.connect(), timeout]);
+    // Every operation of the app's store is bounded by its guard (guard.ts).
+    return await connectNodeRedis({
+      url: redisUrl,
+      connectTimeoutMs: CONNECT_TIMEOUT_MS,
+      reconnectDelayMs: (attempt) => Math.min(100 * 2 ** (attempt - 1), 5_000),
+      onError: (error) => log.warn('store.redis_error', { where, error: error.message }),
+      onReady: () => log.info('store.redis_ready', { where }),
+    });
   } catch (error) {
-    if (client.isOpen) client.destroy();
-    throw error instanceof StoreUnavailableError
-      ? error
-      : new StoreUnavailableError(`Cannot reach Redis at ${where} (check REDIS_URL): ${(error as Error).message}`);
+    throw new StoreUnavailableError(`Cannot reach Redis at ${where} (check REDIS_URL): ${(error as Error).message}`);
   }
-  connected = true;
-  return client;
 }
