@@ -25,6 +25,8 @@ export interface Metrics {
   serviceResponse(operation: string, status: number | 'timeout' | 'network'): void;
   /** One request from Slack handled: how long until it was acknowledged. */
   slackRequest(kind: string, ackMs: number | undefined, outcome: RequestOutcome): void;
+  /** A listener that threw, before its ack or after it (`/agent` and `/visitors` end their request at the ack). */
+  listenerError(kind: string): void;
   storeError(op: string): void;
   /** The store lost its data: its marker vanished, or a polled job's record was gone. */
   storeDataLost(found: 'marker' | 'record'): void;
@@ -78,6 +80,7 @@ export function createMetrics({ projectLabels = true }: MetricsOptions = {}): Me
   const storeErrors = counter('store_errors_total', 'Store operations that failed', ['op']);
   const dataLost = counter('store_data_lost_total', 'Times the store was found to have lost its data', ['found']);
   const requests = counter('slack_requests_total', 'Requests from Slack handled', ['kind', 'outcome']);
+  const listenerErrors = counter('slack_listener_errors_total', 'Listeners that threw, by request kind', ['kind']);
   const ack = new Histogram({
     name: `${PREFIX}ack_seconds`,
     help: 'Time from receiving a Slack request to acknowledging it, by kind',
@@ -115,6 +118,7 @@ export function createMetrics({ projectLabels = true }: MetricsOptions = {}): Me
       countRequest(kind, outcome);
       if (ackMs !== undefined) observeAck(kind, ackMs);
     },
+    listenerError: guarded('slack_listener_errors_total', (kind: string) => listenerErrors.inc({ kind })),
     storeError: guarded('store_errors_total', (op: string) => storeErrors.inc({ op })),
     storeDataLost: guarded('store_data_lost_total', (found: 'marker' | 'record') => dataLost.inc({ found })),
     observe(value) {

@@ -23,7 +23,7 @@ import { SHORTCUT_ID } from './shortcut-modal.js';
 export function registerAgent(app: App, root: Deps, reportBeside: ReportBeside): void {
   // Middleware, ahead of every listener: it takes the pane's events and every person's message in a DM thread.
   app.assistant(assistantPane(root, reportBeside));
-  app.command('/agent', endsAtAck(root.log, '/agent', inWorkspace(root, agentCommand)));
+  app.command('/agent', endsAtAck(root, '/agent', inWorkspace(root, agentCommand)));
   app.event('app_mention', inWorkspace(root, mention));
   app.event(
     'message',

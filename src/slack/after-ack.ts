@@ -1,5 +1,6 @@
 import type { Logger } from '../log.js';
-import { logListenerError } from './instrumentation.js';
+import type { Metrics } from '../metrics.js';
+import { listenerFailed } from './instrumentation.js';
 
 type Acking = { ack: (...response: never[]) => Promise<void> };
 
@@ -9,10 +10,10 @@ type Acking = { ack: (...response: never[]) => Promise<void> };
  * A listener awaiting Redis after its ack kept all of that alive across young collections, which copied and then
  * promoted it: in the web role at 500/s most of what its scavenges promoted (BENCHMARKS §1b). The listener keeps what
  * it reads; the ack itself is let go once sent. A failure before the ack is Bolt's, as before; one after it is
- * logged as Bolt's error handler logs a listener's (`slack.listener_error`), with the door.
+ * logged and counted as Bolt's error handler does a listener's (`listenerFailed`), with the door as its kind.
  */
 export function endsAtAck<A extends Acking>(
-  log: Pick<Logger, 'error'>,
+  deps: { log: Pick<Logger, 'error'>; metrics: Metrics },
   door: string,
   listener: (args: A) => Promise<void>,
 ): (args: A) => Promise<void> {
@@ -31,7 +32,7 @@ export function endsAtAck<A extends Acking>(
         }
       }) as A['ack'];
       listener({ ...args, ack }).then(resolve, (error: unknown) => {
-        if (acked) logListenerError(log, error, { door });
+        if (acked) listenerFailed(deps, door, error);
         else reject(error);
       });
     });

@@ -43,10 +43,14 @@ export function requestKind(body: Record<string, unknown>): string {
   return String(body.type ?? 'unknown');
 }
 
-/** A listener's failure, as one line (`slack.listener_error`): Bolt's error handler and `endsAtAck` (after-ack.ts). */
-export function logListenerError(log: Pick<Logger, 'error'>, error: unknown, fields: { door?: string } = {}): void {
+/**
+ * A listener's failure: one line (`slack.listener_error`) and `slack_listener_errors_total`. From Bolt's error handler
+ * and from `endsAtAck` (after-ack.ts), whose failures after the ack come when Bolt has already let the request go.
+ */
+export function listenerFailed(deps: { log: Pick<Logger, 'error'>; metrics: Metrics }, kind: string, error: unknown) {
   const { name, code, message } = error as Error & { code?: string };
-  log.error('slack.listener_error', { ...fields, name, code, error: message });
+  deps.log.error('slack.listener_error', { kind, name, code, error: message });
+  deps.metrics.listenerError(kind);
 }
 
 /**
@@ -59,8 +63,9 @@ export function logListenerError(log: Pick<Logger, 'error'>, error: unknown, fie
 export function observeRequests(bolt: App, log: Logger, metrics: Metrics): void {
   const failed = new WeakSet<object>();
   bolt.error(async ({ error, body }: { error: Error & { code?: string }; body: unknown }) => {
-    if (typeof body === 'object' && body !== null) failed.add(body);
-    logListenerError(log, error);
+    const known = typeof body === 'object' && body !== null;
+    if (known) failed.add(body);
+    listenerFailed({ log, metrics }, known ? requestKind(body as Record<string, unknown>) : 'unknown', error);
   });
   const process = bolt.processEvent.bind(bolt);
   bolt.processEvent = async (event) => {

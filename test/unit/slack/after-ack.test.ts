@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createMetrics } from '../../../src/metrics.js';
 import { endsAtAck } from '../../../src/slack/after-ack.js';
 import { captureLogs } from '../../support/logs.js';
 
@@ -6,6 +7,11 @@ import { captureLogs } from '../../support/logs.js';
 function args() {
   const sent: unknown[] = [];
   return { sent, args: { ack: async (response?: unknown) => void sent.push(response), command: { text: 'hi' } } };
+}
+
+/** What endsAtAck logs and counts to. */
+function observed(logs = captureLogs()) {
+  return { log: logs.log, metrics: createMetrics() };
 }
 
 /** A promise and what settles it, for work that waits until the test lets it go. */
@@ -22,7 +28,7 @@ describe('endsAtAck', () => {
     const { sent, args: given } = args();
     const later = gate();
     const done: string[] = [];
-    const listener = endsAtAck(captureLogs().log, '/visitors', async ({ ack, command }: typeof given) => {
+    const listener = endsAtAck(observed(), '/visitors', async ({ ack, command }: typeof given) => {
       await ack({ text: 'on it' } as never);
       await later.opened;
       done.push(command.text);
@@ -34,28 +40,30 @@ describe('endsAtAck', () => {
     await expect.poll(() => done).toEqual(['hi']);
   });
 
-  it('leaves a failure before the ack to Bolt, and logs one after it with the door', async () => {
+  it('leaves a failure before the ack to Bolt, and logs and counts one after it with the door', async () => {
     const before = captureLogs();
-    const failing = endsAtAck(before.log, '/agent', async () => {
+    const failing = endsAtAck(observed(before), '/agent', async () => {
       throw new Error('no ack');
     });
     await expect(failing(args().args)).rejects.toThrow('no ack');
     expect(before.text()).toBe('');
 
     const after = captureLogs();
-    const late = endsAtAck(after.log, '/agent', async ({ ack }: ReturnType<typeof args>['args']) => {
+    const counted = observed(after);
+    const late = endsAtAck(counted, '/agent', async ({ ack }: ReturnType<typeof args>['args']) => {
       await ack();
       throw new Error('after the ack');
     });
     await late(args().args);
     await expect.poll(() => after.text()).toContain('"event":"slack.listener_error"');
-    expect(after.text()).toContain('"door":"/agent"');
+    expect(after.text()).toContain('"kind":"/agent"');
     expect(after.text()).toContain('after the ack');
+    expect(await counted.metrics.render()).toContain('mintlify_slack_slack_listener_errors_total{kind="/agent"} 1');
   });
 
   it('ends when a listener returns without acking (Bolt then answers the unacked request)', async () => {
     const { sent, args: given } = args();
-    await endsAtAck(captureLogs().log, '/agent', async () => {})(given);
+    await endsAtAck(observed(), '/agent', async () => {})(given);
     expect(sent).toEqual([]);
   });
 });

@@ -46,7 +46,9 @@ describe('observeRequests', () => {
     const listenerErrors = app.captured.lines.filter((line) => line.includes('slack.listener_error'));
     expect(listenerErrors).toHaveLength(1);
     expect(listenerErrors[0]).toContain('E_TEST');
+    expect(listenerErrors[0]).toContain('"kind":"/boom"');
     const text = await app.metrics.registry.metrics();
+    expect(text).toContain('mintlify_slack_slack_listener_errors_total{kind="/boom"} 1');
     expect(text).toContain('mintlify_slack_slack_requests_total{kind="/boom",outcome="error"} 1');
     expect(text).toContain('mintlify_slack_slack_requests_total{kind="/ok",outcome="ok"} 2');
   });
