@@ -24,10 +24,14 @@ export function registerAgent(app: App, root: Deps, reportBeside: ReportBeside):
   // Middleware, ahead of every listener: it takes the pane's events and every person's message in a DM thread.
   app.assistant(assistantPane(root, reportBeside));
   app.command('/agent', endsAtAck(root, '/agent', inWorkspace(root, agentCommand)));
-  app.event('app_mention', inWorkspace(root, mention));
+  app.event('app_mention', endsAtAck(root, 'event:app_mention', inWorkspace(root, mention)));
   app.event(
     'message',
-    inWorkspace(root, (deps, args: Parameters<typeof message>[1]) => message(deps, args, reportBeside)),
+    endsAtAck(
+      root,
+      'event:message',
+      inWorkspace(root, (deps, args: Parameters<typeof message>[1]) => message(deps, args, reportBeside)),
+    ),
   );
   app.event('app_home_opened', inWorkspace(root, messagesTabOpened));
   app.event('app_context_changed', inWorkspace(root, contextChanged));

@@ -2,15 +2,17 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { listenerFailed } from './instrumentation.js';
 
-type Acking = { ack: (...response: never[]) => Promise<void> };
+/** A listener's arguments: an ack to send, or none for an event (Bolt acknowledges events before any listener). */
+type Acking = { ack?: (...response: never[]) => Promise<void> };
 
 /**
  * A listener whose request ends at its ack: what it does after the ack goes on apart from Bolt, which would
  * otherwise hold the request (its body, listener arguments, context and HTTP objects) until the listener returns.
  * A listener awaiting Redis after its ack kept all of that alive across young collections, which copied and then
  * promoted it: in the web role at 500/s most of what its scavenges promoted (BENCHMARKS §1b). The listener keeps what
- * it reads; the ack itself is let go once sent. A failure before the ack is Bolt's, as before; one after it is
- * logged and counted as Bolt's error handler does a listener's (`listenerFailed`), with the door as its kind.
+ * it reads; the ack itself is let go once sent. An event's request ends as its listener starts, Bolt having acked it.
+ * A failure before the ack is Bolt's, as before; one after it is logged and counted as Bolt's error handler does a
+ * listener's (`listenerFailed`), with the door as its kind.
  */
 export function endsAtAck<A extends Acking>(
   deps: { log: Pick<Logger, 'error'>; metrics: Metrics },
@@ -20,7 +22,8 @@ export function endsAtAck<A extends Acking>(
   return (args) =>
     new Promise<void>((resolve, reject) => {
       let unsent: A['ack'] | undefined = args.ack;
-      let acked = false;
+      let acked = unsent === undefined;
+      if (acked) resolve();
       const ack = (async (...response: never[]) => {
         const send = unsent;
         unsent = undefined;
@@ -31,7 +34,7 @@ export function endsAtAck<A extends Acking>(
           resolve();
         }
       }) as A['ack'];
-      listener({ ...args, ack }).then(resolve, (error: unknown) => {
+      listener(acked ? args : { ...args, ack }).then(resolve, (error: unknown) => {
         if (acked) listenerFailed(deps, door, error);
         else reject(error);
       });

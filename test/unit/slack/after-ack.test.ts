@@ -61,6 +61,28 @@ describe('endsAtAck', () => {
     expect(await counted.metrics.render()).toContain('mintlify_slack_slack_listener_errors_total{kind="/agent"} 1');
   });
 
+  it('ends an event’s request as its listener starts (Bolt acked it already), and logs and counts its failure', async () => {
+    const logs = captureLogs();
+    const counted = observed(logs);
+    const later = gate();
+    const done: string[] = [];
+    const listener = endsAtAck(
+      counted,
+      'event:message',
+      async ({ event }: { event: { text: string }; ack?: undefined }) => {
+        await later.opened;
+        done.push(event.text);
+        throw new Error('after the event');
+      },
+    );
+    await listener({ event: { text: 'a reply' } });
+    expect(done).toEqual([]);
+    later.open();
+    await expect.poll(() => logs.text()).toContain('after the event');
+    expect(done).toEqual(['a reply']);
+    expect(await counted.metrics.render()).toContain('slack_listener_errors_total{kind="event:message"} 1');
+  });
+
   it('ends when a listener returns without acking (Bolt then answers the unacked request)', async () => {
     const { sent, args: given } = args();
     await endsAtAck(observed(), '/agent', async () => {})(given);
