@@ -25,7 +25,7 @@ export interface Metrics {
   serviceResponse(operation: string, status: number | 'timeout' | 'network'): void;
   /** One request from Slack handled: how long until it was acknowledged. */
   slackRequest(kind: string, ackMs: number | undefined, outcome: RequestOutcome): void;
-  /** A listener that threw, before its ack or after it (`/agent` and `/visitors` end their request at the ack). */
+  /** A listener that threw, before its ack or after it (the doors of `endsAtAck` end their request at the ack). */
   listenerError(kind: string): void;
   storeError(op: string): void;
   /** The store lost its data: its marker vanished, or a polled job's record was gone. */
