@@ -76,9 +76,11 @@ describe('registerAgent', () => {
       threadTs: '1700000000.000100',
     }).events;
     const [direct] = say(unit().slack, 'U123ALICE', 'DALICE', 'Fix the footer').events;
-    for (const body of [reply, direct]) {
+    for (const [i, body] of [reply, direct].entries()) {
       const args = { event: body?.event, body, context: await contextFor(OPEN, body ?? {}) };
       for (const listener of listenersOf('event message')) await listener(args);
+      // An event's request ends as its listener starts (after-ack.ts); its turn is handed on after it.
+      await expect.poll(() => unit().handed.length).toBe(i + 1);
     }
     expect(unit().handed).toEqual([
       { kind: 'agent.turn', data: expect.objectContaining({ text: 'Also the table', addressed: false }) },
