@@ -23,13 +23,12 @@ import { SHORTCUT_ID } from './shortcut-modal.js';
 export function registerAgent(app: App, root: Deps, reportBeside: ReportBeside): void {
   // Middleware, ahead of every listener: it takes the pane's events and every person's message in a DM thread.
   app.assistant(assistantPane(root, reportBeside));
-  app.command('/agent', endsAtAck(root, '/agent', inWorkspace(root, agentCommand)));
-  app.event('app_mention', endsAtAck(root, 'event:app_mention', inWorkspace(root, mention)));
+  app.command('/agent', endsAtAck(root, inWorkspace(root, agentCommand)));
+  app.event('app_mention', endsAtAck(root, inWorkspace(root, mention)));
   app.event(
     'message',
     endsAtAck(
       root,
-      'event:message',
       inWorkspace(root, (deps, args: Parameters<typeof message>[1]) => message(deps, args, reportBeside)),
     ),
   );

@@ -8,6 +8,6 @@ import { COMMAND } from './doors/read-command.js';
 
 /** `/visitors` and the report's buttons: a door each; the work they hand on runs in its lane (`visitors-tasks.ts`). */
 export function registerVisitors(app: App, deps: Deps): void {
-  app.command(COMMAND, endsAtAck(deps, COMMAND, inWorkspace(deps, visitorsCommand)));
+  app.command(COMMAND, endsAtAck(deps, inWorkspace(deps, visitorsCommand)));
   app.action<BlockAction<ButtonAction>>(REPORT_BUTTON, inWorkspace(deps, reportButton));
 }

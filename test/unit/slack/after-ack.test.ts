@@ -6,7 +6,8 @@ import { captureLogs } from '../../support/logs.js';
 /** A listener's arguments: an ack that records what it sent, and the command it came with. */
 function args() {
   const sent: unknown[] = [];
-  return { sent, args: { ack: async (response?: unknown) => void sent.push(response), command: { text: 'hi' } } };
+  const command = { command: '/agent', text: 'hi' };
+  return { sent, args: { ack: async (response?: unknown) => void sent.push(response), command, body: command } };
 }
 
 /** What endsAtAck logs and counts to. */
@@ -28,7 +29,7 @@ describe('endsAtAck', () => {
     const { sent, args: given } = args();
     const later = gate();
     const done: string[] = [];
-    const listener = endsAtAck(observed(), '/visitors', async ({ ack, command }: typeof given) => {
+    const listener = endsAtAck(observed(), async ({ ack, command }: typeof given) => {
       await ack({ text: 'on it' } as never);
       await later.opened;
       done.push(command.text);
@@ -42,7 +43,7 @@ describe('endsAtAck', () => {
 
   it('leaves a failure before the ack to Bolt, and logs and counts one after it with the door', async () => {
     const before = captureLogs();
-    const failing = endsAtAck(observed(before), '/agent', async () => {
+    const failing = endsAtAck(observed(before), async () => {
       throw new Error('no ack');
     });
     await expect(failing(args().args)).rejects.toThrow('no ack');
@@ -50,7 +51,7 @@ describe('endsAtAck', () => {
 
     const after = captureLogs();
     const counted = observed(after);
-    const late = endsAtAck(counted, '/agent', async ({ ack }: ReturnType<typeof args>['args']) => {
+    const late = endsAtAck(counted, async ({ ack }: ReturnType<typeof args>['args']) => {
       await ack();
       throw new Error('after the ack');
     });
@@ -68,14 +69,14 @@ describe('endsAtAck', () => {
     const done: string[] = [];
     const listener = endsAtAck(
       counted,
-      'event:message',
-      async ({ event }: { event: { text: string }; ack?: undefined }) => {
+      async ({ event }: { event: { text: string }; body: object; ack?: undefined }) => {
         await later.opened;
         done.push(event.text);
         throw new Error('after the event');
       },
     );
-    await listener({ event: { text: 'a reply' } });
+    const event = { type: 'message', text: 'a reply' };
+    await listener({ event, body: { type: 'event_callback', event } });
     expect(done).toEqual([]);
     later.open();
     await expect.poll(() => logs.text()).toContain('after the event');
@@ -85,7 +86,7 @@ describe('endsAtAck', () => {
 
   it('ends when a listener returns without acking (Bolt then answers the unacked request)', async () => {
     const { sent, args: given } = args();
-    await endsAtAck(observed(), '/agent', async () => {})(given);
+    await endsAtAck(observed(), async () => {})(given);
     expect(sent).toEqual([]);
   });
 });
