@@ -16,7 +16,7 @@ import {
 } from './support.js';
 
 /**
- * The real entry point (`src/index.ts`) as child processes on one private Redis, killed with SIGKILL:
+ * The real entry point (`dist/index.js`) as child processes on one private Redis, killed with SIGKILL:
  * no shutdown hook runs, so a job the dead one was running is taken over once its queue lock lapses (TAKEOVER_MS).
  */
 // Real processes start, die and restart here: on a loaded 2-core box a test can take well over 20 s.

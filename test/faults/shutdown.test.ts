@@ -46,7 +46,7 @@ describe('SIGTERM during a CSV export', { timeout: 60_000 }, () => {
   );
 });
 
-// Each start may load the whole app from a cold cache on a busy CI box (runEntryPoint's default bound): what is
+// Each start may take seconds to load the whole app on a busy CI box (runEntryPoint's default bound): what is
 // timed is the exit after Slack's answer, not the start.
 describe('a bot token Slack refuses at start', { timeout: 4 * 45_000 + 10_000 }, () => {
   const h = useHarness();

@@ -102,7 +102,7 @@ describe('fast start (npm start = build only if stale, then node dist/index.js)'
   });
 
   it('the compiled entry reports a first run without configuration at once, ending with the next step', async () => {
-    const exit = await runEntryPoint(Object.fromEntries(CONFIG_VARS.map((name) => [name, ''])), 15_000, 'dist');
+    const exit = await runEntryPoint(Object.fromEntries(CONFIG_VARS.map((name) => [name, ''])), 15_000);
     expect(exit.code).toBe(78);
     expect(exit.stderr).toContain('SLACK_BOT_TOKEN: required');
     expect(exit.stderr.trim().split('\n').at(-1)).toMatch(
@@ -121,13 +121,12 @@ describe("a developer's .env never reaches the real-process tests", () => {
     const leaked = await runEntryPoint(
       Object.fromEntries(CONFIG_VARS.filter((n) => n !== 'SLACK_BOT_TOKEN').map((n) => [n, ''])),
       15_000,
-      'dist',
       withEnvFile,
     );
     expect(leaked.stderr).toContain('SLACK_BOT_TOKEN: must be a bot token starting with "xoxb-"');
 
     expect(existsSync(join(CLEAN_CWD, '.env'))).toBe(false);
-    const clean = await runEntryPoint({}, 15_000, 'dist');
+    const clean = await runEntryPoint({}, 15_000);
     expect(clean.stderr).toContain('SLACK_BOT_TOKEN: required');
   });
 });

@@ -48,7 +48,7 @@ export const redisStore = {
  */
 export const splitRedis = { ...redisStore, label: 'Redis, 1 web + 2 workers', split: true };
 /**
- * The same with the 2 workers as real processes (`src/index.ts`, `ROLE=worker`), for suites that reach the app only
+ * The same with the 2 workers as real processes (`dist/index.js`, `ROLE=worker`), for suites that reach the app only
  * as Slack and Mintlify do (no clock, hook or store patch of the test's, which a process cannot take).
  */
 export const splitProcesses = { ...splitRedis, label: 'Redis, 1 web + 2 worker processes', workerProcesses: true };
