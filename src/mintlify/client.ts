@@ -8,6 +8,8 @@ import {
   type AgentJob,
   AgentJobSchema,
   ErrorBodySchema,
+  type JobAnswer,
+  JobAnswerSchema,
   JobIdSchema,
   PromptSchema,
   type VisitorsQuery,
@@ -77,14 +79,14 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
       // Never retried: the agent would receive the instruction twice.
       const options: Options = { method: 'post', json: { prompt: body.value }, retry: 0 };
       const path = `v2/agent/{project}/job/${encodeURIComponent(id.value)}/message`;
-      return call(op.operation, project, AgentJobSchema, path, options);
+      return theJob(await call(op.operation, project, JobAnswerSchema, path, options), id.value);
     },
     async getJob(project, jobId) {
       const op = { operation: 'get job', project };
       const id = checked(op, JobIdSchema, jobId);
       if (!id.ok) return id;
       const path = `v2/agent/{project}/job/${encodeURIComponent(id.value)}`;
-      return call(op.operation, project, AgentJobSchema, path, { method: 'get' });
+      return theJob(await call(op.operation, project, JobAnswerSchema, path, { method: 'get' }), id.value);
     },
     async getVisitors(project, query) {
       const op = { operation: 'get visitors', project };
@@ -119,6 +121,10 @@ function createHttp(options: MintlifyClientOptions, onResponse: Transport['onRes
     },
   });
 }
+
+/** A get's or a follow-up's answer: without an `id` of its own it is the job asked about (the document requires none). */
+const theJob = (answer: ServiceResult<JobAnswer>, id: string): ServiceResult<AgentJob> =>
+  answer.ok ? { ...answer, value: { ...answer.value, id: answer.value.id ?? id } } : answer;
 
 const labelOf = (options: Options) => String(options.context?.operation);
 

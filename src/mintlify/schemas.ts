@@ -12,12 +12,13 @@ export function isKnownStatus(status: string): status is KnownJobStatus {
 }
 
 /**
- * `AgentJob`, read as tolerantly as the document allows: it marks no field required. We need `id` to track a job; a
- * job without `status` is still running until a poll says otherwise, and a status the bot does not know (`queued`,
- * `cancelled`) is kept as it came, read as not ended.
+ * `AgentJob`, read as tolerantly as the document allows: it marks no field required. A job without `status` is still
+ * running until a poll says otherwise, and a status the bot does not know (`queued`, `cancelled`) is kept as it
+ * came, read as not ended. A job without `id` is the one asked about (a get's or a follow-up's answer); only a created job must
+ * name itself (`AgentJobSchema`): its id is how the bot follows it.
  */
-export const AgentJobSchema = z.object({
-  id: z.string().min(1),
+export const JobAnswerSchema = z.object({
+  id: z.string().min(1).optional(),
   status: z
     .string()
     .nullish()
@@ -33,6 +34,8 @@ export const AgentJobSchema = z.object({
   createdAt: z.string().nullish(),
   archivedAt: z.string().nullish(),
 });
+export type JobAnswer = z.infer<typeof JobAnswerSchema>;
+export const AgentJobSchema = JobAnswerSchema.required({ id: true });
 export type AgentJob = z.infer<typeof AgentJobSchema>;
 
 /** `Error` (admin) and `AnalyticsErrorResponse` (analytics adds `details`). */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { threadReply } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
@@ -23,6 +24,26 @@ describe.each(storeKinds)('answers the contract allows ($label)', (store) => {
     h.sim.endJob(jobId, { status: 'completed', prLink: PR });
     await eventually(() => posted(rootTs, PR), 5_000, 'PR');
     await eventually(() => h.lastRootUpdate(rootTs).includes('Pull request ready'), 3_000, 'root ended');
+  });
+
+  it('polls answered without the job’s id (the document requires no field) are that job: its PR is posted', async () => {
+    h.sim.injectFault({ kind: 'job', omit: ['id'], count: Number.POSITIVE_INFINITY, match: { operation: 'get' } });
+    const { jobId, rootTs } = await h.startJob('Fix the links');
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    await eventually(() => posted(rootTs, PR), 5_000, 'PR');
+    await eventually(() => h.lastRootUpdate(rootTs).includes('Pull request ready'), 3_000, 'root ended');
+  });
+
+  it('a follow-up answered without the job’s id went through: its round is tracked and its PR posted', async () => {
+    const { jobId, rootTs } = await h.startJob('Document the webhooks');
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    await eventually(() => posted(rootTs, PR), 5_000, 'the first PR');
+    h.sim.injectFault({ kind: 'job', omit: ['id'], count: 1, match: { operation: 'follow-up' } });
+    await h.deliver(threadReply(rootTs, { text: 'Also fix the title' }));
+    await eventually(() => h.sim.getJob(jobId)?.status === 'active', 5_000, 'the service took the follow-up');
+    h.sim.endJob(jobId, { status: 'completed', prLink: `${PR}0` });
+    await eventually(() => posted(rootTs, `${PR}0`), 5_000, 'the follow-up’s PR');
+    expect(JSON.stringify(h.threadPosts(rootTs))).not.toContain('did not answer in time');
   });
 
   it('a status the bot does not know is shown as it is, logged once, and the job is polled until it ends', async () => {
