@@ -149,8 +149,14 @@ export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs:
       return plain(
         ':x: The agent job failed. Reply in this thread with more detail to try again, or start a new job with `/agent`.',
       );
-    case 'archived':
-      return plain(':file_cabinet: This agent job was archived; it will not make further changes.');
+    case 'archived': {
+      const archived = ':file_cabinet: This agent job was archived; it will not make further changes.';
+      if (!outcome.prLink) return plain(archived);
+      const url = safeUrl(outcome.prLink);
+      const link = url ? safeLink(url) : `${inlineCode(outcome.prLink)} (not a safe https URL)`;
+      const message = plain(`${archived} Its pull request: ${link}`);
+      return { ...message, blocks: [...(message.blocks ?? []), ...(url ? [openPullRequest(url)] : [])] };
+    }
     case 'gone':
       return plain(':grey_question: This job no longer exists on Mintlify, so I stopped tracking it.');
     case 'expired':

@@ -46,6 +46,13 @@ describe.each(storeKinds)('answers the contract allows ($label)', (store) => {
     expect(JSON.stringify(h.threadPosts(rootTs))).not.toContain('did not answer in time');
   });
 
+  it('a job archived after it opened a pull request: the thread still gets the link', async () => {
+    const { jobId, rootTs } = await h.startJob('Fix the links');
+    h.sim.endJob(jobId, { status: 'archived', prLink: PR });
+    await eventually(() => posted(rootTs, 'archived'), 5_000, 'the outcome');
+    expect(posted(rootTs, PR)).toBe(true);
+  });
+
   it('a status the bot does not know is shown as it is, logged once, and the job is polled until it ends', async () => {
     const getAll = { count: Number.POSITIVE_INFINITY, match: { operation: 'get' as const } };
     h.sim.injectFault({ kind: 'job', set: { status: 'queued' }, ...getAll });

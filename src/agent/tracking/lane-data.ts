@@ -21,7 +21,7 @@ const OutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('pull_request'), prLink: z.string(), updated: z.boolean() }),
   z.object({ kind: z.literal('no_changes') }),
   z.object({ kind: z.literal('failed') }),
-  z.object({ kind: z.literal('archived') }),
+  z.object({ kind: z.literal('archived'), prLink: z.string().optional() }),
   z.object({ kind: z.literal('gone') }),
   z.object({ kind: z.literal('expired') }),
 ]);

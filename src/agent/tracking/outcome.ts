@@ -6,7 +6,8 @@ export type Outcome =
   | { kind: 'pull_request'; prLink: string; updated: boolean }
   | { kind: 'no_changes' }
   | { kind: 'failed' }
-  | { kind: 'archived' }
+  /** A job archived after it opened a pull request keeps its link (the document ties `prLink` to no status). */
+  | { kind: 'archived'; prLink?: string }
   /** The service answered 404: the job is gone. */
   | { kind: 'gone' }
   /** Still active after the configured maximum age. */
@@ -25,7 +26,7 @@ export function outcomeOf(job: AgentJob, record: Pick<JobRecord, 'prLink' | 'rou
     case 'failed':
       return { kind: 'failed' };
     case 'archived':
-      return { kind: 'archived' };
+      return job.prLink ? { kind: 'archived', prLink: job.prLink } : { kind: 'archived' };
     default:
       return undefined;
   }

@@ -69,6 +69,16 @@ describe('outcomeMessage', () => {
     expect(m.text).toContain('updated the pull request');
   });
 
+  it('keeps the pull request of a job archived after it opened one, and withholds an unsafe link', () => {
+    const m = outcomeMessage(record, { kind: 'archived', prLink: 'https://github.com/acme/docs/pull/3' }, 1);
+    expect(m.text).toContain('archived');
+    expect(JSON.stringify(m.blocks)).toContain('<https://github.com/acme/docs/pull/3>');
+    expect(JSON.stringify(m.blocks)).toContain('"url":"https://github.com/acme/docs/pull/3"');
+    const unsafe = outcomeMessage(record, { kind: 'archived', prLink: 'javascript:alert(1)' }, 1);
+    expect(JSON.stringify(unsafe.blocks)).not.toContain('"url":');
+    expect(unsafe.text).toContain('not a safe https URL');
+  });
+
   it.each([
     ['no_changes', 'without changing any files'],
     ['failed', 'Reply in this thread'],

@@ -20,6 +20,11 @@ describe('outcomeOf', () => {
     [job({ status: 'completed' }), first, { kind: 'no_changes' }],
     [job({ status: 'failed' }), first, { kind: 'failed' }],
     [job({ status: 'archived' }), first, { kind: 'archived' }],
+    [
+      job({ status: 'archived', prLink: 'https://github.com/a/b/pull/1' }),
+      first,
+      { kind: 'archived', prLink: 'https://github.com/a/b/pull/1' },
+    ],
   ])('maps %o to its outcome', (polled, record, expected) => {
     expect(outcomeOf(polled, record)).toEqual(expected);
   });
