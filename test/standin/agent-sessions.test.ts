@@ -48,7 +48,10 @@ describe('Slack stand-in: agent sessions', () => {
     expect(await refusal(client.apiCall('agents.sessions.setStatus', { channel_id: DOCS, thread_ts: root }))).toBe(
       'invalid_arguments',
     );
-    expect(await refusal(setStatus({ status: 'working' }))).toBe('invalid_arguments');
+    expect(await refusal(client.apiCall('agents.sessions.setStatus', { channel_id: DOCS, status: 'active' }))).toBe(
+      'thread_ts_required',
+    );
+    expect(await refusal(setStatus({ status: 'working' }))).toBe('invalid_status');
     expect(await refusal(setStatus({ status: 'processing', title: 'x'.repeat(201) }))).toBe('invalid_arguments');
     expect(await refusal(setStatus({ status: 'processing', channel_id: 'C999NOPE' }))).toBe('channel_not_found');
     expect(await refusal(setStatus({ status: 'processing', thread_ts: '1.000001' }))).toBe('invalid_thread_ts');
@@ -62,7 +65,7 @@ describe('Slack stand-in: agent sessions', () => {
 
   it('an app that is not an agent (assistant_view) has no sessions', async () => {
     slack.view = 'assistant_view';
-    expect(await refusal(setStatus({ status: 'processing' }))).toBe('feature_not_enabled');
+    expect(await refusal(setStatus({ status: 'processing' }))).toBe('feature_disabled');
   });
 
   it('warns while the app is not subscribed to agent_session_stopped, whose Stop button then does nothing', async () => {

@@ -17,8 +17,11 @@ export type SessionStatus = 'processing' | 'active' | 'closed';
 const TITLE_MAX_CHARS = 200;
 /** How long a workspace whose app has no sessions is not asked again (a changed manifest is seen within it). */
 const SESSIONS_OFF_MS = 60 * 60_000;
-/** Refusals that say the app has no sessions at all here, rather than that this thread has a problem. */
-const NO_SESSIONS: ReadonlySet<string> = new Set(['feature_not_enabled', 'not_allowed']);
+/**
+ * Refusals that say the app has no sessions at all here, rather than that this thread has a problem: the workspace
+ * has no agent sessions (`feature_disabled`, agents.sessions.setStatus), the app is not an agent (`not_agent_app`).
+ */
+const NO_SESSIONS: ReadonlySet<string> = new Set(['feature_disabled', 'not_agent_app']);
 const COOLDOWN_KEY = keys.slackCooldown('agents.sessions.setStatus');
 
 /** A thread, as a session names it. */

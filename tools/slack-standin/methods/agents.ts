@@ -15,17 +15,19 @@ export const UNSUBSCRIBED_WARNING = 'missing_agent_session_stopped_event_subscri
 const invalid = (message: string) => refuse('invalid_arguments', { response_metadata: { messages: [message] } });
 
 /**
- * The thread the call names, as Slack checks it: `channel_id` and `thread_ts` required (a thread-based session in a
- * channel or DM), an unknown channel `channel_not_found`, a thread root that is not there `invalid_thread_ts`; an
- * app that is not an agent has no sessions (`feature_not_enabled`).
+ * The thread the call names, as Slack checks it: `thread_ts` required (`thread_ts_required`: a thread-based session
+ * in a channel or DM), `channel_id` too, an unknown channel `channel_not_found`, a thread root that is not there
+ * `invalid_thread_ts`; an app that is not an agent has no sessions (`feature_disabled`, Slack's "the agent tasks
+ * feature is not enabled for this workspace").
  */
 function placeOf(
   { args, tenant, slack }: MethodCall,
   required: string[],
 ): { channel: string; threadTs: string } | Answer {
-  const absent = ['channel_id', 'thread_ts', ...required].filter((k) => args[k] === undefined || args[k] === null);
+  if (args.thread_ts === undefined || args.thread_ts === null) return refuse('thread_ts_required');
+  const absent = ['channel_id', ...required].filter((k) => args[k] === undefined || args[k] === null);
   if (absent.length) return missing(...absent);
-  if (slack.view !== 'agent_view') return refuse('feature_not_enabled');
+  if (slack.view !== 'agent_view') return refuse('feature_disabled');
   const channel = String(args.channel_id);
   const threadTs = String(args.thread_ts);
   if (!tenant.holds(channel)) return refuse('channel_not_found');
@@ -48,9 +50,7 @@ function setStatus(call: MethodCall): Answer {
   if (isAnswer(place)) return place;
   const { args, tenant, slack } = call;
   const status = String(args.status) as SessionStatus;
-  if (!SESSION_STATUSES.includes(status)) {
-    return invalid(`[ERROR] status must be one of ${SESSION_STATUSES.join(', ')} [json-pointer:/status]`);
-  }
+  if (!SESSION_STATUSES.includes(status)) return refuse('invalid_status');
   const problem = titleProblem(args.title, false);
   if (problem) return problem;
   const initiator = args.initiator_user_id === undefined ? undefined : String(args.initiator_user_id);
