@@ -89,7 +89,7 @@ describe('startup with a bad configuration', () => {
   });
 });
 
-// The compiled entry (what npm start runs) is built here only if src/ changed since the last build.
+// The compiled entry (what npm start runs) is built here only if src/ or its dependencies changed since the last build.
 beforeAll(async () => {
   expect((await buildIfStale()).code).toBe(0);
 }, 120_000);
