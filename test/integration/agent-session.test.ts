@@ -1,3 +1,4 @@
+import { webApi } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { STOP_INSTRUCTION } from '../../src/agent/session/messages.js';
 import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
@@ -96,6 +97,24 @@ describe.each(transports)('every job is an agent session ($name)', ({ store, soc
     await h.deliver(h.say(USER_ID, CHANNEL_ID, 'Only fix the typos', { threadTs: rootTs }).events);
     await sessionBecomes(h, rootTs, 'processing');
     expect(h.followUps().at(-1)?.body).toEqual({ prompt: 'Only fix the typos' });
+  });
+
+  it('Stop where the store knows no job (its data lost): the person hears it, and the session leaves processing', async () => {
+    h.slack.view = 'agent_view';
+    await h.boot();
+    // A processing session on a thread whose job the store no longer has.
+    const rootTs = h.slack.people.says(USER_ID, CHANNEL_ID, 'Rewrite the quickstart').ts;
+    const client = new webApi.WebClient(h.slack.workspace.botToken, { slackApiUrl: h.slack.apiUrl });
+    await client.agents.sessions.setStatus({ channel_id: CHANNEL_ID, thread_ts: rootTs, status: 'processing' });
+
+    await h.deliver(h.slack.people.stopsSession(USER_ID, CHANNEL_ID, rootTs));
+    const told = await eventually(
+      () => h.slack.callsTo('chat.postEphemeral').find((c) => c.args.user === USER_ID),
+      STOP_WITHIN_MS,
+      'the person told',
+    );
+    expect(told.args).toMatchObject({ channel: CHANNEL_ID, thread_ts: rootTs });
+    await sessionBecomes(h, rootTs, 'active');
   });
 
   it('when Mintlify refuses the instruction to stop, the thread says the agent may still finish', async () => {

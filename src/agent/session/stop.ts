@@ -6,7 +6,7 @@ import { errors } from '../messages.js';
 import type { StopRequest } from '../requests.js';
 import { trackingIds } from '../tracking/track.js';
 import { STOP_INSTRUCTION, stopCopy } from './messages.js';
-import { followJob } from './status.js';
+import { followJob, setSessionStatus } from './status.js';
 
 /** How many of the person's newest jobs `/agent stop` looks through for one running where they ran it. */
 const RECENT_JOBS = 20;
@@ -38,10 +38,12 @@ export async function runStop(deps: StopDeps, request: StopRequest): Promise<voi
     stopped = await stopRound(deps, userId, channel, threadTs);
   } catch (error) {
     deps.log.error('store.unavailable', { op: 'agent.stop', channel, error });
+    await leaveProcessing(deps, channel, threadTs);
     return deps.replies.privately(audience, stopCopy.storeUnavailable());
   }
   switch (stopped.kind) {
     case 'none':
+      await leaveProcessing(deps, channel, threadTs);
       return deps.replies.privately(audience, threadTs ? stopCopy.noJob() : stopCopy.nothingRunning());
     case 'ended':
       // Ended meanwhile (its result is in the thread) or stopped by someone else: the session shows that end.
@@ -53,6 +55,14 @@ export async function runStop(deps: StopDeps, request: StopRequest): Promise<voi
 }
 
 type Stopped = { kind: 'none' } | { kind: 'ended' | 'stopped'; record: JobRecord };
+
+/**
+ * A session's Stop with no job to stop (the store lost it, or cannot say): the session still leaves `processing`,
+ * which Slack leaves to the app, so its spinner and Stop button do not stay. `/agent stop` names no session.
+ */
+async function leaveProcessing(deps: StopDeps, channel: string, threadTs: string | undefined): Promise<void> {
+  if (threadTs) await setSessionStatus(deps, { channel, threadTs }, 'active');
+}
 
 /** The job to stop, and its round ended as `halted` when it was still running (once, whoever else stops it). */
 async function stopRound(deps: StopDeps, userId: string, channel: string, threadTs?: string): Promise<Stopped> {
