@@ -35,8 +35,6 @@ export const JobAnswerSchema = z.object({
   archivedAt: z.string().nullish(),
 });
 export type JobAnswer = z.infer<typeof JobAnswerSchema>;
-export const AgentJobSchema = JobAnswerSchema.required({ id: true });
-export type AgentJob = z.infer<typeof AgentJobSchema>;
 
 /** `Error` (admin) and `AnalyticsErrorResponse` (analytics adds `details`). */
 export const ErrorBodySchema = z.object({
@@ -100,8 +98,17 @@ export function isCalendarDay(day: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === day;
 }
 
-/** Job ids travel in URL paths and button values: plain tokens only, never `.`/`..`-style segments. */
+/**
+ * A job id as the bot addresses it: the document allows any string, and a path names it as one encoded segment
+ * (`encodeURIComponent`), except the dot segments a URL resolves away. Bounded so a log line or a store key stays
+ * small (the service's ids are far shorter).
+ */
 export const JobIdSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/, 'not a job id')
-  .refine((id) => !id.includes('..'), 'not a job id');
+  .min(1)
+  .max(1_000)
+  .refine((id) => id !== '.' && id !== '..', 'not a job id');
+
+/** A created job: its id is how the bot follows it, so it must name one. */
+export const AgentJobSchema = JobAnswerSchema.extend({ id: JobIdSchema });
+export type AgentJob = z.infer<typeof AgentJobSchema>;
