@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import { FEEDBACK_BY_PAGE_MAX } from '../mintlify/analytics-schemas.js';
 import { type Message, section } from '../slack/message.js';
 import { plainLabel } from '../slack/mrkdwn.js';
 import { formatCount, formatRange, type ReportQuery } from '../visitors/index.js';
@@ -51,6 +52,7 @@ export function buildView(page: InsightsPage, project: string, shown: ViewData):
   const next = nextPage(page, project, shown);
   const blocks: types.KnownBlock[] = [
     ...header(shown.view, query, project),
+    ...(shown.view === 'feedback' && shown.data.beyond ? [section(insightsCopy.beyond(FEEDBACK_BY_PAGE_MAX))] : []),
     ...(shown.view === 'searches'
       ? [
           section(

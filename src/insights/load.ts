@@ -1,5 +1,10 @@
 import type { Deps } from '../deps.js';
-import type { Conversation, FeedbackEntry, PageFeedback } from '../mintlify/analytics-schemas.js';
+import {
+  type Conversation,
+  FEEDBACK_BY_PAGE_MAX,
+  type FeedbackEntry,
+  type PageFeedback,
+} from '../mintlify/analytics-schemas.js';
 import { describeFailure, type ServiceFailure, type ServiceResult } from '../mintlify/failure.js';
 import { previousPeriod, type ReportQuery, serviceWindow } from '../visitors/index.js';
 
@@ -22,6 +27,8 @@ export interface FeedbackView {
   rows: PageRow[];
   /** Pages with thumbs-down beyond this one (by-page has no cursor: the app pages its rows). */
   more: boolean;
+  /** The service had more rated pages than its one answer holds (100, in no documented order): they are not here. */
+  beyond: boolean;
 }
 
 function unwrap<T>(deps: LoadDeps, project: string, result: ServiceResult<T>): Loaded<T> {
@@ -34,21 +41,25 @@ function unwrap<T>(deps: LoadDeps, project: string, result: ServiceResult<T>): L
 export async function loadFeedback(deps: LoadDeps, project: string, query: ReportQuery): Promise<Loaded<FeedbackView>> {
   const window = serviceWindow(query);
   const [current, previous] = await Promise.all([
-    deps.mintlify.getFeedbackByPage(project, { ...window, limit: 100 }),
-    deps.mintlify.getFeedbackByPage(project, { ...serviceWindow(previousPeriod(query)), limit: 100 }),
+    deps.mintlify.getFeedbackByPage(project, { ...window, limit: FEEDBACK_BY_PAGE_MAX }),
+    deps.mintlify.getFeedbackByPage(project, { ...serviceWindow(previousPeriod(query)), limit: FEEDBACK_BY_PAGE_MAX }),
   ]);
   const pages = unwrap(deps, project, current);
   if (!pages.ok) return pages;
   const before = new Map((previous.ok ? previous.value.feedback : []).map((p) => [p.path, p.thumbsDown]));
+  // A page missing from a previous answer that was cut short may have had thumbs-down: unknown, not 0.
+  const missingBefore = previous.ok && !previous.value.hasMore ? 0 : undefined;
   const down = pages.value.feedback.filter((p) => p.thumbsDown > 0).sort((a, b) => b.thumbsDown - a.thumbsDown);
   const shown = down.slice(query.offset, query.offset + query.limit);
   const comments = await commentsByPath(deps, project, window, new Set(shown.map((p) => p.path)));
   const rows = shown.map((page) => ({
     ...page,
-    previousDown: previous.ok ? (before.get(page.path) ?? 0) : undefined,
+    previousDown: before.get(page.path) ?? missingBefore,
     comments: comments.get(page.path) ?? [],
   }));
-  return { ok: true, value: { rows, more: query.offset + query.limit < down.length } };
+  if (pages.value.hasMore) deps.log.info('insights.feedback_cut', { project, pages: pages.value.feedback.length });
+  const more = query.offset + query.limit < down.length;
+  return { ok: true, value: { rows, more, beyond: pages.value.hasMore } };
 }
 
 /** Comments of readers who did not find the page helpful, newest first, walking the service's cursor. */

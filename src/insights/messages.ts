@@ -33,6 +33,8 @@ export const insightsCopy = {
     questions: 'The assistant answered every question on this page.',
   },
   more: (view: string) => `More: \`${COMMAND} ${view}\``,
+  beyond: (pages: number) =>
+    `Mintlify lists at most ${pages} rated pages for a range, and this one has more: pages beyond those are not here. A shorter range shows them.`,
   noStatus:
     "Mintlify's analytics API cannot mark feedback as in progress or resolved: a drafted fix is linked from its job's thread here, not in Mintlify.",
 };

@@ -99,8 +99,10 @@ export const FeedbackQuerySchema = z.object({
   cursor: CursorSchema.optional(),
 });
 export type FeedbackQuery = z.input<typeof FeedbackQuerySchema>;
+/** The most pages one answer of feedback by page holds: the endpoint has no cursor, and no documented order. */
+export const FEEDBACK_BY_PAGE_MAX = 100;
 export const FeedbackByPageQuerySchema = FeedbackQuerySchema.omit({ cursor: true }).extend({
-  limit: z.number().int().min(1).max(100).default(10),
+  limit: z.number().int().min(1).max(FEEDBACK_BY_PAGE_MAX).default(10),
 });
 export type FeedbackByPageQuery = z.input<typeof FeedbackByPageQuerySchema>;
 export const SearchesQuerySchema = z.object({

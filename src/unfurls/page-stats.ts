@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { FEEDBACK_BY_PAGE_MAX } from '../mintlify/analytics-schemas.js';
 import type { VisitorCountsSchema } from '../mintlify/schemas.js';
 import { keys } from '../store/keys.js';
 import {
@@ -18,8 +19,6 @@ export const STATS_TTL_MS = 10 * 60_000;
 /** The service lists pages by visitors without a path filter: the page is looked for in this many of its pages. */
 const PAGES_SEARCHED = 4;
 const PAGE_ROWS = 250;
-/** The most pages the feedback-by-page endpoint lists. */
-const FEEDBACK_PAGES = 100;
 
 const NONE = { human: 0, ai: 0, total: 0 };
 
@@ -84,7 +83,10 @@ async function findRatings(
   path: string,
   range: { from: string; to: string },
 ): Promise<{ up: number; down: number } | undefined> {
-  const result = await deps.mintlify.getFeedbackByPage(project, { ...serviceWindow(range), limit: FEEDBACK_PAGES });
+  const result = await deps.mintlify.getFeedbackByPage(project, {
+    ...serviceWindow(range),
+    limit: FEEDBACK_BY_PAGE_MAX,
+  });
   if (!result.ok) {
     deps.log.warn('unfurls.ratings_failed', { project, failure: result.failure.code });
     return undefined;

@@ -18,7 +18,7 @@ const search = (term: string, hits: number, ctr: number, clicked: string | null 
   ctr,
   clicked,
 });
-const feedback = (rows: PageRow[]): FeedbackView => ({ rows, more: false });
+const feedback = (rows: PageRow[]): FeedbackView => ({ rows, more: false, beyond: false });
 const searches = (rows: SearchesView['rows']): SearchesView => ({
   rows,
   onPage: rows.length,

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { buildView } from '../../../src/insights/blocks.js';
+import { type LoadDeps, loadFeedback } from '../../../src/insights/load.js';
+import type { FeedbackByPageResponse } from '../../../src/mintlify/analytics-schemas.js';
+import { captureLogs } from '../../support/logs.js';
+
+const QUERY = { from: '2026-11-01', to: '2026-11-28', limit: 20, offset: 0 };
+const page = (path: string, thumbsDown: number) => ({ path, thumbsUp: 1, thumbsDown, code: 0, total: thumbsDown + 1 });
+
+/**
+ * The service's feedback by page has no cursor and at most 100 pages an answer, in no documented order: `current`
+ * answers for the range, `previous` for the period before it.
+ */
+function deps(current: FeedbackByPageResponse, previous: FeedbackByPageResponse): LoadDeps {
+  const answers = [current, previous];
+  const mintlify = {
+    getFeedbackByPage: async (project: string) => ({ ok: true, project, value: answers.shift() }),
+    getFeedback: async (project: string) => ({ ok: true, project, value: { feedback: [], hasMore: false } }),
+  };
+  return { mintlify: mintlify as unknown as LoadDeps['mintlify'], log: captureLogs().log };
+}
+
+describe('feedback by page beyond the service’s first 100 pages', () => {
+  it('says the list stops at the pages the service gave, and a previous count it did not give is unknown, not 0', async () => {
+    const loaded = await loadFeedback(
+      deps({ feedback: [page('/a', 5), page('/b', 3)], hasMore: true }, { feedback: [page('/a', 2)], hasMore: true }),
+      'proj_1',
+      QUERY,
+    );
+    if (!loaded.ok) throw new Error('expected the feedback');
+    expect(loaded.value.beyond).toBe(true);
+    expect(loaded.value.rows.map((r) => [r.path, r.previousDown])).toEqual([
+      ['/a', 2],
+      ['/b', undefined],
+    ]);
+    const view = JSON.stringify(
+      buildView({ view: 'feedback', query: QUERY }, 'proj_1', { view: 'feedback', data: loaded.value }),
+    );
+    expect(view).toContain('Mintlify lists at most 100 rated pages');
+  });
+
+  it('a complete list says nothing more, and a page the previous period lacks had 0', async () => {
+    const loaded = await loadFeedback(
+      deps({ feedback: [page('/a', 5), page('/b', 3)], hasMore: false }, { feedback: [], hasMore: false }),
+      'proj_1',
+      QUERY,
+    );
+    if (!loaded.ok) throw new Error('expected the feedback');
+    expect(loaded.value.beyond).toBe(false);
+    expect(loaded.value.rows.map((r) => r.previousDown)).toEqual([0, 0]);
+    const view = JSON.stringify(
+      buildView({ view: 'feedback', query: QUERY }, 'proj_1', { view: 'feedback', data: loaded.value }),
+    );
+    expect(view).not.toContain('at most 100 rated pages');
+  });
+});
