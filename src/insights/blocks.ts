@@ -81,6 +81,16 @@ function nextPage(page: InsightsPage, project: string, shown: ViewData): Insight
   const query = { ...page.query, project };
   if (shown.view === 'feedback')
     return shown.data.more ? { view: 'feedback', query: { ...query, offset: query.offset + query.limit } } : undefined;
+  if (shown.view === 'questions') {
+    const { next } = shown.data;
+    return (
+      next && {
+        view: 'questions',
+        query: { ...query, offset: next.offset },
+        ...(next.cursor && { cursor: next.cursor }),
+      }
+    );
+  }
   const cursor = shown.data.nextCursor;
   return cursor ? { view: shown.view, query, cursor } : undefined;
 }

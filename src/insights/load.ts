@@ -132,7 +132,8 @@ export interface QuestionGroup {
 }
 export interface QuestionsView {
   groups: QuestionGroup[];
-  nextCursor: string | undefined;
+  /** Where Next → goes: the rest of this service page's groups, or the service's next page. */
+  next: { cursor: string | undefined; offset: number } | undefined;
 }
 
 /** Unanswered questions of one page of conversations, grouped by the assistant's category when several share it. */
@@ -148,9 +149,13 @@ export async function loadQuestions(
     await deps.mintlify.getConversations(project, { ...serviceWindow(query), limit: 100, ...(cursor && { cursor }) }),
   );
   if (!result.ok) return result;
-  const unanswered = result.value.conversations.filter((turn) => turn.resolutionStatus === 'unanswered');
-  const groups = group(unanswered).slice(0, query.limit);
-  return { ok: true, value: { groups, nextCursor: (result.value.hasMore && result.value.nextCursor) || undefined } };
+  const unanswered = group(result.value.conversations.filter((turn) => turn.resolutionStatus === 'unanswered'));
+  // A service page (100 conversations) can hold more groups than a list shows: they come before its next page.
+  const end = query.offset + query.limit;
+  const groups = unanswered.slice(query.offset, end);
+  const serviceNext = (result.value.hasMore && result.value.nextCursor) || undefined;
+  const next = end < unanswered.length ? { cursor, offset: end } : serviceNext && { cursor: serviceNext, offset: 0 };
+  return { ok: true, value: { groups, next: next || undefined } };
 }
 
 function group(turns: Conversation[]): QuestionGroup[] {

@@ -72,6 +72,18 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     expect(queriesTo('assistant')[0]).toMatchObject({ limit: '100' });
   });
 
+  it('questions: Next → shows the rest of a service page’s groups before moving the service’s cursor', async () => {
+    const topics = (call: SlackCall) => [...text(call).matchAll(/\*([^*]+)\*? · \d+ unanswered/g)].map((m) => m[1]);
+    const whole = await insights('questions 2026-06-01..2026-11-27 top 20', 'qu-all');
+    const first = await insights('questions 2026-06-01..2026-11-27 top 2', 'qu-1');
+    expect(topics(first)).toEqual(topics(whole).slice(0, 2));
+    const [next] = buttons(first, 'insights.next');
+    if (!next) throw new Error('no Next →');
+    const second = await click(next, 'qu-2');
+    expect(topics(second)).toEqual(topics(whole).slice(2, 4));
+    expect(queriesTo('assistant').at(-1)?.cursor).toBeUndefined(); // the same service page
+  });
+
   it('answers a mistake privately with the text echoed, and the digest shows all three', async () => {
     const wrong = await insights('feedback last fortnight', 'bad');
     expect(text(wrong)).toContain("I don't understand `last`");

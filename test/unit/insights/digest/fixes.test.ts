@@ -25,7 +25,7 @@ const searches = (rows: SearchesView['rows']): SearchesView => ({
   totalSearches: 100,
   nextCursor: undefined,
 });
-const questions = (groups: QuestionsView['groups']): QuestionsView => ({ groups, nextCursor: undefined });
+const questions = (groups: QuestionsView['groups']): QuestionsView => ({ groups, next: undefined });
 const group = (topic: string, count: number) => ({ topic, count, questions: [`How do I ${topic}?`], sources: [] });
 
 const SHOWN = {
