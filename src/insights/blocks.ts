@@ -7,7 +7,7 @@ import { DRAFT_ACTION } from './draft-button.js';
 import { feedbackRow, questionRow, type Range, searchRow } from './fix-rows.js';
 import type { FeedbackView, QuestionsView, SearchesView } from './load.js';
 import { insightsCopy } from './messages.js';
-import { encodePage, type InsightsPage, type View } from './requests.js';
+import { encodePage, fitsButton, type InsightsPage, type View } from './requests.js';
 
 // Block Kit for /insights: a header, the range, one section per row with its Draft a fix button, Next → when the
 // service has more (each row: `fix-rows.ts`).
@@ -83,16 +83,11 @@ function nextPage(page: InsightsPage, project: string, shown: ViewData): Insight
     return shown.data.more ? { view: 'feedback', query: { ...query, offset: query.offset + query.limit } } : undefined;
   if (shown.view === 'questions') {
     const { next } = shown.data;
-    return (
-      next && {
-        view: 'questions',
-        query: { ...query, offset: next.offset },
-        ...(next.cursor && { cursor: next.cursor }),
-      }
-    );
+    if (!next || (next.cursor && !fitsButton(next.cursor))) return undefined;
+    return { view: 'questions', query: { ...query, offset: next.offset }, ...(next.cursor && { cursor: next.cursor }) };
   }
   const cursor = shown.data.nextCursor;
-  return cursor ? { view: shown.view, query, cursor } : undefined;
+  return cursor && fitsButton(cursor) ? { view: shown.view, query, cursor } : undefined;
 }
 
 /** The digest: the first rows of each view, each with its button; a view the service did not answer says so. */

@@ -9,13 +9,18 @@ export const VIEWS = ['feedback', 'searches', 'questions'] as const;
 export const ViewSchema = z.enum([...VIEWS, 'digest']);
 export type View = z.infer<typeof ViewSchema>;
 
+/** A cursor a Next → button can carry: its value holds 2,000 characters, the page's range and rows included. */
+const ButtonCursorSchema = CursorSchema.max(512);
+/** Whether Next → can carry `cursor` (a longer one leaves the rest to Download CSV). */
+export const fitsButton = (cursor: string) => ButtonCursorSchema.safeParse(cursor).success;
+
 /** A view's page as asked (typed, or carried by Next →): its range, rows, and where the service's cursor is. */
 export const InsightsPageSchema = z
   .object({
     view: ViewSchema,
     query: ReportQuerySchema.refine((q) => q.limit <= MAX_ROWS, `at most ${MAX_ROWS} rows`),
     /** The service's cursor (searches, questions); feedback pages by `query.offset`. */
-    cursor: CursorSchema.optional(),
+    cursor: ButtonCursorSchema.optional(),
   })
   .strict();
 export type InsightsPage = z.infer<typeof InsightsPageSchema>;

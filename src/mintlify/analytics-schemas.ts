@@ -86,8 +86,8 @@ export const ThreadResponseSchema = z.object({
 });
 export type ThreadResponse = z.infer<typeof ThreadResponseSchema>;
 
-/** A cursor the service gave: opaque, but bounded so it fits a button's value. */
-export const CursorSchema = z.string().min(1).max(512);
+/** A cursor the service gave: opaque, of any length (the document bounds none). */
+export const CursorSchema = z.string().min(1);
 const ULID = /^[0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{26}$/;
 
 const window = { dateFrom: ServiceDateSchema, dateTo: ServiceDateSchema };

@@ -54,3 +54,18 @@ describe('feedback by page beyond the service’s first 100 pages', () => {
     expect(view).not.toContain('at most 100 rated pages');
   });
 });
+
+describe('Next → and the service’s cursor', () => {
+  it('a cursor too long for a button leaves the rest to Download CSV instead of a Next → that cannot work', () => {
+    const searches = (nextCursor: string) =>
+      JSON.stringify(
+        buildView({ view: 'searches', query: QUERY }, 'proj_1', {
+          view: 'searches',
+          data: { rows: [], onPage: 0, totalSearches: 0, nextCursor },
+        }),
+      );
+    expect(searches('c'.repeat(100))).toContain('insights.next');
+    expect(searches('c'.repeat(600))).not.toContain('insights.next');
+    expect(searches('c'.repeat(600))).toContain('insights.csv');
+  });
+});

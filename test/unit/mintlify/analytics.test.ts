@@ -33,6 +33,14 @@ describe('the client reads feedback, searches and the assistant as the analytics
     expect(byPage.ok && byPage.value.feedback.length).toBeGreaterThan(0);
   });
 
+  it('sends an opaque cursor of any length the service gave (the document bounds none)', async () => {
+    const cursor = 'c'.repeat(600);
+    await client().getSearches('proj_1', { ...RANGE, limit: 100, cursor });
+    await client().getFeedback('proj_1', { ...RANGE, limit: 100, cursor });
+    const sent = sim().requests.slice(-2);
+    expect(sent.map((r) => r.query.cursor)).toEqual([cursor, cursor]);
+  });
+
   it('refuses before sending what the document would refuse', async () => {
     const before = sim().requests.length;
     const bad = await client().getFeedback('proj_1', { ...RANGE, limit: 101 });
