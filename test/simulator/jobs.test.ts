@@ -113,16 +113,28 @@ describe('jobs', () => {
     expect(done.archivedAt).toBe(status === 'archived' ? new Date(clock.now()).toISOString() : null);
   });
 
-  it('makes a job active again on follow-up and keeps its PR', async () => {
+  it('makes a job active again on follow-up (prLink null while active, as documented) and updates its PR', async () => {
     const job = await createJob(sim, 'Add a quickstart');
     clock.advance(DURATION);
     const { prLink } = await getJob(sim, job.id);
     const followUp = await call(sim().url, 'POST', `${JOBS_PATH}/${job.id}/message`, { prompt: 'Also fix typos' });
     expect(followUp.status).toBe(200);
-    expect(AgentJobSchema.parse(followUp.json)).toMatchObject({ id: job.id, status: 'active', prLink });
+    expect(AgentJobSchema.parse(followUp.json)).toMatchObject({ id: job.id, status: 'active', prLink: null });
     clock.advance(DURATION);
     expect(await getJob(sim, job.id)).toMatchObject({ status: 'completed', prLink });
     expect(sim().counts()).toMatchObject({ creates: 1, followUps: 1 });
+  });
+
+  it('a follow-up that changes no files ends with prLink null ("if no files were changed"); the next updates the PR', async () => {
+    const job = await createJob(sim, 'Add a quickstart');
+    clock.advance(DURATION);
+    const { prLink } = await getJob(sim, job.id);
+    await call(sim().url, 'POST', `${JOBS_PATH}/${job.id}/message`, { prompt: 'no changes needed, just check' });
+    clock.advance(DURATION);
+    expect(await getJob(sim, job.id)).toMatchObject({ status: 'completed', prLink: null });
+    await call(sim().url, 'POST', `${JOBS_PATH}/${job.id}/message`, { prompt: 'Now fix the typos' });
+    clock.advance(DURATION);
+    expect(await getJob(sim, job.id)).toMatchObject({ status: 'completed', prLink });
   });
 
   it('gives a new PR to a successful follow-up on a job without one', async () => {

@@ -41,7 +41,7 @@ interface JobRecord {
   id: string;
   projectId: string;
   createdAt: number;
-  /** PR link at the start of the current run, shown while it is active. */
+  /** The job's pull request, if a run opened one: a later run updates it (the answer shows it only once ended). */
   prLink: string | null;
   runEndsAt: number;
   outcome: { status: EndStatus; prLink: string | null };
@@ -89,7 +89,8 @@ export class SimulatedJobs {
     if (current.status === 'archived') return { kind: 'archived' };
     const retryAfterSec = this.#followUpLimits.take(projectId);
     if (retryAfterSec !== undefined) return { kind: 'rate-limited', retryAfterSec };
-    record.prLink = current.prLink ?? null;
+    // The job's pull request outlives a run that changed nothing: a later run updates it.
+    if (current.status !== 'active') record.prLink = record.outcome.prLink ?? record.prLink;
     this.#startRun(record, prompt);
     return { kind: 'ok', job: this.#view(record) };
   }
@@ -132,7 +133,9 @@ export class SimulatedJobs {
     const text = prompt.toLowerCase();
     const forced = this.#options.scriptedEnd?.();
     if (forced === 'failed' || (!forced && text.includes('fail'))) return { status: 'failed', prLink };
-    if (forced === 'no_changes' || (!forced && text.includes('no changes'))) return { status: 'completed', prLink };
+    // "`null` … if no files were changed" (AgentJob.prLink), after a follow-up too.
+    if (forced === 'no_changes' || (!forced && text.includes('no changes')))
+      return { status: 'completed', prLink: null };
     if (forced === 'archived' || (!forced && text.includes('archive'))) return { status: 'archived', prLink };
     // A follow-up on a job that already has a PR updates that PR.
     return { status: 'completed', prLink: prLink ?? this.#newPr() };
@@ -150,7 +153,8 @@ export class SimulatedJobs {
       status,
       source: { repository: REPOSITORY, ref: `mintlify/agent-${record.id.slice(0, 8)}` },
       model: 'claude-sonnet-4',
-      prLink: active ? record.prLink : record.outcome.prLink,
+      // "`null` while the job is still `active`" (AgentJob.prLink), a follow-up's run included.
+      prLink: active ? null : record.outcome.prLink,
       createdAt: new Date(record.createdAt).toISOString(),
       archivedAt: status === 'archived' ? new Date(record.runEndsAt).toISOString() : null,
     };
