@@ -74,8 +74,9 @@ describe('Slack stand-in: streamed messages', () => {
     const bad = (args: Record<string, unknown>) =>
       refusal(client.apiCall('chat.startStream', { channel: DOCS, ...recipient, ...args }));
     expect(await refusal(client.apiCall('chat.startStream', { channel: DOCS, markdown_text: 'hi' }))).toBe(
-      'invalid_arguments',
+      'missing_recipient_user_id',
     );
+    expect(await bad({ recipient_team_id: undefined })).toBe('missing_recipient_team_id');
     expect(await bad({ task_display_mode: 'list' })).toBe('invalid_arguments');
     expect(await bad({ chunks: [{ type: 'image' }] })).toBe('invalid_arguments');
     expect(await bad({ chunks: [task('a', 'A', 'done')] })).toBe('invalid_arguments');

@@ -81,7 +81,7 @@ describe('Slack stand-in: link_shared and chat.unfurl', () => {
     const unfurlId = String(event.unfurl_id);
     await expect(
       client.chat.unfurl({ unfurl_id: unfurlId, source: 'conversations_history', unfurls: { [url]: attachment } }),
-    ).rejects.toMatchObject({ data: { error: 'cannot_unfurl_url' } });
+    ).rejects.toMatchObject({ data: { error: 'invalid_unfurl_id' } });
     await client.chat.unfurl({ unfurl_id: unfurlId, source: 'composer', unfurls: { [url]: attachment } });
     expect(slack.tenant().linkShares.find((s) => s.unfurlId === unfurlId)?.unfurls).toEqual({ [url]: attachment });
   });
@@ -90,9 +90,10 @@ describe('Slack stand-in: link_shared and chat.unfurl', () => {
     ['no channel', { ts: '1.0' }, 'missing_channel'],
     ['no ts', { channel: 'C123DOCS' }, 'missing_ts'],
     ['a message that is not there', { channel: 'C123DOCS', ts: '9.9' }, 'cannot_find_message'],
-    ['an unfurl_id without source', { unfurl_id: 'X' }, 'invalid_arguments'],
-    ['a source Slack does not have', { unfurl_id: 'X', source: 'sidebar' }, 'invalid_arguments'],
-    ['an unfurl_id Slack never sent', { unfurl_id: 'X', source: 'composer' }, 'cannot_unfurl_url'],
+    ['an unfurl_id without source', { unfurl_id: 'X' }, 'missing_source'],
+    ['a source without unfurl_id', { source: 'composer' }, 'missing_unfurl_id'],
+    ['a source Slack does not have', { unfurl_id: 'X', source: 'sidebar' }, 'invalid_source'],
+    ['an unfurl_id Slack never sent', { unfurl_id: 'X', source: 'composer' }, 'invalid_unfurl_id'],
   ])('refuses %s as Slack does', async (_, target, error) => {
     await expect(client.apiCall('chat.unfurl', { ...target, unfurls: JSON.stringify({}) })).rejects.toMatchObject({
       data: { ok: false, error },

@@ -126,8 +126,8 @@ function startStream({ args, tenant, slack }: MethodCall): Answer {
   if (tenant.channel(channel)?.botMember === false) return refuse('not_in_channel');
   // "Required when streaming to channels": a DM has one person to stream to.
   if (!channel.startsWith('D')) {
-    const absent = ['recipient_user_id', 'recipient_team_id'].filter((k) => !text(args[k]));
-    if (absent.length) return missing(...absent);
+    if (!text(args.recipient_user_id)) return refuse('missing_recipient_user_id');
+    if (!text(args.recipient_team_id)) return refuse('missing_recipient_team_id');
   }
   const mode = args.task_display_mode ?? 'timeline';
   if (!DISPLAY_MODES.includes(String(mode)))

@@ -13,9 +13,11 @@ function shareOf(args: Args, tenant: Tenant): LinkShare | Answer {
   const unfurlId = text(args.unfurl_id);
   const source = text(args.source);
   if (unfurlId !== undefined || source !== undefined) {
-    if (!unfurlId || !source || !SOURCES.includes(source)) return refuse('invalid_arguments');
+    if (!unfurlId) return refuse('missing_unfurl_id');
+    if (!source) return refuse('missing_source');
+    if (!SOURCES.includes(source)) return refuse('invalid_source');
     const share = tenant.linkShares.find((s) => s.unfurlId === unfurlId && s.source === source);
-    return share ?? refuse('cannot_unfurl_url');
+    return share ?? refuse('invalid_unfurl_id');
   }
   const channel = text(args.channel);
   const ts = text(args.ts);
