@@ -14,8 +14,8 @@ export function isKnownStatus(status: string): status is KnownJobStatus {
 /**
  * `AgentJob`, read as tolerantly as the document allows: it marks no field required. A job without `status` is still
  * running until a poll says otherwise, and a status the bot does not know (`queued`, `cancelled`) is kept as it
- * came, read as not ended. A job without `id` is the one asked about (a get's or a follow-up's answer); only a created job must
- * name itself (`AgentJobSchema`): its id is how the bot follows it.
+ * came, read as not ended. A job without `id` is the one asked about (a get's or a follow-up's answer); only a
+ * created job must name itself (`AgentJobSchema`): its id is how the bot follows it.
  */
 export const JobAnswerSchema = z.object({
   id: z.string().min(1).optional(),
