@@ -36,10 +36,11 @@ export function createProbes(log: Logger, metrics: Metrics): Probes {
     res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ ok }));
   };
   const detailedHealthz: Handler = (_req, res) => {
-    const names = failing();
-    const ok = ready && names.length === 0;
+    // `ready`: started (Slack answered the start) and not stopping.
+    const names = [...(ready ? [] : ['ready']), ...failing()];
+    const ok = names.length === 0;
     res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(ok ? { ok } : { ok, ...(names.length > 0 && { failing: names }) }));
+    res.end(JSON.stringify(ok ? { ok } : { ok, failing: names }));
   };
   const metricsEndpoint: Handler = (_req, res) => {
     metrics.render().then(

@@ -22,6 +22,8 @@ describe('probes: /healthz on the public port, /metrics on the operator port', (
     let storeOk = true;
     probes.check('store', () => storeOk);
     expect(await get('/healthz')).toEqual({ status: 503, body: '{"ok":false}' });
+    // Not ready yet (starting, Slack not answered) or stopping: the operator's says so, not an empty reason.
+    expect(await operator('/healthz')).toEqual({ status: 503, body: '{"ok":false,"failing":["ready"]}' });
     probes.setReady(true);
     expect(await get('/healthz')).toEqual({ status: 200, body: '{"ok":true}' });
     storeOk = false;
