@@ -99,15 +99,15 @@ export function isCalendarDay(day: string): boolean {
 }
 
 /**
- * A job id as the bot addresses it: the document allows any string, and a path names it as one encoded segment
- * (`encodeURIComponent`), except the dot segments a URL resolves away. Bounded so a log line or a store key stays
- * small (the service's ids are far shorter).
+ * A job id as the bot addresses it in a path, encoded as one segment. The document allows any string, but an id that
+ * a proxy on the way could read as more than one segment or as a query (`/`, `%`, `?`, `#`, whitespace, `..`) is
+ * never sent: ids reach the bot from its store and from Slack metadata too. Anything else a service could mint
+ * (`~`, `+`, `=`, `:`, `@`, long ids) is addressed as it came. Bounded so a log line stays small.
  */
 export const JobIdSchema = z
   .string()
-  .min(1)
-  .max(1_000)
-  .refine((id) => id !== '.' && id !== '..', 'not a job id');
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:~+=@!$&'()*,;-]{0,999}$/, 'not a job id')
+  .refine((id) => !id.includes('..'), 'not a job id');
 
 /** A created job: its id is how the bot follows it, so it must name one. */
 export const AgentJobSchema = JobAnswerSchema.extend({ id: JobIdSchema });
