@@ -84,6 +84,9 @@ describe.each(['HTTP', 'Socket Mode'])('Slack stand-in: uninstalls, delivered ov
 
   it('takes an org-wide install out of some workspaces: team_access_revoked, the org token refused only there', async () => {
     slack.addEnterprise(UMBRELLA, [otherWorkspace('T5', 'umbrella-east'), otherWorkspace('T6', 'umbrella-west')]);
+    // Sent only to an app subscribed to it: the shipped manifest (a workspace app) is not.
+    expect(slack.installs.revokeTeamAccess(UMBRELLA.id, ['T5'])).toEqual([]);
+    slack.subscriptions.add('team_access_revoked');
     const events = slack.installs.revokeTeamAccess(UMBRELLA.id, ['T5']);
     expect(events.map((e) => e.event)).toEqual([
       { type: 'team_access_revoked', team_ids: ['T5'], event_ts: expect.stringMatching(/^\d+\.\d{6}$/) },

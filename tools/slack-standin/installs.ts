@@ -132,7 +132,8 @@ export class Installs {
   /**
    * An organisation's admin takes an org-wide install out of some of its workspaces (docs.slack.dev, events,
    * `team_access_revoked`): the org token no longer acts there, and still works in the others (its `auth.test`
-   * answers), and Slack sends `team_access_revoked` naming the workspaces, from the organisation.
+   * answers), and Slack sends `team_access_revoked` naming the workspaces, from the organisation, to an app that
+   * subscribes to it (`slack.subscriptions`: the manifest's `bot_events` by default, which ships without it).
    */
   revokeTeamAccess(enterpriseId: string, teamIds: string[]): EventEnvelope[] {
     const served = [...this.slack.tenants.values()].filter((t) => t.orgInstall?.id === enterpriseId);
@@ -140,7 +141,7 @@ export class Installs {
     if (!from) throw new Error(`the stand-in has no org-wide install for ${enterpriseId}`);
     const event = eventEnvelope(from, { type: 'team_access_revoked', team_ids: teamIds, event_ts: eventTs() });
     for (const tenant of served) if (teamIds.includes(tenant.teamId)) tenant.orgInstall = undefined;
-    return [event];
+    return this.slack.subscriptions.has('team_access_revoked') ? [event] : [];
   }
 
   private grant(choice: InstallChoice, query: URLSearchParams, redirectUri: string, named: boolean): Grant {
