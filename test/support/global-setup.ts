@@ -20,7 +20,8 @@ declare module 'vitest' {
  * `src/` changed since the last build, for every project but the unit tests: spawned entry points run it.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
-  if (project.name !== 'unit') buildIfStale();
+  // Runs for the root ('') and for each project with files to run: only the suites and the alone ones spawn.
+  if (project.name && project.name !== 'unit') buildIfStale();
   const verdict = redisVerdict(TEST_REDIS_URL, await probeRedis(TEST_REDIS_URL), process.env);
   if (!verdict.available) console.warn(verdict.skipLine);
   project.provide('redisAvailable', verdict.available);
