@@ -17,7 +17,7 @@ declare module 'vitest' {
 /**
  * Probes Redis once per run: the Redis suites are skipped with one line saying why, or the run fails in CI. Makes
  * the empty working directory spawned entry points share, and removes it at the end. Compiles `dist/` first if
- * `src/` changed since the last build, for every project but the unit tests: spawned entry points run it.
+ * `src/` changed since the last build, for the projects that spawn entry points (which run it), never the unit tests.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   // Runs for the root ('') and for each project with files to run: only the suites and the alone ones spawn.
