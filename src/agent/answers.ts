@@ -56,6 +56,6 @@ function serviceAnswer(
       return errors.jobGone(prompt);
     case 'unavailable':
       if (!failure.ambiguous) return errors.unavailable(prompt);
-      return op === 'create' ? errors.maybeStarted(prompt) : errors.maybeDelivered(prompt);
+      return op === 'create' ? errors.maybeStarted(prompt, failure) : errors.maybeDelivered(prompt, failure);
   }
 }

@@ -32,7 +32,7 @@ type RootState = EndedKind | 'working' | 'starting' | 'unknown';
 const STATUS: Record<RootState, { emoji: string; words: string }> = {
   starting: { emoji: ':hourglass_flowing_sand:', words: 'Starting…' },
   working: { emoji: ':hourglass_flowing_sand:', words: 'Working' },
-  unknown: { emoji: ':grey_question:', words: 'Status unknown: Mintlify did not answer in time' },
+  unknown: { emoji: ':grey_question:', words: 'Status unknown' },
   pull_request: { emoji: ':white_check_mark:', words: 'Pull request ready' },
   no_changes: { emoji: ':white_check_mark:', words: 'Finished without changes' },
   failed: { emoji: ':x:', words: 'Failed' },
@@ -67,8 +67,8 @@ export interface RootOptions {
   now?: number;
   /** Name the project: set when the bot serves more than one. */
   showProject?: boolean;
-  /** The job could not be confirmed (the create timed out). */
-  unknown?: boolean;
+  /** The job could not be confirmed (the create timed out, say): what the status line says instead. */
+  unknown?: string;
 }
 
 /** The root message everyone sees: who asked, what, and a status line kept fresh while the job runs. */
@@ -77,7 +77,11 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
   const who = `<@${job.userId}> asked the Mintlify agent:\n`;
   const asked = `${who}${clipEscaped(quote(job.prompt, PROMPT_PREVIEW_CHARS), SECTION_MAX_CHARS - who.length)}`;
   const state: RootState = options.unknown ? 'unknown' : !record ? 'starting' : (record.ended ?? 'working');
-  const { emoji, words } = record && !options.unknown ? jobStatus(record) : STATUS[state];
+  const { emoji, words } = options.unknown
+    ? { ...STATUS.unknown, words: options.unknown }
+    : record
+      ? jobStatus(record)
+      : STATUS[state];
   const parts = [`${emoji} ${words}`];
   if (options.showProject) parts.push(`project ${inlineCode(job.project)}`);
   if (job.contextNote) parts.push(escapeMrkdwn(job.contextNote));

@@ -1,6 +1,32 @@
+import type { ServiceFailure } from '../mintlify/failure.js';
 import type { Message } from '../slack/message.js';
 import { clipEscaped, escapeMrkdwn, inlineCode, plainText, quote } from '../slack/mrkdwn.js';
 import { HOURLY_LIMIT } from './quota.js';
+
+type LostAnswerOf = Pick<Extract<ServiceFailure, { code: 'unavailable' }>, 'lost' | 'status'>;
+
+/** What became of Mintlify's answer, as the person who asked reads it (a sentence's start). */
+export function lostAnswer({ lost, status }: LostAnswerOf): string {
+  switch (lost) {
+    case 'timeout':
+      return 'Mintlify did not answer in time';
+    case 'network':
+      return 'The connection to Mintlify dropped';
+    case 'error_status':
+      return `Mintlify answered with an error (HTTP ${status})`;
+    case 'unreadable':
+      return 'Mintlify’s answer could not be read';
+  }
+}
+
+/** A create the service confirmed (201, the documented code) whose answer names no job the bot can follow. */
+export const startedUnfollowable = ({ lost, status }: LostAnswerOf) => lost === 'unreadable' && status === 201;
+
+/** The root's status line when the create gave no job to follow. */
+export function unknownRootStatus(failure: LostAnswerOf): string {
+  if (startedUnfollowable(failure)) return 'Started, but Mintlify did not say which job: follow it in the dashboard';
+  return `Status unknown: ${lostAnswer(failure)}`;
+}
 
 export const USAGE = [
   '*Start a Mintlify agent job on the docs:* `/agent &lt;instruction&gt;`',
@@ -77,14 +103,16 @@ export const errors = {
     ),
   unavailable: (prompt: string): Message =>
     withPrompt(':warning: I could not reach Mintlify, so nothing was started. Try again in a minute.', prompt),
-  maybeStarted: (prompt: string): Message =>
+  maybeStarted: (prompt: string, failure: LostAnswerOf): Message =>
     withPrompt(
-      ':warning: Mintlify did not answer in time, so I cannot tell whether the job started. Check the Mintlify dashboard before you run it again.',
+      startedUnfollowable(failure)
+        ? ':warning: Mintlify started the job, but its answer did not say which job, so I cannot follow it here. Find it in the Mintlify dashboard: running it again would start a second job.'
+        : `:warning: ${lostAnswer(failure)}, so I cannot tell whether the job started. Check the Mintlify dashboard before you run it again.`,
       prompt,
     ),
-  maybeDelivered: (prompt: string): Message =>
+  maybeDelivered: (prompt: string, failure: LostAnswerOf): Message =>
     withPrompt(
-      ':warning: Mintlify did not answer in time, so I cannot tell whether the agent received this instruction. Wait for the result in this thread before sending it again.',
+      `:warning: ${lostAnswer(failure)}, so I cannot tell whether the agent received this instruction. Wait for the result in this thread before sending it again.`,
       prompt,
     ),
   misconfigured: (project: string, prompt: string): Message =>

@@ -115,14 +115,15 @@ export async function rewriteRoot(
   await deps.slack.chat.update({ channel: record.channel, ts: record.statusTs, ...message, metadata });
 }
 
-/** The service may have created the job, or not: the root stays and says its status is unknown. */
+/** The service may have created the job, or not: the root stays and says so (`status`, `unknownRootStatus`). */
 export async function markRootUnknown(
   deps: Pick<Deps, 'slack' | 'store' | 'log'>,
   input: RootRequest,
   statusTs: string,
+  status: string,
 ): Promise<void> {
   const pending = { ...input, contextNote: contextNoteOf(input) };
-  const message = rootMessage(pending, { showProject: input.showProject, unknown: true });
+  const message = rootMessage(pending, { showProject: input.showProject, unknown: status });
   // A plan card still streaming is finished first: an update is only documented for a message that is not.
   await stopStreaming(deps, input.channel, statusTs);
   await deps.slack.chat

@@ -3,7 +3,7 @@ import { describeFailure, type FailedResult, logFailure, mayHaveRun } from '../m
 import type { JobBinding, JobRecord, ThreadKind } from '../store/jobs.js';
 import { persist } from '../store/retry.js';
 import type { FileContext } from './file-context.js';
-import { errors } from './messages.js';
+import { errors, unknownRootStatus } from './messages.js';
 import { contextNoteOf, markRootUnknown, postRootMessage, withdrawRoot } from './root-post.js';
 import type { ThreadContext } from './thread-context.js';
 import { observationOf } from './tracking/decide.js';
@@ -159,13 +159,15 @@ async function createAndBind(
 async function withdraw(deps: StartJobDeps, input: StartJobInput, statusTs: string, failed: FailedResult) {
   const { log } = deps;
   const { channel, project } = input;
-  if (mayHaveRun(failed.failure)) {
+  const { failure } = failed;
+  if (mayHaveRun(failure)) {
     log.error('mintlify.create_job', { outcome: 'unknown', project, channel, error: describeFailure(failed) });
-    await markRootUnknown(deps, { ...input, showProject: deps.projects.all.length > 1 }, statusTs);
+    const root = { ...input, showProject: deps.projects.all.length > 1 };
+    await markRootUnknown(deps, root, statusTs, unknownRootStatus(failure));
     return refused({ code: 'service', failed });
   }
   logFailure(log, 'mintlify.create_job', failed);
   await withdrawRoot(deps, channel, statusTs);
-  if (failed.failure.code !== 'rate_limited') await refundCreate(deps, project);
+  if (failure.code !== 'rate_limited') await refundCreate(deps, project);
   return refused({ code: 'service', failed });
 }

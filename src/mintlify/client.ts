@@ -167,13 +167,14 @@ async function send<S extends z.ZodType>(
   const label = op.operation.replaceAll(' ', '_');
   const started = performance.now();
   let answer: number | 'timeout' | 'network' | undefined;
+  let status: number | undefined;
   try {
     const pending = http(path, { ...options, context: { operation: label } });
-    answer = (await pending).status;
+    answer = status = (await pending).status;
     body = await pending.json();
   } catch (error) {
     answer ??= answerOf(error);
-    return failed(op, await failureOf(error));
+    return failed(op, await failureOf(error, status));
   } finally {
     onResponse(label, answer ?? 'network');
     const duration_ms = Math.round(performance.now() - started);
@@ -181,22 +182,33 @@ async function send<S extends z.ZodType>(
   }
   const parsed = schema.safeParse(body);
   if (parsed.success) return { ok: true, value: parsed.data };
-  return failed(op, { code: 'unavailable', reason: 'response does not match the API contract', ambiguous: true });
+  const reason = 'response does not match the API contract';
+  return failed(op, { code: 'unavailable', reason, ambiguous: true, lost: 'unreadable', status });
 }
 
 /** Network failures that mean the request never reached the service, so nothing can have happened there. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-async function failureOf(error: unknown): Promise<ServiceFailure> {
-  if (error instanceof TimeoutError) return { code: 'unavailable', reason: 'timed out', ambiguous: true };
+/** `answered`: the status that came before the body failed to read. */
+async function failureOf(error: unknown, answered: number | undefined): Promise<ServiceFailure> {
+  if (error instanceof TimeoutError)
+    return { code: 'unavailable', reason: 'timed out', ambiguous: true, lost: 'timeout' };
   // A 2xx whose body is not JSON (a proxy's HTML page, say) is a bad answer, not a network failure.
-  if (error instanceof SyntaxError) return { code: 'unavailable', reason: 'response is not JSON', ambiguous: true };
+  if (error instanceof SyntaxError) {
+    return {
+      code: 'unavailable',
+      reason: 'response is not JSON',
+      ambiguous: true,
+      lost: 'unreadable',
+      status: answered,
+    };
+  }
   if (!(error instanceof HTTPError)) {
     // fetch rejects with a TypeError whose cause says why (ECONNREFUSED, socket hang up, …); anything else is a bug.
     if (!(error instanceof TypeError)) throw error;
     const cause = (error as { cause?: { code?: string } }).cause?.code;
     const reason = `network error${cause ? ` (${cause})` : ''}`;
-    return { code: 'unavailable', reason, ambiguous: !NEVER_SENT.has(cause ?? '') };
+    return { code: 'unavailable', reason, ambiguous: !NEVER_SENT.has(cause ?? ''), lost: 'network' };
   }
   const { status, headers } = error.response;
   const parsed = ErrorBodySchema.safeParse(await error.response.json().catch(() => undefined));
@@ -215,7 +227,15 @@ async function failureOf(error: unknown): Promise<ServiceFailure> {
       const details = parsed.data?.details?.map((d) => redact(d.message)) ?? [];
       return { code: 'refused', status, message: message ?? `refused (${status})`, details };
     }
-    default:
-      return { code: 'unavailable', reason: `${status}${message ? ` ${message}` : ''}`, ambiguous: true, status };
+    default: {
+      const reason = `${status}${message ? ` ${message}` : ''}`;
+      return {
+        code: 'unavailable',
+        reason,
+        ambiguous: true,
+        lost: status === 408 ? 'timeout' : 'error_status',
+        status,
+      };
+    }
   }
 }

@@ -17,9 +17,13 @@ export type ServiceFailure =
   | { code: 'rate_limited'; retryAfterMs: number }
   /**
    * Network failure, timeout, 5xx or an answer that does not match the contract. `ambiguous`: the request may have
-   * reached the service and done its work (a timeout, a 5xx); false when it never left.
+   * reached the service and done its work (a timeout, a 5xx); false when it never left. `lost`: what became of the
+   * answer, for the person told; `status`: the HTTP status that came, if any.
    */
-  | { code: 'unavailable'; reason: string; ambiguous: boolean; status?: number };
+  | { code: 'unavailable'; reason: string; ambiguous: boolean; lost: LostAnswer; status?: number };
+
+/** Why no usable answer came: none in time, the connection broke, an error status, or a body that is not the contract. */
+export type LostAnswer = 'timeout' | 'network' | 'error_status' | 'unreadable';
 
 export type ServiceFailureCode = ServiceFailure['code'];
 
@@ -66,6 +70,6 @@ export function logFailure(log: Logger, event: string, failed: FailedResult): vo
 }
 
 /** Whether the service may have done the work although it gave no answer (a create or follow-up may have run). */
-export function mayHaveRun(failure: ServiceFailure): boolean {
+export function mayHaveRun(failure: ServiceFailure): failure is Extract<ServiceFailure, { code: 'unavailable' }> {
   return failure.code === 'unavailable' && failure.ambiguous;
 }

@@ -142,7 +142,20 @@ export function agentJobs(store: StoreKind): void {
     const rootTs = h.slack.messages.find((m) => !m.thread_ts)?.ts;
     const updates = h.slack.callsTo('chat.update').filter((c) => c.args.ts === rootTs);
     expect(updates).toHaveLength(1);
-    expect(JSON.stringify(updates[0]?.args.blocks)).toContain('Status unknown');
+    expect(JSON.stringify(updates[0]?.args.blocks)).toContain(
+      'Status unknown: Mintlify answered with an error (HTTP 502)',
+    );
+  });
+
+  it('on 201 naming no job (the document requires no field) says the job started but cannot be followed', async () => {
+    h.sim.injectFault({ kind: 'job', keep: [], count: 1, match: { method: 'POST' } });
+    const reply = await answerTo('Add a changelog entry');
+    expect(reply.args.text).toContain('Mintlify started the job, but its answer did not say which job');
+    expect(reply.args.text).not.toContain('cannot tell whether');
+    expect(h.sim.counts().creates).toBe(1);
+    const rootTs = h.slack.messages.find((m) => !m.thread_ts)?.ts;
+    const update = h.slack.callsTo('chat.update').find((c) => c.args.ts === rootTs);
+    expect(JSON.stringify(update?.args.blocks)).toContain('Started, but Mintlify did not say which job');
   });
 
   it('when the service cannot be reached at all, withdraws the root and says nothing was started', async () => {

@@ -11,7 +11,12 @@ const ECHO = 'Your instruction, to copy and retry:\n>Fix &lt;it&gt; &amp; more';
 
 const service = (failure: ServiceFailure) =>
   ({ code: 'service', failed: { ok: false, operation: 'create job', project: 'proj_test', failure } }) as const;
-const UNAVAILABLE = { code: 'unavailable', reason: 'network error (ECONNREFUSED)', ambiguous: false } as const;
+const UNAVAILABLE = {
+  code: 'unavailable',
+  reason: 'network error (ECONNREFUSED)',
+  ambiguous: false,
+  lost: 'network',
+} as const;
 
 /** Every service failure, worded for each use case: the rows differ only where the person's next step does. */
 const SERVICE_FAILURES: [string, ServiceFailure, string, string][] = [
@@ -47,9 +52,33 @@ const SERVICE_FAILURES: [string, ServiceFailure, string, string][] = [
   ],
   [
     'not answering in time',
-    { ...UNAVAILABLE, reason: 'timed out', ambiguous: true },
-    'I cannot tell whether the job started. Check the Mintlify dashboard before you run it again.',
+    { ...UNAVAILABLE, reason: 'timed out', ambiguous: true, lost: 'timeout' },
+    'Mintlify did not answer in time, so I cannot tell whether the job started. Check the Mintlify dashboard before you run it again.',
     'I cannot tell whether the agent received this instruction. Wait for the result in this thread',
+  ],
+  [
+    'answering 502',
+    { code: 'unavailable', reason: '502', ambiguous: true, lost: 'error_status', status: 502 },
+    'Mintlify answered with an error (HTTP 502), so I cannot tell whether the job started.',
+    'Mintlify answered with an error (HTTP 502), so I cannot tell whether the agent received this instruction.',
+  ],
+  [
+    'dropping the connection mid-request',
+    { code: 'unavailable', reason: 'network error (ECONNRESET)', ambiguous: true, lost: 'network' },
+    'The connection to Mintlify dropped, so I cannot tell whether the job started.',
+    'The connection to Mintlify dropped, so I cannot tell whether the agent received this instruction.',
+  ],
+  [
+    'answering 200 with a body that is not its contract',
+    { code: 'unavailable', reason: 'response is not JSON', ambiguous: true, lost: 'unreadable', status: 200 },
+    'Mintlify’s answer could not be read, so I cannot tell whether the job started.',
+    'Mintlify’s answer could not be read, so I cannot tell whether the agent received this instruction.',
+  ],
+  [
+    'answering 201 (created) without a job the bot can follow',
+    { code: 'unavailable', reason: 'contract', ambiguous: true, lost: 'unreadable', status: 201 },
+    'Mintlify started the job, but its answer did not say which job, so I cannot follow it here. Find it in the Mintlify dashboard: running it again would start a second job.',
+    'Mintlify’s answer could not be read, so I cannot tell whether the agent received this instruction.',
   ],
 ];
 

@@ -143,7 +143,7 @@ describe('startJob', () => {
     const result = await startJob(deps, input);
     expect(result).toMatchObject({ refusal: { code: 'service', failed: { failure: { ambiguous: true } } } });
     expect(slack.callsTo('chat.delete')).toEqual([]);
-    expect(readable(slack.messages[0])).toContain('Status unknown: Mintlify did not answer in time');
+    expect(readable(slack.messages[0])).toContain('Status unknown: Mintlify answered with an error (HTTP 503)');
     expect(await used()).toBe(1);
     expect(tracked).toEqual([]);
   });

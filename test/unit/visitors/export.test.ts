@@ -125,7 +125,7 @@ describe('exportVisitorsCsv', () => {
           ok: false,
           operation: 'get visitors',
           project,
-          failure: { code: 'unavailable', reason: '503', ambiguous: true, status: 503 },
+          failure: { code: 'unavailable', reason: '503', ambiguous: true, lost: 'error_status', status: 503 },
         };
       }
       return original(project, q);
@@ -133,7 +133,7 @@ describe('exportVisitorsCsv', () => {
     expect(await exportVisitorsCsv(deps, REQUEST)).toEqual({
       ok: false,
       reason: 'fetch_failed',
-      failure: { code: 'unavailable', reason: '503', ambiguous: true, status: 503 },
+      failure: { code: 'unavailable', reason: '503', ambiguous: true, lost: 'error_status', status: 503 },
     });
     expect(slack.calls.at(-1)?.args.text).toContain('did not finish');
   });

@@ -14,7 +14,7 @@ describe('failedText: what the person is told when the service gave no page', ()
   });
 
   it('gives the exact command to re-run when the service is down, busy or lost the project', () => {
-    expect(fetchFailed({ code: 'unavailable', reason: 'timed out', ambiguous: true })).toContain(
+    expect(fetchFailed({ code: 'unavailable', reason: 'timed out', ambiguous: true, lost: 'timeout' })).toContain(
       '`/visitors 2026-11-01..2026-11-08`',
     );
     expect(fetchFailed({ code: 'not_found', message: 'no such project' })).toContain('try again in a minute');

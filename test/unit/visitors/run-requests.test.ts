@@ -23,7 +23,7 @@ function setup() {
   return { ...world, said: () => world.responses.map((r) => saidIn(r.body)) };
 }
 
-const unavailable = { code: 'unavailable', reason: '503', ambiguous: true, status: 503 } as const;
+const unavailable = { code: 'unavailable', reason: '503', ambiguous: true, lost: 'error_status', status: 503 } as const;
 
 describe('the visitors’ tasks: the use case, then one answer to the person', () => {
   it('report: the page, privately, on its project', async () => {

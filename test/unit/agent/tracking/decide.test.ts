@@ -83,7 +83,7 @@ describe('afterPoll', () => {
     ],
     [
       'a 5xx backs off ×1.5',
-      failed({ code: 'unavailable', reason: '503', ambiguous: true }),
+      failed({ code: 'unavailable', reason: '503', ambiguous: true, lost: 'error_status', status: 503 }),
       {},
       { kind: 'retry', waitMs: 1_500 },
     ],
@@ -95,7 +95,13 @@ describe('afterPoll', () => {
     ],
     [
       'no answer to act on past the maximum age expires all the same',
-      failed({ code: 'unavailable', reason: 'response does not match the API contract', ambiguous: true }),
+      failed({
+        code: 'unavailable',
+        reason: 'response does not match the API contract',
+        ambiguous: true,
+        lost: 'unreadable',
+        status: 200,
+      }),
       { roundStartedAtMs: NOW - DAY - 1 },
       { kind: 'conclude', outcome: { kind: 'expired' } },
     ],

@@ -45,7 +45,7 @@ describe('sendChart', () => {
 
   it('uploads nothing when the service gives no numbers', async () => {
     const { deps, slack, service } = setup();
-    service.failures.push({ code: 'unavailable', reason: 'timed out', ambiguous: true });
+    service.failures.push({ code: 'unavailable', reason: 'timed out', ambiguous: true, lost: 'timeout' });
     expect(await sendChart(deps, REQUEST)).toMatchObject({ ok: false, reason: 'fetch_failed' });
     expect(slack.calls).toEqual([]);
   });
@@ -98,7 +98,7 @@ describe('shareChart', () => {
 
   it('shares nothing when the service gives no numbers', async () => {
     const { deps, slack, service } = setup();
-    service.failures.push({ code: 'unavailable', reason: '503', ambiguous: true, status: 503 });
+    service.failures.push({ code: 'unavailable', reason: '503', ambiguous: true, lost: 'error_status', status: 503 });
     expect(await shareChart(deps, REQUEST)).toMatchObject({ ok: false, reason: 'fetch_failed' });
     expect(slack.calls).toEqual([]);
   });

@@ -42,7 +42,7 @@ describe('sendDigest', () => {
 
   it('says failed when the service fails, and posts when it answers again', async () => {
     const { deps, service, posts, logs } = setup();
-    service.failures.push({ code: 'unavailable', reason: '503', ambiguous: true, status: 503 });
+    service.failures.push({ code: 'unavailable', reason: '503', ambiguous: true, lost: 'error_status', status: 503 });
     expect(await sendDigest(deps, SUBSCRIPTION, DUE)).toBe('failed');
     expect(posts()).toEqual([]);
     expect(logs.text()).toContain('"reason":"service"');
@@ -91,7 +91,7 @@ describe("runScheduledDigest: one occurrence of a subscription's scheduler", () 
   it('rejects when the digest did not go out, so the engine tries the occurrence again', async () => {
     const { deps, service, posts } = setup();
     await saveSubscription(deps, SUBSCRIPTION);
-    service.failures.push({ code: 'unavailable', reason: '503', ambiguous: true, status: 503 });
+    service.failures.push({ code: 'unavailable', reason: '503', ambiguous: true, lost: 'error_status', status: 503 });
     await expect(runScheduledDigest(deps, { channel: SUBSCRIPTION.channel })).rejects.toThrow('did not go out');
     await runScheduledDigest(deps, { channel: SUBSCRIPTION.channel });
     expect(posts()).toHaveLength(1);

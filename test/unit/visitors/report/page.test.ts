@@ -52,7 +52,7 @@ describe('fetchPage', () => {
     const { deps, logs } = fakeDeps(service);
     const failures: ServiceFailure[] = [
       { code: 'refused', message: 'Invalid query parameters', details: ['dateFrom: bad'] },
-      { code: 'unavailable', reason: '503', ambiguous: true, status: 503 },
+      { code: 'unavailable', reason: '503', ambiguous: true, lost: 'error_status', status: 503 },
       { code: 'rate_limited', retryAfterMs: 12_300 },
       { code: 'unauthorized', status: 401, message: 'Invalid API key' },
     ];
