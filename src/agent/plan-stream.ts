@@ -32,14 +32,15 @@ export async function startPlanCard(
   job: PendingJob,
   root: Message,
 ): Promise<string> {
-  const team = deps.workspace.teamId || (await lookUpPerson(deps, job.userId))?.teamId;
+  // The team the person belongs to: in Slack Connect another organisation's (users.info, cached for a day).
+  const team = (await lookUpPerson(deps, job.userId))?.teamId || deps.workspace.teamId;
   const asked = root.blocks?.[0];
   const markdown = asked?.type === 'section' && asked.text ? asked.text.text : root.text;
   // The SDK's arguments require `thread_ts`; Slack streams a top-level message in a channel without it.
   const posted: ChatStartStreamResponse = await deps.slack.apiCall('chat.startStream', {
     channel: where.channel,
     ...(where.threadTs && { thread_ts: where.threadTs }),
-    // Required in channels: the person the stream is for, and their team (a single-workspace deployment asks Slack).
+    // Required in channels: the person the stream is for, and their team.
     recipient_user_id: job.userId,
     ...(team && { recipient_team_id: team }),
     task_display_mode: 'plan',

@@ -21,7 +21,7 @@ const KEY_INITECH = 'mint_initech_0f1e2d3c4b5aIIII';
  * Acme and Initech share #partners, both installed the app and connected their own project; Hooli shares it too,
  * without the app. Runs the scenario every deployment must pass, and returns how people write there.
  */
-function bothInstalled(store: StoreKind, allowExternal: string) {
+function bothInstalled(store: StoreKind, allowExternal: string, env: Record<string, string> = {}) {
   const h = useHarness({
     store,
     simulator: () => ({
@@ -32,7 +32,7 @@ function bothInstalled(store: StoreKind, allowExternal: string) {
   const ws = new Workspaces(h);
 
   beforeEach(async () => {
-    await h.boot({ env: oauthEnv(h, { AGENT_ALLOW_EXTERNAL: allowExternal }) });
+    await h.boot({ env: oauthEnv(h, { AGENT_ALLOW_EXTERNAL: allowExternal, ...env }) });
     ws.prepare();
     const acme = h.slack.workspace;
     const hal = { id: HAL, name: 'hal', realName: 'Hal Hooper', displayName: 'hal' };
@@ -104,7 +104,13 @@ describe.each(storeKinds)('Slack Connect, both organisations installed ($label)'
   });
 });
 
-describe('Slack Connect, both organisations installed, AGENT_ALLOW_EXTERNAL=true', () => {
+describe('Slack Connect, both organisations installed, AGENT_ALLOW_EXTERNAL=true, the plan card on', () => {
   // Letting other organisations in must not hand them the host's key when they have their own.
-  bothInstalled(memoryStore, 'true');
+  const { h, says } = bothInstalled(memoryStore, 'true', { SLACK_PLAN_CARD: '' });
+
+  it('the plan card of a person let in from an organisation without the app names their team, not the host’s', async () => {
+    await says('T1', 'T1', HAL, '@Mintlify document our billing API');
+    const started = await eventually(() => h.slack.callsTo('chat.startStream')[0], 5_000, 'the stream');
+    expect(started.args).toMatchObject({ channel: PARTNERS, recipient_user_id: HAL, recipient_team_id: 'T8HOOLI' });
+  });
 });

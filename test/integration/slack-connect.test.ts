@@ -9,6 +9,7 @@ import { eventually } from '../support/test-app.js';
 const PARTNERS = 'C456PARTNERS';
 const DAVE = 'U9DAVE';
 const GUS_GUEST = 'U678GUS';
+const INITECH = 'T9INITECH';
 
 function refusalsSuite(h: Harness, env: Record<string, string> = {}) {
   const ephemerals = () => h.slack.callsTo('chat.postEphemeral');
@@ -48,6 +49,14 @@ describe.each(storeKinds)('Slack Connect, over signed HTTP ($label)', (store) =>
     await h.deliver(h.slack.people.says(GUS_GUEST, PARTNERS, '@Mintlify document the SLA').events);
     await eventually(() => h.followUps().length === 1 && h.creates().length === 2, 5_000, 'the job and follow-up');
     expect(h.slack.callsTo('chat.postEphemeral')).toEqual([]);
+  });
+
+  it('a plan card streamed for a person of another organisation names their team, as chat.startStream asks', async () => {
+    await h.boot({ env: { AGENT_ALLOW_EXTERNAL: 'true', SLACK_PLAN_CARD: '' } });
+    await h.command('/agent document our webhooks API', { user: DAVE, channel: PARTNERS });
+    const started = await eventually(() => h.slack.callsTo('chat.startStream')[0], 5_000, 'the stream');
+    expect(started.args).toMatchObject({ channel: PARTNERS, recipient_user_id: DAVE, recipient_team_id: INITECH });
+    await eventually(() => h.creates().length === 1, 5_000, 'the job');
   });
 });
 
