@@ -38,11 +38,12 @@ export function applyHeapPolicy(role: string): void {
  * old flags' spread and a paced load's CPU a poll about a third more: a young generation of 2 MB semi-spaces (it
  * reached 8 MB under load), no Maglev (its code and compiles), and TurboFan compiling on the main thread (its
  * compiles kept 20 to 30 MB of glibc arenas on V8's threads). The roles that acknowledge Slack keep V8's concurrent
- * compilers and 8 MB semi-spaces.
+ * compilers and 8 MB semi-spaces. `web` scavenges on its main thread alone: about 90 KB survive each of its
+ * scavenges, nothing to share out, and waking helper threads on busy cores made its pauses longer (BENCHMARKS §1b).
  */
 export const START_FLAGS: Record<Role, readonly string[]> = {
   all: ['--max-semi-space-size=8'],
-  web: ['--max-semi-space-size=8'],
+  web: ['--max-semi-space-size=8', '--no-parallel-scavenge'],
   worker: ['--max-semi-space-size=2', '--no-maglev', '--no-concurrent-recompilation'],
 };
 

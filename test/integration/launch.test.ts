@@ -46,13 +46,16 @@ describe('how the app is launched', () => {
       );
     };
     expect(started('worker')).toEqual(['--max-semi-space-size=2', '--no-maglev', '--no-concurrent-recompilation']);
-    expect(started('web')).toEqual(['--max-semi-space-size=8']);
+    expect(started('web')).toEqual(['--max-semi-space-size=8', '--no-parallel-scavenge']);
     expect(started('worker', ['--max-semi-space-size=4', '--maglev'])).toEqual([
       '--max-semi-space-size=4',
       '--maglev',
       '--no-concurrent-recompilation',
     ]);
-    expect(started('web', ['--max-semi-space-size=8'])).toEqual(['--max-semi-space-size=8']);
+    expect(started('web', ['--max-semi-space-size=8', '--parallel-scavenge'])).toEqual([
+      '--max-semi-space-size=8',
+      '--parallel-scavenge',
+    ]);
   });
 
   it('uses start flags this node accepts, applied to its young generation', () => {
