@@ -7,15 +7,17 @@ export type ParsedInsights =
   | { kind: 'help' }
   | { kind: 'invalid'; problem: string };
 
-const ALIASES: Record<string, View> = {
-  feedback: 'feedback',
-  searches: 'searches',
-  search: 'searches',
-  questions: 'questions',
-  question: 'questions',
-  assistant: 'questions',
-  digest: 'digest',
-};
+/** A Map, so a word such as `constructor` names no view. */
+const ALIASES = new Map<string, View>([
+  ['feedback', 'feedback'],
+  ['searches', 'searches'],
+  ['search', 'searches'],
+  ['questions', 'questions'],
+  ['question', 'questions'],
+  ['assistant', 'questions'],
+  ['digest', 'digest'],
+]);
+const viewOf = (word: string) => ALIASES.get(word.toLowerCase());
 
 /**
  * `/insights [--project id] [feedback|searches|questions] [range] [top N]`: the view's word anywhere, the rest in
@@ -23,10 +25,10 @@ const ALIASES: Record<string, View> = {
  */
 export function parseInsightsCommand(text: string, nowMs: number, tz: string): ParsedInsights {
   const words = text.trim().split(/\s+/).filter(Boolean);
-  const views = words.filter((word) => ALIASES[word.toLowerCase()]);
+  const views = words.filter((word) => viewOf(word));
   if (views.length > 1) return { kind: 'invalid', problem: `Ask for one of ${VIEWS.join(', ')} at a time.` };
-  const view = views[0] ? (ALIASES[views[0].toLowerCase()] ?? 'digest') : 'digest';
-  const rest = words.filter((word) => !ALIASES[word.toLowerCase()]);
+  const view = (views[0] && viewOf(views[0])) ?? 'digest';
+  const rest = words.filter((word) => !viewOf(word));
   if (rest.some((word) => word.toLowerCase() === 'chart'))
     return { kind: 'invalid', problem: 'Charts are for `/visitors`; `/insights` lists what readers struggle with.' };
   const parsed = parseVisitorsCommand(rest.join(' '), nowMs, tz);

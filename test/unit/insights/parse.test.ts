@@ -24,6 +24,10 @@ describe('/insights words', () => {
     ['feedback chart', 'Charts are for'],
     ['questions top 50', 'between 1 and 20'],
     ['feedback last fortnight', "I don't understand"],
+    // Words that name an object's own machinery are words like any other.
+    ['constructor', "I don't understand"],
+    ['__proto__ feedback', "I don't understand"],
+    ['toString 7d', "I don't understand"],
   ])('explains %s', (text, problem) => {
     const parsed = parseInsightsCommand(text, NOW, 'UTC');
     expect(parsed.kind === 'invalid' && parsed.problem).toContain(problem);
