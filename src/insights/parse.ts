@@ -27,7 +27,7 @@ export function parseInsightsCommand(text: string, nowMs: number, tz: string): P
   const words = text.trim().split(/\s+/).filter(Boolean);
   const views = words.filter((word) => viewOf(word));
   if (views.length > 1) return { kind: 'invalid', problem: `Ask for one of ${VIEWS.join(', ')} at a time.` };
-  const view = (views[0] && viewOf(views[0])) ?? 'digest';
+  const view = viewOf(views[0] ?? '') ?? 'digest';
   const rest = words.filter((word) => !viewOf(word));
   if (rest.some((word) => word.toLowerCase() === 'chart'))
     return { kind: 'invalid', problem: 'Charts are for `/visitors`; `/insights` lists what readers struggle with.' };
