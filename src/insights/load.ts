@@ -124,6 +124,23 @@ export async function loadSearches(
   return { ok: true, value: { rows, onPage: searches.length, totalSearches, nextCursor: nextCursor ?? undefined } };
 }
 
+/** The most terms one answer of searches holds (the document bounds `limit` at 100). */
+const SEARCHES_PAGE_MAX = 100;
+
+/**
+ * A digest's searches: the first `rows` terms readers struggle with among the service's most-searched terms, not
+ * whichever of the first `rows` terms struggle (the most searched often all found a click).
+ */
+export async function loadStrugglingSearches(
+  deps: LoadDeps,
+  project: string,
+  query: ReportQuery,
+  rows: number,
+): Promise<Loaded<SearchesView>> {
+  const loaded = await loadSearches(deps, project, { ...query, limit: SEARCHES_PAGE_MAX });
+  return loaded.ok ? { ok: true, value: { ...loaded.value, rows: loaded.value.rows.slice(0, rows) } } : loaded;
+}
+
 export interface QuestionGroup {
   topic: string | null;
   questions: string[];

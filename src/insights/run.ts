@@ -2,7 +2,14 @@ import type { Deps } from '../deps.js';
 import { type Message, notice } from '../slack/message.js';
 import { buildDigest, buildView, type ViewData } from './blocks.js';
 import { exportInsightsCsv } from './export.js';
-import { type LoadDeps, type Loaded, loadFeedback, loadQuestions, loadSearches } from './load.js';
+import {
+  type LoadDeps,
+  type Loaded,
+  loadFeedback,
+  loadQuestions,
+  loadSearches,
+  loadStrugglingSearches,
+} from './load.js';
 import { commandOf, failureText, insightsCopy } from './messages.js';
 import type { InsightsRequest, View } from './requests.js';
 
@@ -54,6 +61,13 @@ async function load(deps: LoadDeps, request: InsightsRequest, view: OneView): Pr
   }
 }
 
+/** A view's part of the digest: its first rows (searches: `loadStrugglingSearches`). */
+async function digestPart(deps: LoadDeps, request: InsightsRequest, view: OneView): Promise<Loaded<ViewData>> {
+  if (view !== 'searches') return load(deps, request, view);
+  const loaded = await loadStrugglingSearches(deps, request.project, request.query, DIGEST_ROWS);
+  return loaded.ok ? { ok: true, value: { view, data: loaded.value } } : loaded;
+}
+
 /** The message for a request: its view's page, or the digest of all three; a failure is worded with the command. */
 export async function showInsights(deps: LoadDeps, request: InsightsRequest): Promise<Message> {
   const { view, project } = request;
@@ -63,7 +77,9 @@ export async function showInsights(deps: LoadDeps, request: InsightsRequest): Pr
   }
   const small = { ...request, query: { ...request.query, limit: DIGEST_ROWS, offset: 0 } };
   const views: OneView[] = ['feedback', 'searches', 'questions'];
-  const parts = await Promise.all(views.map(async (one) => ({ view: one, loaded: await load(deps, small, one) })));
+  const parts = await Promise.all(
+    views.map(async (one) => ({ view: one, loaded: await digestPart(deps, small, one) })),
+  );
   const [first] = parts;
   if (first && !first.loaded.ok && parts.every(({ loaded }) => !loaded.ok))
     return failureText(first.loaded.failure, commandOf(request));

@@ -9,7 +9,7 @@ import {
   digestPeriod,
   type Subscription,
 } from '../../visitors/index.js';
-import { type LoadDeps, loadFeedback, loadQuestions, loadSearches } from '../load.js';
+import { type LoadDeps, loadFeedback, loadQuestions, loadStrugglingSearches } from '../load.js';
 import { MAX_ROWS } from '../rows.js';
 import { fixesMessage, pickFixes } from './fixes.js';
 import { INSIGHTS_DIGEST } from './kind.js';
@@ -33,7 +33,7 @@ export async function sendInsightsDigest(
   const query = { from: period.from, to: period.to, ...(period.tz && { tz: period.tz }), limit: MAX_ROWS, offset: 0 };
   const [feedback, searches, questions] = await Promise.all([
     loadFeedback(deps, project, query),
-    loadSearches(deps, project, query),
+    loadStrugglingSearches(deps, project, query, MAX_ROWS),
     loadQuestions(deps, project, query),
   ]);
   if (!feedback.ok || !searches.ok || !questions.ok) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildView } from '../../../src/insights/blocks.js';
-import { type LoadDeps, loadFeedback } from '../../../src/insights/load.js';
+import { type LoadDeps, loadFeedback, loadStrugglingSearches } from '../../../src/insights/load.js';
+import { showInsights } from '../../../src/insights/run.js';
 import type { FeedbackByPageResponse } from '../../../src/mintlify/analytics-schemas.js';
 import { captureLogs } from '../../support/logs.js';
 
@@ -67,5 +68,51 @@ describe('Next → and the service’s cursor', () => {
     expect(searches('c'.repeat(100))).toContain('insights.next');
     expect(searches('c'.repeat(600))).not.toContain('insights.next');
     expect(searches('c'.repeat(600))).toContain('insights.csv');
+  });
+});
+
+describe('the digest’s searches', () => {
+  /** Terms by hits, as the service orders them: the 3 most searched found clicks, the 4th and 5th did not. */
+  const terms = ['api key', 'webhooks', 'pricing', 'rate limits', 'sso'].map((searchQuery, i) => ({
+    searchQuery,
+    hits: 100 - i * 10,
+    ctr: i < 3 ? 0.8 : 0,
+    topClickedPage: i < 3 ? '/quickstart' : null,
+    lastSearchedAt: '2026-11-27T10:00:00Z',
+  }));
+  const asked: number[] = [];
+  const digestDeps: LoadDeps = {
+    mintlify: {
+      getFeedbackByPage: async (project: string) => ({ ok: true, project, value: { feedback: [], hasMore: false } }),
+      getFeedback: async (project: string) => ({ ok: true, project, value: { feedback: [], hasMore: false } }),
+      getConversations: async (project: string) => ({
+        ok: true,
+        project,
+        value: { conversations: [], hasMore: false },
+      }),
+      getSearches: async (project: string, q: { limit: number }) => {
+        asked.push(q.limit);
+        return { ok: true, project, value: { searches: terms.slice(0, q.limit), totalSearches: 400 } };
+      },
+    } as unknown as LoadDeps['mintlify'],
+    log: captureLogs().log,
+  };
+  const audience = { userId: 'U1', channel: 'C1', responseUrl: 'https://hooks.slack.invalid/1' };
+
+  it('are the most-searched terms readers struggle with, not whichever of the top 3 terms struggle', async () => {
+    const shown = JSON.stringify(
+      await showInsights(digestDeps, { view: 'digest', project: 'proj_1', query: QUERY, audience }),
+    );
+    expect(shown).toContain('rate limits');
+    expect(shown).toContain('sso');
+    expect(shown).not.toContain('Every search on this page led readers');
+    expect(asked).toEqual([100]);
+  });
+
+  it('in the weekly digest too', async () => {
+    asked.length = 0;
+    const searches = await loadStrugglingSearches(digestDeps, 'proj_1', QUERY, 3);
+    expect(searches.ok && searches.value.rows.map((r) => r.term)).toEqual(['rate limits', 'sso']);
+    expect(asked).toEqual([100]);
   });
 });
