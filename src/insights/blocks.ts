@@ -47,9 +47,10 @@ export type ViewData =
 export function buildView(page: InsightsPage, project: string, shown: ViewData): Message {
   const { query } = page;
   const range = { project, from: query.from, to: query.to };
-  const at = query.offset;
+  // Feedback pages by offset; searches and questions by the service's cursor, counting what was shown before.
+  const at = shown.view === 'feedback' ? query.offset : (page.before ?? 0);
   const rows = rowsOf(shown, range, at);
-  const next = nextPage(page, project, shown);
+  const next = nextPage(page, project, shown, at + rows.length);
   const blocks: types.KnownBlock[] = [
     ...header(shown.view, query, project),
     ...(shown.view === 'feedback' && shown.data.beyond ? [section(insightsCopy.beyond(FEEDBACK_BY_PAGE_MAX))] : []),
@@ -71,23 +72,25 @@ function rowsOf(shown: ViewData, range: Range, at: number): types.SectionBlock[]
     case 'feedback':
       return shown.data.rows.map((page, i) => feedbackRow(page, at + i + 1, range));
     case 'searches':
-      return shown.data.rows.map((search, i) => searchRow(search, i + 1, range));
+      return shown.data.rows.map((search, i) => searchRow(search, at + i + 1, range));
     case 'questions':
-      return shown.data.groups.map((group, i) => questionRow(group, i + 1, range));
+      return shown.data.groups.map((group, i) => questionRow(group, at + i + 1, range));
   }
 }
 
-function nextPage(page: InsightsPage, project: string, shown: ViewData): InsightsPage | undefined {
+/** The page Next → shows; `before`: the rows shown up to the end of this one. */
+function nextPage(page: InsightsPage, project: string, shown: ViewData, before: number): InsightsPage | undefined {
   const query = { ...page.query, project };
   if (shown.view === 'feedback')
     return shown.data.more ? { view: 'feedback', query: { ...query, offset: query.offset + query.limit } } : undefined;
   if (shown.view === 'questions') {
     const { next } = shown.data;
     if (!next || (next.cursor && !fitsButton(next.cursor))) return undefined;
-    return { view: 'questions', query: { ...query, offset: next.offset }, ...(next.cursor && { cursor: next.cursor }) };
+    const cursor = next.cursor && { cursor: next.cursor };
+    return { view: 'questions', query: { ...query, offset: next.offset }, ...cursor, before };
   }
   const cursor = shown.data.nextCursor;
-  return cursor && fitsButton(cursor) ? { view: shown.view, query, cursor } : undefined;
+  return cursor && fitsButton(cursor) ? { view: shown.view, query, cursor, before } : undefined;
 }
 
 /** The digest: the first rows of each view, each with its button; a view the service did not answer says so. */

@@ -21,6 +21,8 @@ export const InsightsPageSchema = z
     query: ReportQuerySchema.refine((q) => q.limit <= MAX_ROWS, `at most ${MAX_ROWS} rows`),
     /** The service's cursor (searches, questions); feedback pages by `query.offset`. */
     cursor: ButtonCursorSchema.optional(),
+    /** Rows shown on the pages before this one (searches, questions), so its rows are numbered on from there. */
+    before: z.number().int().min(0).optional(),
   })
   .strict();
 export type InsightsPage = z.infer<typeof InsightsPageSchema>;

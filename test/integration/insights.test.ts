@@ -61,8 +61,12 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     expect(text(searches)).toContain('clicked instead');
     const [next] = buttons(searches, 'insights.next');
     if (!next) throw new Error('no Next →');
-    await click(next, 'se-next');
+    const following = await click(next, 'se-next');
     expect(queriesTo('searches').at(-1)).toMatchObject({ cursor: 'o4', limit: '4' });
+    // Numbered on from the rows shown before, not from 1 again.
+    const shownFirst = buttons(searches, 'insights.draft').length;
+    expect(text(following)).toContain(`*${shownFirst + 1}.*`);
+    expect(text(following)).not.toContain('*1.*');
     const all = await insights('searches 90d top 20', 'se-all');
     expect(text(all)).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
 
@@ -81,6 +85,8 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     if (!next) throw new Error('no Next →');
     const second = await click(next, 'qu-2');
     expect(topics(second)).toEqual(topics(whole).slice(2, 4));
+    expect(text(second)).toContain('*3.*');
+    expect(text(second)).not.toContain('*1.*');
     expect(queriesTo('assistant').at(-1)?.cursor).toBeUndefined(); // the same service page
   });
 
