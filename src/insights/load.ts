@@ -6,11 +6,11 @@ import {
   type PageFeedback,
 } from '../mintlify/analytics-schemas.js';
 import { describeFailure, type ServiceFailure, type ServiceResult } from '../mintlify/failure.js';
-import { previousPeriod, type ReportQuery, serviceWindow } from '../visitors/index.js';
+import { comparisonCut, previousPeriod, type ReportQuery, serviceWindow } from '../visitors/index.js';
 
 // Reading what readers said from the service, one use case per view. Never throws: a failure comes back as a value.
 
-export type LoadDeps = Pick<Deps, 'mintlify' | 'log'>;
+export type LoadDeps = Pick<Deps, 'mintlify' | 'log' | 'now'>;
 export type Loaded<T> = { ok: true; value: T } | { ok: false; failure: ServiceFailure };
 
 /** Feedback comments are read through this many of the service's pages (100 entries each) at most. */
@@ -42,7 +42,11 @@ export async function loadFeedback(deps: LoadDeps, project: string, query: Repor
   const window = serviceWindow(query);
   const [current, previous] = await Promise.all([
     deps.mintlify.getFeedbackByPage(project, { ...window, limit: FEEDBACK_BY_PAGE_MAX }),
-    deps.mintlify.getFeedbackByPage(project, { ...serviceWindow(previousPeriod(query)), limit: FEEDBACK_BY_PAGE_MAX }),
+    // While the range runs, only as far into the previous period as now is into this one: like with like.
+    deps.mintlify.getFeedbackByPage(project, {
+      ...serviceWindow(previousPeriod(query), comparisonCut(query, deps.now())),
+      limit: FEEDBACK_BY_PAGE_MAX,
+    }),
   ]);
   const pages = unwrap(deps, project, current);
   if (!pages.ok) return pages;

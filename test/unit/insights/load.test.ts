@@ -12,13 +12,20 @@ const page = (path: string, thumbsDown: number) => ({ path, thumbsUp: 1, thumbsD
  * The service's feedback by page has no cursor and at most 100 pages an answer, in no documented order: `current`
  * answers for the range, `previous` for the period before it.
  */
-function deps(current: FeedbackByPageResponse, previous: FeedbackByPageResponse): LoadDeps {
+function deps(
+  current: FeedbackByPageResponse,
+  previous: FeedbackByPageResponse,
+  { now = Date.parse('2026-12-01T00:00:00Z'), asked = [] as unknown[] } = {},
+): LoadDeps {
   const answers = [current, previous];
   const mintlify = {
-    getFeedbackByPage: async (project: string) => ({ ok: true, project, value: answers.shift() }),
+    getFeedbackByPage: async (project: string, query: unknown) => {
+      asked.push(query);
+      return { ok: true, project, value: answers.shift() };
+    },
     getFeedback: async (project: string) => ({ ok: true, project, value: { feedback: [], hasMore: false } }),
   };
-  return { mintlify: mintlify as unknown as LoadDeps['mintlify'], log: captureLogs().log };
+  return { mintlify: mintlify as unknown as LoadDeps['mintlify'], log: captureLogs().log, now: () => now };
 }
 
 describe('feedback by page beyond the service’s first 100 pages', () => {
@@ -53,6 +60,26 @@ describe('feedback by page beyond the service’s first 100 pages', () => {
       buildView({ view: 'feedback', query: QUERY }, 'proj_1', { view: 'feedback', data: loaded.value }),
     );
     expect(view).not.toContain('at most 100 rated pages');
+  });
+});
+
+describe('feedback’s change on the previous period', () => {
+  const empty = { feedback: [], hasMore: false };
+
+  it('while the range runs, compares with as far into the previous period as now is into this one', async () => {
+    const asked: unknown[] = [];
+    const today = { from: '2026-11-28', to: '2026-11-28', limit: 20, offset: 0 };
+    await loadFeedback(deps(empty, empty, { now: Date.parse('2026-11-28T09:00:00Z'), asked }), 'proj_1', today);
+    expect(asked).toEqual([
+      { dateFrom: '2026-11-28', dateTo: '2026-11-29', limit: 100 },
+      { dateFrom: '2026-11-27T00:00:00+00:00', dateTo: '2026-11-27T09:00:00+00:00', limit: 100 },
+    ]);
+  });
+
+  it('once the range has ended, compares whole periods', async () => {
+    const asked: unknown[] = [];
+    await loadFeedback(deps(empty, empty, { asked }), 'proj_1', QUERY);
+    expect(asked[1]).toEqual({ dateFrom: '2026-10-04', dateTo: '2026-11-01', limit: 100 });
   });
 });
 
@@ -96,6 +123,7 @@ describe('the digest’s searches', () => {
       },
     } as unknown as LoadDeps['mintlify'],
     log: captureLogs().log,
+    now: () => Date.parse('2026-12-01T00:00:00Z'),
   };
   const audience = { userId: 'U1', channel: 'C1', responseUrl: 'https://hooks.slack.invalid/1' };
 
