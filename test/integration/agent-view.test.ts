@@ -75,6 +75,24 @@ describe.each(transports)('the Messages tab of an agent_view app ($name)', ({ st
     expect(outcome.args).toMatchObject({ channel: DM, thread_ts: said.ts });
   });
 
+  it('the suggested prompts do what they say in a DM with no context kept: a report and a list, never a job', async () => {
+    agentView();
+    await h.boot({ env });
+    const visitors = h.slack.people.says(USER_ID, DM, 'visitors this week');
+    await h.deliver(unstamped(visitors.events));
+    const report = await eventually(
+      () => h.slack.calls.find((c) => JSON.stringify(c.args.blocks ?? '').includes('Unique visitors')),
+      5_000,
+      'the report',
+    );
+    expect(report.args.channel).toBe(DM);
+    const mine = h.slack.people.says(USER_ID, DM, 'my jobs');
+    await h.deliver(unstamped(mine.events));
+    const none = await eventually(() => h.threadPosts(mine.ts)[0], 5_000, 'no jobs yet');
+    expect(none.args.text).toContain('not started a job yet');
+    expect(h.creates()).toEqual([]);
+  });
+
   it('follows the person: app_context_changed is kept for a message without its own context, which wins when it has one', async () => {
     agentView();
     await h.boot({ env });

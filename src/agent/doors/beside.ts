@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { ReportBeside } from '../../visitors/index.js';
 import { agentTasks } from '../agent-tasks.js';
+import { MY_JOBS_WORDS } from '../my-jobs.js';
 import type { Incoming } from './incoming.js';
 import { type EventDelivery, turnOf } from './turn.js';
 
@@ -27,3 +28,6 @@ export async function besideChannel(
 
 /** `visitors [range]` (the suggested prompt; `/visitors` does not run in a thread): the `/visitors` words. */
 const VISITORS_WORDS = /^\s*\/?visitors\b([\s\S]*)$/i;
+
+/** The Messages tab's suggested prompts that are not instructions (`manifest.yml`, `paneCopy.prompts`). */
+export const isPrompt = (text: string) => VISITORS_WORDS.test(text) || MY_JOBS_WORDS.test(text);

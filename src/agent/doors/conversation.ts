@@ -1,9 +1,10 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
+import { decodeSlackText } from '../../slack/decode.js';
 import type { ReportBeside } from '../../visitors/index.js';
 import { agentTasks } from '../agent-tasks.js';
 import { viewingFor } from '../agent-view.js';
-import { type BesideDeps, besideChannel } from './beside.js';
+import { type BesideDeps, besideChannel, isPrompt } from './beside.js';
 import { type Incoming, toIncoming } from './incoming.js';
 import { type EventDelivery, turnOf } from './turn.js';
 
@@ -43,6 +44,9 @@ export async function directMessage(
     return undefined;
   });
   if (viewing) return besideChannel(deps, incoming, { body, context }, viewing.channel, reportBeside);
+  // A suggested prompt means what it says when no context came or was kept (`visitors …`, `my jobs`): not a job.
+  if (isPrompt(decodeSlackText(incoming.wireText)))
+    return besideChannel(deps, incoming, { body, context }, undefined, reportBeside);
   await hand(deps, incoming, { body, context }, true);
 }
 
