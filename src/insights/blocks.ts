@@ -6,7 +6,7 @@ import { formatCount, formatRange, type ReportQuery } from '../visitors/index.js
 import { DRAFT_ACTION } from './draft-button.js';
 import { feedbackRow, questionRow, type Range, searchRow } from './fix-rows.js';
 import type { FeedbackView, QuestionsView, SearchesView } from './load.js';
-import { insightsCopy } from './messages.js';
+import { commandOf, insightsCopy } from './messages.js';
 import { encodePage, fitsButton, type InsightsPage, type View } from './requests.js';
 
 // Block Kit for /insights: a header, the range, one section per row with its Draft a fix button, Next → when the
@@ -102,7 +102,8 @@ export function buildDigest(
   const range = { project, from: query.from, to: query.to };
   const blocks: types.KnownBlock[] = [...header('digest', query, project)];
   for (const part of parts) {
-    blocks.push(section(`*${insightsCopy.header[part.view]}* · ${insightsCopy.more(part.view)}`));
+    const more = insightsCopy.more(commandOf({ view: part.view, query }));
+    blocks.push(section(`*${insightsCopy.header[part.view]}* · ${more}`));
     if ('failed' in part) {
       blocks.push(section('The analytics service did not answer for this part.'));
       continue;

@@ -32,7 +32,8 @@ export const insightsCopy = {
     searches: 'Every search on this page led readers to a result they clicked.',
     questions: 'The assistant answered every question on this page.',
   },
-  more: (view: string) => `More: \`${COMMAND} ${view}\``,
+  /** `command`: the view's own, on the digest's range and project (`commandOf`). */
+  more: (command: string) => `More: \`${command}\``,
   beyond: (pages: number) =>
     `Mintlify lists at most ${pages} rated pages for a range, and this one has more: pages beyond those are not here. A shorter range shows them.`,
   noStatus:

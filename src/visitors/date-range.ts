@@ -196,11 +196,12 @@ export function decodeQuery(value: unknown, nowMs: number): ReportQuery | undefi
   return parsed.data;
 }
 
-/** The command that shows this range again (first page), for "try again" messages. */
-export function commandFor(query: ReportQuery): string {
+/** The command that shows this range again (first page; `chart`: its chart), for "try again" messages. */
+export function commandFor(query: ReportQuery, chart = false): string {
   const range = query.from === query.to ? query.from : `${query.from}..${query.to}`;
   const project = query.project ? ` --project ${query.project}` : '';
-  return `/visitors${project} ${range}${query.limit === DEFAULT_ROWS ? '' : ` top ${query.limit}`}`;
+  const top = query.limit === DEFAULT_ROWS ? '' : ` top ${query.limit}`;
+  return `/visitors${project} ${range}${chart ? ' chart' : top}`;
 }
 
 function invalid(problem: string): ParsedCommand {

@@ -20,11 +20,11 @@ export type Failed =
 
 export type FailedFor<Reason extends Failed['reason']> = Extract<Failed, { reason: Reason }>;
 
-/** What the person is told privately when work failed: the one place failures become words. */
-export function failedText(failed: Failed, query: ReportQuery): string {
+/** What the person is told privately when work failed: the one place failures become words (`command` re-runs it). */
+export function failedText(failed: Failed, query: ReportQuery, command: string): string {
   switch (failed.reason) {
     case 'fetch_failed':
-      return serviceFailureText(failed.failure, query);
+      return serviceFailureText(failed.failure, command);
     case 'busy':
       return exportCopy.busy;
     case 'post_failed':
@@ -41,15 +41,15 @@ export function failedText(failed: Failed, query: ReportQuery): string {
 }
 
 /** The sentence for the service's answer; "try again" ones carry the exact command to re-run. */
-function serviceFailureText(failure: ServiceFailure, query: ReportQuery): string {
+function serviceFailureText(failure: ServiceFailure, command: string): string {
   switch (failure.code) {
     case 'refused':
       return errorCopy.invalidRequest(failure.message, failure.details);
     case 'unavailable':
     case 'not_found':
-      return errorCopy.unavailable(query);
+      return errorCopy.unavailable(command);
     case 'rate_limited':
-      return errorCopy.rateLimited(query, failure.retryAfterMs);
+      return errorCopy.rateLimited(command, failure.retryAfterMs);
     case 'unauthorized':
       return errorCopy.unauthorized;
   }

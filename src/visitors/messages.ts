@@ -91,16 +91,17 @@ export const errorCopy = {
       ...more,
     ].join('\n');
   },
-  restarting: (query: ReportQuery) =>
-    `The app was restarting before it could run this. Please run it again in a minute: \`${commandFor(query)}\``,
-  unavailable: (query: ReportQuery) =>
-    `The analytics service is not answering right now. Please try again in a minute: \`${commandFor(query)}\``,
-  noWorker: (query: ReportQuery, maxAgeMinutes: number) =>
-    `This is queued, but no worker is running to take it on. It runs when one starts; if none does within ${maxAgeMinutes} minutes, nothing is done and I tell you. Let whoever runs this app know: \`${commandFor(query)}\``,
-  expired: (query: ReportQuery, maxAgeMinutes: number) =>
-    `This waited too long for a worker (over ${maxAgeMinutes} minutes), so it was not run. Please run it again: \`${commandFor(query)}\``,
-  rateLimited: (query: ReportQuery, retryAfterMs: number) =>
-    `The analytics service is busy. Please try again in about ${Math.max(1, Math.ceil(retryAfterMs / 1000))} seconds: \`${commandFor(query)}\``,
+  // `command`: what re-runs it (`commandFor`).
+  restarting: (command: string) =>
+    `The app was restarting before it could run this. Please run it again in a minute: \`${command}\``,
+  unavailable: (command: string) =>
+    `The analytics service is not answering right now. Please try again in a minute: \`${command}\``,
+  noWorker: (command: string, maxAgeMinutes: number) =>
+    `This is queued, but no worker is running to take it on. It runs when one starts; if none does within ${maxAgeMinutes} minutes, nothing is done and I tell you. Let whoever runs this app know: \`${command}\``,
+  expired: (command: string, maxAgeMinutes: number) =>
+    `This waited too long for a worker (over ${maxAgeMinutes} minutes), so it was not run. Please run it again: \`${command}\``,
+  rateLimited: (command: string, retryAfterMs: number) =>
+    `The analytics service is busy. Please try again in about ${Math.max(1, Math.ceil(retryAfterMs / 1000))} seconds: \`${command}\``,
   unauthorized:
     'The Mintlify app is misconfigured: the analytics service refused its API key. Please ask your Slack admin to check the app’s Mintlify settings.',
   taskFailed: 'Something went wrong on my side. Please try `/visitors` again.',

@@ -6,6 +6,7 @@ import { sendChart, shareChart } from './chart/send.js';
 import { digestAnswer } from './digest/messages.js';
 import { manageDigest } from './digest/subscribe.js';
 import { exportVisitorsCsv } from './export.js';
+import { commandFor } from './date-range.js';
 import { type Failed, failedText } from './failures.js';
 import type { PageDeps } from './report/page.js';
 import { shareReport } from './report/share.js';
@@ -50,12 +51,12 @@ export async function runExport(deps: TaskDeps, request: ReportRequest): Promise
 
 /** The chart in the reply, drawn by Slack (or its picture in the person's DM), with a button to share it. */
 export async function runChart(deps: TaskDeps, request: ReportRequest): Promise<void> {
-  await tell(deps, request.audience, ifFailed(request, await sendChart(deps, request)));
+  await tell(deps, request.audience, ifFailed(request, await sendChart(deps, request), true));
 }
 
 /** The chart uploaded in the conversation (the share button under a sent chart). */
 export async function runShareChart(deps: TaskDeps, request: ReportRequest): Promise<void> {
-  await tell(deps, request.audience, ifFailed(request, await shareChart(deps, request)));
+  await tell(deps, request.audience, ifFailed(request, await shareChart(deps, request), true));
 }
 
 /** `/visitors digest …`: shown, ended or set, and confirmed privately. */
@@ -86,11 +87,11 @@ async function tableOrText(
   await sendText(text);
 }
 
-/** "Try again" wording repeats the query as asked (a project only when it was named). */
-function failed(request: ReportRequest, result: Failed): Message {
-  return notice(failedText(result, request.query));
+/** "Try again" wording repeats the query as asked (a project only when it was named; `chart` when it was one). */
+function failed(request: ReportRequest, result: Failed, chart = false): Message {
+  return notice(failedText(result, request.query, commandFor(request.query, chart)));
 }
 
-function ifFailed(request: ReportRequest, result: { ok: true } | Failed): Message | undefined {
-  return result.ok ? undefined : failed(request, result);
+function ifFailed(request: ReportRequest, result: { ok: true } | Failed, chart = false): Message | undefined {
+  return result.ok ? undefined : failed(request, result, chart);
 }

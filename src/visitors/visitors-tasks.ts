@@ -1,7 +1,7 @@
 import type { TaskLane } from '../lanes.js';
 import { notice } from '../slack/message.js';
 import { defineTask, TASK_MAX_AGE_MINUTES, type Unavailable } from '../task.js';
-import type { ReportQuery } from './date-range.js';
+import { commandFor } from './date-range.js';
 import { digestUnavailable } from './digest/messages.js';
 import { errorCopy } from './messages.js';
 import { DigestRequestSchema, ReportRequestSchema, ScheduledDigestSchema } from './requests.js';
@@ -10,20 +10,23 @@ import { DigestRequestSchema, ReportRequestSchema, ScheduledDigestSchema } from 
 // `visitors-work.ts` says what runs each. When a report's work is not done (see `Unavailable`), the person gets
 // "try again" with the command to re-run.
 
-const answers: Record<Unavailable, (query: ReportQuery) => string> = {
+/** By why the work was not done, given the command that re-runs it. */
+const answers: Record<Unavailable, (command: string) => string> = {
   store: errorCopy.unavailable,
   restarting: errorCopy.restarting,
-  no_worker: (query) => errorCopy.noWorker(query, TASK_MAX_AGE_MINUTES),
-  expired: (query) => errorCopy.expired(query, TASK_MAX_AGE_MINUTES),
+  no_worker: (command) => errorCopy.noWorker(command, TASK_MAX_AGE_MINUTES),
+  expired: (command) => errorCopy.expired(command, TASK_MAX_AGE_MINUTES),
   failed: () => errorCopy.taskFailed,
 };
 
-const report = (kind: string, lane: TaskLane) =>
+/** A report's task; `chart`: its work is the range's chart, and "try again" says so. */
+const report = (kind: string, lane: TaskLane, chart = false) =>
   defineTask({
     kind,
     lane,
     schema: ReportRequestSchema,
-    unavailable: (deps, { audience, query }, why) => deps.replies.privately(audience, notice(answers[why](query))),
+    unavailable: (deps, { audience, query }, why) =>
+      deps.replies.privately(audience, notice(answers[why](commandFor(query, chart)))),
   });
 
 export const visitorsTasks = {
@@ -44,6 +47,6 @@ export const visitorsTasks = {
   }),
   // Charts and exports make dozens of requests each: lanes of their own, never delaying reports or the agent.
   export: report('visitors.export', 'exports'),
-  chart: report('visitors.chart', 'charts'),
-  shareChart: report('visitors.share_chart', 'charts'),
+  chart: report('visitors.chart', 'charts', true),
+  shareChart: report('visitors.share_chart', 'charts', true),
 };

@@ -135,6 +135,8 @@ describe('the digest’s searches', () => {
     expect(shown).toContain('sso');
     expect(shown).not.toContain('Every search on this page led readers');
     expect(asked).toEqual([100]);
+    // Each part's More: is its view on the digest's range.
+    expect(shown).toContain('More: `/insights searches 2026-11-01..2026-11-28`');
   });
 
   it('in the weekly digest too', async () => {

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ServiceFailure } from '../../../src/mintlify/failure.js';
-import type { ReportQuery } from '../../../src/visitors/date-range.js';
+import { commandFor, type ReportQuery } from '../../../src/visitors/date-range.js';
 import { type Failed, failedText } from '../../../src/visitors/failures.js';
 
 const QUERY: ReportQuery = { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 20 };
-const fetchFailed = (failure: ServiceFailure) => failedText({ ok: false, reason: 'fetch_failed', failure }, QUERY);
+const COMMAND = commandFor(QUERY);
+const fetchFailed = (failure: ServiceFailure) =>
+  failedText({ ok: false, reason: 'fetch_failed', failure }, QUERY, COMMAND);
 
 describe('failedText: what the person is told when the service gave no page', () => {
   it('shows the service error and details in plain words, escaped', () => {
@@ -29,7 +31,7 @@ describe('failedText: what the person is told when the service gave no page', ()
 });
 
 describe('failedText: what the person is told when Slack refused', () => {
-  const text = (failed: Failed) => failedText(failed, QUERY);
+  const text = (failed: Failed) => failedText(failed, QUERY, COMMAND);
 
   it.each(['not_in_channel', 'channel_not_found', 'is_archived'])(
     'a post refused with %s says to invite the bot',

@@ -73,6 +73,13 @@ describe('the visitors’ tasks: the use case, then one answer to the person', (
     expect(said()[0]).toContain('about 30 seconds: `/visitors 2026-11-01..2026-11-08`');
   });
 
+  it('chart: a failure gives the chart’s command to re-run, not the report’s', async () => {
+    const { deps, service, said } = setup();
+    service.failures.push({ code: 'rate_limited', retryAfterMs: 30_000 });
+    await runChart(deps, REQUEST);
+    expect(said()[0]).toContain('about 30 seconds: `/visitors 2026-11-01..2026-11-08 chart`');
+  });
+
   it('turn_page: the page replaces the report the button was on; a failure is a new private note', async () => {
     const { deps, service, responses } = setup();
     const page: ReportRequest = { ...REQUEST, query: { ...REQUEST.query, offset: 10, project: PROJECT } };
