@@ -125,25 +125,15 @@ export function fixPrompt(instruction: string, evidence: Evidence): string {
   return [instruction.trim(), '', PREFACE, OPEN, evidenceText(evidence), CLOSE].join('\n');
 }
 
-/** Readers' words cut to a few short items, so the evidence fits a button's value. */
+/**
+ * Readers' words cut to a few short items, so the evidence fits a button's value. Items go first (the last comments,
+ * sources, questions); then, as JSON writes some characters long (a control character or a lone surrogate as six),
+ * every text is cut shorter until it fits.
+ */
 export function fitEvidence(evidence: Evidence): Evidence {
-  const cut = (words: string[]) => words.slice(0, ITEMS_MAX).map((w) => truncate(neutralise(w).trim(), ITEM_MAX));
-  let fitted: Evidence =
-    evidence.kind === 'page'
-      ? { ...evidence, path: truncate(evidence.path, PATH_MAX), comments: cut(evidence.comments) }
-      : evidence.kind === 'questions'
-        ? {
-            ...evidence,
-            topic: evidence.topic === null ? null : truncate(evidence.topic, ITEM_MAX),
-            questions: cut(evidence.questions),
-            sources: evidence.sources.slice(0, ITEMS_MAX).map((url) => truncate(url, PATH_MAX)),
-          }
-        : {
-            ...evidence,
-            term: truncate(evidence.term, ITEM_MAX),
-            clicked: evidence.clicked === null ? null : truncate(evidence.clicked, PATH_MAX),
-          };
-  while (JSON.stringify(fitted).length > BUTTON_VALUE_MAX) {
+  const fits = (e: Evidence) => JSON.stringify(e).length <= BUTTON_VALUE_MAX;
+  let fitted = cutTexts(evidence, 1);
+  while (!fits(fitted)) {
     if (fitted.kind === 'page' && fitted.comments.length)
       fitted = { ...fitted, comments: fitted.comments.slice(0, -1) };
     else if (fitted.kind === 'questions' && fitted.sources.length)
@@ -152,7 +142,33 @@ export function fitEvidence(evidence: Evidence): Evidence {
       fitted = { ...fitted, questions: fitted.questions.slice(0, -1) };
     else break;
   }
+  // Every text at its floor (2 characters) fits: the bound only ends the loop should the schema grow.
+  for (let share = 1 / 2; !fits(fitted) && share > 1 / 512; share /= 2) fitted = cutTexts(fitted, share);
   return fitted;
+}
+
+/** Each text cut to its share of its bound (at least a character and the ellipsis), readers' words neutralised. */
+function cutTexts(evidence: Evidence, share: number): Evidence {
+  const item = Math.max(2, Math.floor(ITEM_MAX * share));
+  const path = Math.max(2, Math.floor(PATH_MAX * share));
+  const cut = (words: string[]) => words.slice(0, ITEMS_MAX).map((w) => truncate(neutralise(w).trim(), item));
+  switch (evidence.kind) {
+    case 'page':
+      return { ...evidence, path: truncate(evidence.path, path), comments: cut(evidence.comments) };
+    case 'questions':
+      return {
+        ...evidence,
+        topic: evidence.topic === null ? null : truncate(neutralise(evidence.topic), item),
+        questions: cut(evidence.questions),
+        sources: evidence.sources.slice(0, ITEMS_MAX).map((url) => truncate(url, path)),
+      };
+    case 'search':
+      return {
+        ...evidence,
+        term: truncate(neutralise(evidence.term), item),
+        clicked: evidence.clicked === null ? null : truncate(evidence.clicked, path),
+      };
+  }
 }
 
 /** A button value read back: evidence the app wrote, or undefined for anything forged or stale. */

@@ -90,6 +90,31 @@ describe('the instruction drafted from evidence', () => {
     expect(decodeEvidence('not json')).toBeUndefined();
   });
 
+  it('fits a button value whatever the service sent: escapes JSON writes long (control characters, quotes, lone surrogates)', () => {
+    const project = `p${'x'.repeat(127)}`;
+    const control = '\u0001'.repeat(600);
+    const quotes = `/${'"'.repeat(400)}`;
+    const surrogates = '\ud800'.repeat(600);
+    const odd: Evidence[] = [
+      { kind: 'search', ...RANGE, project, term: control, hits: 5, ctr: 0, clicked: quotes },
+      {
+        kind: 'questions',
+        ...RANGE,
+        project,
+        topic: control,
+        count: 9,
+        questions: [surrogates, control, quotes, surrogates, control],
+        sources: [quotes, quotes, quotes, quotes, quotes],
+      },
+      { kind: 'page', ...RANGE, project, path: quotes, thumbsDown: 3, thumbsUp: 0, comments: [surrogates, control] },
+    ];
+    for (const evidence of odd) {
+      const value = JSON.stringify(fitEvidence(evidence));
+      expect(value.length, evidence.kind).toBeLessThanOrEqual(BUTTON_VALUE_MAX);
+      expect(decodeEvidence(value), evidence.kind).toBeDefined();
+    }
+  });
+
   it('shows comments in Slack escaped, as quotes, with the button carrying them', () => {
     const row = feedbackRow({ ...page, total: 11, code: 0, previousDown: 3 }, 1, RANGE);
     const text = row.text?.text ?? '';
