@@ -36,8 +36,8 @@ export interface Replies {
   offer(to: Audience, message: Message): Promise<boolean>;
   /** Replaces the message a button was clicked on (a report's next page). False when Slack refused. */
   replace(responseUrl: string, message: Message): Promise<boolean>;
-  /** The bot's DM with the person. */
-  direct(userId: string, message: Message): Promise<void>;
+  /** The bot's DM with the person: whether Slack took it. */
+  direct(userId: string, message: Message): Promise<boolean>;
   react(message: MessageRef, name: string): Promise<void>;
   unreact(message: MessageRef, name: string): Promise<void>;
 }
@@ -65,7 +65,13 @@ export function createReplies({ slack, log, postToResponseUrl = postJson }: Repl
   };
 
   const direct = async (userId: string, message: Message) => {
-    await slack.chat.postMessage({ channel: userId, ...message }).catch((error) => warn('direct', error));
+    try {
+      await slack.chat.postMessage({ channel: userId, ...message });
+      return true;
+    } catch (error) {
+      warn('direct', error);
+      return false;
+    }
   };
 
   const offer = async (to: Audience, message: Message) => {
@@ -81,10 +87,14 @@ export function createReplies({ slack, log, postToResponseUrl = postJson }: Repl
     }
   };
 
+  const privately = async (to: Audience, message: Message): Promise<void> => {
+    if ((await offer(to, message)) || (await direct(to.userId, message))) return;
+    // Refused everywhere: the message itself (its blocks) is at fault. Its words still reach the person.
+    if (message.blocks) await privately(to, { text: message.text });
+  };
+
   return {
-    async privately(to, message) {
-      if (!(await offer(to, message))) await direct(to.userId, message);
-    },
+    privately,
     offer,
     replace: (responseUrl, message) => viaResponseUrl(responseUrl, { replace_original: true, ...message }),
     direct,

@@ -1,5 +1,6 @@
 import { webApi } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Message } from '../../../src/slack/message.js';
 import { createReplies, type Replies } from '../../../src/slack/reply.js';
 import { type FakeSlackApi, startFakeSlackApi } from '../../fakes/fake-slack-api.js';
 import { CHANNEL_ID, USER_ID } from '../../fixtures/slack.js';
@@ -52,6 +53,27 @@ describe('replies: the one way people are answered', () => {
     slack.fail('response_url:old', { status: 503 }, Number.POSITIVE_INFINITY);
     await replies.privately({ userId: USER_ID, channel: CHANNEL_ID, responseUrl: slack.responseUrl('old') }, NOTE);
     expect(slack.callsTo('chat.postEphemeral')).toHaveLength(1);
+  });
+
+  it('says the words alone when Slack refuses the blocks everywhere (invalid_blocks), so the person still hears', async () => {
+    const button = {
+      type: 'button',
+      action_id: 'a',
+      text: { type: 'plain_text', text: 'Go' },
+      value: 'v'.repeat(2001),
+    } as const;
+    const blocks: Message['blocks'] = [
+      { type: 'section', text: { type: 'mrkdwn', text: 'The list' }, accessory: button },
+    ];
+    await replies.privately(
+      { userId: USER_ID, channel: CHANNEL_ID, responseUrl: slack.responseUrl('big') },
+      { text: 'The list (3 rows)', blocks },
+    );
+    const said = slack.calls.filter((c) => c.method === 'response_url:big' || c.method.startsWith('chat.'));
+    expect(said.at(-1)?.args).toMatchObject({ text: 'The list (3 rows)' });
+    expect(said.at(-1)?.args.blocks).toBeUndefined();
+    expect(said.length).toBeGreaterThan(1);
+    expect(logs.text()).toContain('invalid_blocks');
   });
 
   it('replaces the original message through response_url', async () => {
