@@ -1,6 +1,7 @@
 import type { ServiceFailure } from '../mintlify/failure.js';
 import { type Message, notice } from '../slack/message.js';
-import { escapeMrkdwn, inlineCode } from '../slack/mrkdwn.js';
+import { inlineCode, plainText } from '../slack/mrkdwn.js';
+import { UNKNOWN_PROJECT } from '../visitors/index.js';
 import type { InsightsPage } from './requests.js';
 import { MAX_ROWS } from './rows.js';
 
@@ -64,7 +65,7 @@ export function failureText(failure: ServiceFailure, command: string): Message {
   const again = `Please try again in a minute: ${inlineCode(command, 200)}`;
   switch (failure.code) {
     case 'refused':
-      return notice(`The analytics service could not answer that: ${escapeMrkdwn(failure.message)}.`);
+      return notice(`The analytics service could not answer that: ${plainText(failure.message, 300)}.`);
     case 'unauthorized':
       return notice(
         'The analytics service refused the app’s Mintlify key. Please ask your Slack admin to check the app’s Mintlify settings.',
@@ -72,6 +73,7 @@ export function failureText(failure: ServiceFailure, command: string): Message {
     case 'rate_limited':
       return notice(`The analytics service is busy. ${again}`);
     case 'not_found':
+      return notice(UNKNOWN_PROJECT);
     case 'unavailable':
       return notice(`The analytics service is not answering right now. ${again}`);
   }

@@ -1,7 +1,7 @@
 import type { ServiceFailure } from '../mintlify/failure.js';
 import { NOT_IN_CHANNEL } from '../slack/errors.js';
 import type { ReportQuery } from './date-range.js';
-import { chartCopy, errorCopy, exportCopy } from './messages.js';
+import { chartCopy, errorCopy, exportCopy, UNKNOWN_PROJECT } from './messages.js';
 
 /** Why a piece of visitors work was not done, as its use case returns it; `code`s are Slack's error strings. */
 export type Failed =
@@ -46,8 +46,9 @@ function serviceFailureText(failure: ServiceFailure, command: string): string {
     case 'refused':
       return errorCopy.invalidRequest(failure.message, failure.details);
     case 'unavailable':
-    case 'not_found':
       return errorCopy.unavailable(command);
+    case 'not_found':
+      return UNKNOWN_PROJECT;
     case 'rate_limited':
       return errorCopy.rateLimited(command, failure.retryAfterMs);
     case 'unauthorized':

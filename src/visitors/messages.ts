@@ -78,6 +78,10 @@ export function helpMessage(nowMs: number, problem?: string, projects?: string, 
   };
 }
 
+/** A 404, which the analytics documents never give: a project id the service does not know, or a wrong URL. */
+export const UNKNOWN_PROJECT =
+  'The analytics service does not know this project (404), so trying again will not help. Please ask your Slack admin to check the app’s Mintlify project id.';
+
 export const errorCopy = {
   unknownProject: (project: string, projects: string) =>
     `I don't serve a project ${project ? inlineCode(project) : 'by that name'}. ${projects}`,

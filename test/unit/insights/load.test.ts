@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildView } from '../../../src/insights/blocks.js';
 import { type LoadDeps, loadFeedback, loadStrugglingSearches } from '../../../src/insights/load.js';
+import { failureText } from '../../../src/insights/messages.js';
 import { showInsights } from '../../../src/insights/run.js';
 import type { FeedbackByPageResponse } from '../../../src/mintlify/analytics-schemas.js';
 import { captureLogs } from '../../support/logs.js';
@@ -144,5 +145,15 @@ describe('the digest’s searches', () => {
     const searches = await loadStrugglingSearches(digestDeps, 'proj_1', QUERY, 3);
     expect(searches.ok && searches.value.rows.map((r) => r.term)).toEqual(['rate limits', 'sso']);
     expect(asked).toEqual([100]);
+  });
+});
+
+describe('what /insights says when the service fails', () => {
+  it('a 404 points at the project; a refusal’s message is cut to one short line', () => {
+    const lost = JSON.stringify(failureText({ code: 'not_found', message: 'no such project' }, '/insights 7d'));
+    expect(lost).toContain('does not know this project');
+    expect(lost).not.toContain('try again');
+    const refused = failureText({ code: 'refused', message: 'x'.repeat(5000), details: [] }, '/insights 7d');
+    expect(JSON.stringify(refused).length).toBeLessThan(1000);
   });
 });

@@ -19,7 +19,13 @@ describe('failedText: what the person is told when the service gave no page', ()
     expect(fetchFailed({ code: 'unavailable', reason: 'timed out', ambiguous: true, lost: 'timeout' })).toContain(
       '`/visitors 2026-11-01..2026-11-08`',
     );
-    expect(fetchFailed({ code: 'not_found', message: 'no such project' })).toContain('try again in a minute');
+    expect(fetchFailed({ code: 'rate_limited', retryAfterMs: 12_300 })).toContain(COMMAND);
+  });
+
+  it('a 404 (the documents give analytics none) points at the project, not at trying again', () => {
+    const text = fetchFailed({ code: 'not_found', message: 'no such project' });
+    expect(text).toContain('does not know this project');
+    expect(text).not.toContain('try again');
     expect(fetchFailed({ code: 'rate_limited', retryAfterMs: 12_300 })).toContain('about 13 seconds');
   });
 
