@@ -69,9 +69,9 @@ export const keys = {
   unfurlPage: (project: string, path: string) => `unfurl:v1:${project}:${encodeURIComponent(path)}`,
   /** The workspace's budget of link unfurls (rate-limiter-flexible adds the workspace after it). */
   unfurlBudget: () => 'unfurl:budget',
-  /** The one export of a range running in a channel. */
-  visitorsExport: (project: string, channel: string, from: string, to: string) =>
-    `visitors:export:${project}:${channel}:${from}:${to}`,
+  /** The one export of a range running in a channel: its days in a zone (another zone's are other hours). */
+  visitorsExport: (project: string, channel: string, from: string, to: string, tz?: string) =>
+    `visitors:export:${project}:${channel}:${from}:${to}${tz && tz !== 'UTC' ? `:${tz}` : ''}`,
   /**
    * A channel's digest subscription of a feature (`visitors`, `insights`), the list of its subscribed channels, and
    * the claim that guards that list.

@@ -34,7 +34,7 @@ interface Rows {
 export async function exportVisitorsCsv(deps: ExportDeps, request: ReportRequest): Promise<ExportResult> {
   const { audience } = request;
   const query = projectQuery(request);
-  const lease = keys.visitorsExport(query.project, audience.channel, query.from, query.to);
+  const lease = keys.visitorsExport(query.project, audience.channel, query.from, query.to, query.tz);
   if (!(await deps.store.claims.claim(lease, deps.instanceId, EXPORT_LEASE_MS))) return { ok: false, reason: 'busy' };
   try {
     return await exportWithProgress(deps, query, audience);

@@ -153,4 +153,15 @@ describe('exportVisitorsCsv', () => {
     expect((await exportVisitorsCsv(deps, REQUEST)).ok).toBe(true);
     expect((await exportVisitorsCsv(deps, REQUEST)).ok).toBe(true);
   });
+
+  it('the same days in another time zone are other hours: not the export already running', async () => {
+    const { deps } = setup(10);
+    await deps.store.claims.claim(
+      keys.visitorsExport(PROJECT, 'C123DOCS', '2026-11-01', '2026-11-30'),
+      'someone-else',
+      60_000,
+    );
+    const auckland = { ...REQUEST, query: { ...REQUEST.query, tz: 'Pacific/Auckland' } };
+    expect((await exportVisitorsCsv(deps, auckland)).ok).toBe(true);
+  });
 });
