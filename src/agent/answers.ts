@@ -46,7 +46,8 @@ function serviceAnswer(
   switch (failure.code) {
     case 'rate_limited': {
       const limit = op === 'create' ? errors.createLimit : errors.followUpLimit;
-      return limit(project, prompt, failure.retryAfterMs, now);
+      // A wait the service did not name is not said as a time.
+      return limit(project, prompt, failure.guessed ? undefined : failure.retryAfterMs, now);
     }
     case 'unauthorized':
       return errors.misconfigured(project, prompt);

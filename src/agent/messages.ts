@@ -91,14 +91,15 @@ export const errors = {
       ":warning: I can't post in this conversation, so I didn't start the job. Run the command in a channel I'm in, or in my Messages tab (open Mintlify under Apps).",
       prompt,
     ),
-  createLimit: (project: string, prompt: string, retryAfterMs: number, now: number): Message =>
+  /** `retryAfterMs`: when the next slot opens; undefined when nobody said. */
+  createLimit: (project: string, prompt: string, retryAfterMs: number | undefined, now: number): Message =>
     withPrompt(
-      `:hourglass: The Mintlify agent has reached its limit of new jobs for project ${inlineCode(project)} (${HOURLY_LIMIT} per hour). The next slot opens ${when(retryAfterMs, now)}.`,
+      `:hourglass: The Mintlify agent has reached its limit of new jobs for project ${inlineCode(project)} (${HOURLY_LIMIT} per hour). ${nextSlot(retryAfterMs, now)}`,
       prompt,
     ),
-  followUpLimit: (project: string, prompt: string, retryAfterMs: number, now: number): Message =>
+  followUpLimit: (project: string, prompt: string, retryAfterMs: number | undefined, now: number): Message =>
     withPrompt(
-      `:hourglass: The Mintlify agent has reached its limit of follow-ups for project ${inlineCode(project)} (${HOURLY_LIMIT} per hour). The next slot opens ${when(retryAfterMs, now)}.`,
+      `:hourglass: The Mintlify agent has reached its limit of follow-ups for project ${inlineCode(project)} (${HOURLY_LIMIT} per hour). ${nextSlot(retryAfterMs, now)}`,
       prompt,
     ),
   unavailable: (prompt: string): Message =>
@@ -175,10 +176,13 @@ export const errors = {
     withPrompt(':warning: Slack did not accept my message, so I did not start the job. Try again shortly.', prompt),
 };
 
-function when(retryAfterMs: number, now: number): string {
-  const at = new Date(now + retryAfterMs);
+/** When the next slot opens: in minutes, and at a time Slack shows on each reader's clock (UTC as its fallback). */
+function nextSlot(retryAfterMs: number | undefined, now: number): string {
+  if (retryAfterMs === undefined) return 'Mintlify did not say when the next slot opens: try again later in the hour.';
+  const at = now + retryAfterMs;
   const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
-  return `in ${minutes} minute${minutes === 1 ? '' : 's'} (${at.toISOString().slice(11, 16)} UTC)`;
+  const clock = `<!date^${Math.floor(at / 1000)}^{time}|${new Date(at).toISOString().slice(11, 16)} UTC>`;
+  return `The next slot opens in ${minutes} minute${minutes === 1 ? '' : 's'} (${clock}).`;
 }
 
 /** The assistant pane's words: its suggested prompts (what a click sends) and its status while a job starts. */

@@ -219,7 +219,9 @@ async function failureOf(error: unknown, answered: number | undefined): Promise<
     case status === 404:
       return { code: 'not_found', message: message ?? 'not found' };
     case status === 429: {
-      const retryAfterMs = parseRetryAfterMs(headers.get('retry-after')) ?? FALLBACK_RETRY_AFTER_MS;
+      const retryAfterMs = parseRetryAfterMs(headers.get('retry-after'));
+      if (retryAfterMs === undefined)
+        return { code: 'rate_limited', retryAfterMs: FALLBACK_RETRY_AFTER_MS, guessed: true };
       return { code: 'rate_limited', retryAfterMs };
     }
     // Any other 4xx (400, 413 prompt too large, 409, 402, 422, …) means the service did nothing; 408 is a timeout.

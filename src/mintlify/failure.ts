@@ -14,7 +14,8 @@ export type ServiceFailure =
   /** 401 or 403: the project's key is wrong or lacks access. The admin has to act, not the user. */
   | { code: 'unauthorized'; status: number; message: string }
   | { code: 'not_found'; message: string }
-  | { code: 'rate_limited'; retryAfterMs: number }
+  /** `guessed`: the service named no wait (its documents give 429 no `Retry-After`), so `retryAfterMs` is ours. */
+  | { code: 'rate_limited'; retryAfterMs: number; guessed?: true }
   /**
    * Network failure, timeout, 5xx or an answer that does not match the contract. `ambiguous`: the request may have
    * reached the service and done its work (a timeout, a 5xx); false when it never left. `lost`: what became of the

@@ -19,7 +19,7 @@ export function agentJobs(store: StoreKind): void {
 
   /** The service answers the next job creation (one POST) with `fault`. */
   const failNextCreate = (
-    fault: { kind: 'status'; status: 401 | 502 } | { kind: 'rate-limit'; retryAfterSec: number },
+    fault: { kind: 'status'; status: 401 | 502 } | { kind: 'rate-limit'; retryAfterSec?: number },
   ) => h.sim.injectFault({ ...fault, count: 1, match: { method: 'POST' } });
 
   /** Runs `/agent <prompt>` and reads its private answer, which echoes the prompt so it is not lost. */
@@ -122,6 +122,14 @@ export function agentJobs(store: StoreKind): void {
     const reply = await answerTo('Rewrite the auth guide');
     expect(reply.args.text).toContain('next slot opens in 30 minutes');
     expect(h.slack.callsTo('chat.delete')).toHaveLength(1);
+  });
+
+  it('on a 429 that names no wait (the documents give none) says so, never an invented time', async () => {
+    failNextCreate({ kind: 'rate-limit' });
+    const reply = await answerTo('Rewrite the auth guide');
+    expect(reply.args.text).toContain('Mintlify did not say when the next slot opens');
+    expect(reply.args.text).not.toContain('in 1 minute');
+    expect(reply.args.text).toContain('>Rewrite the auth guide');
   });
 
   it('refuses early at the hourly limit, saying when the next slot opens, without calling the service', async () => {

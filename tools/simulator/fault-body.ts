@@ -29,7 +29,7 @@ const FieldsSchema = z.array(z.enum(JOB_FIELDS)).optional();
 const FaultBodySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('status'), status: ErrorStatusSchema, error: z.string().optional() }),
   z.strictObject({ kind: z.literal('slow'), delayMs: z.number().int().min(0) }),
-  z.strictObject({ kind: z.literal('rate-limit'), retryAfterSec: z.number().int().min(0) }),
+  z.strictObject({ kind: z.literal('rate-limit'), retryAfterSec: z.number().int().min(0).optional() }),
   z.strictObject({ kind: z.literal('reset') }),
   z.strictObject({
     kind: z.literal('not-json'),

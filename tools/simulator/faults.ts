@@ -27,7 +27,8 @@ export interface JobShape {
 export type Fault = { count: number; match?: FaultMatch } & (
   | { kind: 'status'; status: number; error?: string }
   | { kind: 'slow'; delayMs: number }
-  | { kind: 'rate-limit'; retryAfterSec: number }
+  /** Without `retryAfterSec`, no `Retry-After` (the documents give 429 none). */
+  | { kind: 'rate-limit'; retryAfterSec?: number }
   | { kind: 'reset' }
   | { kind: 'not-json'; status: number; body: string; contentType: string }
   | ({ kind: 'job' } & JobShape)

@@ -16,8 +16,9 @@ export function sendText(res: ServerResponse, status: number, text: string, cont
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) }).end(text);
 }
 
-export function rateLimited(res: ServerResponse, retryAfterSec: number): void {
-  res.setHeader('Retry-After', String(retryAfterSec));
+/** A 429 with the documented body; `Retry-After` only when `retryAfterSec` is given. */
+export function rateLimited(res: ServerResponse, retryAfterSec?: number): void {
+  if (retryAfterSec !== undefined) res.setHeader('Retry-After', String(retryAfterSec));
   send(res, 429, { error: 'Rate limit exceeded' });
 }
 

@@ -23,8 +23,14 @@ const SERVICE_FAILURES: [string, ServiceFailure, string, string][] = [
   [
     'rate-limited',
     { code: 'rate_limited', retryAfterMs: 60_000 },
-    'reached its limit of new jobs for project `proj_test` (100 per hour). The next slot opens in 1 minute (10:01 UTC).',
-    'reached its limit of follow-ups for project `proj_test` (100 per hour). The next slot opens in 1 minute (10:01 UTC).',
+    'reached its limit of new jobs for project `proj_test` (100 per hour). The next slot opens in 1 minute (<!date^1795341660^{time}|10:01 UTC>).',
+    'reached its limit of follow-ups for project `proj_test` (100 per hour). The next slot opens in 1 minute (<!date^1795341660^{time}|10:01 UTC>).',
+  ],
+  [
+    'rate-limited without saying for how long (the documents give 429 no Retry-After)',
+    { code: 'rate_limited', retryAfterMs: 60_000, guessed: true },
+    'reached its limit of new jobs for project `proj_test` (100 per hour). Mintlify did not say when the next slot opens: try again later in the hour.',
+    'reached its limit of follow-ups for project `proj_test` (100 per hour). Mintlify did not say when the next slot opens',
   ],
   [
     'refusing the key',
@@ -87,7 +93,7 @@ describe('startRefusalAnswer', () => {
     [
       'quota',
       { code: 'quota', project: 'proj_test', resetInMs: 90_000 },
-      'reached its limit of new jobs for project `proj_test` (100 per hour). The next slot opens in 2 minutes (10:01 UTC).',
+      'reached its limit of new jobs for project `proj_test` (100 per hour). The next slot opens in 2 minutes (<!date^1795341690^{time}|10:01 UTC>).',
     ],
     [
       'store_unavailable',
@@ -115,7 +121,7 @@ describe('followUpRefusalAnswer', () => {
     [
       'quota',
       { code: 'quota', project: 'proj_test', resetInMs: 30 * 60_000 },
-      'reached its limit of follow-ups for project `proj_test` (100 per hour). The next slot opens in 30 minutes (10:30 UTC).',
+      'reached its limit of follow-ups for project `proj_test` (100 per hour). The next slot opens in 30 minutes (<!date^1795343400^{time}|10:30 UTC>).',
     ],
     [
       'store_unavailable',

@@ -25,9 +25,9 @@ describe('error replies', () => {
     expect(m.text.length).toBeLessThan(40_000);
   });
 
-  it('says when the next slot opens', () => {
+  it('says when the next slot opens, at a time Slack shows on each reader’s clock', () => {
     expect(errors.createLimit('proj_a', 'p', 90_000, Date.parse('2026-11-22T10:00:00Z')).text).toContain(
-      'in 2 minutes (10:01 UTC)',
+      'in 2 minutes (<!date^1795341690^{time}|10:01 UTC>)',
     );
   });
 });
