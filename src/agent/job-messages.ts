@@ -54,6 +54,12 @@ export function jobStatus(record: JobRecord): { emoji: string; words: string } {
   return by ? { ...status, words: `Stopped by <@${by}>` } : status;
 }
 
+/** How a person steers a job's thread, as its hints say it: a reply, or only a message that mentions the bot. */
+export type Steer = 'reply' | 'mention';
+
+/** The hint's verb, at the start of a sentence: "Reply in this thread …" or "Mention me in this thread …". */
+export const steerVerb = (steer: Steer) => (steer === 'reply' ? 'Reply' : 'Mention me');
+
 /** Who asked, in which project, before the job exists. */
 export interface PendingJob {
   project: string;
@@ -69,6 +75,8 @@ export interface RootOptions {
   showProject?: boolean;
   /** The job could not be confirmed (the create timed out, say): what the status line says instead. */
   unknown?: string;
+  /** How the thread is steered, as the hint says it (`steerOf`); a reply when left out. */
+  steer?: Steer;
 }
 
 /** The root message everyone sees: who asked, what, and a status line kept fresh while the job runs. */
@@ -96,7 +104,8 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
     if (source) parts.push(source);
     if (record.model) parts.push(escapeMrkdwn(record.model));
   }
-  const hint = !record ? undefined : record.ended ? ENDED_HINTS[record.ended] : ROOT_HINT;
+  const steer = options.steer ?? 'reply';
+  const hint = !record ? undefined : record.ended ? ENDED_HINTS[record.ended]?.(steer) : rootHint(steer);
   return {
     text: `${words}: ${plainText(job.prompt, FALLBACK_PROMPT_CHARS)}`,
     blocks: [
@@ -107,18 +116,20 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
   };
 }
 
-const ROOT_HINT = 'Reply in this thread to give the agent follow-up instructions.';
-const ENDED_HINTS: Partial<Record<EndedKind, string>> = {
-  stopped: 'Reply in this thread to pick it up again: your reply goes to the agent and I follow the job from there.',
-  halted: 'Reply in this thread to give the agent new instructions: I follow the job again from there.',
+const rootHint = (steer: Steer) => `${steerVerb(steer)} in this thread to give the agent follow-up instructions.`;
+const ENDED_HINTS: Partial<Record<EndedKind, (steer: Steer) => string>> = {
+  stopped: (steer) =>
+    `${steerVerb(steer)} in this thread to pick it up again: your message goes to the agent and I follow the job from there.`,
+  halted: (steer) =>
+    `${steerVerb(steer)} in this thread to give the agent new instructions: I follow the job again from there.`,
 };
 
 /**
  * Said in the thread, once, when tracking a round failed for good (`tracking/stop.ts`): what stopped, that the agent
  * may still be working, and how to resume: a message that steers the job (`steering.ts`) starts its next round.
  */
-export function trackingStoppedMessage(record: JobRecord, mentionOnly: boolean): Message {
-  const how = mentionOnly ? 'Mention me in this thread' : 'Reply in this thread';
+export function trackingStoppedMessage(record: JobRecord, steer: Steer): Message {
+  const how = `${steerVerb(steer)} in this thread`;
   return plain(
     `:warning: I stopped tracking this job: checking on it kept failing on my side, so I can't tell you when it ends. The agent may still be working (job ${inlineCode(record.jobId)}). ${how} to pick it up again: your message goes to the agent as an instruction, and I follow the job from there.`,
   );
@@ -127,8 +138,8 @@ export function trackingStoppedMessage(record: JobRecord, mentionOnly: boolean):
 /** `metadata.event_type` of an outcome post: the thread itself says which rounds were reported. */
 export const OUTCOME_EVENT_TYPE = 'mintlify_agent_outcome';
 
-/** The one thread message that reports how a round ended. */
-export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs: number): Message {
+/** The one thread message that reports how a round ended; `steer`: how its thread is steered (`steerOf`). */
+export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs: number, steer: Steer): Message {
   const source = sourceLine(record);
   switch (outcome.kind) {
     case 'pull_request': {
@@ -151,7 +162,7 @@ export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs:
     }
     case 'failed':
       return plain(
-        ':x: The agent job failed. Reply in this thread with more detail to try again, or start a new job with `/agent`.',
+        `:x: The agent job failed. ${steerVerb(steer)} in this thread with more detail to try again, or start a new job with \`/agent\`.`,
       );
     case 'archived': {
       const archived = ':file_cabinet: This agent job was archived; it will not make further changes.';
@@ -190,9 +201,15 @@ export function openPullRequest(url: string): types.ActionsBlock {
 }
 
 /** A private note to the requester when their job's outcome could not be posted in its thread for good. */
-export function undeliveredNote(record: JobRecord, outcome: Outcome, jobMaxAgeMs: number, slackError: string): Message {
+export function undeliveredNote(
+  record: JobRecord,
+  outcome: Outcome,
+  jobMaxAgeMs: number,
+  steer: Steer,
+  slackError: string,
+): Message {
   const head = `:warning: I couldn't post the result of your Mintlify agent job in <#${record.channel}> (Slack said ${inlineCode(slackError)}), so here it is:`;
-  const result = outcomeMessage(record, outcome, jobMaxAgeMs);
+  const result = outcomeMessage(record, outcome, jobMaxAgeMs, steer);
   return {
     text: `${head}\n${result.text}`,
     blocks: [plain(head).blocks?.[0], ...(result.blocks ?? [])].filter((b) => b !== undefined),

@@ -11,6 +11,8 @@ import {
   type PendingJob,
   type RootOptions,
   rootMessage,
+  type Steer,
+  steerVerb,
 } from './job-messages.js';
 
 // The plan card: a job's root as Slack's agent blocks show it, its phases as tasks (docs/agent.md, "The plan card").
@@ -27,15 +29,15 @@ export interface PlanTask {
 export const PLAN_TITLE = 'Mintlify agent job';
 /** The ends that finish the work (the others stopped it). */
 const FINISHED: ReadonlySet<EndedKind> = new Set(['pull_request', 'no_changes']);
-/** Why a round ended without finishing, said under its task. */
-const WHY: Partial<Record<EndedKind, string>> = {
-  failed: 'The agent job failed: reply in the thread with more detail to try again.',
-  archived: 'The job was archived: it will not make further changes.',
-  gone: 'The job no longer exists on Mintlify.',
-  expired: 'No result in time: check the Mintlify dashboard.',
-  untracked: 'The result could not be posted in the thread.',
-  stopped: 'Checking on the job kept failing: reply in the thread to pick it up again.',
-  halted: 'Stopped from Slack: reply in the thread to give the agent new instructions.',
+/** Why a round ended without finishing, said under its task; `how`: "reply" or "mention me" (`steerVerb`). */
+const WHY: Partial<Record<EndedKind, (how: string) => string>> = {
+  failed: (how) => `The agent job failed: ${how} in the thread with more detail to try again.`,
+  archived: () => 'The job was archived: it will not make further changes.',
+  gone: () => 'The job no longer exists on Mintlify.',
+  expired: () => 'No result in time: check the Mintlify dashboard.',
+  untracked: () => 'The result could not be posted in the thread.',
+  stopped: (how) => `Checking on the job kept failing: ${how} in the thread to pick it up again.`,
+  halted: (how) => `Stopped from Slack: ${how} in the thread to give the agent new instructions.`,
 };
 
 function createdTask(record: JobRecord | undefined): PlanTask {
@@ -45,7 +47,7 @@ function createdTask(record: JobRecord | undefined): PlanTask {
   return { id: 'created', title: `Created${where}${record.model ? ` with ${record.model}` : ''}`, status: 'complete' };
 }
 
-function workingTask(record: JobRecord | undefined, now: number): PlanTask {
+function workingTask(record: JobRecord | undefined, now: number, steer: Steer): PlanTask {
   if (!record) return { id: 'working', title: 'Agent working', status: 'pending' };
   if (!record.ended) {
     const title = `Agent working · ${formatElapsed(now - record.roundStartedAtMs)} elapsed`;
@@ -53,7 +55,7 @@ function workingTask(record: JobRecord | undefined, now: number): PlanTask {
     return { id: 'working', title, status: 'in_progress', ...(said && { details: said }) };
   }
   if (FINISHED.has(record.ended)) return { id: 'working', title: 'Agent finished', status: 'complete' };
-  const why = WHY[record.ended];
+  const why = WHY[record.ended]?.(steerVerb(steer).toLowerCase());
   return {
     id: 'working',
     title: jobStatus({ ...record, stoppedBy: undefined }).words,
@@ -69,14 +71,17 @@ function resultTask(record: JobRecord | undefined): PlanTask | undefined {
   return { id: 'result', title: record.round > 0 ? 'Pull request updated' : 'Pull request opened', status: 'complete' };
 }
 
-/** The job's phases, oldest first: created, the follow-up applied (a later round), the agent's work, its result. */
-export function planTasks(job: PendingJob | JobRecord, now: number): PlanTask[] {
+/**
+ * The job's phases, oldest first: created, the follow-up applied (a later round), the agent's work, its result.
+ * `steer`: how its thread is steered, as an ended round's note says it (`steerOf`).
+ */
+export function planTasks(job: PendingJob | JobRecord, now: number, steer: Steer = 'reply'): PlanTask[] {
   const record = 'jobId' in job ? job : undefined;
   const followUp: PlanTask[] = record?.round
     ? [{ id: 'follow_up', title: 'Follow-up applied', status: 'complete' }]
     : [];
   const result = resultTask(record);
-  return [createdTask(record), ...followUp, workingTask(record, now), ...(result ? [result] : [])];
+  return [createdTask(record), ...followUp, workingTask(record, now, steer), ...(result ? [result] : [])];
 }
 
 export const taskChunks = (tasks: PlanTask[]) => tasks.map((t) => ({ type: 'task_update' as const, ...t }));
@@ -93,7 +98,7 @@ export function finalBlocks(record: JobRecord, options: RootOptions): MessageBlo
 /** The card as one message (`chat.update`, when the stream is gone): who asked, the plan, its closing blocks. */
 export function planCardMessage(record: JobRecord, options: RootOptions & { now: number }): Message {
   const root = rootMessage(record, options);
-  const cards = planTasks(record, options.now).map(({ id, details, ...task }) => ({
+  const cards = planTasks(record, options.now, options.steer).map(({ id, details, ...task }) => ({
     type: 'task_card' as const,
     task_id: id,
     ...task,

@@ -101,7 +101,7 @@ export async function refreshPlanCard(
     try {
       await deps.slack.chat.stopStream({
         ...at,
-        chunks: taskChunks(planTasks(record, options.now)),
+        chunks: taskChunks(planTasks(record, options.now, options.steer)),
         blocks: finalBlocks(record, options),
         metadata: jobMetadata(record),
         session_status: sessionStatusOf(record),

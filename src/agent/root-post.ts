@@ -9,6 +9,7 @@ import type { FileContext } from './file-context.js';
 import { type PendingJob, rootMessage } from './job-messages.js';
 import { jobMetadata } from './job-metadata.js';
 import { refreshPlanCard, startPlanCard, stopStreaming } from './plan-stream.js';
+import { steerOf } from './steering.js';
 import type { ThreadContext } from './thread-context.js';
 
 // A job's root message in Slack, every write to it: posted before the job exists, rewritten from the record as the
@@ -104,10 +105,11 @@ async function planCard(
  * as one (the record's `root`, which its metadata keeps too). Slack's failures are thrown, for the caller's retries.
  */
 export async function rewriteRoot(
-  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'now' | 'projects'>,
+  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'now' | 'projects' | 'config'>,
   record: JobRecord,
 ): Promise<void> {
-  const options = { now: deps.now(), showProject: deps.projects.all.length > 1 };
+  const steer = steerOf(record, deps.config.followUps);
+  const options = { now: deps.now(), showProject: deps.projects.all.length > 1, steer };
   if (record.root === 'card') return refreshPlanCard(deps, record, options);
   const message = rootMessage(record, options);
   // The metadata carries the job, so a thread whose record the store lost can be bound again from it.

@@ -1,5 +1,6 @@
 import type { FollowUps } from '../config/config.js';
-import type { ThreadKind } from '../store/jobs.js';
+import { type JobBinding, type ThreadKind, threadKindOf } from '../store/jobs.js';
+import type { Steer } from './job-messages.js';
 
 /** Emoji as Slack writes them in text (`:tada:`, `:+1::skin-tone-2:`): not words. */
 const SHORTCODE = /:[a-z0-9_+'-]+:/gi;
@@ -28,4 +29,9 @@ export const isInstruction = (said: Said): boolean => hasWords(said.text) || (sa
 export function steers(thread: ThreadKind, said: Said, followUps: FollowUps): boolean {
   if (!isInstruction(said)) return false;
   return !!said.mentionsBot || (thread === 'own' && followUps === 'reply');
+}
+
+/** How a person steers the job of `record`'s thread, as its hints say it (`Steer`). */
+export function steerOf(record: Pick<JobBinding, 'thread' | 'threadTs' | 'statusTs'>, followUps: FollowUps): Steer {
+  return threadKindOf(record) === 'own' && followUps === 'reply' ? 'reply' : 'mention';
 }

@@ -52,6 +52,28 @@ function steeringSuite(h: Harness) {
     expect(h.slack.callsTo('chat.postEphemeral')).toEqual([]);
   });
 
+  it('in a discussion the job joined, its root and its outcome say to mention me, as only a mention steers it', async () => {
+    const root = h.say(BOB, CHANNEL_ID, 'The retry docs still say 5 tries');
+    await h.deliver(h.say(USER_ID, CHANNEL_ID, '@Mintlify document this', { threadTs: root.ts }).events);
+    const { jobId } = await h.jobOf(CHANNEL_ID, root.ts);
+    const working = await eventually(
+      () => h.slack.callsTo('chat.update').find((c) => String(c.args.text).startsWith('Working')),
+      5_000,
+      'the root',
+    );
+    expect(JSON.stringify(working.args.blocks)).toContain(
+      'Mention me in this thread to give the agent follow-up instructions',
+    );
+    h.sim.endJob(jobId, { status: 'failed' });
+    const failed = await eventually(
+      () => h.threadPosts(root.ts).find((c) => String(c.args.text).includes('job failed')),
+      5_000,
+      'the outcome',
+    );
+    expect(failed.args.text).toContain('Mention me in this thread with more detail');
+    expect(JSON.stringify(h.threadPosts(root.ts))).not.toContain('Reply in this thread');
+  });
+
   it('in the /agent root’s thread any reply with words steers the job; emoji and punctuation alone do not', async () => {
     const { rootTs } = await h.startJob('Document webhooks');
     const said = await reply(

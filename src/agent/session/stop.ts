@@ -1,9 +1,11 @@
 import type { Deps } from '../../deps.js';
 import { describeFailure } from '../../mintlify/failure.js';
 import type { Audience } from '../../slack/reply.js';
-import { type JobRecord, type JobRef, threadKindOf } from '../../store/jobs.js';
+import type { JobRecord, JobRef } from '../../store/jobs.js';
+import { steerVerb } from '../job-messages.js';
 import { errors } from '../messages.js';
 import type { StopRequest } from '../requests.js';
+import { steerOf } from '../steering.js';
 import { trackingIds } from '../tracking/track.js';
 import { STOP_INSTRUCTION, stopCopy } from './messages.js';
 import { followJob, setSessionStatus } from './status.js';
@@ -79,8 +81,7 @@ async function stopRound(deps: StopDeps, userId: string, channel: string, thread
 async function halt(deps: StopDeps, record: JobRecord, userId: string): Promise<void> {
   const log = deps.log.child({ project: record.project, job_id: record.jobId });
   const thread = { channel: record.channel, thread_ts: record.threadTs };
-  const mentionOnly = threadKindOf(record) === 'joined' || deps.config.followUps === 'mention';
-  const message = stopCopy.stopped(userId, mentionOnly ? 'Mention me in this thread' : 'Reply in this thread');
+  const message = stopCopy.stopped(userId, `${steerVerb(steerOf(record, deps.config.followUps))} in this thread`);
   await deps.slack.chat
     .postMessage({ ...thread, ...message })
     .catch((error: unknown) => log.warn('slack.post_failed', { op: 'agent.stopped', error }));

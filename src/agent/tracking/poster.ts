@@ -5,6 +5,7 @@ import { findPosted } from '../../slack/witness.js';
 import type { JobRecord, JobRef } from '../../store/jobs.js';
 import { keys } from '../../store/keys.js';
 import { OUTCOME_EVENT_TYPE, outcomeMessage, undeliveredNote } from '../job-messages.js';
+import { steerOf } from '../steering.js';
 import type { Outcome } from './outcome.js';
 
 /**
@@ -66,7 +67,7 @@ export async function deliverOutcome(deps: PosterDeps, record: JobRecord, outcom
         channel: record.channel,
         thread_ts: record.threadTs,
         unfurl_links: false,
-        ...outcomeMessage(record, outcome, config.jobMaxAgeMs),
+        ...outcomeMessage(record, outcome, config.jobMaxAgeMs, steerOf(record, config.followUps)),
         metadata: {
           event_type: OUTCOME_EVENT_TYPE,
           event_payload: { project: record.project, job_id: record.jobId, round: record.round },
@@ -134,5 +135,7 @@ export async function tellRequester(
   outcome: Outcome,
   slackError: string,
 ): Promise<void> {
-  await deps.replies.direct(record.userId, undeliveredNote(record, outcome, deps.config.jobMaxAgeMs, slackError));
+  const { jobMaxAgeMs, followUps } = deps.config;
+  const note = undeliveredNote(record, outcome, jobMaxAgeMs, steerOf(record, followUps), slackError);
+  await deps.replies.direct(record.userId, note);
 }

@@ -2,9 +2,9 @@ import type { Deps } from '../../deps.js';
 import type { Logger } from '../../log.js';
 import { type JobMeta, type LaneDefinition, PermanentJobError, type Processor } from '../../queue/engine.js';
 import { errorText } from '../../queue/job-rules.js';
-import { threadKindOf } from '../../store/jobs.js';
 import type { WorkspaceRef } from '../../workspace-ref.js';
 import { trackingStoppedMessage } from '../job-messages.js';
+import { steerOf } from '../steering.js';
 import { trackingIds } from './track.js';
 
 /** What a poll and an outcome post are about: one round of one workspace's job. */
@@ -71,11 +71,10 @@ async function stopTracking(deps: StopDeps, data: TrackedStep, fields: Record<st
     channel: record.channel,
     hint: 'Tracking this round failed for good: the thread says so, and a reply there resumes it',
   });
-  const mentionOnly = threadKindOf(record) === 'joined' || deps.config.followUps === 'mention';
   await deps.slack.chat.postMessage({
     channel: record.channel,
     thread_ts: record.threadTs,
-    ...trackingStoppedMessage(record, mentionOnly),
+    ...trackingStoppedMessage(record, steerOf(record, deps.config.followUps)),
   });
   const job = { workspace: data.workspace, project: data.project, jobId: data.jobId };
   await deps.lanes.refreshes.add({ ...job, stateChanged: true }, { id: trackingIds.refresh(job) });

@@ -40,6 +40,7 @@ describe('outcomeMessage', () => {
       record,
       { kind: 'pull_request', prLink: 'https://github.com/acme/docs/pull/3', updated: false },
       1,
+      'reply',
     );
     expect(allText(m)).toContain('<https://github.com/acme/docs/pull/3>');
     expect(allText(m)).toContain('"url":"https://github.com/acme/docs/pull/3"');
@@ -47,14 +48,14 @@ describe('outcomeMessage', () => {
   });
 
   it('does not link a non-https PR URL', () => {
-    const m = outcomeMessage(record, { kind: 'pull_request', prLink: 'http://evil.example/x', updated: false }, 1);
+    const m = outcomeMessage(record, { kind: 'pull_request', prLink: 'http://evil.example/x', updated: false }, 1, 'reply');
     expect(allText(m)).not.toContain('"url"');
     expect(allText(m)).not.toContain('<http://evil');
   });
 
   it('shows an unsafe PR link as one inline-code span: a backtick in it cannot end the span', () => {
     const prLink = 'javascript:`<!channel>`*bold*';
-    const m = outcomeMessage(record, { kind: 'pull_request', prLink, updated: false }, 1);
+    const m = outcomeMessage(record, { kind: 'pull_request', prLink, updated: false }, 1, 'reply');
     expect(m.blocks?.[0]).toMatchObject({
       text: { text: expect.stringContaining("`javascript:'&lt;!channel&gt;'*bold*`") },
     });
@@ -65,16 +66,17 @@ describe('outcomeMessage', () => {
       record,
       { kind: 'pull_request', prLink: 'https://github.com/acme/docs/pull/3', updated: true },
       1,
+      'reply',
     );
     expect(m.text).toContain('updated the pull request');
   });
 
   it('keeps the pull request of a job archived after it opened one, and withholds an unsafe link', () => {
-    const m = outcomeMessage(record, { kind: 'archived', prLink: 'https://github.com/acme/docs/pull/3' }, 1);
+    const m = outcomeMessage(record, { kind: 'archived', prLink: 'https://github.com/acme/docs/pull/3' }, 1, 'reply');
     expect(m.text).toContain('archived');
     expect(JSON.stringify(m.blocks)).toContain('<https://github.com/acme/docs/pull/3>');
     expect(JSON.stringify(m.blocks)).toContain('"url":"https://github.com/acme/docs/pull/3"');
-    const unsafe = outcomeMessage(record, { kind: 'archived', prLink: 'javascript:alert(1)' }, 1);
+    const unsafe = outcomeMessage(record, { kind: 'archived', prLink: 'javascript:alert(1)' }, 1, 'reply');
     expect(JSON.stringify(unsafe.blocks)).not.toContain('"url":');
     expect(unsafe.text).toContain('not a safe https URL');
   });
@@ -86,7 +88,7 @@ describe('outcomeMessage', () => {
     ['gone', 'no longer exists'],
     ['expired', 'stopped tracking this job after 24h 0m'],
   ] as const)('words %s clearly', (kind, words) => {
-    expect(outcomeMessage(record, { kind }, 24 * 60 * 60 * 1000).text).toContain(words);
+    expect(outcomeMessage(record, { kind }, 24 * 60 * 60 * 1000, 'reply').text).toContain(words);
   });
 });
 
@@ -114,10 +116,10 @@ describe('jobStatus', () => {
 
 describe('trackingStoppedMessage', () => {
   it.each([
-    [false, 'Reply in this thread to pick it up again'],
-    [true, 'Mention me in this thread to pick it up again'],
-  ])('says tracking stopped, names the job and how to resume (mention only: %s)', (mentionOnly, how) => {
-    const { text } = trackingStoppedMessage(jobRecord({ jobId: 'job-9' }), mentionOnly);
+    ['reply', 'Reply in this thread to pick it up again'],
+    ['mention', 'Mention me in this thread to pick it up again'],
+  ] as const)('says tracking stopped, names the job and how to resume (steered by a %s)', (steer, how) => {
+    const { text } = trackingStoppedMessage(jobRecord({ jobId: 'job-9' }), steer);
     expectToContainAll(text, ['stopped tracking this job', '`job-9`', how, 'may still be working']);
   });
 
@@ -125,11 +127,18 @@ describe('trackingStoppedMessage', () => {
     const blocks = JSON.stringify(rootMessage(jobRecord({ ended: 'stopped' })).blocks);
     expectToContainAll(blocks, ['Tracking stopped', 'Reply in this thread to pick it up again']);
   });
+
+  it('says "mention me" wherever a plain reply would not steer the job (a thread it joined, AGENT_FOLLOW_UPS=mention)', () => {
+    const working = JSON.stringify(rootMessage(jobRecord({}), { steer: 'mention' }).blocks);
+    expect(working).toContain('Mention me in this thread to give the agent follow-up instructions.');
+    expect(working).not.toContain('Reply in this thread');
+    expect(outcomeMessage(record, { kind: 'failed' }, 1, 'mention').text).toContain('Mention me in this thread');
+  });
 });
 
 describe('undeliveredNote', () => {
   it('says where the result could not be posted and why, then gives the result itself', () => {
-    const m = undeliveredNote(record, { kind: 'no_changes' }, 1, 'is_archived');
+    const m = undeliveredNote(record, { kind: 'no_changes' }, 1, 'reply', 'is_archived');
     expect(m.text).toContain(
       "I couldn't post the result of your Mintlify agent job in <#C123DOCS> (Slack said `is_archived`)",
     );

@@ -209,6 +209,7 @@ describe('what the app posts', () => {
         record,
         { kind: 'pull_request', prLink: 'https://github.com/acme/docs/pull/7', updated: false },
         1,
+        'reply',
       ),
       names,
     );
