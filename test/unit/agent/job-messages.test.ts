@@ -48,7 +48,12 @@ describe('outcomeMessage', () => {
   });
 
   it('does not link a non-https PR URL', () => {
-    const m = outcomeMessage(record, { kind: 'pull_request', prLink: 'http://evil.example/x', updated: false }, 1, 'reply');
+    const m = outcomeMessage(
+      record,
+      { kind: 'pull_request', prLink: 'http://evil.example/x', updated: false },
+      1,
+      'reply',
+    );
     expect(allText(m)).not.toContain('"url"');
     expect(allText(m)).not.toContain('<http://evil');
   });
