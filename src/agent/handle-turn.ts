@@ -147,10 +147,15 @@ async function passOn(deps: TurnDeps, turn: Turn, place: Place & { kind: 'job' }
   await deps.replies.unreact(message, SEEN);
   await deps.replies.react(message, result.ok ? ACCEPTED : REFUSED);
   if (!result.ok) {
-    await deps.replies.privately(audience, followUpRefusalAnswer(result.refusal, turn.text, deps.now()));
+    await deps.replies.privately(audience, followUpRefusalAnswer(result.refusal, echoOf(turn), deps.now()));
   } else if (!result.tracked) {
-    await deps.replies.privately(audience, errors.followUpUntracked(turn.text));
+    await deps.replies.privately(audience, errors.followUpUntracked(echoOf(turn)));
   }
+}
+
+/** What a refusal echoes of a message: its words, or the names of the files shared without any. */
+function echoOf(turn: Pick<Turn, 'text' | 'files'>): string {
+  return turn.text || (turn.files ?? []).map((file) => `[file: ${file.name}]`).join('\n');
 }
 
 /**

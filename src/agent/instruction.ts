@@ -51,6 +51,12 @@ export function readInstruction(
 }
 
 /** What a turn asks for, read with the projects as `deps` routes its channel. */
-export function readTurnInstruction(deps: { projects: Projects }, turn: Pick<Turn, 'text' | 'channel'>): Instruction {
+export function readTurnInstruction(
+  deps: { projects: Projects },
+  turn: Pick<Turn, 'text' | 'channel' | 'files'>,
+): Instruction {
+  // Files without a word: the person is asked what to do with them, by name (a mention in the thread reads them).
+  const names = turn.text.trim() ? [] : (turn.files ?? []).map((file) => file.name);
+  if (names.length) return { kind: 'answer', message: errors.filesWithoutInstruction(names, turn.channel) };
   return readInstruction(turn.text, deps.projects, turn.channel, conversationUsage);
 }

@@ -104,6 +104,10 @@ export const errors = {
     ),
   unavailable: (prompt: string): Message =>
     withPrompt(':warning: I could not reach Mintlify, so nothing was started. Try again in a minute.', prompt),
+  /** Files shared with a bare mention (or alone in a DM): what to do with them? `channel`: where they were shared. */
+  filesWithoutInstruction: (names: string[], channel: string): Message => ({
+    text: `:paperclip: I have ${names.map((name) => inlineCode(name, 80)).join(', ')}, but no instruction for the agent. ${channel.startsWith('D') ? 'Reply' : 'Mention me'} in this thread with what the agent should do with ${names.length === 1 ? 'it' : 'them'}: I read the thread, its files included.`,
+  }),
   maybeStarted: (prompt: string, failure: LostAnswerOf): Message =>
     withPrompt(
       startedUnfollowable(failure)

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createQuota } from '../../src/agent/quota.js';
 import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { type Harness, useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { settle } from '../support/steps.js';
-import { eventually } from '../support/test-app.js';
+import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 
 const BOB = 'U456BOB';
 /** A PNG's first bytes: what Slack serves for a screenshot. */
@@ -55,6 +56,26 @@ function filesSuite(h: Harness) {
     await eventually(() => followUps().length === 3, 5_000, 'the mentioned file');
     await settle();
     expect(followUps()).toHaveLength(3);
+  });
+
+  it('a file shared with a bare mention outside a job’s thread: asked what to do with it, by name, not usage', async () => {
+    const shared = h.slack.people.sharesFile(USER_ID, CHANNEL_ID, SNIPPET, { text: '@Mintlify' });
+    await h.deliver(shared.events);
+    const note = await eventually(() => h.slack.callsTo('chat.postEphemeral')[0], 5_000, 'the private note');
+    expect(String(note.args.text)).toContain('`retry.md`');
+    expect(String(note.args.text)).toContain('Mention me in this thread with what the agent should do');
+    expect(String(note.args.text)).not.toContain('any of these starts a job');
+    expect(h.creates()).toEqual([]);
+  });
+
+  it('a file-only follow-up refused at the hourly limit echoes the file’s name, not an empty quote', async () => {
+    const { rootTs } = await h.startJob('Document webhooks');
+    const quota = createQuota(h.app.app.deps.store);
+    for (let i = 0; i < 100; i++) await quota.take(TEST_PROJECT_ID, 'follow_up');
+    await h.deliver(h.slack.people.sharesFile(BOB, CHANNEL_ID, SNIPPET, { threadTs: rootTs }).events);
+    const note = await eventually(() => h.slack.callsTo('chat.postEphemeral')[0], 5_000, 'the private note');
+    expect(String(note.args.text)).toContain('limit of follow-ups');
+    expect(String(note.args.text)).toMatch(/copy and retry:\n>.*retry\.md/);
   });
 }
 

@@ -5,8 +5,12 @@ const READ_BY_PEOPLE =
   /^(chat\.(postMessage|update|postEphemeral)|response_url:.*|views\.\w+|files\.completeUploadExternal)$/;
 const TEXT_KEYS = new Set(['text', 'initial_comment', 'alt_text']);
 
-/** Markup the app writes on purpose: a person (`<@U…>`), a channel (`<#C…>`), an https link (`<https://…|label>`). */
-const OWN_MARKUP = /^<(@[UW][A-Z0-9]+|#C[A-Z0-9]+(\|[^<>]*)?|https:\/\/[^\s<>|]+(\|[^<>]*)?)>$/;
+/**
+ * Markup the app writes on purpose: a person (`<@U…>`), a channel (`<#C…>`), an https link (`<https://…|label>`), a
+ * time on each reader's clock (`<!date^1700000000^{time}|10:01 UTC>`, its fallback after the bar).
+ */
+const OWN_MARKUP =
+  /^<(@[UW][A-Z0-9]+|#C[A-Z0-9]+(\|[^<>]*)?|https:\/\/[^\s<>|]+(\|[^<>]*)?|!date\^\d+\^[^<>|^]+\|[^<>]+)>$/;
 
 /** Every problem in one text: a raw broadcast, markup the app did not mean to write, or text escaped twice. */
 export function wireProblems(text: string): string[] {

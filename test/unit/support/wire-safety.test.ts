@@ -10,6 +10,7 @@ describe('wire safety of what the app sends', () => {
     ['ping <!subteam^S123|@docs>', 'raw broadcast <!subteam^S123|@docs>'],
     ['Fix the <Note> callout', 'unescaped <Note>'],
     ['<javascript:alert(1)|click>', 'unescaped <javascript:alert(1)|click>'],
+    ['<!date^1795341690^{time}>', 'unescaped <!date^1795341690^{time}>'],
     ['Fix the &amp;lt;Note&amp;gt;', 'escaped twice: &amp;lt;'],
   ])('flags %j', (text, problem) => {
     expect(wireProblems(text)).toContain(problem);
@@ -18,6 +19,7 @@ describe('wire safety of what the app sends', () => {
   it.each([
     '<@U123ALICE> asked: &lt;Note&gt; &amp; @\u200Bchannel',
     'in <#C123DOCS> see <https://github.com/acme/docs/pull/1|PR #1> or <https://a.example/>',
+    'The next slot opens in 2 minutes (<!date^1795341690^{time}|10:01 UTC>).',
   ])('accepts what the app writes on purpose: %j', (text) => {
     expect(wireProblems(text)).toEqual([]);
   });
