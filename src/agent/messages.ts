@@ -6,7 +6,7 @@ import { HOURLY_LIMIT } from './quota.js';
 type LostAnswerOf = Pick<Extract<ServiceFailure, { code: 'unavailable' }>, 'lost' | 'status'>;
 
 /** What became of Mintlify's answer, as the person who asked reads it (a sentence's start). */
-export function lostAnswer({ lost, status }: LostAnswerOf): string {
+function lostAnswer({ lost, status }: LostAnswerOf): string {
   switch (lost) {
     case 'timeout':
       return 'Mintlify did not answer in time';
@@ -20,7 +20,7 @@ export function lostAnswer({ lost, status }: LostAnswerOf): string {
 }
 
 /** A create the service confirmed (201, the documented code) whose answer names no job the bot can follow. */
-export const startedUnfollowable = ({ lost, status }: LostAnswerOf) => lost === 'unreadable' && status === 201;
+const startedUnfollowable = ({ lost, status }: LostAnswerOf) => lost === 'unreadable' && status === 201;
 
 /** The root's status line when the create gave no job to follow. */
 export function unknownRootStatus(failure: LostAnswerOf): string {
