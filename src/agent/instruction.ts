@@ -1,3 +1,4 @@
+import type { Config } from '../config/config.js';
 import { takeProjectOption } from '../config/project-option.js';
 import { describeProjects, type Projects } from '../config/projects.js';
 import type { Message } from '../slack/message.js';
@@ -52,11 +53,12 @@ export function readInstruction(
 
 /** What a turn asks for, read with the projects as `deps` routes its channel. */
 export function readTurnInstruction(
-  deps: { projects: Projects },
+  deps: { projects: Projects; config: Pick<Config, 'followUps'> },
   turn: Pick<Turn, 'text' | 'channel' | 'files'>,
 ): Instruction {
   // Files without a word: the person is asked what to do with them, by name (a mention in the thread reads them).
   const names = turn.text.trim() ? [] : (turn.files ?? []).map((file) => file.name);
   if (names.length) return { kind: 'answer', message: errors.filesWithoutInstruction(names, turn.channel) };
-  return readInstruction(turn.text, deps.projects, turn.channel, conversationUsage);
+  const usage = (here: string) => conversationUsage(deps.config.followUps, here);
+  return readInstruction(turn.text, deps.projects, turn.channel, usage);
 }

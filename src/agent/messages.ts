@@ -1,3 +1,4 @@
+import type { FollowUps } from '../config/config.js';
 import type { ServiceFailure } from '../mintlify/failure.js';
 import type { Message } from '../slack/message.js';
 import { clipEscaped, escapeMrkdwn, inlineCode, plainText, quote } from '../slack/mrkdwn.js';
@@ -28,15 +29,17 @@ export function unknownRootStatus(failure: LostAnswerOf): string {
   return `Status unknown: ${lostAnswer(failure)}`;
 }
 
-export const USAGE = [
-  '*Start a Mintlify agent job on the docs:* `/agent &lt;instruction&gt;`',
-  'Examples:',
-  '• `/agent Document the new rate-limit headers on the webhooks page`',
-  '• `/agent Fix broken links in the quickstart`',
-  'I post the job in this channel; reply in its thread to give the agent follow-up instructions.',
-  'When the job ends I post the pull request (or say why there is none) in the thread.',
-  '`/agent stop` stops your latest job running here (or press Stop on the job’s thread).',
-].join('\n');
+/** `/agent`'s usage; `followUps` (`AGENT_FOLLOW_UPS`): how its thread is steered. */
+const commandUsage = (followUps: FollowUps) =>
+  [
+    '*Start a Mintlify agent job on the docs:* `/agent &lt;instruction&gt;`',
+    'Examples:',
+    '• `/agent Document the new rate-limit headers on the webhooks page`',
+    '• `/agent Fix broken links in the quickstart`',
+    `I post the job in this channel; ${followUps === 'reply' ? 'reply' : 'mention me'} in its thread to give the agent follow-up instructions.`,
+    'When the job ends I post the pull request (or say why there is none) in the thread.',
+    '`/agent stop` stops your latest job running here (or press Stop on the job’s thread).',
+  ].join('\n');
 
 const CONVERSATION_USAGE = [
   '*Ask the Mintlify agent to work on the docs* — any of these starts a job:',
@@ -44,18 +47,24 @@ const CONVERSATION_USAGE = [
   '• send me an instruction here in a direct message',
   '• on any message, *More actions → Ask the Mintlify agent*',
   '• `/agent &lt;instruction&gt;`',
-  "I answer in the message's thread; reply there to give the agent follow-up instructions, and I post the pull request there when it is ready. Your jobs and this hour's quota are on my Home tab.",
 ].join('\n');
 
+/** How follow-ups are given in the conversational doors' threads (`steers`). */
+const conversationFollowUps = (followUps: FollowUps) =>
+  followUps === 'reply'
+    ? "I answer in the message's thread; reply there to give the agent follow-up instructions (in a discussion I joined, mention me),"
+    : "I answer in the message's thread; mention me there to give the agent follow-up instructions,";
+
 /** Usage for the conversational doors (a bare mention, `help` in a DM), then which project this place uses. */
-export function conversationUsage(projects?: string): Message {
-  const text = [CONVERSATION_USAGE, projects].filter(Boolean).join('\n\n');
+export function conversationUsage(followUps: FollowUps, projects?: string): Message {
+  const how = `${conversationFollowUps(followUps)} and I post the pull request there when it is ready. Your jobs and this hour's quota are on my Home tab.`;
+  const text = [`${CONVERSATION_USAGE}\n${how}`, projects].filter(Boolean).join('\n\n');
   return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
 }
 
 /** Usage, after `reason` when there is one, and before `projects` (which project this channel uses). */
-export function usage(reason?: string, projects?: string): Message {
-  const text = [reason, USAGE, projects].filter(Boolean).join('\n\n');
+export function usage(followUps: FollowUps, reason?: string, projects?: string): Message {
+  const text = [reason, commandUsage(followUps), projects].filter(Boolean).join('\n\n');
   return { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text } }] };
 }
 

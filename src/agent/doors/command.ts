@@ -20,14 +20,14 @@ const isId = (value: unknown) => typeof value === 'string' && value !== '';
  * itself (privately, the instruction echoed); otherwise acks at once and hands the decoded instruction on.
  */
 export async function agentCommand(
-  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'projects' | 'dispatch'>,
+  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'projects' | 'dispatch' | 'config'>,
   { command, ack, context }: CommandArgs,
 ): Promise<void> {
   const wire = textOf(command.text);
   // Without both there is nobody to credit and nowhere to post: refuse before any slot, post or job.
   if (!isId(command.user_id) || !isId(command.channel_id)) {
     const reason = 'I could not tell who ran this command or where, so I did nothing.';
-    return ack({ response_type: 'ephemeral', ...usage(reason) });
+    return ack({ response_type: 'ephemeral', ...usage(deps.config.followUps, reason) });
   }
   if (!accessOf(context).allowed) {
     deps.log.info('agent.refused', { user: command.user_id, channel: command.channel_id, door: 'command' });
@@ -44,7 +44,7 @@ export async function agentCommand(
     wire,
     deps.projects,
     command.channel_id,
-    (here) => usage(undefined, here),
+    (here) => usage(deps.config.followUps, undefined, here),
     decodeSlackText,
   );
   if (instruction.kind === 'answer') return ack({ response_type: 'ephemeral', ...instruction.message });

@@ -3,16 +3,25 @@ import { conversationUsage, errors, usage } from '../../../src/agent/messages.js
 
 describe('usage', () => {
   it('puts the reason first and the channel’s projects last', () => {
-    const { text } = usage('I could not tell who ran this command.', 'This channel uses project `proj_a`.');
+    const { text } = usage('reply', 'I could not tell who ran this command.', 'This channel uses project `proj_a`.');
     expect(text.startsWith('I could not tell who ran this command.\n\n*Start a Mintlify agent job')).toBe(true);
     expect(text.endsWith('\n\nThis channel uses project `proj_a`.')).toBe(true);
   });
 
   it('for the conversational doors, lists every way to start a job, then the projects', () => {
-    const { text } = conversationUsage('This channel uses project `proj_a`.');
+    const { text } = conversationUsage('reply', 'This channel uses project `proj_a`.');
     expect(text).toContain('mention me with an instruction');
     expect(text).toContain('*More actions → Ask the Mintlify agent*');
+    expect(text).toContain(
+      'reply there to give the agent follow-up instructions (in a discussion I joined, mention me)',
+    );
     expect(text.endsWith('This channel uses project `proj_a`.')).toBe(true);
+  });
+
+  it('with AGENT_FOLLOW_UPS=mention says to mention me in the thread, never to reply', () => {
+    expect(usage('mention').text).toContain('mention me in its thread to give the agent follow-up instructions');
+    expect(conversationUsage('mention').text).toContain('mention me there to give the agent follow-up instructions');
+    for (const { text } of [usage('mention'), conversationUsage('mention')]) expect(text).not.toMatch(/\breply\b/);
   });
 });
 

@@ -219,7 +219,7 @@ describe('what the app posts', () => {
   });
 
   it('renders usage help (text only) and the visitors report (header, fields, divider, buttons, context)', () => {
-    expect(messageToHtml({ text: usage().text }, names)).toContain('<code>/agent &lt;instruction&gt;</code>');
+    expect(messageToHtml({ text: usage('reply').text }, names)).toContain('<code>/agent &lt;instruction&gt;</code>');
     const report = buildReport({
       query: { from: '2026-11-15', to: '2026-11-21', limit: 1, offset: 0 },
       response: {
