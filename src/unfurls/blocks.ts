@@ -11,10 +11,17 @@ const PATH_SHOWN = 150;
 
 const count = new Intl.NumberFormat('en-US');
 
-/** The page's title line: its path, linked to the page. */
+/** Slack's limit on a section's text, less the title's two stars. */
+const TITLE_MAX = 3_000 - 2;
+
+/**
+ * The page's title line: its path, linked to the page. A link too long for a section is left out (Slack would refuse
+ * the unfurl of every link in the message); the path still names the page.
+ */
 function title(page: DocsPage): string {
   const shown = truncate(page.path, PATH_SHOWN);
-  return `*${safeLink(page.url, shown) ?? escapeMrkdwn(shown)}*`;
+  const linked = safeLink(page.url, shown);
+  return `*${linked && linked.length <= TITLE_MAX ? linked : escapeMrkdwn(shown)}*`;
 }
 
 function field(label: string, now: number, before: number | undefined): types.MrkdwnElement {

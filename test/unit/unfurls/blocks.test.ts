@@ -23,6 +23,16 @@ describe('a docs link’s unfurl', () => {
     expect(blockKitProblems(attachment.blocks)).toEqual([]);
   });
 
+  it('a link too long for a section keeps the unfurl within Block Kit: its path shown, unlinked', () => {
+    const path = `/${'a&'.repeat(1_400)}`;
+    const long = { ...page, url: `https://docs.acme.example${path}`, path };
+    for (const stats of [known({}), { known: false as const }]) {
+      const attachment = unfurlAttachment(long, stats);
+      expect(blockKitProblems(attachment.blocks)).toEqual([]);
+      expect(JSON.stringify(attachment)).toContain('/a&amp;a&amp;');
+    }
+  });
+
   it('makes Update this page the Draft a fix of /insights for the page, with its week and ratings as evidence', () => {
     const attachment = unfurlAttachment(page, known({ ratings: { up: 9, down: 4 } }));
     const [update] = buttonsIn(attachment.blocks);
