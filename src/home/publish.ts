@@ -10,7 +10,7 @@ import { HOME_JOBS, type HomeJob, homeView } from './view.js';
 
 export type HomeDeps = Pick<
   Deps,
-  'store' | 'slack' | 'log' | 'projects' | 'quota' | 'now' | 'connection' | 'workspace'
+  'store' | 'slack' | 'log' | 'projects' | 'quota' | 'now' | 'connection' | 'workspace' | 'config'
 >;
 type QueueingDeps = HomeDeps & Pick<Deps, 'lanes'>;
 
@@ -55,8 +55,16 @@ export const homeFollowsJob: JobWatcher = (record, deps) => jobChanged(deps, rec
  */
 export async function publishHome(deps: HomeDeps, userId: string): Promise<void> {
   const refs = await deps.store.jobs.forUser(userId, HOME_JOBS);
-  // the store guard counts the failure; a job not read is left out of Home.
-  const records = await Promise.all(refs.map((ref) => deps.store.jobs.get(ref).catch(() => undefined)));
+  // the store guard counts the failure; a job not read is left out of Home, which says so.
+  let unread = 0;
+  const records = await Promise.all(
+    refs.map((ref) =>
+      deps.store.jobs.get(ref).catch(() => {
+        unread += 1;
+        return undefined;
+      }),
+    ),
+  );
   const jobs: HomeJob[] = await Promise.all(
     records
       .filter((record): record is JobRecord => record?.userId === userId)
@@ -73,7 +81,8 @@ export async function publishHome(deps: HomeDeps, userId: string): Promise<void>
   // Serving many workspaces, Home starts with the workspace's Mintlify connection (and its buttons, for admins).
   const connection =
     deps.connection && connectionSection(deps.connection, await mayManage(deps, userId), !!deps.workspace.enterpriseId);
-  await deps.slack.views.publish({ user_id: userId, view: homeView(jobs, quotas, deps.now(), connection) });
+  const view = homeView(jobs, quotas, { now: deps.now(), followUps: deps.config.followUps, top: connection, unread });
+  await deps.slack.views.publish({ user_id: userId, view });
 }
 
 /** A message's permalink, cached (it never changes); `undefined` when Slack will not give one. */

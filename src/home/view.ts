@@ -1,5 +1,6 @@
 import type { types } from '@slack/bolt';
 import { type FeedbackCount, formatElapsed, HOURLY_LIMIT, jobStatus } from '../agent/index.js';
+import type { FollowUps } from '../config/config.js';
 import { inlineCode, plainText, safeLink } from '../slack/mrkdwn.js';
 import type { BudgetUse } from '../store/budget.js';
 import type { JobRecord } from '../store/jobs.js';
@@ -22,33 +23,51 @@ export interface ProjectQuota {
   feedback?: FeedbackCount | undefined;
 }
 
-export const HOW_TO = [
-  '*How to start a job*',
-  '• Mention me with an instruction: `@Mintlify Document the new retry policy`. In a thread, the thread is the brief.',
-  '• Send me an instruction in my *Messages* tab.',
-  '• On any message: *More actions → Ask the Mintlify agent*.',
-  '• `/agent &lt;instruction&gt;` in a channel.',
-  "I answer in the message's thread: reply there to steer the agent; the pull request lands there too.",
-].join('\n');
+/** How to start a job and steer it; `followUps` (`AGENT_FOLLOW_UPS`): what steers a job's thread. */
+const howTo = (followUps: FollowUps) =>
+  [
+    '*How to start a job*',
+    '• Mention me with an instruction: `@Mintlify Document the new retry policy`. In a thread, the thread is the brief.',
+    '• Send me an instruction in my *Messages* tab.',
+    '• On any message: *More actions → Ask the Mintlify agent*.',
+    '• `/agent &lt;instruction&gt;` in a channel.',
+    followUps === 'reply'
+      ? "I answer in the message's thread: reply there to steer the agent (in a discussion I joined, mention me); the pull request lands there too."
+      : "I answer in the message's thread: mention me there to steer the agent; the pull request lands there too.",
+  ].join('\n');
+
+export interface HomeOptions {
+  now: number;
+  followUps: FollowUps;
+  /** Before the jobs: the workspace's Mintlify connection, when the app serves many workspaces. */
+  top?: readonly types.KnownBlock[];
+  /** The person's jobs the store did not read this time. */
+  unread?: number;
+}
 
 /**
- * The Home tab of one person: their own jobs, the hourly quota per project, and how to start a job; after `top`
- * when given (the workspace's Mintlify connection, when the app serves many workspaces).
+ * The Home tab of one person: their own jobs, the hourly quota per project, and how to start a job. A workspace with
+ * no project yet (not connected) shows only its jobs after `top`.
  */
 export function homeView(
   jobs: readonly HomeJob[],
   quotas: readonly ProjectQuota[],
-  now: number,
-  top: readonly types.KnownBlock[] = [],
+  { now, followUps, top = [], unread = 0 }: HomeOptions,
 ): types.HomeView {
   const blocks: types.KnownBlock[] = [
     ...top,
     { type: 'header', text: { type: 'plain_text', text: 'Your Mintlify agent jobs' } },
   ];
-  if (jobs.length === 0) {
-    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: 'You have not started a job yet.' } });
-  }
+  const section = (text: string): types.SectionBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
+  if (unread > 0)
+    blocks.push(
+      section(
+        `:warning: ${unread === 1 ? 'One of your jobs' : `${unread} of your jobs`} could not be read right now; they are back when you open Home again.`,
+      ),
+    );
+  else if (jobs.length === 0) blocks.push(section('You have not started a job yet.'));
   for (const job of jobs) blocks.push(jobBlock(job, now));
+  if (quotas.length === 0) return { type: 'home', blocks };
   blocks.push(
     { type: 'divider' },
     { type: 'header', text: { type: 'plain_text', text: 'This hour' } },
@@ -56,7 +75,7 @@ export function homeView(
     { type: 'header', text: { type: 'plain_text', text: 'Feedback this week' } },
     ...inSections(quotas.map(feedbackLine)),
     { type: 'divider' },
-    { type: 'section', text: { type: 'mrkdwn', text: HOW_TO } },
+    section(howTo(followUps)),
   );
   return { type: 'home', blocks };
 }

@@ -38,7 +38,7 @@ describe('homeView', () => {
           { record: record({ jobId: 'j3', ended: 'failed', prLink: 'javascript:alert(1)' }) },
         ],
         quotas,
-        NOW,
+        { now: NOW, followUps: 'reply' },
       ),
     );
     expectToContainAll(view, [
@@ -60,10 +60,36 @@ describe('homeView with many projects', () => {
   it('keeps within Slack’s view limits (100 blocks, 3,000 characters a section) and lists every project', () => {
     const many = Array.from({ length: 300 }, (_, i) => ({ ...quotas[0], project: `proj_${i}` })) as typeof quotas;
     const jobs = Array.from({ length: 10 }, (_, i) => ({ record: record({ jobId: `j${i}` }) }));
-    const { blocks } = homeView(jobs, many, NOW);
+    const { blocks } = homeView(jobs, many, { now: NOW, followUps: 'reply' });
     expect(blocks.length).toBeLessThanOrEqual(100);
     const texts = blocks.map((b) => (b as { text?: { text?: string } }).text?.text ?? '');
     for (const text of texts) expect(text.length).toBeLessThanOrEqual(3_000);
     for (let i = 0; i < 300; i++) expect(texts.join('\n')).toContain(`\`proj_${i}\``);
+  });
+});
+
+describe('homeView at its edges', () => {
+  const text = (view: ReturnType<typeof homeView>) => JSON.stringify(view.blocks);
+
+  it('says how a job is steered: a mention, with AGENT_FOLLOW_UPS=mention', () => {
+    expect(text(homeView([], quotas, { now: NOW, followUps: 'mention' }))).toContain(
+      'mention me there to steer the agent',
+    );
+    expect(text(homeView([], quotas, { now: NOW, followUps: 'mention' }))).not.toContain('reply there');
+    expect(text(homeView([], quotas, { now: NOW, followUps: 'reply' }))).toContain(
+      '(in a discussion I joined, mention me)',
+    );
+  });
+
+  it('a workspace with no project yet (not connected) shows no empty quota or feedback sections', () => {
+    const view = text(homeView([], [], { now: NOW, followUps: 'reply' }));
+    expect(view).not.toContain('This hour');
+    expect(view).not.toContain('Feedback this week');
+  });
+
+  it('jobs the store did not read are said, never "you have not started a job yet"', () => {
+    const view = text(homeView([], quotas, { now: NOW, followUps: 'reply', unread: 2 }));
+    expect(view).toContain('2 of your jobs could not be read right now');
+    expect(view).not.toContain('You have not started a job yet');
   });
 });
