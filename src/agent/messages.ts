@@ -1,7 +1,7 @@
 import type { FollowUps } from '../config/config.js';
 import type { ServiceFailure } from '../mintlify/failure.js';
 import type { Message } from '../slack/message.js';
-import { clipEscaped, escapeMrkdwn, inlineCode, plainText, quote } from '../slack/mrkdwn.js';
+import { clipEscaped, escapeMrkdwn, inlineCode, plainText, quote, readerTime } from '../slack/mrkdwn.js';
 import { HOURLY_LIMIT } from './quota.js';
 
 type LostAnswerOf = Pick<Extract<ServiceFailure, { code: 'unavailable' }>, 'lost' | 'status'>;
@@ -194,8 +194,7 @@ function nextSlot(retryAfterMs: number | undefined, now: number): string {
   if (retryAfterMs === undefined) return 'Mintlify did not say when the next slot opens: try again later in the hour.';
   const at = now + retryAfterMs;
   const minutes = Math.max(1, Math.ceil(retryAfterMs / 60_000));
-  const clock = `<!date^${Math.floor(at / 1000)}^{time}|${new Date(at).toISOString().slice(11, 16)} UTC>`;
-  return `The next slot opens in ${minutes} minute${minutes === 1 ? '' : 's'} (${clock}).`;
+  return `The next slot opens in ${minutes} minute${minutes === 1 ? '' : 's'} (${readerTime(at)}).`;
 }
 
 /** The assistant pane's words: its suggested prompts (what a click sends) and its status while a job starts. */

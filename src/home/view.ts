@@ -1,7 +1,7 @@
 import type { types } from '@slack/bolt';
 import { type FeedbackCount, formatElapsed, HOURLY_LIMIT, jobStatus } from '../agent/index.js';
 import type { FollowUps } from '../config/config.js';
-import { inlineCode, plainText, safeLink } from '../slack/mrkdwn.js';
+import { inlineCode, plainText, readerTime, safeLink } from '../slack/mrkdwn.js';
 import type { BudgetUse } from '../store/budget.js';
 import type { JobRecord } from '../store/jobs.js';
 
@@ -116,6 +116,6 @@ function feedbackLine({ project, feedback }: ProjectQuota): string {
 function quotaLine({ project, create, followUp }: ProjectQuota, now: number): string {
   const use = (label: string, u: BudgetUse) => `${label}: ${u.used} of ${HOURLY_LIMIT} used, ${u.left} left`;
   const resetMs = Math.max(create.resetInMs, followUp.resetInMs);
-  const reset = resetMs > 0 ? ` · resets at ${new Date(now + resetMs).toISOString().slice(11, 16)} UTC` : '';
+  const reset = resetMs > 0 ? ` · resets at ${readerTime(now + resetMs)}` : '';
   return `${inlineCode(project)} · ${use('new jobs', create)} · ${use('follow-ups', followUp)}${reset}`;
 }

@@ -158,3 +158,8 @@ export function isHttpsUrl(url: string): boolean {
 export function userMention(userId: string): string {
   return /^[UW][A-Z0-9]{1,20}$/.test(userId) ? `<@${userId}>` : escapeMrkdwn(truncate(userId, 30));
 }
+
+/** A time of day Slack shows on each reader's clock (`<!date>`), with its UTC time for clients that cannot. */
+export function readerTime(ms: number): string {
+  return `<!date^${Math.floor(ms / 1000)}^{time}|${new Date(ms).toISOString().slice(11, 16)} UTC>`;
+}

@@ -50,7 +50,7 @@ describe('homeView', () => {
     ]);
     expect(view).not.toContain('javascript:');
     expect(view).toContain(
-      'new jobs: 3 of 100 used, 97 left · follow-ups: 0 of 100 used, 100 left · resets at 12:30 UTC',
+      'new jobs: 3 of 100 used, 97 left · follow-ups: 0 of 100 used, 100 left · resets at <!date^1795437000^{time}|12:30 UTC>',
     );
     expect(view).toContain('Working* · project `proj_a` · 5m ago');
   });
