@@ -56,15 +56,9 @@ export const homeFollowsJob: JobWatcher = (record, deps) => jobChanged(deps, rec
 export async function publishHome(deps: HomeDeps, userId: string): Promise<void> {
   const refs = await deps.store.jobs.forUser(userId, HOME_JOBS);
   // the store guard counts the failure; a job not read is left out of Home, which says so.
-  let unread = 0;
-  const records = await Promise.all(
-    refs.map((ref) =>
-      deps.store.jobs.get(ref).catch(() => {
-        unread += 1;
-        return undefined;
-      }),
-    ),
-  );
+  const read = await Promise.allSettled(refs.map((ref) => deps.store.jobs.get(ref)));
+  const unread = read.filter((result) => result.status === 'rejected').length;
+  const records = read.map((result) => (result.status === 'fulfilled' ? result.value : undefined));
   const jobs: HomeJob[] = await Promise.all(
     records
       .filter((record): record is JobRecord => record?.userId === userId)
