@@ -30,7 +30,7 @@ const once = { attempts: 1, backoff: { type: 'fixed', delayMs: 0 } } as const;
  * failed, and the person concerned is told (`agent/tracking/stop.ts`).
  */
 const persistent = (delayMs: number) => ({ attempts: 12, backoff: { type: 'exponential', delayMs } }) as const;
-/** The first wait of the persistent lanes: 1 s, 2 s, 4 s … (tests shorten it). */
+/** The first wait of the persistent lanes: 1 s, 2 s, 4 s … (the digests': 60 times it; tests shorten it). */
 const RETRY_DELAY_MS = 1_000;
 /**
  * Polls in flight per process. A poll is mostly waiting (Mintlify, Redis), so a worker's throughput is this ÷ poll
@@ -44,22 +44,23 @@ const POLL_CONCURRENCY = 32;
  * the agent's work never waits behind reports, exports or charts, and an outcome never waits behind polls. Door
  * work runs once (it answers people itself; a failure is a bug, shown in the failed set); tracking is persistent.
  */
-const TASK_LANE_SETTINGS: Record<TaskLane, Omit<LaneDefinition, 'name' | 'data'>> = {
+const taskLaneSettings = (retryDelayMs: number): Record<TaskLane, Omit<LaneDefinition, 'name' | 'data'>> => ({
   agent: { concurrency: 8, ...once },
   reports: { concurrency: 4, ...once },
   exports: { concurrency: 2, ...once },
   charts: { concurrency: 2, ...once },
-  // A digest that did not go out (the service or Slack failing for now) is tried again for about a quarter hour.
-  digests: { concurrency: 2, attempts: 5, backoff: { type: 'exponential', delayMs: 60_000 } },
-};
-
-const taskLane = (name: TaskLane) => defineLane({ name, data: TaskEnvelopeSchema, ...TASK_LANE_SETTINGS[name] });
+  // A digest that did not go out (the service or Slack failing for now) is tried again for about a quarter hour
+  // (1 min, 2, 4, 8), then whoever set it up is told.
+  digests: { concurrency: 2, attempts: 5, backoff: { type: 'exponential', delayMs: 60 * retryDelayMs } },
+});
 
 export const laneDefinitions = (retryDelayMs = RETRY_DELAY_MS) => ({
-  tasks: Object.fromEntries(TASK_LANES.map((name) => [name, taskLane(name)])) as Record<
-    TaskLane,
-    LaneDefinition<typeof TaskEnvelopeSchema>
-  >,
+  tasks: Object.fromEntries(
+    Object.entries(taskLaneSettings(retryDelayMs)).map(([name, settings]) => [
+      name,
+      defineLane({ name, data: TaskEnvelopeSchema, ...settings }),
+    ]),
+  ) as Record<TaskLane, LaneDefinition<typeof TaskEnvelopeSchema>>,
   polls: defineLane({
     name: 'polls',
     concurrency: POLL_CONCURRENCY,

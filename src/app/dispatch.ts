@@ -38,13 +38,14 @@ export function createDispatch(deps: () => Deps, work: Work): Dispatch {
 /**
  * Runs one handed-on task where the lane's worker is, with its workspace's deps: its data is checked against its
  * kind's schema first. Work a person waits for that was queued more than TASK_MAX_AGE_MS ago is answered as expired.
- * The one error policy of every task: an unexpected throw is logged, the person hears the task's `failed` words,
- * and the job fails (its lane's failed set shows it).
+ * The one error policy of every task: an unexpected throw is logged and the job fails (its lane's failed set shows
+ * it); on the step's `lastTry` (a lane that tries once: every throw) the person hears the task's `failed` words.
  */
 export async function runTask(
   deps: Deps,
   work: Work,
   { kind, workspace, data, queuedAt }: TaskEnvelope,
+  lastTry: (error: unknown) => boolean,
 ): Promise<void> {
   const task = work.get(kind);
   if (!task) throw new Error(`unknown task kind ${kind}`);
@@ -58,12 +59,32 @@ export async function runTask(
   try {
     await task.run(scoped, parsed);
   } catch (error) {
-    deps.log.error('task.failed', { kind, error });
-    await task.unavailable?.(scoped, parsed, 'failed').catch((answerError: unknown) => {
-      deps.log.warn('task.failed_unanswered', { kind, error: answerError });
-    });
+    const last = lastTry(error);
+    deps.log.error('task.failed', { kind, last_try: last, error });
+    if (last)
+      await task.unavailable?.(scoped, parsed, 'failed').catch((answerError: unknown) => {
+        deps.log.warn('task.failed_unanswered', { kind, error: answerError });
+      });
     throw error;
   }
+}
+
+/**
+ * Tells the person behind a handed-on task that was not run why (`restarting`: the in-process queue stopped with it
+ * waiting; `failed`: its worker kept dying, so the engine failed it without running it). Work of a workspace that
+ * removed the app, or whose store does not answer, has nobody left to tell here.
+ */
+export async function answerUnrun(deps: Deps, work: Work, job: unknown, why: 'restarting' | 'failed'): Promise<void> {
+  const envelope = TaskEnvelopeSchema.safeParse(job);
+  if (!envelope.success) return;
+  const { kind, workspace } = envelope.data;
+  const task = work.get(kind);
+  const data = task?.schema.safeParse(envelope.data.data);
+  const scoped = await deps.workspaces.scope(workspace).catch(() => undefined);
+  if (!task?.unavailable || !data?.success || !scoped) return;
+  await task.unavailable(scoped, data.data, why).catch((error: unknown) => {
+    deps.log.warn('queue.unrun_unanswered', { kind, why, error });
+  });
 }
 
 /**
@@ -72,17 +93,5 @@ export async function runTask(
  * which the job store keeps.
  */
 export async function answerUnstarted(deps: Deps, work: Work, jobs: readonly UnstartedJob[]): Promise<void> {
-  for (const job of jobs) {
-    const envelope = TaskEnvelopeSchema.safeParse(job.data);
-    if (!envelope.success) continue;
-    const { kind, workspace } = envelope.data;
-    const task = work.get(kind);
-    const data = task?.schema.safeParse(envelope.data.data);
-    // A workspace that removed the app (or a store that does not answer) has nobody left to tell here.
-    const scoped = await deps.workspaces.scope(workspace).catch(() => undefined);
-    if (!task?.unavailable || !data?.success || !scoped) continue;
-    await task.unavailable(scoped, data.data, 'restarting').catch((error: unknown) => {
-      deps.log.warn('queue.unstarted_unanswered', { kind, error });
-    });
-  }
+  for (const job of jobs) await answerUnrun(deps, work, job.data, 'restarting');
 }

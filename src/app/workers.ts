@@ -5,29 +5,37 @@ import { refreshRoot } from '../agent/tracking/root-message.js';
 import { toldWhenStopped } from '../agent/tracking/stop.js';
 import type { Deps } from '../deps.js';
 import { republishHome } from '../home/republish.js';
-import { LANES, type LaneDefinitions, TASK_LANES } from '../lanes.js';
-import type { Engine } from '../queue/engine.js';
+import { LANES, type LaneDefinitions, TASK_LANES, type TaskEnvelope } from '../lanes.js';
+import type { Engine, JobMeta, Processor } from '../queue/engine.js';
+import { isLastTry } from '../queue/job-rules.js';
 import { keys } from '../store/keys.js';
 import { installationOf, unlessGone, type WorkspaceRef } from '../workspace-ref.js';
-import { runTask, type Work } from './dispatch.js';
+import { answerUnrun, runTask, type Work } from './dispatch.js';
 
 /** The worker role: a processor for every lane. Processors hold no state between jobs, so any worker takes any job. */
 export function startWorkers(engine: Engine, deps: Deps, work: Work, lanes: LaneDefinitions = LANES): void {
   const scope = (data: { workspace: WorkspaceRef }) => deps.workspaces.scope(data.workspace);
   // Work of a workspace that removed the app is dropped, not retried: nothing more is polled or posted there.
   const unlessRemoved =
-    <D extends { workspace: WorkspaceRef }, R>(work: (data: D) => Promise<R>) =>
-    (data: D) =>
-      work(data).catch((error: unknown) => {
+    <A extends [{ workspace: WorkspaceRef }, ...unknown[]], R>(work: (...args: A) => Promise<R>) =>
+    (...args: A) =>
+      work(...args).catch((error: unknown) => {
         unlessGone(error);
-        deps.log.info('workspace.work_dropped', { workspace: installationOf(data.workspace), reason: 'app removed' });
+        deps.log.info('workspace.work_dropped', {
+          workspace: installationOf(args[0].workspace),
+          reason: 'app removed',
+        });
         return undefined;
       });
-  for (const lane of TASK_LANES)
-    engine.work(
-      lanes.tasks[lane],
-      unlessRemoved((envelope) => runTask(deps, work, envelope)),
+  // The person hears a task's `failed` words once: on its last try, or when its worker kept dying (take-overs).
+  for (const lane of TASK_LANES) {
+    const definition = lanes.tasks[lane];
+    const processor: Processor<TaskEnvelope> = unlessRemoved((envelope: TaskEnvelope, meta: JobMeta) =>
+      runTask(deps, work, envelope, (error) => isLastTry(definition, meta, error)),
     );
+    processor.unrun = (envelope) => answerUnrun(deps, work, envelope, 'failed');
+    engine.work(definition, processor);
+  }
   // A poll or an outcome post out of tries stops its round and tells the person in the thread, once.
   const told = { log: deps.log, depsOf: scope };
   engine.work(

@@ -24,6 +24,11 @@ export function retryDelayMs(lane: LaneDefinition, attempt: number, permanent: b
   return backoffMs(lane.backoff, attempt);
 }
 
+/** Whether a try's failure is its step's last: the lane has no try left for it, or trying again cannot help. */
+export function isLastTry(lane: Pick<LaneDefinition, 'attempts'>, meta: Pick<JobMeta, 'attempt'>, error: unknown) {
+  return error instanceof PermanentJobError || meta.attempt >= lane.attempts;
+}
+
 /** BullMQ's built-in strategies, computed the same way. */
 export function backoffMs(backoff: Backoff, attempt: number): number {
   return backoff.type === 'fixed' ? backoff.delayMs : Math.round(2 ** (attempt - 1) * backoff.delayMs);

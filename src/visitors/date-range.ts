@@ -196,12 +196,15 @@ export function decodeQuery(value: unknown, nowMs: number): ReportQuery | undefi
   return parsed.data;
 }
 
+/** `command` with `query`'s range and project, in the words `/visitors` and `/insights` both read. */
+export function rangeCommand(command: string, { from, to, project }: Pick<ReportQuery, 'from' | 'to' | 'project'>) {
+  return `${command}${project ? ` --project ${project}` : ''} ${from === to ? from : `${from}..${to}`}`;
+}
+
 /** The command that shows this range again (first page; `chart`: its chart), for "try again" messages. */
 export function commandFor(query: ReportQuery, chart = false): string {
-  const range = query.from === query.to ? query.from : `${query.from}..${query.to}`;
-  const project = query.project ? ` --project ${query.project}` : '';
   const top = query.limit === DEFAULT_ROWS ? '' : ` top ${query.limit}`;
-  return `/visitors${project} ${range}${chart ? ' chart' : top}`;
+  return `${rangeCommand('/visitors', query)}${chart ? ' chart' : top}`;
 }
 
 function invalid(problem: string): ParsedCommand {

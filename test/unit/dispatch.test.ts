@@ -6,6 +6,9 @@ import { homeTasks } from '../../src/home/home-tasks.js';
 import { USER_ID } from '../fixtures/slack.js';
 import { useAgentUnit } from './agent/support.js';
 
+/** Each failure is the step's last (the door lanes try once). */
+const LAST = () => true;
+
 describe('createDispatch and runTask', () => {
   const unit = useAgentUnit();
 
@@ -27,21 +30,22 @@ describe('createDispatch and runTask', () => {
   });
 
   it('runs a handed-on task where the lane is worked: opening the Home tab publishes it', async () => {
-    await runTask(unit().deps, WORK, {
-      kind: 'home.opened',
-      workspace: { teamId: '' },
-      data: { userId: USER_ID, tab: 'home' },
-    });
+    await runTask(
+      unit().deps,
+      WORK,
+      { kind: 'home.opened', workspace: { teamId: '' }, data: { userId: USER_ID, tab: 'home' } },
+      LAST,
+    );
     expect(unit().slack.views).toEqual([expect.objectContaining({ via: 'views.publish', user_id: USER_ID })]);
   });
 
   it('refuses data that is not its kind’s, and a kind it does not know (a bug, shown in the lane’s failed set)', async () => {
     await expect(
-      runTask(unit().deps, WORK, { kind: 'agent.start', workspace: { teamId: '' }, data: { prompt: 1 } }),
+      runTask(unit().deps, WORK, { kind: 'agent.start', workspace: { teamId: '' }, data: { prompt: 1 } }, LAST),
     ).rejects.toThrow();
-    await expect(runTask(unit().deps, WORK, { kind: 'no.such', workspace: { teamId: '' }, data: {} })).rejects.toThrow(
-      'unknown task kind no.such',
-    );
+    await expect(
+      runTask(unit().deps, WORK, { kind: 'no.such', workspace: { teamId: '' }, data: {} }, LAST),
+    ).rejects.toThrow('unknown task kind no.such');
   });
 
   it('answers the person on an unexpected throw, in the agent’s words, and fails the job (one policy for every task)', async () => {
@@ -51,7 +55,9 @@ describe('createDispatch and runTask', () => {
     };
     const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
     const data = { project: 'proj_test', prompt: 'Document <retries>', audience };
-    await expect(runTask(deps, WORK, { kind: 'agent.start', workspace: { teamId: '' }, data })).rejects.toThrow('bug');
+    await expect(runTask(deps, WORK, { kind: 'agent.start', workspace: { teamId: '' }, data }, LAST)).rejects.toThrow(
+      'bug',
+    );
     const said = String(slack.callsTo('response_url:cmd')[0]?.args.text);
     expect(said).toContain('Something went wrong on my side');
     expect(said).toContain('Document &lt;retries&gt;');
@@ -66,10 +72,23 @@ describe('createDispatch and runTask', () => {
     const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
     const query = { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 0 };
     const data = { query, project: 'proj_test', audience };
-    await expect(runTask(deps, WORK, { kind: 'visitors.report', workspace: { teamId: '' }, data })).rejects.toThrow(
-      'bug',
-    );
+    await expect(
+      runTask(deps, WORK, { kind: 'visitors.report', workspace: { teamId: '' }, data }, LAST),
+    ).rejects.toThrow('bug');
     expect(String(slack.callsTo('response_url:cmd')[0]?.args.text)).toContain('Something went wrong on my side');
     expect(logs.text()).toMatch(/"event":"task\.failed".*"kind":"visitors\.report"/);
+  });
+
+  it('says nothing to the person while the lane has tries left, and fails the try so the engine tries again', async () => {
+    const { deps, slack, logs } = unit();
+    deps.mintlify.createJob = async () => {
+      throw new Error('bug');
+    };
+    const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
+    const data = { project: 'proj_test', prompt: 'Document retries', audience };
+    const envelope = { kind: 'agent.start', workspace: { teamId: '' }, data };
+    await expect(runTask(deps, WORK, envelope, () => false)).rejects.toThrow('bug');
+    expect(slack.callsTo('response_url:cmd')).toEqual([]);
+    expect(logs.text()).toMatch(/"event":"task\.failed".*"last_try":false/);
   });
 });

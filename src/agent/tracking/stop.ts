@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { Logger } from '../../log.js';
-import { type JobMeta, type LaneDefinition, PermanentJobError, type Processor } from '../../queue/engine.js';
-import { errorText } from '../../queue/job-rules.js';
+import type { LaneDefinition, Processor } from '../../queue/engine.js';
+import { errorText, isLastTry } from '../../queue/job-rules.js';
 import type { WorkspaceRef } from '../../workspace-ref.js';
 import { trackingStoppedMessage } from '../job-messages.js';
 import { steerOf } from '../steering.js';
@@ -16,11 +16,6 @@ interface TrackedStep {
 }
 
 export type StopDeps = Pick<Deps, 'store' | 'slack' | 'log' | 'config' | 'lanes'>;
-
-/** Whether a try's failure is its step's last: the lane has no try left for it, or trying again cannot help. */
-export function isLastTry(lane: Pick<LaneDefinition, 'attempts'>, meta: Pick<JobMeta, 'attempt'>, error: unknown) {
-  return error instanceof PermanentJobError || meta.attempt >= lane.attempts;
-}
 
 /**
  * A tracking lane's processor that, when a step fails on its last try, stops tracking the round and tells the

@@ -2,12 +2,13 @@ import type { Deps } from '../../deps.js';
 import { classifySlackError } from '../../slack/errors.js';
 import type { Message } from '../../slack/message.js';
 import { findPosted } from '../../slack/witness.js';
+import type { Unavailable } from '../../task.js';
 import type { DayRange } from '../periods.js';
 import type { ScheduledDigest } from '../requests.js';
 import type { DigestKind } from './kind.js';
-import { digestEndedNote } from './messages.js';
+import { digestEndedNote, digestMissedNote } from './messages.js';
 import { digestMetadata } from './metadata.js';
-import { latestDue } from './schedule.js';
+import { digestPeriod, latestDue, nextDue } from './schedule.js';
 import { endSubscription, type SchedulerDeps } from './scheduler.js';
 import { getSubscription, type Subscription } from './store.js';
 
@@ -83,3 +84,23 @@ export async function runScheduled(
   // Thrown so the engine tries the occurrence again after its backoff (the `digests` lane's).
   if ((await send(subscription, due)) === 'failed') throw new Error(`the digest of ${channel} did not go out`);
 }
+
+/**
+ * A scheduled digest's `unavailable` (src/task.ts): an occurrence that did not go out, its last try failed (or its
+ * worker kept dying, or the in-process queue stopped with it waiting), is told to whoever set the digest up, with
+ * the period it would have covered; the subscription stays. A subscription ended since has nobody to tell.
+ */
+export const scheduledDigestMissed =
+  (kind: DigestKind) =>
+  async (deps: DeliverDeps, { channel }: ScheduledDigest, why: Unavailable): Promise<void> => {
+    const subscription = await getSubscription(deps, channel, kind);
+    const due = subscription && latestDue(subscription.schedule, deps.now(), subscription.createdAt);
+    if (!subscription || due === undefined) return;
+    const { schedule, createdBy } = subscription;
+    const when = { period: digestPeriod(schedule, due), next: nextDue(schedule, deps.now()) };
+    deps.log.error(`${kind.feature}.digest_missed`, { channel, cadence: schedule.cadence, why, ...when.period });
+    await deps.replies.direct(
+      createdBy,
+      digestMissedNote(subscription, when, why === 'restarting' ? why : 'failed', kind),
+    );
+  };

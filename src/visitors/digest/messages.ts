@@ -2,10 +2,13 @@ import type { Deps } from '../../deps.js';
 import { type Message, notice } from '../../slack/message.js';
 import { inlineCode, userMention } from '../../slack/mrkdwn.js';
 import { TASK_MAX_AGE_MINUTES, type Unavailable } from '../../task.js';
+import { rangeCommand } from '../date-range.js';
 import { formatRange, formatTime } from '../format.js';
+import type { DayRange } from '../periods.js';
 import type { DigestRequest } from '../requests.js';
 import { type DigestKind, VISITORS_DIGEST } from './kind.js';
 import { describeSchedule, digestPeriod, nextDue, type Schedule } from './schedule.js';
+import type { Subscription } from './store.js';
 import type { DigestResult } from './subscribe.js';
 
 /** Every sentence `/visitors digest …` (and `/insights digest …`: `DigestKind`) says to the person who typed it. */
@@ -70,6 +73,28 @@ export function digestEndedNote(channel: string, cadence: string, code: string, 
   return notice(
     `:warning: The ${cadence} ${kind.feature} digest in <#${channel}> has ended: Slack refused it (${inlineCode(code)}). ` +
       `${fix} with \`${kind.command} digest ${cadence}\`.`,
+  );
+}
+
+/**
+ * The private note to whoever set up a digest whose occurrence did not go out (its last try failed, or the app
+ * restarted with it waiting): the period it would have covered, the command that shows it, and that it stays on.
+ */
+export function digestMissedNote(
+  { channel, project, schedule }: Subscription,
+  { period, next }: { period: DayRange; next: number | undefined },
+  why: 'failed' | 'restarting',
+  kind = VISITORS_DIGEST,
+): Message {
+  const cause =
+    why === 'restarting'
+      ? 'the app restarted before it went out'
+      : 'Mintlify or Slack kept failing, on every try for about a quarter of an hour';
+  const show = rangeCommand(kind.command, { ...period, project });
+  const nextText = next === undefined ? '' : ` The next one is due ${formatTime(next, schedule.tz)}.`;
+  return notice(
+    `:warning: The ${schedule.cadence} ${kind.feature} digest in <#${channel}> covering ${formatRange(period.from, period.to)} ` +
+      `did not go out: ${cause}. ${inlineCode(show)} shows that period now. It stays on.${nextText}`,
   );
 }
 

@@ -1,19 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { isLastTry, type StopDeps, toldWhenStopped } from '../../../../src/agent/tracking/stop.js';
-import { type JobMeta, PermanentJobError } from '../../../../src/queue/engine.js';
+import { type StopDeps, toldWhenStopped } from '../../../../src/agent/tracking/stop.js';
+import type { JobMeta } from '../../../../src/queue/engine.js';
 import { captureLogs } from '../../../support/logs.js';
-
-describe('isLastTry', () => {
-  const lane = { attempts: 3 };
-  it.each([
-    [1, new Error('ECONNRESET'), false],
-    [2, new Error('ECONNRESET'), false],
-    [3, new Error('ECONNRESET'), true],
-    [1, new PermanentJobError('cannot help'), true],
-  ])('try %i of 3 failing with %s is the step’s last: %s', (attempt, error, last) => {
-    expect(isLastTry(lane, { attempt }, error)).toBe(last);
-  });
-});
 
 describe('toldWhenStopped', () => {
   const lane = { name: 'polls', concurrency: 1, attempts: 2, backoff: { type: 'fixed', delayMs: 0 } } as const;
