@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { agentTasks } from '../../src/agent/agent-tasks.js';
 import { WORK } from '../../src/app/app.js';
-import { createDispatch, runTask } from '../../src/app/dispatch.js';
+import { answerUnrun, createDispatch, runTask } from '../../src/app/dispatch.js';
 import { homeTasks } from '../../src/home/home-tasks.js';
 import { USER_ID } from '../fixtures/slack.js';
 import { useAgentUnit } from './agent/support.js';
@@ -90,5 +90,15 @@ describe('createDispatch and runTask', () => {
     await expect(runTask(deps, WORK, envelope, () => false)).rejects.toThrow('bug');
     expect(slack.callsTo('response_url:cmd')).toEqual([]);
     expect(logs.text()).toMatch(/"event":"task\.failed".*"last_try":false/);
+  });
+
+  it('answers the person of a task the engine failed unrun (its worker kept dying), in the task’s failed words', async () => {
+    const { deps, slack } = unit();
+    const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
+    const data = { project: 'proj_test', prompt: 'Document <retries>', audience };
+    await answerUnrun(deps, WORK, { kind: 'agent.start', workspace: { teamId: '' }, data }, 'failed');
+    const said = String(slack.callsTo('response_url:cmd')[0]?.args.text);
+    expect(said).toContain('Something went wrong on my side');
+    expect(said).toContain('Document &lt;retries&gt;');
   });
 });
