@@ -24,6 +24,8 @@ process.on('unhandledRejection', (reason) => log.error('process.unhandled_reject
 const starting = new AbortController();
 let app: { stop(): Promise<void> } | undefined;
 let stopping = false;
+// A stop ends with process.exit(): what the app abandoned (a request Slack or Mintlify has not answered) must not
+// hold the process past its deadline.
 const stopNow = async (running: { stop(): Promise<void> }) => {
   await running.stop();
   process.exit(0);
@@ -45,18 +47,12 @@ const { startApp } = await import('./app/app.js');
 const { StoreUnavailableError } = await import('./store/store.js');
 const { WrongEncryptionKeyError } = await import('./tenants/sealing-check.js');
 
-try {
-  app = await startApp(config, { log, stop: starting.signal });
-  if (stopping) await stopNow(app); // the stop came as the start was finishing
-} catch (error) {
-  if (stopping) {
-    log.info('app.stopped', { during: 'start' });
-    process.exit(0);
-  }
+/** Says why the start failed, and the exit code that says it to the supervisor. */
+function startFailed(error: unknown): number {
   if (error instanceof WrongEncryptionKeyError) {
     log.error('app.start_failed', { error: error.message });
     process.stderr.write(`${error.message}\n`);
-    process.exit(78); // EX_CONFIG: the configuration, not the machine, is wrong
+    return 78; // EX_CONFIG: the configuration, not the machine, is wrong
   }
   const message =
     error instanceof StoreUnavailableError || error instanceof TokenRefusedError
@@ -68,5 +64,24 @@ try {
       `${message}\nCopy the ${error.variable} of your Slack app into .env (docs/troubleshooting.md).\n`,
     );
   }
-  process.exit(1);
+  return 1;
+}
+
+/** How long a start that failed waits for its loop to empty before process.exit() (see below). */
+const EXIT_FALLBACK_MS = 2_000;
+
+try {
+  app = await startApp(config, { log, stop: starting.signal });
+  if (stopping) await stopNow(app); // the stop came as the start was finishing
+} catch (error) {
+  if (stopping) {
+    log.info('app.stopped', { during: 'start' });
+    process.exit(0);
+  }
+  // A start that failed closed what it opened, so the process ends once its loop is empty. Not process.exit() at
+  // once: it can deadlock while V8 still compiles the app in the background (nodejs/node#54918: the main thread joins
+  // compile threads that wait for a garbage collection only it could run), seen as a refused token's process
+  // hanging until SIGKILL. Whatever is still open after EXIT_FALLBACK_MS is ended by process.exit().
+  process.exitCode = startFailed(error);
+  setTimeout(() => process.exit(), EXIT_FALLBACK_MS).unref();
 }

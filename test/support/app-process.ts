@@ -24,6 +24,16 @@ export function spawnEntryPoint(
   }) as ChildProcess & { stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream };
 }
 
+/**
+ * Env that makes the entry point say on stderr when it calls `process.exit()` (`process.exit(1)`), for tests that it
+ * ends by emptying its loop instead: an exit while V8 compiles in the background can deadlock (nodejs/node#54918).
+ */
+export const EXIT_CALLS_SHOWN = {
+  NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(
+    "const exit=process.exit;process.exit=(code)=>{process.stderr.write(`process.exit(${code})\\n`);return exit.call(process,code)};",
+  )}`,
+};
+
 export interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
