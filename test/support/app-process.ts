@@ -30,7 +30,7 @@ export function spawnEntryPoint(
  */
 export const EXIT_CALLS_SHOWN = {
   NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(
-    "const exit=process.exit;process.exit=(code)=>{process.stderr.write(`process.exit(${code})\\n`);return exit.call(process,code)};",
+    'const exit=process.exit;process.exit=(code)=>{process.stderr.write("process.exit("+code+")\\n");return exit.call(process,code)};',
   )}`,
 };
 
