@@ -10,7 +10,7 @@ import { digestEndedNote, digestMissedNote } from './messages.js';
 import { digestMetadata } from './metadata.js';
 import { digestPeriod, latestDue, nextDue } from './schedule.js';
 import { endSubscription, type SchedulerDeps } from './scheduler.js';
-import { getSubscription, type Subscription } from './store.js';
+import { getSubscription, markSent, type Subscription, wasSent } from './store.js';
 
 // What every kind of digest does with its message once made, and with each occurrence of its scheduler.
 
@@ -79,10 +79,23 @@ export async function runScheduled(
     await endSubscription(deps, channel, kind);
     return;
   }
-  const due = latestDue(subscription.schedule, deps.now(), subscription.createdAt);
+  const { schedule } = subscription;
+  const due = latestDue(schedule, deps.now(), subscription.createdAt);
   if (due === undefined) return;
+  const period = digestPeriod(schedule, due);
+  const sent = { cadence: schedule.cadence, from: period.from };
+  if (await wasSent(deps, channel, sent, kind)) {
+    deps.log.info(`${kind.feature}.digest_already_posted`, { channel, ...sent });
+    return;
+  }
+  const outcome = await send(subscription, due);
   // Thrown so the engine tries the occurrence again after its backoff (the `digests` lane's).
-  if ((await send(subscription, due)) === 'failed') throw new Error(`the digest of ${channel} did not go out`);
+  if (outcome === 'failed') throw new Error(`the digest of ${channel} did not go out`);
+  // Not thrown: a try again would post it twice. What is lost is only the guard against a same-day new schedule.
+  if (outcome === 'posted')
+    await markSent(deps, channel, sent, kind).catch((error: unknown) =>
+      deps.log.warn(`${kind.feature}.digest_sent_unrecorded`, { channel, ...sent, error }),
+    );
 }
 
 /**

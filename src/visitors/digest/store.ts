@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import { keys } from '../../store/keys.js';
 import { changeList, readList } from '../../store/lists.js';
 import { type DigestKind, VISITORS_DIGEST } from './kind.js';
-import { ScheduleSchema } from './schedule.js';
+import { CADENCES, ScheduleSchema } from './schedule.js';
 
 /**
  * Digest subscriptions, one per channel, in the store (so every replica sees them). Each lives under its own key;
@@ -71,4 +71,23 @@ function updateIndex(
   change: (channels: string[]) => string[],
 ): Promise<void> {
   return changeList(deps.store, indexOf(kind), deps.instanceId, change);
+}
+
+/** A period a digest went out for: its cadence and first day. */
+const SentSchema = z.object({ cadence: z.enum(CADENCES), from: z.string() });
+export type Sent = z.infer<typeof SentSchema>;
+/** Longer than any period lasts, so a schedule changed within one still finds it. */
+const SENT_KEPT_MS = 40 * 24 * 3_600_000;
+
+/**
+ * Remembers the period a channel's digest went out for, apart from its subscription: a new schedule set after the
+ * digest went out (Monday 16:00 instead of 09:00) is due again for the same period, and must not post it twice.
+ */
+export async function markSent(deps: SubscriptionDeps, channel: string, sent: Sent, kind = VISITORS_DIGEST) {
+  await deps.store.kv.set(keys.digestSent(channel, kind.feature), sent, SENT_KEPT_MS);
+}
+
+export async function wasSent(deps: SubscriptionDeps, channel: string, sent: Sent, kind = VISITORS_DIGEST) {
+  const last = SentSchema.safeParse(await deps.store.kv.get(keys.digestSent(channel, kind.feature)));
+  return last.success && last.data.cadence === sent.cadence && last.data.from === sent.from;
 }
