@@ -25,7 +25,7 @@ export function docsPageOf(url: string, docsUrls: Readonly<Record<string, string
     if (!URL.canParse(site)) continue;
     const base = new URL(site);
     if (base.host !== link.host) continue;
-    const basePath = trimmed(base.pathname);
+    const basePath = trimmed(safeDecode(base.pathname)); // as the link's: `new URL` escapes a space, an accent
     const linkPath = trimmed(safeDecode(link.pathname));
     const root = basePath === '/';
     const under = root || linkPath === basePath || linkPath.startsWith(`${basePath}/`);

@@ -30,6 +30,18 @@ describe('a link as a page of a connected project’s docs', () => {
     expect(page).toEqual(expected && { url, ...expected });
   });
 
+  it('matches a site under a path with escapes (a space, an accent), written either way', () => {
+    const sites = { proj_v2: 'https://acme.example/docs%20v2/', proj_fr: 'https://acme.example/documentation-é' };
+    expect(docsPageOf('https://acme.example/docs%20v2/setup', sites)).toMatchObject({
+      project: 'proj_v2',
+      path: '/setup',
+    });
+    expect(docsPageOf('https://acme.example/documentation-%C3%A9/a', sites)).toMatchObject({
+      project: 'proj_fr',
+      path: '/a',
+    });
+  });
+
   it('matches nothing when no project has a docs site', () => {
     expect(docsPageOf('https://docs.acme.example/quickstart', {})).toBeUndefined();
   });
