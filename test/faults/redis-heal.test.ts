@@ -93,7 +93,9 @@ describe.skipIf(!redisServerAvailable)(
         await eventually(() => app.logs().includes('"event":"store.data_lost"'), HEALED_WITHIN_MS, 'the loss noticed');
         await settle(EVERY_MS * 3); // an occurrence running at the flush has ended by now
         const afterFlush = digests().length;
+        time = Date.parse('2026-11-30T09:00:05Z'); // the next week's (this week's went out before the flush)
         await eventually(() => digests().length > afterFlush, HEALED_WITHIN_MS, 'a digest after the flush');
+        expect(JSON.stringify(digests().at(-1)?.args.blocks)).toContain('23–29 Nov 2026');
         expect(app.logs().match(/"event":"visitors\.digest_healed"/g)).toHaveLength(1);
         expect(app.logs().match(/"event":"store\.healed"/g)).toHaveLength(1);
 
