@@ -1,6 +1,6 @@
 import type { InstallProvider } from '@slack/oauth';
 import type { WorkspaceRef } from '../workspace-ref.js';
-import type { StoredInstallation } from './installations.js';
+import { renewingTokens, type StoredInstallation } from './installations.js';
 
 /** The bot token to work with in a workspace, given its stored installation. */
 export type BotToken = (ref: WorkspaceRef, installation: StoredInstallation) => Promise<string>;
@@ -15,11 +15,9 @@ export function botTokenOf(provider: InstallProvider): BotToken {
   return async (ref, installation) => {
     if (!installation.bot.refreshToken) return installation.bot.token;
     const isEnterpriseInstall = installation.isEnterpriseInstall ?? false;
-    const { botToken } = await provider.authorize({
-      teamId: ref.teamId || undefined,
-      enterpriseId: ref.enterpriseId,
-      isEnterpriseInstall,
-    });
+    const { botToken } = await renewingTokens(() =>
+      provider.authorize({ teamId: ref.teamId || undefined, enterpriseId: ref.enterpriseId, isEnterpriseInstall }),
+    );
     return botToken ?? installation.bot.token;
   };
 }

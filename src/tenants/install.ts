@@ -5,7 +5,7 @@ import type { Config } from '../config/config.js';
 import type { OAuthConfig } from '../config/oauth-config.js';
 import { type Logger, toSlackLogger } from '../log.js';
 import { installPages } from './connect/messages.js';
-import type { Installations } from './installations.js';
+import { type Installations, renewingTokens } from './installations.js';
 
 /** The bot scopes of manifest.yml (a test keeps the two lists equal): what "Add to Slack" asks for. */
 export const BOT_SCOPES = [
@@ -102,7 +102,7 @@ export function createInstaller(provider: InstallProvider, log: Logger): Install
     },
   };
   return {
-    authorize: (source) => provider.authorize(source),
+    authorize: (source) => renewingTokens(() => provider.authorize(source)),
     routes: [
       {
         path: INSTALL_PATH,

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/bolt';
 import { z } from 'zod';
 import type { Logger } from '../log.js';
@@ -53,6 +54,15 @@ function tenantOfInstallation(installation: Installation): string {
   return (installation.isEnterpriseInstall && installation.enterprise?.id) || installation.team?.id || '';
 }
 
+const renewals = new AsyncLocalStorage<true>();
+
+/**
+ * Runs Bolt's installer's `authorize`, whose only store of an installation is a rotating token it renewed (every
+ * 12 hours or so in each workspace): stored as it is, not recorded as an install, so Home's recent changes keep
+ * saying what people did. Installs come through the OAuth callback, outside it.
+ */
+export const renewingTokens = <T>(authorize: () => Promise<T>): Promise<T> => renewals.run(true, authorize);
+
 /** Bolt's installation store on the app's store: each installation sealed in its workspace's scope. */
 export function createInstallations(
   root: Store,
@@ -89,6 +99,11 @@ export function createInstallations(
     remove,
     async storeInstallation(installation) {
       const tenant = tenantOfInstallation(installation);
+      if (renewals.getStore()) {
+        // A workspace removed while its token was being renewed stays removed.
+        if (await read(tenant)) await records(tenant).set(keys.installation(), installation);
+        return;
+      }
       // Installing again (anyone may, where members may add apps) is recorded but gives no rights (connection-log.ts).
       const first = !(await read(tenant).catch(() => true));
       await records(tenant).set(keys.installation(), installation);

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { readConnectionLog } from '../../src/tenants/connection-log.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { oauthEnv, Workspaces } from '../support/tenants.js';
@@ -45,5 +46,8 @@ describe.each(storeKinds)('token rotation ($label)', (store) => {
     );
     const refreshes = h.slack.callsTo('oauth.v2.access').filter((c) => c.args.grant_type === 'refresh_token');
     expect(refreshes.length).toBeGreaterThan(0);
+    // A renewed token is not an install: Home's recent changes still say only what people did.
+    const log = await readConnectionLog(h.app.app.deps.store.scoped(ACME.team));
+    expect(log.changes.map((c) => c.change)).toEqual(['installed', 'connected']);
   });
 });
