@@ -1,6 +1,7 @@
 import { webApi } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { STOP_INSTRUCTION } from '../../src/agent/session/messages.js';
+import { QueueUnavailableError } from '../../src/queue/engine.js';
 import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { type Harness, useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
@@ -115,6 +116,27 @@ describe.each(transports)('every job is an agent session ($name)', ({ store, soc
     );
     expect(told.args).toMatchObject({ channel: CHANNEL_ID, thread_ts: rootTs });
     await sessionBecomes(h, rootTs, 'active');
+  });
+
+  it('Stop while the queue refuses the root’s refresh: the agent is still told, and the root still says stopped', async () => {
+    h.slack.view = 'agent_view';
+    await h.boot();
+    const { rootTs } = await h.startJob('Rewrite the quickstart');
+    await sessionBecomes(h, rootTs, 'processing');
+    let refused = 0;
+    for (const { refreshes } of h.app.instances.map((instance) => instance.deps.lanes)) {
+      const add = refreshes.add.bind(refreshes);
+      refreshes.add = (...args) =>
+        ++refused === 1
+          ? Promise.reject(new QueueUnavailableError('Queue storage unavailable: ECONNRESET'))
+          : add(...args);
+    }
+
+    await h.deliver(h.slack.people.stopsSession(USER_ID, CHANNEL_ID, rootTs));
+    await eventually(() => stopsSent().length === 1, STOP_WITHIN_MS, 'the agent told');
+    await eventually(() => h.lastRootUpdate(rootTs).includes(`Stopped by <@${USER_ID}>`), 5_000, 'the root says who');
+    expect(refused).toBeGreaterThan(1);
+    expect(h.slack.callsTo('chat.postEphemeral').filter((c) => String(c.args.text).includes('went wrong'))).toEqual([]);
   });
 
   it('when Mintlify refuses the instruction to stop, the thread says the agent may still finish', async () => {

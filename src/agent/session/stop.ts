@@ -86,10 +86,22 @@ async function halt(deps: StopDeps, record: JobRecord, userId: string): Promise<
     .postMessage({ ...thread, ...message })
     .catch((error: unknown) => log.warn('slack.post_failed', { op: 'agent.stopped', error }));
   await followJob(deps, record);
+  // The root's "Stopped" is a refresh's work; a queue that refuses it must not keep the agent from being told.
   const job = { workspace: deps.workspace, project: record.project, jobId: record.jobId };
-  await deps.lanes.refreshes.add({ ...job, stateChanged: true }, { id: trackingIds.refresh(job) });
+  const refreshRoot = () => deps.lanes.refreshes.add({ ...job, stateChanged: true }, { id: trackingIds.refresh(job) });
+  const refreshed = await refreshRoot().then(
+    () => true,
+    (error: unknown) => {
+      log.warn('queue.unavailable', { op: 'agent.stop_refresh', error, hint: 'Tried again once the agent is told' });
+      return false;
+    },
+  );
   const sent = await deps.mintlify.sendFollowUp(record.project, record.jobId, STOP_INSTRUCTION);
   log.info('agent.stopped', { by: userId, round: record.round, told: sent.ok });
+  if (!refreshed)
+    await refreshRoot().catch((error: unknown) =>
+      log.error('queue.unavailable', { op: 'agent.stop_refresh', error, hint: 'The root may still say Working' }),
+    );
   if (sent.ok) return;
   log.warn('mintlify.stop_refused', { error: describeFailure(sent) });
   await deps.slack.chat
