@@ -11,7 +11,7 @@ import { accessMiddleware } from '../slack/access.js';
 import { createSlackTransport, type SlackTransport } from '../slack/transport.js';
 import { ownOrganisation } from '../tenants/own-organisation.js';
 import { registerTenancy } from '../tenants/register.js';
-import { markingGone } from '../tenants/removal.js';
+import { markingGone, storeDownGate } from '../tenants/removal.js';
 import { registerUnfurls } from '../unfurls/register.js';
 import { digestReading } from '../visitors/doors/read-command.js';
 import { reportBeside } from '../visitors/doors/report-beside.js';
@@ -47,7 +47,10 @@ export function registerDoors(
   installs: Installs,
   queues: Pick<QueueInspector, 'lanes' | 'discard'>,
 ): void {
-  if (installs.many) transport.bolt.use(ownOrganisation(installs.many.tenancy.installations, deps.log));
+  if (installs.many) {
+    transport.bolt.use(storeDownGate(deps.log));
+    transport.bolt.use(ownOrganisation(installs.many.tenancy.installations, deps.log));
+  }
   transport.bolt.use(accessMiddleware(deps.config, deps.log));
   registerRemoval(transport.bolt, deps, installs.removal(deps, queues));
   if (installs.many) registerTenancy(transport.bolt, deps, installs.many.tenancy, { publishHome });

@@ -1,11 +1,16 @@
-import type { Authorize } from '@slack/bolt';
+import type { AnyMiddlewareArgs, Authorize, Middleware } from '@slack/bolt';
 import { z } from 'zod';
 import type { RemovalTarget } from '../app/removal.js';
 import type { Deps } from '../deps.js';
 import { DIGEST_KINDS } from '../digests.js';
+import type { Logger } from '../log.js';
 import type { QueueInspector } from '../queue/engine.js';
+import { decodeSlackText } from '../slack/decode.js';
+import { quote } from '../slack/mrkdwn.js';
+import { payloadOf } from '../slack/payload.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
+import { StoreUnavailableError } from '../store/store.js';
 import type { DigestMachinery } from '../visitors/index.js';
 import { installationOf, type WorkspaceRef, WorkspaceRefSchema } from '../workspace-ref.js';
 import { type Installations, tenantOfQuery } from './installations.js';
@@ -61,19 +66,49 @@ export function manyRemoval(
   };
 }
 
+/** Whether `error` (or what it wraps: Bolt's installer wraps what the store threw) is the store not answering. */
+const storeDown = (error: unknown): boolean =>
+  error instanceof StoreUnavailableError || (error instanceof Error && storeDown(error.cause));
+
 /**
- * Bolt's authorize, telling a workspace with no installation (removed, or never installed) from a failure: its
- * requests go on marked `workspaceGone`, so a command is answered (removal.ts) instead of refused unanswered.
+ * Bolt's authorize, telling a workspace with no installation (removed, or never installed), and a store that does
+ * not answer, from another failure: their requests go on marked `workspaceGone` or `storeUnavailable`, so a command
+ * is answered (removal.ts, `storeDownGate`) instead of refused unanswered.
  */
 export function markingGone(authorize: Authorize<boolean>, installations: Pick<Installations, 'read'>) {
   const marked: Authorize<boolean> = async (source, body) => {
     try {
       return await authorize(source, body);
     } catch (error) {
+      // Asked no further: a second read would wait as long again, past Slack's 3 seconds.
+      if (storeDown(error)) return { storeUnavailable: true };
       const installed = await installations.read(tenantOfQuery(source)).catch(() => true);
       if (installed) throw error;
       return { workspaceGone: true };
     }
   };
   return marked;
+}
+
+/** The sentence a command gets when its workspace could not be read (the store not answering), with what was typed. */
+export function storeDownAnswer(command: string, text: string): string {
+  return (
+    ':warning: My storage is not answering right now, so nothing was run. Please send it again in a minute:\n' +
+    quote(`${command} ${text}`.trim())
+  );
+}
+
+/**
+ * Requests whose workspace the store could not say (`markingGone`) stop here: a command is answered in its ack with
+ * what was typed, anything else acknowledged (Slack sends events again; a click can be clicked again).
+ */
+export function storeDownGate(log: Logger): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    if (args.context.storeUnavailable !== true) return args.next();
+    const { command, text: typed } = payloadOf(args.body);
+    const ack = 'ack' in args ? (args.ack as (response?: Record<string, unknown>) => Promise<void>) : undefined;
+    log.warn('store.unavailable', { op: 'authorize', team: args.context.teamId, command });
+    if (command === undefined) return ack?.();
+    return ack?.({ response_type: 'ephemeral', text: storeDownAnswer(command, decodeSlackText(typed ?? '')) });
+  };
 }

@@ -3,9 +3,11 @@ import { USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { redisAvailable, redisStore } from '../support/redis.js';
 import { type RedisProxy, startRedisProxy } from '../support/redis-proxy.js';
+import { oauthEnv, Workspaces } from '../support/tenants.js';
 import { eventually } from '../support/test-app.js';
 import { FAST_POLL, LONG_JOB_MS } from './support.js';
 
+const KEY = 'mint_acme_4f1c2d9e8b7aAAAA';
 /** The bot promises the person an answer this soon after the ack, whatever Redis does. */
 const ANSWER_WITHIN_MS = 3_000;
 
@@ -57,5 +59,37 @@ describe.skipIf(!redisAvailable)('a Redis that hangs', () => {
     );
     expect(performance.now() - since).toBeLessThan(ANSWER_WITHIN_MS);
     expect(String(told.args.text)).toContain('Document the CLI flags');
+  });
+});
+
+/** The same, when the app serves many workspaces: each request's workspace is read from the store (its installation). */
+describe.skipIf(!redisAvailable)('a Redis that hangs, serving many workspaces', () => {
+  const h = useHarness({
+    store: redisStore,
+    simulator: { jobDurationMs: LONG_JOB_MS, keys: { keys: { [KEY]: ['proj_a'] } } },
+  });
+  const ws = new Workspaces(h);
+  let proxy: RedisProxy;
+
+  beforeEach(async () => {
+    proxy = await startRedisProxy();
+    await h.boot({ redisUrl: proxy.url, env: oauthEnv(h) });
+    ws.prepare();
+  });
+  afterEach(async () => {
+    await proxy.resume();
+    await h.stopApps();
+    await proxy.close();
+  });
+
+  it('a command is answered "storage unavailable" with its text in its ack, not acknowledged without a word', async () => {
+    expect((await ws.install('T1', 'U123ALICE')).status).toBe(200);
+    expect(await ws.connect('T1', 'U123ALICE', { apiKey: KEY, project: 'proj_a' })).toBeUndefined();
+    proxy.pause();
+    const since = performance.now();
+    const { ack } = await h.command('/agent Document <retries>', { user: 'U123ALICE', fields: { team_id: 'T1' } });
+    expect(performance.now() - since).toBeLessThan(ANSWER_WITHIN_MS);
+    expect(String(ack?.text)).toContain('storage is not answering');
+    expect(String(ack?.text)).toContain('/agent Document &lt;retries&gt;');
   });
 });
