@@ -29,6 +29,10 @@ export function unknownRootStatus(failure: LostAnswerOf): string {
   return `Status unknown: ${lostAnswer(failure)}`;
 }
 
+/** The root of a job Mintlify started that the store could not bind to its thread. */
+export const untrackedRootStatus = (jobId: string) =>
+  `Started as job ${inlineCode(jobId)}, but I cannot follow it here: check the Mintlify dashboard`;
+
 /** `/agent`'s usage; `followUps` (`AGENT_FOLLOW_UPS`): how its thread is steered. */
 const commandUsage = (followUps: FollowUps) =>
   [

@@ -77,8 +77,14 @@ const streaming = async (deps: Pick<Deps, 'store'>, channel: string, ts: string)
  * Finishes a root still streaming when no job came of it (its status is unknown): the caller rewrites it then. Slack's
  * refusals are logged; the stream expires anyway.
  */
-export async function stopStreaming(deps: Pick<Deps, 'slack' | 'store' | 'log'>, channel: string, ts: string) {
-  if (!(await streaming(deps, channel, ts).catch(() => false))) return;
+export async function stopStreaming(
+  deps: Pick<Deps, 'slack' | 'store' | 'log'>,
+  channel: string,
+  ts: string,
+  { card = false } = {},
+) {
+  // `card`: the caller posted it as a stream just now, so it need not ask the store (which may be what failed).
+  if (!card && !(await streaming(deps, channel, ts).catch(() => false))) return;
   await deps.slack.chat
     .stopStream({ channel, ts })
     .catch((e) => deps.log.warn('slack.update_failed', { op: 'agent.plan_card', slack_error: slackErrorCode(e) }));

@@ -123,11 +123,12 @@ export async function markRootUnknown(
   input: RootRequest,
   statusTs: string,
   status: string,
+  { card = false } = {},
 ): Promise<void> {
   const pending = { ...input, contextNote: contextNoteOf(input) };
   const message = rootMessage(pending, { showProject: input.showProject, unknown: status });
   // A plan card still streaming is finished first: an update is only documented for a message that is not.
-  await stopStreaming(deps, input.channel, statusTs);
+  await stopStreaming(deps, input.channel, statusTs, { card });
   await deps.slack.chat
     .update({ channel: input.channel, ts: statusTs, ...message })
     .catch((e) => deps.log.warn('slack.update_failed', { op: 'agent.root', slack_error: slackErrorCode(e) }));

@@ -3,7 +3,7 @@ import { describeFailure, type FailedResult, logFailure, mayHaveRun } from '../m
 import type { JobBinding, JobRecord, ThreadKind } from '../store/jobs.js';
 import { persist } from '../store/retry.js';
 import type { FileContext } from './file-context.js';
-import { errors, unknownRootStatus } from './messages.js';
+import { errors, unknownRootStatus, untrackedRootStatus } from './messages.js';
 import { contextNoteOf, markRootUnknown, postRootMessage, withdrawRoot } from './root-post.js';
 import type { ThreadContext } from './thread-context.js';
 import { observationOf } from './tracking/decide.js';
@@ -139,6 +139,8 @@ async function createAndBind(
   try {
     record = await persist(log, 'agent.bind', () => store.jobs.create(binding, observationOf(job), deps.now()));
   } catch (error) {
+    const request = { ...input, showProject: deps.projects.all.length > 1 };
+    await markRootUnknown(deps, request, statusTs, untrackedRootStatus(job.id), { card: root.card === true });
     return untracked('store.unavailable', 'agent.bind', error);
   }
   try {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { StoreUnavailableError } from '../../src/store/store.js';
 import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { type Harness, useHarness } from '../support/harness.js';
 import { redisStore, splitRedis, storeKinds } from '../support/redis.js';
@@ -146,6 +147,26 @@ describe.each(storeKinds)('the plan card ($label)', (store) => {
     expect(order).toEqual(['chat.stopStream', 'chat.update']);
     expect(JSON.stringify(blocksOf(h, rootTs ?? ''))).toContain('Status unknown');
   });
+
+  // About the card, not the topology: once (the store's retries of the binding take seconds).
+  if (store.kind === 'memory')
+    it('when the store refuses the job’s binding, the card stops streaming and says the job started untracked', async () => {
+      await h.boot(DEFAULTS);
+      // Every instance's store refuses the binding (the one write a started job needs before it can be followed).
+      for (const { jobs } of h.app.instances.map((instance) => instance.deps.store)) {
+        jobs.create = () => Promise.reject(new StoreUnavailableError('The store did not answer jobs.create'));
+      }
+      await h.command('/agent Add a changelog entry');
+      const rootTs = await eventually(() => h.slack.tenant().messages.find((m) => !m.thread_ts)?.ts, 8_000, 'the root');
+      await eventually(
+        () => h.threadPosts(rootTs).find((p) => String(p.args.text).includes('received your instruction')),
+        8_000,
+        'the note in the thread',
+      );
+      expect(h.slack.callsTo('chat.stopStream').map((c) => c.args.ts)).toEqual([rootTs]);
+      const card = JSON.stringify(blocksOf(h, rootTs));
+      expect(card).toMatch(/Started as job .+, but I cannot follow it here/);
+    });
 
   it('where Slack refuses streaming, the root is today’s status line', async () => {
     h.slack.streaming = false;
