@@ -85,6 +85,31 @@ export function enterpriseThrough(client: WebClient, log: Logger): EnterpriseOf 
 
 const ACCESS = 'access';
 
+/** Events Slack sends naming the person but not their team (`agent_session_stopped`: a Stop pressed). */
+const TEAMLESS_EVENTS = new Set(['agent_session_stopped']);
+
+/**
+ * The requester with their team, asked of Slack (`users.info`) for an event that does not say it, where it decides
+ * (people of another organisation are not allowed). Slack not saying counts as another organisation's.
+ */
+async function withTeam(
+  requester: Requester,
+  body: unknown,
+  { rule, client, log }: { rule: AccessRule; client: WebClient; log: Logger },
+): Promise<Requester> {
+  const { type, event } = payloadOf(body);
+  const teamless = type === 'event_callback' && TEAMLESS_EVENTS.has(String(event?.type));
+  if (rule.allowExternal || requester.teamId || !teamless || !requester.userId) return requester;
+  try {
+    const { user } = await client.users.info({ user: requester.userId });
+    return { ...requester, teamId: user?.team_id ?? UNKNOWN_TEAM };
+  } catch (error) {
+    log.warn('slack.users_info_failed', { op: 'access.team', slack_error: slackErrorCode(error) });
+    return { ...requester, teamId: UNKNOWN_TEAM };
+  }
+}
+const UNKNOWN_TEAM = 'unknown';
+
 /**
  * Puts the verdict for every request in `context.access`, before any listener runs. The surfaces the rule governs
  * (every agent door, turning a digest on or off) read it with `accessOf`; each answers a refusal its own way (a
@@ -95,7 +120,7 @@ const ACCESS = 'access';
 export function accessMiddleware(rule: AccessRule, log: Logger): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const { body, context, next } = args;
-    const requester = requesterOf(body);
+    const requester = await withTeam(requesterOf(body), body, { rule, client: args.client, log });
     const { userId, channel } = requester;
     if (userId && channel) {
       const external = await isExternal(requester, context, enterpriseThrough(args.client, log));

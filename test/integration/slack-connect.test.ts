@@ -3,13 +3,16 @@ import { USER_ID } from '../fixtures/slack.js';
 import { type Harness, useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { settle } from '../support/steps.js';
-import { eventually } from '../support/test-app.js';
+import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 
 /** #partners is shared through Slack Connect with Initech, whose Dave is a member of another organisation. */
 const PARTNERS = 'C456PARTNERS';
 const DAVE = 'U9DAVE';
 const GUS_GUEST = 'U678GUS';
 const INITECH = 'T9INITECH';
+
+const ephemeralsTo = (h: Harness, user: string) =>
+  h.slack.callsTo('chat.postEphemeral').filter((c) => c.args.user === user);
 
 function refusalsSuite(h: Harness, env: Record<string, string> = {}) {
   const ephemerals = () => h.slack.callsTo('chat.postEphemeral');
@@ -39,6 +42,23 @@ function refusalsSuite(h: Harness, env: Record<string, string> = {}) {
 describe.each(storeKinds)('Slack Connect, over signed HTTP ($label)', (store) => {
   const h = useHarness({ store, simulator: { jobDurationMs: 60_000 } });
   refusalsSuite(h);
+
+  // Slack's agent_session_stopped names the person but not their team: the app asks Slack whose they are.
+  it('a person of another organisation cannot press Stop on a job: told privately, the job goes on', async () => {
+    h.slack.view = 'agent_view';
+    await h.boot();
+    const { jobId, rootTs } = await h.startJob('Document the partner API', { channel: PARTNERS });
+    const session = () => h.slack.tenant().agentSession(PARTNERS, rootTs)?.status;
+    await eventually(() => session() === 'processing', 5_000, 'the session processing');
+    await h.deliver(h.slack.people.stopsSession(DAVE, PARTNERS, rootTs));
+    const note = await eventually(() => ephemeralsTo(h, DAVE)[0], 5_000, 'the private note');
+    expect(String(note.args.text)).toContain('you are from another organisation');
+    await settle();
+    expect(h.followUps()).toHaveLength(0);
+    expect(session()).toBe('processing');
+    expect((await h.jobOf(PARTNERS, rootTs)).jobId).toBe(jobId);
+    expect((await h.app.app.deps.store.jobs.get({ project: TEST_PROJECT_ID, jobId }))?.ended).toBeNull();
+  });
 
   it('with AGENT_ALLOW_EXTERNAL=true, they start and steer jobs; a guest follows the allow-lists like a member', async () => {
     await h.boot({ env: { AGENT_ALLOW_EXTERNAL: 'true' } });
