@@ -93,7 +93,7 @@ export function createInstaller(provider: InstallProvider, log: Logger): Install
       app.searchParams.set('app', installation.appId ?? '');
       if (team) app.searchParams.set('team', team);
       const name = installation.team?.name ?? installation.enterprise?.name ?? 'your workspace';
-      page(res, 200, installPages.installed(esc(name), esc(app.href)));
+      page(res, 200, installPages.installed(esc(name), esc(app.href), installation.isEnterpriseInstall === true));
     },
     failure(error, _options, _req, res) {
       log.warn('slack.install_failed', { code: error.code, error: error.message });

@@ -114,33 +114,43 @@ export const fieldErrors = {
   notAllowed: (who: string) => `Only ${who} can change this.`,
 };
 
-/** The DM to the person who connected Mintlify when someone else changed or disconnected their connection. */
-export function replacedNotice(by: string, change: ConnectionChange): Message {
+/**
+ * The DM to the person who connected Mintlify when someone else changed or disconnected their connection; `orgWide`:
+ * an org-wide install's, which only the organisation's admins and owners manage.
+ */
+export function replacedNotice(by: string, change: ConnectionChange, orgWide = false): Message {
+  const where = orgWide ? 'this organisation' : 'this workspace';
   if (change.change === 'disconnected') {
     return {
       text:
-        `:electric_plug: <@${by}> disconnected the Mintlify key you connected in this workspace. Nobody here can ` +
+        `:electric_plug: <@${by}> disconnected the Mintlify key you connected in ${where}. Nobody here can ` +
         'start agent jobs or read visitors until it is connected again (my *Home* tab).',
     };
   }
   const what = change.keyChanged
     ? 'replaced the Mintlify key you connected'
     : 'changed the Mintlify connection you made';
+  const whose = orgWide
+    ? 'the organisation’s admins’ and owners’'
+    : 'theirs to change now, and the workspace admins’ and owners’';
   return {
     text:
-      `:key: <@${by}> ${what} in this workspace: it now runs on project ${inlineCode(change.project ?? '')}. ` +
-      'It is theirs to change now, and the workspace admins’ and owners’ (my *Home* tab lists every change).',
+      `:key: <@${by}> ${what} in ${where}: it now runs on project ${inlineCode(change.project ?? '')}. ` +
+      `It is ${whose} (my *Home* tab lists every change).`,
   };
 }
 
 /** The page the browser shows at the end of an install. */
 export const installPages = {
-  installed: (team: string, homeUrl: string) =>
+  /** `orgWide`: an org-wide install, which only the organisation's admins and owners connect. */
+  installed: (team: string, homeUrl: string, orgWide = false) =>
     `<h1>Mintlify is installed in ${team}</h1><p>Next: open <a href="${homeUrl}">Mintlify's Home tab in Slack</a> ` +
-    'and click <b>Connect Mintlify</b> to connect your project with its admin API key. The workspace’s admins ' +
-    'and owners can do it, and the person who installed the app first (installing it again changes nobody’s ' +
-    'rights). Then invite <code>@Mintlify</code> to a channel ' +
-    'and try <code>/agent</code> or <code>/visitors</code>.</p>',
+    'and click <b>Connect Mintlify</b> to connect your project with its admin API key. ' +
+    (orgWide
+      ? 'The organisation’s admins and owners can do it. '
+      : 'The workspace’s admins and owners can do it, and the person who installed the app first (installing it ' +
+        'again changes nobody’s rights). ') +
+    'Then invite <code>@Mintlify</code> to a channel and try <code>/agent</code> or <code>/visitors</code>.</p>',
   failed: (reason: string, installUrl: string) =>
     `<h1>Mintlify was not installed</h1><p>${reason}</p><p><a href="${installUrl}">Try again</a>.</p>`,
 };

@@ -49,7 +49,10 @@ async function recorded(deps: Deps, change: ConnectionChange, previous: string |
   await recordChange(deps.store, change).catch((error) =>
     deps.log.error('store.unavailable', { op: 'connect.record', error }),
   );
-  if (previous && previous !== change.user) await deps.replies.direct(previous, replacedNotice(change.user, change));
+  if (previous && previous !== change.user) {
+    const orgWide = !!deps.workspace.enterpriseId;
+    await deps.replies.direct(previous, replacedNotice(change.user, change, orgWide));
+  }
 }
 
 /** "Connect Mintlify" (or "Change") in App Home: the modal, for the people who may use it. */
