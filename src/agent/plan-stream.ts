@@ -1,6 +1,6 @@
 import type { ChatStartStreamResponse } from '@slack/web-api';
 import type { Deps } from '../deps.js';
-import { slackErrorCode } from '../slack/errors.js';
+import { classifySlackError, slackErrorCode } from '../slack/errors.js';
 import type { Message } from '../slack/message.js';
 import { lookUpPerson } from '../slack/people.js';
 import type { JobRecord } from '../store/jobs.js';
@@ -94,8 +94,8 @@ export async function stopStreaming(
 /**
  * Brings a plan card up to date: while it still streams, the stream stopped with the job's tasks, metadata and
  * session status (and its closing blocks); otherwise the whole card rewritten with chat.update. A stream Slack expired
- * meanwhile is rewritten likewise. Throws Slack's other failures, for the caller's retries (a 429 waits, then tries
- * the stop again).
+ * meanwhile is rewritten likewise, and so is one whose stop Slack refused for what it carried (ended bare first).
+ * Throws Slack's other failures, for the caller's retries (a 429 waits, then tries the stop again).
  */
 export async function refreshPlanCard(
   deps: Pick<Deps, 'slack' | 'store' | 'log'>,
@@ -115,8 +115,14 @@ export async function refreshPlanCard(
       await unmark(deps, at.channel, at.ts);
       return;
     } catch (error) {
-      if (!STREAM_GONE.has(slackErrorCode(error))) throw error;
-      deps.log.info('agent.plan_card_rewritten', { job_id: record.jobId, slack_error: slackErrorCode(error) });
+      const code = slackErrorCode(error);
+      if (!STREAM_GONE.has(code)) {
+        // Slack refused what the stop carried (its tasks, blocks, metadata): ended bare, the card is rewritten below.
+        if (classifySlackError(error).kind !== 'final') throw error;
+        deps.log.warn('agent.plan_card_stop_refused', { job_id: record.jobId, slack_error: code });
+        await deps.slack.chat.stopStream(at);
+      }
+      deps.log.info('agent.plan_card_rewritten', { job_id: record.jobId, slack_error: code });
       await unmark(deps, at.channel, at.ts);
     }
   }

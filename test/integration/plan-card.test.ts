@@ -168,6 +168,18 @@ describe.each(storeKinds)('the plan card ($label)', (store) => {
       expect(card).toMatch(/Started as job .+, but I cannot follow it here/);
     });
 
+  it('a stop Slack refuses for what it carries (invalid_arguments) still ends the stream: the card rewritten at once', async () => {
+    await h.boot(DEFAULTS);
+    h.slack.fail('chat.stopStream', { error: 'invalid_arguments' });
+    const { rootTs, jobId } = await startCard(h, 'Document the refusal');
+    await eventually(() => metadataOf(h, rootTs)?.event_payload.job_id === jobId, 8_000, 'the job on the card');
+    const stops = h.slack.callsTo('chat.stopStream').filter((c) => c.args.ts === rootTs);
+    expect(stops).toHaveLength(2); // refused with the card's tasks and blocks, then ended bare
+    expect(stops[1]?.args.blocks).toBeUndefined();
+    expect(rootUpdates(h, rootTs).length).toBeGreaterThan(0);
+    expect(planOf(h, rootTs)?.title).toBeDefined();
+  });
+
   it('where Slack refuses streaming, the root is today’s status line', async () => {
     h.slack.streaming = false;
     await h.boot(DEFAULTS);
