@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { StoreUnavailableError } from '../../src/store/store.js';
 import { otherWorkspace, type StandinUser } from '../../tools/slack-standin/index.js';
 import { buttonsIn } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
@@ -89,7 +90,8 @@ describe.each(storeKinds)('who may change the Mintlify connection ($label)', (st
       errors: { project: expect.stringContaining(`<@${ANA}> (who connected it)`) },
     });
     await clickDisconnect(LEO);
-    await eventually(() => h.app.logs().includes('"op":"disconnect"'), 5_000, 'the refused disconnect');
+    const toLeo = await eventually(() => dmsTo(LEO)[0], 5_000, 'the refused disconnect, said');
+    expect(String(toLeo.args.text)).toContain(`Only <@${ANA}> (who connected it)`);
 
     await h.startJob('Document the retry policy', { user: ANA, channel: 'C6DOCS', fields: { team_id: 'T6' } });
     expect(ws.keysUsedFor('proj_ana')).toEqual(new Set([fingerprintOf(KEY_ANA)]));
@@ -138,5 +140,18 @@ describe.each(storeKinds)('who may change the Mintlify connection ($label)', (st
       expect(home).toContain(line);
     }
     expect(h.app.logs()).not.toMatch(/mint_hooli_\w+(AAAA|DDDD)/);
+  });
+
+  it('a Disconnect the store does not take leaves the key connected, and the person is told so', async () => {
+    await ws.install('T6', ANA);
+    expect(await ws.connect('T6', ANA, { apiKey: KEY_ANA, project: 'proj_ana' })).toBeUndefined();
+    for (const { deps } of h.app.instances) {
+      const { kv } = deps.store.scoped('T6');
+      kv.delete = () => Promise.reject(new StoreUnavailableError('The store did not answer kv.delete'));
+    }
+    await clickDisconnect(ANA);
+    const told = await eventually(() => dmsTo(ANA).find((c) => String(c.args.text).includes('Storage')), 5_000, 'told');
+    expect(String(told.args.text)).toContain('Mintlify is still connected');
+    expect(await buttons(ANA)).toEqual(['Change', 'Disconnect']);
   });
 });

@@ -114,6 +114,17 @@ export const fieldErrors = {
   notAllowed: (who: string) => `Only ${who} can change this.`,
 };
 
+/** What a click in App Home that did nothing says, by DM (Home has no private replies). */
+export const homeNotes = {
+  notAllowed: (who: string): Message => ({ text: `:no_entry: ${fieldErrors.notAllowed(who)}` }),
+  formNotOpened: (code: string): Message => ({
+    text: `:warning: Slack did not open the form (${inlineCode(code, 60)}). Click *Connect Mintlify* in my *Home* tab again.`,
+  }),
+  notDisconnected: {
+    text: ':warning: Storage did not answer, so Mintlify is still connected. Click *Disconnect* in my *Home* tab again in a minute.',
+  } satisfies Message,
+};
+
 /**
  * The DM to the person who connected Mintlify when someone else changed or disconnected their connection; `orgWide`:
  * an org-wide install's, which only the organisation's admins and owners manage.

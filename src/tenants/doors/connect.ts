@@ -10,7 +10,7 @@ import type { MintlifyClient } from '../../mintlify/client.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { installationOf } from '../../workspace-ref.js';
 import { checkWithService, type FieldErrors, validate } from '../connect/check.js';
-import { fieldErrors, replacedNotice, whoCanConnect } from '../connect/messages.js';
+import { fieldErrors, homeNotes, replacedNotice, whoCanConnect } from '../connect/messages.js';
 import { mayManage } from '../connect/permission.js';
 import { connectModal, readForm } from '../connect/view.js';
 import type { ConnectionChange } from '../connection.js';
@@ -58,13 +58,22 @@ async function recorded(deps: Deps, change: ConnectionChange, previous: string |
 /** "Connect Mintlify" (or "Change") in App Home: the modal, for the people who may use it. */
 export async function openConnect(deps: Deps, { ack, body }: ActionArgs): Promise<void> {
   await ack();
-  if (!(await mayManage(deps, body.user.id))) {
-    deps.log.info('mintlify.connect_refused', { user: body.user.id });
-    return;
+  const userId = body.user.id;
+  if (!(await mayManage(deps, userId))) return refused(deps, userId, 'connect');
+  try {
+    await deps.slack.views.open({ trigger_id: body.trigger_id, view: connectModal(deps.connection?.settings) });
+  } catch (error) {
+    const code = slackErrorCode(error);
+    deps.log.warn('slack.views_open_failed', { op: 'connect', slack_error: code });
+    await deps.replies.direct(userId, homeNotes.formNotOpened(code));
   }
-  await deps.slack.views
-    .open({ trigger_id: body.trigger_id, view: connectModal(deps.connection?.settings) })
-    .catch((error) => deps.log.warn('slack.views_open_failed', { op: 'connect', slack_error: slackErrorCode(error) }));
+}
+
+/** A click by someone who may not manage the connection (a Home drawn before their rights changed): said by DM. */
+async function refused(deps: Deps, userId: string, op: 'connect' | 'disconnect'): Promise<void> {
+  deps.log.info('mintlify.connect_refused', { user: userId, op });
+  const who = whoCanConnect(deps.connection?.steward, !!deps.workspace.enterpriseId);
+  await deps.replies.direct(userId, homeNotes.notAllowed(who));
 }
 
 /**
@@ -116,11 +125,14 @@ export const disconnect =
   async (deps: Deps, { ack, body }: ActionArgs): Promise<void> => {
     await ack();
     const userId = body.user.id;
-    if (!(await mayManage(deps, userId))) {
-      deps.log.info('mintlify.connect_refused', { user: userId, op: 'disconnect' });
+    if (!(await mayManage(deps, userId))) return refused(deps, userId, 'disconnect');
+    try {
+      await deleteSettings(deps.store);
+    } catch (error) {
+      deps.log.error('store.unavailable', { op: 'connect.disconnect', error });
+      await deps.replies.direct(userId, homeNotes.notDisconnected);
       return;
     }
-    await deleteSettings(deps.store);
     deps.log.info('mintlify.connection_changed', { change: 'disconnected', user: userId });
     const connected = deps.connection?.settings;
     if (connected) await recorded(deps, { change: 'disconnected', user: userId, at: deps.now() }, connected.changedBy);
