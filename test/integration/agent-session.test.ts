@@ -2,6 +2,7 @@ import { webApi } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
 import { STOP_INSTRUCTION } from '../../src/agent/session/messages.js';
 import { QueueUnavailableError } from '../../src/queue/engine.js';
+import { StoreUnavailableError } from '../../src/store/store.js';
 import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { type Harness, useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
@@ -137,6 +138,34 @@ describe.each(transports)('every job is an agent session ($name)', ({ store, soc
     await eventually(() => h.lastRootUpdate(rootTs).includes(`Stopped by <@${USER_ID}>`), 5_000, 'the root says who');
     expect(refused).toBeGreaterThan(1);
     expect(h.slack.callsTo('chat.postEphemeral').filter((c) => String(c.args.text).includes('went wrong'))).toEqual([]);
+  });
+
+  it('Stop while the store does not answer: the person hears it, Stop stays there, and pressed again it stops', async () => {
+    h.slack.view = 'agent_view';
+    await h.boot();
+    const { rootTs } = await h.startJob('Rewrite the quickstart');
+    await sessionBecomes(h, rootTs, 'processing');
+    let down = true;
+    for (const { jobs } of h.app.instances.map((instance) => instance.deps.store)) {
+      const forThread = jobs.forThread.bind(jobs);
+      jobs.forThread = (...args) =>
+        down ? Promise.reject(new StoreUnavailableError('The store did not answer')) : forThread(...args);
+    }
+    await h.deliver(h.slack.people.stopsSession(USER_ID, CHANNEL_ID, rootTs));
+    const told = await eventually(
+      () => h.slack.callsTo('chat.postEphemeral').find((c) => String(c.args.text).includes('job store')),
+      STOP_WITHIN_MS,
+      'the person told',
+    );
+    expect(String(told.args.text)).toContain('Press Stop again');
+    await settle();
+    expect(sessionOf(h, rootTs)?.status).toBe('processing');
+    expect(stopsSent()).toHaveLength(0);
+
+    down = false;
+    await h.deliver(h.slack.people.stopsSession(USER_ID, CHANNEL_ID, rootTs));
+    await eventually(() => stopsSent().length === 1, STOP_WITHIN_MS, 'the agent told');
+    await sessionBecomes(h, rootTs, 'active');
   });
 
   it('when Mintlify refuses the instruction to stop, the thread says the agent may still finish', async () => {

@@ -33,7 +33,8 @@ export const stopCopy = {
   }),
   /** Stop on a thread with no job the app knows. */
   noJob: (): Message => ({ text: 'I found no Mintlify agent job in this thread, so there is nothing to stop.' }),
-  storeUnavailable: (): Message => ({
-    text: ':warning: I could not reach my job store, so the job was not stopped. Try again in a minute.',
+  /** `session`: Stop was pressed (it stays there); else `/agent stop` was run. */
+  storeUnavailable: (session: boolean): Message => ({
+    text: `:warning: I could not reach my job store, so the job was not stopped. ${session ? 'Press Stop again' : 'Run `/agent stop` again'} in a minute.`,
   }),
 };

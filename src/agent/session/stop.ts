@@ -39,9 +39,9 @@ export async function runStop(deps: StopDeps, request: StopRequest): Promise<voi
   try {
     stopped = await stopRound(deps, userId, channel, threadTs);
   } catch (error) {
+    // The session stays `processing`: the job may well run on, and its Stop is how to try again.
     deps.log.error('store.unavailable', { op: 'agent.stop', channel, error });
-    await leaveProcessing(deps, channel, threadTs);
-    return deps.replies.privately(audience, stopCopy.storeUnavailable());
+    return deps.replies.privately(audience, stopCopy.storeUnavailable(threadTs !== undefined));
   }
   switch (stopped.kind) {
     case 'none':
@@ -59,8 +59,8 @@ export async function runStop(deps: StopDeps, request: StopRequest): Promise<voi
 type Stopped = { kind: 'none' } | { kind: 'ended' | 'stopped'; record: JobRecord };
 
 /**
- * A session's Stop with no job to stop (the store lost it, or cannot say): the session still leaves `processing`,
- * which Slack leaves to the app, so its spinner and Stop button do not stay. `/agent stop` names no session.
+ * A session's Stop with no job to stop (the store lost it): the session still leaves `processing`, which Slack
+ * leaves to the app, so its spinner and Stop button do not stay. `/agent stop` names no session.
  */
 async function leaveProcessing(deps: StopDeps, channel: string, threadTs: string | undefined): Promise<void> {
   if (threadTs) await setSessionStatus(deps, { channel, threadTs }, 'active');
