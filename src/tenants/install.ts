@@ -4,6 +4,7 @@ import { type CallbackOptions, InstallProvider } from '@slack/oauth';
 import type { Config } from '../config/config.js';
 import type { OAuthConfig } from '../config/oauth-config.js';
 import { type Logger, toSlackLogger } from '../log.js';
+import { StoreUnavailableError } from '../store/store.js';
 import { installPages } from './connect/messages.js';
 import { type Installations, renewingTokens } from './installations.js';
 
@@ -97,7 +98,11 @@ export function createInstaller(provider: InstallProvider, log: Logger): Install
     },
     failure(error, _options, _req, res) {
       log.warn('slack.install_failed', { code: error.code, error: error.message });
-      const reason = `Slack did not complete the install (${error.code}).`;
+      // The store, not Slack, may be what failed: the installation is then not saved, and trying again is the fix.
+      const reason =
+        error instanceof StoreUnavailableError
+          ? 'My storage did not answer, so the install was not saved. Try again in a minute.'
+          : `Slack did not complete the install (${error.code}).`;
       page(res, 400, installPages.failed(esc(reason), INSTALL_PATH));
     },
   };

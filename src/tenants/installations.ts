@@ -105,9 +105,15 @@ export function createInstallations(
         return;
       }
       // Installing again (anyone may, where members may add apps) is recorded but gives no rights (connection-log.ts).
-      const first = !(await read(tenant).catch(() => true));
+      // A store that does not answer fails the install (the page says so, tried again it is told truly); one that
+      // cannot be opened (sealed with another key) is installed over, as a reinstall.
+      const stored = await read(tenant).catch((error: unknown) => {
+        if (error instanceof SecretError) return true;
+        throw error;
+      });
+      // Recorded first: an install whose record failed is still the first when tried again.
+      await recordInstall(root.scoped(tenant), installation.user.id, now(), !stored);
       await records(tenant).set(keys.installation(), installation);
-      await recordInstall(root.scoped(tenant), installation.user.id, now(), first);
       await changeList(root, INSTALLED_LIST, instanceId, (tenants) => [...new Set([...tenants, tenant])]);
     },
     async fetchInstallation(query) {

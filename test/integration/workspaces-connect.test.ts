@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { StoreUnavailableError } from '../../src/store/store.js';
 import { otherWorkspace } from '../../tools/slack-standin/index.js';
 import { buttonsIn, UMBRELLA } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
@@ -201,5 +202,18 @@ describe('connecting Mintlify: a workspace without the app', () => {
     expect(page.status).toBe(400);
     expect(page.html).toContain('Mintlify was not installed');
     expect(await h.app.app.deps.workspaces.all()).toEqual([]);
+  });
+
+  it('an install the store does not answer ends on a page that says so; tried again, the installer may connect', async () => {
+    await h.boot({ env: oauthEnv(h) });
+    ws.prepare();
+    const { kv } = h.app.app.deps.store.scoped(INITRODE.teamId);
+    const get = kv.get.bind(kv);
+    kv.get = (() => Promise.reject(new StoreUnavailableError('The store did not answer kv.get'))) as typeof kv.get;
+    const page = await ws.install(INITRODE.teamId, 'U3ANA');
+    expect(page.html).toContain('My storage did not answer, so the install was not saved');
+    kv.get = get;
+    expect((await ws.install(INITRODE.teamId, 'U3ANA')).status).toBe(200);
+    expect(await ws.connect(INITRODE.teamId, 'U3ANA', { apiKey: KEY_A, project: 'proj_a' })).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import type { Installation } from '@slack/bolt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keys } from '../../../src/store/keys.js';
-import { createStore, type Store } from '../../../src/store/store.js';
+import { createStore, type Store, StoreUnavailableError } from '../../../src/store/store.js';
 import { readConnectionLog, recordChange } from '../../../src/tenants/connection-log.js';
 import { createInstallations, type Installations } from '../../../src/tenants/installations.js';
 import { createSecrets } from '../../../src/tenants/secrets.js';
@@ -89,6 +89,25 @@ describe('installations on the store', () => {
       'connected U2ADA',
       'reinstalled U2ANA',
     ]);
+  });
+
+  it('a first install the store does not answer fails, and its retry still makes the installer the steward', async () => {
+    const kv = store.scoped('T2').kv;
+    const get = kv.get.bind(kv);
+    kv.get = (() => Promise.reject(new StoreUnavailableError('The store did not answer kv.get'))) as typeof kv.get;
+    await expect(installations.storeInstallation(installation())).rejects.toThrow(StoreUnavailableError);
+    kv.get = get;
+    // Stored, but its record in the log failed: tried again, it is still the first install.
+    const set = kv.set.bind(kv);
+    let sets = 0;
+    kv.set = ((...args: Parameters<typeof set>) =>
+      ++sets === 2
+        ? Promise.reject(new StoreUnavailableError('The store did not answer kv.set'))
+        : set(...args)) as typeof kv.set;
+    await expect(installations.storeInstallation(installation())).rejects.toThrow(StoreUnavailableError);
+    kv.set = set;
+    await installations.storeInstallation(installation());
+    expect((await readConnectionLog(store.scoped('T2'))).steward).toEqual({ userId: 'U2ANA', as: 'installer' });
   });
 
   it('keeps the latest changes only, and forgets them with the workspace', async () => {
