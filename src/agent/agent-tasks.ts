@@ -10,6 +10,7 @@ import {
   type Turn,
   TurnSchema,
 } from './requests.js';
+import { stopCopy } from './session/messages.js';
 
 // What the agent's doors hand on: each task's kind, lane and data (`requests.ts`); `agent-work.ts` says what runs
 // each. When the work is not done (see `Unavailable`), the person hears so where they wrote, with their text.
@@ -59,6 +60,9 @@ export const agentTasks = {
     lane: 'agent',
     schema: StopRequestSchema,
     unavailable: (deps, { userId, channel, threadTs, responseUrl }, why) =>
-      deps.replies.privately({ userId, channel, threadTs, responseUrl }, answers[why]('/agent stop')),
+      deps.replies.privately(
+        { userId, channel, threadTs, responseUrl },
+        threadTs ? stopCopy.sessionNotDone(why) : answers[why]('/agent stop'),
+      ),
   }),
 };

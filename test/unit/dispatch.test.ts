@@ -101,4 +101,13 @@ describe('createDispatch and runTask', () => {
     expect(said).toContain('Something went wrong on my side');
     expect(said).toContain('Document &lt;retries&gt;');
   });
+
+  it('answers a Stop pressed on a job that was not stopped with how to press it again, not a command to copy', async () => {
+    const { deps, slack } = unit();
+    const data = { userId: USER_ID, channel: 'C123DOCS', threadTs: '1700000000.000100', allowed: true };
+    await answerUnrun(deps, WORK, { kind: 'agent.stop', workspace: { teamId: '' }, data }, 'failed');
+    const said = String(slack.callsTo('chat.postEphemeral')[0]?.args.text);
+    expect(said).toContain('The job was not stopped: something went wrong on my side. Press Stop on it again');
+    expect(said).not.toContain('/agent stop');
+  });
 });

@@ -1,5 +1,6 @@
 import type { Message } from '../../slack/message.js';
 import { inlineCode } from '../../slack/mrkdwn.js';
+import { TASK_MAX_AGE_MINUTES, type Unavailable } from '../../task.js';
 
 // The words of Stop: what the agent is sent, what the thread hears, and the private answers.
 
@@ -33,8 +34,25 @@ export const stopCopy = {
   }),
   /** Stop on a thread with no job the app knows. */
   noJob: (): Message => ({ text: 'I found no Mintlify agent job in this thread, so there is nothing to stop.' }),
+  /**
+   * Stop pressed on a job's session, not done (see `Unavailable`): why, and to press it again (Stop stays there while
+   * the job runs). A worker that is not running yet stops it when one starts.
+   */
+  sessionNotDone: (why: Unavailable): Message => ({
+    text:
+      why === 'no_worker'
+        ? `:hourglass: Stopping is queued, but no worker is running to take it on: the job is stopped when one starts. If none does within ${TASK_MAX_AGE_MINUTES} minutes, nothing is done and I tell you. Let whoever runs this app know.`
+        : `:warning: The job was not stopped: ${NOT_STOPPED[why]}. Press Stop on it again in a minute.`,
+  }),
   /** `session`: Stop was pressed (it stays there); else `/agent stop` was run. */
   storeUnavailable: (session: boolean): Message => ({
     text: `:warning: I could not reach my job store, so the job was not stopped. ${session ? 'Press Stop again' : 'Run `/agent stop` again'} in a minute.`,
   }),
+};
+
+const NOT_STOPPED: Record<Exclude<Unavailable, 'no_worker'>, string> = {
+  store: 'my storage is unavailable',
+  restarting: 'the app was restarting',
+  expired: `it waited over ${TASK_MAX_AGE_MINUTES} minutes for a worker`,
+  failed: 'something went wrong on my side',
 };
