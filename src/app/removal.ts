@@ -46,8 +46,11 @@ export function claimOf(wire: unknown, context: Context): RemovalClaim | undefin
       return botUsers.length > 0 ? { reason: 'tokens_revoked', refs: [workspaceOf(context)], botUsers } : undefined;
     }
     case 'team_access_revoked': {
+      // Sent to an org-wide install about some of its organisation's workspaces: each is served by the organisation's
+      // installation, so that is what is looked up and its token that confirms.
       const teams = event.team_ids ?? [];
-      return { reason: 'team_access_revoked', refs: teams.map((teamId) => ({ teamId })) };
+      const org = context.enterpriseId ? { enterpriseId: context.enterpriseId } : {};
+      return { reason: 'team_access_revoked', refs: teams.map((teamId) => ({ teamId, ...org })) };
     }
     default:
       return undefined;

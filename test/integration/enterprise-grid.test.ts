@@ -67,6 +67,19 @@ describe.each(storeKinds)('Enterprise Grid: who is from another organisation ($l
     expect(h.creates()).toHaveLength(1);
   });
 
+  it('org-wide: taken out of one workspace (team_access_revoked), the org token confirms it still serves the others', async () => {
+    h.slack.addEnterprise(UMBRELLA, umbrella());
+    await ws.install('T4', ANA, { enterpriseId: UMBRELLA.id, userId: ANA });
+    expect(await ws.connect('T4', ANA, { apiKey: KEY, project: 'proj_u' })).toBeUndefined();
+    h.slack.subscriptions.add('team_access_revoked');
+    await h.deliver(h.slack.installs.revokeTeamAccess(UMBRELLA.id, ['T5']));
+    await eventually(() => h.app.logs().includes('"event":"slack.removal_ignored"'), 5_000, 'the removal weighed');
+    // Asked of Slack with the organisation's token (still good for East), not dismissed as naming no install.
+    expect(h.app.logs()).toMatch(/"event":"slack\.removal_ignored".*"why":"token_accepted"/);
+    await mention(ANA, 'C4DOCS', 'document the east office');
+    await eventually(() => h.creates().length === 1, 5_000, 'East’s job');
+  });
+
   it('one workspace’s install: a colleague of another workspace of the organisation is not from another organisation', async () => {
     h.slack.addEnterprise(UMBRELLA, umbrella(), { orgWide: false });
     for (const token of ['xoxb-umbrella-east-token', 'xoxb-umbrella-west-token'])

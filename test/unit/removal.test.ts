@@ -21,7 +21,13 @@ describe('claimOf: what a removal event says is gone', () => {
     [
       { type: 'team_access_revoked', team_ids: ['T5', 'T6'] },
       context({ enterpriseId: 'E1' }),
-      { reason: 'team_access_revoked', refs: [{ teamId: 'T5' }, { teamId: 'T6' }] },
+      {
+        reason: 'team_access_revoked',
+        refs: [
+          { teamId: 'T5', enterpriseId: 'E1' },
+          { teamId: 'T6', enterpriseId: 'E1' },
+        ],
+      },
     ],
   ])('%j', (event, ctx, claim) => {
     expect(claimOf(event, ctx)).toEqual(claim);
