@@ -27,15 +27,19 @@ describe.each(storeKinds)('a scheduled digest that fails for good is told, once 
       .callsTo('chat.postMessage')
       .filter((c) => c.args.channel === USER_ID && String(c.args.text).includes('did not go out'));
 
-  it('the subscriber hears it once, with the period and the command that shows it; the digest stays on', async () => {
+  /** `command digest weekly` subscribed, then Monday 09:00 comes with the analytics failing every try: the note. */
+  async function missedDigest(command: '/visitors' | '/insights') {
     const app = await h.boot({ retryDelayMs: RETRY_DELAY_MS });
     h.slack.zones.set(USER_ID, 'UTC');
-    expect(await h.privately('/visitors digest weekly', { app })).toContain('weekly on Monday at 09:00 UTC');
+    expect(await h.privately(`${command} digest weekly`, { app })).toContain('weekly on Monday at 09:00 UTC');
     h.sim.injectFault({ kind: 'status', status: 503, count: Number.POSITIVE_INFINITY });
     time = Date.parse('2026-11-23T09:00:05Z');
-
     const [note] = await eventually(() => notes().length && notes(), 15_000, 'the note to the subscriber');
-    const text = String(note?.args.text);
+    return { app, text: String(note?.args.text) };
+  }
+
+  it('the subscriber hears it once, with the period and the command that shows it; the digest stays on', async () => {
+    const { app, text } = await missedDigest('/visitors');
     expect(text).toContain(`The weekly visitors digest in <#${CHANNEL_ID}> covering 16–22 Nov 2026 did not go out`);
     expect(text).toContain('`/visitors --project proj_test 2026-11-16..2026-11-22`');
     expect(text).toContain('It stays on');
@@ -55,13 +59,7 @@ describe.each(storeKinds)('a scheduled digest that fails for good is told, once 
   // The insights digest shares the machinery; its own words and command, once (the wiring is what differs).
   if (store.kind === 'memory')
     it('an insights digest that fails for good: its subscriber hears it with /insights and the week', async () => {
-      const app = await h.boot({ retryDelayMs: RETRY_DELAY_MS });
-      h.slack.zones.set(USER_ID, 'UTC');
-      expect(await h.privately('/insights digest weekly', { app })).toContain('weekly on Monday at 09:00 UTC');
-      h.sim.injectFault({ kind: 'status', status: 503, count: Number.POSITIVE_INFINITY });
-      time = Date.parse('2026-11-23T09:00:05Z');
-      const [note] = await eventually(() => notes().length && notes(), 15_000, 'the note to the subscriber');
-      const text = String(note?.args.text);
+      const { app, text } = await missedDigest('/insights');
       expect(text).toContain(`The weekly insights digest in <#${CHANNEL_ID}> covering 16–22 Nov 2026 did not go out`);
       expect(text).toContain('`/insights --project proj_test 2026-11-16..2026-11-22`');
       expect(await h.privately('/insights digest off', { app })).toContain('is off');

@@ -48,16 +48,20 @@ describe('createDispatch and runTask', () => {
     ).rejects.toThrow('unknown task kind no.such');
   });
 
-  it('answers the person on an unexpected throw, in the agent’s words, and fails the job (one policy for every task)', async () => {
+  /** `/agent Document <retries>` handed on, with Mintlify's client throwing (a bug). */
+  function failingStart() {
     const { deps, slack, logs } = unit();
     deps.mintlify.createJob = async () => {
       throw new Error('bug');
     };
     const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
     const data = { project: 'proj_test', prompt: 'Document <retries>', audience };
-    await expect(runTask(deps, WORK, { kind: 'agent.start', workspace: { teamId: '' }, data }, LAST)).rejects.toThrow(
-      'bug',
-    );
+    return { deps, slack, logs, envelope: { kind: 'agent.start', workspace: { teamId: '' }, data } };
+  }
+
+  it('answers the person on an unexpected throw, in the agent’s words, and fails the job (one policy for every task)', async () => {
+    const { deps, slack, logs, envelope } = failingStart();
+    await expect(runTask(deps, WORK, envelope, LAST)).rejects.toThrow('bug');
     const said = String(slack.callsTo('response_url:cmd')[0]?.args.text);
     expect(said).toContain('Something went wrong on my side');
     expect(said).toContain('Document &lt;retries&gt;');
@@ -80,13 +84,7 @@ describe('createDispatch and runTask', () => {
   });
 
   it('says nothing to the person while the lane has tries left, and fails the try so the engine tries again', async () => {
-    const { deps, slack, logs } = unit();
-    deps.mintlify.createJob = async () => {
-      throw new Error('bug');
-    };
-    const audience = { userId: USER_ID, channel: 'C123DOCS', responseUrl: slack.responseUrl('cmd') };
-    const data = { project: 'proj_test', prompt: 'Document retries', audience };
-    const envelope = { kind: 'agent.start', workspace: { teamId: '' }, data };
+    const { deps, slack, logs, envelope } = failingStart();
     await expect(runTask(deps, WORK, envelope, () => false)).rejects.toThrow('bug');
     expect(slack.callsTo('response_url:cmd')).toEqual([]);
     expect(logs.text()).toMatch(/"event":"task\.failed".*"last_try":false/);
