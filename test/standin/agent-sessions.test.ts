@@ -91,6 +91,23 @@ describe('Slack stand-in: agent sessions', () => {
     expect(slack.tenant().agentSession(DOCS, root)?.status).toBe('processing');
   });
 
+  it('Stop stops the app’s messages still streaming in the thread, and lists them in the event', async () => {
+    await setStatus({ status: 'processing' });
+    const streamed = await client.apiCall('chat.startStream', {
+      channel: DOCS,
+      thread_ts: root,
+      recipient_user_id: ALICE,
+      recipient_team_id: 'T1',
+      markdown_text: 'Working on it',
+    });
+    const ts = String((streamed as { ts?: string }).ts);
+    const [stopped] = slack.people.stopsSession(ALICE, DOCS, root);
+    expect(stopped?.event).toMatchObject({ streaming_message_ts: [ts] });
+    expect(await refusal(client.apiCall('chat.appendStream', { channel: DOCS, ts, markdown_text: 'more' }))).toBe(
+      'message_not_in_streaming_state',
+    );
+  });
+
   it('rename sets a new title (1 to 200 characters) on an existing session', async () => {
     const rename = (title: string) =>
       client.apiCall('agents.sessions.rename', { channel_id: DOCS, thread_ts: root, title });

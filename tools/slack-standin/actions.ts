@@ -189,7 +189,8 @@ export class PeopleActions {
   /**
    * `user` presses Stop on the agent session of `channel`'s thread `threadTs`: `agent_session_stopped` (Slack shows
    * the button only while the session is `processing`, and it does something only when the app subscribes to the
-   * event). The session keeps its status: the app must move it away from `processing` (docs.slack.dev).
+   * event). The session keeps its status: the app must move it away from `processing` (docs.slack.dev). Slack stops
+   * the app's messages still streaming in the thread and lists them (`streaming_message_ts`).
    */
   stopsSession(user: string, channel: string, threadTs: string, teamId?: string): EventEnvelope[] {
     const tenant = this.slack.tenant(teamId);
@@ -197,7 +198,22 @@ export class PeopleActions {
     if (session?.status !== 'processing')
       throw new Error(`no Stop button: the session of ${threadTs} is not processing`);
     if (!this.slack.subscriptions.has('agent_session_stopped')) return [];
-    const event = { type: 'agent_session_stopped', channel, user, thread_ts: threadTs, streaming_message_ts: [] };
+    const streaming: string[] = [];
+    for (const message of tenant.messages) {
+      const stream = tenant.streams.get(`${message.channel}/${message.ts}`);
+      const inThread = message.channel === channel && (message.ts === threadTs || message.thread_ts === threadTs);
+      const open = stream && !stream.stopped && this.slack.now() - stream.lastAt <= this.slack.streamExpiryMs;
+      if (!inThread || !open) continue;
+      stream.stopped = true;
+      streaming.push(message.ts);
+    }
+    const event = {
+      type: 'agent_session_stopped',
+      channel,
+      user,
+      thread_ts: threadTs,
+      streaming_message_ts: streaming,
+    };
     return [eventEnvelope(tenant, { ...event, event_ts: this.slack.nextTs() })];
   }
 
