@@ -97,9 +97,9 @@ async function withTeam(
   body: unknown,
   { rule, client, log }: { rule: AccessRule; client: WebClient; log: Logger },
 ): Promise<Requester> {
+  if (rule.allowExternal || requester.teamId || !requester.userId) return requester;
   const { type, event } = payloadOf(body);
-  const teamless = type === 'event_callback' && TEAMLESS_EVENTS.has(String(event?.type));
-  if (rule.allowExternal || requester.teamId || !teamless || !requester.userId) return requester;
+  if (type !== 'event_callback' || !TEAMLESS_EVENTS.has(String(event?.type))) return requester;
   try {
     const { user } = await client.users.info({ user: requester.userId });
     return { ...requester, teamId: user?.team_id ?? UNKNOWN_TEAM };
