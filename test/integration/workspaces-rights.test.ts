@@ -154,4 +154,20 @@ describe.each(storeKinds)('who may change the Mintlify connection ($label)', (st
     expect(String(told.args.text)).toContain('Mintlify is still connected');
     expect(await buttons(ANA)).toEqual(['Change', 'Disconnect']);
   });
+
+  it('a Change saved after someone else disconnected meanwhile is refused, not a disconnect silently undone', async () => {
+    await ws.install('T6', ANA);
+    expect(await ws.connect('T6', ANA, { apiKey: KEY_ANA, project: 'proj_ana' })).toBeUndefined();
+    // Ada's new key is checked with Mintlify slowly; Ola disconnects while it is.
+    h.sim.injectFault({ kind: 'slow', delayMs: 1_500, count: 1, match: { method: 'GET', path: /visitors/ } });
+    const change = ws.connect('T6', ADA, { apiKey: KEY_ADA, project: 'proj_ada' });
+    await eventually(() => h.sim.requests.some((r) => r.path.includes('proj_ada')), 5_000, 'the key being checked');
+    await clickDisconnect(OLA);
+    await eventually(async () => (await homeText(OLA)).includes('not connected yet'), 5_000, 'disconnected');
+    expect(await change).toMatchObject({
+      response_action: 'errors',
+      errors: { api_key: expect.stringContaining('changed while') },
+    });
+    expect(await homeText(OLA)).toContain('not connected yet');
+  });
 });

@@ -112,6 +112,8 @@ export const fieldErrors = {
   serviceDown: 'Mintlify did not answer, so nothing was saved. Try again in a minute.',
   storeDown: 'Storage did not answer, so nothing was saved. Try again in a minute.',
   notAllowed: (who: string) => `Only ${who} can change this.`,
+  changedMeanwhile:
+    'The connection changed while you were editing (someone else saved or disconnected it), so nothing was saved. Close this form and open it again from my Home tab.',
 };
 
 /** What a click in App Home that did nothing says, by DM (Home has no private replies). */

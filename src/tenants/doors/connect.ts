@@ -96,6 +96,10 @@ export const submitConnect =
     if (!form.ok) return refuse(form.errors);
     const checked = await checkWithService(options.checkClient(form.value.apiKey), form.value, deps.now());
     if (!checked.ok) return refuse(checked.errors);
+    // Checked with Mintlify for up to seconds: a change or a disconnect saved meanwhile is not silently undone (settings
+    // unreadable now: the save below says what failed).
+    const latest = await readSettings(sealed).catch(() => current);
+    if (latest?.changedAt !== current?.changedAt) return refuse({ api_key: fieldErrors.changedMeanwhile });
     try {
       await saveSettings(sealed, { ...checked.value, changedBy: userId, changedAt: deps.now() });
     } catch (error) {
