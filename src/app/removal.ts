@@ -1,10 +1,10 @@
-import type { AnyMiddlewareArgs, App, Context, Middleware } from '@slack/bolt';
+import type { App, Context } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Deps } from '../deps.js';
-import { decodeSlackText } from '../slack/decode.js';
 import { slackErrorCode } from '../slack/errors.js';
+import { gate } from '../slack/gate.js';
 import { quote } from '../slack/mrkdwn.js';
-import { payloadOf, removalEventOf } from '../slack/payload.js';
+import { removalEventOf } from '../slack/payload.js';
 import { type WorkspaceRef, workspaceOf } from '../workspace-ref.js';
 
 export type RemovalReason = 'app_uninstalled' | 'tokens_revoked' | 'team_access_revoked';
@@ -86,17 +86,12 @@ export function removedAnswer(command: string, text: string): string {
 }
 
 /** A removed workspace's requests stop here: a command is answered in its ack, anything else acknowledged. */
-function removedGate(target: Pick<RemovalTarget, 'removed'>, log: Deps['log']): Middleware<AnyMiddlewareArgs> {
-  return async (args) => {
-    if (!target.removed(args.context)) return args.next();
-    const { command, text: typed } = payloadOf(args.body);
-    const ack = 'ack' in args ? (args.ack as (response?: Record<string, unknown>) => Promise<void>) : undefined;
-    log.info('slack.workspace_removed_request', { team: args.context.teamId });
-    if (command === undefined) return ack?.();
-    const text = removedAnswer(command, decodeSlackText(typed ?? ''));
-    return ack?.({ response_type: 'ephemeral', text });
-  };
-}
+const removedGate = (target: Pick<RemovalTarget, 'removed'>, log: Deps['log']) =>
+  gate(
+    (context) => target.removed(context),
+    removedAnswer,
+    (context) => log.info('slack.workspace_removed_request', { team: context.teamId }),
+  );
 
 /**
  * `app_uninstalled`, `tokens_revoked` (for the app's bot user) and `team_access_revoked` stop the app only for a

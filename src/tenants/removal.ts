@@ -1,13 +1,12 @@
-import type { AnyMiddlewareArgs, Authorize, Middleware } from '@slack/bolt';
+import type { Authorize } from '@slack/bolt';
 import { z } from 'zod';
 import type { RemovalTarget } from '../app/removal.js';
 import type { Deps } from '../deps.js';
 import { DIGEST_KINDS } from '../digests.js';
 import type { Logger } from '../log.js';
 import type { QueueInspector } from '../queue/engine.js';
-import { decodeSlackText } from '../slack/decode.js';
+import { gate } from '../slack/gate.js';
 import { quote } from '../slack/mrkdwn.js';
-import { payloadOf } from '../slack/payload.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { StoreUnavailableError } from '../store/store.js';
@@ -102,13 +101,9 @@ export function storeDownAnswer(command: string, text: string): string {
  * Requests whose workspace the store could not say (`markingGone`) stop here: a command is answered in its ack with
  * what was typed, anything else acknowledged (Slack sends events again; a click can be clicked again).
  */
-export function storeDownGate(log: Logger): Middleware<AnyMiddlewareArgs> {
-  return async (args) => {
-    if (args.context.storeUnavailable !== true) return args.next();
-    const { command, text: typed } = payloadOf(args.body);
-    const ack = 'ack' in args ? (args.ack as (response?: Record<string, unknown>) => Promise<void>) : undefined;
-    log.warn('store.unavailable', { op: 'authorize', team: args.context.teamId, command });
-    if (command === undefined) return ack?.();
-    return ack?.({ response_type: 'ephemeral', text: storeDownAnswer(command, decodeSlackText(typed ?? '')) });
-  };
-}
+export const storeDownGate = (log: Logger) =>
+  gate(
+    (context) => context.storeUnavailable === true,
+    storeDownAnswer,
+    (context, command) => log.warn('store.unavailable', { op: 'authorize', team: context.teamId, command }),
+  );
