@@ -1,3 +1,4 @@
+import type { RepeatStrategy } from 'bullmq';
 import { Cron } from 'croner';
 import type { LaneSchedule } from './engine.js';
 
@@ -14,6 +15,13 @@ export function nextOccurrence(schedule: LaneSchedule, previous: number, now: nu
   if ('everyMs' in schedule) return Math.max(previous + schedule.everyMs, now);
   return nextCron(schedule, Math.max(previous, now));
 }
+
+/**
+ * BullMQ's next time for a cron scheduler, by the same maths as the in-process engine and the digest's "Next:"
+ * (croner). BullMQ's default (cron-parser) runs a time the clocks skip 30 minutes later than croner says.
+ */
+export const cronRepeatStrategy: RepeatStrategy = (after, { pattern, tz }) =>
+  pattern ? nextCron({ cron: pattern, tz: tz ?? 'UTC' }, after) : undefined;
 
 function nextCron({ cron, tz }: { cron: string; tz: string }, after: number): number {
   const next = new Cron(cron, { timezone: tz, paused: true }).nextRun(new Date(after));

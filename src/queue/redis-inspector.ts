@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import { describeRedisUrl } from '../store/redis-settings.js';
 import type { FailedJob, LaneCounts, LaneSchedule, QueueInspector, ScheduleInfo } from './engine.js';
 import { errorText, summarise } from './job-rules.js';
+import { cronRepeatStrategy } from './occurrences.js';
 import {
   connectQueueRedis,
   DEFAULT_REDIS_TIMINGS,
@@ -137,7 +138,12 @@ export function queueCache(
   return (name) => {
     let queue = queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection, prefix, streams: { events: { maxLen: EVENTS_KEPT } } });
+      queue = new Queue(name, {
+        connection,
+        prefix,
+        streams: { events: { maxLen: EVENTS_KEPT } },
+        settings: { repeatStrategy: cronRepeatStrategy },
+      });
       queue.on('error', onError);
       queues.set(name, queue);
     }

@@ -2,6 +2,7 @@ import { DelayedError, type Job, UnrecoverableError, WaitingError, Worker } from
 import type { Logger } from '../log.js';
 import { Again, type JobMeta, type LaneDefinition, PermanentJobError, type Processor } from './engine.js';
 import { errorText, HANDED_BACK, parseData, retryDelayMs, runProcessor, untilAborted } from './job-rules.js';
+import { cronRepeatStrategy } from './occurrences.js';
 import { type RedisTimings, throttledErrors, workerConnectionOptions } from './redis-connection.js';
 import type { LaneTotals } from './tracker.js';
 
@@ -51,6 +52,8 @@ export function startLaneWorker(options: LaneWorkerOptions): LaneWorker {
       drainDelay: 1,
       // After a failed Redis command the fetch loop waits this long before trying again (BullMQ's default is 15 s).
       runRetryDelay: 1_000,
+      // The next occurrence of a scheduler is computed when its current one starts.
+      settings: { repeatStrategy: cronRepeatStrategy },
     },
   );
   const errors = throttledErrors(log, options.where);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Logger } from '../../src/log.js';
 import {
   Again,
@@ -441,6 +441,18 @@ export function engineContract(factory: EngineFactory): void {
         engine.work(lanes.work, processor);
         await lane.schedule('each-second', { cron: '* * * * * *', tz: 'UTC' }, { n: 2 });
         await eventually(() => runs.filter((r) => r.n === 2).length >= 2, 5_000, 'two occurrences');
+      });
+
+      it('runs a time the clocks skip when they resume, as the app’s own cron maths says (the digest’s "Next:")', async () => {
+        // 02:30 does not exist in Berlin on 2027-03-28: croner, which says "Next:", gives 03:00; cron-parser gave 03:30.
+        vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2027-03-27T12:00:00Z') });
+        try {
+          await engine.lane(lanes.work).schedule('gap', { cron: '30 2 * * *', tz: 'Europe/Berlin' }, { n: 1 });
+          const [info] = await engine.schedules('work');
+          expect(new Date(info?.nextAt ?? 0).toISOString()).toBe('2027-03-28T01:00:00.000Z');
+        } finally {
+          vi.useRealTimers();
+        }
       });
 
       it('refuses an unknown time zone and a pattern that is not cron', async () => {
