@@ -126,21 +126,24 @@ async function fetchUntil(
   stopped: Promise<FailedFor<'restarting'>>,
 ): Promise<({ ok: true } & Rows) | FailedFor<'fetch_failed' | 'restarting'>> {
   const rows: PageVisitors[] = [];
+  // A page's rows can move to the next while the range is still counting: each path is kept once, the first time.
+  const seen = new Set<string>();
   let totals: VisitorCounts = { human: 0, ai: 0, total: 0 };
   let capped = false;
-  for (let offset = 0, pages = 0; ; pages++) {
+  // The contract pages by the limit ("increment offset by limit while hasMore"), however many rows a page held.
+  for (let offset = 0, pages = 0; ; offset += VISITORS_MAX_LIMIT, pages++) {
     const page = fetchPage(deps, query.project, { ...query, limit: VISITORS_MAX_LIMIT, offset }, { cache: false });
     const result = await Promise.race([page, stopped]);
     if ('reason' in result) return result;
     if (deps.stopping?.aborted) return { ok: false, reason: 'restarting' };
     if (!result.ok) return { ok: false, reason: 'fetch_failed', failure: result.failure };
-    const { visitors, hasMore } = result.page.response;
+    const { hasMore } = result.page.response;
+    const visitors = result.page.response.visitors.filter((row) => !seen.has(row.path) && seen.add(row.path));
     totals = result.page.response.totals;
     const room = EXPORT_MAX_ROWS - rows.length;
     capped = visitors.length > room || (visitors.length === room && hasMore);
     rows.push(...visitors.slice(0, room));
-    if (capped || !hasMore || visitors.length === 0) return { ok: true, rows, totals, capped };
-    offset += visitors.length;
+    if (capped || !hasMore || result.page.response.visitors.length === 0) return { ok: true, rows, totals, capped };
     if ((pages + 1) % PROGRESS_EVERY_PAGES === 0) await onProgress(rows.length);
   }
 }

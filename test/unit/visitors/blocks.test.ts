@@ -163,6 +163,11 @@ describe('displayPath', () => {
     expect(shown).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
     expect(displayPath('/a```b\nc')).toBe('/aˋˋˋb c');
   });
+
+  it('shows bidirectional and C1 controls as �, so a path cannot pass for another (the data table shows it raw)', () => {
+    expect(displayPath('/invoice\u202Efdp.exe')).toBe('/invoice\uFFFDfdp.exe');
+    expect(displayPath('/a\u0085b\u2066c\td')).toBe('/a\uFFFDb\uFFFDc d');
+  });
 });
 
 describe('reportMessages', () => {

@@ -76,6 +76,30 @@ describe('exportVisitorsCsv', () => {
     expect(done?.args.text).toContain('1,100 rows');
   });
 
+  it('pages by the limit, as the contract says, when the service answers a page short of it (each path once)', async () => {
+    // `limit` is "max results per page", and the contract pages by "increment offset by limit while hasMore".
+    const service = fakeVisitorsService(400);
+    const slack = fakeSlack();
+    const short = {
+      getVisitors: async (...args: Parameters<typeof service.getVisitors>) => {
+        const answer = await service.getVisitors(...args);
+        if (!answer.ok || args[1].offset !== 0) return answer;
+        const visitors = answer.value.visitors.filter((row) => row.path !== '/p/7');
+        return { ...answer, value: { ...answer.value, visitors } };
+      },
+    };
+    const { deps } = fakeDeps(short, slack.client);
+    const result = await exportVisitorsCsv(deps, REQUEST);
+    expect(service.queries.map((q) => q.offset)).toEqual([0, 250]);
+    expect(result).toMatchObject({ ok: true, rows: 399 });
+    const upload = slack.calls.find((c) => c.method === 'filesUploadV2');
+    const paths = String(upload?.args.content)
+      .split('\r\n')
+      .slice(1, -2)
+      .map((line) => line.split(',')[0]);
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+
   it('stops at 20,000 rows and says so', async () => {
     const { slack, deps } = setup(EXPORT_MAX_ROWS + 10);
     const result = await exportVisitorsCsv(deps, REQUEST);
