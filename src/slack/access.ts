@@ -85,8 +85,11 @@ export function enterpriseThrough(client: WebClient, log: Logger): EnterpriseOf 
 
 const ACCESS = 'access';
 
-/** Events Slack sends naming the person but not their team (`agent_session_stopped`: a Stop pressed). */
-const TEAMLESS_EVENTS = new Set(['agent_session_stopped']);
+/**
+ * Events Slack sends naming the person but not their team, where it decides: `agent_session_stopped` (a Stop
+ * pressed), `link_shared` (a docs link's readers are shown only to the workspace's people).
+ */
+const TEAMLESS_EVENTS = new Set(['agent_session_stopped', 'link_shared']);
 
 /**
  * The requester with their team, asked of Slack (`users.info`) for an event that does not say it, where it decides

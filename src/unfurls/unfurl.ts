@@ -22,6 +22,8 @@ export interface SharedLinks {
   unfurlId?: string | undefined;
   source?: string | undefined;
   urls: readonly string[];
+  /** The pages without their readers (another organisation would see them). */
+  plain?: boolean;
 }
 
 export type UnfurlDeps = Pick<
@@ -56,7 +58,10 @@ export async function unfurlLinks(deps: UnfurlDeps, shared: SharedLinks): Promis
     return;
   }
   const attachments = await Promise.all(
-    pages.map(async (page) => [page.url, unfurlAttachment(page, await pageStats(deps, page.project, page.path))]),
+    pages.map(async (page) => {
+      const stats = shared.plain ? { known: false as const } : await pageStats(deps, page.project, page.path);
+      return [page.url, unfurlAttachment(page, stats)];
+    }),
   );
   const unfurls: LinkUnfurls = Object.fromEntries(attachments);
   // The unfurl's own id works in the composer and in a channel alike; channel and ts only for a posted message.

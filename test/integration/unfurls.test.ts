@@ -134,6 +134,45 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
   });
 });
 
+describe('docs links where another organisation would see them', () => {
+  const h = useHarness({ env: { MINTLIFY_DOCS_URL: DOCS }, boot: true });
+  const PARTNERS = 'C456PARTNERS'; // shared with Initech, which has not installed the app
+  const DAVE = 'U9DAVE'; // of Initech
+
+  /** What the app unfurled `url` as, once it has. */
+  async function shownFor(url: string, share: () => { unfurls: Record<string, unknown> } | undefined) {
+    await eventually(() => Object.keys(share()?.unfurls ?? {}).length > 0, 5_000, 'the unfurl');
+    return JSON.stringify(share()?.unfurls[url]);
+  }
+
+  it('a person of another organisation typing a docs link gets the plain preview: no numbers, no button', async () => {
+    const url = `${DOCS}/quickstart`;
+    await h.deliver(h.slack.people.types(DAVE, PARTNERS, url).events);
+    const shown = await shownFor(url, () => h.slack.tenant().linkShares.find((s) => s.source === 'composer'));
+    expect(shown).toContain('/quickstart');
+    expect(shown).not.toContain('visitors');
+    expect(shown).not.toContain('Update this page');
+    expect(h.sim.requests.filter((r) => r.path.startsWith(ANALYTICS))).toEqual([]);
+  });
+
+  it('a docs link our member posts in a channel shared with another organisation: the plain preview', async () => {
+    const url = `${DOCS}/quickstart`;
+    const said = h.slack.people.says(USER_ID, PARTNERS, `see ${url}`);
+    await h.deliver(said.events);
+    const shown = await shownFor(url, () => h.slack.tenant().linkShares.find((s) => s.messageTs === said.ts));
+    expect(shown).toContain('/quickstart');
+    expect(shown).not.toContain('visitors');
+  });
+
+  it('the same member in a channel of the workspace alone: the numbers', async () => {
+    const url = `${DOCS}/quickstart`;
+    const said = h.slack.people.says(USER_ID, CHANNEL_ID, url);
+    await h.deliver(said.events);
+    const shown = await shownFor(url, () => h.slack.tenant().linkShares.find((s) => s.messageTs === said.ts));
+    expect(shown).toContain('Human visitors');
+  });
+});
+
 describe('docs links unfurled within the workspace’s budget', () => {
   const h = useHarness({ env: { MINTLIFY_DOCS_URL: DOCS }, boot: true });
 

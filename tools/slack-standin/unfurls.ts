@@ -123,16 +123,20 @@ export function linkSharedEvent(
     unfurls: {},
   };
   tenant.linkShares.push(share);
-  return eventEnvelope(tenant, {
-    type: 'link_shared',
-    channel: message.channel,
-    is_bot_user_member: tenant.channel(message.channel)?.botMember !== false,
-    user: message.user,
-    message_ts: message.ts,
-    unfurl_id: share.unfurlId,
-    ...(message.thread_ts && { thread_ts: message.thread_ts }),
-    source: share.source,
-    links,
-    event_ts: message.ts,
-  });
+  return eventEnvelope(
+    tenant,
+    {
+      type: 'link_shared',
+      channel: message.channel,
+      is_bot_user_member: tenant.channel(message.channel)?.botMember !== false,
+      user: message.user,
+      message_ts: message.ts,
+      unfurl_id: share.unfurlId,
+      ...(message.thread_ts && { thread_ts: message.thread_ts }),
+      source: share.source,
+      links,
+      event_ts: message.ts,
+    },
+    !!tenant.channel(message.channel)?.sharedWith?.length,
+  );
 }
