@@ -38,7 +38,7 @@ export const reportCopy = {
     `…and ${formatCount(hidden)} more rows on this page that do not fit in one message. Use *Download CSV* for all of them.`,
   legend: 'bar: █ human ░ AI',
   comparedWith: (previous: { from: string; to: string }, until?: string) =>
-    `Changes compare with the previous period of the same length, ${formatRange(previous.from, previous.to)}${until ? ` up to ${until} (as far into it as this one has run)` : ''}; AI share changes in percentage points.`,
+    `Changes compare with the previous period, ${formatRange(previous.from, previous.to)}${until ? ` up to ${until} (as far into it as this one has run)` : ''}; AI share changes in percentage points.`,
   zone: (tz: string) => `dates in ${tz}`,
   fetched: (when: string) => `fetched ${when}`,
   sharedBy: (userId: string) => `Shared by ${userMention(userId)}`,

@@ -41,17 +41,44 @@ export function serviceWindow(range: DayRange, until?: number): { dateFrom: stri
 export function comparisonCut(range: DayRange, nowMs: number): number | undefined {
   const { start, end } = instants(range);
   if (nowMs >= end) return undefined;
-  const previousStart = instants(previousPeriod(range)).start;
-  // At least a minute, so the window is never empty (the service wants dateFrom before dateTo).
-  return Math.max(previousStart + 60_000, Math.floor((previousStart + nowMs - start) / 60_000) * 60_000);
+  const previous = instants(previousPeriod(range));
+  // At least a minute, so the window is never empty (the service wants dateFrom before dateTo); at most the previous
+  // period's end, which a longer day (DST ending) or month now would pass.
+  const cut = Math.floor((previous.start + nowMs - start) / 60_000) * 60_000;
+  return Math.min(previous.end, Math.max(previous.start + 60_000, cut));
 }
 
-/** The range of the same length ending the day before `range` starts. */
+/**
+ * The period `range` is compared with: for a month or a month so far (from the 1st), the previous month (its same
+ * days, up to its last); for a week so far (from a Monday, two days or more), the same weekdays a week before;
+ * otherwise the days of the same number just before (one day: the day before, a Monday's or a 1st's too).
+ */
 export function previousPeriod(range: DayRange): DayRange {
   const from = dayNumber(range.from) ?? 0;
   const to = dayNumber(range.to) ?? 0;
+  const zone = range.tz ? { tz: range.tz } : {};
+  const month = monthOf(from);
+  if (to > from && month.first === from && to <= month.last) {
+    const before = monthOf(from - 1);
+    const last = to === month.last ? before.last : Math.min(before.last, before.first + (to - from));
+    return { from: dayString(before.first), to: dayString(last), ...zone };
+  }
+  if (to > from && mondayOf(from) === from && to - from < 7)
+    return { from: dayString(from - 7), to: dayString(to - 7), ...zone };
   const length = to - from + 1;
-  return { from: dayString(from - length), to: dayString(from - 1), ...(range.tz && { tz: range.tz }) };
+  return { from: dayString(from - length), to: dayString(from - 1), ...zone };
+}
+
+/** The Monday of the ISO week holding `day` (1970-01-01, day 0, was a Thursday). */
+function mondayOf(day: number): number {
+  return day - ((day + 3) % 7);
+}
+
+/** The first and last day of the calendar month holding `day`. */
+function monthOf(day: number): { first: number; last: number } {
+  const date = new Date(day * DAY_MS);
+  const first = Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) / DAY_MS;
+  return { first, last: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / DAY_MS - 1 };
 }
 
 export type Granularity = 'day' | 'week' | 'month';
@@ -94,12 +121,8 @@ export function buckets(range: DayRange, today: number): { granularity: Granular
 /** Last day of the bucket holding `day`. */
 function bucketEnd(day: number, granularity: Granularity): number {
   if (granularity === 'day') return day;
-  if (granularity === 'week') {
-    const isoWeekday = ((day + 3) % 7) + 1; // 1970-01-01 (day 0) was a Thursday: ISO weekday 4
-    return day + (7 - isoWeekday);
-  }
-  const date = new Date(day * DAY_MS);
-  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / DAY_MS - 1;
+  if (granularity === 'week') return mondayOf(day) + 6;
+  return monthOf(day).last;
 }
 
 /** True when every day of the range has ended, so its numbers will not change. */

@@ -43,7 +43,7 @@ describe.each(storeKinds)('/visitors changes and charts ($label)', (store) => {
     expect(text(report)).toContain('as far into it as this one has run');
     expect(text(report)).toMatch(/\*Total visitors\*\\n[\d,]+ {2}(▲|▼|±) [\d.]+ %/);
     expect(text(report)).toMatch(/\*AI share\*\\n[\d.]+% {2}(▲|▼|±) [\d.]+ pts/);
-    expect(text(report)).toContain('previous period of the same length');
+    expect(text(report)).toContain('Changes compare with the previous period, ');
   });
 
   const blockOf = (call: SlackCall, type: string) =>

@@ -95,10 +95,10 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
   it('shows the first page privately, asking for an exclusive dateTo', async () => {
     const reply = await report('2026-11-01 2026-11-08');
     expect(reply.args.response_type).toBe('ephemeral');
-    // The report, then the previous 8 days' totals for the changes: exactly 2 requests.
+    // The report, then the totals of the same days of October for the changes: exactly 2 requests.
     expect(visitorQueries()).toEqual([
       { dateFrom: '2026-11-01', dateTo: '2026-11-09', limit: '10', offset: '0' },
-      { dateFrom: '2026-10-24', dateTo: '2026-11-01', limit: '1', offset: '0' },
+      { dateFrom: '2026-10-01', dateTo: '2026-10-09', limit: '1', offset: '0' },
     ]);
 
     const expected = await servicePage({ dateFrom: '2026-11-01', dateTo: '2026-11-09', limit: '10', offset: '0' });
@@ -108,6 +108,7 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
     expect(text).toContain(`*Human*\n${expected.totals.human.toLocaleString('en-US')}`);
     expect(text).toContain('not Human + AI');
     expect(text).toContain('Rows 1–10 · dates in UTC');
+    expect(text).toContain('Changes compare with the previous period, 1–8 Oct 2026;');
     // The rows as a data table Slack pages and sorts: numbers as numbers, with the text it shows.
     const table = dataTable(reply);
     expect(table?.caption).toBe('Unique visitors per page');
@@ -141,7 +142,7 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
     // The way back was served from the cache: the service saw each page (and the previous totals) once.
     expect(visitorQueries().map((q) => [q.dateFrom, q.dateTo, q.limit, q.offset])).toEqual([
       ['2026-11-01', '2026-11-09', '10', '0'],
-      ['2026-10-24', '2026-11-01', '1', '0'],
+      ['2026-10-01', '2026-10-09', '1', '0'],
       ['2026-11-01', '2026-11-09', '10', '10'],
       ['2026-11-01', '2026-11-09', '10', '20'],
     ]);
@@ -304,6 +305,9 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
     }
     expect(textOf(a)).toContain('`2026-13-01` is not a date');
     expect(textOf(b)).toContain("I don't understand `banana`");
+    // Slack shows nobody a command it sent: what was typed comes back, to mend and send again.
+    expect(textOf(a)).toContain('You wrote: `/visitors 2026-13-01`');
+    expect(textOf(c)).not.toContain('You wrote');
     await settle(300);
     expect(h.sim.requests).toHaveLength(0);
   });

@@ -1,6 +1,7 @@
 import { takeProjectOption } from '../../config/project-option.js';
 import { describeProjects } from '../../config/projects.js';
 import { type Message, notice } from '../../slack/message.js';
+import { inlineCode } from '../../slack/mrkdwn.js';
 import type { Audience } from '../../slack/reply.js';
 import { parseVisitorsCommand } from '../date-range.js';
 import { VISITORS_DIGEST } from '../digest/kind.js';
@@ -38,7 +39,9 @@ export function decodeReport(
   const parsed = parseVisitorsCommand(text, deps.now(), tz);
   const projects = () => describeProjects(deps.projects, place, COMMAND);
   if (parsed.kind !== 'report') {
-    const problem = parsed.kind === 'invalid' ? parsed.problem : undefined;
+    // What was typed comes back with the problem: Slack shows nobody the command it sent.
+    const problem =
+      parsed.kind === 'invalid' ? `${parsed.problem}\nYou wrote: ${inlineCode(`${COMMAND} ${text}`, 200)}` : undefined;
     return { parsed: parsed.kind, answer: helpMessage(deps.now(), problem, projects(), tz) };
   }
   const { query } = parsed;

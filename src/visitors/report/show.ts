@@ -23,7 +23,7 @@ export async function showReport(deps: PageDeps, query: ProjectQuery): Promise<R
 }
 
 /**
- * The totals of the period of the same length just before `query`'s range, for the report's changes:
+ * The totals of the period before `query`'s range (`previousPeriod`), for the report's changes:
  * one `limit=1` request (cached like any page), or undefined when the service could not say.
  */
 async function previousTotals(

@@ -77,10 +77,10 @@ describe('feedback’s change on the previous period', () => {
     ]);
   });
 
-  it('once the range has ended, compares whole periods', async () => {
+  it('once the range has ended, compares whole periods (1–28 Nov with 1–28 Oct)', async () => {
     const asked: unknown[] = [];
     await loadFeedback(deps(empty, empty, { asked }), 'proj_1', QUERY);
-    expect(asked[1]).toEqual({ dateFrom: '2026-10-04', dateTo: '2026-11-01', limit: 100 });
+    expect(asked[1]).toEqual({ dateFrom: '2026-10-01', dateTo: '2026-10-29', limit: 100 });
   });
 });
 

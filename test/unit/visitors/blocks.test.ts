@@ -218,7 +218,7 @@ describe('buildReport with the previous period', () => {
       '*AI*\\n100  ▲ 100.0 %',
       // 100/950 = 10.5 % against 50/1000 = 5.0 %: 5.5 points.
       '*AI share*\\n10.5%  ▲ 5.5 pts',
-      'previous period of the same length',
+      'Changes compare with the previous period, ',
     ]);
   });
 

@@ -19,11 +19,38 @@ describe('previousPeriod', () => {
     expect(previousPeriod({ from: '2026-11-22', to: '2026-11-22' })).toEqual({ from: '2026-11-21', to: '2026-11-21' });
   });
 
-  it('crosses month and year ends and counts leap days', () => {
-    expect(previousPeriod({ from: '2027-01-01', to: '2027-01-07' })).toEqual({ from: '2026-12-25', to: '2026-12-31' });
-    // March 2028 has 31 days; the 31 days before it run through 29 Feb (a leap year).
-    expect(previousPeriod({ from: '2028-03-01', to: '2028-03-31' })).toEqual({ from: '2028-01-30', to: '2028-02-29' });
-    expect(previousPeriod({ from: '2028-03-01', to: '2028-03-02' })).toEqual({ from: '2028-02-28', to: '2028-02-29' });
+  it('crosses month and year ends', () => {
+    expect(previousPeriod({ from: '2026-12-28', to: '2027-01-03' })).toEqual({ from: '2026-12-21', to: '2026-12-27' });
+    expect(previousPeriod({ from: '2026-12-30', to: '2027-01-02' })).toEqual({ from: '2026-12-26', to: '2026-12-29' });
+  });
+
+  it('is the whole previous month for a whole month, whatever the lengths (leap days counted)', () => {
+    expect(previousPeriod({ from: '2026-11-01', to: '2026-11-30' })).toEqual({ from: '2026-10-01', to: '2026-10-31' });
+    expect(previousPeriod({ from: '2028-03-01', to: '2028-03-31' })).toEqual({ from: '2028-02-01', to: '2028-02-29' });
+    expect(previousPeriod({ from: '2027-01-01', to: '2027-01-31' })).toEqual({ from: '2026-12-01', to: '2026-12-31' });
+  });
+
+  it('is the same days of the previous month for a month so far (up to its last day)', () => {
+    expect(previousPeriod({ from: '2026-11-01', to: '2026-11-10' })).toEqual({ from: '2026-10-01', to: '2026-10-10' });
+    expect(previousPeriod({ from: '2027-03-01', to: '2027-03-30' })).toEqual({ from: '2027-02-01', to: '2027-02-28' });
+  });
+
+  it('is the same weekdays of the week before for a week so far (Monday on)', () => {
+    expect(previousPeriod({ from: '2026-11-23', to: '2026-11-25' })).toEqual({ from: '2026-11-16', to: '2026-11-18' });
+  });
+
+  it('is the day before for one day, a Monday or a 1st too (today, yesterday)', () => {
+    expect(previousPeriod({ from: '2026-11-23', to: '2026-11-23' })).toEqual({ from: '2026-11-22', to: '2026-11-22' });
+    expect(previousPeriod({ from: '2026-11-01', to: '2026-11-01' })).toEqual({ from: '2026-10-31', to: '2026-10-31' });
+  });
+
+  it('keeps the zone', () => {
+    const tz = 'Pacific/Auckland';
+    expect(previousPeriod({ from: '2026-11-01', to: '2026-11-10', tz })).toEqual({
+      from: '2026-10-01',
+      to: '2026-10-10',
+      tz,
+    });
   });
 });
 
@@ -94,6 +121,30 @@ describe('comparisonCut: like with like', () => {
       dateFrom: '2026-11-21T00:00:00+00:00',
       dateTo: '2026-11-21T15:30:00+00:00',
     });
+  });
+
+  it('cuts this month on the 10th at noon at the previous month’s first 9½ days, this week at the same weekday', () => {
+    expect(comparisonCut({ from: '2026-11-01', to: '2026-11-10' }, Date.parse('2026-11-10T12:00:00Z'))).toBe(
+      Date.parse('2026-10-10T12:00:00Z'),
+    );
+    // Wednesday 10:00 against the Wednesday before at 10:00.
+    expect(comparisonCut({ from: '2026-11-23', to: '2026-11-25' }, Date.parse('2026-11-25T10:00:00Z'))).toBe(
+      Date.parse('2026-11-18T10:00:00Z'),
+    );
+  });
+
+  it('never cuts the previous period past its own end (a longer day or month now than then)', () => {
+    // 23:30 on 1 Nov 2026 in Los Angeles, a 25-hour day: 24.5 hours in, and 31 Oct had 24.
+    const tz = 'America/Los_Angeles';
+    const cut = comparisonCut({ from: '2026-11-01', to: '2026-11-01', tz }, Date.parse('2026-11-02T07:30:00Z'));
+    expect(serviceWindow({ from: '2026-10-31', to: '2026-10-31', tz }, cut)).toEqual({
+      dateFrom: '2026-10-31T00:00:00-07:00',
+      dateTo: '2026-11-01T00:00:00-07:00',
+    });
+    // 31 March at noon: 30½ days into March, and February 2027 had 28.
+    expect(comparisonCut({ from: '2027-03-01', to: '2027-03-31' }, Date.parse('2027-03-31T12:00:00Z'))).toBe(
+      Date.parse('2027-03-01T00:00:00Z'),
+    );
   });
 
   it('compares whole periods once the range has ended', () => {

@@ -6,13 +6,13 @@ import { fakeDeps, fakeVisitorsService, PROJECT } from '../fake-deps.js';
 const QUERY: ProjectQuery = { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 0, project: PROJECT };
 
 describe('showReport', () => {
-  it('returns the page and the totals of the 8 days before it, for the changes', async () => {
+  it('returns the page and the totals of the same days of the month before, for the changes', async () => {
     const service = fakeVisitorsService(30);
     const { deps } = fakeDeps(service);
     const result = await showReport(deps, QUERY);
     expect(service.queries).toEqual([
       { dateFrom: '2026-11-01', dateTo: '2026-11-09', limit: 10, offset: 0 },
-      { dateFrom: '2026-10-24', dateTo: '2026-11-01', limit: 1, offset: 0 },
+      { dateFrom: '2026-10-01', dateTo: '2026-10-09', limit: 1, offset: 0 },
     ]);
     expect(service.projects).toEqual([PROJECT, PROJECT]);
     expect(result).toMatchObject({ ok: true, page: { query: QUERY }, previous: { human: 900, ai: 90, total: 950 } });
