@@ -98,3 +98,41 @@ describe.each(storeKinds)('answers the contract allows ($label)', (store) => {
     await eventually(() => h.lastRootUpdate(rootTs).includes('Stopped tracking'), 3_000, 'root');
   });
 });
+
+/**
+ * The service takes a follow-up up asynchronously ("poll the get job endpoint to track progress"): for a moment
+ * after its 200 the job still shows the previous end, which must not pass for the follow-up's result.
+ */
+describe.each(storeKinds)('a follow-up the service takes up a moment later ($label)', (store) => {
+  const simulator = { jobDurationMs: LONG_JOB_MS, followUpTakeUpMs: 200 };
+  const h = useHarness({ store, simulator, env: FAST_POLL, boot: true });
+  const posts = (rootTs: string, words: string) =>
+    h.threadPosts(rootTs).filter((c) => String(c.args.text).includes(words)).length;
+
+  it('the previous pull request is not posted again as its result; its own end is, once', async () => {
+    const { jobId, rootTs } = await h.startJob('Document the webhooks');
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    await eventually(() => posts(rootTs, PR) === 1, 5_000, 'the first PR');
+    await h.deliver(threadReply(rootTs, { text: 'Also add an example response' }));
+    await eventually(() => h.sim.getJob(jobId)?.status === 'active', 5_000, 'the service took the follow-up up');
+    await sleep(500);
+    expect(posts(rootTs, PR)).toBe(1);
+    expect(h.lastRootUpdate(rootTs)).toContain('Working');
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    await eventually(() => posts(rootTs, 'updated the pull request') === 1, 5_000, 'the follow-up’s result');
+    await sleep(300);
+    expect(posts(rootTs, PR)).toBe(2);
+  });
+
+  it('a failed job told "reply with more detail": the reply is not reported failed at once', async () => {
+    const { jobId, rootTs } = await h.startJob('Document the webhooks');
+    h.sim.endJob(jobId, { status: 'failed' });
+    await eventually(() => posts(rootTs, 'The agent job failed') === 1, 5_000, 'the failure');
+    await h.deliver(threadReply(rootTs, { text: 'Try again, the page is docs/webhooks.mdx' }));
+    await eventually(() => h.sim.getJob(jobId)?.status === 'active', 5_000, 'the service took the follow-up up');
+    await sleep(500);
+    expect(posts(rootTs, 'The agent job failed')).toBe(1);
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    await eventually(() => posts(rootTs, PR) === 1, 5_000, 'the retry’s PR');
+  });
+});

@@ -28,6 +28,11 @@ export interface JobStoreOptions {
   scriptedEnd?: (() => ScriptedEnd | undefined) | undefined;
   createLimitPerHour: number;
   followUpLimitPerHour: number;
+  /**
+   * How long a follow-up of an ended job goes unseen: the service takes it up asynchronously ("poll the get job
+   * endpoint to track progress"), so until then the job shows its previous end.
+   */
+  followUpTakeUpMs: number;
 }
 
 export type CreateResult = { kind: 'ok'; job: SimulatedJob } | { kind: 'rate-limited'; retryAfterSec: number };
@@ -45,6 +50,8 @@ interface JobRecord {
   prLink: string | null;
   runEndsAt: number;
   outcome: { status: EndStatus; prLink: string | null };
+  /** A follow-up not taken up yet: what the job shows until `until`. */
+  previous?: { view: SimulatedJob; until: number } | undefined;
 }
 
 export class SimulatedJobs {
@@ -92,6 +99,8 @@ export class SimulatedJobs {
     // The job's pull request outlives a run that changed nothing: a later run updates it.
     if (current.status !== 'active') record.prLink = record.outcome.prLink ?? record.prLink;
     this.#startRun(record, prompt);
+    const until = this.#options.now() + this.#options.followUpTakeUpMs;
+    if (current.status !== 'active') record.previous = { view: current, until };
     return { kind: 'ok', job: this.#view(record) };
   }
 
@@ -106,6 +115,7 @@ export class SimulatedJobs {
     const record = this.#jobs.get(id);
     if (!record) throw new Error(`Unknown job ${id}`);
     record.runEndsAt = Math.min(record.runEndsAt, this.#options.now());
+    record.previous = undefined;
     if (outcome) {
       const prLink =
         outcome.prLink !== undefined
@@ -146,6 +156,7 @@ export class SimulatedJobs {
   }
 
   #view(record: JobRecord): SimulatedJob {
+    if (record.previous && this.#options.now() < record.previous.until) return record.previous.view;
     const active = this.#options.now() < record.runEndsAt;
     const status = active ? 'active' : record.outcome.status;
     return {

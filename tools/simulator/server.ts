@@ -26,6 +26,8 @@ export interface SimulatorOptions {
   scriptedEnd?: () => ScriptedEnd | undefined;
   createLimitPerHour?: number;
   followUpLimitPerHour?: number;
+  /** How long a follow-up of an ended job goes unseen (it still shows its previous end). Default 0. */
+  followUpTakeUpMs?: number;
   /** Number of pages in the visitors data set. Default 300. */
   pathCount?: number;
   seed?: number;
@@ -72,6 +74,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     scriptedEnd: options.scriptedEnd,
     createLimitPerHour: options.createLimitPerHour ?? 100,
     followUpLimitPerHour: options.followUpLimitPerHour ?? 100,
+    followUpTakeUpMs: options.followUpTakeUpMs ?? 0,
   });
   const visitors = new VisitorsDataSet(options.pathCount ?? 300, options.seed ?? 1);
   const faults = new FaultQueue();

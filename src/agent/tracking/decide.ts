@@ -17,20 +17,40 @@ export interface PollTiming {
   jobMaxAgeMs: number;
 }
 
+/** What this round's earlier polls saw: the job running (any status but an end) since the round began. */
+export interface RoundSight {
+  seenRunning: boolean;
+}
+
+/**
+ * For how many of the shortest poll intervals after a follow-up (30 s at the default 5 s) the service may still
+ * show the previous round's end: it takes a follow-up up asynchronously ("poll the get job endpoint to track
+ * progress"). Past them, that same end is the follow-up's result (an agent quicker than a poll).
+ */
+export const TAKE_UP_POLLS = 6;
+
 export type PollDecision =
   /** The round is over (ended, gone, or still running past the maximum age): post its outcome. */
   | { kind: 'conclude'; outcome: Outcome }
   /** Still running: record what the service shows, poll again after the next interval. */
   | { kind: 'running'; observation: JobObservation }
+  /** A follow-up's round still shows the previous end: the agent has not taken it up yet, poll again. */
+  | { kind: 'not_taken_up' }
   /** No answer to act on: poll again after `waitMs`. */
   | { kind: 'retry'; waitMs: number };
 
 /**
  * After a poll: the job's status decides; a job that is gone (404, or refused outright) ends the round. A job still
  * running past the maximum age expires whatever the poll returned: a service that never answers properly must not
- * keep a job tracked forever.
+ * keep a job tracked forever. A follow-up's round takes an end as its own once the job was seen running again, or
+ * when it brings a new pull request, or once `TAKE_UP_POLLS` intervals have passed.
  */
-export function afterPoll(answer: ServiceResult<AgentJob>, record: JobRecord, timing: PollTiming): PollDecision {
+export function afterPoll(
+  answer: ServiceResult<AgentJob>,
+  record: JobRecord,
+  timing: PollTiming,
+  { seenRunning }: RoundSight,
+): PollDecision {
   const expired = timing.now - record.roundStartedAtMs > timing.jobMaxAgeMs;
   if (!answer.ok) {
     const { failure } = answer;
@@ -38,15 +58,22 @@ export function afterPoll(answer: ServiceResult<AgentJob>, record: JobRecord, ti
       return { kind: 'conclude', outcome: { kind: 'gone' } };
     }
     if (expired) return { kind: 'conclude', outcome: { kind: 'expired' } };
+    // A Retry-After of 0 (or a date already past) waits the shortest interval all the same.
     const waitMs =
       failure.code === 'rate_limited'
-        ? failure.retryAfterMs
+        ? Math.max(timing.minMs, failure.retryAfterMs)
         : nextPollInterval(timing.intervalMs, false, timing.minMs, timing.maxMs);
     return { kind: 'retry', waitMs };
   }
   const job = answer.value;
   // The status first: a job that ended while nobody was polling still gets its result, however long ago.
   const outcome = outcomeOf(job, record);
+  const previousEnd =
+    record.round > 0 &&
+    !seenRunning &&
+    (job.prLink ?? null) === record.prLink &&
+    timing.now - record.roundStartedAtMs < TAKE_UP_POLLS * timing.minMs;
+  if (outcome && previousEnd) return { kind: 'not_taken_up' };
   if (outcome) return { kind: 'conclude', outcome };
   if (expired) return { kind: 'conclude', outcome: { kind: 'expired' } };
   return { kind: 'running', observation: observationOf(job) };

@@ -34,8 +34,13 @@ export async function pollRound(deps: PollDeps, data: PollData): Promise<Again |
     maxMs: config.pollMaxIntervalMs,
     jobMaxAgeMs: config.jobMaxAgeMs,
   };
-  const decision = afterPoll(answer, record, timing);
+  const decision = afterPoll(answer, record, timing, { seenRunning: data.lastStatus !== null });
   switch (decision.kind) {
+    case 'not_taken_up': {
+      metrics.pollResult('running');
+      log.info('poller.follow_up_pending', { round: data.round, status: answer.ok ? answer.value.status : undefined });
+      return new Again(data, data.intervalMs);
+    }
     case 'retry': {
       metrics.pollResult('failed');
       log.warn('poller.get_failed', {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterDelivery, afterPoll } from '../../../../src/agent/tracking/decide.js';
+import { afterDelivery, afterPoll, TAKE_UP_POLLS } from '../../../../src/agent/tracking/decide.js';
 import type { Delivery } from '../../../../src/agent/tracking/poster.js';
 import type { ServiceFailure, ServiceResult } from '../../../../src/mintlify/failure.js';
 import type { AgentJob } from '../../../../src/mintlify/schemas.js';
@@ -123,8 +123,50 @@ describe('afterPoll', () => {
       { round: 1, prLink: 'https://x/pr/1' },
       { kind: 'conclude', outcome: { kind: 'pull_request', prLink: 'https://x/pr/1', updated: true } },
     ],
+    [
+      'a 429 asking for no wait (Retry-After: 0, or a date past) waits the shortest interval',
+      failed({ code: 'rate_limited', retryAfterMs: 0 }),
+      {},
+      { kind: 'retry', waitMs: 500 },
+    ],
   ])('%s', (_case, answer, patch, expected) => {
-    expect(afterPoll(answer, { ...record, ...patch }, timing)).toEqual(expected);
+    expect(afterPoll(answer, { ...record, ...patch }, timing, { seenRunning: true })).toEqual(expected);
+  });
+
+  describe('after a follow-up, which the service takes up asynchronously', () => {
+    const followedUp = { ...record, round: 1, prLink: 'https://x/pr/1', roundStartedAtMs: NOW - 1_000 };
+    const before = job({ status: 'completed', prLink: 'https://x/pr/1' });
+
+    it('the previous end, before the job was seen running again, is not this round’s: poll again', () => {
+      expect(afterPoll(before, followedUp, timing, { seenRunning: false })).toEqual({ kind: 'not_taken_up' });
+      expect(
+        afterPoll(job({ status: 'failed', prLink: 'https://x/pr/1' }), followedUp, timing, { seenRunning: false }),
+      ).toEqual({
+        kind: 'not_taken_up',
+      });
+    });
+
+    it('an end once the job was seen running, or one with a new pull request, is this round’s', () => {
+      const updated = { kind: 'conclude', outcome: { kind: 'pull_request', prLink: 'https://x/pr/1', updated: true } };
+      expect(afterPoll(before, followedUp, timing, { seenRunning: true })).toEqual(updated);
+      expect(
+        afterPoll(job({ status: 'completed', prLink: 'https://x/pr/2' }), followedUp, timing, { seenRunning: false }),
+      ).toEqual({
+        kind: 'conclude',
+        outcome: { kind: 'pull_request', prLink: 'https://x/pr/2', updated: false },
+      });
+    });
+
+    it('the same end long after the follow-up is its result (the agent was quick, or between two polls)', () => {
+      const late = { ...followedUp, roundStartedAtMs: NOW - TAKE_UP_POLLS * timing.minMs };
+      expect(afterPoll(before, late, timing, { seenRunning: false })).toMatchObject({ kind: 'conclude' });
+    });
+
+    it('a first round ends as it shows', () => {
+      expect(afterPoll(before, { ...followedUp, round: 0 }, timing, { seenRunning: false })).toMatchObject({
+        kind: 'conclude',
+      });
+    });
   });
 });
 
