@@ -15,6 +15,8 @@ export type Failed =
   | { ok: false; reason: 'upload_failed'; code: string }
   /** Slack refused the chart for the person's DM. */
   | { ok: false; reason: 'dm_failed'; code: string }
+  /** Slack rate-limited a post (429): it did nothing, and can take it after `retryAfterMs`. */
+  | { ok: false; reason: 'slack_busy'; retryAfterMs: number }
   /** The app began to stop (a deploy, a restart) before the work finished. */
   | { ok: false; reason: 'restarting' };
 
@@ -35,6 +37,8 @@ export function failedText(failed: Failed, query: ReportQuery, command: string):
         : exportCopy.uploadFailed(failed.code);
     case 'dm_failed':
       return chartCopy.uploadFailed(failed.code);
+    case 'slack_busy':
+      return errorCopy.slackBusy(failed.retryAfterMs);
     case 'restarting':
       return exportCopy.restarting(query);
   }

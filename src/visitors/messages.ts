@@ -112,7 +112,17 @@ export const errorCopy = {
   notInChannel:
     'I can’t post in this conversation because the app is not a member. Invite it with `/invite @Mintlify` (or your app’s name) and try again.',
   postFailed: (code: string) => `I couldn’t post to this conversation (${inlineCode(code, 60)}). Please try again.`,
+  // Slack's 429 (`slack-busy.ts`): the work is done after its Retry-After, or, when Slack stays busy, asked again.
+  slackBusyLater: (retryAfterMs: number) =>
+    `Slack is busy in this conversation right now, so this will be posted in about ${seconds(retryAfterMs)}.`,
+  slackBusy: (retryAfterMs: number) =>
+    `Slack is still busy in this conversation and did not take the post. Please try again in about ${seconds(retryAfterMs)}.`,
 };
+
+function seconds(ms: number): string {
+  const n = Math.max(1, Math.ceil(ms / 1000));
+  return n === 1 ? '1 second' : `${n} seconds`;
+}
 
 export const exportCopy = {
   filename: ({ from, to, project }: ReportQuery) => `visitors_${project ? `${project}_` : ''}${from}_${to}.csv`,

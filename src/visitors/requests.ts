@@ -18,6 +18,8 @@ export const ReportRequestSchema = z.object({
   /** The project it is about: the query's own, else the channel's. */
   project: z.string(),
   audience: AudienceSchema,
+  /** How many times Slack's 429 handed this work back to its lane (`slack-busy.ts`). */
+  slackBusy: z.number().int().min(1).optional(),
 });
 export type ReportRequest = z.infer<typeof ReportRequestSchema>;
 

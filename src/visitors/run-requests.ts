@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { type Message, notice } from '../slack/message.js';
 import type { Audience } from '../slack/reply.js';
+import type { Task } from '../task.js';
 import { type ReportMessages, reportMessages } from './blocks.js';
 import { sendChart, shareChart } from './chart/send.js';
 import { commandFor } from './date-range.js';
@@ -8,10 +9,13 @@ import { digestAnswer } from './digest/messages.js';
 import { manageDigest } from './digest/subscribe.js';
 import { exportVisitorsCsv } from './export.js';
 import { type Failed, failedText } from './failures.js';
+import { errorCopy } from './messages.js';
 import type { PageDeps } from './report/page.js';
 import { shareReport } from './report/share.js';
 import { type ReportResult, showReport } from './report/show.js';
-import { type DigestRequest, projectQuery, type ReportRequest } from './requests.js';
+import { type DigestRequest, projectQuery, type ReportRequest, type ReportRequestSchema } from './requests.js';
+import { handBack, SLACK_BUSY_TRIES } from './slack-busy.js';
+import { visitorsTasks } from './visitors-tasks.js';
 
 // The visitors' work after a door's ack, one function per kind of request (declared as tasks in
 // visitors-tasks.ts). Each runs its use case on the plain request the door made, then gives the person one answer;
@@ -41,7 +45,7 @@ export async function runTurnPage(deps: TaskDeps, request: ReportRequest): Promi
 
 /** The report posted in the conversation: the post speaks for itself, a failure is said privately. */
 export async function runShare(deps: TaskDeps, request: ReportRequest): Promise<void> {
-  await tell(deps, request.audience, ifFailed(request, await shareReport(deps, request)));
+  await answer(deps, visitorsTasks.share, request, await shareReport(deps, request));
 }
 
 /** The CSV uploaded in the conversation, with its progress message there. */
@@ -62,6 +66,29 @@ export async function runShareChart(deps: TaskDeps, request: ReportRequest): Pro
 /** `/visitors digest …`: shown, ended or set, and confirmed privately. */
 export async function runDigest(deps: TaskDeps, request: DigestRequest): Promise<void> {
   await tell(deps, request.audience, digestAnswer(await manageDigest(deps, request), deps.now()));
+}
+
+/**
+ * The person's answer to work that posts in their conversation: none when it was done. When Slack rate-limited the
+ * post (it did nothing), the same work goes back to its lane for Slack's Retry-After, and the person hears once that
+ * it is coming; still refused after `SLACK_BUSY_TRIES`, they hear when to try again.
+ */
+async function answer(
+  deps: TaskDeps,
+  task: Task<typeof ReportRequestSchema>,
+  request: ReportRequest,
+  result: { ok: true } | Failed,
+  chart = false,
+): Promise<void> {
+  if (!result.ok && result.reason === 'slack_busy') {
+    const tries = request.slackBusy ?? 0;
+    const again = { ...request, slackBusy: tries + 1 };
+    if (tries < SLACK_BUSY_TRIES && (await handBack(deps, task, again, result.retryAfterMs))) {
+      if (tries === 0) await tell(deps, request.audience, notice(errorCopy.slackBusyLater(result.retryAfterMs)));
+      return;
+    }
+  }
+  await tell(deps, request.audience, ifFailed(request, result, chart));
 }
 
 async function tell(deps: TaskDeps, audience: Audience, message: Message | undefined): Promise<void> {

@@ -224,6 +224,38 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
     expect(textOf(reply)).toContain('/invite');
   });
 
+  // Slack did nothing on a 429: the work goes back to its lane for Slack's Retry-After and is done then, once.
+  const inChannel = () => h.slack.messages.filter((m) => m.channel === CHANNEL_ID && !m.thread_ts);
+
+  it('Share to channel hit by a 429 is posted once after Retry-After, and the person hears it is coming', async () => {
+    h.slack.fail('chat.postMessage', { status: 429, retryAfterSec: 1 }, 1);
+    await click(ACTION_IDS.share, FIRST_WEEK_OF_NOVEMBER, 'share');
+    const note = textOf(await h.answer('share'));
+    expect(note).toContain('Slack is busy');
+    expect(note).toContain('about 1 second');
+    expect(note).not.toMatch(/slack_webapi|ratelimited|couldn’t post/);
+    await eventually(() => inChannel().length === 1, 5_000, 'the report posted');
+    const [limited, posted] = h.slack.callsTo('chat.postMessage');
+    expect((posted?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(900); // Retry-After: 1
+    expect(textOf(posted as SlackCall)).toContain(`Shared by <@${USER_ID}>`);
+    await settle(1_200);
+    expect(inChannel()).toHaveLength(1);
+    expect(h.answers('share')).toHaveLength(1);
+  });
+
+  it('Share to channel that Slack keeps rate-limiting says when to try again, never the SDK’s error code', async () => {
+    h.slack.fail('chat.postMessage', { status: 429, retryAfterSec: 1 }, 100);
+    await click(ACTION_IDS.share, FIRST_WEEK_OF_NOVEMBER, 'share');
+    const gaveUp = textOf(await h.answer('share', 1, 10_000));
+    expect(gaveUp).toContain('Slack is still busy');
+    expect(gaveUp).toContain('try again in about 1 second');
+    expect(gaveUp).not.toMatch(/slack_webapi|ratelimited|couldn’t post/);
+    await settle(1_200);
+    expect(h.answers('share')).toHaveLength(2);
+    expect(h.slack.callsTo('chat.postMessage')).toHaveLength(4); // the first try and three after Retry-After
+    expect(inChannel()).toHaveLength(0);
+  });
+
   it('Download CSV uploads every row of a multi-page range, with totals, in the progress thread', async () => {
     const reply = await report('2026-10-01..2026-11-20');
     await click(ACTION_IDS.csv, buttonValue(reply, ACTION_IDS.csv) ?? '');

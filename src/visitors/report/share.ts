@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { slackErrorCode } from '../../slack/errors.js';
+import { classifySlackError } from '../../slack/errors.js';
 import type { Message } from '../../slack/message.js';
 import { reportMessages } from '../blocks.js';
 import type { FailedFor } from '../failures.js';
@@ -7,7 +7,7 @@ import { projectQuery, type ReportRequest } from '../requests.js';
 import type { PageDeps } from './page.js';
 import { showReport } from './show.js';
 
-export type ShareResult = { ok: true } | FailedFor<'fetch_failed' | 'post_failed'>;
+export type ShareResult = { ok: true } | FailedFor<'fetch_failed' | 'post_failed' | 'slack_busy'>;
 
 /** Posts the report in the conversation it was asked in, saying who shared it: its rows as a data table, else as text. */
 export async function shareReport(deps: PageDeps & Pick<Deps, 'slack'>, request: ReportRequest): Promise<ShareResult> {
@@ -22,19 +22,19 @@ export async function shareReport(deps: PageDeps & Pick<Deps, 'slack'>, request:
   });
   const { channel } = audience;
   const post = (message: Message) =>
-    deps.slack.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false }).then(
-      () => undefined,
-      (error: unknown) => slackErrorCode(error),
-    );
-  let code = await post(table ?? text);
+    deps.slack.chat
+      .postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false })
+      .then(() => undefined, classifySlackError);
+  let failure = await post(table ?? text);
   // A workspace or client that does not draw the data table: the rows as text.
-  if (table && code === 'invalid_blocks') {
+  if (table && failure?.code === 'invalid_blocks') {
     deps.log.warn('visitors.report_as_text', { reason: 'refused', channel });
-    code = await post(text);
+    failure = await post(text);
   }
-  if (code) {
-    deps.log.warn('visitors.share_failed', { channel, code });
-    return { ok: false, reason: 'post_failed', code };
+  if (failure?.kind === 'rate_limited') return { ok: false, reason: 'slack_busy', retryAfterMs: failure.retryAfterMs };
+  if (failure) {
+    deps.log.warn('visitors.share_failed', { channel, code: failure.code });
+    return { ok: false, reason: 'post_failed', code: failure.code };
   }
   deps.log.info('visitors.shared', { user: audience.userId, channel, from: query.from, to: query.to });
   return { ok: true };
