@@ -7,18 +7,23 @@ import { toCsv } from './csv.js';
 import type { FailedFor } from './failures.js';
 import { exportCopy } from './messages.js';
 import { fetchPage, type PageDeps } from './report/page.js';
-import { type ProjectQuery, projectQuery, type ReportRequest } from './requests.js';
+import { type ProgressEdit, type ProjectQuery, projectQuery, type ReportRequest } from './requests.js';
+import { handBack, retryAfterOf } from './slack-busy.js';
+import { visitorsTasks } from './visitors-tasks.js';
 
 export const EXPORT_MAX_ROWS = 20_000;
 /** The progress message is edited after every this many pages (and at the end). */
 export const PROGRESS_EVERY_PAGES = 4;
 const EXPORT_LEASE_MS = 10 * 60_000;
+/** How long the progress message's last edit is tried again while Slack rate-limits it. */
+const FINISH_FOR_MS = 10 * 60_000;
 
-type ExportDeps = PageDeps & Pick<Deps, 'slack' | 'instanceId' | 'stopping'>;
+type FinishDeps = Pick<Deps, 'slack' | 'log' | 'now' | 'lanes' | 'workspace'>;
+type ExportDeps = PageDeps & FinishDeps & Pick<Deps, 'instanceId' | 'stopping'>;
 
 export type ExportResult =
   | { ok: true; rows: number; capped: boolean; fileId?: string }
-  | FailedFor<'busy' | 'post_failed' | 'fetch_failed' | 'upload_failed' | 'restarting'>;
+  | FailedFor<'busy' | 'post_failed' | 'slack_busy' | 'fetch_failed' | 'upload_failed' | 'restarting'>;
 
 interface Rows {
   rows: PageVisitors[];
@@ -48,14 +53,15 @@ async function exportWithProgress(deps: ExportDeps, query: ProjectQuery, audienc
   const fields = { channel: audience.channel, from: query.from, to: query.to };
   const progress = await postProgress(deps, fields, exportCopy.progress(query, audience.userId, 0));
   if (!progress.ok) {
-    deps.log.warn('visitors.export_post_failed', { ...fields, code: progress.code });
+    if (progress.reason === 'post_failed')
+      deps.log.warn('visitors.export_post_failed', { ...fields, code: progress.code });
     return progress;
   }
   const fetched = await fetchRows(deps, query, (rows) =>
     progress.edit(exportCopy.progress(query, audience.userId, rows)),
   );
   if (!fetched.ok) {
-    await progress.edit(fetched.reason === 'restarting' ? exportCopy.restarting(query) : exportCopy.failed(query));
+    await progress.finish(fetched.reason === 'restarting' ? exportCopy.restarting(query) : exportCopy.failed(query));
     return fetched;
   }
   const { rows, totals, capped } = fetched;
@@ -73,15 +79,18 @@ async function exportWithProgress(deps: ExportDeps, query: ProjectQuery, audienc
   } catch (error) {
     const code = slackErrorCode(error);
     deps.log.warn('visitors.export_upload_failed', { ...fields, code });
-    await progress.edit(exportCopy.failed(query));
+    await progress.finish(exportCopy.failed(query));
     return { ok: false, reason: 'upload_failed', code };
   }
-  await progress.edit(exportCopy.done(query, audience.userId, rows.length, capped));
+  await progress.finish(exportCopy.done(query, audience.userId, rows.length, capped));
   deps.log.info('visitors.export', { ...fields, rows: rows.length, capped });
   return { ok: true, rows: rows.length, capped, ...(fileId && { fileId }) };
 }
 
-/** The channel message that shows the export's progress, and a way to edit it (failed edits are only logged). */
+/**
+ * The channel message that shows the export's progress, with a way to edit it (a failed edit is only logged: the next
+ * one follows) and to `finish` it. Slack's 429 on the post comes back as `slack_busy`: nothing was posted.
+ */
 async function postProgress(deps: ExportDeps, fields: { channel: string; from: string; to: string }, text: string) {
   const { channel } = fields;
   try {
@@ -95,9 +104,29 @@ async function postProgress(deps: ExportDeps, fields: { channel: string; from: s
         deps.log.warn('visitors.export_update_failed', { ...fields, code: slackErrorCode(error) });
       }
     };
-    return { ok: true as const, ts, edit };
+    const finish = (text: string) => finishProgress(deps, { channel, ts, text, since: deps.now() });
+    return { ok: true as const, ts, edit, finish };
   } catch (error) {
+    const retryAfterMs = retryAfterOf(error);
+    if (retryAfterMs !== undefined) return { ok: false as const, reason: 'slack_busy' as const, retryAfterMs };
     return { ok: false as const, reason: 'post_failed' as const, code: slackErrorCode(error) };
+  }
+}
+
+/**
+ * The progress message's last word ("done", "did not finish"), which must not be lost to Slack's 429: the edit goes
+ * back to a lane for Slack's Retry-After, again while Slack asks (up to FINISH_FOR_MS). Other failures are logged.
+ */
+export async function finishProgress(deps: FinishDeps, edit: ProgressEdit): Promise<void> {
+  const { channel, ts, text } = edit;
+  try {
+    await deps.slack.chat.update({ channel, ts, text });
+  } catch (error) {
+    const retryAfterMs = retryAfterOf(error);
+    const inTime = deps.now() - edit.since < FINISH_FOR_MS;
+    if (retryAfterMs !== undefined && inTime && (await handBack(deps, visitorsTasks.finishExport, edit, retryAfterMs)))
+      return;
+    deps.log.warn('visitors.export_update_failed', { channel, ts, code: slackErrorCode(error) });
   }
 }
 

@@ -28,6 +28,15 @@ export function projectQuery({ query, project }: ReportRequest): ProjectQuery {
   return { ...query, project };
 }
 
+/** An export's progress message and its last words, whose edit Slack's 429 put off since `since` (ms). */
+export const ProgressEditSchema = z.object({
+  channel: z.string(),
+  ts: z.string(),
+  text: z.string(),
+  since: z.number(),
+});
+export type ProgressEdit = z.infer<typeof ProgressEditSchema>;
+
 /** `/visitors digest …` once understood: show, end or set this conversation's digest of `project`. */
 export const DigestRequestSchema = z.object({
   command: z.discriminatedUnion('kind', [

@@ -50,7 +50,7 @@ export async function runShare(deps: TaskDeps, request: ReportRequest): Promise<
 
 /** The CSV uploaded in the conversation, with its progress message there. */
 export async function runExport(deps: TaskDeps, request: ReportRequest): Promise<void> {
-  await tell(deps, request.audience, ifFailed(request, await exportVisitorsCsv(deps, request)));
+  await answer(deps, visitorsTasks.export, request, await exportVisitorsCsv(deps, request));
 }
 
 /** The chart in the reply, drawn by Slack (or its picture in the person's DM), with a button to share it. */

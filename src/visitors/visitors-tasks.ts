@@ -4,7 +4,7 @@ import { defineTask, TASK_MAX_AGE_MINUTES, type Unavailable } from '../task.js';
 import { commandFor } from './date-range.js';
 import { digestUnavailable } from './digest/messages.js';
 import { errorCopy } from './messages.js';
-import { DigestRequestSchema, ReportRequestSchema, ScheduledDigestSchema } from './requests.js';
+import { DigestRequestSchema, ProgressEditSchema, ReportRequestSchema, ScheduledDigestSchema } from './requests.js';
 
 // What the visitors' doors (and digest schedulers) hand on: each task's kind, lane and data (`requests.ts`);
 // `visitors-work.ts` says what runs each. When a report's work is not done (see `Unavailable`), the person gets
@@ -47,6 +47,8 @@ export const visitorsTasks = {
   }),
   // Charts and exports make dozens of requests each: lanes of their own, never delaying reports or the agent.
   export: report('visitors.export', 'exports'),
+  /** An export's last edit that Slack's 429 put off: one quick call, so on the reports lane, not behind exports. */
+  finishExport: defineTask({ kind: 'visitors.finish_export', lane: 'reports', schema: ProgressEditSchema }),
   chart: report('visitors.chart', 'charts', true),
   shareChart: report('visitors.share_chart', 'charts', true),
 };

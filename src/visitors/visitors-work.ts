@@ -2,6 +2,7 @@ import { runs } from '../task.js';
 import { scheduledDigestMissed } from './digest/deliver.js';
 import { VISITORS_DIGEST } from './digest/kind.js';
 import { runScheduledDigest } from './digest/send.js';
+import { finishProgress } from './export.js';
 import { runChart, runDigest, runExport, runReport, runShare, runShareChart, runTurnPage } from './run-requests.js';
 import { visitorsTasks } from './visitors-tasks.js';
 
@@ -16,6 +17,7 @@ export const visitorsWork = [
   runs(visitorsTasks.digest, runDigest),
   runs({ ...visitorsTasks.scheduledDigest, unavailable: scheduledDigestMissed(VISITORS_DIGEST) }, runScheduledDigest),
   runs(visitorsTasks.export, runExport),
+  runs(visitorsTasks.finishExport, finishProgress),
   runs(visitorsTasks.chart, runChart),
   runs(visitorsTasks.shareChart, runShareChart),
 ];

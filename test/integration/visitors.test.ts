@@ -256,6 +256,44 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
     expect(inChannel()).toHaveLength(0);
   });
 
+  it('Download CSV whose final edit is rate-limited still ends saying it is done, once Retry-After has passed', async () => {
+    const done = (args: { text?: unknown }) => String(args.text).includes('CSV in the thread');
+    h.slack.fail('chat.update', { status: 429, retryAfterSec: 1 }, 1, done);
+    await click(ACTION_IDS.csv, FIRST_WEEK_OF_NOVEMBER);
+    await eventually(() => h.slack.callsTo('files.completeUploadExternal')[0], 10_000, 'upload');
+    await eventually(() => done(inChannel()[0] ?? {}), 5_000, 'the progress message says done');
+    const [limited, edited] = h.slack.callsTo('chat.update').filter((c) => done(c.args));
+    expect((edited?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(900);
+    await settle(1_200);
+    expect(h.slack.callsTo('chat.update').filter((c) => done(c.args))).toHaveLength(2);
+    expect(h.slack.callsTo('files.completeUploadExternal')).toHaveLength(1);
+    expect(inChannel()).toHaveLength(1);
+    expect(h.answers('act')).toHaveLength(0); // the message speaks for itself
+  });
+
+  it('Download CSV that did not finish says so however many times Slack rate-limits that last edit', async () => {
+    h.sim.injectFault({ kind: 'status', status: 503, count: Number.POSITIVE_INFINITY });
+    const failed = (args: { text?: unknown }) => String(args.text).includes('did not finish');
+    h.slack.fail('chat.update', { status: 429, retryAfterSec: 1 }, 4, failed);
+    await click(ACTION_IDS.csv, FIRST_WEEK_OF_NOVEMBER);
+    expect(textOf(await h.answer('act'))).toContain('try again'); // the service's failure, said privately
+    await eventually(() => failed(inChannel()[0] ?? {}), 10_000, 'the progress message says it did not finish');
+    expect(h.slack.callsTo('chat.update').filter((c) => failed(c.args))).toHaveLength(5);
+  });
+
+  it('Download CSV whose progress message is rate-limited starts once Retry-After has passed', async () => {
+    h.slack.fail('chat.postMessage', { status: 429, retryAfterSec: 1 }, 1);
+    await click(ACTION_IDS.csv, FIRST_WEEK_OF_NOVEMBER);
+    const note = textOf(await h.answer('act'));
+    expect(note).toContain('Slack is busy');
+    expect(note).not.toMatch(/slack_webapi|ratelimited|couldn’t post/);
+    await eventually(() => String(inChannel()[0]?.text).includes('CSV in the thread'), 10_000, 'the export done');
+    await settle(1_200);
+    expect(inChannel()).toHaveLength(1);
+    expect(h.slack.callsTo('files.completeUploadExternal')).toHaveLength(1);
+    expect(h.answers('act')).toHaveLength(1);
+  });
+
   it('Download CSV uploads every row of a multi-page range, with totals, in the progress thread', async () => {
     const reply = await report('2026-10-01..2026-11-20');
     await click(ACTION_IDS.csv, buttonValue(reply, ACTION_IDS.csv) ?? '');

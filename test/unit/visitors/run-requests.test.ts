@@ -157,7 +157,7 @@ describe('the visitors’ tasks: the use case, then one answer to the person', (
 });
 
 describe('their lanes', () => {
-  it('runs reports, pages, shares and digest commands in the reports lane, the rest in lanes of their own', () => {
+  it('runs reports, pages, shares, digest commands and an export’s put-off last edit in the reports lane, the rest in lanes of their own', () => {
     const lanes = Object.fromEntries(Object.values(visitorsTasks).map((task) => [task.kind, task.lane]));
     expect(lanes).toEqual({
       'visitors.report': 'reports',
@@ -166,6 +166,7 @@ describe('their lanes', () => {
       'visitors.digest': 'reports',
       'visitors.scheduled_digest': 'digests',
       'visitors.export': 'exports',
+      'visitors.finish_export': 'reports',
       'visitors.chart': 'charts',
       'visitors.share_chart': 'charts',
     });
