@@ -60,7 +60,7 @@ export async function runChart(deps: TaskDeps, request: ReportRequest): Promise<
 
 /** The chart uploaded in the conversation (the share button under a sent chart). */
 export async function runShareChart(deps: TaskDeps, request: ReportRequest): Promise<void> {
-  await tell(deps, request.audience, ifFailed(request, await shareChart(deps, request), true));
+  await answer(deps, visitorsTasks.shareChart, request, await shareChart(deps, request), true);
 }
 
 /** `/visitors digest …`: shown, ended or set, and confirmed privately. */

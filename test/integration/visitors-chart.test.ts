@@ -6,6 +6,7 @@ import { postInteraction } from '../fakes/signed-request.js';
 import { blockAction, CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
+import { settle } from '../support/steps.js';
 import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 
 const VISITORS_PATH = `/v1/analytics/${TEST_PROJECT_ID}/visitors`;
@@ -158,6 +159,22 @@ describe.each(storeKinds)('/visitors changes and charts ($label)', (store) => {
     expect(blockOf(refused as SlackCall, 'data_visualization')).toBeDefined();
     expect(h.app.logs()).toContain('"event":"visitors.chart_post_failed","code":"invalid_blocks"');
     expect(h.answers('share')).toHaveLength(0);
+  });
+
+  it('Share chart to channel hit by a 429 is posted once after Retry-After, and the person hears it is coming', async () => {
+    h.slack.fail('chat.postMessage', { status: 429, retryAfterSec: 1 }, 1);
+    const value = JSON.stringify({ from: day(-9), to: day(-2), limit: 10, offset: 0 });
+    expect((await click(ACTION_IDS.shareChart, value, 'share')).status).toBe(200);
+    const note = text(await reply('share'));
+    expect(note).toContain('Slack is busy');
+    expect(note).not.toMatch(/slack_webapi|ratelimited|couldn’t post/);
+    await eventually(() => h.slack.messages.some((m) => m.channel === CHANNEL_ID), 10_000, 'the chart shared');
+    const [limited, posted] = h.slack.callsTo('chat.postMessage');
+    expect((posted?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(900);
+    expect(blockOf(posted as SlackCall, 'data_visualization')).toBeDefined();
+    await settle(1_200);
+    expect(h.slack.messages.filter((m) => m.channel === CHANNEL_ID)).toHaveLength(1);
+    expect(h.answers('share')).toHaveLength(1);
   });
 
   it('a chart the bot cannot share in the channel says how to invite it', async () => {

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { ServiceFailure } from '../../mintlify/failure.js';
 import type { PageVisitors } from '../../mintlify/schemas.js';
-import { slackErrorCode } from '../../slack/errors.js';
+import { classifySlackError, slackErrorCode } from '../../slack/errors.js';
 import { section } from '../../slack/message.js';
 import { shareFile } from '../../slack/upload.js';
 import { pagesTable } from '../data-table.js';
@@ -95,7 +95,9 @@ export async function uploadChart(
   }
 }
 
-export type ChartPost = { ok: true; as: 'blocks' | 'picture' } | FailedFor<'fetch_failed' | 'post_failed'>;
+export type ChartPost =
+  | { ok: true; as: 'blocks' | 'picture' }
+  | FailedFor<'fetch_failed' | 'post_failed' | 'slack_busy'>;
 
 /** Where a chart is posted for everyone: the channel, who asked, the message's words and the PNG's comment. */
 export interface ChartPlace {
@@ -110,7 +112,8 @@ export interface ChartPlace {
 /**
  * A trend in a channel (a shared chart, a digest's): drawn by Slack as a chart message (with its pages as a data
  * table when given) when it can, else its PNG uploaded there: more than 20 points, or a workspace that refuses the
- * blocks with `invalid_blocks`. Any other refusal (not in the channel, archived) is the answer.
+ * blocks with `invalid_blocks`. Any other refusal (not in the channel, archived) is the answer; Slack's 429 on the post
+ * is `slack_busy` (nothing posted).
  */
 export async function postChartIn(
   deps: PageDeps & Pick<Deps, 'slack'>,
@@ -128,9 +131,11 @@ export async function postChartIn(
       await deps.slack.chat.postMessage({ channel: where.channel, text: where.text, blocks });
       return { ok: true, as: 'blocks' };
     } catch (error) {
-      const code = slackErrorCode(error);
-      deps.log.warn('visitors.chart_post_failed', { code });
-      if (code !== 'invalid_blocks') return { ok: false, reason: 'post_failed', code };
+      const failure = classifySlackError(error);
+      deps.log.warn('visitors.chart_post_failed', { code: failure.code });
+      if (failure.kind === 'rate_limited')
+        return { ok: false, reason: 'slack_busy', retryAfterMs: failure.retryAfterMs };
+      if (failure.code !== 'invalid_blocks') return { ok: false, reason: 'post_failed', code: failure.code };
     }
   } else deps.log.info('visitors.chart_as_picture', { reason: 'limits', points: fetched.trend.points.length });
   const chart = await drawChart(deps, project, query, fetched.trend);

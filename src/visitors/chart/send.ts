@@ -11,7 +11,7 @@ import { fetchTrend, type Trend } from './trend.js';
 type ChartDeps = PageDeps & Pick<Deps, 'slack' | 'replies'>;
 
 export type SendChartResult = { ok: true } | FailedFor<'fetch_failed' | 'dm_failed'>;
-export type ShareChartResult = { ok: true } | FailedFor<'fetch_failed' | 'post_failed'>;
+export type ShareChartResult = { ok: true } | FailedFor<'fetch_failed' | 'post_failed' | 'slack_busy'>;
 
 /**
  * The chart for the person who asked, drawn by Slack in the reply itself (a line chart and the top pages as a data
