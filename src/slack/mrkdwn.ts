@@ -72,6 +72,11 @@ export function neutralise(text: string): string {
   return text.replace(/\r\n?/g, '\n').replace(BIDI_CONTROLS, '\uFFFD').replace(CONTROLS, '\uFFFD');
 }
 
+/** Service text that must stay on one line (a path, a URL): neutralised, each run of line breaks one space. */
+export function oneLine(text: string): string {
+  return neutralise(text).replace(/\s*[\n\u2028\u2029]+\s*/g, ' ');
+}
+
 /**
  * The one place user text is made safe for Slack mrkdwn: control and bidirectional characters neutralised
  * (`neutralise`), mrkdwn's control characters escaped and broadcast mentions (`<!channel>`, `<!here>`,
