@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { ServiceFailure } from '../mintlify/failure.js';
 import { slackErrorCode } from '../slack/errors.js';
+import { keys } from '../store/keys.js';
 import { csvLine, formatRange, serviceWindow } from '../visitors/index.js';
 import { type LoadDeps, loadFeedback, loadSearches } from './load.js';
 import type { InsightsRequest } from './requests.js';
@@ -10,11 +11,14 @@ import type { InsightsRequest } from './requests.js';
 
 /** The service's pages an export walks at most (searches: 100 terms each; conversations: 1,000 each). */
 export const EXPORT_MAX_PAGES = 20;
+/** How long an export's lease holds should its process die mid-export (released as soon as it ends). */
+const EXPORT_LEASE_MS = 10 * 60_000;
 const LINE_END = '\r\n';
 
-type ExportDeps = LoadDeps & Pick<Deps, 'slack'>;
+export type ExportDeps = LoadDeps & Pick<Deps, 'slack' | 'store' | 'instanceId'>;
 export type ExportResult =
   | { ok: true; rows: number }
+  | { ok: false; reason: 'busy' }
   | { ok: false; reason: 'fetch_failed'; failure: ServiceFailure }
   | { ok: false; reason: 'upload_failed'; code: string };
 type Lines =
@@ -70,8 +74,23 @@ async function questionLines(deps: LoadDeps, request: InsightsRequest): Promise<
   return { ok: true, lines };
 }
 
-/** Every row of the view's range as one CSV, uploaded where it was asked, with who asked for it. */
+/**
+ * Every row of the view's range as one CSV, uploaded where it was asked, with who asked for it. One export of a
+ * view's range runs in a conversation at a time, across replicas: a second click while it runs is `busy`.
+ */
 export async function exportInsightsCsv(deps: ExportDeps, request: InsightsRequest): Promise<ExportResult> {
+  const { view, query, project, audience } = request;
+  const lease = keys.insightsExport(project, audience.channel, view, query.from, query.to, query.tz);
+  if (!(await deps.store.claims.claim(lease, deps.instanceId, EXPORT_LEASE_MS))) return { ok: false, reason: 'busy' };
+  try {
+    return await exportCsv(deps, request);
+  } finally {
+    // the store guard counts the failure; the lease lapses by its TTL.
+    await deps.store.claims.release(lease, deps.instanceId).catch(() => {});
+  }
+}
+
+async function exportCsv(deps: ExportDeps, request: InsightsRequest): Promise<ExportResult> {
   const { view, query, project, audience } = request;
   const read = view === 'searches' ? searchLines : view === 'questions' ? questionLines : feedbackLines;
   const fetched = await read(deps, request);

@@ -1,8 +1,8 @@
 import type { ServiceFailure } from '../mintlify/failure.js';
 import { type Message, notice } from '../slack/message.js';
 import { inlineCode, plainText } from '../slack/mrkdwn.js';
-import { UNKNOWN_PROJECT } from '../visitors/index.js';
-import type { InsightsPage } from './requests.js';
+import { formatRange, UNKNOWN_PROJECT } from '../visitors/index.js';
+import type { InsightsPage, View } from './requests.js';
 import { MAX_ROWS } from './rows.js';
 
 /** Every sentence `/insights` and Draft a fix say to people. */
@@ -26,6 +26,8 @@ export const insightsCopy = {
   next: 'Next →',
   csv: 'Download CSV',
   exported: 'The CSV is uploading in this conversation.',
+  busy: (view: View, { from, to }: { from: string; to: string }) =>
+    `A CSV export of \`${COMMAND} ${view}\` for ${formatRange(from, to)} is already running here. The file will appear in this conversation when it is ready.`,
   uploadFailed: (code: string) =>
     `Slack refused the CSV upload (${code}). If I am not in this conversation, invite me and try again.`,
   none: {

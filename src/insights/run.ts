@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { type Message, notice } from '../slack/message.js';
 import { buildDigest, buildView, type ViewData } from './blocks.js';
-import { exportInsightsCsv } from './export.js';
+import { type ExportDeps, exportInsightsCsv } from './export.js';
 import {
   type LoadDeps,
   type Loaded,
@@ -32,13 +32,15 @@ export async function runInsightsPage(deps: TaskDeps, request: InsightsRequest):
 }
 
 /** Download CSV: every row of the range uploaded in the conversation; a failure is said privately. */
-export async function runInsightsExport(deps: TaskDeps & Pick<Deps, 'slack'>, request: InsightsRequest): Promise<void> {
+export async function runInsightsExport(deps: TaskDeps & ExportDeps, request: InsightsRequest): Promise<void> {
   const result = await exportInsightsCsv(deps, request);
   if (result.ok) return;
   const message =
-    result.reason === 'upload_failed'
-      ? notice(insightsCopy.uploadFailed(result.code))
-      : failureText(result.failure, commandOf(request));
+    result.reason === 'busy'
+      ? notice(insightsCopy.busy(request.view, request.query))
+      : result.reason === 'upload_failed'
+        ? notice(insightsCopy.uploadFailed(result.code))
+        : failureText(result.failure, commandOf(request));
   await deps.replies.privately(request.audience, message);
 }
 

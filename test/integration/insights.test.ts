@@ -3,6 +3,7 @@ import type { SlackCall } from '../fakes/fake-slack-api.js';
 import { buttonClick, buttonsIn, CHANNEL_ID, interaction, type RenderedButton, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
+import { settle } from '../support/steps.js';
 import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 import { uploadedText } from '../support/uploads.js';
 
@@ -124,6 +125,29 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     expect(lines.some((line) => line.includes('How do I rotate an API key without downtime?'))).toBe(true);
     const turns = queriesTo('assistant').filter((q) => q.limit === '1000');
     expect(turns[0]).toMatchObject({ dateFrom: '2026-06-01', dateTo: '2026-11-28' });
+  });
+
+  it('Download CSV clicked twice: one upload; the second click hears privately that the export is running', async () => {
+    const list = await insights('questions 2026-06-01..2026-11-27 top 2', 'qu');
+    const [csv] = buttons(list, 'insights.csv');
+    if (!csv) throw new Error('no Download CSV');
+    const uploads = () => h.slack.callsTo('files.completeUploadExternal');
+    // The first export's first read takes a while, so the second click comes while it runs.
+    h.sim.injectFault({ kind: 'slow', delayMs: 1_000, count: 1, match: { operation: 'assistant' } });
+    const twice = ['csv-1', 'csv-2'].map((id) =>
+      h.interact(buttonClick(csv, { ephemeral: true, responseUrl: h.slack.responseUrl(id) })),
+    );
+    await Promise.all(twice);
+    const busy = await eventually(() => [...h.answers('csv-1'), ...h.answers('csv-2')][0], 5_000, 'busy');
+    expect(text(busy)).toContain(
+      'A CSV export of `/insights questions` for 1 Jun – 27 Nov 2026 is already running here',
+    );
+    await eventually(() => uploads()[0], 10_000, 'upload');
+    await settle(500);
+    expect(uploads()).toHaveLength(1);
+    // Once it is done, the range can be exported again.
+    await h.interact(buttonClick(csv, { ephemeral: true, responseUrl: h.slack.responseUrl('csv-3') }));
+    await eventually(() => uploads()[1], 10_000, 'second upload');
   });
 
   it('Draft a fix → modal → submit: a job whose instruction carries the evidence as quoted data, tracked to its PR', async () => {
