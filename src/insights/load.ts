@@ -179,6 +179,45 @@ export async function loadQuestions(
   return { ok: true, value: { groups, next: next || undefined } };
 }
 
+/** The most of the service's pages (1,000 conversations each) a digest reads for its range's questions. */
+export const RANGE_QUESTION_PAGES = 20;
+const CONVERSATIONS_PAGE_MAX = 1000;
+
+export interface RangeQuestions {
+  groups: QuestionGroup[];
+  /** Conversations read when the range had more than `RANGE_QUESTION_PAGES` pages (the rest are not counted). */
+  cutAt: number | undefined;
+}
+
+/** Every unanswered question of the range, grouped, walking the service's cursor up to `RANGE_QUESTION_PAGES` pages. */
+export async function loadRangeQuestions(
+  deps: LoadDeps,
+  project: string,
+  query: ReportQuery,
+): Promise<Loaded<RangeQuestions>> {
+  const unanswered: Conversation[] = [];
+  let read = 0;
+  let cursor: string | undefined;
+  for (let page = 0; page < RANGE_QUESTION_PAGES; page++) {
+    const result = unwrap(
+      deps,
+      project,
+      await deps.mintlify.getConversations(project, {
+        ...serviceWindow(query),
+        limit: CONVERSATIONS_PAGE_MAX,
+        ...(cursor && { cursor }),
+      }),
+    );
+    if (!result.ok) return result;
+    read += result.value.conversations.length;
+    unanswered.push(...result.value.conversations.filter((turn) => turn.resolutionStatus === 'unanswered'));
+    cursor = (result.value.hasMore && result.value.nextCursor) || undefined;
+    if (!cursor) return { ok: true, value: { groups: group(unanswered), cutAt: undefined } };
+  }
+  deps.log.info('insights.questions_cut', { project, read });
+  return { ok: true, value: { groups: group(unanswered), cutAt: read } };
+}
+
 function group(turns: Conversation[]): QuestionGroup[] {
   const byKey = new Map<string, QuestionGroup>();
   for (const turn of turns) {

@@ -103,4 +103,41 @@ describe.each(storeKinds)('/insights digest ($label)', (store) => {
     await settle(EVERY_MS * 4);
     expect(digestPosts()).toHaveLength(posts);
   });
+
+  it('reads the week’s conversations past the service’s first page: unanswered ones on a later page count', async () => {
+    const app = await h.boot();
+    await digest(app, 'weekly');
+    // The service's first page holds only answered turns and says there are more (a cursor past every turn of the
+    // week, so the next page is the simulator's own week).
+    const after = '7ZZZZZZZZZZZZZZZZZZZZZZZZZ';
+    const answered = Array.from({ length: 100 }, (_, i) => ({
+      id: `01KAB${String(i).padStart(21, '0')}`,
+      timestamp: '2026-11-22T12:00:00.000Z',
+      query: `How do I do thing ${i}?`,
+      response: 'Like so.',
+      responseType: 'answer',
+      sources: [],
+      resolutionStatus: 'answered',
+      queryCategory: null,
+      pageUrl: null,
+    }));
+    h.sim.injectFault({
+      kind: 'not-json',
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ conversations: answered, nextCursor: after, hasMore: true }),
+      count: 1,
+      match: { operation: 'assistant' },
+    });
+    time = Date.parse('2026-11-23T09:00:05Z');
+    const post = await eventually(() => digestPosts()[0], 10_000, 'the insights digest');
+    const drafts = buttonsIn(post.args.blocks).filter(({ button }) => button.action_id === 'insights.draft');
+    expect(drafts.map(({ button }) => decodeEvidence(button.value)?.kind)).toContain('questions');
+    expect(JSON.stringify(post.args.blocks)).not.toContain('The assistant answered every question');
+    const asked = h.sim.requests.filter((r) => r.path.endsWith('/assistant')).map((r) => r.query);
+    expect(asked.slice(0, 2)).toEqual([
+      { dateFrom: '2026-11-16', dateTo: '2026-11-23', limit: '1000' },
+      { dateFrom: '2026-11-16', dateTo: '2026-11-23', limit: '1000', cursor: after },
+    ]);
+  });
 });

@@ -1,9 +1,9 @@
 import type { types } from '@slack/bolt';
 import { type Message, section } from '../../slack/message.js';
 import { plainLabel } from '../../slack/mrkdwn.js';
-import { type DayRange, formatRange } from '../../visitors/index.js';
+import { type DayRange, formatCount, formatRange } from '../../visitors/index.js';
 import { feedbackRow, questionRow, searchRow } from '../fix-rows.js';
-import type { FeedbackView, PageRow, QuestionGroup, QuestionsView, SearchesView } from '../load.js';
+import type { FeedbackView, PageRow, QuestionGroup, RangeQuestions, SearchesView } from '../load.js';
 import { COMMAND } from '../messages.js';
 
 // The insights digest's message: of a week's feedback, searches and questions, the three fixes readers need most,
@@ -18,6 +18,8 @@ export interface Fixes {
   search: SearchRow | undefined;
   /** The unanswered question most readers asked. */
   question: QuestionGroup | undefined;
+  /** Conversations read when the week had more than the digest reads (`RangeQuestions.cutAt`). */
+  questionsCutAt: number | undefined;
 }
 
 /** The first item with the highest score (the service's order breaks ties). */
@@ -27,12 +29,13 @@ function best<T>(items: readonly T[], score: (item: T) => number): T | undefined
   return found;
 }
 
-export function pickFixes(feedback: FeedbackView, searches: SearchesView, questions: QuestionsView): Fixes {
+export function pickFixes(feedback: FeedbackView, searches: SearchesView, questions: RangeQuestions): Fixes {
   const noClicks = searches.rows.filter((row) => row.clicked === null || row.ctr === 0);
   return {
     page: best(feedback.rows, (page) => page.thumbsDown + page.comments.length),
     search: best(noClicks.length ? noClicks : searches.rows, (row) => row.hits),
     question: best(questions.groups, (group) => group.count),
+    questionsCutAt: questions.cutAt,
   };
 }
 
@@ -41,6 +44,10 @@ const LABELS = {
   search: ['Top search with no clicks', 'Every search led readers to a result they clicked.'],
   question: ['Most-asked unanswered question', 'The assistant answered every question.'],
 } as const;
+
+/** No unanswered question, when the digest read only part of the week's conversations: not "every question". */
+const noneAmong = (read: number) =>
+  `No unanswered question among the first ${formatCount(read)} conversations Mintlify listed for the week (it had more).`;
 
 function label(text: string): types.ContextBlock {
   return { type: 'context', elements: [{ type: 'mrkdwn', text: `*${text}*` }] };
@@ -61,7 +68,8 @@ export function fixesMessage(
   const blocks: types.KnownBlock[] = [{ type: 'header', text: { type: 'plain_text', text: plainLabel(title, 150) } }];
   for (const part of ['page', 'search', 'question'] as const) {
     const [name, none] = LABELS[part];
-    blocks.push(label(name), rows[part] ?? section(none));
+    const cut = part === 'question' && fixes.questionsCutAt !== undefined;
+    blocks.push(label(name), rows[part] ?? section(cut ? noneAmong(fixes.questionsCutAt ?? 0) : none));
   }
   blocks.push({
     type: 'context',

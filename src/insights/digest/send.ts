@@ -9,7 +9,7 @@ import {
   digestPeriod,
   type Subscription,
 } from '../../visitors/index.js';
-import { type LoadDeps, loadFeedback, loadQuestions, loadStrugglingSearches } from '../load.js';
+import { type LoadDeps, loadFeedback, loadRangeQuestions, loadStrugglingSearches } from '../load.js';
 import { MAX_ROWS } from '../rows.js';
 import { fixesMessage, pickFixes } from './fixes.js';
 import { INSIGHTS_DIGEST } from './kind.js';
@@ -34,7 +34,7 @@ export async function sendInsightsDigest(
   const [feedback, searches, questions] = await Promise.all([
     loadFeedback(deps, project, query),
     loadStrugglingSearches(deps, project, query, MAX_ROWS),
-    loadQuestions(deps, project, query),
+    loadRangeQuestions(deps, project, query),
   ]);
   if (!feedback.ok || !searches.ok || !questions.ok) {
     deps.log.warn('insights.digest_failed', { ...fields, reason: 'service' });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { buildView } from '../../../src/insights/blocks.js';
-import { type LoadDeps, loadFeedback, loadStrugglingSearches } from '../../../src/insights/load.js';
+import {
+  type LoadDeps,
+  loadFeedback,
+  loadRangeQuestions,
+  loadStrugglingSearches,
+  RANGE_QUESTION_PAGES,
+} from '../../../src/insights/load.js';
 import { failureText } from '../../../src/insights/messages.js';
 import { showInsights } from '../../../src/insights/run.js';
 import type { FeedbackByPageResponse } from '../../../src/mintlify/analytics-schemas.js';
@@ -155,5 +161,42 @@ describe('what /insights says when the service fails', () => {
     expect(lost).not.toContain('try again');
     const refused = failureText({ code: 'refused', message: 'x'.repeat(5000), details: [] }, '/insights 7d');
     expect(JSON.stringify(refused).length).toBeLessThan(1000);
+  });
+});
+
+describe('a range’s questions (the digest)', () => {
+  /** A service whose every page holds one unanswered turn and says there are more. */
+  function endless(asked: unknown[]): LoadDeps {
+    const turn = (n: number) => ({
+      id: `01KAB${String(n).padStart(21, '0')}`,
+      timestamp: '2026-11-22T12:00:00.000Z',
+      query: 'How do I rotate a key?',
+      response: '',
+      sources: [],
+      resolutionStatus: 'unanswered',
+      queryCategory: 'Keys',
+      pageUrl: null,
+    });
+    const mintlify = {
+      getConversations: async (project: string, query: unknown) => {
+        asked.push(query);
+        const value = { conversations: [turn(asked.length)], nextCursor: '01KA0000000000000000000000', hasMore: true };
+        return { ok: true, project, value };
+      },
+    };
+    return { mintlify: mintlify as unknown as LoadDeps['mintlify'], log: captureLogs().log, now: () => 0 };
+  }
+
+  it('walks the service’s cursor, 1,000 a page, up to its bound, and says where it stopped', async () => {
+    const asked: unknown[] = [];
+    const loaded = await loadRangeQuestions(endless(asked), 'proj_1', QUERY);
+    if (!loaded.ok) throw new Error('expected the questions');
+    expect(asked).toHaveLength(RANGE_QUESTION_PAGES);
+    expect(asked[0]).toEqual({ dateFrom: '2026-11-01', dateTo: '2026-11-29', limit: 1000 });
+    expect(asked[1]).toMatchObject({ cursor: '01KA0000000000000000000000' });
+    expect(loaded.value.cutAt).toBe(RANGE_QUESTION_PAGES);
+    expect(loaded.value.groups).toEqual([
+      { topic: 'Keys', questions: ['How do I rotate a key?'], count: RANGE_QUESTION_PAGES, sources: [] },
+    ]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fixesMessage, pickFixes } from '../../../../src/insights/digest/fixes.js';
 import { decodeEvidence } from '../../../../src/insights/evidence.js';
-import type { FeedbackView, PageRow, QuestionsView, SearchesView } from '../../../../src/insights/load.js';
+import type { FeedbackView, PageRow, RangeQuestions, SearchesView } from '../../../../src/insights/load.js';
 
 const page = (path: string, thumbsDown: number, comments: string[] = []): PageRow => ({
   path,
@@ -25,7 +25,7 @@ const searches = (rows: SearchesView['rows']): SearchesView => ({
   totalSearches: 100,
   nextCursor: undefined,
 });
-const questions = (groups: QuestionsView['groups']): QuestionsView => ({ groups, next: undefined });
+const questions = (groups: RangeQuestions['groups'], cutAt?: number): RangeQuestions => ({ groups, cutAt });
 const group = (topic: string, count: number) => ({ topic, count, questions: [`How do I ${topic}?`], sources: [] });
 
 const SHOWN = {
@@ -90,5 +90,16 @@ describe('fixesMessage', () => {
     expect(text).toContain('No page was rated down this week.');
     expect(text).toContain('Every search led readers to a result they clicked.');
     expect(message.text).toContain('1 fix readers need');
+  });
+
+  it('says how many conversations it read when the week had more than it reads and none was unanswered', () => {
+    const all = JSON.stringify(fixesMessage(pickFixes(feedback([]), searches([]), questions([])), SHOWN).blocks);
+    expect(all).toContain('The assistant answered every question.');
+    const cut = fixesMessage(pickFixes(feedback([]), searches([]), questions([], 20_000)), SHOWN);
+    const text = JSON.stringify(cut.blocks);
+    expect(text).not.toContain('The assistant answered every question.');
+    expect(text).toContain(
+      'No unanswered question among the first 20,000 conversations Mintlify listed for the week (it had more).',
+    );
   });
 });
