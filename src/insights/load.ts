@@ -1,3 +1,4 @@
+import type { Projects } from '../config/projects.js';
 import type { Deps } from '../deps.js';
 import {
   type Conversation,
@@ -7,10 +8,11 @@ import {
 } from '../mintlify/analytics-schemas.js';
 import { describeFailure, type ServiceFailure, type ServiceResult } from '../mintlify/failure.js';
 import { comparisonCut, previousPeriod, type ReportQuery, serviceWindow } from '../visitors/index.js';
+import { pagePathOf } from './page-path.js';
 
 // Reading what readers said from the service, one use case per view. Never throws: a failure comes back as a value.
 
-export type LoadDeps = Pick<Deps, 'mintlify' | 'log' | 'now'>;
+export type LoadDeps = Pick<Deps, 'mintlify' | 'log' | 'now'> & { projects: Pick<Projects, 'docsUrls'> };
 export type Loaded<T> = { ok: true; value: T } | { ok: false; failure: ServiceFailure };
 
 /** Feedback comments are read through this many of the service's pages (100 entries each) at most. */
@@ -82,7 +84,8 @@ async function commentsByPath(
       deps.log.warn('insights.comments_unavailable', { project, failure: result.failure.code, pages: page });
       break;
     }
-    for (const entry of result.value.feedback) addComment(found, entry, paths);
+    for (const entry of result.value.feedback)
+      addComment(found, { ...entry, path: pagePathOf(entry.path, project, deps.projects.docsUrls) }, paths);
     cursor = result.value.nextCursor ?? undefined;
     if (!cursor || !result.value.hasMore) break;
   }

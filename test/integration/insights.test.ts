@@ -57,6 +57,19 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     expect(text(second)).not.toContain('*1.*');
   });
 
+  it('feedback: readers’ comments stay under their page when the service names it by URL', async () => {
+    const asPaths = await insights('feedback 2026-06-01..2026-11-27 top 20', 'fb-paths');
+    expect(text(asPaths)).toContain(INJECTION);
+    h.sim.injectFault({
+      kind: 'feedback',
+      pathAs: 'url',
+      count: Number.POSITIVE_INFINITY,
+      match: { operation: 'feedback' },
+    });
+    const asUrls = await insights('feedback 2026-06-01..2026-11-27 top 20', 'fb-urls');
+    expect(text(asUrls)).toEqual(text(asPaths));
+  });
+
   it('searches and questions: the service pages through its own cursors', async () => {
     const searches = await insights('searches 90d top 4', 'se');
     expect(text(searches)).toContain('clicked instead');

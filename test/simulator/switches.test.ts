@@ -134,6 +134,22 @@ describe('switches a test sets over HTTP', () => {
     expect((await get(id)).status).toBe(200);
   });
 
+  it('writes feedback entries’ paths as their pages’ URLs, as the documents allow, for as many answers as asked', async () => {
+    const path = '/v1/analytics/proj_1/feedback?dateFrom=2025-05-01&dateTo=2025-06-01&limit=20';
+    const paths = async () => {
+      const answer = await call(sim().url, 'GET', path);
+      expectDocumented('feedback', answer);
+      return (answer.json as { feedback: { path: string }[] }).feedback.map((entry) => entry.path);
+    };
+    const plain = await paths();
+    expect(plain.length).toBeGreaterThan(0);
+    await setSwitch({ kind: 'feedback', pathAs: 'url', match: { operation: 'feedback' } });
+    expect(await paths()).toEqual(plain.map((p) => `https://docs.example.com${p}`));
+    expect(await paths()).toEqual(plain);
+    const byPage = await call(sim().url, 'GET', '/v1/analytics/proj_1/feedback/by-page?dateFrom=2025-05-01');
+    expect(JSON.stringify(byPage.json)).not.toContain('https://');
+  });
+
   it.each([
     { kind: 'job', keep: ['title'] },
     { kind: 'job', set: { prLink: 'not a url' } },
@@ -144,6 +160,7 @@ describe('switches a test sets over HTTP', () => {
     { kind: 'not-json', status: 100 },
     { kind: 'reset', match: { operation: 'delete' } },
     { kind: 'slow', delayMs: 10, count: 0 },
+    { kind: 'feedback', pathAs: 'path' },
   ])('refuses a switch the documents would not allow or that is misspelt: %j', async (body) => {
     const answer = await call(sim().url, 'POST', '/__sim/faults', body, {});
     expect(answer.status).toBe(400);

@@ -13,6 +13,8 @@ export interface Context {
   body: string;
   /** Answers with a job, reshaped when a `job` switch is pending for this request. */
   sendJob(status: number, job: SimulatedJob): void;
+  /** Whether a `feedback` switch is pending for this request (it is then used up): paths are written as URLs. */
+  pathsAsUrls(): boolean;
 }
 
 export interface Route {

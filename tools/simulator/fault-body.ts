@@ -45,6 +45,7 @@ const FaultBodySchema = z.discriminatedUnion('kind', [
     set: AgentJobSchema.extend({ status: z.string().optional() }).optional(),
     whenStatus: z.string().optional(),
   }),
+  z.strictObject({ kind: z.literal('feedback'), pathAs: z.literal('url') }),
 ]);
 
 export function parseFaultBody(body: unknown): { fault: Fault } | { error: string } {

@@ -21,8 +21,10 @@ export interface JobShape {
 }
 
 /**
- * `count` is how many matching requests get the fault; `Infinity` is allowed. All but `slow` and `job` replace
- * the answer; `slow` delays it; `job` reshapes a successful job answer (create, get, follow-up).
+ * `count` is how many matching requests get the fault; `Infinity` is allowed. All but `slow`, `job` and `feedback`
+ * replace the answer; `slow` delays it; `job` reshapes a successful job answer (create, get, follow-up);
+ * `feedback` writes each entry's path of a feedback answer as the page's URL ("the path or URL to the source
+ * document", as the documents allow).
  */
 export type Fault = { count: number; match?: FaultMatch } & (
   | { kind: 'status'; status: number; error?: string }
@@ -32,7 +34,11 @@ export type Fault = { count: number; match?: FaultMatch } & (
   | { kind: 'reset' }
   | { kind: 'not-json'; status: number; body: string; contentType: string }
   | ({ kind: 'job' } & JobShape)
+  | { kind: 'feedback'; pathAs: 'url' }
 );
+
+/** The switches that reshape an answer rather than replace or delay it. */
+export const reshapes = (fault: Fault) => fault.kind === 'job' || fault.kind === 'feedback';
 
 export interface FaultTarget {
   method: string;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Route, SimulatorCounts } from './api-routes.js';
 import { FEEDBACK_SOURCES, FEEDBACK_STATUSES, INSIGHT_LIMITS, ULID } from './insights-contract.js';
 import type { InsightsDataSet } from './insights-data.js';
+import { DOCS_ORIGIN } from './insights-seed.js';
 import { dateWindow, instant } from './visitors-query.js';
 import { send } from './wire.js';
 
@@ -93,15 +94,18 @@ export function insightsRoutes({
       method: 'GET',
       pattern: path('feedback'),
       operation: 'feedback',
-      handle: ({ res, query }) => {
+      handle: ({ res, query, pathsAsUrls }) => {
         const q = parse(res, 'feedback', query, now());
         if (!q) return;
         const offset = offsetOf(q.cursor);
         const all = filtered(q);
         const hasMore = offset + q.limit < all.length;
+        const urls = pathsAsUrls();
         counts.insights += 1;
         send(res, 200, {
-          feedback: all.slice(offset, offset + q.limit),
+          feedback: all
+            .slice(offset, offset + q.limit)
+            .map((entry) => (urls ? { ...entry, path: `${DOCS_ORIGIN}${entry.path}` } : entry)),
           nextCursor: hasMore ? `o${offset + q.limit}` : null,
           hasMore,
         });

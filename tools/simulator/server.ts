@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { apiRoutes, type Route, type SimulatorCounts } from './api-routes.js';
 import { controlRoutes } from './control-routes.js';
-import { type Fault, FaultQueue, type FaultTarget, shapeJob } from './faults.js';
+import { type Fault, FaultQueue, type FaultTarget, reshapes, shapeJob } from './faults.js';
 import { InsightsDataSet } from './insights-data.js';
 import { insightsRoutes } from './insights-routes.js';
 import { type JobOutcome, type ScriptedEnd, type SimulatedJob, SimulatedJobs } from './jobs.js';
@@ -133,12 +133,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       const shape = faults.take(target, (f) => f.kind === 'job' && (!f.whenStatus || f.whenStatus === job.status));
       send(res, status, shape?.kind === 'job' ? shapeJob(job, shape) : job);
     };
-    found.route.handle({ res, params: found.params, query: url.searchParams, body, sendJob });
+    const pathsAsUrls = () => faults.take(target, (f) => f.kind === 'feedback') !== undefined;
+    found.route.handle({ res, params: found.params, query: url.searchParams, body, sendJob, pathsAsUrls });
   }
 
   /** Applies the first pending fault that replaces or delays this answer; true when it answered. */
   async function answeredByFault(req: IncomingMessage, res: ServerResponse, target: FaultTarget): Promise<boolean> {
-    const fault = faults.take(target, (f) => f.kind !== 'job');
+    const fault = faults.take(target, (f) => !reshapes(f));
     switch (fault?.kind) {
       case 'reset':
         req.socket.destroy();

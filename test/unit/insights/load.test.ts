@@ -32,7 +32,12 @@ function deps(
     },
     getFeedback: async (project: string) => ({ ok: true, project, value: { feedback: [], hasMore: false } }),
   };
-  return { mintlify: mintlify as unknown as LoadDeps['mintlify'], log: captureLogs().log, now: () => now };
+  return {
+    mintlify: mintlify as unknown as LoadDeps['mintlify'],
+    log: captureLogs().log,
+    now: () => now,
+    projects: { docsUrls: {} },
+  };
 }
 
 describe('feedback by page beyond the service’s first 100 pages', () => {
@@ -131,6 +136,7 @@ describe('the digest’s searches', () => {
     } as unknown as LoadDeps['mintlify'],
     log: captureLogs().log,
     now: () => Date.parse('2026-12-01T00:00:00Z'),
+    projects: { docsUrls: {} },
   };
   const audience = { userId: 'U1', channel: 'C1', responseUrl: 'https://hooks.slack.invalid/1' };
 
@@ -184,7 +190,12 @@ describe('a range’s questions (the digest)', () => {
         return { ok: true, project, value };
       },
     };
-    return { mintlify: mintlify as unknown as LoadDeps['mintlify'], log: captureLogs().log, now: () => 0 };
+    return {
+      mintlify: mintlify as unknown as LoadDeps['mintlify'],
+      log: captureLogs().log,
+      now: () => 0,
+      projects: { docsUrls: {} },
+    };
   }
 
   it('walks the service’s cursor, 1,000 a page, up to its bound, and says where it stopped', async () => {
