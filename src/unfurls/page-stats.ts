@@ -75,7 +75,7 @@ async function findPage(
 
 /**
  * The page's thumbs up and down in the range, from the service's feedback by page (its first 100 pages: the
- * endpoint has no cursor); `undefined` when the page has none there or the service did not answer (logged).
+ * endpoint has no cursor); `undefined` when no reader rated it there or the service did not answer (logged).
  */
 async function findRatings(
   deps: PageDeps,
@@ -92,5 +92,6 @@ async function findRatings(
     return undefined;
   }
   const page = result.value.feedback.find((row) => row.path === path);
-  return page && { up: page.thumbsUp, down: page.thumbsDown };
+  // A page with only code-snippet feedback is listed with no thumbs: not rated.
+  return page && page.thumbsUp + page.thumbsDown > 0 ? { up: page.thumbsUp, down: page.thumbsDown } : undefined;
 }

@@ -4,7 +4,7 @@ import { viewSubmission } from '../fixtures/conversation.js';
 import { buttonClick, buttonsIn, CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
-import { eventually, TEST_API_KEY, TEST_PROJECT_ID } from '../support/test-app.js';
+import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 
 /** The docs site of the test project: its domain is the manifest's `unfurl_domains` entry. */
 const DOCS = 'https://docs.example.com';
@@ -20,14 +20,20 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
   const unfurlCalls = () => h.slack.callsTo('chat.unfurl');
   const serviceCalls = () => h.sim.requests.filter((r) => r.path.startsWith(ANALYTICS)).length;
 
-  /** The simulator's own answer to the feedback-by-page request the app made (read after the app's). */
-  async function ratingsServed(path: string) {
-    const asked = h.sim.requests.find((r) => r.path === `${ANALYTICS}/feedback/by-page`);
-    expect(asked?.query).toMatchObject({ limit: '100' });
-    const url = `${h.sim.url}${asked?.path}?${new URLSearchParams(asked?.query)}`;
-    const res = await fetch(url, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
-    const body = (await res.json()) as { feedback: { path: string; thumbsUp: number; thumbsDown: number }[] };
-    return body.feedback.find((row) => row.path === path);
+  /**
+   * The service's next feedback by page lists these pages (the simulator's seed rates a page on some weeks only,
+   * and the test runs on today's).
+   */
+  function ratingsServed(feedback: { path: string; thumbsUp: number; thumbsDown: number; code: number }[]) {
+    const rows = feedback.map((row) => ({ ...row, total: row.thumbsUp + row.thumbsDown + row.code }));
+    h.sim.injectFault({
+      kind: 'not-json',
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ feedback: rows, hasMore: false }),
+      count: 1,
+      match: { operation: 'feedback-by-page' },
+    });
   }
 
   /** A person pastes `typed` in the channel; Slack delivers the message and, for a docs domain, link_shared. */
@@ -45,6 +51,7 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
 
   it('unfurls a docs link with its human and AI visitors, their change and Update this page, once per 10 min', async () => {
     const url = `${DOCS}/quickstart`;
+    ratingsServed([{ path: '/quickstart', thumbsUp: 12, thumbsDown: 3, code: 1 }]);
     const said = await paste(`Have you read ${url} lately?`);
     const attachment = (await unfurled(0))[url];
     const text = JSON.stringify(attachment);
@@ -61,15 +68,24 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     // What Slack keeps on the message is what the app sent for the link_shared it got.
     const share = h.slack.tenant().linkShares.find((s) => s.messageTs === said.ts);
     expect(share?.unfurls[url]).toEqual(attachment);
-    const ratings = await ratingsServed('/quickstart');
-    expect(ratings, 'the simulator’s seed rates the quickstart').toBeDefined();
-    expect(text).toContain(`👍 *${ratings?.thumbsUp}*  👎 *${ratings?.thumbsDown}*`);
+    const rated = h.sim.requests.find((r) => r.path === `${ANALYTICS}/feedback/by-page`);
+    expect(rated?.query).toMatchObject({ limit: '100' });
+    expect(text).toContain('👍 *12*  👎 *3*');
     const asked = serviceCalls();
     expect(asked).toBeGreaterThanOrEqual(3); // visitors of the last 7 days and the 7 before, and the ratings
 
     await paste(`Again: ${url}`);
     expect((await unfurled(1))[url]).toEqual(attachment);
     expect(serviceCalls()).toBe(asked);
+  });
+
+  it('shows no ratings for a page nobody rated up or down in the week (only code-snippet feedback)', async () => {
+    const url = `${DOCS}/quickstart`;
+    ratingsServed([{ path: '/quickstart', thumbsUp: 0, thumbsDown: 0, code: 2 }]);
+    await paste(url);
+    const text = JSON.stringify((await unfurled(0))[url]);
+    expect(text).toContain('Human visitors');
+    expect(text).not.toContain("Readers' ratings");
   });
 
   it('unfurls a docs link still in the composer, by its unfurl_id', async () => {
