@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { USER_ID } from '../fixtures/slack.js';
+import { draftButton } from '../../src/insights/index.js';
+import { buttonClick, type RenderedButton, USER_ID } from '../fixtures/slack.js';
 import { type Harness, useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { settle } from '../support/steps.js';
@@ -58,6 +59,20 @@ describe.each(storeKinds)('Slack Connect, over signed HTTP ($label)', (store) =>
     expect(session()).toBe('processing');
     expect((await h.jobOf(PARTNERS, rootTs)).jobId).toBe(jobId);
     expect((await h.app.app.deps.store.jobs.get({ project: TEST_PROJECT_ID, jobId }))?.ended).toBeNull();
+  });
+
+  it('a person of another organisation pressing Draft a fix hears why, as /agent tells them', async () => {
+    await h.boot();
+    // The button as a docs link's Update this page or an insights digest's row carries it in #partners.
+    const evidence = { kind: 'page', project: TEST_PROJECT_ID, from: '2026-11-16', to: '2026-11-22' } as const;
+    const button = draftButton({ ...evidence, path: '/quickstart', thumbsDown: 2, thumbsUp: 1, comments: [] });
+    const click = buttonClick(button as RenderedButton, { channel: PARTNERS });
+    await h.interact({ ...click, user: { id: DAVE, username: 'dave', team_id: INITECH }, channel: { id: PARTNERS } });
+    const opened = await eventually(() => h.slack.callsTo('views.open')[0], 5_000, 'the notice');
+    const shown = JSON.stringify(opened.args.view);
+    expect(shown).toContain('you are from another organisation');
+    expect(shown).not.toContain('Ask your workspace admin to add you or this channel');
+    expect(h.creates()).toHaveLength(0);
   });
 
   it('with AGENT_ALLOW_EXTERNAL=true, they start and steer jobs; a guest follows the allow-lists like a member', async () => {

@@ -51,9 +51,10 @@ export async function draftButton(deps: ButtonDeps, { ack, action, body, context
     deps.log.warn('insights.bad_button_value', { action: action.action_id, user: body.user.id });
     return deps.replies.privately(audience, notice(errorText.forgedButton));
   }
-  const view: types.ModalView = accessOf(context).allowed
+  const verdict = accessOf(context);
+  const view: types.ModalView = verdict.allowed
     ? draftModal({ channel, evidence }, deps.projects.all)
-    : noticeModal(agentErrors.notAllowed().text);
+    : noticeModal(agentErrors.notAllowed(undefined, verdict.reason === 'external').text);
   try {
     await deps.slack.views.open({ trigger_id: body.trigger_id, view });
   } catch (error) {
