@@ -128,7 +128,7 @@ describe.each(storeKinds)('a follow-up the service takes up a moment later ($lab
     const { jobId, rootTs } = await h.startJob('Document the webhooks');
     h.sim.endJob(jobId, { status: 'failed' });
     await eventually(() => posts(rootTs, 'The agent job failed') === 1, 5_000, 'the failure');
-    await h.deliver(threadReply(rootTs, { text: 'Try again, the page is docs/webhooks.mdx' }));
+    await h.deliver(threadReply(rootTs, { text: 'Try again, the page is the webhooks one' }));
     await eventually(() => h.sim.getJob(jobId)?.status === 'active', 5_000, 'the service took the follow-up up');
     await sleep(500);
     expect(posts(rootTs, 'The agent job failed')).toBe(1);
