@@ -21,10 +21,21 @@ export function formatElapsed(ms: number): string {
   return `${Math.floor(minutes / 60)}h ${minutes % 60}m`;
 }
 
-function sourceLine(record: JobRecord): string | undefined {
+/**
+ * How many characters of what the service names a job's root shows: the contract bounds none of these strings, and
+ * a status line over Slack's 3,000 characters is refused (`invalid_blocks`) on every refresh.
+ */
+export const SHOWN_CHARS = { source: 200, model: 80, status: 40 } as const;
+
+/** `repository@ref` as the job works on it (a GitHub repository by its name alone); undefined without one. */
+export function sourceOf(record: JobRecord): string | undefined {
   const repo = record.repository ? record.repository.replace(/^https:\/\/github\.com\//, '') : undefined;
-  if (!repo) return undefined;
-  return inlineCode(`${repo}${record.ref ? `@${record.ref}` : ''}`, 200);
+  return repo ? `${repo}${record.ref ? `@${record.ref}` : ''}` : undefined;
+}
+
+function sourceLine(record: JobRecord): string | undefined {
+  const source = sourceOf(record);
+  return source ? inlineCode(source, SHOWN_CHARS.source) : undefined;
 }
 
 type RootState = EndedKind | 'working' | 'starting' | 'unknown';
@@ -96,13 +107,13 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
   if (record) {
     if (state === 'working') {
       // A status the bot does not know is shown as the service sent it: the person can read what it means.
-      if (!isKnownStatus(record.status)) parts.push(`Mintlify says ${inlineCode(record.status, 40)}`);
+      if (!isKnownStatus(record.status)) parts.push(`Mintlify says ${inlineCode(record.status, SHOWN_CHARS.status)}`);
       parts.push(`${formatElapsed((options.now ?? Date.now()) - record.roundStartedAtMs)} elapsed`);
     }
     parts.push(`job ${inlineCode(record.jobId)}`);
     const source = sourceLine(record);
     if (source) parts.push(source);
-    if (record.model) parts.push(escapeMrkdwn(record.model));
+    if (record.model) parts.push(inlineCode(record.model, SHOWN_CHARS.model));
   }
   const steer = options.steer ?? 'reply';
   const hint = !record ? undefined : record.ended ? ENDED_HINTS[record.ended]?.(steer) : rootHint(steer);

@@ -2,7 +2,7 @@ import type { types } from '@slack/bolt';
 import { isKnownStatus } from '../mintlify/schemas.js';
 import type { MessageBlock } from '../slack/data-blocks.js';
 import type { Message } from '../slack/message.js';
-import { safeUrl } from '../slack/mrkdwn.js';
+import { plainLabel, safeUrl } from '../slack/mrkdwn.js';
 import type { EndedKind, JobRecord } from '../store/jobs.js';
 import {
   formatElapsed,
@@ -11,7 +11,9 @@ import {
   type PendingJob,
   type RootOptions,
   rootMessage,
+  SHOWN_CHARS,
   type Steer,
+  sourceOf,
   steerVerb,
 } from './job-messages.js';
 
@@ -42,16 +44,19 @@ const WHY: Partial<Record<EndedKind, (how: string) => string>> = {
 
 function createdTask(record: JobRecord | undefined): PlanTask {
   if (!record) return { id: 'created', title: 'Creating the job', status: 'in_progress' };
-  const repo = record.repository?.replace(/^https:\/\/github\.com\//, '');
-  const where = repo ? ` on ${repo}${record.ref ? `@${record.ref}` : ''}` : '';
-  return { id: 'created', title: `Created${where}${record.model ? ` with ${record.model}` : ''}`, status: 'complete' };
+  const source = sourceOf(record);
+  const where = source ? ` on ${plainLabel(source, SHOWN_CHARS.source)}` : '';
+  const model = record.model ? ` with ${plainLabel(record.model, SHOWN_CHARS.model)}` : '';
+  return { id: 'created', title: `Created${where}${model}`, status: 'complete' };
 }
 
 function workingTask(record: JobRecord | undefined, now: number, steer: Steer): PlanTask {
   if (!record) return { id: 'working', title: 'Agent working', status: 'pending' };
   if (!record.ended) {
     const title = `Agent working · ${formatElapsed(now - record.roundStartedAtMs)} elapsed`;
-    const said = isKnownStatus(record.status) ? undefined : `Mintlify says ${record.status}`;
+    const said = isKnownStatus(record.status)
+      ? undefined
+      : `Mintlify says ${plainLabel(record.status, SHOWN_CHARS.status)}`;
     return { id: 'working', title, status: 'in_progress', ...(said && { details: said }) };
   }
   if (FINISHED.has(record.ended)) return { id: 'working', title: 'Agent finished', status: 'complete' };

@@ -183,6 +183,18 @@ export function agentJobs(store: StoreKind): void {
     expect(h.app.logs()).not.toContain(TEST_API_KEY);
   });
 
+  it('keeps the root up to date when the service names a model too long to show (the contract sets no limit)', async () => {
+    const model = 'm'.repeat(3_100);
+    h.sim.injectFault({ kind: 'job', set: { model }, count: 1, match: { method: 'POST' } });
+    h.sim.injectFault({ kind: 'job', set: { model }, count: Number.POSITIVE_INFINITY, match: { method: 'GET' } });
+    const { jobId, rootTs } = await h.startJob('Document the webhooks endpoint');
+    // What Slack kept (a refused update is recorded as a call too).
+    const root = () => JSON.stringify(h.slack.messages.find((m) => m.ts === rootTs)?.blocks);
+    await eventually(() => root().includes(`${'m'.repeat(79)}…`), 5_000, 'the root naming the job');
+    h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/42' });
+    await eventually(() => root().includes('Pull request ready'), 5_000, 'the root marked');
+  });
+
   describe('thread replies', () => {
     it('sends a reply as exactly one follow-up, with 👀 then ✅, even when Slack redelivers it', async () => {
       const { rootTs } = await h.startJob('Document the webhooks endpoint');

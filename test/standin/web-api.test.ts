@@ -92,6 +92,21 @@ describe('Slack stand-in: Web API', () => {
     expect(ok.ok).toBe(true);
   });
 
+  it('refuses a context element over 3,000 characters with invalid_blocks, on a post and on an update', async () => {
+    const context = (text: string) => [{ type: 'context', elements: [{ type: 'mrkdwn', text }] }] as never;
+    const over = context('x'.repeat(3_001));
+    const refused = { data: { error: 'invalid_blocks', errors: [expect.stringContaining('/blocks/0/elements/0')] } };
+    await expect(client.chat.postMessage({ channel: 'C123DOCS', text: 't', blocks: over })).rejects.toMatchObject(
+      refused,
+    );
+    const ts = await postRoot('root');
+    await expect(client.chat.update({ channel: 'C123DOCS', ts, text: 't', blocks: over })).rejects.toMatchObject(
+      refused,
+    );
+    const ok = await client.chat.update({ channel: 'C123DOCS', ts, text: 't', blocks: context('x'.repeat(3_000)) });
+    expect(ok.ok).toBe(true);
+  });
+
   it('takes a file the way files.uploadV2 sends it and shares it in the thread', async () => {
     const root = await postRoot('report');
     await client.files.uploadV2({

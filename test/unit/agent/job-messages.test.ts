@@ -7,6 +7,7 @@ import {
   trackingStoppedMessage,
   undeliveredNote,
 } from '../../../src/agent/job-messages.js';
+import { blockKitProblems } from '../../../tools/slack-standin/index.js';
 import { jobRecord } from '../../fixtures/job.js';
 import { expectToContainAll } from '../../support/expect.js';
 
@@ -24,6 +25,20 @@ describe('rootMessage', () => {
   it('shows elapsed time, job id, repository@ref and model while working', () => {
     const m = allText(rootMessage(record, { now: 3 * 60_000 }));
     expectToContainAll(m, ['3m elapsed', 'job `job_1`', 'acme/docs@mintlify/agent-1', 'Reply in this thread']);
+  });
+
+  it('caps what the service names (model, repository, ref, status): a long one cannot make Slack refuse the root', () => {
+    const long = jobRecord({
+      model: 'm'.repeat(3_100),
+      repository: `https://github.com/acme/${'r'.repeat(3_000)}`,
+      ref: 'b'.repeat(3_000),
+      status: 's'.repeat(3_000),
+    });
+    const m = rootMessage(long, { now: 0 });
+    expect(blockKitProblems(m.blocks)).toEqual([]);
+    const line = JSON.stringify(m.blocks?.[1]);
+    expect(line).toContain(`\`${'m'.repeat(79)}…\``);
+    expect(line.length).toBeLessThan(1_000);
   });
 
   it('trims a long prompt to a readable length', () => {

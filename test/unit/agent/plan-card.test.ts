@@ -36,6 +36,19 @@ describe('planTasks: a job’s phases as tasks', () => {
     expect(failed.map((t) => t.id)).toEqual(['created', 'working']);
     expect(failed[1]).toMatchObject({ status: 'error', title: 'Failed', details: expect.stringContaining('failed') });
   });
+  it('caps what the service names (model, repository, ref, status) in the titles and details of its tasks', () => {
+    const long = {
+      ...record,
+      model: 'm'.repeat(3_100),
+      repository: `https://github.com/acme/${'r'.repeat(3_000)}`,
+      ref: 'b'.repeat(3_000),
+      status: 's'.repeat(3_000),
+    };
+    const [created, working] = planTasks(long, 0);
+    expect(created?.title.length).toBeLessThan(400);
+    expect(created?.title).toContain(` with ${'m'.repeat(79)}…`);
+    expect(working?.details?.length).toBeLessThan(100);
+  });
 });
 
 describe('planCardMessage: the card as one message', () => {
