@@ -54,7 +54,8 @@ function serviceAnswer(
     case 'refused':
       return errors.invalid(prompt, failure.message);
     case 'not_found':
-      return errors.jobGone(prompt);
+      // A create's path names only the project; a follow-up's names the job too.
+      return op === 'create' ? errors.projectUnknown(project, prompt) : errors.jobGone(prompt);
     case 'unavailable':
       if (!failure.ambiguous) return errors.unavailable(prompt);
       return op === 'create' ? errors.maybeStarted(prompt, failure) : errors.maybeDelivered(prompt, failure);

@@ -138,6 +138,11 @@ export const errors = {
       `:no_entry: The Mintlify app is misconfigured: the API key for project ${inlineCode(project)} was refused. Ask the admin who installed it to check its key.`,
       prompt,
     ),
+  projectUnknown: (project: string, prompt: string): Message =>
+    withPrompt(
+      `:no_entry: Mintlify does not know project ${inlineCode(project)}, so nothing was started. Ask the admin who installed the app to check its project id and configuration.`,
+      prompt,
+    ),
   invalid: (prompt: string, serviceMessage: string): Message =>
     withPrompt(`:warning: Mintlify refused the instruction: ${escapeMrkdwn(serviceMessage)}`, prompt),
   storeUnavailable: (prompt: string): Message =>

@@ -2,7 +2,7 @@ import ky, { HTTPError, type KyInstance, type Options, TimeoutError } from 'ky';
 import type { z } from 'zod';
 import { type Logger, redact } from '../log.js';
 import { type AnalyticsCalls, analyticsCalls } from './analytics.js';
-import type { FailedResult, ServiceFailure, ServiceResult } from './failure.js';
+import { CREATE_JOB, type FailedResult, type ServiceFailure, type ServiceResult } from './failure.js';
 import { parseRetryAfterMs } from './retry-after.js';
 import {
   type AgentJob,
@@ -63,7 +63,7 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
   return {
     ...analyticsCalls(call, checked),
     async createJob(project, prompt) {
-      const op = { operation: 'create job', project };
+      const op = { operation: CREATE_JOB, project };
       const body = checked(op, PromptSchema, prompt);
       if (!body.ok) return body;
       // Never retried: a retried create could start a second agent.

@@ -56,18 +56,27 @@ export function describeFailure({ operation, project, failure }: FailedResult): 
   return `${operation} (project ${project}): ${what}`;
 }
 
-/** Logs a failed call at the level an operator needs: a refused key or an outage is theirs to act on. */
+/** `operation` of a job's creation (`client.ts`): a 404 there means Mintlify does not know the project. */
+export const CREATE_JOB = 'create job';
+
+/** What an operator has to fix when the failure is theirs: a refused key, or a project Mintlify does not know. */
+function adminHint({ operation, project, failure }: FailedResult): string | undefined {
+  if (failure.code === 'unauthorized') {
+    return `check MINTLIFY_API_KEY (or MINTLIFY_API_KEYS), the admin key of project ${project}`;
+  }
+  if (failure.code === 'not_found' && operation === CREATE_JOB) {
+    return `Mintlify does not know project ${project}: check the project id (MINTLIFY_PROJECT_ID, MINTLIFY_CHANNEL_PROJECTS, or the one given when Mintlify was connected)`;
+  }
+  return undefined;
+}
+
+/** Logs a failed call at the level an operator needs: a refused key, an unknown project or an outage is theirs to act on. */
 export function logFailure(log: Logger, event: string, failed: FailedResult): void {
   const { failure, project } = failed;
   const fields = { outcome: failure.code, project, error: describeFailure(failed) };
-  if (failure.code === 'unauthorized') {
-    log.error(event, {
-      ...fields,
-      hint: `check MINTLIFY_API_KEY (or MINTLIFY_API_KEYS), the admin key of project ${project}`,
-    });
-  } else {
-    log[failure.code === 'unavailable' ? 'error' : 'warn'](event, fields);
-  }
+  const hint = adminHint(failed);
+  if (hint) log.error(event, { ...fields, hint });
+  else log[failure.code === 'unavailable' ? 'error' : 'warn'](event, fields);
 }
 
 /** Whether the service may have done the work although it gave no answer (a create or follow-up may have run). */

@@ -183,6 +183,15 @@ export function agentJobs(store: StoreKind): void {
     expect(h.app.logs()).not.toContain(TEST_API_KEY);
   });
 
+  it('on 404 says Mintlify does not know the project, never that a follow-up was lost, and logs it for the admin', async () => {
+    h.sim.injectFault({ kind: 'status', status: 404, error: 'Project not found', count: 1, match: { method: 'POST' } });
+    const reply = await answerTo('Document the webhooks endpoint');
+    expect(reply.args.text).toContain(`Mintlify does not know project \`${TEST_PROJECT_ID}\``);
+    expect(reply.args.text).not.toContain('follow-up');
+    expect(h.app.logs()).toMatch(/"level":"error","event":"mintlify.create_job".*"outcome":"not_found"/);
+    expect(h.slack.callsTo('chat.delete')).toHaveLength(1);
+  });
+
   it('keeps the root up to date when the service names a model too long to show (the contract sets no limit)', async () => {
     const model = 'm'.repeat(3_100);
     h.sim.injectFault({ kind: 'job', set: { model }, count: 1, match: { method: 'POST' } });

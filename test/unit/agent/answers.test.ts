@@ -45,9 +45,9 @@ const SERVICE_FAILURES: [string, ServiceFailure, string, string][] = [
     'Mintlify refused the instruction: Prompt is &lt;too&gt; long',
   ],
   [
-    'not knowing the job',
-    { code: 'not_found', message: 'Job not found' },
-    'This job no longer exists on Mintlify',
+    'not knowing the project or the job (404)',
+    { code: 'not_found', message: 'Not found' },
+    'Mintlify does not know project `proj_test`, so nothing was started. Ask the admin who installed the app to check its project id and configuration.',
     'This job no longer exists on Mintlify, so the follow-up was not sent.',
   ],
   [
@@ -141,6 +141,16 @@ describe('the service failing', () => {
       expectToContainAll(followUpRefusalAnswer(service(failure), PROMPT, NOW).text, [followUpWords, ECHO]);
     },
   );
+});
+
+describe('a 404 on a create', () => {
+  // Failed before: worded as a follow-up to a vanished job ("so the follow-up was not sent") for a new job.
+  it('is never worded as a follow-up, and names the project escaped', () => {
+    const failed = { ok: false, operation: 'create job', project: 'proj_<a>&', failure: { code: 'not_found' } };
+    const answer = startRefusalAnswer({ code: 'service', failed } as StartRefusal, PROMPT, NOW).text;
+    expect(answer).not.toMatch(/follow-up|no longer exists/);
+    expectToContainAll(answer, ['Mintlify does not know project `proj_&lt;a&gt;&amp;`', ECHO]);
+  });
 });
 
 describe('an untracked start (the job runs; its thread could not be bound)', () => {
