@@ -1,7 +1,7 @@
 import type { FollowUps } from '../config/config.js';
 import type { ServiceFailure } from '../mintlify/failure.js';
 import type { Message } from '../slack/message.js';
-import { clipEscaped, escapeMrkdwn, inlineCode, plainText, quote, readerTime } from '../slack/mrkdwn.js';
+import { clipEscaped, inlineCode, plainText, quote, readerTime } from '../slack/mrkdwn.js';
 import { HOURLY_LIMIT } from './quota.js';
 
 type LostAnswerOf = Pick<Extract<ServiceFailure, { code: 'unavailable' }>, 'lost' | 'status'>;
@@ -77,10 +77,21 @@ const ECHO_MAX_CHARS = 30_000;
 /** Slack's limit on a message's text. */
 const TEXT_MAX_CHARS = 40_000;
 
-/** Echoes the user's text back, whole, so it is not lost when we could not act on it. */
+/** Room always left for the problem before the echo, however long the echo is once escaped. */
+const PROBLEM_MIN_CHARS = 1_000;
+/** How much of the service's own words a refusal shows: its `error` has no bound. */
+const SERVICE_MESSAGE_CHARS = 500;
+const ECHO_LABEL = '\n\nYour instruction, to copy and retry:\n';
+
+/**
+ * Echoes the user's text back, whole, so it is not lost when we could not act on it. When the problem and the echo
+ * do not fit in one message, the problem is cut, never the instruction: it is what the person needs to retry.
+ */
 function withPrompt(problem: string, prompt: string): Message {
-  const head = `${problem}\n\nYour instruction, to copy and retry:\n`;
-  return { text: `${head}${clipEscaped(quote(prompt, ECHO_MAX_CHARS), TEXT_MAX_CHARS - head.length)}` };
+  const echoMax = TEXT_MAX_CHARS - ECHO_LABEL.length - PROBLEM_MIN_CHARS;
+  const echo = clipEscaped(quote(prompt, ECHO_MAX_CHARS), echoMax);
+  const room = TEXT_MAX_CHARS - ECHO_LABEL.length - echo.length;
+  return { text: `${clipEscaped(problem, room)}${ECHO_LABEL}${echo}` };
 }
 
 export const errors = {
@@ -144,7 +155,10 @@ export const errors = {
       prompt,
     ),
   invalid: (prompt: string, serviceMessage: string): Message =>
-    withPrompt(`:warning: Mintlify refused the instruction: ${escapeMrkdwn(serviceMessage)}`, prompt),
+    withPrompt(
+      `:warning: Mintlify refused the instruction: ${plainText(serviceMessage, SERVICE_MESSAGE_CHARS)}`,
+      prompt,
+    ),
   storeUnavailable: (prompt: string): Message =>
     withPrompt(
       ':warning: My storage is unavailable right now, so I could not take this on. Try again shortly.',

@@ -192,6 +192,13 @@ export function agentJobs(store: StoreKind): void {
     expect(h.slack.callsTo('chat.delete')).toHaveLength(1);
   });
 
+  it('on 400 with a very long error still echoes the whole instruction, within Slack’s 40,000 characters', async () => {
+    h.sim.injectFault({ kind: 'status', status: 400, error: 'x'.repeat(45_000), count: 1, match: { method: 'POST' } });
+    const reply = await answerTo('Document the webhooks endpoint please');
+    expect(String(reply.args.text).length).toBeLessThanOrEqual(40_000);
+    expect(reply.args.text).toMatch(/Your instruction, to copy and retry:\n>Document the webhooks endpoint please$/);
+  });
+
   it('keeps the root up to date when the service names a model too long to show (the contract sets no limit)', async () => {
     const model = 'm'.repeat(3_100);
     h.sim.injectFault({ kind: 'job', set: { model }, count: 1, match: { method: 'POST' } });

@@ -34,6 +34,24 @@ describe('error replies', () => {
     expect(m.text.length).toBeLessThan(40_000);
   });
 
+  it('bound what the service said and echo the instruction whole after it', () => {
+    // Failed before: a 45,000-character refusal left the instruction a negative budget, so it was cut to "…".
+    const prompt = Array.from({ length: 4_000 }, (_, i) => `w${i}`).join(' ');
+    const m = errors.invalid(prompt, `Bad <input> ${'x'.repeat(45_000)}`);
+    expect(m.text.length).toBeLessThanOrEqual(40_000);
+    expect(m.text).toMatch(/^:warning: Mintlify refused the instruction: Bad &lt;input&gt; x+…\n\n/);
+    expect(m.text.indexOf('\n\nYour instruction')).toBeLessThan(600);
+    expect(m.text.endsWith(`Your instruction, to copy and retry:\n>${prompt}`)).toBe(true);
+  });
+
+  it('cut the problem, never the instruction, when both do not fit in one message', () => {
+    const prompt = 'a'.repeat(30_000);
+    const m = errors.unknownProject('proj_x', `Projects: ${'`p`, '.repeat(5_000)}`, prompt);
+    expect(m.text.length).toBeLessThanOrEqual(40_000);
+    expect(m.text.startsWith(":warning: I don't serve a project `proj_x`")).toBe(true);
+    expect(m.text.endsWith(`Your instruction, to copy and retry:\n>${prompt}`)).toBe(true);
+  });
+
   it('says when the next slot opens, at a time Slack shows on each reader’s clock', () => {
     expect(errors.createLimit('proj_a', 'p', 90_000, Date.parse('2026-11-22T10:00:00Z')).text).toContain(
       'in 2 minutes (<!date^1795341690^{time}|10:01 UTC>)',
