@@ -141,7 +141,7 @@ export const errors = {
     ),
   maybeDelivered: (prompt: string, failure: LostAnswerOf): Message =>
     withPrompt(
-      `:warning: ${lostAnswer(failure)}, so I cannot tell whether the agent received this instruction. Wait for the result in this thread before sending it again.`,
+      `:warning: ${lostAnswer(failure)}, so I cannot tell whether the agent received this instruction, and its result will not be posted here. Check the job in the Mintlify dashboard before you send it again.`,
       prompt,
     ),
   misconfigured: (project: string, prompt: string): Message =>

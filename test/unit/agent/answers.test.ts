@@ -60,31 +60,31 @@ const SERVICE_FAILURES: [string, ServiceFailure, string, string][] = [
     'not answering in time',
     { ...UNAVAILABLE, reason: 'timed out', ambiguous: true, lost: 'timeout' },
     'Mintlify did not answer in time, so I cannot tell whether the job started. Check the Mintlify dashboard before you run it again.',
-    'I cannot tell whether the agent received this instruction. Wait for the result in this thread',
+    'Mintlify did not answer in time, so I cannot tell whether the agent received this instruction, and its result will not be posted here. Check the job in the Mintlify dashboard before you send it again.',
   ],
   [
     'answering 502',
     { code: 'unavailable', reason: '502', ambiguous: true, lost: 'error_status', status: 502 },
     'Mintlify answered with an error (HTTP 502), so I cannot tell whether the job started.',
-    'Mintlify answered with an error (HTTP 502), so I cannot tell whether the agent received this instruction.',
+    'Mintlify answered with an error (HTTP 502), so I cannot tell whether the agent received this instruction, and its result will not be posted here.',
   ],
   [
     'dropping the connection mid-request',
     { code: 'unavailable', reason: 'network error (ECONNRESET)', ambiguous: true, lost: 'network' },
     'The connection to Mintlify dropped, so I cannot tell whether the job started.',
-    'The connection to Mintlify dropped, so I cannot tell whether the agent received this instruction.',
+    'The connection to Mintlify dropped, so I cannot tell whether the agent received this instruction, and its result will not be posted here.',
   ],
   [
     'answering 200 with a body that is not its contract',
     { code: 'unavailable', reason: 'response is not JSON', ambiguous: true, lost: 'unreadable', status: 200 },
     'Mintlify’s answer could not be read, so I cannot tell whether the job started.',
-    'Mintlify’s answer could not be read, so I cannot tell whether the agent received this instruction.',
+    'Mintlify’s answer could not be read, so I cannot tell whether the agent received this instruction, and its result will not be posted here.',
   ],
   [
     'answering 201 (created) without a job the bot can follow',
     { code: 'unavailable', reason: 'contract', ambiguous: true, lost: 'unreadable', status: 201 },
     'Mintlify started the job, but its answer did not say which job, so I cannot follow it here. Find it in the Mintlify dashboard: running it again would start a second job.',
-    'Mintlify’s answer could not be read, so I cannot tell whether the agent received this instruction.',
+    'Mintlify’s answer could not be read, so I cannot tell whether the agent received this instruction, and its result will not be posted here.',
   ],
 ];
 
@@ -151,6 +151,21 @@ describe('a 404 on a create', () => {
     expect(answer).not.toMatch(/follow-up|no longer exists/);
     expectToContainAll(answer, ['Mintlify does not know project `proj_&lt;a&gt;&amp;`', ECHO]);
   });
+});
+
+describe('a follow-up whose fate is unknown (a timeout, a dropped connection, a 5xx)', () => {
+  // Failed before: "Wait for the result in this thread", a result that is never posted (the follow-up is not tracked).
+  it.each(SERVICE_FAILURES.filter(([, failure]) => failure.code === 'unavailable' && failure.ambiguous))(
+    'by %s: never promises a result in the thread, and points to the dashboard',
+    (_what, failure) => {
+      const answer = followUpRefusalAnswer(service(failure), PROMPT, NOW).text;
+      expect(answer).not.toContain('Wait for the result');
+      expectToContainAll(answer, [
+        'its result will not be posted here. Check the job in the Mintlify dashboard before you send it again.',
+        ECHO,
+      ]);
+    },
+  );
 });
 
 describe('an untracked start (the job runs; its thread could not be bound)', () => {
