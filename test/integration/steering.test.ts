@@ -101,6 +101,23 @@ function steeringSuite(h: Harness) {
     await reply(mention.ts, CHANNEL_ID, by(BOB, 'and the errors page'), ['and its flags', 'and the errors page']);
   });
 
+  it('an edit starts and steers nothing, even one that adds a mention (Slack sends app_mention again, edited)', async () => {
+    const mention = h.say(USER_ID, CHANNEL_ID, '@Mintlify document the SDK');
+    await h.deliver(mention.events);
+    await h.jobOf(CHANNEL_ID, mention.ts);
+    const aside = h.say(BOB, CHANNEL_ID, 'the SDK page is long');
+    await h.deliver(aside.events);
+    await h.deliver(h.slack.people.edits(BOB, CHANNEL_ID, aside.ts, '@Mintlify document the CLI too').events);
+    const inThread = h.say(CAROL, CHANNEL_ID, '👍', { threadTs: mention.ts });
+    await h.deliver(inThread.events);
+    const edit = h.slack.people.edits(CAROL, CHANNEL_ID, inThread.ts, '@Mintlify and the errors page');
+    expect(edit.events.map((e) => e.event.type)).toEqual(['message', 'app_mention']);
+    await h.deliver(edit.events);
+    await settle(500);
+    expect(h.creates()).toHaveLength(1);
+    expect(prompts()).toEqual([]);
+  });
+
   it('in the shortcut’s thread a reply steers the job', async () => {
     const message = h.say(BOB, CHANNEL_ID, 'The SDK page is outdated');
     await h.interact(messageShortcut({ ts: message.ts, text: message.text, user: BOB }));

@@ -1,4 +1,5 @@
-import { type EventEnvelope, eventEnvelope, messageEvents } from './events.js';
+import { randomUUID } from 'node:crypto';
+import { type EventEnvelope, editEvents, eventEnvelope, eventTs, messageEvents } from './events.js';
 import { fileObject, fileType } from './files.js';
 import type { SlackStandin } from './server.js';
 import type { AppContext, AssistantThread, StoredMessage, Tenant, UploadedFile } from './tenant.js';
@@ -48,6 +49,20 @@ export class PeopleActions {
     const linkShared = linkSharedEvent(this.slack, tenant, stored);
     const events = [...this.stamped(tenant, messageEvents(tenant, stored)), ...(linkShared ? [linkShared] : [])];
     return { ts: stored.ts, text: stored.text ?? '', events };
+  }
+
+  /**
+   * `user` edits their message `ts` in `channel` to say `typed`: Slack's `message_changed`, and an `app_mention`
+   * again when the new text mentions the bot.
+   */
+  edits(user: string, channel: string, ts: string, typed: string): { events: EventEnvelope[] } {
+    const tenant = this.where(channel, {});
+    const stored = tenant.messages.find((m) => m.channel === channel && m.ts === ts && m.user === user);
+    if (!stored?.user) throw new Error(`${user} wrote no message ${ts} in ${channel}`);
+    const edit = { text: messageWire(typed, tenant.workspace), edited: { user, ts: eventTs() } };
+    const events = editEvents(tenant, { ...stored, user }, edit);
+    Object.assign(stored, edit);
+    return { events };
   }
 
   /**
@@ -248,7 +263,8 @@ export class PeopleActions {
 
   private store(tenant: Tenant, message: StoredMessage & { user: string }, where: Where) {
     const authorTeam = tenant.author(message.user)?.teamId ?? tenant.teamId;
-    const stored = { ...message, team: authorTeam, ...(where.threadTs && { thread_ts: where.threadTs }) };
+    const thread = where.threadTs && { thread_ts: where.threadTs };
+    const stored = { ...message, team: authorTeam, client_msg_id: randomUUID(), ...thread };
     tenant.messages.push(stored);
     return stored;
   }

@@ -72,7 +72,7 @@ export function messageEvents(tenant: Tenant, stored: StoredMessage & { user: st
     ts: stored.ts,
     channel: stored.channel,
     event_ts: stored.ts,
-    client_msg_id: randomUUID(),
+    client_msg_id: stored.client_msg_id ?? randomUUID(),
     team: authorTeam,
     ...(shared && { user_team: authorTeam, source_team: authorTeam }),
     ...(stored.thread_ts && { thread_ts: stored.thread_ts }),
@@ -87,6 +87,44 @@ export function messageEvents(tenant: Tenant, stored: StoredMessage & { user: st
   const events = [eventEnvelope(tenant, message, shared)];
   const mentionsBot = base.text.includes(`<@${tenant.workspace.botUserId}>`);
   if (type !== 'im' && mentionsBot) events.unshift(eventEnvelope(tenant, { type: 'app_mention', ...base }, shared));
+  return events;
+}
+
+/**
+ * The events Slack delivers when a person edits their message (`stored`, as it was before): a `message` of subtype
+ * `message_changed` holding the new message and the previous one; and, outside a DM, when the new text mentions the
+ * bot, an `app_mention` again, the same message (ts, client_msg_id) with its `edited` stamp (bolt-js #960).
+ */
+export function editEvents(
+  tenant: Tenant,
+  previous: StoredMessage & { user: string },
+  { text, edited }: { text: string; edited: { user: string; ts: string } },
+): EventEnvelope[] {
+  const changed = { ...previous, text, edited };
+  const shared = !!tenant.channel(previous.channel)?.sharedWith?.length;
+  const type = channelType(previous.channel);
+  const { channel, ...message } = changed;
+  const events = [
+    eventEnvelope(
+      tenant,
+      {
+        type: 'message',
+        subtype: 'message_changed',
+        channel,
+        hidden: true,
+        message: { type: 'message', ...message },
+        previous_message: { type: 'message', ...previous, channel: undefined },
+        event_ts: edited.ts,
+        ts: edited.ts,
+        channel_type: type,
+      },
+      shared,
+    ),
+  ];
+  if (type !== 'im' && text.includes(`<@${tenant.workspace.botUserId}>`)) {
+    const [mention] = messageEvents(tenant, changed).filter(({ event }) => event.type === 'app_mention');
+    if (mention) events.push({ ...mention, event: { ...mention.event, edited } });
+  }
   return events;
 }
 

@@ -36,6 +36,10 @@ export interface StoredMessage {
   bot_id?: string;
   subtype?: string;
   team?: string;
+  /** The id the person's client gave the message: kept through edits. */
+  client_msg_id?: string;
+  /** Set once the author edited it. */
+  edited?: { user: string; ts: string };
   files?: ({ id: string; name: string; title: string; permalink?: string } & Record<string, unknown>)[];
   /** The root of an assistant thread (`subtype: 'assistant_app_thread'`) carries its title. */
   assistant_app_thread?: { title: string };

@@ -35,15 +35,19 @@ const MessageEventSchema = z.looseObject({
   text: maybeString,
   client_msg_id: maybeString,
   files: z.unknown().optional(),
+  /** Slack sends an `app_mention` again when its message is edited, stamped so. */
+  edited: z.unknown().optional(),
 });
 
 /**
- * The guard ladder, pure: an event becomes an `Incoming` only when a person (not a bot) wrote a new message.
+ * The guard ladder, pure: an event becomes an `Incoming` only when a person (not a bot) wrote a new message (not an
+ * edit of one).
  * Whether it starts a job, follows one up or is none of the bot's business is decided later.
  */
 export function toIncoming(event: object, botUserId?: string): Incoming | undefined {
-  const { subtype, bot_id, thread_ts, ts, channel, user, text, client_msg_id, files } = MessageEventSchema.parse(event);
-  if (!PERSON_SUBTYPES.has(subtype) || bot_id) return undefined;
+  const { subtype, bot_id, thread_ts, ts, channel, user, text, client_msg_id, files, edited } =
+    MessageEventSchema.parse(event);
+  if (!PERSON_SUBTYPES.has(subtype) || bot_id || edited !== undefined) return undefined;
   if (ts === undefined || channel === undefined || user === undefined) return undefined;
   if (botUserId && user === botUserId) return undefined;
   const wire = text ?? '';

@@ -63,6 +63,7 @@ describe('toIncoming (guard ladder)', () => {
 
   it.each([
     ['an edit', { subtype: 'message_changed' }],
+    ['a mention sent again for its edit', { edited: { user: 'U1', ts: '3.0' } }],
     ['a deletion', { subtype: 'message_deleted' }],
     ['a bot message', { subtype: 'bot_message' }],
     ['another bot', { bot_id: 'B1' }],
