@@ -10,7 +10,7 @@ import { digestEndedNote, digestMissedNote } from './messages.js';
 import { digestMetadata } from './metadata.js';
 import { digestPeriod, latestDue, nextDue } from './schedule.js';
 import { endSubscription, type SchedulerDeps } from './scheduler.js';
-import { getSubscription, markSent, type Subscription, wasSent } from './store.js';
+import { getSubscription, markPosting, markSent, type Subscription, sentState } from './store.js';
 
 // What every kind of digest does with its message once made, and with each occurrence of its scheduler.
 
@@ -18,9 +18,11 @@ export type DigestOutcome = 'posted' | 'failed' | 'ended';
 export type DeliverDeps = SchedulerDeps & Pick<Deps, 'slack' | 'replies' | 'log' | 'now'>;
 
 /**
- * Posts a digest in its channel with its subscription in the metadata (the witness, and what healing reads back). A
- * subscription Slack refuses for good (the bot removed, the channel archived, the post not allowed there) ends here,
- * and whoever set it up is told privately.
+ * Posts a digest in its channel with its subscription in the metadata (the witness, and what healing reads back),
+ * and records its period as sent at once, before anything that follows it (a chart): a run that dies after the post
+ * is tried again and finds it sent. A run that died between the post and that record left its post begun, so the
+ * next looks in the channel first. A subscription Slack refuses for good (the bot removed, the channel archived, the
+ * post not allowed there) ends here, and whoever set it up is told privately.
  */
 export async function deliverDigest(
   deps: DeliverDeps,
@@ -31,25 +33,34 @@ export async function deliverDigest(
   const fields = { channel, cadence: schedule.cadence, from: period.from, to: period.to };
   const metadata = digestMetadata(subscription, period, kind);
   const payload = metadata.event_payload;
+  const sent = { cadence: schedule.cadence, from: period.from };
+  const inChannel = () =>
+    findPosted(
+      deps.slack,
+      { channel },
+      kind.eventType,
+      (p) => p.cadence === payload.cadence && p.from === payload.from,
+      // the channel could not be read either: it counts as not posted.
+    ).catch(() => undefined);
+  const posted = async (found?: { code: string }) => {
+    if (found) deps.log.info(`${kind.feature}.digest_found`, { ...fields, ...found });
+    // Not thrown: a try again would post it twice. What is lost is only the guard against a second post.
+    await markSent(deps, channel, sent, kind).catch((error: unknown) =>
+      deps.log.warn(`${kind.feature}.digest_sent_unrecorded`, { ...fields, error }),
+    );
+    return 'posted' as const;
+  };
+  const begun = (await sentState(deps, channel, sent, kind).catch(() => undefined)) === 'posting';
+  if (begun && (await inChannel())) return posted({ code: 'begun_before' });
+  // Unrecorded, the post goes ahead: a store that does not answer must not stop digests.
+  await markPosting(deps, channel, sent, kind).catch(() => {});
   try {
     await deps.slack.chat.postMessage({ channel, ...message, unfurl_links: false, unfurl_media: false, metadata });
-    return 'posted';
+    return await posted();
   } catch (error) {
     const { kind: failure, code } = classifySlackError(error);
     // Slack may have stored it anyway: read the channel before calling it failed.
-    const stored =
-      failure === 'transient' &&
-      (await findPosted(
-        deps.slack,
-        { channel },
-        kind.eventType,
-        (p) => p.cadence === payload.cadence && p.from === payload.from,
-        // the channel could not be read either: it counts as not posted.
-      ).catch(() => undefined));
-    if (stored) {
-      deps.log.info(`${kind.feature}.digest_found`, { ...fields, code });
-      return 'posted';
-    }
+    if (failure === 'transient' && (await inChannel())) return posted({ code });
     if (failure !== 'final') {
       deps.log.warn(`${kind.feature}.digest_failed`, { ...fields, reason: 'post', code });
       return 'failed';
@@ -84,18 +95,14 @@ export async function runScheduled(
   if (due === undefined) return;
   const period = digestPeriod(schedule, due);
   const sent = { cadence: schedule.cadence, from: period.from };
-  if (await wasSent(deps, channel, sent, kind)) {
+  if ((await sentState(deps, channel, sent, kind)) === 'sent') {
     deps.log.info(`${kind.feature}.digest_already_posted`, { channel, ...sent });
     return;
   }
+  // Recorded as sent by `deliverDigest` as soon as it is posted.
   const outcome = await send(subscription, due);
   // Thrown so the engine tries the occurrence again after its backoff (the `digests` lane's).
   if (outcome === 'failed') throw new Error(`the digest of ${channel} did not go out`);
-  // Not thrown: a try again would post it twice. What is lost is only the guard against a same-day new schedule.
-  if (outcome === 'posted')
-    await markSent(deps, channel, sent, kind).catch((error: unknown) =>
-      deps.log.warn(`${kind.feature}.digest_sent_unrecorded`, { channel, ...sent, error }),
-    );
 }
 
 /**

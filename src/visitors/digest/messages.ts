@@ -8,7 +8,7 @@ import type { DayRange } from '../periods.js';
 import type { DigestRequest } from '../requests.js';
 import { type DigestKind, VISITORS_DIGEST } from './kind.js';
 import { describeSchedule, digestPeriod, nextDue, type Schedule } from './schedule.js';
-import type { Subscription } from './store.js';
+import type { Sent, Subscription } from './store.js';
 import type { DigestResult } from './subscribe.js';
 
 /** Every sentence `/visitors digest …` (and `/insights digest …`: `DigestKind`) says to the person who typed it. */
@@ -38,7 +38,7 @@ export function digestAnswer(result: DigestResult, nowMs: number, kind: DigestKi
       if (!current) return notice(`This conversation has no ${name}.\n${kind.help}`);
       return notice(
         `This conversation gets the ${name} of project ${inlineCode(current.project)} ${describeSchedule(current.schedule)}, set up by ${userMention(current.createdBy)}. ` +
-          `Next: ${nextText(current.schedule, nowMs)}. \`${kind.command} digest off\` ends it.`,
+          `Next: ${nextText(current.schedule, nowMs, result.lastSent)}. \`${kind.command} digest off\` ends it.`,
       );
     }
     case 'ended':
@@ -46,7 +46,7 @@ export function digestAnswer(result: DigestResult, nowMs: number, kind: DigestKi
     case 'subscribed':
       return notice(
         `:white_check_mark: This conversation will get the ${name} ${describeSchedule(result.schedule)}. ` +
-          `Next: ${nextText(result.schedule, nowMs)}.`,
+          `Next: ${nextText(result.schedule, nowMs, result.lastSent)}.`,
       );
     case 'cannot_post':
       return notice(
@@ -57,9 +57,15 @@ export function digestAnswer(result: DigestResult, nowMs: number, kind: DigestKi
   }
 }
 
-/** When the next digest goes out and the period it covers. */
-function nextText(schedule: Schedule, nowMs: number): string {
-  const next = nextDue(schedule, nowMs);
+/**
+ * When the next digest goes out and the period it covers. A time whose period went out already (`lastSent`: the
+ * schedule changed after that day's digest) is skipped, as its run skips it.
+ */
+function nextText(schedule: Schedule, nowMs: number, lastSent?: Sent): string {
+  const sentAlready = (at: number) =>
+    lastSent?.cadence === schedule.cadence && digestPeriod(schedule, at).from === lastSent.from;
+  let next = nextDue(schedule, nowMs);
+  if (next !== undefined && sentAlready(next)) next = nextDue(schedule, next);
   if (next === undefined) return 'not scheduled';
   const period = digestPeriod(schedule, next);
   return `${formatTime(next, schedule.tz)}, covering ${formatRange(period.from, period.to)}`;

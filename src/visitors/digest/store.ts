@@ -73,9 +73,9 @@ function updateIndex(
   return changeList(deps.store, indexOf(kind), deps.instanceId, change);
 }
 
-/** A period a digest went out for: its cadence and first day. */
-const SentSchema = z.object({ cadence: z.enum(CADENCES), from: z.string() });
-export type Sent = z.infer<typeof SentSchema>;
+/** A period a digest went out for: its cadence and first day; `posting` while its post is not known to be in. */
+const SentSchema = z.object({ cadence: z.enum(CADENCES), from: z.string(), posting: z.boolean().optional() });
+export type Sent = Omit<z.infer<typeof SentSchema>, 'posting'>;
 /** Longer than any period lasts, so a schedule changed within one still finds it. */
 const SENT_KEPT_MS = 40 * 24 * 3_600_000;
 
@@ -87,7 +87,27 @@ export async function markSent(deps: SubscriptionDeps, channel: string, sent: Se
   await deps.store.kv.set(keys.digestSent(channel, kind.feature), sent, SENT_KEPT_MS);
 }
 
-export async function wasSent(deps: SubscriptionDeps, channel: string, sent: Sent, kind = VISITORS_DIGEST) {
+/** The period's post is about to be made: a run that dies before `markSent` leaves this, and the next looks first. */
+export async function markPosting(deps: SubscriptionDeps, channel: string, sent: Sent, kind = VISITORS_DIGEST) {
+  await deps.store.kv.set(keys.digestSent(channel, kind.feature), { ...sent, posting: true }, SENT_KEPT_MS);
+}
+
+/** The period the channel's digest last went out for; none when the store cannot say (only "Next:" reads it). */
+export async function lastSent(deps: SubscriptionDeps, channel: string, kind = VISITORS_DIGEST) {
+  const last = SentSchema.safeParse(
+    await deps.store.kv.get(keys.digestSent(channel, kind.feature)).catch(() => undefined),
+  );
+  return last.success && !last.data.posting ? { cadence: last.data.cadence, from: last.data.from } : undefined;
+}
+
+/** Whether the period went out (`sent`), or its post was begun and not known to be in (`posting`). */
+export async function sentState(
+  deps: SubscriptionDeps,
+  channel: string,
+  sent: Sent,
+  kind = VISITORS_DIGEST,
+): Promise<'sent' | 'posting' | undefined> {
   const last = SentSchema.safeParse(await deps.store.kv.get(keys.digestSent(channel, kind.feature)));
-  return last.success && last.data.cadence === sent.cadence && last.data.from === sent.from;
+  if (!last.success || last.data.cadence !== sent.cadence || last.data.from !== sent.from) return undefined;
+  return last.data.posting ? 'posting' : 'sent';
 }

@@ -4,12 +4,13 @@ import type { DigestRequest } from '../requests.js';
 import { VISITORS_DIGEST } from './kind.js';
 import type { Schedule } from './schedule.js';
 import { endSubscription, type SchedulerDeps, scheduleDigest } from './scheduler.js';
-import { getSubscription, type Subscription, saveSubscription } from './store.js';
+import { getSubscription, lastSent, type Sent, type Subscription, saveSubscription } from './store.js';
 
 export type DigestResult =
-  | { kind: 'shown'; subscription: Subscription | undefined }
+  /** `lastSent`: the period the channel's digest last went out for, which the next time skips when it is the same. */
+  | { kind: 'shown'; subscription: Subscription | undefined; lastSent?: Sent | undefined }
   | { kind: 'ended'; existed: boolean }
-  | { kind: 'subscribed'; schedule: Schedule }
+  | { kind: 'subscribed'; schedule: Schedule; lastSent?: Sent | undefined }
   /** The bot cannot post in the channel (not a member, or the channel is hidden from it): nothing was set up. */
   | { kind: 'cannot_post'; schedule: Schedule; code: string };
 
@@ -25,7 +26,11 @@ export async function manageDigest(
   const { channel, userId } = audience;
   switch (command.kind) {
     case 'show':
-      return { kind: 'shown', subscription: await getSubscription(deps, channel, kind) };
+      return {
+        kind: 'shown',
+        subscription: await getSubscription(deps, channel, kind),
+        lastSent: await lastSent(deps, channel, kind),
+      };
     case 'off': {
       const existed = await endSubscription(deps, channel, kind);
       deps.log.info(`${kind.feature}.digest_unsubscribed`, { user: userId, channel, existed });
@@ -39,7 +44,7 @@ export async function manageDigest(
       await saveSubscription(deps, subscription, kind);
       await scheduleDigest(deps, subscription, kind);
       deps.log.info(`${kind.feature}.digest_subscribed`, { user: userId, channel, cadence: schedule.cadence });
-      return { kind: 'subscribed', schedule };
+      return { kind: 'subscribed', schedule, lastSent: await lastSent(deps, channel, kind) };
     }
   }
 }

@@ -11,6 +11,17 @@ describe('digestAnswer', () => {
     expect(text).toContain('Next: 27 Nov 2026 16:30 UTC, covering 20–26 Nov 2026');
   });
 
+  it('skips a time whose period already went out (a schedule changed after that day’s digest), as the run does', () => {
+    // NOW is Sunday 22 Nov: Friday 27 Nov's digest covers 20–26 Nov, which went out already (set Thursday before).
+    const lastSent = { cadence: 'weekly', from: '2026-11-20' } as const;
+    const text = digestAnswer({ kind: 'subscribed', schedule: WEEKLY, lastSent }, NOW).text;
+    expect(text).toContain('Next: 4 Dec 2026 16:30 UTC, covering 27 Nov – 3 Dec 2026');
+    const other = { cadence: 'daily', from: '2026-11-20' } as const;
+    expect(digestAnswer({ kind: 'subscribed', schedule: WEEKLY, lastSent: other }, NOW).text).toContain(
+      'Next: 27 Nov 2026 16:30 UTC',
+    );
+  });
+
   it('names who set up the digest and its project, escaped', () => {
     const subscription = { channel: 'C1', project: PROJECT, schedule: WEEKLY, createdBy: 'U123ALICE', createdAt: NOW };
     const text = digestAnswer({ kind: 'shown', subscription }, NOW).text;

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { deliverDigest, runScheduled } from '../../../../src/visitors/digest/deliver.js';
+import { VISITORS_DIGEST } from '../../../../src/visitors/digest/kind.js';
+import { digestPeriod } from '../../../../src/visitors/digest/schedule.js';
 import { scheduleDigest } from '../../../../src/visitors/digest/scheduler.js';
 import { runScheduledDigest, sendDigest } from '../../../../src/visitors/digest/send.js';
-import { listSubscriptions, type Subscription, saveSubscription } from '../../../../src/visitors/digest/store.js';
+import {
+  listSubscriptions,
+  markPosting,
+  type Subscription,
+  saveSubscription,
+} from '../../../../src/visitors/digest/store.js';
 import { fakeVisitors, NOW, PROJECT } from '../fake-deps.js';
 
 /** #docs gets a weekly digest on Mondays at 09:00 UTC, set up a month before `NOW` (Sunday 22 Nov 2026). */
@@ -100,6 +108,34 @@ describe("runScheduledDigest: one occurrence of a subscription's scheduler", () 
   it('sends nothing before the first scheduled instant after subscribing', async () => {
     const { deps, posts } = setup();
     await saveSubscription(deps, { ...SUBSCRIPTION, createdAt: NOW });
+    await runScheduledDigest(deps, { channel: SUBSCRIPTION.channel });
+    expect(posts()).toEqual([]);
+  });
+
+  it('a run that dies after its post (drawing its chart) posts nothing more when tried again', async () => {
+    const { deps, posts } = setup();
+    await saveSubscription(deps, SUBSCRIPTION);
+    const dies = async (subscription: Subscription, dueAt: number) => {
+      const period = digestPeriod(subscription.schedule, dueAt);
+      await deliverDigest(deps, VISITORS_DIGEST, { subscription, period, message: { text: 'digest' } });
+      throw new Error('SIGKILL while the chart was drawn');
+    };
+    await expect(runScheduled(deps, VISITORS_DIGEST, { channel: SUBSCRIPTION.channel }, dies)).rejects.toThrow();
+    await runScheduledDigest(deps, { channel: SUBSCRIPTION.channel });
+    expect(posts()).toHaveLength(1);
+  });
+
+  it('a run that died between its post and its record finds the post in the channel instead of posting again', async () => {
+    const { deps, slack, posts, logs } = setup();
+    await saveSubscription(deps, SUBSCRIPTION);
+    await markPosting(deps, SUBSCRIPTION.channel, { cadence: 'weekly', from: '2026-11-09' });
+    slack.history.push({
+      ts: '1700000000.000900',
+      metadata: { event_type: 'mintlify_visitors_digest', event_payload: { cadence: 'weekly', from: '2026-11-09' } },
+    });
+    await runScheduledDigest(deps, { channel: SUBSCRIPTION.channel });
+    expect(posts()).toEqual([]);
+    expect(logs.text()).toContain('"event":"visitors.digest_found"');
     await runScheduledDigest(deps, { channel: SUBSCRIPTION.channel });
     expect(posts()).toEqual([]);
   });
