@@ -6,7 +6,7 @@ import type { Unavailable } from '../../task.js';
 import type { DayRange } from '../periods.js';
 import type { ScheduledDigest } from '../requests.js';
 import type { DigestKind } from './kind.js';
-import { digestEndedNote, digestMissedNote } from './messages.js';
+import { digestEndedNote, digestMissedNote, digestProjectGoneNote } from './messages.js';
 import { digestMetadata } from './metadata.js';
 import { digestPeriod, latestDue, nextDue } from './schedule.js';
 import { endSubscription, type SchedulerDeps } from './scheduler.js';
@@ -15,7 +15,7 @@ import { getSubscription, markPosting, markSent, type Subscription, sentState } 
 // What every kind of digest does with its message once made, and with each occurrence of its scheduler.
 
 export type DigestOutcome = 'posted' | 'failed' | 'ended';
-export type DeliverDeps = SchedulerDeps & Pick<Deps, 'slack' | 'replies' | 'log' | 'now'>;
+export type DeliverDeps = SchedulerDeps & Pick<Deps, 'slack' | 'replies' | 'log' | 'now' | 'projects'>;
 
 /**
  * Posts a digest in its channel with its subscription in the metadata (the witness, and what healing reads back),
@@ -88,6 +88,17 @@ export async function runScheduled(
   const subscription = await getSubscription(deps, channel, kind);
   if (!subscription) {
     await endSubscription(deps, channel, kind);
+    return;
+  }
+  // A project taken out of the configuration (or a connection changed to another): its digest ends, said once.
+  // A workspace with no project at all is not connected; its digests wait for it.
+  if (deps.projects.all.length > 0 && !deps.projects.knows(subscription.project)) {
+    await endSubscription(deps, channel, kind);
+    const { project, schedule, createdBy } = subscription;
+    deps.log.warn(`${kind.feature}.digest_ended`, { channel, project, reason: 'the app no longer serves its project' });
+    await deps.replies
+      .direct(createdBy, digestProjectGoneNote(channel, schedule.cadence, project, kind))
+      .catch((error) => deps.log.warn(`${kind.feature}.digest_ended_note_failed`, { channel, error }));
     return;
   }
   const { schedule } = subscription;

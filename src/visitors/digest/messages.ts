@@ -82,6 +82,14 @@ export function digestEndedNote(channel: string, cadence: string, code: string, 
   );
 }
 
+/** The private note to whoever set up a digest of a project the app no longer serves: it has ended. */
+export function digestProjectGoneNote(channel: string, cadence: string, project: string, kind = VISITORS_DIGEST) {
+  return notice(
+    `:warning: The ${cadence} ${kind.feature} digest in <#${channel}> has ended: the app no longer serves project ` +
+      `${inlineCode(project)}. \`${kind.command} digest ${cadence}\` there sets one up for the project it uses now.`,
+  );
+}
+
 /**
  * The private note to whoever set up a digest whose occurrence did not go out (its last try failed, or the app
  * restarted with it waiting): the period it would have covered, the command that shows it, and that it stays on.

@@ -140,6 +140,20 @@ describe("runScheduledDigest: one occurrence of a subscription's scheduler", () 
     expect(posts()).toEqual([]);
   });
 
+  it('ends a digest of a project the app no longer serves, telling whoever set it up, and asks the service nothing', async () => {
+    const { deps, posts, engine, service, slack } = setup();
+    const gone = { ...SUBSCRIPTION, project: 'proj_dropped' };
+    await saveSubscription(deps, gone);
+    await scheduleDigest(deps, gone);
+    await runScheduledDigest(deps, { channel: gone.channel });
+    expect(posts()).toEqual([]);
+    expect(service.queries).toEqual([]);
+    expect(await listSubscriptions(deps)).toEqual([]);
+    expect(await engine.schedules('digests')).toEqual([]);
+    const note = slack.calls.find((c) => c.method === 'chat.postMessage' && c.args.channel !== gone.channel);
+    expect(String(note?.args.text)).toContain('no longer serves project `proj_dropped`');
+  });
+
   it('removes a scheduler whose subscription is gone', async () => {
     const { deps, posts, engine } = setup();
     await scheduleDigest(deps, SUBSCRIPTION);
