@@ -15,6 +15,8 @@ export const SharedFileSchema = z.object({
   /** Where Slack serves it to the app, with the bot token (`files:read`). */
   urlPrivate: z.string().optional(),
   permalink: z.string().optional(),
+  /** Slack named only the file (a Slack Connect channel's event): `files.info` says the rest. */
+  askInfo: z.boolean().optional(),
 });
 export type SharedFile = z.infer<typeof SharedFileSchema>;
 
@@ -30,6 +32,7 @@ const WireFileSchema = z
     size: z.number().optional().catch(undefined),
     url_private: text,
     permalink: text,
+    file_access: text,
   })
   .transform((f) => ({
     id: f.id,
@@ -40,16 +43,20 @@ const WireFileSchema = z
     ...(f.size !== undefined && { size: f.size }),
     ...(f.url_private && { urlPrivate: f.url_private }),
     ...(f.permalink && { permalink: f.permalink }),
+    ...(f.file_access === 'check_file_info' && { askInfo: true }),
   }));
+
+/** A deleted or access-restricted file comes as a stub: nothing to send. */
+const GONE_MODES = new Set(['tombstone', 'hidden_by_limit']);
+
+/** A file as Slack describes it (an event's `files[]` entry, `files.info`'s `file`); undefined when it cannot be sent. */
+export function sharedFileOf(wire: unknown): SharedFile | undefined {
+  const parsed = WireFileSchema.safeParse(wire);
+  return parsed.success && !GONE_MODES.has(parsed.data.mode ?? '') ? parsed.data : undefined;
+}
 
 /** The files of a message event (`files[]`, subtype `file_share`); an entry Slack could not describe is left out. */
 export function sharedFilesOf(files: unknown): SharedFile[] {
   if (!Array.isArray(files)) return [];
-  return files
-    .flatMap((f) => {
-      const parsed = WireFileSchema.safeParse(f);
-      // A deleted or access-restricted file comes as a stub (`mode: tombstone` / `hidden_by_limit`): nothing to send.
-      return parsed.success && parsed.data.mode !== 'tombstone' ? [parsed.data] : [];
-    })
-    .slice(0, MAX_FILES);
+  return files.flatMap((f) => sharedFileOf(f) ?? []).slice(0, MAX_FILES);
 }

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
+import { slackErrorCode } from '../slack/errors.js';
 import { codePoints } from '../slack/mrkdwn.js';
-import type { SharedFile } from './attached-files.js';
+import { type SharedFile, sharedFileOf } from './attached-files.js';
 
 /** A text file is read when Slack says it is at most this big (20 KB); a bigger one is sent by link. */
 export const FILE_MAX_BYTES = 20_000;
@@ -35,8 +36,9 @@ type FileDeps = Pick<Deps, 'slack' | 'config' | 'log'>;
  * within `FILES_MAX_CHARS`; the rest, and images, PDFs and other binaries, are named with their Slack link and a
  * note that the agent cannot open them. `undefined` when there are none.
  */
-export async function readFileContext(deps: FileDeps, files: readonly SharedFile[]): Promise<FileContext | undefined> {
-  if (files.length === 0) return undefined;
+export async function readFileContext(deps: FileDeps, shared: readonly SharedFile[]): Promise<FileContext | undefined> {
+  if (shared.length === 0) return undefined;
+  const files = await Promise.all(shared.map((file) => (file.askInfo ? described(deps, file) : file)));
   const blocks: string[] = [];
   let used = 0;
   let included = 0;
@@ -60,6 +62,17 @@ export async function readFileContext(deps: FileDeps, files: readonly SharedFile
     ].join('\n'),
     note: `files: ${included} included${linkedCount ? `, ${linkedCount} by link` : ''} (${cap})`,
   };
+}
+
+/** A file Slack named only by its id, as `files.info` describes it; as it was when Slack does not say. */
+async function described({ slack, log }: FileDeps, file: SharedFile): Promise<SharedFile> {
+  try {
+    const info = await slack.files.info({ file: file.id });
+    return sharedFileOf(info.file) ?? file;
+  } catch (error) {
+    log.warn('slack.file_info_failed', { file: file.id, slack_error: slackErrorCode(error) });
+    return file;
+  }
 }
 
 const fits = (file: SharedFile, used: number) =>

@@ -36,6 +36,17 @@ function filesSuite(h: Harness) {
     expect(JSON.stringify(root.args.blocks)).toContain(`files: 1 included, 1 by link (${CAP_NOTE})`);
   });
 
+  it('a snippet shared in a Slack Connect channel (its event names only its id) is asked of files.info and read', async () => {
+    const shared = h.slack.people.sharesFiles(USER_ID, 'C456PARTNERS', [SNIPPET], {
+      text: '@Mintlify document these retries',
+    });
+    expect(JSON.stringify(shared.events)).toContain('"file_access":"check_file_info"');
+    await h.deliver(shared.events);
+    await h.jobOf('C456PARTNERS', shared.ts);
+    expect(created()).toContain(`[file: retry.md ${shared.files[0]?.permalink}]\n\`\`\`markdown\n# Retries`);
+    expect(h.slack.callsTo('files.info').map((c) => c.args.file)).toEqual([shared.files[0]?.id]);
+  });
+
   it('a file-only reply in the job’s own thread is a follow-up; in a thread the job joined it needs a mention', async () => {
     const { rootTs } = await h.startJob('Document webhooks');
     await h.deliver(h.slack.people.sharesFile(BOB, CHANNEL_ID, SNIPPET, { threadTs: rootTs }).events);

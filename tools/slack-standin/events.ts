@@ -76,7 +76,7 @@ export function messageEvents(tenant: Tenant, stored: StoredMessage & { user: st
     team: authorTeam,
     ...(shared && { user_team: authorTeam, source_team: authorTeam }),
     ...(stored.thread_ts && { thread_ts: stored.thread_ts }),
-    ...(stored.files && { files: stored.files }),
+    ...(stored.files && { files: shared ? stored.files.map(slackConnectFile) : stored.files }),
   };
   const message = {
     type: 'message',
@@ -126,6 +126,14 @@ export function editEvents(
     if (mention) events.push({ ...mention, event: { ...mention.event, edited } });
   }
   return events;
+}
+
+/**
+ * A file in a Slack Connect channel's event: only its id, and `file_access: check_file_info`, which says to ask
+ * `files.info` for the rest (docs.slack.dev, `message/file_share`, "Slack Connect files").
+ */
+function slackConnectFile({ id }: { id: string }) {
+  return { id, mode: 'file_access', file_access: 'check_file_info', created: 0, timestamp: 0, user: '' };
 }
 
 /** An event's `event_ts`: when it happened, as Slack writes a timestamp. */

@@ -17,7 +17,7 @@ describe('toIncoming (guard ladder)', () => {
     });
   });
 
-  it('keeps the files shared with a message as the agent needs them, leaving out deleted ones', () => {
+  it('keeps the files shared with a message as the agent needs them, leaving out deleted and hidden ones', () => {
     const files = [
       {
         id: 'F1',
@@ -30,6 +30,8 @@ describe('toIncoming (guard ladder)', () => {
       },
       { id: 'F2', mode: 'tombstone' },
       { id: 'F3', title: 'Screenshot', mimetype: 'image/png', size: 'big' },
+      { id: 'F4', mode: 'hidden_by_limit' },
+      { id: 'F5', mode: 'file_access', file_access: 'check_file_info', created: 0, user: '' },
     ];
     expect(toIncoming({ ...reply, subtype: 'file_share', files }, 'UBOT')?.files).toEqual([
       {
@@ -42,6 +44,8 @@ describe('toIncoming (guard ladder)', () => {
         permalink: 'https://acme.slack.com/files/a',
       },
       { id: 'F3', name: 'Screenshot', mimetype: 'image/png' },
+      // A Slack Connect channel's file: only its id, for files.info.
+      { id: 'F5', name: 'F5', mode: 'file_access', askInfo: true },
     ]);
   });
 
