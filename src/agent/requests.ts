@@ -10,6 +10,8 @@ export const OriginSchema = z.object({
   channel: z.string().min(1),
   /** The thread the job goes to: the message's own thread, or the one it was written in. */
   threadTs: z.string().min(1),
+  /** The message was a reply in a discussion: the job joins that thread (only a mention steers it there). */
+  inDiscussion: z.boolean().optional(),
   permalink: z.string().optional(),
 });
 export type Origin = z.infer<typeof OriginSchema>;

@@ -19,7 +19,8 @@ export async function runCommandStart(deps: TaskDeps, request: CommandStart): Pr
 export async function runShortcutStart(deps: TaskDeps, submission: ShortcutSubmission): Promise<void> {
   const { origin, instruction, userId, project } = submission;
   const prompt = shortcutPrompt(instruction, origin);
-  const input = { project, userId, channel: origin.channel, prompt, threadTs: origin.threadTs };
+  const thread = origin.inDiscussion ? ('joined' as const) : ('own' as const);
+  const input = { project, userId, channel: origin.channel, prompt, threadTs: origin.threadTs, thread };
   const result = await startJob(deps, input);
   if (!result.ok) {
     const audience = { userId, channel: origin.channel, threadTs: origin.threadTs };

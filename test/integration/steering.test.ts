@@ -126,6 +126,17 @@ function steeringSuite(h: Harness) {
     await h.jobOf(CHANNEL_ID, message.ts);
     await reply(message.ts, CHANNEL_ID, by(BOB, ':eyes:', 'and the changelog'), ['and the changelog']);
   });
+
+  it('the shortcut on a reply inside a discussion joins it: only a mention steers the job there', async () => {
+    const root = h.say(BOB, CHANNEL_ID, 'Docs question about the SDK');
+    const inside = h.say(BOB, CHANNEL_ID, 'The SDK page is outdated', { threadTs: root.ts });
+    await h.interact(messageShortcut({ ts: inside.ts, text: inside.text, user: BOB, thread_ts: root.ts }));
+    const opened = await eventually(() => h.slack.callsTo('views.open')[0], 5_000, 'views.open');
+    await h.interact(viewSubmission(opened.args.view as Record<string, unknown>, 'Update the SDK page'));
+    await h.jobOf(CHANNEL_ID, root.ts);
+    const lines = [...by(CAROL, 'Bob, did you also check the CLI page?'), ...by(BOB, '@Mintlify and the CLI page')];
+    await reply(root.ts, CHANNEL_ID, lines, ['and the CLI page']);
+  });
 }
 
 describe.each(storeKinds)('who steers a job, over signed HTTP ($label)', (store) => {

@@ -56,7 +56,8 @@ export async function messageShortcut(
     within(decodeWithNames(deps, wire), PREFILL_BUDGET_MS),
   ]);
   const threadTs = shortcut.message.thread_ts ?? shortcut.message.ts;
-  const origin = { channel, threadTs, ...(permalink && { permalink }) };
+  const inDiscussion = threadTs !== shortcut.message.ts;
+  const origin = { channel, threadTs, ...(inDiscussion && { inDiscussion }), ...(permalink && { permalink }) };
   await open(
     shortcutModal({
       origin,
