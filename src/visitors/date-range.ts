@@ -55,7 +55,7 @@ interface Range {
   source: string;
 }
 
-const PRESET_DAYS = /^(\d{1,4})d$/;
+const PRESET_DAYS = /^(\d+)d$/;
 const DATE_LIKE = /^\d{1,4}-\d{1,2}-\d{1,2}$/;
 const RANGE_SEPARATORS = new Set(['..', 'to', '-', '–', '—']);
 

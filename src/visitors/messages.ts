@@ -163,6 +163,9 @@ export const chartCopy = {
   inChannel: (range: DayRange) =>
     `:chart_with_upwards_trend: The trend of unique visitors, ${formatRange(range.from, range.to)} (${reportCopy.zone(range.tz ?? UTC)}).`,
   blockTitle: (granularity: 'day' | 'week' | 'month') => `Unique visitors per ${granularity}`,
+  /** The x axis names the zone whose days the points are: `Day (Pacific/Auckland)`. */
+  xAxis: (granularity: 'day' | 'week' | 'month', tz: string) =>
+    `${{ day: 'Day', week: 'Week starting', month: 'Month' }[granularity]} (${tz})`,
   yAxis: 'Unique visitors',
   sentToDm: (query: ReportQuery) =>
     `:chart_with_upwards_trend: Your chart of unique visitors for ${formatRange(query.from, query.to)} is in your DM with me (Slack cannot show pictures in a private reply).`,

@@ -6,6 +6,7 @@ import { formatRange } from '../format.js';
 import { chartCopy, reportCopy } from '../messages.js';
 import type { Granularity } from '../periods.js';
 import type { ProjectQuery } from '../requests.js';
+import { UTC } from '../zone.js';
 import { SERIES } from './render.js';
 import type { Trend } from './trend.js';
 
@@ -38,7 +39,11 @@ export function trendChart(trend: Trend): DataVisualizationBlock | undefined {
     title: chartCopy.blockTitle(trend.granularity),
     chart: {
       type: 'line' as const,
-      axis_config: { categories: started.map((s) => s.label), y_label: chartCopy.yAxis },
+      axis_config: {
+        categories: started.map((s) => s.label),
+        x_label: chartCopy.xAxis(trend.granularity, trend.range.tz ?? UTC),
+        y_label: chartCopy.yAxis,
+      },
       series: SERIES.map(({ name }) => ({
         name,
         data: started.map((s) => ({ label: s.label, value: s.counts[value[name]] })),

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { TopLevelSpec } from 'vega-lite';
 import { formatRange } from '../format.js';
+import { chartCopy } from '../messages.js';
 import { UTC } from '../zone.js';
 import type { Trend } from './trend.js';
 
@@ -59,8 +60,6 @@ export function chartTitle(trend: Trend): string {
   return `Unique visitors per ${UNIT[trend.granularity]} · ${formatRange(from, to)} (${zoneOf(trend)})`;
 }
 
-const AXIS = { day: 'Day', week: 'Week starting', month: 'Month' } as const;
-
 /** The Vega-Lite spec for a trend. Same trend, same spec: no clock, no randomness. */
 export function chartSpec(trend: Trend): TopLevelSpec {
   const values = trend.points.flatMap((point) =>
@@ -97,7 +96,7 @@ export function chartSpec(trend: Trend): TopLevelSpec {
         type: 'temporal',
         // Buckets are calendar dates (`YYYY-MM-DD`), read as UTC so that no zone shifts them; they are `zoneOf`'s days.
         timeUnit: monthly ? 'utcyearmonth' : 'utcyearmonthdate',
-        title: `${AXIS[trend.granularity]} (${zoneOf(trend)})`,
+        title: chartCopy.xAxis(trend.granularity, zoneOf(trend)),
         axis: { format: monthly ? '%b %Y' : '%-d %b', labelAngle: 0, tickCount: Math.min(values.length / 3, 10) },
       },
       y: { field: 'visitors', type: 'quantitative', title: 'Unique visitors', axis: { format: '~s' } },

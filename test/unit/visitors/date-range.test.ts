@@ -52,6 +52,7 @@ describe('parseVisitorsCommand: presets', () => {
   it('refuses Nd outside 1–366', () => {
     expect(problem('0d')).toContain('1d to 366d');
     expect(problem('367d')).toContain('1d to 366d');
+    expect(problem('10000d')).toContain('1d to 366d');
     expect(problem('9999d')).toContain('366d');
   });
 

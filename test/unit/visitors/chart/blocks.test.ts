@@ -26,6 +26,15 @@ describe('the chart drawn by Slack', () => {
     expect(blockKitProblems([block])).toEqual([]);
   });
 
+  it('names the zone of its days on the x axis, as the picture does, within Slack’s 50 characters', () => {
+    const day = trendChart(trend('2026-11-09', '2026-11-15', '2026-11-22'));
+    expect(day?.chart.axis_config.x_label).toBe('Day (UTC)');
+    const far = trend('2026-08-03', '2026-11-22', '2026-11-22');
+    const weekly = trendChart({ ...far, range: { ...far.range, tz: 'America/Argentina/ComodRivadavia' } });
+    expect(weekly?.chart.axis_config.x_label).toBe('Week starting (America/Argentina/ComodRivadavia)');
+    expect(blockKitProblems([weekly])).toEqual([]);
+  });
+
   it('labels months by month, and gives up past 20 points (a daily month) so the PNG is sent', () => {
     const yearly = trendChart(trend('2026-01-01', '2026-11-22', '2026-11-22'));
     expect(yearly?.title).toBe('Unique visitors per month');
