@@ -114,6 +114,22 @@ describe.each(transports)('the Messages tab of an agent_view app ($name)', ({ st
     ]);
   });
 
+  it('an instruction that begins with the word “visitors” starts a job; in its thread even `visitors this week` steers it', async () => {
+    agentView();
+    await h.boot({ env });
+    await opensTab(h, CHANNEL_ID);
+    const said = h.slack.people.says(USER_ID, DM, 'Visitors who sign in should see the beta banner: document it');
+    await h.deliver(said.events);
+    await h.jobOf(DM, said.ts, ['proj_b']);
+    expect(h.slack.tenant().assistantThread(DM, said.ts)?.title).toBe(
+      'Visitors who sign in should see the beta banner: document it',
+    );
+    await h.deliver(h.slack.people.says(USER_ID, DM, 'visitors this week', { threadTs: said.ts }).events);
+    await eventually(() => h.followUps().length === 1, 5_000, 'the follow-up');
+    expect(h.followUps()[0]?.body).toEqual({ prompt: 'visitors this week' });
+    expect(h.slack.calls.filter((c) => JSON.stringify(c.args.blocks ?? '').includes('Unique visitors'))).toEqual([]);
+  });
+
   it('answers `help` in the message’s own thread, no title, no status, nothing started', async () => {
     agentView();
     await h.boot({ env });

@@ -242,6 +242,26 @@ export function conversations(store: StoreKind): void {
       expect(outcome.args).toMatchObject({ channel: DM, thread_ts: dm.ts });
     });
 
+    it('an instruction that begins with the word “visitors” starts a job, in its thread even `visitors this week` steers it; `visitors 30d` alone is a report', async () => {
+      await h.boot();
+      const dm = h.say(USER_ID, DM, 'Visitors who sign in should see the beta banner: document it');
+      await h.deliver(dm.events);
+      await h.jobOf(DM, dm.ts);
+      expect(prompts()).toEqual(['Visitors who sign in should see the beta banner: document it']);
+      await h.deliver(h.say(USER_ID, DM, 'visitors this week', { threadTs: dm.ts }).events);
+      await eventually(() => h.followUps().length === 1, 5_000, 'the follow-up');
+      expect(h.followUps()[0]?.body).toEqual({ prompt: 'visitors this week' });
+
+      await h.deliver(h.say(USER_ID, DM, 'visitors 30d').events);
+      await eventually(
+        () => h.slack.calls.find((c) => JSON.stringify(c.args.blocks ?? '').includes('Unique visitors')),
+        5_000,
+        'the report',
+      );
+      expect(h.creates()).toHaveLength(1);
+      expect(ephemerals().filter((c) => String(c.args.text).includes('understand'))).toEqual([]);
+    });
+
     it('answers `help` with usage and starts nothing', async () => {
       await h.boot();
       await h.deliver(h.say(USER_ID, DM, 'help').events);

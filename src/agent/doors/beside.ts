@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
-import type { ReportBeside } from '../../visitors/index.js';
+import { parseVisitorsCommand, type ReportBeside, zoneOf } from '../../visitors/index.js';
 import { agentTasks } from '../agent-tasks.js';
-import { MY_JOBS_WORDS } from '../my-jobs.js';
+import type { Turn } from '../requests.js';
 import type { Incoming } from './incoming.js';
 import { type EventDelivery, turnOf } from './turn.js';
 
@@ -20,14 +20,37 @@ export async function besideChannel(
   reportBeside: ReportBeside,
 ): Promise<void> {
   const turn = await turnOf(deps, incoming, delivery, true);
-  const asked = VISITORS_WORDS.exec(turn.text);
-  // A report on the project of the channel the person is looking at (the visitors' door, given by the composition).
-  if (asked) return reportBeside(deps, turn, asked[1] ?? '', channel ?? turn.channel);
+  if (await reportedBeside(deps, turn, channel ?? turn.channel, reportBeside)) return;
   await deps.dispatch(agentTasks.pane, { turn, ...(channel && { contextChannel: channel }) });
 }
 
-/** `visitors [range]` (the suggested prompt; `/visitors` does not run in a thread): the `/visitors` words. */
+/**
+ * `visitors [range]` (the suggested prompt; `/visitors` does not run in a thread): a report on the project of `place`,
+ * by the visitors' door the composition gives. False, nothing done, when the turn is not one: what follows
+ * `visitors` does not read as a report or its help ("Visitors who sign in should…" is an instruction), or the turn
+ * is in a job's thread (where it is the job's, as any reply).
+ */
+export async function reportedBeside(
+  deps: BesideDeps,
+  turn: Turn,
+  place: string,
+  reportBeside: ReportBeside,
+): Promise<boolean> {
+  const words = VISITORS_WORDS.exec(turn.text)?.[1];
+  if (words === undefined) return false;
+  const read = parseVisitorsCommand(words, deps.now(), await zoneOf(deps, turn.userId));
+  if (read.kind === 'invalid' || (await inJobThread(deps, turn))) return false;
+  await reportBeside(deps, turn, words, place);
+  return true;
+}
+
+/** `visitors [range]`, `/visitors [range]`: the `/visitors` words after it. */
 const VISITORS_WORDS = /^\s*\/?visitors\b([\s\S]*)$/i;
 
-/** The Messages tab's suggested prompts that are not instructions (`manifest.yml`, `paneCopy.prompts`). */
-export const isPrompt = (text: string) => VISITORS_WORDS.test(text) || MY_JOBS_WORDS.test(text);
+/** Whether the turn is a reply in a job's thread; without the store, taken as not (a report does not need it). */
+async function inJobThread(deps: BesideDeps, { channel, threadTs }: Turn): Promise<boolean> {
+  if (!threadTs) return false;
+  // the store guard counts the failure.
+  const job = await deps.store.jobs.forThread(deps.projects.all, channel, threadTs).catch(() => undefined);
+  return job !== undefined;
+}

@@ -1,10 +1,10 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
-import { decodeSlackText } from '../../slack/decode.js';
 import type { ReportBeside } from '../../visitors/index.js';
 import { agentTasks } from '../agent-tasks.js';
 import { viewingFor } from '../agent-view.js';
-import { type BesideDeps, besideChannel, isPrompt } from './beside.js';
+import { MY_JOBS_WORDS } from '../my-jobs.js';
+import { type BesideDeps, besideChannel, reportedBeside } from './beside.js';
 import { type Incoming, toIncoming } from './incoming.js';
 import { type EventDelivery, turnOf } from './turn.js';
 
@@ -44,10 +44,11 @@ export async function directMessage(
     return undefined;
   });
   if (viewing) return besideChannel(deps, incoming, { body, context }, viewing.channel, reportBeside);
+  const turn = await turnOf(deps, incoming, { body, context }, true);
   // A suggested prompt means what it says when no context came or was kept (`visitors …`, `my jobs`): not a job.
-  if (isPrompt(decodeSlackText(incoming.wireText)))
-    return besideChannel(deps, incoming, { body, context }, undefined, reportBeside);
-  await hand(deps, incoming, { body, context }, true);
+  if (await reportedBeside(deps, turn, turn.channel, reportBeside)) return;
+  if (MY_JOBS_WORDS.test(turn.text)) return deps.dispatch(agentTasks.pane, { turn });
+  await deps.dispatch(agentTasks.turn, turn);
 }
 
 /** Every `message` event, through one Bolt listener: a message in the bot's DM, or one in a channel. */
