@@ -8,6 +8,7 @@ import { type Instruction, readTurnInstruction } from './instruction.js';
 import { paneCopy } from './messages.js';
 import { MY_JOBS_WORDS, myJobs } from './my-jobs.js';
 import type { PaneTurn, Turn } from './requests.js';
+import { isInstruction } from './steering.js';
 
 // Slack's assistant pane (Agents & AI apps): a thread of the person's DM with the app, opened next to the channel
 // they are looking at. A message there is a turn like a DM's; the pane adds where the person is (the thread
@@ -38,7 +39,8 @@ export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: Pane
   const instruction = readTurnInstruction(pane, turn);
   // the store guard counts the failure; unknown only skips the title and status.
   const job = await deps.store.jobs.forThread(deps.projects.all, turn.channel, threadTs).catch(() => undefined);
-  if (instruction.kind === 'start' && !job && turn.allowed) {
+  // Only what the router starts a job from (`routeOf`: words or a file) titles the thread: not `:tada: !!`.
+  if (instruction.kind === 'start' && isInstruction(turn) && !job && turn.allowed) {
     const thread = { channel_id: turn.channel, thread_ts: threadTs };
     const title = plainLabel(instruction.prompt.replace(/\s+/g, ' '), TITLE_MAX_CHARS);
     await deps.slack.assistant.threads

@@ -5,6 +5,7 @@ import type { EventEnvelope } from '../../tools/slack-standin/index.js';
 import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { type Harness, useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
+import { settle } from '../support/steps.js';
 import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 
 const LONG_JOB_MS = 60_000;
@@ -128,6 +129,17 @@ describe.each(transports)('the Messages tab of an agent_view app ($name)', ({ st
     await eventually(() => h.followUps().length === 1, 5_000, 'the follow-up');
     expect(h.followUps()[0]?.body).toEqual({ prompt: 'visitors this week' });
     expect(h.slack.calls.filter((c) => JSON.stringify(c.args.blocks ?? '').includes('Unique visitors'))).toEqual([]);
+  });
+
+  it('a message without words starts nothing: no title, no “is starting a job…”', async () => {
+    agentView();
+    await h.boot({ env });
+    await opensTab(h, CHANNEL_ID);
+    const said = h.slack.people.says(USER_ID, DM, ':tada: !!');
+    await h.deliver(said.events);
+    await settle();
+    expect(h.slack.tenant().assistantThread(DM, said.ts)).toBeUndefined();
+    expect(h.sim.requests).toHaveLength(0);
   });
 
   it('answers `help` in the message’s own thread, no title, no status, nothing started', async () => {

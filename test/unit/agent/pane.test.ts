@@ -49,6 +49,14 @@ describe('runPaneTurn', () => {
     expect(postsIn(thread.threadTs)[0]?.args.text).toContain('not allowed');
   });
 
+  it('a message without words starts nothing: no status, no title', async () => {
+    const { thread, turn } = inPane(':tada: !!');
+    await runPaneTurn(unit().deps, { turn, contextChannel: CHANNEL_ID }, handleTurn);
+    expect(thread.statuses).toEqual([]);
+    expect(thread.title).toBeUndefined();
+    expect(unit().sim.requests).toHaveLength(0);
+  });
+
   it('without a channel next to the pane, the default project', async () => {
     const { turn } = inPane('Document webhooks');
     await runPaneTurn(unit().deps, { turn }, handleTurn);
