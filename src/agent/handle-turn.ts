@@ -10,13 +10,11 @@ import { type FollowUpDeps, followUp } from './follow-up.js';
 import { type Instruction, readTurnInstruction } from './instruction.js';
 import { readoptThread } from './job-metadata.js';
 import { errors } from './messages.js';
+import { claimSeen } from './redelivery.js';
 import type { Turn } from './requests.js';
 import { type StartJobDeps, startJob } from './start-job.js';
 import { isInstruction, steers } from './steering.js';
 import { readThreadContext } from './thread-context.js';
-
-/** Slack may deliver an event again; remember what was handled this long. */
-const DEDUPE_TTL_MS = 60 * 60 * 1000;
 
 /** What a thread is to the bot when a message arrives in it. */
 export type Place =
@@ -115,11 +113,7 @@ async function firstDelivery(deps: TurnDeps, turn: Turn, audience: Audience): Pr
   if (turn.clientMsgId) seen.push(keys.seenMessage(scope, turn.clientMsgId));
   try {
     for (const key of seen) {
-      if (!(await deps.store.claims.claim(key, deps.instanceId, DEDUPE_TTL_MS))) {
-        deps.log.info('agent.duplicate_event', { key, retry_num: turn.retryNum });
-        deps.metrics.duplicatePrevented(key === seen[0] ? 'event' : 'message');
-        return false;
-      }
+      if (!(await claimSeen(deps, key, key === seen[0] ? 'event' : 'message', turn.retryNum))) return false;
     }
     return true;
   } catch (error) {

@@ -7,6 +7,7 @@ import type { TurnDeps } from './handle-turn.js';
 import { type Instruction, readTurnInstruction } from './instruction.js';
 import { paneCopy } from './messages.js';
 import { MY_JOBS_WORDS, myJobs } from './my-jobs.js';
+import { firstEvent } from './redelivery.js';
 import type { PaneTurn, Turn } from './requests.js';
 import { isInstruction } from './steering.js';
 
@@ -23,15 +24,16 @@ type PaneDeps = TurnDeps & Pick<Deps, 'slack'>;
 export type RunTurn = (deps: TurnDeps, turn: Turn, instruction: Instruction) => Promise<void>;
 
 /**
- * A turn in the pane: `my jobs` lists the person's jobs. An instruction in a thread without a job titles the
- * thread after it and shows a status until the job's first post (or the answer) clears it. Then the turn runs as a
- * DM's would, with the project of the channel the person is looking at, and with private answers in the pane's
- * thread (the pane is private).
+ * A turn in the pane: `my jobs` lists the person's jobs, once per event (`handleTurn` deduplicates the rest). An
+ * instruction in a thread without a job titles the thread after it and shows a status until the job's first post (or
+ * the answer) clears it. Then the turn runs as a DM's would, with the project of the channel the person is looking
+ * at, and with private answers in the pane's thread (the pane is private).
  */
 export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: PaneTurn, runTurn: RunTurn): Promise<void> {
   const threadTs = turn.threadTs ?? turn.ts;
   const pane = paneDeps(deps, turn.channel, contextChannel, threadTs);
   if (MY_JOBS_WORDS.test(turn.text)) {
+    if (!(await firstEvent(deps, turn))) return;
     const audience = { userId: turn.userId, channel: turn.channel, threadTs };
     return pane.replies.privately(audience, await myJobs(deps, turn.userId, turn.text));
   }

@@ -76,7 +76,9 @@ describe.each(transports)('every job is an agent session ($name)', ({ store, soc
     const { jobId, rootTs } = await h.startJob('Rewrite the quickstart');
     await sessionBecomes(h, rootTs, 'processing');
 
-    await h.deliver(h.slack.people.stopsSession(USER_ID, CHANNEL_ID, rootTs));
+    const pressed = h.slack.people.stopsSession(USER_ID, CHANNEL_ID, rootTs);
+    await h.deliver(pressed);
+    await h.deliver(pressed, { retry: 1 }); // Slack's redelivery: the same press, answered once
     const told = await eventually(
       () => h.threadPosts(rootTs).find((p) => String(p.args.text).includes(`Stopped by <@${USER_ID}>`)),
       STOP_WITHIN_MS,
@@ -84,6 +86,9 @@ describe.each(transports)('every job is an agent session ($name)', ({ store, soc
     );
     expect(told.args.text).toContain('telling the agent to stop');
     await eventually(() => stopsSent().length === 1, 5_000, 'the agent told');
+    await settle();
+    expect(h.slack.callsTo('chat.postEphemeral')).toEqual([]);
+    expect(stopsSent()).toHaveLength(1);
     expect(stopsSent().map((r) => r.path)).toEqual([`/v2/agent/${TEST_PROJECT_ID}/job/${jobId}/message`]);
     await sessionBecomes(h, rootTs, 'active');
     await eventually(() => h.lastRootUpdate(rootTs).includes(`Stopped by <@${USER_ID}>`), 5_000, 'the root says who');

@@ -142,6 +142,23 @@ describe.each(transports)('the Messages tab of an agent_view app ($name)', ({ st
     expect(h.sim.requests).toHaveLength(0);
   });
 
+  it('Slack’s redeliveries of `my jobs` and `visitors this week` are answered once', async () => {
+    agentView();
+    await h.boot({ env });
+    await opensTab(h, CHANNEL_ID);
+    const mine = h.slack.people.says(USER_ID, DM, 'my jobs');
+    await h.deliver(mine.events);
+    await h.deliver(mine.events, { retry: 1 });
+    const visitors = h.slack.people.says(USER_ID, DM, 'visitors this week');
+    await h.deliver(visitors.events);
+    await h.deliver(visitors.events, { retry: 1 });
+    const reports = () => h.slack.calls.filter((c) => JSON.stringify(c.args.blocks ?? '').includes('Unique visitors'));
+    await eventually(() => reports().length > 0 && h.threadPosts(mine.ts).length > 0, 5_000, 'the answers');
+    await settle();
+    expect(reports()).toHaveLength(1);
+    expect(h.threadPosts(mine.ts)).toHaveLength(1);
+  });
+
   it('answers `help` in the message’s own thread, no title, no status, nothing started', async () => {
     agentView();
     await h.boot({ env });

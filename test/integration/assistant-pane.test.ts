@@ -5,6 +5,7 @@ import type { AssistantThread } from '../../tools/slack-standin/index.js';
 import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { type Harness, useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
+import { settle } from '../support/steps.js';
 import { fingerprintOf, oauthEnv, Workspaces } from '../support/tenants.js';
 import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 
@@ -85,6 +86,21 @@ describe.each(transports)('the assistant pane ($name)', ({ store, socketMode }) 
     const usage = await eventually(() => h.threadPosts(thread.threadTs)[0], 5_000, 'the usage');
     expect(usage.args.text).toContain('Ask the Mintlify agent');
     expect(usage.args.text).toContain('proj_b');
+    expect(thread.statuses).toEqual([]);
+    expect(thread.title).toBeUndefined();
+    expect(h.sim.requests).toHaveLength(0);
+  });
+
+  it('a message without words starts nothing, no title, no status; a redelivered prompt is answered once', async () => {
+    await h.boot({ env });
+    const thread = await opensPane(h, CHANNEL_ID);
+    await h.deliver(h.say(USER_ID, thread.channel, ':tada: !!', { threadTs: thread.threadTs }).events);
+    const click = h.slack.people.picksPrompt(thread, 'My jobs');
+    await h.deliver(click.events);
+    await h.deliver(click.events, { retry: 1 });
+    await eventually(() => h.threadPosts(thread.threadTs)[0], 5_000, 'no jobs yet');
+    await settle();
+    expect(h.threadPosts(thread.threadTs)).toHaveLength(1);
     expect(thread.statuses).toEqual([]);
     expect(thread.title).toBeUndefined();
     expect(h.sim.requests).toHaveLength(0);

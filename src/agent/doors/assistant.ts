@@ -5,13 +5,13 @@ import type { ReportBeside } from '../../visitors/index.js';
 import { inWorkspace } from '../../workspace.js';
 import { paneCopy } from '../messages.js';
 import { paneContextOf, paneContextStore } from '../pane-context.js';
-import { besideChannel } from './beside.js';
+import { type BesideDeps, besideChannel } from './beside.js';
 import { directMessage } from './conversation.js';
 import { toIncoming } from './incoming.js';
 
 type OpenedArgs = Parameters<AssistantThreadStartedMiddleware>[0];
 type PaneMessageArgs = Parameters<AssistantUserMessageMiddleware>[0];
-type DoorDeps = Pick<Deps, 'slack' | 'store' | 'log' | 'dispatch' | 'now' | 'projects' | 'replies'>;
+type DoorDeps = BesideDeps;
 
 // Slack's assistant pane (Agents & AI apps) through Bolt's `Assistant`: it takes `assistant_thread_started`,
 // `assistant_thread_context_changed` and every person's message in a thread of a DM with the app. A DM thread that

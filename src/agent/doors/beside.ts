@@ -1,11 +1,12 @@
 import type { Deps } from '../../deps.js';
 import { parseVisitorsCommand, type ReportBeside, zoneOf } from '../../visitors/index.js';
 import { agentTasks } from '../agent-tasks.js';
+import { firstEvent, type SeenDeps } from '../redelivery.js';
 import type { Turn } from '../requests.js';
 import type { Incoming } from './incoming.js';
 import { type EventDelivery, turnOf } from './turn.js';
 
-export type BesideDeps = Pick<Deps, 'slack' | 'store' | 'log' | 'dispatch' | 'now' | 'projects' | 'replies'>;
+export type BesideDeps = Pick<Deps, 'slack' | 'store' | 'log' | 'dispatch' | 'now' | 'projects' | 'replies'> & SeenDeps;
 
 /**
  * A person's message to the agent next to a channel: in the assistant pane's thread (`assistant_view`), or in the
@@ -26,9 +27,9 @@ export async function besideChannel(
 
 /**
  * `visitors [range]` (the suggested prompt; `/visitors` does not run in a thread): a report on the project of `place`,
- * by the visitors' door the composition gives. False, nothing done, when the turn is not one: what follows
- * `visitors` does not read as a report or its help ("Visitors who sign in should…" is an instruction), or the turn
- * is in a job's thread (where it is the job's, as any reply).
+ * by the visitors' door the composition gives, once per event (Slack's redelivery is not answered again). False,
+ * nothing done, when the turn is not one: what follows `visitors` does not read as a report or its help ("Visitors
+ * who sign in should…" is an instruction), or the turn is in a job's thread (where it is the job's, as any reply).
  */
 export async function reportedBeside(
   deps: BesideDeps,
@@ -40,7 +41,7 @@ export async function reportedBeside(
   if (words === undefined) return false;
   const read = parseVisitorsCommand(words, deps.now(), await zoneOf(deps, turn.userId));
   if (read.kind === 'invalid' || (await inJobThread(deps, turn))) return false;
-  await reportBeside(deps, turn, words, place);
+  if (await firstEvent(deps, turn)) await reportBeside(deps, turn, words, place);
   return true;
 }
 
