@@ -262,6 +262,16 @@ export function conversations(store: StoreKind): void {
       expect(ephemerals().filter((c) => String(c.args.text).includes('understand'))).toEqual([]);
     });
 
+    it('a report asked for with a mistake (`visitors 400d`, `/visitors soon`) is answered as the command is, no job', async () => {
+      await h.boot();
+      await h.deliver(h.say(USER_ID, DM, 'visitors 400d').events);
+      await h.deliver(h.say(USER_ID, DM, '/visitors soon').events);
+      const said = (words: string) => h.slack.calls.some((c) => JSON.stringify(c.args).includes(words));
+      await eventually(() => said('1d to 366d') && said("I don't understand `soon`"), 5_000, 'the two answers');
+      await settle(300);
+      expect(h.creates()).toEqual([]);
+    });
+
     it('answers `help` with usage and starts nothing', async () => {
       await h.boot();
       await h.deliver(h.say(USER_ID, DM, 'help').events);

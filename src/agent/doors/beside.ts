@@ -37,16 +37,20 @@ export async function reportedBeside(
   place: string,
   reportBeside: ReportBeside,
 ): Promise<boolean> {
-  const words = VISITORS_WORDS.exec(turn.text)?.[1];
-  if (words === undefined) return false;
-  const read = parseVisitorsCommand(words, deps.now(), await zoneOf(deps, turn.userId));
-  if (read.kind === 'invalid' || (await inJobThread(deps, turn))) return false;
+  const asked = VISITORS_WORDS.exec(turn.text);
+  const words = asked?.[2];
+  if (!asked || words === undefined) return false;
+  // Typed as the command (`/visitors …`), or a range that starts with a number (`visitors 400d`): a report, its
+  // mistakes answered as the command's are; otherwise only words that read as a report.
+  const meant = asked[1] === '/' || /^\s*\d/.test(words);
+  const read = meant || parseVisitorsCommand(words, deps.now(), await zoneOf(deps, turn.userId)).kind !== 'invalid';
+  if (!read || (await inJobThread(deps, turn))) return false;
   if (await firstEvent(deps, turn)) await reportBeside(deps, turn, words, place);
   return true;
 }
 
 /** `visitors [range]`, `/visitors [range]`: the `/visitors` words after it. */
-const VISITORS_WORDS = /^\s*\/?visitors\b([\s\S]*)$/i;
+const VISITORS_WORDS = /^\s*(\/?)visitors\b([\s\S]*)$/i;
 
 /** Whether the turn is a reply in a job's thread; without the store, taken as not (a report does not need it). */
 async function inJobThread(deps: BesideDeps, { channel, threadTs }: Turn): Promise<boolean> {
