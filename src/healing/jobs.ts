@@ -1,5 +1,6 @@
 import { bindingFromMetadata, OUTCOME_EVENT_TYPE, observationOf, outcomeOf } from '../agent/index.js';
 import type { Deps } from '../deps.js';
+import { logFailure } from '../mintlify/failure.js';
 import type { JobBinding } from '../store/jobs.js';
 
 /** Pages of a job's thread read for the outcomes it already holds (200 replies each). */
@@ -13,9 +14,10 @@ export type JobHealDeps = Pick<
 /**
  * What healing did with one root message: `healed` (its record is back and its round polled), `known` (the store
  * still has it), `ended` (the service says it ended and its thread holds an outcome: nothing is missing), `gone` (the
- * service no longer has it), `old` (started before the job age limit), `other` (not a job of this app's projects).
+ * service no longer has it), `old` (started before the job age limit), `other` (not a job of this app's projects),
+ * `unhealable` (the service refuses its project's key: an operator has to act, healing the rest goes on).
  */
-export type JobHealing = 'healed' | 'known' | 'ended' | 'gone' | 'old' | 'other';
+export type JobHealing = 'healed' | 'known' | 'ended' | 'gone' | 'old' | 'other' | 'unhealable';
 
 /**
  * Rebuilds the job a root message's metadata names when the store lost its record: the record bound again from the
@@ -35,6 +37,10 @@ export async function healJob(
   if (!answer.ok) {
     const { code } = answer.failure;
     if (code === 'not_found' || code === 'refused') return 'gone';
+    if (code === 'unauthorized') {
+      logFailure(deps.log.child({ ...ref, channel: binding.channel }), 'store.job_unhealable', answer);
+      return 'unhealable';
+    }
     throw new Error(`the service did not say how job ${binding.jobId} is (${code})`);
   }
   const posted = await postedRounds(deps, binding);

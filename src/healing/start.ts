@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import type { QueueInspector } from '../queue/engine.js';
 import { keys } from '../store/keys.js';
 import type { StoreLoss } from '../store/loss.js';
-import { servedDeps } from '../workspace.js';
+import { unlessGone, type WorkspaceRef } from '../workspace-ref.js';
 import { added, type DigestHealing, type Healed, healWorkspace, NOTHING_HEALED } from './heal.js';
 
 /** One instance heals at a time, under this claim, renewed between channels and released when it is done. */
@@ -53,7 +53,12 @@ export async function healLoss(
   { retryMs = HEAL_RETRY_MS }: HealOptions = {},
 ): Promise<Healed> {
   const { store, log, instanceId } = deps;
+  const lost_at = new Date(lostAtMs).toISOString();
   let waitMs = retryMs;
+  // What earlier tries of this instance healed: a channel healed in full is not read again.
+  const done = new Set<string>();
+  let total = NOTHING_HEALED;
+  let beganAtMs: number | undefined;
   while (!deps.stopping?.aborted) {
     let claimed = false;
     try {
@@ -67,12 +72,18 @@ export async function healLoss(
       if (claimed) {
         // Recorded as healed up to when this heal began (the loss's clock, the wall clock): a loss that another
         // instance noticed and dated a moment later, before this began, is the same loss and is healed by it.
-        const beganAtMs = Math.max(lostAtMs, Date.now());
-        const healed = await healAll(deps, engine, digests);
-        await store.kv.set(keys.healed(), beganAtMs); // kept as long as the marker: a restart finds it healed
+        beganAtMs ??= Math.max(lostAtMs, Date.now());
+        const workspaces = await deps.workspaces.all();
+        const healed = await healAll(deps, engine, digests, workspaces, done);
+        total = added(total, { ...healed, failed: 0 });
+        if (healed.failed === 0) {
+          await store.kv.set(keys.healed(), beganAtMs); // kept as long as the marker: a restart finds it healed
+          await store.claims.release(keys.healing(), instanceId);
+          log.info('store.healed', { lost_at, ...total });
+          return total;
+        }
         await store.claims.release(keys.healing(), instanceId);
-        log.info('store.healed', { lost_at: new Date(lostAtMs).toISOString(), ...healed });
-        return healed;
+        log.warn('store.heal_retry', { retry_in_ms: waitMs, failed: healed.failed });
       }
     } catch (error) {
       if (claimed) await releaseAfterFailure(deps);
@@ -90,14 +101,29 @@ async function healedSince(deps: Pick<Deps, 'store'>, lostAtMs: number): Promise
   return healed >= lostAtMs;
 }
 
-async function healAll(deps: Deps, engine: QueueInspector, digests: DigestHealing): Promise<Healed> {
+/** Every workspace healed on its own: one that cannot be read is counted as failed and the others go on. */
+async function healAll(
+  deps: Deps,
+  engine: QueueInspector,
+  digests: DigestHealing,
+  workspaces: readonly WorkspaceRef[],
+  done: Set<string>,
+): Promise<Healed> {
   const stillOurs = async () => {
     if (!(await deps.store.claims.renew(keys.healing(), deps.instanceId, HEAL_CLAIM_MS)))
       throw new Error('another instance took the healing over');
   };
   let healed = NOTHING_HEALED;
-  for (const workspace of await servedDeps(deps, await deps.workspaces.all()))
-    healed = added(healed, await healWorkspace(workspace, engine, digests, stillOurs));
+  for (const ref of workspaces) {
+    let workspace: Deps | undefined;
+    try {
+      workspace = await deps.workspaces.scope(ref).catch(unlessGone);
+    } catch (error) {
+      deps.log.warn('store.heal_item_failed', { team: ref.teamId, error });
+      healed = added(healed, { ...NOTHING_HEALED, failed: 1 });
+    }
+    if (workspace) healed = added(healed, await healWorkspace(workspace, engine, digests, stillOurs, done));
+  }
   return healed;
 }
 
