@@ -94,7 +94,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const receives = config.role !== 'worker';
   // Bolt and the doors load only where Slack's requests arrive: a worker never holds them.
   const doors = receives ? await import('./receiver.js') : undefined;
-  const transport = doors?.transportFor(config, options, { log, metrics, probes, many });
+  const transport = doors?.transportFor(config, options, { log, metrics, probes, many, store });
   const slack = transport?.bolt.client ?? createSlackClient(config, metrics, log, options.slackTimeoutMs);
   // Aborted when a graceful stop begins: long work (an export) answers then instead of being cut off.
   const stopping = new AbortController();

@@ -9,6 +9,7 @@ import type { Metrics } from '../metrics.js';
 import type { QueueInspector } from '../queue/engine.js';
 import { accessMiddleware } from '../slack/access.js';
 import { createSlackTransport, type SlackTransport } from '../slack/transport.js';
+import type { Store } from '../store/store.js';
 import { ownOrganisation } from '../tenants/own-organisation.js';
 import { registerTenancy } from '../tenants/register.js';
 import { markingGone, storeDownGate } from '../tenants/removal.js';
@@ -29,12 +30,12 @@ import { registerRemoval } from './removal.js';
 export function transportFor(
   config: Config,
   options: StartOptions,
-  parts: { log: Logger; metrics: Metrics; probes: Probes; many: ManyWorkspaces | undefined },
+  parts: { log: Logger; metrics: Metrics; probes: Probes; many: ManyWorkspaces | undefined; store: Store },
 ): SlackTransport {
   return createSlackTransport(config, parts.log, {
     metrics: parts.metrics,
     probes: parts.probes,
-    authorize: parts.many && markingGone(parts.many.installer.authorize, parts.many.tenancy.installations),
+    authorize: parts.many && markingGone(parts.many.installer.authorize, parts.many.tenancy.installations, parts.store),
     ...(options.slackTimeoutMs && { timeoutMs: options.slackTimeoutMs }),
     ...(options.slackRetry && { retry: options.slackRetry }),
     ...(options.onListening && { onListening: options.onListening }),

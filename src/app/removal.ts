@@ -85,11 +85,25 @@ export function removedAnswer(command: string, text: string): string {
   );
 }
 
+/**
+ * The sentence a command gets when its workspace's installation is missing after the store lost its data (many
+ * workspaces: installations live in the store): Slack said nothing, the app lost it.
+ */
+export function installationLostAnswer(command: string, text: string): string {
+  return (
+    ':no_entry: Mintlify lost this workspace’s installation (the app’s storage lost its data), so nothing was run. ' +
+    'Ask a workspace admin to install the app again from its install page (`/slack/install` on the app’s address) ' +
+    'and connect Mintlify again, then send it once more:\n' +
+    quote(`${command} ${text}`.trim())
+  );
+}
+
 /** A removed workspace's requests stop here: a command is answered in its ack, anything else acknowledged. */
 const removedGate = (target: Pick<RemovalTarget, 'removed'>, log: Deps['log']) =>
   gate(
     (context) => target.removed(context),
-    removedAnswer,
+    (command, text, context) =>
+      context.installationLost === true ? installationLostAnswer(command, text) : removedAnswer(command, text),
     (context) => log.info('slack.workspace_removed_request', { team: context.teamId }),
   );
 

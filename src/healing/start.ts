@@ -12,6 +12,13 @@ const HEAL_CLAIM_MS = 60_000;
 const HEAL_RETRY_MS = 1_000;
 const HEAL_RETRY_MAX_MS = 60_000;
 
+/** What operators read when a loss took the installations of many workspaces with it. */
+export const HEAL_IMPOSSIBLE_MESSAGE =
+  'The store lost its data, and with it the installations of every workspace (and their Mintlify connections, ' +
+  'sealed in the same store): nothing could be healed. Every workspace must install the app again from the install ' +
+  'page and connect Mintlify again; until then its commands are answered that the app lost its installation ' +
+  '(docs/operating.md#when-redis-loses-its-data).';
+
 export interface HealOptions {
   /** The first wait between tries (tests shorten it). */
   retryMs?: number;
@@ -74,12 +81,15 @@ export async function healLoss(
         // instance noticed and dated a moment later, before this began, is the same loss and is healed by it.
         beganAtMs ??= Math.max(lostAtMs, Date.now());
         const workspaces = await deps.workspaces.all();
-        const healed = await healAll(deps, engine, digests, workspaces, done);
+        // Many workspaces: their installations were in the store too, so no workspace is left to heal.
+        const impossible = workspaces.length === 0 && deps.config.oauth !== undefined;
+        const healed = impossible ? NOTHING_HEALED : await healAll(deps, engine, digests, workspaces, done);
         total = added(total, { ...healed, failed: 0 });
         if (healed.failed === 0) {
           await store.kv.set(keys.healed(), beganAtMs); // kept as long as the marker: a restart finds it healed
           await store.claims.release(keys.healing(), instanceId);
-          log.info('store.healed', { lost_at, ...total });
+          if (impossible) log.error('store.heal_impossible', { lost_at, message: HEAL_IMPOSSIBLE_MESSAGE });
+          else log.info('store.healed', { lost_at, ...total });
           return total;
         }
         await store.claims.release(keys.healing(), instanceId);

@@ -18,6 +18,12 @@ export const DATA_LOST_MESSAGE =
   '(store.healed); a job it cannot find there is taken up again by a reply in its thread. ' +
   'Run Redis with persistence (AOF or RDB) and maxmemory-policy noeviction (docs/operating.md#redis).';
 
+/** When the store last lost its data, as its marker records it (none: never, or no marker yet). */
+export async function lastLossOf(store: Pick<Store, 'kv'>): Promise<number | undefined> {
+  const parsed = MarkerSchema.safeParse(await store.kv.get(keys.storeMarker()));
+  return parsed.success ? parsed.data.lostAtMs : undefined;
+}
+
 export interface StoreLoss {
   /** Writes the marker when there is none (a first start) and starts reading it. */
   start(): Promise<void>;

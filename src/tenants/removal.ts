@@ -9,7 +9,8 @@ import { gate } from '../slack/gate.js';
 import { quote } from '../slack/mrkdwn.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
-import { StoreUnavailableError } from '../store/store.js';
+import { lastLossOf } from '../store/loss.js';
+import { type Store, StoreUnavailableError } from '../store/store.js';
 import type { DigestMachinery } from '../visitors/index.js';
 import { installationOf, type WorkspaceRef, WorkspaceRefSchema } from '../workspace-ref.js';
 import { type Installations, tenantOfQuery } from './installations.js';
@@ -72,21 +73,40 @@ const storeDown = (error: unknown): boolean =>
 /**
  * Bolt's authorize, telling a workspace with no installation (removed, or never installed), and a store that does
  * not answer, from another failure: their requests go on marked `workspaceGone` or `storeUnavailable`, so a command
- * is answered (removal.ts, `storeDownGate`) instead of refused unanswered.
+ * is answered (removal.ts, `storeDownGate`) instead of refused unanswered. A workspace whose installation went with
+ * a loss of the store's data is marked `installationLost` too: it is told so, not that Slack removed the app.
  */
-export function markingGone(authorize: Authorize<boolean>, installations: Pick<Installations, 'read'>) {
+export function markingGone(
+  authorize: Authorize<boolean>,
+  installations: Pick<Installations, 'read'>,
+  root: Pick<Store, 'kv' | 'scoped'>,
+) {
   const marked: Authorize<boolean> = async (source, body) => {
     try {
       return await authorize(source, body);
     } catch (error) {
       // Asked no further: a second read would wait as long again, past Slack's 3 seconds.
       if (storeDown(error)) return { storeUnavailable: true };
-      const installed = await installations.read(tenantOfQuery(source)).catch(() => true);
+      const tenant = tenantOfQuery(source);
+      const installed = await installations.read(tenant).catch(() => true);
       if (installed) throw error;
-      return { workspaceGone: true };
+      return { workspaceGone: true, ...((await installationLost(root, tenant)) && { installationLost: true }) };
     }
   };
   return marked;
+}
+
+/**
+ * Whether a workspace with no installation lost it with the store's data: the store lost its data, and the
+ * workspace left no mark of a removal (`workspace:removed`, kept 30 days) since.
+ */
+async function installationLost(root: Pick<Store, 'kv' | 'scoped'>, tenant: string): Promise<boolean> {
+  try {
+    if ((await lastLossOf(root)) === undefined) return false;
+    return (await root.scoped(tenant).kv.get(keys.workspaceRemoved())) === undefined;
+  } catch {
+    return false; // the store not answering: Slack's reason stands
+  }
 }
 
 /** The sentence a command gets when its workspace could not be read (the store not answering), with what was typed. */

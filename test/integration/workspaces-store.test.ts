@@ -1,7 +1,7 @@
 import { createClient } from '@keyv/redis';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useHarness } from '../support/harness.js';
-import { redisStore, TEST_REDIS_URL } from '../support/redis.js';
+import { dropNamespace, redisStore, TEST_REDIS_URL } from '../support/redis.js';
 import { oauthEnv, TEST_ENCRYPTION_KEY, Workspaces } from '../support/tenants.js';
 import { eventually, metricsUrlOf } from '../support/test-app.js';
 import { ackBodies } from '../support/wire-safety.js';
@@ -126,5 +126,35 @@ describe('many workspaces on Redis: what is stored', () => {
     ws.prepare();
     expect(JSON.stringify(await ws.openHome('T1', 'U123ALICE'))).toContain('Connected to project `proj_a`');
     await h.startJob('Acme after the rotation', { user: 'U123ALICE', fields: { team_id: 'T1' } });
+  });
+
+  // Seen: Redis lost its data; the installations (sealed in the same store) went with it, so healing found no
+  // workspace and logged `store.healed {"channels":0,…}`, and commands were told Slack said the app was uninstalled.
+  it('a data loss takes the installations with it: logged as impossible to heal, and people told to reinstall', async () => {
+    await dropNamespace(h.namespace);
+    const logged = (event: string) =>
+      h.app
+        .logs()
+        .split('\n')
+        .filter((line) => line.includes(`"event":"${event}"`));
+    const [impossible] = await eventually(
+      () => {
+        const found = logged('store.heal_impossible');
+        return found.length > 0 && found;
+      },
+      20_000,
+      'store.heal_impossible',
+    );
+    expect(JSON.parse(impossible ?? '{}')).toMatchObject({
+      level: 'error',
+      message: expect.stringMatching(/installations.*install the app again.*connect Mintlify again/s),
+    });
+    expect(logged('store.healed')).toEqual([]);
+
+    const { ack } = await h.command('/visitors digest', { user: 'U123ALICE', fields: { team_id: 'T1' } });
+    const text = String(ack?.text);
+    expect(text).toContain('lost this workspace’s installation');
+    expect(text).toContain('/slack/install');
+    expect(text).not.toContain('Slack says');
   });
 });
