@@ -1,3 +1,4 @@
+import { whenConnected } from '../connected.js';
 import { runs } from '../task.js';
 import type { DigestMachinery } from '../visitors/index.js';
 import { INSIGHTS_DIGEST } from './digest/kind.js';
@@ -16,6 +17,6 @@ export const insightsWork = (digests: DigestMachinery) => [
   runs(insightsTasks.digest, runInsightsDigest(digests)),
   runs(
     { ...insightsTasks.scheduledDigest, unavailable: digests.scheduledDigestMissed(INSIGHTS_DIGEST) },
-    runScheduledInsightsDigest(digests),
+    whenConnected(INSIGHTS_DIGEST.feature, runScheduledInsightsDigest(digests)),
   ),
 ];

@@ -22,9 +22,17 @@ type Request =
 const PASSING_EVENTS = new Set(['app_home_opened', 'app_uninstalled', 'tokens_revoked', 'team_access_revoked']);
 const CONNECT_ACTIONS = new Set<string>([CONNECT_IDS.open, CONNECT_IDS.disconnect]);
 
+/** Showing or ending a digest needs no Mintlify: a disconnected workspace can still turn its digests off. */
+const DIGEST_COMMANDS = new Set(['/visitors', '/insights']);
+const managesDigest = (command: string, text: string) =>
+  DIGEST_COMMANDS.has(command) && /^digest(\s+off)?$/i.test(text.trim());
+
 function requestOf(body: unknown, botUserId: string | undefined): Request {
   const payload = payloadOf(body);
-  if (payload.command !== undefined) return { kind: 'command', text: decodeSlackText(payload.text ?? '') };
+  if (payload.command !== undefined) {
+    const text = decodeSlackText(payload.text ?? '');
+    return managesDigest(payload.command, text) ? { kind: 'pass' } : { kind: 'command', text };
+  }
   if (payload.type === 'event_callback') return eventRequest(payload.event ?? {}, botUserId);
   const actions = payload.actions ?? [];
   if (payload.type === 'view_submission' && payload.view?.callback_id === CONNECT_IDS.view) return { kind: 'pass' };
@@ -56,7 +64,7 @@ function eventRequest(event: PayloadEvent, botUserId: string | undefined): Reque
 /**
  * Before a workspace connects Mintlify, `/agent`, mentions, DMs, `/visitors` (and any leftover button) get one
  * private answer: not connected yet, who can connect it, and the person's text to run again. App Home, the
- * connect modal and uninstalls go on. Registered only when the app serves many workspaces.
+ * connect modal, uninstalls and showing or ending a digest (`/visitors digest [off]`, `/insights digest [off]`) go on. Registered only when the app serves many workspaces.
  */
 export function notConnectedGate(root: Pick<Deps, 'workspaces'>): Middleware<AnyMiddlewareArgs> {
   return async (args) => {

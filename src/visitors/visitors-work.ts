@@ -1,3 +1,4 @@
+import { whenConnected } from '../connected.js';
 import { runs } from '../task.js';
 import { scheduledDigestMissed } from './digest/deliver.js';
 import { VISITORS_DIGEST } from './digest/kind.js';
@@ -15,7 +16,10 @@ export const visitorsWork = [
   runs(visitorsTasks.turnPage, runTurnPage),
   runs(visitorsTasks.share, runShare),
   runs(visitorsTasks.digest, runDigest),
-  runs({ ...visitorsTasks.scheduledDigest, unavailable: scheduledDigestMissed(VISITORS_DIGEST) }, runScheduledDigest),
+  runs(
+    { ...visitorsTasks.scheduledDigest, unavailable: scheduledDigestMissed(VISITORS_DIGEST) },
+    whenConnected(VISITORS_DIGEST.feature, runScheduledDigest),
+  ),
   runs(visitorsTasks.export, runExport),
   runs(visitorsTasks.finishExport, finishProgress),
   runs(visitorsTasks.chart, runChart),

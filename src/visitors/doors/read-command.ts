@@ -63,14 +63,16 @@ export function decodeDigest(
   allowed: boolean,
   kind = VISITORS_DIGEST,
 ): { answer: Message } | { task: 'digest'; request: DigestRequest } {
-  const project = digest.project ?? deps.projects.forChannel(audience.channel);
-  if (!deps.projects.knows(project)) {
-    const projects = describeProjects(deps.projects, audience.channel, kind.command);
-    return { answer: notice(errorCopy.unknownProject(project, projects)) };
-  }
   const command = parseDigestCommand(digest.words, tz, kind.cadences);
   if (command.kind === 'invalid') {
     return { answer: notice(digestCopy.invalid(command.problem, `${kind.command} ${digest.text}`, kind)) };
+  }
+  const project = digest.project ?? deps.projects.forChannel(audience.channel);
+  // Showing or ending this conversation's digest needs no project: a workspace that disconnected Mintlify knows none.
+  const needsProject = command.kind === 'subscribe' || digest.project !== undefined;
+  if (needsProject && !deps.projects.knows(project)) {
+    const projects = describeProjects(deps.projects, audience.channel, kind.command);
+    return { answer: notice(errorCopy.unknownProject(project, projects)) };
   }
   if (command.kind !== 'show' && !allowed) {
     deps.log.info(`${kind.feature}.digest_refused`, { user: audience.userId, channel: audience.channel });
