@@ -166,4 +166,12 @@ describe('Slack stand-in: context_actions, data_visualization, data_table, table
       feedbackClick(slack, { user: 'U1', message: { channel: CHANNEL, ts: String(plain) }, choice: 'negative' }),
     ).toThrow('no feedback buttons');
   });
+
+  it('a click carries the presser’s own team: a Slack Connect organisation’s for one of its people', async () => {
+    const { ts } = await client.chat.postMessage({ channel: 'C456PARTNERS', text: 'done', blocks: [feedback('up')] });
+    const message = { channel: 'C456PARTNERS', ts: String(ts) };
+    const clickBy = (user: string) => feedbackClick(slack, { user, message, choice: 'positive' });
+    expect(clickBy('U9DAVE')).toMatchObject({ team: { id: 'T1' }, user: { id: 'U9DAVE', team_id: 'T9INITECH' } });
+    expect(clickBy('U123ALICE')).toMatchObject({ team: { id: 'T1' }, user: { id: 'U123ALICE', team_id: 'T1' } });
+  });
 });

@@ -16,7 +16,9 @@ export interface FeedbackClick {
 /**
  * The `block_actions` payload Slack sends when `user` clicks 👍 or 👎 of the `feedback_buttons` in a
  * `context_actions` block of a stored message: one action of type `feedback_buttons` with the clicked button's
- * `value` and `text` (Bolt's `FeedbackButtonsAction`). Throws when the message has no feedback buttons.
+ * `value` and `text` (Bolt's `FeedbackButtonsAction`). `team` is the message's workspace, `user.team_id` the
+ * presser's own (a Slack Connect organisation's for one of its people), as Slack sends them. Throws when the
+ * message has no feedback buttons.
  */
 export function feedbackClick(slack: SlackStandin, click: FeedbackClick): Json {
   const tenant = slack.tenantOf(click.message.channel);
@@ -27,10 +29,11 @@ export function feedbackClick(slack: SlackStandin, click: FeedbackClick): Json {
   if (!stored || !block || !element) throw new Error('that message has no feedback buttons to click');
   const button = element[`${click.choice}_button`] as { text: Json; value: string };
   const { teamId, teamDomain, appId } = tenant.workspace;
+  const presserTeam = slack.personIn(tenant, click.user)?.teamId ?? teamId;
   return {
     type: 'block_actions',
     team: { id: teamId, domain: teamDomain },
-    user: { id: click.user, team_id: teamId },
+    user: { id: click.user, team_id: presserTeam },
     api_app_id: appId,
     token: 'legacy-verification-token',
     trigger_id: `trigger-${randomUUID()}`,
