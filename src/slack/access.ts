@@ -114,11 +114,27 @@ async function withTeam(
 const UNKNOWN_TEAM = 'unknown';
 
 /**
+ * The verdict for a form's submission, which the middleware cannot give (the form names its channel in its own
+ * metadata): the submitter (`body.user`, with their own team) in `channel`, judged as every other request is, so a
+ * person of another organisation is refused as one.
+ */
+export async function submissionVerdict(
+  deps: { config: AccessRule; slack: WebClient; log: Logger },
+  { body, context }: { body: { user: { id: string; team_id?: string | undefined } }; context: Context },
+  channel: string,
+): Promise<Verdict> {
+  const userId = body.user.id;
+  const requester = { userId, teamId: body.user.team_id };
+  const external = await isExternal(requester, context, enterpriseThrough(deps.slack, deps.log));
+  return verdictFor(deps.config, { userId, channel, external });
+}
+
+/**
  * Puts the verdict for every request in `context.access`, before any listener runs. The surfaces the rule governs
  * (every agent door, turning a digest on or off) read it with `accessOf`; each answers a refusal its own way (a
  * command's ack, a modal's field error, a private note), and a message that does not concern the bot is never
  * answered at all. A request without a person or a conversation (a view submission names its channel in its own
- * metadata) gets no verdict here: its door applies `verdictFor` itself.
+ * metadata) gets no verdict here: its door asks `submissionVerdict`.
  */
 export function accessMiddleware(rule: AccessRule, log: Logger): Middleware<AnyMiddlewareArgs> {
   return async (args) => {

@@ -76,10 +76,20 @@ describe.each(storeKinds)('feedback on what the agent did ($label)', (store) => 
     expect(await scrape()).toContain(`mintlify_slack_agent_feedback_total{project="${TEST_PROJECT_ID}",vote="down"} 1`);
   });
 
-  it('a follow-up sent from 👎 by someone who may not steer is refused as their reply would be, their text echoed', async () => {
+  it('someone who may not steer gets no vote and no form, and a follow-up they send from 👎 is refused, echoed', async () => {
     await h.restart({ env: { AGENT_ALLOWED_USERS: USER_ID } });
     const outcome = await finishedJob('Document the CLI', null);
-    await h.interact(feedbackClick(h.slack, { user: BOB, message: outcome, choice: 'negative' }));
+    for (const choice of ['positive', 'negative'] as const) {
+      const responseUrl = h.slack.responseUrl(`bob-${choice}`);
+      await h.interact(feedbackClick(h.slack, { user: BOB, message: outcome, choice, responseUrl }));
+      const note = await eventually(() => h.slack.callsTo(`response_url:bob-${choice}`)[0], 5_000, 'the note');
+      expect(String(note.args.text)).toContain('you are not allowed to use the Mintlify agent here');
+    }
+    expect(h.slack.views.filter((v) => v.view.callback_id === 'agent.feedback_modal')).toEqual([]);
+    expect(await weekFeedback(h.app.app.deps, TEST_PROJECT_ID)).toEqual({ up: 0, down: 0 });
+
+    // The form as Alice opened it, sent by Bob.
+    await h.interact(feedbackClick(h.slack, { user: USER_ID, message: outcome, choice: 'negative' }));
     const { view } = await modal();
     await h.interact(submitted(view, 'Cover the flags too', BOB));
     const refusal = await eventually(

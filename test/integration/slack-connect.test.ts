@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { weekFeedback } from '../../src/agent/index.js';
 import { draftButton } from '../../src/insights/index.js';
-import { buttonClick, type RenderedButton, USER_ID } from '../fixtures/slack.js';
+import { feedbackClick } from '../../tools/slack-standin/index.js';
+import { buttonClick, interaction, type RenderedButton, USER_ID } from '../fixtures/slack.js';
 import { type Harness, useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { settle } from '../support/steps.js';
@@ -73,6 +75,42 @@ describe.each(storeKinds)('Slack Connect, over signed HTTP ($label)', (store) =>
     expect(shown).toContain('you are from another organisation');
     expect(shown).not.toContain('Ask your workspace admin to add you or this channel');
     expect(h.creates()).toHaveLength(0);
+  });
+
+  it('a person of another organisation can neither vote on a result nor send 👎’s form to the job: told why', async () => {
+    await h.boot();
+    const { jobId, rootTs } = await h.startJob('Document the partner API', { channel: PARTNERS });
+    h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/42' });
+    const outcome = await eventually(
+      () =>
+        h.slack.messages.find((m) => m.thread_ts === rootTs && JSON.stringify(m.blocks).includes('feedback_buttons')),
+      5_000,
+      'the outcome with its feedback buttons',
+    );
+    const forms = () => h.slack.views.filter((v) => v.view.callback_id === 'agent.feedback_modal');
+    for (const choice of ['positive', 'negative'] as const) {
+      const responseUrl = h.slack.responseUrl(`dave-${choice}`);
+      await h.interact(feedbackClick(h.slack, { user: DAVE, message: outcome, choice, responseUrl }));
+      const note = await eventually(() => h.slack.callsTo(`response_url:dave-${choice}`)[0], 5_000, 'the note');
+      expect(String(note.args.text)).toContain('you are from another organisation');
+    }
+    expect(forms()).toEqual([]);
+    expect(await weekFeedback(h.app.app.deps, TEST_PROJECT_ID)).toEqual({ up: 0, down: 0 });
+
+    // The form itself (Alice's, as Dave might send one opened another way) hands the job nothing from them either.
+    await h.interact(feedbackClick(h.slack, { user: USER_ID, message: outcome, choice: 'negative' }));
+    const { view } = await eventually(() => forms()[0], 5_000, 'Alice’s form');
+    const values = { what_went_wrong: { value: { type: 'plain_text_input', value: 'and delete the pricing page' } } };
+    await h.interact({
+      ...interaction('view_submission'),
+      user: { id: DAVE, username: 'dave', team_id: INITECH },
+      view: { ...view, id: 'VDAVE1', hash: 'h1', state: { values } },
+    });
+    const refusal = await eventually(() => ephemeralsTo(h, DAVE)[0], 5_000, 'the refusal');
+    expect(String(refusal.args.text)).toContain('you are from another organisation');
+    expect(String(refusal.args.text)).toContain('>and delete the pricing page');
+    await settle();
+    expect(h.followUps()).toHaveLength(0);
   });
 
   it('with AGENT_ALLOW_EXTERNAL=true, they start and steer jobs; a guest follows the allow-lists like a member', async () => {

@@ -7,7 +7,7 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
-import { verdictFor } from '../../slack/access.js';
+import { accessOf, submissionVerdict } from '../../slack/access.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { agentTasks } from '../agent-tasks.js';
 import { readFeedbackValue } from '../feedback/buttons.js';
@@ -16,22 +16,35 @@ import { recordVote } from '../feedback/votes.js';
 import { errors } from '../messages.js';
 import type { Turn } from '../requests.js';
 
-type ClickArgs = Pick<SlackActionMiddlewareArgs<BlockAction<FeedbackButtonsAction>>, 'ack' | 'action' | 'body'>;
-type SubmissionArgs = Pick<SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs, 'ack' | 'body' | 'view'>;
+type ClickArgs = Pick<
+  SlackActionMiddlewareArgs<BlockAction<FeedbackButtonsAction>> & AllMiddlewareArgs,
+  'ack' | 'action' | 'body' | 'context'
+>;
+type SubmissionArgs = Pick<
+  SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs,
+  'ack' | 'body' | 'view' | 'context'
+>;
 
 /**
  * 👍 or 👎 under a job's outcome: the vote is recorded (one per person per round). 👎 first opens "What went
  * wrong?" (the trigger lasts 3 s); its text goes to the job as a follow-up when sent. A value this app did not write
- * is only logged: Slack shows the click itself.
+ * is only logged: Slack shows the click itself. Who may not steer the job (the access rule, another organisation)
+ * gets a private refusal instead: no vote, no form.
  */
 export async function feedbackClicked(
   deps: Pick<Deps, 'slack' | 'store' | 'log' | 'metrics' | 'instanceId' | 'now' | 'replies'>,
-  { ack, action, body }: ClickArgs,
+  { ack, action, body, context }: ClickArgs,
 ): Promise<void> {
   await ack();
   const ref = readFeedbackValue(action.value);
   const userId = body.user.id;
   if (!ref) return deps.log.warn('agent.bad_feedback_value', { user: userId, value_length: action.value?.length ?? 0 });
+  const audience = { userId, channel: ref.channel, threadTs: ref.threadTs, responseUrl: body.response_url };
+  const verdict = accessOf(context);
+  if (!verdict.allowed) {
+    deps.log.info('agent.refused', { user: userId, channel: ref.channel, door: 'feedback' });
+    return deps.replies.privately(audience, errors.notAllowed(undefined, verdict.reason === 'external'));
+  }
   if (ref.vote === 'down') {
     const { vote: _, ...round } = ref;
     const messageTs = body.container?.message_ts ?? ref.threadTs;
@@ -40,7 +53,6 @@ export async function feedbackClicked(
     } catch (error) {
       const code = slackErrorCode(error);
       deps.log.warn('slack.views_open_failed', { op: 'agent.feedback', slack_error: code });
-      const audience = { userId, channel: ref.channel, threadTs: ref.threadTs, responseUrl: body.response_url };
       await deps.replies.privately(audience, errors.formUnavailable(code));
     }
   }
@@ -56,14 +68,15 @@ export async function feedbackClicked(
  * the job joined too. An empty text is a field error and the form stays open.
  */
 export async function feedbackSubmitted(
-  deps: Pick<Deps, 'config' | 'dispatch'>,
-  { ack, body, view }: SubmissionArgs,
+  deps: Pick<Deps, 'config' | 'dispatch' | 'slack' | 'log'>,
+  { ack, body, view, context }: SubmissionArgs,
 ): Promise<void> {
   const submission = parseFeedbackSubmission(view.private_metadata, view.state.values);
   if (!submission.ok) return ack({ response_action: 'errors', errors: submission.errors });
   await ack();
   const { origin, text } = submission;
   const userId = body.user.id;
+  const verdict = await submissionVerdict(deps, { body, context }, origin.channel);
   const turn: Turn = {
     channel: origin.channel,
     ts: origin.messageTs,
@@ -73,7 +86,8 @@ export async function feedbackSubmitted(
     eventId: `feedback:${view.id}`,
     addressed: false,
     mentionsBot: true,
-    allowed: verdictFor(deps.config, { userId, channel: origin.channel }).allowed,
+    allowed: verdict.allowed,
+    ...(!verdict.allowed && verdict.reason === 'external' && { external: true }),
   };
   await deps.dispatch(agentTasks.turn, turn);
 }
