@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { weekFeedback } from '../../src/agent/index.js';
 import { draftButton } from '../../src/insights/index.js';
 import { feedbackClick } from '../../tools/slack-standin/index.js';
+import { messageShortcut, viewSubmission } from '../fixtures/conversation.js';
 import { buttonClick, interaction, type RenderedButton, USER_ID } from '../fixtures/slack.js';
 import { type Harness, useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
@@ -111,6 +112,31 @@ describe.each(storeKinds)('Slack Connect, over signed HTTP ($label)', (store) =>
     expect(String(refusal.args.text)).toContain('>and delete the pricing page');
     await settle();
     expect(h.followUps()).toHaveLength(0);
+  });
+
+  it('a person of another organisation running the message shortcut, or sending its form or Draft a fix’s, hears why', async () => {
+    await h.boot();
+    const dave = { id: DAVE, username: 'dave', team_id: INITECH };
+    const partners = { id: PARTNERS, name: 'partners' };
+    const shortcut = messageShortcut({ ts: '1700000000.000100', text: 'fix the retry page', user: 'U456BOB' });
+    await h.interact({ ...shortcut, channel: partners, user: dave });
+    const opened = (n: number) => eventually(() => h.slack.callsTo('views.open')[n], 5_000, `views.open #${n}`);
+    const notice = JSON.stringify((await opened(0)).args.view);
+    expect(notice).toContain('you are from another organisation');
+    expect(notice).not.toContain('Ask your workspace admin to add you or this channel');
+
+    // The forms as Alice opened them in #partners, sent by Dave.
+    await h.interact({ ...shortcut, channel: partners });
+    const evidence = { kind: 'page', project: TEST_PROJECT_ID, from: '2026-11-16', to: '2026-11-22' } as const;
+    const button = draftButton({ ...evidence, path: '/quickstart', thumbsDown: 2, thumbsUp: 1, comments: [] });
+    await h.interact({ ...buttonClick(button as RenderedButton, { channel: PARTNERS }), channel: { id: PARTNERS } });
+    for (const form of [await opened(1), await opened(2)]) {
+      const view = form.args.view as Record<string, unknown>;
+      const ack = await h.interact({ ...viewSubmission(view, 'delete the pricing page'), user: dave });
+      expect(JSON.stringify(ack)).toContain('you are from another organisation');
+    }
+    await settle();
+    expect(h.creates()).toHaveLength(0);
   });
 
   it('with AGENT_ALLOW_EXTERNAL=true, they start and steer jobs; a guest follows the allow-lists like a member', async () => {

@@ -7,7 +7,7 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import type { Deps } from '../../deps.js';
-import { accessOf, verdictFor } from '../../slack/access.js';
+import { accessOf, submissionVerdict } from '../../slack/access.js';
 import { decodeSlackText } from '../../slack/decode.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { decodeWithNames } from '../../slack/user-names.js';
@@ -46,7 +46,8 @@ export async function messageShortcut(
       );
     }
   };
-  if (!accessOf(context).allowed) return open(noticeModal(errors.notAllowed().text));
+  const verdict = accessOf(context);
+  if (!verdict.allowed) return open(noticeModal(errors.notAllowed(undefined, verdict.reason === 'external').text));
   const wire = shortcut.message.text ?? '';
   const [permalink, text] = await Promise.all([
     within(
@@ -74,15 +75,17 @@ export async function messageShortcut(
  * and the form stays open with everything in it; otherwise the form closes and the job starts after the ack.
  */
 export async function shortcutSubmission(
-  deps: Pick<Deps, 'config' | 'projects' | 'dispatch'>,
-  { ack, body, view }: SubmissionArgs,
+  deps: Pick<Deps, 'config' | 'projects' | 'dispatch' | 'slack' | 'log'>,
+  { ack, body, view, context }: SubmissionArgs,
 ): Promise<void> {
   const submission = parseSubmission(view.private_metadata, view.state.values);
   if (!submission.ok) return ack({ response_action: 'errors', errors: submission.errors });
   const { origin, instruction } = submission;
   const userId = body.user.id;
-  if (!verdictFor(deps.config, { userId, channel: origin.channel }).allowed) {
-    return ack({ response_action: 'errors', errors: { [INSTRUCTION_BLOCK]: errors.notAllowed().text } });
+  const verdict = await submissionVerdict(deps, { body, context }, origin.channel);
+  if (!verdict.allowed) {
+    const refusal = errors.notAllowed(undefined, verdict.reason === 'external').text;
+    return ack({ response_action: 'errors', errors: { [INSTRUCTION_BLOCK]: refusal } });
   }
   await ack();
   const chosen = submission.project;

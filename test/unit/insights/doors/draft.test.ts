@@ -73,7 +73,8 @@ describe('the Draft a fix button and its form', () => {
       allowedUsers: [...rule.allowedUsers],
       allowedChannels: [...rule.allowedChannels],
     };
-    await draftSubmission({ ...unit().deps, config }, { ack, body, view: body.view } as never);
+    const context = await contextFor(rule, body);
+    await draftSubmission({ ...unit().deps, config }, { ack, body, view: body.view, context } as never);
     return { acked: calls, handed: unit().handed };
   }
 
