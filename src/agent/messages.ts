@@ -102,6 +102,10 @@ export const errors = {
       : 'Sorry, you are not allowed to use the Mintlify agent here. Ask your workspace admin to add you or this channel.';
     return prompt?.trim() ? withPrompt(problem, prompt) : { text: problem };
   },
+  /** A feedback button on a job this workspace's connection did not start (a Slack Connect organisation's). */
+  anotherWorkspacesJob: (): Message => ({
+    text: "Sorry, this job was started with another workspace's Mintlify, so only that workspace's people can rate it or tell it what went wrong. Nothing was recorded or sent.",
+  }),
   formUnavailable: (slackError: string): Message => ({
     text: `:warning: Slack did not open the form (${plainText(slackError, 60)}), so nothing was started. Run *Ask the Mintlify agent* on the message again.`,
   }),

@@ -1,10 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { otherWorkspace, viaInstallation } from '../../tools/slack-standin/index.js';
+import { feedbackClick, otherWorkspace, viaInstallation } from '../../tools/slack-standin/index.js';
 import { useHarness } from '../support/harness.js';
 import { memoryStore, type StoreKind, storeKinds } from '../support/redis.js';
-import { settle } from '../support/steps.js';
+import { boundRoots, settle } from '../support/steps.js';
 import { fingerprintOf, oauthEnv, Workspaces } from '../support/tenants.js';
-import { eventually } from '../support/test-app.js';
+import { eventually, metricsUrlOf } from '../support/test-app.js';
 
 // Slack Connect where both organisations installed the app (issue 31, defect 2): Slack names one installation per
 // event, whichever it likes; a person still acts with their own organisation's connection, and a job's thread is
@@ -101,6 +101,29 @@ describe.each(storeKinds)('Slack Connect, both organisations installed ($label)'
     expect(String(note.args.text)).toContain('>document our &lt;billing&gt; API');
     await settle();
     expect(h.creates()).toHaveLength(0);
+  });
+
+  it('Dave’s 👍 or 👎 under Alice’s result records nothing and opens no form: told the job is not his workspace’s', async () => {
+    const asked = await says('T1', 'T1', ALICE, '@Mintlify document the partner API');
+    const jobId = await eventually(() => [...boundRoots(h.slack).values()][0], 5_000, 'Alice’s job');
+    h.sim.endJob(jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/42' });
+    const outcome = await eventually(
+      () =>
+        h.slack.messages.find((m) => m.thread_ts === asked.ts && JSON.stringify(m.blocks).includes('feedback_buttons')),
+      5_000,
+      'the outcome with its feedback buttons',
+    );
+    const forms = () => h.slack.callsTo('views.open').filter((c) => JSON.stringify(c.args.view).includes('feedback'));
+    for (const choice of ['positive', 'negative'] as const) {
+      const responseUrl = h.slack.responseUrl(`dave-${choice}`);
+      await h.interact(feedbackClick(h.slack, { user: DAVE, message: outcome, choice, responseUrl }));
+      const note = await eventually(() => h.slack.callsTo(`response_url:dave-${choice}`)[0], 5_000, 'the note');
+      expect(String(note.args.text)).toContain('another workspace');
+    }
+    await settle();
+    expect(forms()).toEqual([]);
+    const metrics = await (await fetch(`${metricsUrlOf(h.app.app)}/metrics`)).text();
+    expect(metrics).not.toMatch(/agent_feedback_total\{[^}]*\} [1-9]/);
   });
 });
 

@@ -29,10 +29,11 @@ type SubmissionArgs = Pick<
  * 👍 or 👎 under a job's outcome: the vote is recorded (one per person per round). 👎 first opens "What went
  * wrong?" (the trigger lasts 3 s); its text goes to the job as a follow-up when sent. A value this app did not write
  * is only logged: Slack shows the click itself. Who may not steer the job (the access rule, another organisation)
- * gets a private refusal instead: no vote, no form.
+ * and a job of another workspace's connection (a Slack Connect organisation's, whose person acts with their own)
+ * get a private note instead: no vote, no form.
  */
 export async function feedbackClicked(
-  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'metrics' | 'instanceId' | 'now' | 'replies'>,
+  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'metrics' | 'instanceId' | 'now' | 'replies' | 'projects'>,
   { ack, action, body, context }: ClickArgs,
 ): Promise<void> {
   await ack();
@@ -45,6 +46,7 @@ export async function feedbackClicked(
     deps.log.info('agent.refused', { user: userId, channel: ref.channel, door: 'feedback' });
     return deps.replies.privately(audience, errors.notAllowed(undefined, verdict.reason === 'external'));
   }
+  if (!deps.projects.knows(ref.project)) return deps.replies.privately(audience, errors.anotherWorkspacesJob());
   if (ref.vote === 'down') {
     const { vote: _, ...round } = ref;
     const messageTs = body.container?.message_ts ?? ref.threadTs;
