@@ -386,7 +386,11 @@ export function conversations(store: StoreKind): void {
       h.slack.fail('chat.getPermalink', { delayMs: 5_000 });
       const { afterMs, view } = await openModal({ ts: reply.ts, text: reply.text, user: BOB, thread_ts: root.ts });
       expect(afterMs).toBeLessThan(3_000);
-      expect(JSON.parse(String(view.private_metadata))).toEqual({ channel: CHANNEL_ID, threadTs: root.ts });
+      expect(JSON.parse(String(view.private_metadata))).toEqual({
+        channel: CHANNEL_ID,
+        threadTs: root.ts,
+        inDiscussion: true,
+      });
       await postInteraction(h.app.url, viewSubmission(view, 'Update the SDK page'));
       await h.jobOf(CHANNEL_ID, root.ts);
       expect(prompts()).toEqual(['Update the SDK page']);
