@@ -1,4 +1,4 @@
-import { headOf, neutralise, tailOf } from '../slack/mrkdwn.js';
+import { headOf, oneLine, tailOf } from '../slack/mrkdwn.js';
 
 // A page's path as one table cell, apart from the tables that show it, so the data table does not stand on the
 // monospace fallback.
@@ -7,12 +7,12 @@ import { headOf, neutralise, tailOf } from '../slack/mrkdwn.js';
 export const PATH_WIDTH = 40;
 
 /**
- * A path as one table cell: tabs and line breaks become spaces, other control and bidirectional characters `�`
- * (`neutralise`: the data table shows text raw), backticks (which could close the code block) `ˋ`, and long paths
- * keep their beginning and end around an ellipsis.
+ * A path as one table cell: one line (`oneLine`: line breaks a space, other control and bidirectional characters
+ * `�`, as the data table shows text raw), tabs a space, backticks (which could close the code block) `ˋ`, and long
+ * paths keep their beginning and end around an ellipsis.
  */
 export function displayPath(path: string, max = PATH_WIDTH): string {
-  const clean = neutralise(path.replace(/[\t\n\r]/g, ' ')).replace(/`/g, 'ˋ');
+  const clean = oneLine(path).replace(/\t/g, ' ').replace(/`/g, 'ˋ');
   if (charCount(clean) <= max) return clean;
   const head = Math.ceil((max - 1) / 2);
   const tail = max - 1 - head;
