@@ -145,6 +145,9 @@ describe.skipIf(!redisAvailable)('BullMQ engine', () => {
         ids.push(meta.id);
       });
       await eventually(() => ids.length === 1, 8_000, 'the waiting job run');
+      // The move goes job by job: the waiting one may run before the delayed one has left BullMQ.
+      const left = async () => Object.values(await older.counts('work')).every((count) => count === 0);
+      await eventually(left, 5_000, 'nothing left on BullMQ');
       expect(ids).toEqual(['old/waiting']);
       expect(await steps.counts('work')).toMatchObject({ delayed: 1, waiting: 0 });
       expect(await older.counts('work')).toEqual({ waiting: 0, delayed: 0, active: 0, failed: 0 });
