@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import type { ServiceFailure } from '../mintlify/failure.js';
 import { slackErrorCode } from '../slack/errors.js';
+import { underLease } from '../store/claims.js';
 import { keys } from '../store/keys.js';
 import { csvLine, formatRange, serviceWindow } from '../visitors/index.js';
 import { type LoadDeps, loadFeedback, loadSearches } from './load.js';
@@ -81,13 +82,8 @@ async function questionLines(deps: LoadDeps, request: InsightsRequest): Promise<
 export async function exportInsightsCsv(deps: ExportDeps, request: InsightsRequest): Promise<ExportResult> {
   const { view, query, project, audience } = request;
   const lease = keys.insightsExport(project, audience.channel, view, query.from, query.to, query.tz);
-  if (!(await deps.store.claims.claim(lease, deps.instanceId, EXPORT_LEASE_MS))) return { ok: false, reason: 'busy' };
-  try {
-    return await exportCsv(deps, request);
-  } finally {
-    // the store guard counts the failure; the lease lapses by its TTL.
-    await deps.store.claims.release(lease, deps.instanceId).catch(() => {});
-  }
+  const holder = { claims: deps.store.claims, owner: deps.instanceId };
+  return underLease(holder, lease, EXPORT_LEASE_MS, () => exportCsv(deps, request));
 }
 
 async function exportCsv(deps: ExportDeps, request: InsightsRequest): Promise<ExportResult> {

@@ -17,6 +17,28 @@ export interface Claims {
   release(key: string, owner: string): Promise<void>;
 }
 
+/** What `underLease` answers when another holder has the lease. */
+export const BUSY = { ok: false, reason: 'busy' } as const;
+
+/**
+ * Runs `work` while `owner` holds `key`, across replicas: `BUSY` when another holds it. The lease is let go as soon
+ * as the work ends, and lapses after `ttlMs` should the process die first.
+ */
+export async function underLease<T>(
+  { claims, owner }: { claims: Claims; owner: string },
+  key: string,
+  ttlMs: number,
+  work: () => Promise<T>,
+): Promise<T | typeof BUSY> {
+  if (!(await claims.claim(key, owner, ttlMs))) return BUSY;
+  try {
+    return await work();
+  } finally {
+    // the store guard counts the failure; the lease lapses by its TTL.
+    await claims.release(key, owner).catch(() => {});
+  }
+}
+
 /** How often expired claims are swept out of memory, so a stream of short claims cannot grow the map. */
 const SWEEP_MS = 30_000;
 

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { type PageVisitors, VISITORS_MAX_LIMIT, type VisitorCounts } from '../mintlify/schemas.js';
 import { slackErrorCode } from '../slack/errors.js';
 import type { Audience } from '../slack/reply.js';
+import { underLease } from '../store/claims.js';
 import { keys } from '../store/keys.js';
 import { toCsv } from './csv.js';
 import type { FailedFor } from './failures.js';
@@ -40,13 +41,8 @@ export async function exportVisitorsCsv(deps: ExportDeps, request: ReportRequest
   const { audience } = request;
   const query = projectQuery(request);
   const lease = keys.visitorsExport(query.project, audience.channel, query.from, query.to, query.tz);
-  if (!(await deps.store.claims.claim(lease, deps.instanceId, EXPORT_LEASE_MS))) return { ok: false, reason: 'busy' };
-  try {
-    return await exportWithProgress(deps, query, audience);
-  } finally {
-    // the store guard counts the failure; the lease lapses by its TTL.
-    await deps.store.claims.release(lease, deps.instanceId).catch(() => {});
-  }
+  const holder = { claims: deps.store.claims, owner: deps.instanceId };
+  return underLease(holder, lease, EXPORT_LEASE_MS, () => exportWithProgress(deps, query, audience));
 }
 
 async function exportWithProgress(deps: ExportDeps, query: ProjectQuery, audience: Audience): Promise<ExportResult> {
