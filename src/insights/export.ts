@@ -3,14 +3,14 @@ import type { ServiceFailure } from '../mintlify/failure.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { underLease } from '../store/claims.js';
 import { keys } from '../store/keys.js';
-import { csvLine, formatRange, serviceWindow } from '../visitors/index.js';
-import { type LoadDeps, loadFeedback, loadSearches } from './load.js';
+import { csvLine, formatRange } from '../visitors/index.js';
+import { type LoadDeps, loadFeedback, loadSearches, loadUnanswered } from './load.js';
 import type { InsightsRequest } from './requests.js';
 
 // Download CSV under a view: every row of its range, walking the service's cursors, uploaded in the conversation.
 // Readers' words go through csvCell, which keeps a spreadsheet from running them as formulas.
 
-/** The service's pages an export walks at most (searches: 100 terms each; conversations: 1,000 each). */
+/** The service's pages an export of searches walks at most (100 terms each; conversations as the digest does). */
 export const EXPORT_MAX_PAGES = 20;
 /** How long an export's lease holds should its process die mid-export (released as soon as it ends). */
 const EXPORT_LEASE_MS = 10 * 60_000;
@@ -54,25 +54,17 @@ async function searchLines(deps: LoadDeps, request: InsightsRequest): Promise<Li
 }
 
 async function questionLines(deps: LoadDeps, request: InsightsRequest): Promise<Lines> {
-  const lines: (string | number)[][] = [['asked_at', 'topic', 'question', 'sources_tried', 'page_url']];
-  let cursor: string | undefined;
-  for (let page = 0; page < EXPORT_MAX_PAGES; page++) {
-    const window = serviceWindow(request.query);
-    const result = await deps.mintlify.getConversations(request.project, {
-      ...window,
-      limit: 1000,
-      ...(cursor && { cursor }),
-    });
-    if (!result.ok) return { ok: false, reason: 'fetch_failed', failure: result.failure };
-    for (const turn of result.value.conversations) {
-      if (turn.resolutionStatus !== 'unanswered') continue;
-      const sources = turn.sources.map((s) => s.url).join(' ');
-      lines.push([turn.timestamp, turn.queryCategory ?? '', turn.query, sources, turn.pageUrl ?? '']);
-    }
-    cursor = (result.value.hasMore && result.value.nextCursor) || undefined;
-    if (!cursor) break;
-  }
-  return { ok: true, lines };
+  const loaded = await loadUnanswered(deps, request.project, request.query);
+  if (!loaded.ok) return { ok: false, reason: 'fetch_failed', failure: loaded.failure };
+  const header = ['asked_at', 'topic', 'question', 'sources_tried', 'page_url'];
+  const rows = loaded.value.turns.map((turn) => [
+    turn.timestamp,
+    turn.queryCategory ?? '',
+    turn.query,
+    turn.sources.map((s) => s.url).join(' '),
+    turn.pageUrl ?? '',
+  ]);
+  return { ok: true, lines: [header, ...rows] };
 }
 
 /**

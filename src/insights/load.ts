@@ -192,13 +192,27 @@ export interface RangeQuestions {
   cutAt: number | undefined;
 }
 
-/** Every unanswered question of the range, grouped, walking the service's cursor up to `RANGE_QUESTION_PAGES` pages. */
+/** Every unanswered question of the range, grouped (the digest's section). */
 export async function loadRangeQuestions(
   deps: LoadDeps,
   project: string,
   query: ReportQuery,
 ): Promise<Loaded<RangeQuestions>> {
-  const unanswered: Conversation[] = [];
+  const loaded = await loadUnanswered(deps, project, query);
+  if (!loaded.ok) return loaded;
+  return { ok: true, value: { groups: group(loaded.value.turns), cutAt: loaded.value.cutAt } };
+}
+
+/**
+ * The range's unanswered conversations, walking the service's cursor up to `RANGE_QUESTION_PAGES` pages: the
+ * digest groups them, the CSV export lists them.
+ */
+export async function loadUnanswered(
+  deps: LoadDeps,
+  project: string,
+  query: ReportQuery,
+): Promise<Loaded<{ turns: Conversation[]; cutAt: number | undefined }>> {
+  const turns: Conversation[] = [];
   let read = 0;
   let cursor: string | undefined;
   for (let page = 0; page < RANGE_QUESTION_PAGES; page++) {
@@ -213,12 +227,12 @@ export async function loadRangeQuestions(
     );
     if (!result.ok) return result;
     read += result.value.conversations.length;
-    unanswered.push(...result.value.conversations.filter((turn) => turn.resolutionStatus === 'unanswered'));
+    turns.push(...result.value.conversations.filter((turn) => turn.resolutionStatus === 'unanswered'));
     cursor = (result.value.hasMore && result.value.nextCursor) || undefined;
-    if (!cursor) return { ok: true, value: { groups: group(unanswered), cutAt: undefined } };
+    if (!cursor) return { ok: true, value: { turns, cutAt: undefined } };
   }
   deps.log.info('insights.questions_cut', { project, read });
-  return { ok: true, value: { groups: group(unanswered), cutAt: read } };
+  return { ok: true, value: { turns, cutAt: read } };
 }
 
 function group(turns: Conversation[]): QuestionGroup[] {
