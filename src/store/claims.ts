@@ -39,6 +39,30 @@ export async function underLease<T>(
   }
 }
 
+/** What `oncePerBurst` answers for a repeat of work that is running or was done within its window. */
+export const REPEATED = { ok: false, reason: 'repeated' } as const;
+
+/**
+ * Runs `work` once for a burst of the same request, across replicas (a button clicked twice): a repeat within
+ * `windowMs` of one that is running or succeeded is `REPEATED`. A failure lets go at once, so trying again works.
+ */
+export async function oncePerBurst<T extends { ok: boolean }>(
+  { claims, owner }: { claims: Claims; owner: string },
+  key: string,
+  windowMs: number,
+  work: () => Promise<T>,
+): Promise<T | typeof REPEATED> {
+  if (!(await claims.claim(key, owner, windowMs))) return REPEATED;
+  let result: T | undefined;
+  try {
+    result = await work();
+    return result;
+  } finally {
+    // the store guard counts a failed release; the claim lapses by its window.
+    if (!result?.ok) await claims.release(key, owner).catch(() => {});
+  }
+}
+
 /** How often expired claims are swept out of memory, so a stream of short claims cannot grow the map. */
 const SWEEP_MS = 30_000;
 

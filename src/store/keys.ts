@@ -72,6 +72,9 @@ export const keys = {
   /** The one export of a range running in a channel: its days in a zone (another zone's are other hours). */
   visitorsExport: (project: string, channel: string, from: string, to: string, tz?: string) =>
     `visitors:export:${project}:${channel}:${from}:${to}${tz && tz !== 'UTC' ? `:${tz}` : ''}`,
+  /** A person's share of a report page or chart in a channel, held a moment so a double click posts once. */
+  visitorsShare: (project: string, channel: string, user: string, what: 'report' | 'chart', query: string) =>
+    `visitors:share:${project}:${channel}:${user}:${what}:${query}`,
   /** The one /insights export of a view's range running in a channel (its days in a zone, as `visitorsExport`). */
   insightsExport: (project: string, channel: string, view: string, from: string, to: string, tz?: string) =>
     `insights:export:${project}:${channel}:${view}:${from}:${to}${tz && tz !== 'UTC' ? `:${tz}` : ''}`,

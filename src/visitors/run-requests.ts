@@ -1,10 +1,12 @@
 import type { Deps } from '../deps.js';
 import { type Message, notice } from '../slack/message.js';
 import type { Audience } from '../slack/reply.js';
+import { oncePerBurst, REPEATED } from '../store/claims.js';
+import { keys } from '../store/keys.js';
 import type { Task } from '../task.js';
 import { type ReportMessages, reportMessages } from './blocks.js';
 import { sendChart, shareChart } from './chart/send.js';
-import { commandFor } from './date-range.js';
+import { commandFor, encodeQuery } from './date-range.js';
 import { digestAnswer } from './digest/messages.js';
 import { manageDigest } from './digest/subscribe.js';
 import { exportVisitorsCsv } from './export.js';
@@ -45,7 +47,8 @@ export async function runTurnPage(deps: TaskDeps, request: ReportRequest): Promi
 
 /** The report posted in the conversation: the post speaks for itself, a failure is said privately. */
 export async function runShare(deps: TaskDeps, request: ReportRequest): Promise<void> {
-  await answer(deps, visitorsTasks.share, request, await shareReport(deps, request));
+  const shared = await oncePerClick(deps, request, 'report', () => shareReport(deps, request));
+  await answer(deps, visitorsTasks.share, request, shared);
 }
 
 /** The CSV uploaded in the conversation, with its progress message there. */
@@ -60,7 +63,26 @@ export async function runChart(deps: TaskDeps, request: ReportRequest): Promise<
 
 /** The chart uploaded in the conversation (the share button under a sent chart). */
 export async function runShareChart(deps: TaskDeps, request: ReportRequest): Promise<void> {
-  await answer(deps, visitorsTasks.shareChart, request, await shareChart(deps, request), true);
+  const shared = await oncePerClick(deps, request, 'chart', () => shareChart(deps, request));
+  await answer(deps, visitorsTasks.shareChart, request, shared, true);
+}
+
+/** How long a share is held: a second click of the same button by the same person within it posts nothing more. */
+const SHARE_REPEAT_MS = 30_000;
+
+/** A share posts once for a double click: the repeat is logged and answered by the first one's post. */
+async function oncePerClick(
+  deps: TaskDeps,
+  { query, project, audience }: ReportRequest,
+  what: 'report' | 'chart',
+  share: () => Promise<{ ok: true } | Failed>,
+): Promise<{ ok: true } | Failed> {
+  const key = keys.visitorsShare(project, audience.channel, audience.userId, what, encodeQuery(query));
+  const holder = { claims: deps.store.claims, owner: deps.instanceId };
+  const result = await oncePerBurst(holder, key, SHARE_REPEAT_MS, share);
+  if (result.ok || result.reason !== REPEATED.reason) return result;
+  deps.log.info('visitors.share_repeated', { user: audience.userId, channel: audience.channel, what });
+  return { ok: true };
 }
 
 /** `/visitors digest …`: shown, ended or set, and confirmed privately. */

@@ -144,6 +144,18 @@ describe.each(storeKinds)('/visitors changes and charts ($label)', (store) => {
     expect(h.answers('share')).toHaveLength(0); // the post speaks for itself
   });
 
+  it('Share chart to channel clicked twice in a row posts the chart once', async () => {
+    expect((await command(`${day(-9)} ${day(-2)}`, 'cmd')).status).toBe(200);
+    expect((await click(ACTION_IDS.chart, button(await reply('cmd'), ACTION_IDS.chart), 'chart')).status).toBe(200);
+    const value = button(await reply('chart'), ACTION_IDS.shareChart);
+    await Promise.all([click(ACTION_IDS.shareChart, value, 'share'), click(ACTION_IDS.shareChart, value, 'share')]);
+    const inChannel = () => h.slack.callsTo('chat.postMessage').filter((c) => c.args.channel === CHANNEL_ID);
+    await eventually(() => inChannel()[0], 10_000, 'chart shared in the channel');
+    await settle(1_000);
+    expect(inChannel()).toHaveLength(1);
+    expect(h.answers('share')).toHaveLength(0);
+  });
+
   it('Share chart to channel uploads the PNG there where Slack refuses the blocks (invalid_blocks)', async () => {
     h.slack.refuseBlocks(DATA_BLOCK_TYPES);
     const value = JSON.stringify({ from: day(-9), to: day(-2), limit: 10, offset: 0 });

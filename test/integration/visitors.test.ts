@@ -174,6 +174,17 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
     expect(h.answers('act')).toHaveLength(0);
   });
 
+  it('Share clicked twice in a row posts the report once', async () => {
+    const reply = await report('2026-11-01 2026-11-08');
+    const value = buttonValue(reply, ACTION_IDS.share) ?? '';
+    await Promise.all([click(ACTION_IDS.share, value, 'share'), click(ACTION_IDS.share, value, 'share')]);
+    await eventually(() => h.slack.callsTo('chat.postMessage')[0], 5_000, 'shared post');
+    await settle(1_000);
+    expect(h.slack.callsTo('chat.postMessage')).toHaveLength(1);
+    expect(h.answers('share')).toHaveLength(0); // the post speaks for itself, for both clicks
+    expect(h.app.logs()).toContain('"event":"visitors.share_repeated"');
+  });
+
   it('shows the rows as the text table where Slack refuses the data table (invalid_blocks): the reply, Next and Share', async () => {
     h.slack.refuseBlocks(['data_table']);
     await visitors('2026-11-01 2026-11-08');

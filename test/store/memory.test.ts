@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryClaims } from '../../src/store/claims.js';
+import { createMemoryClaims, oncePerBurst, REPEATED } from '../../src/store/claims.js';
 import { createStore } from '../../src/store/store.js';
 import { captureLogs } from '../support/logs.js';
 import { storeContract } from './store-contract.js';
@@ -39,6 +39,27 @@ describe('memory claims', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(claims.size).toBe(0);
       expect(await claims.claim('event:1', 'owner', 10_000)).toBe(true);
+    } finally {
+      claims.close();
+    }
+  });
+});
+
+describe('oncePerBurst', () => {
+  it('runs a burst once while the first runs or after it succeeded, and lets go at once when it failed', async () => {
+    const claims = createMemoryClaims();
+    const holder = { claims, owner: 'web-1' };
+    const ran: string[] = [];
+    const work = (ok: boolean) => async () => {
+      ran.push(String(ok));
+      return ok ? ({ ok: true } as const) : ({ ok: false, reason: 'post_failed' } as const);
+    };
+    try {
+      expect(await oncePerBurst(holder, 'a', 60_000, work(false))).toEqual({ ok: false, reason: 'post_failed' });
+      expect(await oncePerBurst(holder, 'a', 60_000, work(true))).toEqual({ ok: true });
+      expect(await oncePerBurst(holder, 'a', 60_000, work(true))).toBe(REPEATED);
+      expect(await oncePerBurst({ claims, owner: 'web-2' }, 'a', 60_000, work(true))).toBe(REPEATED);
+      expect(ran).toEqual(['false', 'true']);
     } finally {
       claims.close();
     }
