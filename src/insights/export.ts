@@ -3,7 +3,7 @@ import type { ServiceFailure } from '../mintlify/failure.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { underLease } from '../store/claims.js';
 import { keys } from '../store/keys.js';
-import { csvLine, formatRange } from '../visitors/index.js';
+import { csvLine, formatRange, retryAfterField } from '../visitors/index.js';
 import { type LoadDeps, loadFeedback, loadSearches, loadUnanswered } from './load.js';
 import type { InsightsRequest } from './requests.js';
 
@@ -21,7 +21,7 @@ export type ExportResult =
   | { ok: true; rows: number }
   | { ok: false; reason: 'busy' }
   | { ok: false; reason: 'fetch_failed'; failure: ServiceFailure }
-  | { ok: false; reason: 'upload_failed'; code: string };
+  | { ok: false; reason: 'upload_failed'; code: string; retryAfterMs?: number };
 type Lines =
   | { ok: true; lines: (string | number)[][] }
   | { ok: false; reason: 'fetch_failed'; failure: ServiceFailure };
@@ -96,7 +96,7 @@ async function exportCsv(deps: ExportDeps, request: InsightsRequest): Promise<Ex
   } catch (error) {
     const code = slackErrorCode(error);
     deps.log.warn('insights.export_upload_failed', { channel: audience.channel, code });
-    return { ok: false, reason: 'upload_failed', code };
+    return { ok: false, reason: 'upload_failed', code, ...retryAfterField(error) };
   }
   deps.log.info('insights.export', { channel: audience.channel, view, rows });
   return { ok: true, rows };

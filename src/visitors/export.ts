@@ -9,7 +9,7 @@ import type { FailedFor } from './failures.js';
 import { exportCopy } from './messages.js';
 import { fetchPage, type PageDeps } from './report/page.js';
 import { type ProgressEdit, type ProjectQuery, projectQuery, type ReportRequest } from './requests.js';
-import { handBack, retryAfterOf } from './slack-busy.js';
+import { handBack, retryAfterField, retryAfterOf } from './slack-busy.js';
 import { visitorsTasks } from './visitors-tasks.js';
 
 export const EXPORT_MAX_ROWS = 20_000;
@@ -76,7 +76,7 @@ async function exportWithProgress(deps: ExportDeps, query: ProjectQuery, audienc
     const code = slackErrorCode(error);
     deps.log.warn('visitors.export_upload_failed', { ...fields, code });
     await progress.finish(exportCopy.failed(query));
-    return { ok: false, reason: 'upload_failed', code };
+    return { ok: false, reason: 'upload_failed', code, ...retryAfterField(error) };
   }
   await progress.finish(exportCopy.done(query, audience.userId, rows.length, capped));
   deps.log.info('visitors.export', { ...fields, rows: rows.length, capped });

@@ -11,10 +11,10 @@ export type Failed =
   | { ok: false; reason: 'busy' }
   /** Slack refused a post (or a shared file) in the conversation. */
   | { ok: false; reason: 'post_failed'; code: string }
-  /** Slack refused the CSV upload into the export's thread. */
-  | { ok: false; reason: 'upload_failed'; code: string }
-  /** Slack refused the chart for the person's DM. */
-  | { ok: false; reason: 'dm_failed'; code: string }
+  /** Slack refused the CSV upload into the export's thread (`retryAfterMs`: its 429, longer than the client waits). */
+  | { ok: false; reason: 'upload_failed'; code: string; retryAfterMs?: number }
+  /** Slack refused the chart for the person's DM (`retryAfterMs` as for `upload_failed`). */
+  | { ok: false; reason: 'dm_failed'; code: string; retryAfterMs?: number }
   /** Slack rate-limited a post (429): it did nothing, and can take it after `retryAfterMs`. */
   | { ok: false; reason: 'slack_busy'; retryAfterMs: number }
   /** The app began to stop (a deploy, a restart) before the work finished. */
@@ -32,10 +32,12 @@ export function failedText(failed: Failed, query: ReportQuery, command: string):
     case 'post_failed':
       return NOT_IN_CHANNEL.has(failed.code) ? errorCopy.notInChannel : errorCopy.postFailed(failed.code);
     case 'upload_failed':
+      if (failed.retryAfterMs !== undefined) return errorCopy.slackBusyFile(failed.retryAfterMs);
       return failed.code === 'not_in_channel' || failed.code === 'channel_not_found'
         ? errorCopy.notInChannel
         : exportCopy.uploadFailed(failed.code);
     case 'dm_failed':
+      if (failed.retryAfterMs !== undefined) return errorCopy.slackBusyFile(failed.retryAfterMs);
       return chartCopy.uploadFailed(failed.code);
     case 'slack_busy':
       return errorCopy.slackBusy(failed.retryAfterMs);

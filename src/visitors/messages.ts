@@ -117,7 +117,13 @@ export const errorCopy = {
     `Slack is busy in this conversation right now, so this will be posted in about ${seconds(retryAfterMs)}.`,
   slackBusy: (retryAfterMs: number) =>
     `Slack is still busy in this conversation and did not take the post. Please try again in about ${seconds(retryAfterMs)}.`,
+  slackBusyFile,
 };
+
+/** A file's 429 longer than the client waits (src/slack/rate-wait.ts): the person tries again (`/insights` too). */
+export function slackBusyFile(retryAfterMs: number): string {
+  return `Slack is busy right now and did not take the file. Please try again in about ${seconds(retryAfterMs)}.`;
+}
 
 function seconds(ms: number): string {
   const n = Math.max(1, Math.ceil(ms / 1000));

@@ -16,6 +16,12 @@ export function retryAfterOf(error: unknown): number | undefined {
   return failure.kind === 'rate_limited' ? failure.retryAfterMs : undefined;
 }
 
+/** `{ retryAfterMs }` when `error` is Slack's 429, to hand on with a failure's code; nothing otherwise. */
+export function retryAfterField(error: unknown): { retryAfterMs?: number } {
+  const retryAfterMs = retryAfterOf(error);
+  return retryAfterMs === undefined ? {} : { retryAfterMs };
+}
+
 /** Queues `task` with `data` again on its lane, due after `delayMs`; false (logged) when the lane cannot take it. */
 export async function handBack<S extends z.ZodType>(
   deps: Pick<Deps, 'lanes' | 'workspace' | 'now' | 'log'>,

@@ -140,6 +140,18 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     expect(turns[0]).toMatchObject({ dateFrom: '2026-06-01', dateTo: '2026-11-28' });
   });
 
+  it('Download CSV whose upload Slack rate-limits for long says when to try again, never the SDK code', async () => {
+    const list = await insights('questions 2026-06-01..2026-11-27 top 2', 'qu');
+    const [csv] = buttons(list, 'insights.csv');
+    if (!csv) throw new Error('no Download CSV');
+    h.slack.fail('files.completeUploadExternal', { status: 429, retryAfterSec: 30 });
+    await h.interact(buttonClick(csv, { ephemeral: true, responseUrl: h.slack.responseUrl('csv') }));
+    const said = text(await h.answer('csv', 0, 10_000));
+    expect(said).toContain('Slack is busy');
+    expect(said).toContain('try again in about 30 seconds');
+    expect(said).not.toMatch(/slack_webapi|ratelimited|refused/);
+  });
+
   it('Download CSV clicked twice: one upload; the second click hears privately that the export is running', async () => {
     const list = await insights('questions 2026-06-01..2026-11-27 top 2', 'qu');
     const [csv] = buttons(list, 'insights.csv');

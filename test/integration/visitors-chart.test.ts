@@ -117,6 +117,15 @@ describe.each(storeKinds)('/visitors changes and charts ($label)', (store) => {
     expect(h.slack.callsTo('files.completeUploadExternal')[0]?.args.channel_id).toMatch(/^D/);
   });
 
+  it('says when to try again, never the SDK code, when Slack rate-limits the chart’s upload to the DM for long', async () => {
+    h.slack.fail('files.completeUploadExternal', { status: 429, retryAfterSec: 30 });
+    expect((await command('30d chart', 'c1')).status).toBe(200);
+    const said = text(await reply('c1'));
+    expect(said).toContain('Slack is busy');
+    expect(said).toContain('try again in about 30 seconds');
+    expect(said).not.toMatch(/slack_webapi|ratelimited|couldn’t send/);
+  });
+
   it('the Chart button charts the report’s range in place; Share chart to channel posts it there, drawn by Slack', async () => {
     expect((await command(`${day(-9)} ${day(-2)}`, 'cmd')).status).toBe(200);
     const report = await reply('cmd');

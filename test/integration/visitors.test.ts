@@ -368,6 +368,14 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
     expect(textOf(reply)).toContain('/invite');
   });
 
+  it('Download CSV whose upload Slack rate-limits for longer than the client waits says when to try again, never the SDK code', async () => {
+    h.slack.fail('files.completeUploadExternal', { status: 429, retryAfterSec: 30 });
+    const reply = await clickAndRead(ACTION_IDS.csv, FIRST_WEEK_OF_NOVEMBER);
+    expect(textOf(reply)).toContain('Slack is busy');
+    expect(textOf(reply)).toContain('try again in about 30 seconds');
+    expect(textOf(reply)).not.toMatch(/slack_webapi|ratelimited|couldn’t upload/);
+  });
+
   it('serves an identical request within a minute from the cache', async () => {
     await report('30d', 'a');
     const second = await report('30d', 'b');

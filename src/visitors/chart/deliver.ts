@@ -9,6 +9,7 @@ import type { ReportQuery } from '../date-range.js';
 import type { FailedFor } from '../failures.js';
 import { chartCopy, reportCopy } from '../messages.js';
 import type { PageDeps } from '../report/page.js';
+import { retryAfterField } from '../slack-busy.js';
 import { trendChart } from './blocks.js';
 import { chartSpec, chartTitle, renderChart } from './render.js';
 import { fetchTrend, type Trend } from './trend.js';
@@ -64,7 +65,7 @@ export async function uploadChart(
   chart: ChartPicture,
   target: ChartTarget,
   comment?: string,
-): Promise<{ ok: true; channel: string } | { ok: false; code: string }> {
+): Promise<{ ok: true; channel: string } | { ok: false; code: string; retryAfterMs?: number }> {
   try {
     let channel: string;
     if (target.kind === 'dm') {
@@ -91,7 +92,7 @@ export async function uploadChart(
   } catch (error) {
     const code = slackErrorCode(error);
     deps.log.warn('visitors.chart_upload_failed', { target: target.kind, code });
-    return { ok: false, code };
+    return { ok: false, code, ...retryAfterField(error) };
   }
 }
 
@@ -141,5 +142,9 @@ export async function postChartIn(
   const chart = await drawChart(deps, project, query, fetched.trend);
   const target = { kind: 'channel' as const, channel: where.channel, sharedBy: where.sharedBy };
   const uploaded = await uploadChart(deps, chart, target, where.comment);
-  return uploaded.ok ? { ok: true, as: 'picture' } : { ok: false, reason: 'post_failed', code: uploaded.code };
+  if (uploaded.ok) return { ok: true, as: 'picture' };
+  // Slack's 429 on the upload: nothing was shared, and it can be done after Retry-After, as a post can.
+  if (uploaded.retryAfterMs !== undefined)
+    return { ok: false, reason: 'slack_busy', retryAfterMs: uploaded.retryAfterMs };
+  return { ok: false, reason: 'post_failed', code: uploaded.code };
 }

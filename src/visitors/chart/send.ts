@@ -26,7 +26,7 @@ export async function sendChart(deps: ChartDeps, request: ReportRequest): Promis
   if (await drawnBySlack(deps, request, query, fetched.trend)) return { ok: true };
   const chart = await drawChart(deps, query.project, query, fetched.trend);
   const uploaded = await uploadChart(deps, chart, { kind: 'dm', userId: request.audience.userId });
-  if (!uploaded.ok) return { ok: false, reason: 'dm_failed', code: uploaded.code };
+  if (!uploaded.ok) return { ...uploaded, reason: 'dm_failed' };
   await deps.replies.privately(request.audience, chartSentMessage(query));
   return { ok: true };
 }

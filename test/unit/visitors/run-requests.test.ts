@@ -98,8 +98,12 @@ describe('the visitors’ tasks: the use case, then one answer to the person', (
     expect(slack.calls.map((c) => c.method)).toEqual(['chat.postMessage']);
     expect(said()).toEqual([]);
     slack.failNext('chat.postMessage', 'not_in_channel');
-    await runShare(deps, REQUEST);
+    const nextPage = { ...REQUEST, query: { ...REQUEST.query, offset: 10 } }; // the same page again is a double click
+    await runShare(deps, nextPage);
     expect(said()[0]).toContain('/invite');
+    await runShare(deps, REQUEST);
+    expect(slack.calls.map((c) => c.method)).toHaveLength(2);
+    expect(said()).toHaveLength(1);
   });
 
   it('export: the file speaks for itself; an export already running is said privately', async () => {
