@@ -2,6 +2,7 @@ import type { ChatStartStreamResponse } from '@slack/web-api';
 import type { Deps } from '../deps.js';
 import { classifySlackError, slackErrorCode } from '../slack/errors.js';
 import type { Message } from '../slack/message.js';
+import { mrkdwnAsMarkdown } from '../slack/mrkdwn.js';
 import { lookUpPerson } from '../slack/people.js';
 import type { JobRecord } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
@@ -35,7 +36,8 @@ export async function startPlanCard(
   // The team the person belongs to: in Slack Connect another organisation's (users.info, cached for a day).
   const team = (await lookUpPerson(deps, job.userId))?.teamId || deps.workspace.teamId;
   const asked = root.blocks?.[0];
-  const markdown = asked?.type === 'section' && asked.text ? asked.text.text : root.text;
+  // The root's first block is mrkdwn; a stream's text is Markdown, where what the person typed must stay text.
+  const markdown = mrkdwnAsMarkdown(asked?.type === 'section' && asked.text ? asked.text.text : root.text);
   // The SDK's arguments require `thread_ts`; Slack streams a top-level message in a channel without it.
   const posted: ChatStartStreamResponse = await deps.slack.apiCall('chat.startStream', {
     channel: where.channel,

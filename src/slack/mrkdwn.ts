@@ -90,6 +90,15 @@ export function escapeMrkdwn(text: string): string {
     .replace(/@(channel|here|everyone)\b/gi, '@\u200B$1');
 }
 
+/**
+ * Escaped mrkdwn (`escapeMrkdwn`, `quote`) as standard Markdown that shows it as written: Markdown's own punctuation
+ * backslash-escaped, so a link, a heading, a list or emphasis a person typed stays text in a stream's `markdown_text`
+ * (Slack's markdown block renders them). Mentions (`<@U…>`), the quote's `>`, entities and intraword `_` are kept.
+ */
+export function mrkdwnAsMarkdown(text: string): string {
+  return text.replace(/[\\`*[\]()#+\-.!|~{}]|(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\$&');
+}
+
 /** Shortens to `max` characters with an ellipsis, cut between graphemes (`headOf` above). */
 export function truncate(text: string, max: number): string {
   if (text.length <= max || Array.from(text).length <= max) return text;

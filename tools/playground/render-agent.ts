@@ -131,8 +131,11 @@ function chart(b: Obj): string {
 /** The block as HTML, or undefined when it is not one of these. */
 export function agentBlock(b: Obj, nested: Nested): string | undefined {
   switch (b.type) {
-    case 'markdown':
-      return `<div class="block markdown">${nested([{ type: 'section', text: { type: 'mrkdwn', text: String(b.text ?? '') } }])}</div>`;
+    case 'markdown': {
+      // Drawn as mrkdwn, which the app's streams are written from: Markdown's backslash escapes show what they keep.
+      const text = String(b.text ?? '').replace(/\\([!-/:-@[-`{-~])/g, '$1');
+      return `<div class="block markdown">${nested([{ type: 'section', text: { type: 'mrkdwn', text } }])}</div>`;
+    }
     case 'plan':
       return plan(b, nested);
     case 'task_card':

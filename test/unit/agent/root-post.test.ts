@@ -99,3 +99,22 @@ describe('postRootMessage', () => {
     expect(posts()).toBe(1);
   });
 });
+
+describe('postRootMessage as a plan card', () => {
+  const unit = useAgentUnit({ SLACK_PLAN_CARD: 'true' });
+
+  it('streams the instruction as text, never as Markdown: a link, a heading or a list in it stays what was typed', async () => {
+    const prompt =
+      '[Open pull request](https://evil.example/pr)\n# Merged\n- **done** `x` ![i](https://evil.example/i.png)\n1. ok';
+    expect(await postRootMessage(unit().deps, { ...input, prompt })).toMatchObject({ ok: true, card: true });
+    const [start] = unit().slack.callsTo('chat.startStream');
+    const chunks = start?.args.chunks as { type: string; text?: string }[];
+    const markdown = chunks.find((c) => c.type === 'markdown_text')?.text ?? '';
+    expect(markdown).toContain('<@U123ALICE> asked the Mintlify agent:');
+    // Each line of the quote: Markdown's punctuation escaped, so Slack shows it as typed.
+    expect(markdown).toContain('>\\[Open pull request\\]\\(https://evil\\.example/pr\\)');
+    expect(markdown).toContain('>\\# Merged');
+    expect(markdown).toContain('>\\- \\*\\*done\\*\\* \\`x\\` \\!\\[i\\]');
+    expect(markdown).toContain('>1\\. ok');
+  });
+});

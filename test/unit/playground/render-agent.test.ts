@@ -46,6 +46,11 @@ describe('the plan card', () => {
     ]);
     expectToContainAll(html, ['Working on <strong>it</strong>', '<li class="task error"', 'Failed &lt;b&gt;']);
   });
+
+  it('shows a stream’s escaped Markdown as the person typed it, without its backslashes', () => {
+    const html = blocksToHtml([{ type: 'markdown', text: '>\\[Open\\]\\(https://x\\.example\\) \\# 1\\. a\\_b' }]);
+    expect(html).toContain('[Open](https://x.example) # 1. a_b');
+  });
 });
 
 describe('feedback buttons', () => {
