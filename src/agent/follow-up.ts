@@ -10,7 +10,10 @@ export interface FollowUpInput extends JobRef {
   channel: string;
   threadTs: string;
   userId: string;
+  /** What the agent is sent: the person's words, then any shared files' text. */
   text: string;
+  /** What the thread's agent session is titled after: the person's words, or the names of the files shared alone. */
+  title: string;
   /** The job's binding read back from its thread when the store lost it: the record is bound again from it. */
   binding?: JobBinding | undefined;
   /** Whose thread it is, kept when a vanished record is bound again. */
@@ -96,6 +99,6 @@ export async function followUp(deps: FollowUpDeps, input: FollowUpInput): Promis
   });
   await refreshNow(deps, { project, jobId });
   // The agent works on the new instruction now: the thread's agent session says so.
-  await renameSession(deps, { channel: input.channel, threadTs: input.threadTs }, text);
+  await renameSession(deps, { channel: input.channel, threadTs: input.threadTs }, input.title);
   return { ok: true, tracked };
 }

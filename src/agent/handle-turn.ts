@@ -136,7 +136,7 @@ async function passOn(deps: TurnDeps, turn: Turn, place: Place & { kind: 'job' }
   const files = await readFileContext(deps, turn.files ?? []);
   const text = [turn.text, files?.text].filter(Boolean).join('\n\n');
   const { job, thread, binding } = place;
-  const input = { ...job, channel: turn.channel, userId: turn.userId, text, thread, binding };
+  const input = { ...job, channel: turn.channel, userId: turn.userId, text, title: echoOf(turn), thread, binding };
   const result = await followUp(deps, input);
   await deps.replies.unreact(message, SEEN);
   await deps.replies.react(message, result.ok ? ACCEPTED : REFUSED);

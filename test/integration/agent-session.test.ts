@@ -49,6 +49,22 @@ describe.each(transports)('every job is an agent session ($name)', ({ store, soc
     expect(changes(sessionOf(h, rootTs)?.statuses)).toEqual(['processing', 'active']);
   });
 
+  it('a follow-up with a file renames the session after what was said (or the file’s name), not the file’s text', async () => {
+    h.slack.view = 'agent_view';
+    await h.boot();
+    const { rootTs } = await h.startJob('Document the retries');
+    await sessionBecomes(h, rootTs, 'processing');
+    const snippet = { name: 'retry.md', content: '# Retries\n\nWe back off 3 times.\n' };
+    const titles = () => sessionOf(h, rootTs)?.titles ?? [];
+    await h.deliver(
+      h.slack.people.sharesFile(USER_ID, CHANNEL_ID, snippet, { text: 'Use this', threadTs: rootTs }).events,
+    );
+    await eventually(() => titles().length === 1, 5_000, 'the rename');
+    await h.deliver(h.slack.people.sharesFile(USER_ID, CHANNEL_ID, snippet, { threadTs: rootTs }).events);
+    await eventually(() => titles().length === 2, 5_000, 'the second rename');
+    expect(titles()).toEqual(['Use this', '[file: retry.md]']);
+  });
+
   it('a status Slack refuses never breaks the job: after a 429 the session catches up, the job unharmed', async () => {
     h.slack.view = 'agent_view';
     await h.boot();
