@@ -105,7 +105,8 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   if (config.role !== 'web') startWorkers(engine, deps, WORK, laneDefinitions(options.retryDelayMs));
 
   const unstarted = (jobs: readonly UnstartedJob[]) => answerUnstarted(deps, WORK, jobs);
-  const opened = { timers: [watched, ...(installState ? [installState] : [])], engine, store, unstarted };
+  const timers = [watched, ...(installState ? [installState] : []), ...(many ? [many.sealing] : [])];
+  const opened = { timers, engine, store, unstarted };
   const closeAll = (deadline: number) =>
     closeWithin({ ...opened, receivers: [transport, { stop: probes.close }] }, deadline);
   // Slack refused a token, or a stop came before Slack answered: close what was opened, for a second at most (a stop:

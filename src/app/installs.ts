@@ -6,6 +6,7 @@ import type { QueueInspector } from '../queue/engine.js';
 import type { Store } from '../store/store.js';
 import type { Installer } from '../tenants/install.js';
 import { manyRemoval } from '../tenants/removal.js';
+import { watchSealingKey } from '../tenants/sealing-check.js';
 import { createTenancy, type Tenancy } from '../tenants/tenancy.js';
 import { digestMachinery } from '../visitors/digest/machinery.js';
 import type { Probes } from './probes.js';
@@ -16,6 +17,8 @@ import { type InstallState, singleRemoval, watchInstallState } from './uninstall
 export interface ManyWorkspaces {
   tenancy: Tenancy;
   installer: Installer;
+  /** Whether this instance's encryption keys still open the store (`/healthz`'s `encryption_key`). */
+  sealing: { stop(): void };
 }
 
 /** How the app is installed in Slack: in many workspaces (OAuth mode), or in the one its token belongs to. */
@@ -45,9 +48,11 @@ export async function installsOf(
     );
     const installer = createInstaller(tenancy.provider, parts.log);
     for (const route of installer.routes) probes.serve(route.path, route.handler);
+    const sealing = watchSealingKey(parts.store, tenancy.secrets, parts.log);
+    probes.check('encryption_key', sealing.opens);
     const removal: Installs['removal'] = (root, queues) =>
       manyRemoval(root, tenancy.installations, queues, digestMachinery);
-    return { many: { tenancy, installer }, removal };
+    return { many: { tenancy, installer, sealing }, removal };
   }
   const installState = watchInstallState(parts.store, parts.log);
   probes.check('slack_installed', installState.installed);

@@ -22,6 +22,15 @@ export class WrongEncryptionKeyError extends Error {
   }
 }
 
+/** A running instance's keys stopped opening the store: another instance started with a new key (a rotation). */
+export const KEY_REPLACED_MESSAGE =
+  'SETTINGS_ENCRYPTION_KEY no longer opens the secrets this store holds: another instance sealed them with a new ' +
+  'key. Restart this instance with that key in SETTINGS_ENCRYPTION_KEY and this one in ' +
+  'SETTINGS_ENCRYPTION_PREVIOUS_KEYS (docs/security.md#rotate-the-encryption-key).';
+
+/** How often a running instance checks that its keys still open the check value. */
+const WATCH_EVERY_MS = 5_000;
+
 const opens = (secrets: Secrets, envelope: string, scope: string) => {
   try {
     secrets.open(envelope, scope);
@@ -56,4 +65,24 @@ export async function checkSealingKey(store: Pick<Store, 'kv' | 'scoped'>, secre
   }
   await store.kv.set(keys.sealingCheck(), secrets.seal(CHECK_TEXT, CHECK_SCOPE));
   log.info('secrets.check_sealed', { installations: stored.length });
+}
+
+/**
+ * While the app runs, whether its keys still open the check value: an instance started with a rotated key seals it
+ * (and every workspace's secrets) again with the new key, which an instance still running with only the old one
+ * cannot open. That instance answers nobody, so `/healthz` says so (503) and an error line says what to do, until the
+ * value opens again. A store that does not answer, or holds no value, changes nothing here.
+ */
+export function watchSealingKey(store: Pick<Store, 'kv'>, secrets: Secrets, log: Logger, everyMs = WATCH_EVERY_MS) {
+  let opening = true;
+  const timer = setInterval(async () => {
+    const sealed = await store.kv.get<unknown>(keys.sealingCheck()).catch(() => undefined);
+    if (typeof sealed !== 'string') return;
+    const now = opens(secrets, sealed, CHECK_SCOPE);
+    if (opening && !now) log.error('secrets.key_replaced', { message: KEY_REPLACED_MESSAGE });
+    if (!opening && now) log.info('secrets.key_opens_again');
+    opening = now;
+  }, everyMs);
+  timer.unref();
+  return { opens: () => opening, stop: () => clearInterval(timer) };
 }

@@ -1,11 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
+import { checkSealingKey } from '../../src/tenants/sealing-check.js';
 import { createSecrets } from '../../src/tenants/secrets.js';
 import { runEntryPoint } from '../support/app-process.js';
 import { useHarness } from '../support/harness.js';
 import { redisStore, splitRedis, storeKinds } from '../support/redis.js';
-import { oauthEnv, Workspaces } from '../support/tenants.js';
-import { eventually } from '../support/test-app.js';
+import { oauthEnv, TEST_ENCRYPTION_KEY, Workspaces } from '../support/tenants.js';
+import { eventually, metricsUrlOf, urlOf } from '../support/test-app.js';
 
 // Issue 31, defects 4 and 7: a wrong SETTINGS_ENCRYPTION_KEY stops the start instead of leaving a healthy app that
 // answers nobody; one workspace whose sealed records do not open is reported, to the log and to its people, and
@@ -48,6 +49,27 @@ describe.each([redisStore, splitRedis])('another SETTINGS_ENCRYPTION_KEY at rest
     await ws.install('T1', 'U123ALICE');
     await h.app.app.deps.store.kv.delete(keys.sealingCheck());
     await expect(h.restart({ env: oauthEnv(h, { SETTINGS_ENCRYPTION_KEY: OTHER_KEY }) })).rejects.toThrow(refusal);
+  });
+});
+
+describe.each([redisStore, splitRedis])('a rotation started by another instance ($label)', (store) => {
+  const h = useHarness({ store, simulator });
+  const ws = new Workspaces(h);
+
+  it('an instance still on the old key only says /healthz 503 and what to do, not healthy and deaf', async () => {
+    await h.boot({ env: oauthEnv(h) });
+    ws.prepare();
+    await ws.install('T1', 'U123ALICE');
+    // Another instance starts with a new key and the old one as previous: its start seals the check value again.
+    const rotated = createSecrets(Buffer.from(OTHER_KEY, 'base64'), [Buffer.from(TEST_ENCRYPTION_KEY, 'base64')]);
+    await checkSealingKey(h.app.app.deps.store, rotated, h.app.app.deps.log);
+
+    for (const app of h.apps) {
+      await eventually(async () => (await fetch(`${urlOf(app.app)}/healthz`)).status === 503, 8_000, 'healthz 503');
+      const detailed = await (await fetch(`${metricsUrlOf(app.app)}/healthz`)).json();
+      expect(detailed).toEqual({ ok: false, failing: ['encryption_key'] });
+    }
+    expect(h.app.logs()).toMatch(/"event":"secrets\.key_replaced".*SETTINGS_ENCRYPTION_PREVIOUS_KEYS/);
   });
 });
 
