@@ -59,9 +59,17 @@ const renewals = new AsyncLocalStorage<true>();
 /**
  * Runs Bolt's installer's `authorize`, whose only store of an installation is a rotating token it renewed (every
  * 12 hours or so in each workspace): stored as it is, not recorded as an install, so Home's recent changes keep
- * saying what people did. Installs come through the OAuth callback, outside it.
+ * saying what people did. Installs come through the OAuth callback, outside it. When the token it gives has already
+ * expired, another instance spent the refresh token first (Slack takes one once; the installer then keeps the old
+ * token) and stored the pair it got: that is read once more.
  */
-export const renewingTokens = <T>(authorize: () => Promise<T>): Promise<T> => renewals.run(true, authorize);
+export async function renewingTokens<T extends { botTokenExpiresAt?: number | undefined }>(
+  authorize: () => Promise<T>,
+): Promise<T> {
+  const renewed = await renewals.run(true, authorize);
+  const expired = renewed.botTokenExpiresAt !== undefined && renewed.botTokenExpiresAt * 1000 <= Date.now();
+  return expired ? renewals.run(true, authorize) : renewed;
+}
 
 /** Bolt's installation store on the app's store: each installation sealed in its workspace's scope. */
 export function createInstallations(

@@ -4,6 +4,7 @@ import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { oauthEnv, Workspaces } from '../support/tenants.js';
 import { eventually } from '../support/test-app.js';
+import { sleep } from '../support/wait.js';
 
 // Slack's token rotation (issue 31): with it on for the app, a bot token lives 12 hours and a refresh token buys the
 // next. Requests came through Bolt's installer, which refreshes; a worker posting a job's outcome used the stored
@@ -49,5 +50,20 @@ describe.each(storeKinds)('token rotation ($label)', (store) => {
     // A renewed token is not an install: Home's recent changes still say only what people did.
     const log = await readConnectionLog(h.app.app.deps.store.scoped(ACME.team));
     expect(log.changes.map((c) => c.change)).toEqual(['installed', 'connected']);
+  });
+
+  it('two renewals of an expired token at once (instances, lanes) both get a live one: the loser reads the winner’s pair', async () => {
+    h.slack.rotation.lifeS = 1;
+    expect((await ws.install(ACME.team, ACME.installer)).status).toBe(200);
+    await sleep(1_100); // the bot token expired, as the app and Slack both know, with nothing done meanwhile
+    h.slack.rotation.lifeS = 3_600;
+    // Both read the same refresh token; the first to ask is answered last, after the second spent it (Slack takes a
+    // refresh token once).
+    h.slack.fail('oauth.v2.access', { delayMs: 500 }, 1, (args) => args.grant_type === 'refresh_token');
+    const { workspaces } = h.app.app.deps;
+    const answers = await Promise.all(
+      [0, 1].map(async () => (await workspaces.scope({ teamId: ACME.team })).slack.auth.test().catch((e) => e)),
+    );
+    expect(answers.map((a) => a.ok ?? a.data?.error)).toEqual([true, true]);
   });
 });
