@@ -93,12 +93,15 @@ export function pairList(format: string, leftOk: RegExp, rightProblem: (right: s
       return pairs;
     });
 }
+/** A user name or password in an address: a secret it would show wherever the address is shown (App Home). */
+export const hasCredentials = (url: URL) => url.username !== '' || url.password !== '';
 /** A docs site's address: https, a host, nothing after the path (links to it are matched by host and path). */
 export const docsUrlProblem = (value: string) => {
   const expected = 'expected the https address of the docs site, e.g. https://docs.example.com';
   if (!URL.canParse(value)) return expected;
   const url = new URL(value);
-  return url.protocol === 'https:' && url.hostname && !url.search && !url.hash && !url.username ? undefined : expected;
+  const plain = url.protocol === 'https:' && url.hostname && !url.search && !url.hash;
+  return plain && !hasCredentials(url) ? undefined : expected;
 };
 /** The docs sites: the default project's (`MINTLIFY_DOCS_URL`) and the others' (`project id:URL` pairs). */
 export const docsUrlFields = {

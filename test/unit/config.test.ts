@@ -259,6 +259,7 @@ describe('parseConfig', () => {
     ],
     ['a docs site over http', { MINTLIFY_DOCS_URL: 'http://docs.acme.example' }, 'MINTLIFY_DOCS_URL', /https address/],
     ['a docs site with a query', { MINTLIFY_DOCS_URL: 'https://acme.example/?p=docs' }, 'MINTLIFY_DOCS_URL', /https/],
+    ['a docs site with a password', { MINTLIFY_DOCS_URL: 'https://:pw@acme.example' }, 'MINTLIFY_DOCS_URL', /https/],
     [
       'a project’s docs site that is no address',
       { MINTLIFY_DOCS_URLS: 'proj_b:docs.b.example' },

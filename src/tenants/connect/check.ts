@@ -1,4 +1,11 @@
-import { apiKeyProblem, CHANNEL_ID, docsUrlProblem, pairList, projectIdProblem } from '../../config/env-fields.js';
+import {
+  apiKeyProblem,
+  CHANNEL_ID,
+  docsUrlProblem,
+  hasCredentials,
+  pairList,
+  projectIdProblem,
+} from '../../config/env-fields.js';
 import type { MintlifyClient } from '../../mintlify/client.js';
 import type { ServiceFailure } from '../../mintlify/failure.js';
 import { fieldErrors } from './messages.js';
@@ -29,7 +36,10 @@ export function validate(form: Form, currentKey: string | undefined): Checked {
   const routes = Routes.safeParse((form.routes ?? '').split('\n').join(','));
   if (!routes.success) errors.routes = fieldErrors.routes(routes.error.issues[0]?.message ?? 'entry 1: unreadable');
   const docsUrl = form.docs_url;
-  if (docsUrl && docsUrlProblem(docsUrl)) errors.docs_url = fieldErrors.docsUrl(docsUrl);
+  if (docsUrl && docsUrlProblem(docsUrl)) {
+    const secret = URL.canParse(docsUrl) && hasCredentials(new URL(docsUrl));
+    errors.docs_url = secret ? fieldErrors.docsUrlCredentials : fieldErrors.docsUrl(docsUrl);
+  }
   if (Object.keys(errors).length > 0 || !apiKey || !routes.success) return { ok: false, errors };
   return { ok: true, value: { apiKey, projectId, channelProjects: routes.data, ...(docsUrl && { docsUrl }) } };
 }

@@ -109,6 +109,7 @@ export const fieldErrors = {
   routes: (problem: string) => `${problem.replace(/^entry/, 'Line')}. Write one channel id:project id per line.`,
   docsUrl: (typed: string) =>
     `“${truncate(typed, 100)}” is not the https address of a site, e.g. https://docs.example.com (no ? or #).`,
+  docsUrlCredentials: 'Leave out the user name and password: the address is shown to everyone in the workspace.',
   serviceDown: 'Mintlify did not answer, so nothing was saved. Try again in a minute.',
   storeDown: 'Storage did not answer, so nothing was saved. Try again in a minute.',
   notAllowed: (who: string) => `Only ${who} can change this.`,

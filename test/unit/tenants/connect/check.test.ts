@@ -41,6 +41,12 @@ describe('the connect form, before the service is asked', () => {
       undefined,
       { docs_url: /“docs”/ },
     ],
+    [
+      'a docs site carrying a password, without echoing it',
+      { api_key: KEY, project: 'p', docs_url: 'https://:hunter2secret@docs.acme.example' },
+      undefined,
+      { docs_url: /^(?!.*hunter2secret).*user name and password/ },
+    ],
   ])('refuses %s on its field', (_, form, current, errors) => {
     const checked = validate(form, current);
     expect(checked.ok).toBe(false);
