@@ -40,7 +40,17 @@ function hide(text: string, forms: readonly string[]): string {
 /** Shorter values are not real secrets (Slack's are 32 characters or more); hiding them would garble lines. */
 const HIDDEN_MIN_CHARS = 8;
 
-/** What the configuration holds that no log line may: tokens, secrets, admin keys, encryption keys. */
+/** Redis's password as REDIS_URL holds it (percent-encoded) and as it is. */
+function redisPassword(redisUrl: string | undefined): string[] {
+  const password = redisUrl ? new URL(redisUrl).password : '';
+  try {
+    return [password, decodeURIComponent(password)];
+  } catch {
+    return [password]; // a `%` that encodes nothing: the password is what the URL holds
+  }
+}
+
+/** What the configuration holds that no log line may: tokens, secrets, admin keys, encryption keys, Redis's password. */
 export function configuredSecrets(config: Config): string[] {
   const { slack, mintlify, oauth } = config;
   const keys = oauth ? [oauth.encryptionKey, ...oauth.previousEncryptionKeys].map((k) => k.toString('base64')) : [];
@@ -53,6 +63,7 @@ export function configuredSecrets(config: Config): string[] {
     oauth?.clientSecret,
     oauth?.stateSecret,
     ...keys,
+    ...redisPassword(config.redisUrl),
   ].filter((secret): secret is string => Boolean(secret));
 }
 

@@ -181,6 +181,9 @@ describe('createLogger', () => {
     expect(configuredSecrets(parseConfig(more)).sort()).toEqual(
       [BOT_TOKEN, APP_TOKEN, MINT_KEY, 'mint_b_key_value'].sort(),
     );
+    // Redis's password, as the URL holds it (percent-encoded) and as it is.
+    const redis = { ...more, REDIS_URL: 'rediss://default:s3cret%2Fpass@redis.example:6380/2' };
+    expect(configuredSecrets(parseConfig(redis))).toEqual(expect.arrayContaining(['s3cret%2Fpass', 's3cret/pass']));
   });
 
   it('defaults to info', () => {
