@@ -32,11 +32,14 @@ async function changeLog(store: LogStore, change: (log: ConnectionLog) => Connec
 
 /**
  * An installation was stored. The first install of a workspace makes its installer the steward; a later one (the
- * same or another person adding the app again) is only recorded.
+ * same or another person adding the app again) is only recorded, as is one into a workspace whose log already has
+ * changes (its installation's record was lost, not its history).
  */
 export function recordInstall(store: LogStore, user: string, at: number, first: boolean): Promise<void> {
   return changeLog(store, (log) => {
-    if (!first) return { ...log, changes: [...log.changes, { change: 'reinstalled', user, at }] };
+    if (!first || log.changes.length > 0) {
+      return { ...log, changes: [...log.changes, { change: 'reinstalled', user, at }] };
+    }
     return { steward: { userId: user, as: 'installer' }, changes: [{ change: 'installed', user, at }] };
   });
 }

@@ -119,8 +119,10 @@ export function createInstallations(
         if (error instanceof SecretError) return true;
         throw error;
       });
+      // A connection kept without its installation (that record alone lost) makes this an install again too.
+      const connected = !stored && (await root.scoped(tenant).kv.get(keys.mintlifySettings())) !== undefined;
       // Recorded first: an install whose record failed is still the first when tried again.
-      await recordInstall(root.scoped(tenant), installation.user.id, now(), !stored);
+      await recordInstall(root.scoped(tenant), installation.user.id, now(), !stored && !connected);
       await records(tenant).set(keys.installation(), installation);
       await changeList(root, INSTALLED_LIST, instanceId, (tenants) => [...new Set([...tenants, tenant])]);
     },

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys } from '../../src/store/keys.js';
 import { StoreUnavailableError } from '../../src/store/store.js';
 import { otherWorkspace, type StandinUser } from '../../tools/slack-standin/index.js';
 import { buttonsIn } from '../fixtures/slack.js';
@@ -100,6 +101,22 @@ describe.each(storeKinds)('who may change the Mintlify connection ($label)', (st
     expect(home).toContain(`<@${ANA}> connected project \`proj_ana\``);
     expect(home).toContain(`<@${LEO}> installed the app again`);
     expect(home).not.toContain(KEY_ANA);
+  });
+
+  it.each([
+    ['the installation', [keys.installation()]],
+    ['the installation and the connection log', [keys.installation(), keys.connectionLog()]],
+  ])('a member who installs after the store lost %s (the connection kept) gains nothing', async (_, lost) => {
+    await ws.install('T6', ANA);
+    expect(await ws.connect('T6', ANA, { apiKey: KEY_ANA, project: 'proj_ana' })).toBeUndefined();
+    // Records lost alone (an evicted key, a partial restore): the connection is still there.
+    for (const key of lost) await h.app.app.deps.store.scoped('T6').kv.delete(key);
+
+    expect((await ws.install('T6', LEO)).status).toBe(200);
+    expect(await buttons(LEO)).toEqual([]);
+    expect(await forgedSubmit(LEO, KEY_ADA, 'proj_ada')).toMatchObject({ response_action: 'errors' });
+    expect(await buttons(ANA)).toEqual(['Change', 'Disconnect']);
+    expect(await homeText(LEO)).toContain(`<@${LEO}> installed the app again`);
   });
 
   it('admins and owners may, as Slack says at each step; the person replaced is told; every change is shown', async () => {
