@@ -1,6 +1,7 @@
+import { ErrorCode } from '@slack/web-api';
 import { weekFeedback } from '../agent/index.js';
 import type { Deps, JobWatcher } from '../deps.js';
-import { classifySlackError } from '../slack/errors.js';
+import { classifySlackError, type SlackFailure } from '../slack/errors.js';
 import { type JobRecord, RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { connectionSection, mayManage } from '../tenants/index.js';
@@ -30,13 +31,21 @@ export async function tabOpened(deps: QueueingDeps, { userId, tab }: TabOpened):
     .set(keys.homeTab(userId), tab, RECORD_TTL_MS)
     .catch((error) => deps.log.warn('store.unavailable', { op: 'home.tab', error }));
   if (tab !== 'home') return;
-  // Slack did not take it now (a 429, a 5xx): the `homes` lane publishes it until it lands. Without the store there
-  // is nothing to show; the next opening (or job change) publishes it.
+  // Not published now (a 429, a 5xx, the store not answering): the `homes` lane publishes it until it lands. When the
+  // lane cannot take it either, the next opening (or job change) publishes it.
   await publishHome(deps, userId).catch(async (error) => {
-    const failure = classifySlackError(error);
+    const failure = publishFailure(error);
     if (failure.kind === 'final') return deps.log.warn('home.publish_failed', { slack_error: failure.code, error });
     await queueHome(deps, userId).catch(() => deps.log.warn('store.unavailable', { op: 'home.publish', error }));
   });
+}
+
+const SLACK_ERRORS: ReadonlySet<unknown> = new Set(Object.values(ErrorCode));
+
+/** Why Home was not published: Slack's answer to `views.publish`, else the store's failure to read it (transient). */
+export function publishFailure(error: unknown): SlackFailure {
+  if (SLACK_ERRORS.has((error as { code?: unknown } | undefined)?.code)) return classifySlackError(error);
+  return { kind: 'transient', code: 'store_unavailable' };
 }
 
 /** A job changed state: its owner's Home follows (through the `homes` lane), while Home is their last tab. */

@@ -110,11 +110,24 @@ describe('App Home publishing', () => {
 describe('App Home without the store', () => {
   const unit = useAgentUnit();
 
-  // Fails today: publishHome reads the jobs and quotas without a catch, so `tabOpened` (the `home.opened` task)
-  // throws during a store outage and every Home opened logs `task.failed`, which tasks.ts reserves for bugs.
   it('opening Home logs the outage as the store’s and never throws (a task that throws is a bug)', async () => {
     const { deps, logs } = unit();
     await expect(tabOpened({ ...deps, store: storeDown() }, { userId: USER_ID, tab: 'home' })).resolves.toBeUndefined();
     expect(logs.text()).toContain('"event":"store.unavailable"');
+    expect(logs.text()).not.toContain('home.publish_failed');
+  });
+
+  it('opening Home while the store cannot read the jobs hands the publish to the homes lane', async () => {
+    const { deps, engine } = unit();
+    const jobs = storeDown().jobs;
+    await tabOpened({ ...deps, store: { ...deps.store, jobs } }, { userId: USER_ID, tab: 'home' });
+    expect(await engine.counts('homes')).toMatchObject({ waiting: 1 });
+  });
+
+  it('a republish the store fails is thrown for the lane to try again, not dropped as Slack’s refusal', async () => {
+    const { deps, logs } = unit();
+    const data = { workspace: deps.workspace, userId: USER_ID };
+    await expect(republishHome({ ...deps, store: storeDown() }, data)).rejects.toThrow('unavailable');
+    expect(logs.text()).not.toContain('slack.views_publish_failed');
   });
 });
