@@ -1,7 +1,7 @@
 import type { types } from '@slack/bolt';
-import { type FeedbackCount, formatElapsed, HOURLY_LIMIT, jobStatus } from '../agent/index.js';
+import { type FeedbackCount, formatElapsed, HOURLY_LIMIT, jobStatus, OPEN_PR_ACTION } from '../agent/index.js';
 import type { FollowUps } from '../config/config.js';
-import { inlineCode, plainText, readerTime, safeLink } from '../slack/mrkdwn.js';
+import { inlineCode, plainText, readerTime, safeLink, safeUrl } from '../slack/mrkdwn.js';
 import type { BudgetUse } from '../store/budget.js';
 import type { JobRecord } from '../store/jobs.js';
 
@@ -95,14 +95,27 @@ function inSections(lines: readonly string[]): types.SectionBlock[] {
   return texts.map((text) => ({ type: 'section', text: { type: 'mrkdwn', text } }));
 }
 
-function jobBlock({ record, threadLink }: HomeJob, now: number): types.KnownBlock {
+function jobBlock({ record, threadLink }: HomeJob, now: number): types.SectionBlock {
   const { emoji, words } = jobStatus(record);
   const project = `project ${inlineCode(record.project)}`;
   const facts = [`${emoji} *${words}*`, project, `${formatElapsed(now - record.createdAtMs)} ago`];
-  const links = [safeLink(threadLink, 'Open thread'), safeLink(record.prLink, 'Pull request')].filter(Boolean);
   const text = [facts.join(' · '), `>${plainText(record.prompt, PROMPT_CHARS).replace(/\n/g, '\n>')}`];
-  if (links.length) text.push(links.join(' · '));
-  return { type: 'section', text: { type: 'mrkdwn', text: text.join('\n') } };
+  const thread = safeLink(threadLink, 'Open thread');
+  if (thread) text.push(thread);
+  const pr = safeUrl(record.prLink);
+  return {
+    type: 'section',
+    text: { type: 'mrkdwn', text: text.join('\n') },
+    // A button, not a link in the text: a URL may take 3,000 characters, all a section's text may hold.
+    ...(pr && {
+      accessory: {
+        type: 'button',
+        action_id: OPEN_PR_ACTION,
+        text: { type: 'plain_text', text: 'Pull request' },
+        url: pr,
+      },
+    }),
+  };
 }
 
 /** `proj · 👍 3 · 👎 1 · 75% positive`: the project's votes of the last seven days. */

@@ -38,7 +38,7 @@ describe.each(storeKinds)('App Home ($label)', (store) => {
     expect(home).toContain('Your Mintlify agent jobs');
     expect(home).toContain('>Document the retry policy for &lt;alice&gt;');
     expect(home).toContain('Pull request ready');
-    expect(home).toContain('<https://github.com/acme/docs/pull/77|Pull request>');
+    expect(home).toContain('"text":"Pull request"},"url":"https://github.com/acme/docs/pull/77"');
     expect(home).toContain(`<https://acme.slack.com/archives/${CHANNEL_ID}/p`);
     expect(home).toMatch(/\d+s ago/);
     expect(home).toContain(
@@ -53,6 +53,20 @@ describe.each(storeKinds)('App Home ($label)', (store) => {
     expect(bobs).toContain('Working');
     expect(bobs).not.toContain('retry policy for');
     expect(bobs).not.toContain('pull/77');
+  });
+
+  it('shows a pull request whose link is too long for a section’s text (Slack accepts the Home, the link a button)', async () => {
+    const job = await startJob(USER_ID, 'Document the long branch');
+    const prLink = `https://github.com/acme/docs/pull/9?${'q'.repeat(2_900)}`;
+    h.sim.endJob(job.jobId, { status: 'completed', prLink });
+    await eventually(async () => (await h.app.app.deps.store.jobs.get(job))?.prLink === prLink);
+
+    await openTab(USER_ID, 'home');
+    const stored = () => h.slack.views.filter((v) => v.via === 'views.publish' && v.user_id === USER_ID);
+    const home = await eventually(() => stored().length && JSON.stringify(stored().at(-1)?.view));
+    expect(home).toContain('Document the long branch');
+    expect(home).toContain(`"url":"${prLink}"`);
+    expect(h.app.logs()).not.toContain('home.publish_failed');
   });
 
   it('shows a person with no jobs the how-to', async () => {

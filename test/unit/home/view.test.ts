@@ -46,7 +46,7 @@ describe('homeView', () => {
       '5m ago',
       '>Fix &lt;the&gt; docs &amp; @\u200Bchannel',
       '<https://acme.slack.com/archives/C1/p10|Open thread>',
-      '<https://github.com/acme/docs/pull/1|Pull request>',
+      '"text":{"type":"plain_text","text":"Pull request"},"url":"https://github.com/acme/docs/pull/1"',
     ]);
     expect(view).not.toContain('javascript:');
     expect(view).toContain(
