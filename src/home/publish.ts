@@ -35,7 +35,9 @@ export async function tabOpened(deps: QueueingDeps, { userId, tab }: TabOpened):
   // lane cannot take it either, the next opening (or job change) publishes it.
   await publishHome(deps, userId).catch(async (error) => {
     const failure = publishFailure(error);
-    if (failure.kind === 'final') return deps.log.warn('home.publish_failed', { slack_error: failure.code, error });
+    if (failure.kind === 'final') {
+      return deps.log.warn('slack.views_publish_failed', { op: 'home', slack_error: failure.code });
+    }
     await queueHome(deps, userId).catch(() => deps.log.warn('store.unavailable', { op: 'home.publish', error }));
   });
 }

@@ -66,7 +66,7 @@ describe.each(storeKinds)('App Home ($label)', (store) => {
     const home = await eventually(() => stored().length && JSON.stringify(stored().at(-1)?.view));
     expect(home).toContain('Document the long branch');
     expect(home).toContain(`"url":"${prLink}"`);
-    expect(h.app.logs()).not.toContain('home.publish_failed');
+    expect(h.app.logs()).not.toContain('views_publish_failed');
   });
 
   it('shows a person with no jobs the how-to', async () => {

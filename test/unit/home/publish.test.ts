@@ -98,6 +98,14 @@ describe('App Home publishing', () => {
     expect(await republishHome(deps, data)).toEqual(new Again(data, 7_000));
   });
 
+  it('opening Home where the app’s Home tab is off logs Slack’s reason under the same event, and queues nothing', async () => {
+    const { deps, slack, logs, engine } = unit();
+    slack.fail('views.publish', { error: 'not_enabled' });
+    await tabOpened(deps, { userId: USER_ID, tab: 'home' });
+    expect(logs.text()).toMatch(/"event":"slack\.views_publish_failed","op":"home","slack_error":"not_enabled"/);
+    expect(await engine.counts('homes')).toMatchObject({ waiting: 0 });
+  });
+
   it('still publishes Home when the store cannot remember the tab, and logs it', async () => {
     const { deps, logs } = unit();
     await boundJob(deps);
@@ -114,7 +122,7 @@ describe('App Home without the store', () => {
     const { deps, logs } = unit();
     await expect(tabOpened({ ...deps, store: storeDown() }, { userId: USER_ID, tab: 'home' })).resolves.toBeUndefined();
     expect(logs.text()).toContain('"event":"store.unavailable"');
-    expect(logs.text()).not.toContain('home.publish_failed');
+    expect(logs.text()).not.toContain('views_publish_failed');
   });
 
   it('opening Home while the store cannot read the jobs hands the publish to the homes lane', async () => {
