@@ -262,6 +262,18 @@ export function conversations(store: StoreKind): void {
       expect(ephemerals().filter((c) => String(c.args.text).includes('understand'))).toEqual([]);
     });
 
+    it('an instruction “Visitors help …” starts a job; `visitors help` alone is the command’s help', async () => {
+      await h.boot();
+      const dm = h.say(USER_ID, DM, 'Visitors help page: add a section on SSO sign-in');
+      await h.deliver(dm.events);
+      await h.jobOf(DM, dm.ts);
+      expect(prompts()).toEqual(['Visitors help page: add a section on SSO sign-in']);
+      await h.deliver(h.say(USER_ID, DM, 'visitors help').events);
+      const usage = () => h.slack.calls.find((c) => JSON.stringify(c.args).includes('/visitors'));
+      await eventually(usage, 5_000, 'the usage');
+      expect(h.creates()).toHaveLength(1);
+    });
+
     it('a report asked for with a mistake (`visitors 400d`, `/visitors soon`) is answered as the command is, no job', async () => {
       await h.boot();
       await h.deliver(h.say(USER_ID, DM, 'visitors 400d').events);

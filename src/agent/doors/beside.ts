@@ -42,12 +42,15 @@ export async function reportedBeside(
   if (!asked || words === undefined) return false;
   // Typed as the command (`/visitors …`), or a range that starts with a number (`visitors 400d`): a report, its
   // mistakes answered as the command's are; otherwise only words that read as a report.
-  const meant = asked[1] === '/' || /^\s*\d/.test(words);
-  const read = meant || parseVisitorsCommand(words, deps.now(), await zoneOf(deps, turn.userId)).kind !== 'invalid';
+  const meant = asked[1] === '/' || /^\s*\d/.test(words) || HELP_ALONE.test(words);
+  const read = meant || parseVisitorsCommand(words, deps.now(), await zoneOf(deps, turn.userId)).kind === 'report';
   if (!read || (await inJobThread(deps, turn))) return false;
   if (await firstEvent(deps, turn)) await reportBeside(deps, turn, words, place);
   return true;
 }
+
+/** `visitors help` as the command's help; `help` among other words (“Visitors help page: …”) is an instruction. */
+const HELP_ALONE = /^\s*(help|\?|-h|--help)\s*$/i;
 
 /** `visitors [range]`, `/visitors [range]`: the `/visitors` words after it. */
 const VISITORS_WORDS = /^\s*(\/?)visitors\b([\s\S]*)$/i;
