@@ -1,7 +1,7 @@
 import type { types } from '@slack/bolt';
 import { isKnownStatus } from '../mintlify/schemas.js';
 import type { Message } from '../slack/message.js';
-import { clipEscaped, escapeMrkdwn, inlineCode, plainText, quote, safeLink, safeUrl } from '../slack/mrkdwn.js';
+import { clipEscaped, escapeMrkdwn, inlineCode, MAX_URL_CHARS, plainText, quote, safeUrl } from '../slack/mrkdwn.js';
 import type { EndedKind, JobRecord } from '../store/jobs.js';
 import { feedbackBlock } from './feedback/buttons.js';
 import type { Outcome } from './tracking/outcome.js';
@@ -154,16 +154,13 @@ export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs:
   const source = sourceLine(record);
   switch (outcome.kind) {
     case 'pull_request': {
-      const url = safeUrl(outcome.prLink);
       const verb = outcome.updated ? 'updated the pull request' : 'opened a pull request';
-      const text = url
-        ? `:white_check_mark: The agent ${verb}: ${safeLink(url)}`
-        : `:white_check_mark: The agent ${verb}, but its link is not a safe https URL: ${inlineCode(outcome.prLink)}`;
-      const blocks: types.KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text } }];
-      if (url) blocks.push(openPullRequest(url));
+      const { line, link } = pullRequestLine(`:white_check_mark: The agent ${verb}`, outcome.prLink);
+      const blocks: types.KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: line } }];
+      if (link) blocks.push(link);
       if (source) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: source }] });
       blocks.push(feedbackBlock(record));
-      return { text: `The agent ${verb}: ${url ? `<${url}>` : '(link withheld)'}`, blocks };
+      return { text: line.replace(/^:white_check_mark: /, ''), blocks };
     }
     case 'no_changes': {
       const message = plain(
@@ -178,10 +175,9 @@ export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs:
     case 'archived': {
       const archived = ':file_cabinet: This agent job was archived; it will not make further changes.';
       if (!outcome.prLink) return plain(archived);
-      const url = safeUrl(outcome.prLink);
-      const link = url ? safeLink(url) : `${inlineCode(outcome.prLink)} (not a safe https URL)`;
-      const message = plain(`${archived} Its pull request: ${link}`);
-      return { ...message, blocks: [...(message.blocks ?? []), ...(url ? [openPullRequest(url)] : [])] };
+      const { line, link } = pullRequestLine(`${archived} Its pull request`, outcome.prLink);
+      const message = plain(line);
+      return { ...message, blocks: [...(message.blocks ?? []), ...(link ? [link] : [])] };
     }
     case 'gone':
       return plain(':grey_question: This job no longer exists on Mintlify, so I stopped tracking it.');
@@ -195,8 +191,32 @@ export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs:
 /** The link button on a pull request outcome. Slack sends a click on it too, which must be acknowledged. */
 export const OPEN_PR_ACTION = 'agent.open_pr';
 
-/** The pull request's link button (a checked https URL), acknowledged by the `agent.open_pr` action. */
-export function openPullRequest(url: string): types.ActionsBlock {
+/** A message's text is cut past 40,000 characters: the longest link a post can carry. */
+const MESSAGE_MAX_CHARS = 40_000;
+
+/** A pull request's link as Slack should receive it: the documents bound no `prLink`, Slack's message does. */
+export const pullRequestUrl = (prLink: string | null | undefined) => safeUrl(prLink, MESSAGE_MAX_CHARS);
+
+/**
+ * `lead` and the pull request: its link in the sentence only when both fit a section's text, and always the block
+ * that opens it (`openPullRequest`), so a long link neither gets the post refused nor goes missing.
+ */
+function pullRequestLine(lead: string, prLink: string): { line: string; link?: types.KnownBlock } {
+  const url = pullRequestUrl(prLink);
+  if (!url) return { line: `${lead}, but its link is not an https URL Slack can open: ${inlineCode(prLink)}` };
+  const linked = `${lead}: <${url}>`;
+  return { line: linked.length <= SECTION_MAX_CHARS ? linked : `${lead}.`, link: openPullRequest(url) };
+}
+
+/**
+ * What opens the pull request (a checked https URL): a button, acknowledged by the `agent.open_pr` action, or past
+ * a button's 3,000 characters a rich text link, for which Slack documents no limit.
+ */
+export function openPullRequest(url: string): types.ActionsBlock | types.RichTextBlock {
+  if (url.length > MAX_URL_CHARS) {
+    const link = { type: 'link' as const, url, text: 'Open pull request' };
+    return { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [link] }] };
+  }
   return {
     type: 'actions',
     elements: [

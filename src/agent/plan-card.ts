@@ -2,13 +2,14 @@ import type { types } from '@slack/bolt';
 import { isKnownStatus } from '../mintlify/schemas.js';
 import type { MessageBlock } from '../slack/data-blocks.js';
 import type { Message } from '../slack/message.js';
-import { plainLabel, safeUrl } from '../slack/mrkdwn.js';
+import { plainLabel } from '../slack/mrkdwn.js';
 import type { EndedKind, JobRecord } from '../store/jobs.js';
 import {
   formatElapsed,
   jobStatus,
   openPullRequest,
   type PendingJob,
+  pullRequestUrl,
   type RootOptions,
   rootMessage,
   SHOWN_CHARS,
@@ -93,7 +94,7 @@ export const taskChunks = (tasks: PlanTask[]) => tasks.map((t) => ({ type: 'task
 
 /** What closes the card: the pull request's button when there is one, and what a reply does. */
 export function finalBlocks(record: JobRecord, options: RootOptions): MessageBlock[] {
-  const url = record.ended === 'pull_request' && record.prLink ? safeUrl(record.prLink) : undefined;
+  const url = record.ended === 'pull_request' ? pullRequestUrl(record.prLink) : undefined;
   const button: MessageBlock[] = url ? [openPullRequest(url)] : [];
   // The status line's root: who asked, its status line, then its hint (when there is one).
   const [, , ...hint] = rootMessage(record, options).blocks ?? [];

@@ -141,16 +141,17 @@ export function quote(text: string, max = 500): string {
 }
 
 /** Slack refuses a button `url` longer than this. */
-const MAX_URL_CHARS = 3_000;
+export const MAX_URL_CHARS = 3_000;
 
 /**
  * An https URL as Slack should receive it (parsed: spaces encoded, tabs and newlines dropped; Slack's link
- * delimiters encoded), or `undefined` for anything else, so callers show plain text instead of a link.
+ * delimiters encoded), or `undefined` for anything else or anything longer than `max`, so callers show plain text
+ * instead of a link.
  */
-export function safeUrl(url: string | null | undefined): string | undefined {
+export function safeUrl(url: string | null | undefined, max = MAX_URL_CHARS): string | undefined {
   if (!url || !isHttpsUrl(url)) return undefined;
   const href = new URL(url).href.replace(/[<>|]/g, (c) => encodeURIComponent(c));
-  return href.length <= MAX_URL_CHARS ? href : undefined;
+  return href.length <= max ? href : undefined;
 }
 
 /** A mrkdwn link only for https URLs; anything else gives `undefined` so callers show plain text. */

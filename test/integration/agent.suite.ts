@@ -59,6 +59,25 @@ export function agentJobs(store: StoreKind): void {
     );
   });
 
+  // The documents bound no `prLink` (a `uri` string); Slack takes 3,000 characters in a section's text or a button's url.
+  it.each([3_000, 5_000])(
+    'posts a pull request whose link is %i characters long once, with a working link',
+    async (chars) => {
+      const job = await h.startJob('Document the long branch');
+      const prLink = `https://github.com/acme/docs/pull/9?q=${'q'.repeat(chars - 38)}`;
+      h.sim.endJob(job.jobId, { status: 'completed', prLink });
+      await eventually(
+        async () =>
+          (await h.app.app.deps.store.jobs.get({ project: TEST_PROJECT_ID, ...job }))?.ended === 'pull_request',
+        5_000,
+        'the round ended with its pull request posted',
+      );
+      const posted = h.slack.messages.filter((m) => m.thread_ts === job.rootTs);
+      expect(posted).toHaveLength(1);
+      expect(JSON.stringify(posted[0]?.blocks)).toContain(`"url":"${prLink}"`);
+    },
+  );
+
   it.each([
     [{ status: 'completed' as const, prLink: null }, 'without changing any files'],
     [{ status: 'failed' as const }, 'Reply in this thread'],

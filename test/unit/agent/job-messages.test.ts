@@ -98,7 +98,15 @@ describe('outcomeMessage', () => {
     expect(JSON.stringify(m.blocks)).toContain('"url":"https://github.com/acme/docs/pull/3"');
     const unsafe = outcomeMessage(record, { kind: 'archived', prLink: 'javascript:alert(1)' }, 1, 'reply');
     expect(JSON.stringify(unsafe.blocks)).not.toContain('"url":');
-    expect(unsafe.text).toContain('not a safe https URL');
+    expect(unsafe.text).toContain('not an https URL Slack can open');
+  });
+
+  it.each([3_000, 40_000])('keeps a %i-character link out of the section and opens it from a block', (chars) => {
+    const prLink = `https://github.com/acme/docs/pull/3?q=${'q'.repeat(chars - 38)}`;
+    const m = outcomeMessage(record, { kind: 'pull_request', prLink, updated: false }, 1, 'reply');
+    const [section, opener] = m.blocks ?? [];
+    expect(section).toEqual({ type: 'section', text: { type: 'mrkdwn', text: expect.stringMatching(/request\.$/) } });
+    expect(JSON.stringify(opener)).toContain(`"url":"${prLink}"`);
   });
 
   it.each([
