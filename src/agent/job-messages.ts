@@ -1,6 +1,6 @@
 import type { types } from '@slack/bolt';
 import { isKnownStatus } from '../mintlify/schemas.js';
-import type { Message } from '../slack/message.js';
+import { type Message, SECTION_MAX_CHARS } from '../slack/message.js';
 import { clipEscaped, escapeMrkdwn, inlineCode, MAX_URL_CHARS, plainText, quote, safeUrl } from '../slack/mrkdwn.js';
 import type { EndedKind, JobRecord } from '../store/jobs.js';
 import { feedbackBlock } from './feedback/buttons.js';
@@ -11,8 +11,6 @@ import type { Outcome } from './tracking/outcome.js';
 const PROMPT_PREVIEW_CHARS = 600;
 /** Notifications show only `text`: a status word and the start of the prompt. */
 const FALLBACK_PROMPT_CHARS = 150;
-/** Slack's limit on one section's text. */
-const SECTION_MAX_CHARS = 3_000;
 
 export function formatElapsed(ms: number): string {
   const minutes = Math.floor(ms / 60_000);

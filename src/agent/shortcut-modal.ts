@@ -1,6 +1,7 @@
 import type { types } from '@slack/bolt';
 import { FIELD_VALUE, formModal, INPUT_MAX_CHARS, readRequiredField, type SubmittedValues } from '../slack/form.js';
-import { quote, safeLink, truncate } from '../slack/mrkdwn.js';
+import { SECTION_MAX_CHARS } from '../slack/message.js';
+import { clipEscaped, quote, safeLink, truncate } from '../slack/mrkdwn.js';
 import { pickedProject, projectPicker } from '../slack/project-picker.js';
 import { type Origin, OriginSchema } from './requests.js';
 
@@ -21,9 +22,11 @@ export interface ModalInput {
 export function shortcutModal(input: ModalInput): types.ModalView {
   const { origin, text, projects, project } = input;
   const link = safeLink(origin.permalink, 'this message') ?? 'this message';
-  const by = input.author ? ` by <@${input.author}>` : '';
+  const from = `From ${link}${input.author ? ` by <@${input.author}>` : ''}:\n`;
+  // Escaped, the 1,000 characters quoted may be five times as long.
+  const quoted = clipEscaped(quote(text, 1_000), SECTION_MAX_CHARS - from.length);
   const blocks: types.KnownBlock[] = [
-    { type: 'section', text: { type: 'mrkdwn', text: `From ${link}${by}:\n${quote(text, 1_000)}` } },
+    { type: 'section', text: { type: 'mrkdwn', text: `${from}${quoted}` } },
     {
       type: 'input',
       block_id: INSTRUCTION_BLOCK,

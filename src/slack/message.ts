@@ -7,6 +7,9 @@ export interface Message {
   blocks?: MessageBlock[];
 }
 
+/** Slack's limit on a section's text (and on any text object but a few shorter ones). */
+export const SECTION_MAX_CHARS = 3_000;
+
 /** A section of mrkdwn text. */
 export function section(text: string): types.SectionBlock {
   return { type: 'section', text: { type: 'mrkdwn', text } };

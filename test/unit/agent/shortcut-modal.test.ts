@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSubmission, shortcutModal, shortcutPrompt } from '../../../src/agent/shortcut-modal.js';
+import { blockKitProblems } from '../../../tools/slack-standin/block-kit.js';
 
 const origin = { channel: 'C1', threadTs: '1.0', permalink: 'https://acme.slack.com/archives/C1/p10' };
 
@@ -26,6 +27,11 @@ describe('the shortcut modal', () => {
     const modal = shortcutModal({ origin, text: 'a <b> & @channel', projects: ['p1'], project: 'p1' });
     expect(JSON.stringify(modal.blocks)).toContain('>a &lt;b&gt; &amp; @\u200Bchannel');
     expect(JSON.parse(modal.private_metadata ?? '')).toEqual(origin);
+  });
+
+  it.each(['&', '<'])('opens for a message of 1,000 %j, which escaping makes five or four times longer', (c) => {
+    const modal = shortcutModal({ origin, text: `x${c.repeat(1_000)}x`, projects: ['p1'], project: 'p1' });
+    expect(blockKitProblems(modal.blocks, 'view')).toEqual([]);
   });
 });
 
