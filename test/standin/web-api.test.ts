@@ -137,4 +137,19 @@ describe('Slack stand-in: Web API', () => {
       client.views.publish({ user_id: 'U123ALICE', view: { type: 'home', blocks: tooMany } }),
     ).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
   });
+
+  it('refuses a modal whose title, close or submit is over 24 characters, or whose private_metadata is over 3,000', async () => {
+    const text = (chars: number) => ({ type: 'plain_text' as const, text: 'x'.repeat(chars) });
+    const modal = { type: 'modal' as const, title: text(24), close: text(24), submit: text(24), blocks: [] };
+    await client.views.open({ trigger_id: 't1', view: { ...modal, private_metadata: 'm'.repeat(3_000) } });
+    for (const over of [
+      { title: text(25) },
+      { close: text(25) },
+      { submit: text(25) },
+      { private_metadata: 'm'.repeat(3_001) },
+    ])
+      await expect(client.views.open({ trigger_id: 't1', view: { ...modal, ...over } })).rejects.toMatchObject({
+        data: { error: 'invalid_arguments' },
+      });
+  });
 });

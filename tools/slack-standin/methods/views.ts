@@ -2,11 +2,36 @@ import type { StoredView } from '../tenant.js';
 import { type Answer, type Handler, type MethodCall, ok, refuse } from './answer.js';
 import { invalidBlocks } from './chat.js';
 
+type Json = Record<string, unknown>;
+
+/**
+ * A view's own fields over Slack's limits (Modal views reference): a modal's title, close and submit are plain text
+ * of at most 24 characters, `private_metadata` at most 3,000, `callback_id` at most 255.
+ */
+function viewProblems(body: Json): string[] {
+  const problems: string[] = [];
+  const tooLong = (value: unknown, max: number, at: string) => {
+    if (typeof value === 'string' && value.length > max)
+      problems.push(`[ERROR] must be less than ${max + 1} characters [json-pointer:/view${at}]`);
+  };
+  if (body.type === 'modal') {
+    if (typeof (body.title as Json | undefined)?.text !== 'string')
+      problems.push('[ERROR] missing required field: title [json-pointer:/view/title]');
+    for (const button of ['title', 'close', 'submit'])
+      tooLong((body[button] as Json | undefined)?.text, 24, `/${button}/text`);
+  }
+  tooLong(body.private_metadata, 3_000, '/private_metadata');
+  tooLong(body.callback_id, 255, '/callback_id');
+  return problems;
+}
+
 /** `views.open`/`push` (a modal), `views.publish` (a person's App Home) and `views.update`, with views' 100 blocks. */
 function view({ method, args, tenant, slack }: MethodCall): Answer {
-  const body = (args.view ?? {}) as Record<string, unknown>;
+  const body = (args.view ?? {}) as Json;
   const bad = invalidBlocks(body.blocks ?? [], 'view');
   if (bad) return bad;
+  const problems = viewProblems(body);
+  if (problems.length) return refuse('invalid_arguments', { response_metadata: { messages: problems } });
   const existing = method === 'views.update' ? tenant.views.find((v) => v.id === args.view_id) : undefined;
   if (method === 'views.update' && !existing) return refuse('not_found');
   const stored: StoredView = existing ?? {
