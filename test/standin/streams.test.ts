@@ -131,9 +131,10 @@ describe('Slack stand-in: streamed messages', () => {
     expect(slack.tenant().agentSession(DOCS, second.ts as string)?.statuses).toEqual(['processing', 'active']);
   });
 
-  it('expires a stream whose appends stop for streamExpiryMs; chat.update still rewrites the message', async () => {
+  it('expires a stream whose appends stop for streamExpiryMs, shown broken; chat.update rewrites it final', async () => {
     slack.streamExpiryMs = 60_000;
     const { ts } = await start();
+    expect(slack.streamShown(DOCS, ts as string)).toBe('streaming');
     clock += 59_000;
     expect(
       await refusal(client.chat.appendStream({ channel: DOCS, ts: ts as string, markdown_text: 'still here' })),
@@ -145,6 +146,8 @@ describe('Slack stand-in: streamed messages', () => {
     expect(await refusal(client.chat.stopStream({ channel: DOCS, ts: ts as string }))).toBe(
       'message_not_in_streaming_state',
     );
+    // Nobody stopped it: Slack shows the grey "Something went wrong" until the message is rewritten.
+    expect(slack.streamShown(DOCS, ts as string)).toBe('broken');
     const card = {
       type: 'plan',
       title: 'Job',
@@ -152,6 +155,7 @@ describe('Slack stand-in: streamed messages', () => {
     };
     await client.chat.update({ channel: DOCS, ts: ts as string, text: 'Done', blocks: [card] });
     expect(slack.tenant().message(DOCS, ts as string)?.blocks).toEqual([card]);
+    expect(slack.streamShown(DOCS, ts as string)).toBe('final');
   });
 
   it('refuses streaming where the workspace does not offer it, and paces by tier (start Tier 2, append Tier 4)', async () => {

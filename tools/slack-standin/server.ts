@@ -7,6 +7,7 @@ import { Faults, type SlackFault } from './faults.js';
 import { type FileServing, writeFile } from './files.js';
 import { Installs } from './installs.js';
 import type { Args } from './methods/answer.js';
+import { streamShown } from './methods/streams.js';
 import { type RateLimitOptions, RateLimits } from './rate-limits.js';
 import { TokenRotation } from './rotation.js';
 import { manifestBotEvents } from './scopes.js';
@@ -180,6 +181,12 @@ export class SlackStandin {
     const tenant = teamId === undefined ? this.home : this.tenants.get(teamId);
     if (!tenant) throw new Error(`the stand-in serves no workspace ${teamId}`);
     return tenant;
+  }
+
+  /** What a person sees of the streamed message `channel`/`ts` (see `streamShown`); undefined if it never streamed. */
+  streamShown(channel: string, ts: string): ReturnType<typeof streamShown> | undefined {
+    const stream = this.tenantOf(channel).streams.get(`${channel}/${ts}`);
+    return stream && streamShown(stream, this.now(), this.streamExpiryMs);
   }
 
   /** The workspace `channel` belongs to (the default one when none claims it). */

@@ -54,6 +54,9 @@ function update({ args, tenant, slack }: MethodCall): Answer {
   if (said !== undefined) message.text = said;
   if (args.blocks !== undefined) message.blocks = args.blocks;
   if (args.metadata !== undefined) message.metadata = args.metadata;
+  // An update is what finishes a stream Slack expired (its stop is refused then): the message is final.
+  const stream = tenant.streams.get(`${message.channel}/${message.ts}`);
+  if (stream) stream.stopped = true;
   return ok({ channel: message.channel, ts: message.ts, text: message.text ?? '', message: withoutChannel(message) });
 }
 

@@ -175,6 +175,16 @@ function openStream({ args, tenant, slack }: MethodCall): { message: StoredMessa
 }
 
 const streamOf = (tenant: Tenant, message: StoredMessage) => tenant.streams.get(`${message.channel}/${message.ts}`);
+
+/**
+ * What a person sees of a streamed message: still streaming, final (stopped, or rewritten with chat.update), or
+ * broken: expired without either, which Slack leaves as a grey "Something went wrong" (python-slack-sdk#1859).
+ */
+export function streamShown(stream: MessageStream, now: number, expiryMs: number): 'streaming' | 'final' | 'broken' {
+  if (stream.stopped) return 'final';
+  return now - stream.lastAt > expiryMs ? 'broken' : 'streaming';
+}
+
 const isAnswer = (x: object): x is Answer => 'body' in x;
 
 function appendStream(call: MethodCall): Answer {
