@@ -33,13 +33,18 @@ export interface Task<S extends z.ZodType = z.ZodType> {
 
 export const defineTask = <S extends z.ZodType>(task: Task<S>): Task<S> => task;
 
+/** The run of a task: its queue job's id, the same when a worker takes over a dead one's run. */
+export interface TaskRun {
+  id: string;
+}
+
 /** A task with the function that does it, where the lane's worker runs it (`src/app/dispatch.ts`). */
 export interface RunnableTask<S extends z.ZodType = z.ZodType> extends Task<S> {
-  run(deps: Deps, data: z.infer<S>): Promise<void>;
+  run(deps: Deps, data: z.infer<S>, run: TaskRun): Promise<void>;
 }
 
 /** `task` is run by `run`: the compiler checks that `run` takes the task's data. */
 export const runs = <S extends z.ZodType>(
   task: Task<S>,
-  run: (deps: Deps, data: z.infer<S>) => Promise<void>,
+  run: (deps: Deps, data: z.infer<S>, run: TaskRun) => Promise<void>,
 ): RunnableTask<S> => ({ ...task, run });

@@ -15,6 +15,8 @@ export function startRefusalAnswer(refusal: StartRefusal, prompt: string, now: n
       return errors.storeUnavailable(prompt);
     case 'untracked':
       return errors.startedUntracked(prompt);
+    case 'interrupted':
+      return errors.interrupted(prompt);
     case 'not_in_channel':
       return refusal.directMessage ? errors.notInConversation(prompt) : errors.notInChannel(prompt);
     case 'slack_failed':

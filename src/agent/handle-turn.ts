@@ -186,6 +186,8 @@ export async function startFromTurn(
     files,
     // A mention inside a channel's discussion joins it; a new message's thread and a DM are the bot's own.
     thread: turn.threadTs && !turn.channel.startsWith('D') ? 'joined' : 'own',
+    // The message itself names the start, whichever run of its task makes it.
+    attempt: `${turn.channel}:${turn.ts}`,
   });
   if (!result.ok) {
     await deps.replies.privately(audience, startRefusalAnswer(result.refusal, instruction.prompt, deps.now()));

@@ -29,6 +29,10 @@ export function unknownRootStatus(failure: LostAnswerOf): string {
   return `Status unknown: ${lostAnswer(failure)}`;
 }
 
+/** The root of a start whose worker died after posting it and before the job was bound (`start-attempt.ts`). */
+export const interruptedRootStatus =
+  'Interrupted by a restart while the job was being created: it may have started. Check the Mintlify dashboard before running it again';
+
 /** The root of a job Mintlify started that the store could not bind to its thread. */
 export const untrackedRootStatus = (jobId: string) =>
   `Started as job ${inlineCode(jobId)}, but I cannot follow it here: check the Mintlify dashboard`;
@@ -186,6 +190,11 @@ export const errors = {
   failed: (prompt: string): Message =>
     withPrompt(
       ':warning: Something went wrong on my side while I was taking this on. If no job shows up here, run it again.',
+      prompt,
+    ),
+  interrupted: (prompt: string): Message =>
+    withPrompt(
+      ':arrows_counterclockwise: I restarted while this job was being created, so I cannot tell whether the agent started it. Check the Mintlify dashboard before you run it again.',
       prompt,
     ),
   startedUntracked: (prompt: string): Message =>

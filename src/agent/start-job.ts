@@ -3,8 +3,9 @@ import { describeFailure, type FailedResult, logFailure, mayHaveRun } from '../m
 import type { JobBinding, JobRecord, ThreadKind } from '../store/jobs.js';
 import { persist } from '../store/retry.js';
 import type { FileContext } from './file-context.js';
-import { errors, unknownRootStatus, untrackedRootStatus } from './messages.js';
+import { errors, interruptedRootStatus, unknownRootStatus, untrackedRootStatus } from './messages.js';
 import { contextNoteOf, markRootUnknown, postRootMessage, withdrawRoot } from './root-post.js';
+import { type Attempt, earlierAttempt, recordAttempt } from './start-attempt.js';
 import type { ThreadContext } from './thread-context.js';
 import { observationOf } from './tracking/decide.js';
 import { refreshNow } from './tracking/root-message.js';
@@ -24,6 +25,8 @@ export interface StartJobInput {
   files?: FileContext | undefined;
   /** A discussion the job joins (a mention in a thread), where only mentions steer it; by default the bot's own. */
   thread?: ThreadKind | undefined;
+  /** This start's own id, the same in a run that takes over a dead worker's (`start-attempt.ts`). */
+  attempt?: string | undefined;
 }
 
 /** Why no job was started (or why it runs untracked), for the person who asked; `answers.ts` words each. */
@@ -34,7 +37,9 @@ export type StartRefusal =
   | { code: 'slack_failed' }
   | { code: 'service'; failed: FailedResult }
   /** The job runs, but its thread could not be bound: its result will not be posted there. */
-  | { code: 'untracked' };
+  | { code: 'untracked' }
+  /** An earlier run posted the root and died before binding a job, which may exist: nothing is created again. */
+  | { code: 'interrupted' };
 
 export type StartJobResult = { ok: true; record: JobRecord } | { ok: false; refusal: StartRefusal };
 
@@ -65,6 +70,8 @@ export async function startJob(deps: StartJobDeps, input: StartJobInput): Promis
   const { log, store, quota, projects } = deps;
   const { channel, project } = input;
   try {
+    const earlier = input.attempt ? await earlierAttempt(deps, input.attempt) : undefined;
+    if (earlier) return await resumeStart(deps, input, earlier);
     const slot = await quota.take(project, 'create');
     if (!slot.ok) return refused({ code: 'quota', project, resetInMs: slot.resetInMs });
   } catch (error) {
@@ -80,9 +87,13 @@ export async function startJob(deps: StartJobDeps, input: StartJobInput): Promis
     return refused({ code: 'not_in_channel', directMessage: channel.startsWith('D') });
   }
   const threadTs = input.threadTs ?? posted.ts;
-  // Until the job is bound, a reply in its thread is not yet a follow-up: mark the thread so it is answered.
-  // the store guard counts the failure; without the mark a reply meanwhile is only not answered.
-  await store.jobs.markStarting(project, channel, threadTs, input.thread ?? 'own').catch(() => {});
+  const attempt = { channel, ts: posted.ts, threadTs, ...(posted.card && { card: true }) };
+  await Promise.all([
+    input.attempt && recordAttempt(deps, input.attempt, attempt),
+    // Until the job is bound, a reply in its thread is not yet a follow-up: mark the thread so it is answered.
+    // the store guard counts the failure; without the mark a reply meanwhile is only not answered.
+    store.jobs.markStarting(project, channel, threadTs, input.thread ?? 'own').catch(() => {}),
+  ]);
   try {
     return await createAndBind(deps, input, posted, threadTs);
   } finally {
@@ -151,6 +162,27 @@ async function createAndBind(
   }
   await refreshNow(deps, record);
   return { ok: true, record };
+}
+
+/**
+ * Finishes a start whose earlier run died after posting its root: the job the store bound to that root is tracked
+ * (the refresh stops its stream); without one, the root says the start was interrupted and may have created the
+ * job, and the person hears so privately with their text. Never a second root, never a second create.
+ */
+async function resumeStart(deps: StartJobDeps, input: StartJobInput, earlier: Attempt): Promise<StartJobResult> {
+  const { project } = input;
+  const ref = await deps.store.jobs.forThread([project], earlier.channel, earlier.threadTs);
+  const record = ref && (await deps.store.jobs.get(ref));
+  if (record && record.statusTs === earlier.ts) {
+    deps.log.warn('agent.start_resumed', { outcome: 'tracked', project, job_id: record.jobId });
+    await deps.tracker.track(record);
+    await refreshNow(deps, record);
+    return { ok: true, record };
+  }
+  deps.log.warn('agent.start_resumed', { outcome: 'interrupted', project, channel: earlier.channel });
+  const request = { ...input, showProject: deps.projects.all.length > 1 };
+  await markRootUnknown(deps, request, earlier.ts, interruptedRootStatus, { card: earlier.card === true });
+  return refused({ code: 'interrupted' });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import type { TaskRun } from '../task.js';
 import { startRefusalAnswer } from './answers.js';
 import type { CommandStart, ShortcutSubmission } from './requests.js';
 import { shortcutPrompt } from './shortcut-modal.js';
@@ -9,18 +10,27 @@ import { type StartJobDeps, startJob } from './start-job.js';
 
 type TaskDeps = StartJobDeps & Pick<Deps, 'replies'>;
 
-export async function runCommandStart(deps: TaskDeps, request: CommandStart): Promise<void> {
+export async function runCommandStart(deps: TaskDeps, request: CommandStart, run: TaskRun): Promise<void> {
   const { audience, prompt, project } = request;
-  const result = await startJob(deps, { project, userId: audience.userId, channel: audience.channel, prompt });
+  const { userId, channel } = audience;
+  const result = await startJob(deps, { project, userId, channel, prompt, attempt: run.id });
   if (!result.ok) await deps.replies.privately(audience, startRefusalAnswer(result.refusal, prompt, deps.now()));
 }
 
 /** A submitted "Ask the Mintlify agent" form: the job starts in the message's thread. */
-export async function runShortcutStart(deps: TaskDeps, submission: ShortcutSubmission): Promise<void> {
+export async function runShortcutStart(deps: TaskDeps, submission: ShortcutSubmission, run: TaskRun): Promise<void> {
   const { origin, instruction, userId, project } = submission;
   const prompt = shortcutPrompt(instruction, origin);
   const thread = origin.inDiscussion ? ('joined' as const) : ('own' as const);
-  const input = { project, userId, channel: origin.channel, prompt, threadTs: origin.threadTs, thread };
+  const input = {
+    project,
+    userId,
+    channel: origin.channel,
+    prompt,
+    threadTs: origin.threadTs,
+    thread,
+    attempt: run.id,
+  };
   const result = await startJob(deps, input);
   if (!result.ok) {
     const audience = { userId, channel: origin.channel, threadTs: origin.threadTs };

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Deps, Dispatch } from '../deps.js';
 import { type TaskEnvelope, TaskEnvelopeSchema } from '../lanes.js';
 import { QueueUnavailableError, type UnstartedJob } from '../queue/engine.js';
-import { type RunnableTask, TASK_MAX_AGE_MS } from '../task.js';
+import { type RunnableTask, TASK_MAX_AGE_MS, type TaskRun } from '../task.js';
 
 /** Every kind of work a door hands on, by its kind, with what runs it (composed in `app.ts`). */
 export type Work = ReadonlyMap<string, RunnableTask>;
@@ -46,6 +46,7 @@ export async function runTask(
   work: Work,
   { kind, workspace, data, queuedAt }: TaskEnvelope,
   lastTry: (error: unknown) => boolean,
+  run: TaskRun,
 ): Promise<void> {
   const task = work.get(kind);
   if (!task) throw new Error(`unknown task kind ${kind}`);
@@ -57,7 +58,7 @@ export async function runTask(
     return task.unavailable(scoped, parsed, 'expired');
   }
   try {
-    await task.run(scoped, parsed);
+    await task.run(scoped, parsed, run);
   } catch (error) {
     const last = lastTry(error);
     deps.log.error('task.failed', { kind, last_try: last, error });

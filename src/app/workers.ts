@@ -31,7 +31,7 @@ export function startWorkers(engine: Engine, deps: Deps, work: Work, lanes: Lane
   for (const lane of TASK_LANES) {
     const definition = lanes.tasks[lane];
     const processor: Processor<TaskEnvelope> = unlessRemoved((envelope: TaskEnvelope, meta: JobMeta) =>
-      runTask(deps, work, envelope, (error) => isLastTry(definition, meta, error)),
+      runTask(deps, work, envelope, (error) => isLastTry(definition, meta, error), { id: meta.id }),
     );
     processor.unrun = (envelope) => answerUnrun(deps, work, envelope, 'failed');
     engine.work(definition, processor);

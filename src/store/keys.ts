@@ -31,6 +31,8 @@ export const keys = {
   agentSession: ({ project, jobId }: JobRef) => `session:${project}:${jobId}`,
   /** Set while the workspace's app has no agent sessions (not an agent app, a scope missing): none is tried. */
   agentSessionsOff: () => 'session:off',
+  /** The root a start posted, by the start's own id (its queue job, or its message), for a run that takes it over. */
+  startAttempt: (id: string) => `start:${id}`,
   /** A plan card's root still streaming (`agent/plan-stream.ts`): set at its start, dropped once it is stopped. */
   planCard: (channel: string, ts: string) => `plancard:${channel}:${ts}`,
   /** The one instance polling a job. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTING_CLAIM_MS } from '../../src/agent/tracking/poster.js';
-import { threadReply } from '../fixtures/slack.js';
+import { CHANNEL_ID, threadReply } from '../fixtures/slack.js';
 import type { AppProcess } from '../support/app-process.js';
 import { useHarness } from '../support/harness.js';
 import type { StartedJob } from '../support/steps.js';
@@ -140,6 +140,36 @@ describe.skipIf(!redisServerAvailable)('instances killed with SIGKILL', { timeou
     expect(h.slack.messages.filter((m) => m.thread_ts === rootTs)).toHaveLength(1);
     expect(h.slack.callsTo('conversations.replies').length).toBeGreaterThan(0);
     await eventually(() => second.output().includes('"found":true'), 2_000, 'the post found in the thread');
+  });
+
+  it('killed while the job is created behind its plan card, the next instance ends the card with a word, no second job', async () => {
+    // Slack expires a stream nobody appends to (minutes there; 4 s here, so what the person is left with shows).
+    h.slack.streamExpiryMs = 4_000;
+    const card = { SLACK_PLAN_CARD: 'true' };
+    const first = await spawnApp(card);
+    // The create is held: the instance dies with the card streaming and no job recorded for it.
+    h.sim.injectFault({ kind: 'slow', delayMs: 2_000, count: 1, match: { operation: 'create' } });
+    const typed = 'Document the *retry* headers <and> backoff';
+    const { responseId } = await h.command(`/agent ${typed}`, { app: first });
+    const creates = () => h.sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/job'));
+    await eventually(() => creates().length === 1, 8_000, 'the create sent');
+    const [streamed] = [...h.slack.tenant().streams.keys()];
+    const ts = String(streamed?.split('/')[1]);
+    await first.kill('SIGKILL');
+
+    await spawnApp(card);
+    // The card ends within the take-over, long before Slack would expire it, echoing the instruction to run again.
+    await eventually(() => h.slack.streamShown(CHANNEL_ID, ts) === 'final', TAKEOVER_MS + 8_000, 'the card ended');
+    const root = h.slack.tenant().message(CHANNEL_ID, ts);
+    expect(JSON.stringify(root?.blocks)).toMatch(/restart/i);
+    const answer = await h.answer(responseId, 0, 5_000);
+    expect(String(answer.args.text)).toMatch(/restart/i);
+    expect(String(answer.args.text)).toContain('Document the *retry* headers &lt;and&gt; backoff');
+    // The create may have reached the service: nothing creates a second job, and no second card.
+    await sleep(4_500);
+    expect(creates()).toHaveLength(1);
+    expect(h.slack.callsTo('chat.startStream')).toHaveLength(1);
+    expect(h.slack.streamShown(CHANNEL_ID, ts)).toBe('final');
   });
 
   it('two bots for two projects on one Redis, default namespace: each posts its own outcome once, never polls the other’s jobs', async () => {

@@ -8,6 +8,7 @@ import { useAgentUnit } from './agent/support.js';
 
 /** Each failure is the step's last (the door lanes try once). */
 const LAST = () => true;
+const RUN = { id: 'run-1' };
 
 describe('createDispatch and runTask', () => {
   const unit = useAgentUnit();
@@ -35,16 +36,17 @@ describe('createDispatch and runTask', () => {
       WORK,
       { kind: 'home.opened', workspace: { teamId: '' }, data: { userId: USER_ID, tab: 'home' } },
       LAST,
+      RUN,
     );
     expect(unit().slack.views).toEqual([expect.objectContaining({ via: 'views.publish', user_id: USER_ID })]);
   });
 
   it('refuses data that is not its kind’s, and a kind it does not know (a bug, shown in the lane’s failed set)', async () => {
     await expect(
-      runTask(unit().deps, WORK, { kind: 'agent.start', workspace: { teamId: '' }, data: { prompt: 1 } }, LAST),
+      runTask(unit().deps, WORK, { kind: 'agent.start', workspace: { teamId: '' }, data: { prompt: 1 } }, LAST, RUN),
     ).rejects.toThrow();
     await expect(
-      runTask(unit().deps, WORK, { kind: 'no.such', workspace: { teamId: '' }, data: {} }, LAST),
+      runTask(unit().deps, WORK, { kind: 'no.such', workspace: { teamId: '' }, data: {} }, LAST, RUN),
     ).rejects.toThrow('unknown task kind no.such');
   });
 
@@ -61,7 +63,7 @@ describe('createDispatch and runTask', () => {
 
   it('answers the person on an unexpected throw, in the agent’s words, and fails the job (one policy for every task)', async () => {
     const { deps, slack, logs, envelope } = failingStart();
-    await expect(runTask(deps, WORK, envelope, LAST)).rejects.toThrow('bug');
+    await expect(runTask(deps, WORK, envelope, LAST, RUN)).rejects.toThrow('bug');
     const said = String(slack.callsTo('response_url:cmd')[0]?.args.text);
     expect(said).toContain('Something went wrong on my side');
     expect(said).toContain('Document &lt;retries&gt;');
@@ -77,7 +79,7 @@ describe('createDispatch and runTask', () => {
     const query = { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 0 };
     const data = { query, project: 'proj_test', audience };
     await expect(
-      runTask(deps, WORK, { kind: 'visitors.report', workspace: { teamId: '' }, data }, LAST),
+      runTask(deps, WORK, { kind: 'visitors.report', workspace: { teamId: '' }, data }, LAST, RUN),
     ).rejects.toThrow('bug');
     expect(String(slack.callsTo('response_url:cmd')[0]?.args.text)).toContain('Something went wrong on my side');
     expect(logs.text()).toMatch(/"event":"task\.failed".*"kind":"visitors\.report"/);
@@ -85,7 +87,7 @@ describe('createDispatch and runTask', () => {
 
   it('says nothing to the person while the lane has tries left, and fails the try so the engine tries again', async () => {
     const { deps, slack, logs, envelope } = failingStart();
-    await expect(runTask(deps, WORK, envelope, () => false)).rejects.toThrow('bug');
+    await expect(runTask(deps, WORK, envelope, () => false, RUN)).rejects.toThrow('bug');
     expect(slack.callsTo('response_url:cmd')).toEqual([]);
     expect(logs.text()).toMatch(/"event":"task\.failed".*"last_try":false/);
   });

@@ -18,7 +18,7 @@ describe('the agent’s tasks', () => {
 
     it('starts the job in a new message of the channel, saying nothing else', async () => {
       const { deps, slack } = unit();
-      await runCommandStart(deps, request());
+      await runCommandStart(deps, request(), { id: 'run-1' });
       expect(prompts()).toEqual(['Document <retries>']);
       expect(slack.messages).toEqual([
         expect.objectContaining({ channel: CHANNEL_ID, text: expect.stringContaining('Document &lt;retries&gt;') }),
@@ -30,7 +30,7 @@ describe('the agent’s tasks', () => {
     it('answers a refusal through the command’s response_url (no membership needed), the instruction echoed', async () => {
       const { deps, slack } = unit();
       slack.fail('chat.postMessage', { error: 'not_in_channel' });
-      await runCommandStart(deps, request());
+      await runCommandStart(deps, request(), { id: 'run-1' });
       const [answer] = slack.callsTo('response_url:cmd');
       expect(answer?.args).toMatchObject({ response_type: 'ephemeral', replace_original: false });
       expect(answer?.args.text).toContain("I can't post in this channel, so I didn't start the job.");
@@ -45,7 +45,7 @@ describe('the agent’s tasks', () => {
 
     it('starts the job in the message’s thread, with the message’s link after the instruction', async () => {
       const { deps, slack } = unit();
-      await runShortcutStart(deps, submission);
+      await runShortcutStart(deps, submission, { id: 'run-1' });
       expect(prompts()).toEqual(['Fix <the> page\n\nSlack message this request is about: https://acme.slack.com/p1']);
       expect(slack.messages).toEqual([expect.objectContaining({ channel: CHANNEL_ID, thread_ts: origin.threadTs })]);
       expect(slack.ephemerals).toEqual([]);
@@ -54,7 +54,7 @@ describe('the agent’s tasks', () => {
     it('answers a refusal privately in that thread, the instruction echoed', async () => {
       const { deps, slack } = unit();
       for (let i = 0; i < HOURLY_LIMIT; i++) await deps.quota.take('proj_test', 'create');
-      await runShortcutStart(deps, submission);
+      await runShortcutStart(deps, submission, { id: 'run-1' });
       expect(slack.ephemerals).toEqual([expect.objectContaining({ user: USER_ID, thread_ts: origin.threadTs })]);
       const [answer] = ephemeralsFor(slack);
       expect(answer).toContain('reached its limit of new jobs');
