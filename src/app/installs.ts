@@ -50,8 +50,7 @@ export async function installsOf(
     for (const route of installer.routes) probes.serve(route.path, route.handler);
     const sealing = watchSealingKey(parts.store, tenancy.secrets, parts.log);
     probes.check('encryption_key', sealing.opens);
-    const removal: Installs['removal'] = (root, queues) =>
-      manyRemoval(root, tenancy.installations, queues, digestMachinery);
+    const removal: Installs['removal'] = (root, queues) => manyRemoval(root, tenancy, queues, digestMachinery);
     return { many: { tenancy, installer, sealing }, removal };
   }
   const installState = watchInstallState(parts.store, parts.log);

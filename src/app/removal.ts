@@ -17,10 +17,15 @@ export interface RemovalClaim {
   botUsers?: string[];
 }
 
+/** Slack's answer to renewing a rotating bot token: the new token (stored), or why Slack refused. */
+export type Renewal = { token: string } | { refused: string };
+
 /** A workspace the app serves, as a removal sees it: the token to confirm with (the app's own when left out). */
 export interface ServedWorkspace {
   token?: string;
   botUserId: string;
+  /** With Slack's token rotation: renews the token, for when `auth.test` says it expired. */
+  renew?: () => Promise<Renewal>;
 }
 
 /** Where removals go: the one workspace's state, or the installations of many. */
@@ -67,12 +72,24 @@ export async function unconfirmed(
   const served = await target.served(ref);
   if (!served) return 'not_served';
   if (claim.botUsers && !claim.botUsers.includes(served.botUserId)) return 'other_bot';
+  let code = await refusalOf(slack, served.token);
+  // An expired rotating token says nothing of a removal: Slack refuses to renew one that is gone.
+  if (code === 'token_expired' && served.renew) {
+    const renewal = await served.renew();
+    if ('refused' in renewal) return renewal.refused === 'invalid_refresh_token' ? undefined : renewal.refused;
+    code = await refusalOf(slack, renewal.token);
+  }
+  if (code === undefined) return 'token_accepted';
+  return GONE.has(code) ? undefined : code;
+}
+
+/** Why Slack refuses `token` (the client's own when left out), or `undefined` when `auth.test` accepts it. */
+async function refusalOf(slack: WebClient, token: string | undefined): Promise<string | undefined> {
   try {
-    await slack.auth.test(served.token ? { token: served.token } : {});
-    return 'token_accepted';
+    await slack.auth.test(token ? { token } : {});
+    return undefined;
   } catch (error) {
-    const code = slackErrorCode(error);
-    return GONE.has(code) ? undefined : code;
+    return slackErrorCode(error);
   }
 }
 

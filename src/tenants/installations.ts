@@ -71,6 +71,11 @@ export async function renewingTokens<T extends { botTokenExpiresAt?: number | un
   return expired ? renewals.run(true, authorize) : renewed;
 }
 
+/** Stores a renewed token pair as `renewingTokens` does: not an install, and a workspace removed meanwhile stays so. */
+export function storeRenewal(installations: Pick<InstallationStore, 'storeInstallation'>, renewed: StoredInstallation) {
+  return renewals.run(true, () => installations.storeInstallation(renewed as Installation));
+}
+
 /** Bolt's installation store on the app's store: each installation sealed in its workspace's scope. */
 export function createInstallations(
   root: Store,

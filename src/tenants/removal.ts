@@ -14,6 +14,7 @@ import { type Store, StoreUnavailableError } from '../store/store.js';
 import type { DigestMachinery } from '../visitors/index.js';
 import { installationOf, type WorkspaceRef, WorkspaceRefSchema } from '../workspace-ref.js';
 import { type Installations, tenantOfQuery } from './installations.js';
+import type { Tenancy } from './tenancy.js';
 
 /** Every queue job carries the workspace it belongs to. */
 const JobOfWorkspaceSchema = z.object({ workspace: WorkspaceRefSchema });
@@ -31,20 +32,23 @@ export async function discardJobsOf(queues: Pick<QueueInspector, 'lanes' | 'disc
 
 /**
  * Removals when the app serves many workspaces: of an installation it holds, confirmed with that installation's
- * token. Everything the workspace stored goes (installation, settings, jobs, digests and their schedulers, its jobs
+ * token (renewed first when it rotates and has expired: only then does Slack say whether it is gone). Everything the workspace stored goes (installation, settings, jobs, digests and their schedulers, its jobs
  * in the queues; posts already in Slack stay; the schedulers end through the visitors' `digestMachinery`, given by the
  * composition), so nothing of it is polled or posted again while the others go on.
  */
 export function manyRemoval(
   root: Pick<Deps, 'workspaces' | 'log' | 'store'>,
-  installations: Installations,
+  { installations, renew }: Pick<Tenancy, 'installations' | 'renew'>,
   queues: Pick<QueueInspector, 'lanes' | 'discard'>,
   { endDigests }: Pick<DigestMachinery, 'endDigests'>,
 ): RemovalTarget {
   return {
     async served(ref) {
-      const installation = await installations.read(installationOf(ref));
-      return installation && { token: installation.bot.token, botUserId: installation.bot.userId };
+      const tenant = installationOf(ref);
+      const installation = await installations.read(tenant);
+      if (!installation) return undefined;
+      const { token, userId, refreshToken } = installation.bot;
+      return { token, botUserId: userId, ...(refreshToken && { renew: () => renew(tenant, installation) }) };
     },
     async remove(ref: WorkspaceRef, reason) {
       const tenant = installationOf(ref);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { InstallProvider } from '@slack/oauth';
 import type { WebClient } from '@slack/web-api';
+import type { Renewal } from '../app/removal.js';
 import type { Config } from '../config/config.js';
 import type { OAuthConfig } from '../config/oauth-config.js';
 import type { Logger } from '../log.js';
@@ -8,8 +9,8 @@ import type { Metrics } from '../metrics.js';
 import { createMintlifyClient, type MintlifyClient } from '../mintlify/client.js';
 import { createSlackClient } from '../slack/client.js';
 import type { Store } from '../store/store.js';
-import { type BotToken, botTokenOf } from './bot-token.js';
-import { createInstallations, type Installations } from './installations.js';
+import { type BotToken, botTokenOf, renewalOf } from './bot-token.js';
+import { createInstallations, type Installations, type StoredInstallation } from './installations.js';
 import { createSecrets, type Secrets } from './secrets.js';
 
 /** Checking a key in the connect modal: the whole answer to Slack is due within 3 s. */
@@ -23,6 +24,8 @@ export interface Tenancy {
   provider: InstallProvider;
   /** The bot token to work with, renewed first when it rotates. */
   botToken: BotToken;
+  /** Renews a workspace's rotating bot token now, saying what Slack answered (a removal's confirmation). */
+  renew(tenant: string, installation: StoredInstallation): Promise<Renewal>;
   /** A Web API client with a workspace's bot token. */
   slackFor(token: string): WebClient;
   /** A Mintlify client for a key not saved yet (the connect modal): short deadline, no retries. */
@@ -43,6 +46,7 @@ export function createTenancy(
     installations,
     provider,
     botToken: botTokenOf(provider),
+    renew: renewalOf(createSlackClient(config, metrics, log, parts.slackTimeoutMs, ''), config.oauth, installations),
     slackFor: (token) => createSlackClient(config, metrics, log, parts.slackTimeoutMs, token),
     checkClient: (apiKey) =>
       createMintlifyClient({

@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { readConnectionLog } from '../../src/tenants/connection-log.js';
+import { eventTs } from '../../tools/slack-standin/index.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
+import { settle } from '../support/steps.js';
 import { oauthEnv, Workspaces } from '../support/tenants.js';
 import { eventually } from '../support/test-app.js';
 import { sleep } from '../support/wait.js';
@@ -65,5 +67,31 @@ describe.each(storeKinds)('token rotation ($label)', (store) => {
       [0, 1].map(async () => (await workspaces.scope({ teamId: ACME.team })).slack.auth.test().catch((e) => e)),
     );
     expect(answers.map((a) => a.ok ?? a.data?.error)).toEqual([true, true]);
+  });
+
+  // A workspace idle for 12 hours uninstalls the app: its stored token has expired, so auth.test answered
+  // token_expired, which is not "gone", and the workspace's data (its admin key among it) was never deleted.
+  const installed = async () => (await h.app.app.deps.store.scoped(ACME.team).kv.get('installation:v1')) !== undefined;
+
+  it('an uninstall after the stored token expired is believed: Slack refuses to renew it, the workspace is removed', async () => {
+    expect((await ws.install(ACME.team, ACME.installer)).status).toBe(200);
+    expect(await ws.connect(ACME.team, ACME.installer, { apiKey: KEY, project: 'proj_a' })).toBeUndefined();
+    h.slack.rotation.expireAll({ teamId: ACME.team });
+    await h.deliver(h.slack.installs.uninstall(ACME.team));
+    await eventually(() => h.app.logs().includes('"event":"slack.workspace_removed"'), 5_000, 'the removal');
+    expect(await installed()).toBe(false);
+  });
+
+  it('a stray app_uninstalled for a workspace whose token merely expired removes nothing, and the token is renewed', async () => {
+    expect((await ws.install(ACME.team, ACME.installer)).status).toBe(200);
+    h.slack.rotation.expireAll({ teamId: ACME.team });
+    await h.deliver(ws.envelope(ACME.team, { type: 'app_uninstalled', event_ts: eventTs() }));
+    await eventually(() => h.app.logs().includes('"event":"slack.removal_ignored"'), 5_000, 'the ignored removal');
+    await settle(100);
+    expect(h.app.logs()).not.toContain('"event":"slack.workspace_removed"');
+    expect(h.app.logs()).toMatch(/"event":"slack\.removal_ignored".*"why":"token_accepted"/);
+    expect(await installed()).toBe(true);
+    const answer = await (await h.app.app.deps.workspaces.scope({ teamId: ACME.team })).slack.auth.test();
+    expect(answer.ok).toBe(true);
   });
 });

@@ -60,12 +60,14 @@ export class Tokens {
     }
   }
 
-  /** Why `token` is refused at `now`, if it is: revoked, or expired (`token_expired`). */
+  /**
+   * Why `token` is refused at `now`, if it is: expired (`token_expired`), or revoked. An expired token answers
+   * `token_expired` even once revoked: Slack does not say which answer wins, and this is the one that says less.
+   */
   refusal(token: string, now: number): string | undefined {
     const state = this.states.get(token);
-    if (state?.refused) return state.refused;
     if (state?.expiresAt !== undefined && now >= state.expiresAt) return 'token_expired';
-    return undefined;
+    return state?.refused;
   }
 
   /** Refuses every bot and user token of `owner` (an uninstall, a revocation); the app-level token stays. */
