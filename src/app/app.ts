@@ -90,18 +90,20 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const probes = createProbes(log, metrics);
   const watched = await watchStore(store, log, metrics, probes);
   const installs = await installsOf(config, { store, log, metrics, slackTimeoutMs: options.slackTimeoutMs }, probes);
-  const { many, installState } = installs;
+  const { many, installState, tokenRefused } = installs;
   const receives = config.role !== 'worker';
   // Bolt and the doors load only where Slack's requests arrive: a worker never holds them.
   const doors = receives ? await import('./receiver.js') : undefined;
-  const transport = doors?.transportFor(config, options, { log, metrics, probes, many, store });
-  const slack = transport?.bolt.client ?? createSlackClient(config, metrics, log, options.slackTimeoutMs);
+  const transport = doors?.transportFor(config, options, { log, metrics, probes, many, store, tokenRefused });
+  const slack =
+    transport?.bolt.client ?? createSlackClient(config, metrics, log, options.slackTimeoutMs, undefined, tokenRefused);
   // Aborted when a graceful stop begins: long work (an export) answers then instead of being cut off.
   const stopping = new AbortController();
   const parts = { log, metrics, store, slack, engine, tenancy: many?.tenancy, installed: installState?.installed };
   const deps = buildDeps(config, options, { ...parts, work: WORK, storeLoss: watched.loss, stopping: stopping.signal });
   metrics.observe(observed(deps, engine));
-  if (transport) doors?.registerDoors(transport, deps, installs, engine);
+  const removals = installs.removals(deps, engine);
+  if (transport) doors?.registerDoors(transport, deps, installs, removals);
   if (config.role !== 'web') startWorkers(engine, deps, WORK, laneDefinitions(options.retryDelayMs));
 
   const unstarted = (jobs: readonly UnstartedJob[]) => answerUnstarted(deps, WORK, jobs);

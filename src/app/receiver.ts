@@ -6,7 +6,6 @@ import { registerHome } from '../home/register.js';
 import { registerInsights } from '../insights/register.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
-import type { QueueInspector } from '../queue/engine.js';
 import { accessMiddleware } from '../slack/access.js';
 import { createSlackTransport, type SlackTransport } from '../slack/transport.js';
 import type { Store } from '../store/store.js';
@@ -20,7 +19,7 @@ import { registerVisitors } from '../visitors/register.js';
 import type { StartOptions } from './app.js';
 import type { Installs, ManyWorkspaces } from './installs.js';
 import type { Probes } from './probes.js';
-import { registerRemoval } from './removal.js';
+import { type Removals, registerRemoval } from './removal.js';
 
 /*
  * Slack's side of the app: the transport (Bolt's receiver) and every door. Loaded by `startApp` only in the roles
@@ -30,30 +29,33 @@ import { registerRemoval } from './removal.js';
 export function transportFor(
   config: Config,
   options: StartOptions,
-  parts: { log: Logger; metrics: Metrics; probes: Probes; many: ManyWorkspaces | undefined; store: Store },
+  parts: {
+    log: Logger;
+    metrics: Metrics;
+    probes: Probes;
+    many: ManyWorkspaces | undefined;
+    store: Store;
+    tokenRefused: (() => void) | undefined;
+  },
 ): SlackTransport {
   return createSlackTransport(config, parts.log, {
     metrics: parts.metrics,
     probes: parts.probes,
     authorize: parts.many && markingGone(parts.many.installer.authorize, parts.many.tenancy.installations, parts.store),
+    tokenRefused: parts.tokenRefused,
     ...(options.slackTimeoutMs && { timeoutMs: options.slackTimeoutMs }),
     ...(options.slackRetry && { retry: options.slackRetry }),
     ...(options.onListening && { onListening: options.onListening }),
   });
 }
 
-export function registerDoors(
-  transport: SlackTransport,
-  deps: Deps,
-  installs: Installs,
-  queues: Pick<QueueInspector, 'lanes' | 'discard'>,
-): void {
+export function registerDoors(transport: SlackTransport, deps: Deps, installs: Installs, removals: Removals): void {
   if (installs.many) {
     transport.bolt.use(storeDownGate(deps.log));
     transport.bolt.use(ownOrganisation(installs.many.tenancy.installations, deps.log));
   }
   transport.bolt.use(accessMiddleware(deps.config, deps.log));
-  registerRemoval(transport.bolt, deps, installs.removal(deps, queues));
+  registerRemoval(transport.bolt, deps.log, removals);
   if (installs.many) registerTenancy(transport.bolt, deps, installs.many.tenancy, { publishHome });
   registerAgent(transport.bolt, deps, reportBeside);
   registerHome(transport.bolt, deps);

@@ -7,7 +7,8 @@ import { quote } from '../slack/mrkdwn.js';
 import { removalEventOf } from '../slack/payload.js';
 import { type WorkspaceRef, workspaceOf } from '../workspace-ref.js';
 
-export type RemovalReason = 'app_uninstalled' | 'tokens_revoked' | 'team_access_revoked';
+/** A removal event, or `token_refused`: Slack refused the token on a call the app made (`token-refusals.ts`). */
+export type RemovalReason = 'app_uninstalled' | 'tokens_revoked' | 'team_access_revoked' | 'token_refused';
 
 /** What a removal event says is gone, before anything believes it. */
 export interface RemovalClaim {
@@ -124,26 +125,24 @@ const removedGate = (target: Pick<RemovalTarget, 'removed'>, log: Deps['log']) =
     (context) => log.info('slack.workspace_removed_request', { team: context.teamId }),
   );
 
+/** A process's removals: claims believed one at a time, and where the believed ones go. */
+export interface Removals {
+  target: RemovalTarget;
+  believe(claim: RemovalClaim): Promise<void>;
+}
+
 /**
- * `app_uninstalled`, `tokens_revoked` (for the app's bot user) and `team_access_revoked` stop the app only for a
- * workspace it serves, and only once `auth.test` with that workspace's token says the token is gone: a replayed or
- * stray event (Slack's published example names team T1H9RESGL) changes nothing. With many workspaces, everything
- * that workspace stored is deleted; with one, every instance stops. Requests of a removed workspace are answered.
+ * A removal event (`app_uninstalled`, `tokens_revoked` for the app's bot user, `team_access_revoked`), or Slack
+ * refusing a token on a call, stops the app only for a workspace it serves, and only once `auth.test` with that
+ * workspace's token says the token is gone: a replayed or stray event (Slack's published example names team
+ * T1H9RESGL) or a passing refusal changes nothing. With many workspaces, everything that workspace stored is
+ * deleted; with one, every instance stops.
  */
-export function registerRemoval(app: App, root: Pick<Deps, 'log' | 'slack'>, target: RemovalTarget): void {
-  app.use(removedGate(target, root.log));
+export function createRemovals(root: Pick<Deps, 'log' | 'slack'>, target: RemovalTarget): Removals {
   // One at a time: Slack sends tokens_revoked and app_uninstalled together, and the second must see the first's
   // removal (or a reinstall since), not act on the installation both read.
   let removing = Promise.resolve();
-  const handle = (args: { event: unknown; context: Context }) => {
-    removing = removing
-      .then(() => believe(args))
-      .catch((error: unknown) => root.log.error('slack.removal_failed', { error }));
-    return removing;
-  };
-  const believe = async ({ event, context }: { event: unknown; context: Context }) => {
-    const claim = claimOf(event, context);
-    if (!claim) return;
+  const believe = async (claim: RemovalClaim) => {
     for (const ref of claim.refs) {
       const why = await unconfirmed(root.slack, target, claim, ref);
       if (why) {
@@ -154,6 +153,24 @@ export function registerRemoval(app: App, root: Pick<Deps, 'log' | 'slack'>, tar
       await target.remove(ref, claim.reason);
     }
   };
+  return {
+    target,
+    believe(claim) {
+      removing = removing
+        .then(() => believe(claim))
+        .catch((error: unknown) => root.log.error('slack.removal_failed', { reason: claim.reason, error }));
+      return removing;
+    },
+  };
+}
+
+/** The removal events, and the answer a removed workspace's requests get. */
+export function registerRemoval(app: App, log: Deps['log'], removals: Removals): void {
+  app.use(removedGate(removals.target, log));
+  const heard = async ({ event, context }: { event: unknown; context: Context }) => {
+    const claim = claimOf(event, context);
+    if (claim) await removals.believe(claim);
+  };
   // One listener for the three: Bolt runs every request through each listener's chain (BENCHMARKS §1b).
-  app.event(/^(app_uninstalled|tokens_revoked|team_access_revoked)$/, (args) => handle(args));
+  app.event(/^(app_uninstalled|tokens_revoked|team_access_revoked)$/, heard);
 }

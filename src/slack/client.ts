@@ -14,15 +14,22 @@ export const SLACK_TIMEOUT_MS = 10_000;
  * retrying (the poster, after reading the thread). A 429 is honoured for every call: posts, root updates and App
  * Home get it back at once and wait it out in their lane (`Again`); any other call waits a short `Retry-After` out
  * inside the client (`rate-wait.ts`). Every call has a deadline so a hung request cannot hold a worker or a stop.
+ * `tokenRefused` hears Slack refusing the client's token, whichever call met it (`token-refusals.ts`).
  */
-export function slackClientOptions(config: Config, metrics: Metrics, log: Logger, timeoutMs = SLACK_TIMEOUT_MS) {
+export function slackClientOptions(
+  config: Config,
+  metrics: Metrics,
+  log: Logger,
+  timeoutMs = SLACK_TIMEOUT_MS,
+  tokenRefused?: () => void,
+) {
   return {
     slackApiUrl: config.slack.apiUrl,
     logger: toSlackLogger(log, config.logLevel),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: timeoutMs,
-    fetch: waitingOutRateLimits(config.slack.apiUrl, observingFetch(config.slack.apiUrl, metrics)),
+    fetch: waitingOutRateLimits(config.slack.apiUrl, observingFetch(config.slack.apiUrl, metrics, tokenRefused)),
   };
 }
 
@@ -36,6 +43,7 @@ export function createSlackClient(
   log: Logger,
   timeoutMs?: number,
   token = config.slack.botToken,
+  tokenRefused?: () => void,
 ): WebClient {
-  return new WebClient(token || undefined, slackClientOptions(config, metrics, log, timeoutMs));
+  return new WebClient(token || undefined, slackClientOptions(config, metrics, log, timeoutMs, tokenRefused));
 }

@@ -2,12 +2,14 @@ import { setImmediate as afterPendingIo } from 'node:timers/promises';
 import type { App } from '@slack/bolt';
 import type { Logger } from '../log.js';
 import type { Metrics, RequestOutcome } from '../metrics.js';
+import { TOKEN_REFUSED } from './errors.js';
 
 /**
- * The `fetch` the Slack Web API client uses, counting failed calls by method and error. Slack answers most
- * refusals with HTTP 200 and `ok: false`, so the body is read (from a copy) too.
+ * The `fetch` the Slack Web API client uses, counting failed calls by method and error, and telling
+ * `tokenRefused` when Slack refused the client's token. Slack answers most refusals with HTTP 200 and `ok: false`,
+ * so the body is read (from a copy) too.
  */
-export function observingFetch(apiUrl: string, metrics: Metrics) {
+export function observingFetch(apiUrl: string, metrics: Metrics, tokenRefused?: () => void) {
   return async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const href = String(url);
     // Upload URLs are absolute and per file: one label for all of them.
@@ -27,7 +29,10 @@ export function observingFetch(apiUrl: string, metrics: Metrics) {
         .json()
         // a body that is not JSON is counted by its HTTP status alone.
         .catch(() => undefined)) as { ok?: unknown; error?: unknown } | undefined;
-      if (body?.ok === false) metrics.slackApiError(method, String(body.error));
+      if (body?.ok === false) {
+        metrics.slackApiError(method, String(body.error));
+        if (TOKEN_REFUSED.has(String(body.error))) tokenRefused?.();
+      }
     }
     return response;
   };

@@ -21,6 +21,8 @@ export interface SlackTransportOptions {
   onListening?: (port: number) => void;
   /** Many workspaces (OAuth mode): each request's installation, instead of the one bot token. */
   authorize?: Authorize<boolean> | undefined;
+  /** One workspace: Slack refused the bot token, on any call of Bolt's clients. */
+  tokenRefused?: (() => void) | undefined;
 }
 
 export interface SlackTransport {
@@ -63,7 +65,7 @@ export function createSlackTransport(config: Config, log: Logger, options: Slack
     ...(options.authorize ? { authorize: options.authorize } : { token: slack.botToken }),
     receiver: socket ?? http,
     logger,
-    clientOptions: slackClientOptions(config, metrics, log, options.timeoutMs),
+    clientOptions: slackClientOptions(config, metrics, log, options.timeoutMs, options.tokenRefused),
     convoStore: false,
     deferInitialization: true,
     // The error handler gets the request's body too (slack/instrumentation.ts marks that request failed).

@@ -8,7 +8,9 @@ import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { createMintlifyClient, type MintlifyClient } from '../mintlify/client.js';
 import { createSlackClient } from '../slack/client.js';
+import type { TokenRefusals } from '../slack/token-refusals.js';
 import type { Store } from '../store/store.js';
+import type { WorkspaceRef } from '../workspace-ref.js';
 import { type BotToken, botTokenOf, renewalOf } from './bot-token.js';
 import { createInstallations, type Installations, type StoredInstallation } from './installations.js';
 import { createSecrets, type Secrets } from './secrets.js';
@@ -26,15 +28,21 @@ export interface Tenancy {
   botToken: BotToken;
   /** Renews a workspace's rotating bot token now, saying what Slack answered (a removal's confirmation). */
   renew(tenant: string, installation: StoredInstallation): Promise<Renewal>;
-  /** A Web API client with a workspace's bot token. */
-  slackFor(token: string): WebClient;
+  /** A Web API client with a workspace's bot token; Slack refusing it is `refusals`' to hear. */
+  slackFor(token: string, ref: WorkspaceRef): WebClient;
   /** A Mintlify client for a key not saved yet (the connect modal): short deadline, no retries. */
   checkClient(apiKey: string): MintlifyClient;
 }
 
 export function createTenancy(
   config: Config & { oauth: OAuthConfig },
-  parts: { store: Store; log: Logger; metrics: Metrics; slackTimeoutMs?: number | undefined },
+  parts: {
+    store: Store;
+    log: Logger;
+    metrics: Metrics;
+    slackTimeoutMs?: number | undefined;
+    refusals: Pick<TokenRefusals, 'seen'>;
+  },
   installer: (installations: Installations) => InstallProvider,
 ): Tenancy {
   const { store, log, metrics } = parts;
@@ -47,7 +55,8 @@ export function createTenancy(
     provider,
     botToken: botTokenOf(provider),
     renew: renewalOf(createSlackClient(config, metrics, log, parts.slackTimeoutMs, ''), config.oauth, installations),
-    slackFor: (token) => createSlackClient(config, metrics, log, parts.slackTimeoutMs, token),
+    slackFor: (token, ref) =>
+      createSlackClient(config, metrics, log, parts.slackTimeoutMs, token, () => parts.refusals.seen(ref)),
     checkClient: (apiKey) =>
       createMintlifyClient({
         apiUrl: config.mintlify.apiUrl,

@@ -22,7 +22,7 @@ export interface TenantOptions {
   secrets: Secrets;
   /** Deps from a workspace's own parts (wiring.ts). */
   build(own: WorkspaceParts): Deps;
-  slackFor(token: string): WebClient;
+  slackFor(token: string, ref: WorkspaceRef): WebClient;
   botToken: BotToken;
   mintlifyFor(apiKey: string): MintlifyClient;
 }
@@ -67,7 +67,7 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
       return options.build({
         workspace: ref,
         store: store.scoped(tenant),
-        slack: slackClients(tenant, await options.botToken(ref, installation), options.slackFor),
+        slack: slackClients(tenant, await options.botToken(ref, installation), (token) => options.slackFor(token, ref)),
         mintlify: mintlifyClients(tenant, apiKey, options.mintlifyFor),
         projects: createProjects({
           mintlify: {

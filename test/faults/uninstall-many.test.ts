@@ -91,6 +91,17 @@ describe.each(storeKinds)('many workspaces, one removes the app ($label)', (stor
     expect(h.app.logs()).toMatch(/"event":"slack\.workspace_removed".*"jobs":[34]/);
   });
 
+  it('Acme’s token revoked with no event: the first call Slack refuses removes Acme, Globex goes on', async () => {
+    const job = await h.startJob('Document the Acme retry policy', inTeam(ACME));
+    h.slack.installs.revokeTokens(ACME.team); // the events are lost
+    h.sim.endJob(job.jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/9' });
+    await eventually(removedLogged, 8_000, 'the removal');
+    expect(h.app.logs()).toMatch(/"event":"slack\.workspace_removed".*"reason":"token_refused"/);
+    expect(await installed(ACME.team)).toBe(false);
+    expect(await installed(GLOBEX.team)).toBe(true);
+    await h.startJob('Document the Globex webhooks', inTeam(GLOBEX));
+  });
+
   it('a command from the removed workspace is acknowledged with what happened and its text', async () => {
     await h.deliver(h.slack.installs.uninstall(ACME.team));
     await eventually(removedLogged, 5_000, 'the removal');

@@ -98,6 +98,33 @@ describe.each(storeKinds)('the one workspace removes the app ($label)', (store) 
     await h.startJob('Still here?');
   });
 
+  // Issue: the token revoked while its events never arrive (Socket Mode down, a deploy, the endpoint down): every
+  // call failed with token_revoked and /healthz stayed 200, as only the events and the start's auth.test stopped it.
+  it('its token revoked with no event: the first call Slack refuses stops the app, confirmed once', async () => {
+    const { app, job } = await working();
+    h.slack.installs.revokeTokens('T1'); // the events are lost
+    const checks = h.slack.callsTo('auth.test').length;
+    h.sim.endJob(job.jobId, { status: 'completed', prLink: PR }); // its outcome post is refused
+    await eventually(async () => (await healthz(app)).status === 503, 8_000, 'removed');
+    for (const instance of app.instances) {
+      await eventually(async () => (await healthz({ url: urlOf(instance) })).status === 503, 8_000, 'every instance');
+    }
+    expect(app.logs()).toMatch(/"event":"slack\.app_removed".*"reason":"token_refused"/);
+    // One confirmation per instance that met the refusal, not one per refused call.
+    expect(h.slack.callsTo('auth.test').length - checks).toBeLessThanOrEqual(app.instances.length);
+  });
+
+  it('a call refused once while Slack still accepts the token changes nothing', async () => {
+    const { app, job } = await working();
+    h.slack.fail('chat.postMessage', { error: 'invalid_auth' }, 1);
+    await h.command('/agent Document the webhooks');
+    await eventually(() => app.logs().includes('"event":"slack.removal_ignored"'), 5_000, 'the check');
+    expect(app.logs()).toMatch(/"event":"slack\.removal_ignored".*"why":"token_accepted"/);
+    for (const instance of app.instances) expect((await healthz({ url: urlOf(instance) })).status).toBe(200);
+    h.sim.endJob(job.jobId, { status: 'completed', prLink: PR });
+    await eventually(() => outcome(job.rootTs).length === 1, 5_000, 'the outcome');
+  });
+
   it('a command that arrives once the app was removed is acknowledged with what happened', async () => {
     await working();
     await h.deliver(h.slack.installs.uninstall('T1'));
