@@ -90,13 +90,8 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const probes = createProbes(log, metrics);
   const watched = await watchStore(store, log, metrics, probes);
   const installs = await installsOf(config, { store, log, metrics, slackTimeoutMs: options.slackTimeoutMs }, probes);
-  const { many, installState, tokenRefused } = installs;
-  const receives = config.role !== 'worker';
-  // Bolt and the doors load only where Slack's requests arrive: a worker never holds them.
-  const doors = receives ? await import('./receiver.js') : undefined;
-  const transport = doors?.transportFor(config, options, { log, metrics, probes, many, store, tokenRefused });
-  const slack =
-    transport?.bolt.client ?? createSlackClient(config, metrics, log, options.slackTimeoutMs, undefined, tokenRefused);
+  const { many, installState } = installs;
+  const { doors, transport, slack } = await slackSide(config, options, installs, { log, metrics, probes, store });
   // Aborted when a graceful stop begins: long work (an export) answers then instead of being cut off.
   const stopping = new AbortController();
   const parts = { log, metrics, store, slack, engine, tenancy: many?.tenancy, installed: installState?.installed };
@@ -145,6 +140,22 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       log.info('app.stopped');
     },
   };
+}
+
+/** Slack's side of the role: Bolt and the doors where Slack's requests arrive, and the app's Web API client. */
+async function slackSide(
+  config: Config,
+  options: StartOptions,
+  { many, tokenRefused }: Installs,
+  parts: { log: Logger; metrics: Metrics; probes: Probes; store: Store },
+) {
+  // Bolt and the doors load only where Slack's requests arrive: a worker never holds them.
+  const doors = config.role !== 'worker' ? await import('./receiver.js') : undefined;
+  const transport = doors?.transportFor(config, options, { ...parts, many, tokenRefused });
+  const { metrics, log } = parts;
+  const timeoutMs = options.slackTimeoutMs;
+  const slack = transport?.bolt.client ?? createSlackClient(config, metrics, log, timeoutMs, undefined, tokenRefused);
+  return { doors, transport, slack };
 }
 
 /** Whether the store answers (`/healthz`) and whether it lost its data, watched until the app stops. */
