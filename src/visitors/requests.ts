@@ -37,6 +37,15 @@ export const ProgressEditSchema = z.object({
 });
 export type ProgressEdit = z.infer<typeof ProgressEditSchema>;
 
+/** A digest's chart Slack's 429 put off (`digest/send.ts`), with when its digest went out. */
+export const DigestChartSchema = z.object({
+  project: z.string(),
+  range: ReportQuerySchema,
+  where: z.object({ channel: z.string(), sharedBy: z.string(), text: z.string(), comment: z.string() }),
+  since: z.number(),
+});
+export type DigestChart = z.infer<typeof DigestChartSchema>;
+
 /** `/visitors digest …` once understood: show, end or set this conversation's digest of `project`. */
 export const DigestRequestSchema = z.object({
   command: z.discriminatedUnion('kind', [

@@ -4,7 +4,13 @@ import { defineTask, TASK_MAX_AGE_MINUTES, type Unavailable } from '../task.js';
 import { commandFor } from './date-range.js';
 import { digestUnavailable } from './digest/messages.js';
 import { errorCopy } from './messages.js';
-import { DigestRequestSchema, ProgressEditSchema, ReportRequestSchema, ScheduledDigestSchema } from './requests.js';
+import {
+  DigestChartSchema,
+  DigestRequestSchema,
+  ProgressEditSchema,
+  ReportRequestSchema,
+  ScheduledDigestSchema,
+} from './requests.js';
 
 // What the visitors' doors (and digest schedulers) hand on: each task's kind, lane and data (`requests.ts`);
 // `visitors-work.ts` says what runs each. When a report's work is not done (see `Unavailable`), the person gets
@@ -50,5 +56,7 @@ export const visitorsTasks = {
   /** An export's last edit that Slack's 429 put off: one quick call, so on the reports lane, not behind exports. */
   finishExport: defineTask({ kind: 'visitors.finish_export', lane: 'reports', schema: ProgressEditSchema }),
   chart: report('visitors.chart', 'charts', true),
+  /** A digest's chart that Slack's 429 put off: nobody waits on it, the digest above it went out. */
+  digestChart: defineTask({ kind: 'visitors.digest_chart', lane: 'charts', schema: DigestChartSchema }),
   shareChart: report('visitors.share_chart', 'charts', true),
 };

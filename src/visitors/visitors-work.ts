@@ -2,7 +2,7 @@ import { whenConnected } from '../connected.js';
 import { runs } from '../task.js';
 import { scheduledDigestMissed } from './digest/deliver.js';
 import { VISITORS_DIGEST } from './digest/kind.js';
-import { runScheduledDigest } from './digest/send.js';
+import { runDigestChart, runScheduledDigest } from './digest/send.js';
 import { finishProgress } from './export.js';
 import { runChart, runDigest, runExport, runReport, runShare, runShareChart, runTurnPage } from './run-requests.js';
 import { visitorsTasks } from './visitors-tasks.js';
@@ -23,5 +23,6 @@ export const visitorsWork = [
   runs(visitorsTasks.export, runExport),
   runs(visitorsTasks.finishExport, finishProgress),
   runs(visitorsTasks.chart, runChart),
+  runs(visitorsTasks.digestChart, runDigestChart),
   runs(visitorsTasks.shareChart, runShareChart),
 ];

@@ -128,6 +128,22 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
     expect(chartPosts().length).toBeGreaterThan(0); // tried first, refused
   });
 
+  it('a chart Slack rate-limits after the digest went out is posted once, after Retry-After', async () => {
+    const app = await h.boot();
+    await digest(app, 'weekly');
+    const isChart = (args: { blocks?: unknown }) => JSON.stringify(args.blocks ?? '').includes('"data_visualization"');
+    h.slack.fail('chat.postMessage', { status: 429, retryAfterSec: 1 }, 1, isChart);
+    time = Date.parse('2026-11-23T09:00:05Z');
+    await eventually(() => digestPosts()[0], 10_000, 'the digest');
+    const stored = () => h.slack.messages.filter((m) => m.channel === CHANNEL_ID && isChart(m));
+    await eventually(() => stored()[0], 10_000, 'the chart after Retry-After');
+    const [limited, posted] = chartPosts();
+    expect((posted?.at ?? 0) - (limited?.at ?? 0)).toBeGreaterThanOrEqual(900);
+    await settle(1_200);
+    expect(stored()).toHaveLength(1);
+    expect(digestPosts()).toHaveLength(1);
+  });
+
   it('a 5xx after Slack stored the digest is not followed by a second digest of that occurrence', async () => {
     const app = await h.boot();
     await digest(app, 'weekly');

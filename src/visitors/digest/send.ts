@@ -1,10 +1,12 @@
 import type { ServiceFailure } from '../../mintlify/failure.js';
 import { type PageVisitors, VISITORS_MAX_LIMIT, type VisitorCounts } from '../../mintlify/schemas.js';
-import { postChartIn } from '../chart/deliver.js';
+import { type ChartPost, postChartIn } from '../chart/deliver.js';
 import { chartCopy, reportCopy } from '../messages.js';
 import { type DayRange, previousPeriod } from '../periods.js';
 import { fetchPage, type PageDeps } from '../report/page.js';
-import type { ScheduledDigest } from '../requests.js';
+import type { DigestChart, ScheduledDigest } from '../requests.js';
+import { handBack } from '../slack-busy.js';
+import { visitorsTasks } from '../visitors-tasks.js';
 import { UTC } from '../zone.js';
 import { DIGEST_PAGES_PER_PERIOD, digestMessage, type PeriodData } from './blocks.js';
 import { type DeliverDeps, type DigestOutcome, deliverDigest, runScheduled } from './deliver.js';
@@ -64,8 +66,26 @@ export async function sendDigest(deps: DigestDeps, subscription: Subscription, d
   const range = { ...chartRange(schedule.cadence, period), limit: 1, offset: 0 };
   const where = { channel, sharedBy: subscription.createdBy, text: chartCopy.inChannel(range), comment };
   const chart = await postChartIn(deps, project, range, where);
-  deps.log.info('visitors.digest_posted', { ...fields, chart: chart.ok ? chart.as : false });
+  const later = !chart.ok && (await putOffChart(deps, { project, range, where, since: deps.now() }, chart));
+  deps.log.info('visitors.digest_posted', { ...fields, chart: chart.ok ? chart.as : later ? 'later' : false });
   return 'posted';
+}
+
+/** How long after its digest a chart Slack rate-limits is still posted. */
+const CHART_FOR_MS = 10 * 60_000;
+
+/** The digest's chart, put off by Slack's 429 (`runDigestChart`): posted then, or put off again while Slack asks. */
+export async function runDigestChart(deps: DigestDeps, request: DigestChart): Promise<void> {
+  const { project, range, where } = request;
+  const chart = await postChartIn(deps, project, range, where);
+  if (chart.ok || (await putOffChart(deps, request, chart))) return;
+  deps.log.warn('visitors.digest_chart_failed', { channel: where.channel, reason: chart.reason });
+}
+
+/** True when Slack's 429 put the chart off and it went back to its lane for Retry-After, within `CHART_FOR_MS`. */
+async function putOffChart(deps: DigestDeps, request: DigestChart, chart: ChartPost): Promise<boolean> {
+  if (chart.ok || chart.reason !== 'slack_busy' || deps.now() - request.since >= CHART_FOR_MS) return false;
+  return handBack(deps, visitorsTasks.digestChart, request, chart.retryAfterMs);
 }
 
 /** One occurrence of a visitors digest's scheduler (`runScheduled`). */
