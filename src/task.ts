@@ -41,10 +41,17 @@ export interface TaskRun {
 /** A task with the function that does it, where the lane's worker runs it (`src/app/dispatch.ts`). */
 export interface RunnableTask<S extends z.ZodType = z.ZodType> extends Task<S> {
   run(deps: Deps, data: z.infer<S>, run: TaskRun): Promise<void>;
+  /**
+   * When the task is not run again (its worker died on each take-over, or it was taken over past TASK_MAX_AGE_MS):
+   * finishes what a dead run left half done (a start's root) without doing the work again. True when there was
+   * something: the person heard from it, and `unavailable`'s "nothing was done" would be false.
+   */
+  resume?(deps: Deps, data: z.infer<S>, run: TaskRun): Promise<boolean>;
 }
 
-/** `task` is run by `run`: the compiler checks that `run` takes the task's data. */
+/** `task` is run by `run`: the compiler checks that `run` (and `resume`) take the task's data. */
 export const runs = <S extends z.ZodType>(
   task: Task<S>,
   run: (deps: Deps, data: z.infer<S>, run: TaskRun) => Promise<void>,
-): RunnableTask<S> => ({ ...task, run });
+  resume?: (deps: Deps, data: z.infer<S>, run: TaskRun) => Promise<boolean>,
+): RunnableTask<S> => ({ ...task, run, ...(resume && { resume }) });

@@ -12,6 +12,7 @@ import { readoptThread } from './job-metadata.js';
 import { errors } from './messages.js';
 import { claimSeen } from './redelivery.js';
 import type { Turn } from './requests.js';
+import { turnAttempt } from './start-attempt.js';
 import { type StartJobDeps, startJob } from './start-job.js';
 import { isInstruction, steers } from './steering.js';
 import { readThreadContext } from './thread-context.js';
@@ -186,8 +187,7 @@ export async function startFromTurn(
     files,
     // A mention inside a channel's discussion joins it; a new message's thread and a DM are the bot's own.
     thread: turn.threadTs && !turn.channel.startsWith('D') ? 'joined' : 'own',
-    // The message itself names the start, whichever run of its task makes it.
-    attempt: `${turn.channel}:${turn.ts}`,
+    attempt: turnAttempt(turn),
   });
   if (!result.ok) {
     await deps.replies.privately(audience, startRefusalAnswer(result.refusal, instruction.prompt, deps.now()));

@@ -125,7 +125,7 @@ export async function markRootUnknown(
   status: string,
   { card = false } = {},
 ): Promise<void> {
-  const pending = { ...input, contextNote: contextNoteOf(input) };
+  const pending = { ...input, contextNote: contextNoteOf(input) ?? input.contextNote };
   const message = rootMessage(pending, { showProject: input.showProject, unknown: status });
   // A plan card still streaming is finished first: an update is only documented for a message that is not.
   await stopStreaming(deps, input.channel, statusTs, { card });

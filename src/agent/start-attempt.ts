@@ -12,6 +12,11 @@ const AttemptSchema = z.object({
   ts: z.string(),
   threadTs: z.string(),
   card: z.boolean().optional(),
+  // What the root shows, so a start that is not run again (failed unrun, expired) can still finish it.
+  project: z.string(),
+  userId: z.string(),
+  prompt: z.string(),
+  contextNote: z.string().optional(),
 });
 export type Attempt = z.infer<typeof AttemptSchema>;
 
@@ -23,6 +28,9 @@ export async function earlierAttempt(deps: Pick<Deps, 'store'>, id: string): Pro
   const parsed = AttemptSchema.safeParse(await deps.store.kv.get(keys.startAttempt(id)));
   return parsed.success ? parsed.data : undefined;
 }
+
+/** The start of a mention, a DM or a pane message: the message itself names it, whichever run makes it. */
+export const turnAttempt = (turn: { channel: string; ts: string }) => `${turn.channel}:${turn.ts}`;
 
 /** Keeps the root this run posted; one the store did not keep is posted again by a run that takes this one over. */
 export async function recordAttempt(deps: Pick<Deps, 'store' | 'log'>, id: string, attempt: Attempt): Promise<void> {

@@ -5,7 +5,7 @@ import { persist } from '../store/retry.js';
 import type { FileContext } from './file-context.js';
 import { errors, interruptedRootStatus, unknownRootStatus, untrackedRootStatus } from './messages.js';
 import { contextNoteOf, markRootUnknown, postRootMessage, withdrawRoot } from './root-post.js';
-import { type Attempt, earlierAttempt, recordAttempt } from './start-attempt.js';
+import { earlierAttempt, recordAttempt } from './start-attempt.js';
 import type { ThreadContext } from './thread-context.js';
 import { observationOf } from './tracking/decide.js';
 import { refreshNow } from './tracking/root-message.js';
@@ -70,8 +70,8 @@ export async function startJob(deps: StartJobDeps, input: StartJobInput): Promis
   const { log, store, quota, projects } = deps;
   const { channel, project } = input;
   try {
-    const earlier = input.attempt ? await earlierAttempt(deps, input.attempt) : undefined;
-    if (earlier) return await resumeStart(deps, input, earlier);
+    const resumed = input.attempt && (await resumeEarlierStart(deps, input.attempt));
+    if (resumed) return resumed;
     const slot = await quota.take(project, 'create');
     if (!slot.ok) return refused({ code: 'quota', project, resetInMs: slot.resetInMs });
   } catch (error) {
@@ -87,7 +87,12 @@ export async function startJob(deps: StartJobDeps, input: StartJobInput): Promis
     return refused({ code: 'not_in_channel', directMessage: channel.startsWith('D') });
   }
   const threadTs = input.threadTs ?? posted.ts;
-  const attempt = { channel, ts: posted.ts, threadTs, ...(posted.card && { card: true }) };
+  const contextNote = contextNoteOf(input);
+  const { userId, prompt } = input;
+  const attempt = {
+    ...{ channel, ts: posted.ts, threadTs, ...(posted.card && { card: true }) },
+    ...{ project, userId, prompt, ...(contextNote && { contextNote }) },
+  };
   await Promise.all([
     input.attempt && recordAttempt(deps, input.attempt, attempt),
     // Until the job is bound, a reply in its thread is not yet a follow-up: mark the thread so it is answered.
@@ -165,23 +170,27 @@ async function createAndBind(
 }
 
 /**
- * Finishes a start whose earlier run died after posting its root: the job the store bound to that root is tracked
- * (the refresh stops its stream); without one, the root says the start was interrupted and may have created the
- * job, and the person hears so privately with their text. Never a second root, never a second create.
+ * Finishes a start whose earlier run died after posting its root, or undefined when no run of it posted one (throws
+ * when the store does not answer): the job the store bound to that root is tracked (the refresh stops its stream);
+ * without one, the root says the start was interrupted and may have created the job, and the result says so for
+ * the person. Never a second root, never a second create. A start that is not run again (failed unrun, expired)
+ * ends here too, so nobody is told nothing was done when it may have been.
  */
-async function resumeStart(deps: StartJobDeps, input: StartJobInput, earlier: Attempt): Promise<StartJobResult> {
-  const { project } = input;
-  const ref = await deps.store.jobs.forThread([project], earlier.channel, earlier.threadTs);
+export async function resumeEarlierStart(deps: StartJobDeps, id: string): Promise<StartJobResult | undefined> {
+  const earlier = await earlierAttempt(deps, id);
+  if (!earlier) return undefined;
+  const { project, channel, threadTs, ts, userId, prompt, contextNote } = earlier;
+  const ref = await deps.store.jobs.forThread([project], channel, threadTs);
   const record = ref && (await deps.store.jobs.get(ref));
-  if (record && record.statusTs === earlier.ts) {
+  if (record && record.statusTs === ts) {
     deps.log.warn('agent.start_resumed', { outcome: 'tracked', project, job_id: record.jobId });
     await deps.tracker.track(record);
     await refreshNow(deps, record);
     return { ok: true, record };
   }
-  deps.log.warn('agent.start_resumed', { outcome: 'interrupted', project, channel: earlier.channel });
-  const request = { ...input, showProject: deps.projects.all.length > 1 };
-  await markRootUnknown(deps, request, earlier.ts, interruptedRootStatus, { card: earlier.card === true });
+  deps.log.warn('agent.start_resumed', { outcome: 'interrupted', project, channel });
+  const request = { project, userId, prompt, contextNote, channel, showProject: deps.projects.all.length > 1 };
+  await markRootUnknown(deps, request, ts, interruptedRootStatus, { card: earlier.card === true });
   return refused({ code: 'interrupted' });
 }
 

@@ -1,9 +1,10 @@
 import type { Deps } from '../deps.js';
+import type { Audience } from '../slack/reply.js';
 import type { TaskRun } from '../task.js';
 import { startRefusalAnswer } from './answers.js';
 import type { CommandStart, ShortcutSubmission } from './requests.js';
 import { shortcutPrompt } from './shortcut-modal.js';
-import { type StartJobDeps, startJob } from './start-job.js';
+import { resumeEarlierStart, type StartJobDeps, startJob } from './start-job.js';
 
 // The agent's work after a door's ack, one function per kind of request. Each takes plain data (what the door
 // decoded) and answers the person itself, so it can run wherever the work runs (see `agent-work.ts`).
@@ -36,4 +37,15 @@ export async function runShortcutStart(deps: TaskDeps, submission: ShortcutSubmi
     const audience = { userId, channel: origin.channel, threadTs: origin.threadTs };
     await deps.replies.privately(audience, startRefusalAnswer(result.refusal, prompt, deps.now()));
   }
+}
+
+/**
+ * A start that is not run again (see `RunnableTask.resume`) after a run that posted its root: that root is finished
+ * as a run again would, and the person hears what became of it (`echo`: their text). False when no run posted one.
+ */
+export async function finishEarlierStart(deps: TaskDeps, id: string, audience: Audience, echo: string) {
+  const result = await resumeEarlierStart(deps, id);
+  if (!result) return false;
+  if (!result.ok) await deps.replies.privately(audience, startRefusalAnswer(result.refusal, echo, deps.now()));
+  return true;
 }

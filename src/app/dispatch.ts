@@ -55,6 +55,7 @@ export async function runTask(
   const waitedMs = queuedAt === undefined ? 0 : deps.now() - queuedAt;
   if (task.unavailable && waitedMs > TASK_MAX_AGE_MS) {
     deps.log.warn('queue.task_expired', { kind, waited_ms: waitedMs, max_age_ms: TASK_MAX_AGE_MS });
+    if (await resumed(deps, task, scoped, parsed, run)) return;
     return task.unavailable(scoped, parsed, 'expired');
   }
   try {
@@ -72,10 +73,17 @@ export async function runTask(
 
 /**
  * Tells the person behind a handed-on task that was not run why (`restarting`: the in-process queue stopped with it
- * waiting; `failed`: its worker kept dying, so the engine failed it without running it). Work of a workspace that
- * removed the app, or whose store does not answer, has nobody left to tell here.
+ * waiting; `failed`: its worker kept dying, so the engine failed it without running it: what a dead `run` left is
+ * finished first, see `RunnableTask.resume`). Work of a workspace that removed the app, or whose store does not
+ * answer, has nobody left to tell here.
  */
-export async function answerUnrun(deps: Deps, work: Work, job: unknown, why: 'restarting' | 'failed'): Promise<void> {
+export async function answerUnrun(
+  deps: Deps,
+  work: Work,
+  job: unknown,
+  why: 'restarting' | 'failed',
+  run?: TaskRun,
+): Promise<void> {
   const envelope = TaskEnvelopeSchema.safeParse(job);
   if (!envelope.success) return;
   const { kind, workspace } = envelope.data;
@@ -83,8 +91,18 @@ export async function answerUnrun(deps: Deps, work: Work, job: unknown, why: 're
   const data = task?.schema.safeParse(envelope.data.data);
   const scoped = await deps.workspaces.scope(workspace).catch(() => undefined);
   if (!task?.unavailable || !data?.success || !scoped) return;
+  if (run && (await resumed(deps, task, scoped, data.data, run))) return;
   await task.unavailable(scoped, data.data, why).catch((error: unknown) => {
     deps.log.warn('queue.unrun_unanswered', { kind, why, error });
+  });
+}
+
+/** Whether a dead run's leftovers were finished (`RunnableTask.resume`); when that fails, the task's answer stands. */
+async function resumed(deps: Deps, task: RunnableTask, scoped: Deps, data: unknown, run: TaskRun): Promise<boolean> {
+  if (!task.resume) return false;
+  return task.resume(scoped, data, run).catch((error: unknown) => {
+    deps.log.warn('task.resume_failed', { kind: task.kind, error });
+    return false;
   });
 }
 

@@ -33,7 +33,7 @@ export function startWorkers(engine: Engine, deps: Deps, work: Work, lanes: Lane
     const processor: Processor<TaskEnvelope> = unlessRemoved((envelope: TaskEnvelope, meta: JobMeta) =>
       runTask(deps, work, envelope, (error) => isLastTry(definition, meta, error), { id: meta.id }),
     );
-    processor.unrun = (envelope) => answerUnrun(deps, work, envelope, 'failed');
+    processor.unrun = (envelope, _error, { id }) => answerUnrun(deps, work, envelope, 'failed', { id });
     engine.work(definition, processor);
   }
   // A poll or an outcome post out of tries stops its round and tells the person in the thread, once.

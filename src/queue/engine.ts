@@ -50,7 +50,7 @@ export interface JobMeta {
  * engine fails it at its next start), so the person concerned can still be told.
  */
 export type Processor<D, R = unknown> = ((data: D, meta: JobMeta) => Promise<R | Again>) & {
-  unrun?: (data: D, error: Error) => Promise<void>;
+  unrun?: (data: D, error: Error, job: Pick<JobMeta, 'id'>) => Promise<void>;
 };
 
 /**

@@ -68,7 +68,7 @@ export function startLaneWorker(options: LaneWorkerOptions): LaneWorker {
     // Failed at its start, unrun: BullMQ defers the failure of a job taken over too often to its next start.
     if (job.deferredFailure && options.processor.unrun) {
       options.processor
-        .unrun(job.data, error)
+        .unrun(job.data, error, { id: job.id })
         .catch((failure: unknown) =>
           log.error('queue.unrun_unanswered', { lane: definition.name, job_id: job.id, error: errorText(failure) }),
         );

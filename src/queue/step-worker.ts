@@ -232,7 +232,7 @@ class StepWorker implements LaneWorker {
     tracker.failed(this.#lane, id, { attempt: Number(tries), error, retryInMs: undefined, durationMs: 0 });
     const data = definition.data.safeParse(JSON.parse(json));
     if (!data.success || !processor.unrun) return;
-    processor.unrun(data.data, error).catch((failure: unknown) => {
+    processor.unrun(data.data, error, { id }).catch((failure: unknown) => {
       log.error('queue.unrun_unanswered', { lane: this.#lane, job_id: id, error: errorText(failure) });
     });
   }

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { agentTasks } from '../../src/agent/agent-tasks.js';
+import { postRootMessage } from '../../src/agent/root-post.js';
+import { recordAttempt } from '../../src/agent/start-attempt.js';
+import { startJob } from '../../src/agent/start-job.js';
 import { WORK } from '../../src/app/app.js';
 import { answerUnrun, createDispatch, runTask } from '../../src/app/dispatch.js';
 import { homeTasks } from '../../src/home/home-tasks.js';
-import { USER_ID } from '../fixtures/slack.js';
-import { useAgentUnit } from './agent/support.js';
+import { TASK_MAX_AGE_MS } from '../../src/task.js';
+import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
+import { createdPrompts, readable, useAgentUnit } from './agent/support.js';
 
 /** Each failure is the step's last (the door lanes try once). */
 const LAST = () => true;
@@ -109,5 +113,94 @@ describe('createDispatch and runTask', () => {
     const said = String(slack.callsTo('chat.postEphemeral')[0]?.args.text);
     expect(said).toContain('The job was not stopped: something went wrong on my side. Press Stop on it again');
     expect(said).not.toContain('/agent stop');
+  });
+});
+
+describe('a start that is not run again after its first run died (failed unrun, or taken over too late)', () => {
+  const unit = useAgentUnit({ SLACK_PLAN_CARD: 'true' });
+  const PROMPT = 'Document <retries>';
+
+  function envelope(queuedAt: number) {
+    const { slack } = unit();
+    const audience = { userId: USER_ID, channel: CHANNEL_ID, responseUrl: slack.responseUrl('cmd') };
+    const data = { project: 'proj_test', prompt: PROMPT, audience };
+    return { kind: 'agent.start', workspace: { teamId: '' }, data, queuedAt };
+  }
+  const ways = {
+    'failed unrun (its worker died on each take-over)': () =>
+      answerUnrun(unit().deps, WORK, envelope(unit().deps.now()), 'failed', RUN),
+    'taken over after TASK_MAX_AGE_MS (expired)': () =>
+      runTask(unit().deps, WORK, envelope(unit().deps.now() - TASK_MAX_AGE_MS - 1), LAST, RUN),
+  };
+
+  it.each(Object.entries(ways))('%s: its card is ended, the person hears it may have started', async (_, way) => {
+    const { deps, slack, sim } = unit();
+    // What the dead run left: its card streaming, its attempt kept, no job bound.
+    const pending = { project: 'proj_test', userId: USER_ID, prompt: PROMPT };
+    const posted = await postRootMessage(deps, { ...pending, channel: CHANNEL_ID, showProject: false });
+    if (!posted.ok) throw new Error(posted.code);
+    await recordAttempt(deps, RUN.id, {
+      ...pending,
+      channel: CHANNEL_ID,
+      ts: posted.ts,
+      threadTs: posted.ts,
+      card: true,
+    });
+
+    await way();
+    expect(slack.streamShown(CHANNEL_ID, posted.ts)).toBe('final');
+    expect(readable(slack.tenant().message(CHANNEL_ID, posted.ts))).toContain('it may have started');
+    const said = String(slack.callsTo('response_url:cmd')[0]?.args.text);
+    expect(said).toContain('I cannot tell whether the agent started it');
+    expect(said).toContain('Document &lt;retries&gt;');
+    expect(said).not.toContain('nothing was done');
+    expect(createdPrompts(sim)).toEqual([]);
+  });
+
+  it.each(Object.entries(ways))(
+    '%s: a job its first run bound is tracked, nobody told it was not done',
+    async (_, way) => {
+      const { deps, slack, sim, tracked } = unit();
+      const first = await startJob(deps, {
+        project: 'proj_test',
+        userId: USER_ID,
+        channel: CHANNEL_ID,
+        prompt: PROMPT,
+        attempt: RUN.id,
+      });
+      if (!first.ok) throw new Error('refused');
+
+      await way();
+      expect(slack.callsTo('response_url:cmd')).toEqual([]);
+      expect(tracked.at(-1)).toEqual({ project: 'proj_test', jobId: first.record.jobId });
+      expect(createdPrompts(sim)).toEqual([PROMPT]);
+    },
+  );
+
+  it('a mention’s start failed unrun: its root is ended, the person hears it may have started', async () => {
+    const { deps, slack } = unit();
+    const turn = { channel: CHANNEL_ID, ts: '1700000000.000200', userId: USER_ID, text: PROMPT, eventId: 'Ev1' };
+    const data = { ...turn, addressed: true, allowed: true };
+    const pending = { project: 'proj_test', userId: USER_ID, prompt: PROMPT };
+    const posted = await postRootMessage(deps, {
+      ...pending,
+      channel: CHANNEL_ID,
+      threadTs: turn.ts,
+      showProject: false,
+    });
+    if (!posted.ok) throw new Error(posted.code);
+    const root = { channel: CHANNEL_ID, ts: posted.ts, threadTs: turn.ts, card: posted.card === true };
+    await recordAttempt(deps, `${CHANNEL_ID}:${turn.ts}`, { ...root, ...pending });
+
+    await answerUnrun(deps, WORK, { kind: 'agent.turn', workspace: { teamId: '' }, data }, 'failed', RUN);
+    expect(readable(slack.tenant().message(CHANNEL_ID, posted.ts))).toContain('it may have started');
+    const said = String(slack.callsTo('chat.postEphemeral')[0]?.args.text);
+    expect(said).toContain('I cannot tell whether the agent started it');
+    expect(said).not.toContain('Something went wrong');
+  });
+
+  it('a start with no earlier run, taken over too late, is answered as expired', async () => {
+    await runTask(unit().deps, WORK, envelope(unit().deps.now() - TASK_MAX_AGE_MS - 1), LAST, RUN);
+    expect(String(unit().slack.callsTo('response_url:cmd')[0]?.args.text)).toContain('nothing was done');
   });
 });

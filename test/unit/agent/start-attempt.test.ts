@@ -30,7 +30,8 @@ describe('a start run again after its worker died (a take-over)', () => {
     // What the dead run left: its card streaming, its attempt recorded, no job bound.
     const posted = await postRootMessage(deps, { ...input, showProject: false });
     if (!posted.ok) throw new Error(posted.code);
-    await recordAttempt(deps, 'run-2', { channel: CHANNEL_ID, ts: posted.ts, threadTs: posted.ts, card: true });
+    const root = { channel: CHANNEL_ID, ts: posted.ts, threadTs: posted.ts, card: true };
+    await recordAttempt(deps, 'run-2', { ...root, project: PROJECT, userId: USER_ID, prompt: input.prompt });
     expect(slack.streamShown(CHANNEL_ID, posted.ts)).toBe('streaming');
 
     expect(await startJob(deps, { ...input, attempt: 'run-2' })).toEqual({
@@ -38,9 +39,9 @@ describe('a start run again after its worker died (a take-over)', () => {
       refusal: { code: 'interrupted' },
     });
     expect(slack.streamShown(CHANNEL_ID, posted.ts)).toBe('final');
-    const root = slack.tenant().message(CHANNEL_ID, posted.ts);
-    expect(readable(root)).toContain('Interrupted by a restart while the job was being created');
-    expect(readable(root)).toContain('Document &lt;retries&gt;');
+    const shown = slack.tenant().message(CHANNEL_ID, posted.ts);
+    expect(readable(shown)).toContain('Interrupted by a restart while the job was being created');
+    expect(readable(shown)).toContain('Document &lt;retries&gt;');
     expect(createdPrompts(sim)).toEqual([]);
     expect(slack.callsTo('chat.startStream')).toHaveLength(1);
     expect(await used()).toBe(0);
