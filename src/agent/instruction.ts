@@ -43,7 +43,9 @@ export function readInstruction(
   const request = parseAgentCommand(text);
   const here = describeProjects(projects, channel, '/agent');
   if (request.kind === 'help') return { kind: 'answer', message: usage(here) };
-  if (request.kind === 'projects') return { kind: 'answer', message: { text: here } };
+  if (request.kind === 'projects') {
+    return { kind: 'answer', message: { text: describeProjects(projects, channel, '/agent', { all: true }) } };
+  }
   if (request.kind === 'no-project-id' || (request.project && !projects.knows(request.project))) {
     const unknown = request.kind === 'prompt' && request.project ? decode(request.project) : undefined;
     return { kind: 'answer', message: errors.unknownProject(unknown, here, decode(request.prompt)) };

@@ -29,18 +29,41 @@ export function createProjects(config: Pick<Config, 'mintlify'>): Projects {
   };
 }
 
-/** Which project this channel uses and, when there are several, the others and how to pick one (mrkdwn). */
+/** The most of a help's section its list of projects takes: the help around it must fit too (SECTION_MAX_CHARS). */
+const LISTED_MAX_CHARS = 1_000;
+/** `/agent projects` answers in text alone, which holds 40,000 characters. */
+const ALL_LISTED_MAX_CHARS = 30_000;
+
+/**
+ * Which project this channel uses and, when there are several, the others and how to pick one (mrkdwn). The list
+ * is cut to what fits, with how many more and where they all are; `all`: as `/agent projects` lists them.
+ */
 export function describeProjects(
   projects: Projects,
   channel: string,
   command: '/agent' | '/visitors' | '/insights',
+  { all = false } = {},
 ): string {
   const here = projects.forChannel(channel);
   const line = `This channel uses project ${inlineCode(here)}.`;
   if (projects.all.length === 1) return line;
-  const list = projects.all
-    .map((p) => (p === projects.defaultProject ? `${inlineCode(p)} (default)` : inlineCode(p)))
-    .join(', ');
+  const names = projects.all.map((p) => (p === projects.defaultProject ? `${inlineCode(p)} (default)` : inlineCode(p)));
+  const list = all
+    ? listWithin(names, ALL_LISTED_MAX_CHARS, '')
+    : listWithin(names, LISTED_MAX_CHARS, ` (${inlineCode('/agent projects')} lists them all)`);
   const example = command === '/agent' ? '/agent --project <id> <instruction>' : `${command} --project <id> [range]`;
   return `${line} Projects I know: ${list}. Pick another with ${inlineCode(example)}.`;
+}
+
+/** `names` joined with commas, as many as fit in `maxChars`, then how many more and `where` to see them. */
+function listWithin(names: readonly string[], maxChars: number, where: string): string {
+  let chars = 0;
+  let shown = 0;
+  for (const name of names) {
+    chars += name.length + 2;
+    if (chars > maxChars) break;
+    shown++;
+  }
+  const more = names.length - shown;
+  return more ? `${names.slice(0, shown).join(', ')} and ${more} more${where}` : names.join(', ');
 }
