@@ -173,6 +173,7 @@ describe('their lanes', () => {
       'visitors.finish_export': 'reports',
       'visitors.chart': 'charts',
       'visitors.share_chart': 'charts',
+      'visitors.digest_chart': 'charts',
     });
   });
 });
