@@ -53,6 +53,8 @@ function serviceAnswer(
     }
     case 'unauthorized':
       return errors.misconfigured(project, prompt);
+    case 'not_connected':
+      return errors.notConnected(project, prompt);
     case 'refused':
       return errors.invalid(prompt, failure.message);
     case 'not_found':

@@ -157,6 +157,11 @@ export const errors = {
       `:no_entry: The Mintlify app is misconfigured: the API key for project ${inlineCode(project)} was refused. Ask the admin who installed it to check its key.`,
       prompt,
     ),
+  notConnected: (project: string, prompt: string): Message =>
+    withPrompt(
+      `:electric_plug: Project ${inlineCode(project)} is not connected to Mintlify in this workspace any more, so nothing was sent. An admin can connect it in my *Home* tab.`,
+      prompt,
+    ),
   projectUnknown: (project: string, prompt: string): Message =>
     withPrompt(
       `:no_entry: Mintlify does not know project ${inlineCode(project)}, so nothing was started. Ask the admin who installed the app to check its project id and configuration.`,

@@ -103,7 +103,7 @@ export function buildDeps(config: Config, options: WiringOptions, parts: Parts):
           ...tenancy,
           root: () => deps,
           build: (own) => workspaceDeps(deps, own, work),
-          mintlifyFor: (apiKey) => mintlify(() => apiKey),
+          mintlifyFor: mintlify,
         })
       : singleWorkspace(() => deps, parts.installed),
   };

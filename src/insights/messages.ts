@@ -74,6 +74,10 @@ export function failureText(failure: ServiceFailure, command: string): Message {
       return notice(
         'The analytics service refused the app’s Mintlify key. Please ask your Slack admin to check the app’s Mintlify settings.',
       );
+    case 'not_connected':
+      return notice(
+        'Mintlify is not connected for this project in this workspace any more. An admin can connect it in my *Home* tab.',
+      );
     case 'rate_limited':
       return notice(`The analytics service is busy. ${again}`);
     case 'not_found':

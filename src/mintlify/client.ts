@@ -48,17 +48,20 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
   const transport: Transport = { http: createHttp(options, onResponse), onResponse, log: options.log };
 
   /** One call for `project`: its key travels only in the header, its answer comes back as a result. */
-  const call = <S extends z.ZodType>(
+  const call = async <S extends z.ZodType>(
     operation: string,
     project: string,
     schema: S,
     path: string,
     options: Options,
-  ): Promise<ServiceResult<z.output<S>>> =>
-    send(transport, { operation, project }, schema, path.replace('{project}', encodeURIComponent(project)), {
+  ): Promise<ServiceResult<z.output<S>>> => {
+    const key = keyFor(project);
+    if (!key) return failed({ operation, project }, { code: 'not_connected' });
+    return send(transport, { operation, project }, schema, path.replace('{project}', encodeURIComponent(project)), {
       ...options,
-      headers: { accept: 'application/json', authorization: `Bearer ${keyFor(project)}` },
+      headers: { accept: 'application/json', authorization: `Bearer ${key}` },
     });
+  };
 
   return {
     ...analyticsCalls(call, checked),

@@ -14,6 +14,8 @@ export type ServiceFailure =
   /** 401 or 403: the project's key is wrong or lacks access. The admin has to act, not the user. */
   | { code: 'unauthorized'; status: number; message: string }
   | { code: 'not_found'; message: string }
+  /** No key for the project: the workspace disconnected Mintlify or connected another project. Nothing was sent. */
+  | { code: 'not_connected' }
   /** `guessed`: the service named no wait (its documents give 429 no `Retry-After`), so `retryAfterMs` is ours. */
   | { code: 'rate_limited'; retryAfterMs: number; guessed?: true }
   /**
@@ -47,6 +49,8 @@ export function describeFailure({ operation, project, failure }: FailedResult): 
         return `${failure.status} ${failure.message}`;
       case 'not_found':
         return failure.message;
+      case 'not_connected':
+        return 'not connected in this workspace (no key for the project)';
       case 'rate_limited':
         return `rate limited, retry in ${Math.ceil(failure.retryAfterMs / 1000)}s`;
       case 'unavailable':

@@ -24,7 +24,8 @@ export interface TenantOptions {
   build(own: WorkspaceParts): Deps;
   slackFor(token: string, ref: WorkspaceRef): WebClient;
   botToken: BotToken;
-  mintlifyFor(apiKey: string): MintlifyClient;
+  /** A Mintlify client asking with `keyFor(project)`; an empty key: nothing is sent (`not_connected`). */
+  mintlifyFor(keyFor: (project: string) => string): MintlifyClient;
 }
 
 /** Settings stored that no key of this process opens. */
@@ -64,21 +65,25 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
       // Connected before the log existed: the person who connected it is its steward.
       const steward = connectionLog.steward ?? (settings && { userId: settings.changedBy, as: 'connector' as const });
       const apiKey = settings?.apiKey ?? '';
+      const projects = createProjects({
+        mintlify: {
+          ...config.mintlify,
+          apiKey,
+          projectId: settings?.projectId ?? '',
+          channelProjects: settings?.channelProjects ?? {},
+          projectKeys: {},
+          docsUrls: settings?.docsUrl ? { [settings.projectId]: settings.docsUrl } : {},
+        },
+      });
+      // The key goes only with the projects it was connected for: a job of a project disconnected or changed
+      // since is never asked about with another project's key, nor with none.
+      const keyFor = (project: string) => (projects.knows(project) ? apiKey : '');
       return options.build({
         workspace: ref,
         store: store.scoped(tenant),
         slack: slackClients(tenant, await options.botToken(ref, installation), (token) => options.slackFor(token, ref)),
-        mintlify: mintlifyClients(tenant, apiKey, options.mintlifyFor),
-        projects: createProjects({
-          mintlify: {
-            ...config.mintlify,
-            apiKey,
-            projectId: settings?.projectId ?? '',
-            channelProjects: settings?.channelProjects ?? {},
-            projectKeys: {},
-            docsUrls: settings?.docsUrl ? { [settings.projectId]: settings.docsUrl } : {},
-          },
-        }),
+        mintlify: mintlifyClients(tenant, [apiKey, ...projects.all].join(' '), () => options.mintlifyFor(keyFor)),
+        projects,
         log: log.child({ team: ref.teamId }),
         connection: {
           ...(steward && { steward }),
@@ -91,7 +96,7 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
   };
 }
 
-/** A client per workspace, made again when its secret changed (a new token, another key). */
+/** A client per workspace, made again when its secret changed (a new token, another key or projects). */
 function clientCache<C>() {
   const clients = new Map<string, { secret: string; client: C }>();
   return (tenant: string, secret: string, make: (secret: string) => C): C => {

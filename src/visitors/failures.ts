@@ -59,5 +59,7 @@ function serviceFailureText(failure: ServiceFailure, command: string): string {
       return errorCopy.rateLimited(command, failure.retryAfterMs);
     case 'unauthorized':
       return errorCopy.unauthorized;
+    case 'not_connected':
+      return errorCopy.notConnected;
   }
 }

@@ -108,6 +108,8 @@ export const errorCopy = {
     `The analytics service is busy. Please try again in about ${Math.max(1, Math.ceil(retryAfterMs / 1000))} seconds: \`${command}\``,
   unauthorized:
     'The Mintlify app is misconfigured: the analytics service refused its API key. Please ask your Slack admin to check the app’s Mintlify settings.',
+  notConnected:
+    'Mintlify is not connected for this project in this workspace any more. An admin can connect it in my *Home* tab.',
   taskFailed: 'Something went wrong on my side. Please try `/visitors` again.',
   notInChannel:
     'I can’t post in this conversation because the app is not a member. Invite it with `/invite @Mintlify` (or your app’s name) and try again.',

@@ -161,6 +161,18 @@ describe('createJob', () => {
   });
 });
 
+describe('a project without a key', () => {
+  it('is answered not_connected at once, nothing sent, for every call', async () => {
+    const c = client({ keyFor: () => '' });
+    await failure(c.createJob('Document the retries'), 'not_connected');
+    await failure(c.sendFollowUp('job-1', 'more'), 'not_connected');
+    const error = await failure(c.getJob('job-1'), 'not_connected');
+    await failure(c.getVisitors(QUERY), 'not_connected');
+    expect(error.line).toBe('get job (project proj_1): not connected in this workspace (no key for the project)');
+    expect(sim().requests).toHaveLength(0);
+  });
+});
+
 describe('sendFollowUp', () => {
   it('posts to the job and parses the 200 job', async () => {
     const c = client();

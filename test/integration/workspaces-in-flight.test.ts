@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { buttonsIn, CHANNEL_ID } from '../fixtures/slack.js';
+import { useHarness } from '../support/harness.js';
+import { storesOnly } from '../support/redis.js';
+import { settle } from '../support/steps.js';
+import { fingerprintOf, oauthEnv, Workspaces } from '../support/tenants.js';
+import { eventually } from '../support/test-app.js';
+
+// Work in flight when an admin disconnects Mintlify or connects another project. Seen: a job being tracked was
+// polled with an empty key after Disconnect (401 at Mintlify on every poll), and with the new project's key after a
+// Change (another project's key sent for it), silently until it expired hours later; the thread and the root still
+// said "Working". A reply in its thread after Disconnect was ignored without a word.
+
+const KEY_A = 'mint_acme_7e6d5c4b3a29AAAA';
+const KEY_C = 'mint_acme_other_1234567CCCC';
+const ALICE = 'U123ALICE';
+const fields = { team_id: 'T1' };
+
+describe.each(storesOnly)(
+  'many workspaces: jobs in flight when Mintlify is disconnected or changed ($label)',
+  (store) => {
+    const h = useHarness({
+      store,
+      simulator: () => ({ jobDurationMs: 600_000, keys: { keys: { [KEY_A]: ['proj_a'], [KEY_C]: ['proj_c'] } } }),
+    });
+    const ws = new Workspaces(h);
+
+    const disconnect = async () => {
+      const home = await ws.openHome('T1', ALICE);
+      const [button] = buttonsIn(home.blocks).filter((b) => b.button.action_id === 'mintlify_connect_remove');
+      if (!button) throw new Error('no Disconnect button');
+      const actions = [{ action_id: button.button.action_id, block_id: button.blockId, type: 'button' }];
+      await ws.interact('T1', ALICE, { type: 'block_actions', container: { type: 'view' }, actions });
+      const off = async () => JSON.stringify(await ws.openHome('T1', ALICE)).includes('not connected yet');
+      await eventually(off, 5_000, 'disconnected');
+    };
+
+    const started = async () => {
+      await h.boot({ env: oauthEnv(h) });
+      ws.prepare();
+      await ws.install('T1', ALICE);
+      expect(await ws.connect('T1', ALICE, { apiKey: KEY_A, project: 'proj_a' })).toBeUndefined();
+      return h.startJob('Document the retry policy', { user: ALICE, channel: CHANNEL_ID, fields });
+    };
+    const pollsOf = (jobId: string) => h.sim.requests.filter((r) => r.path.endsWith(`/job/${jobId}`));
+
+    it.each([
+      ['Disconnect', disconnect],
+      ['a Change to another project', () => ws.connect('T1', ALICE, { apiKey: KEY_C, project: 'proj_c' })],
+    ])('after %s, the job is never polled without its own key', async (_, change) => {
+      const job = await started();
+      await change();
+      const asked = pollsOf(job.jobId).length;
+      await settle(1_000); // polls come every 50–200 ms here
+      expect(pollsOf(job.jobId).length).toBeLessThanOrEqual(asked + 1); // one already on its way
+      expect(ws.keysUsedFor('proj_a')).toEqual(new Set([fingerprintOf(KEY_A)]));
+    });
+  },
+);
