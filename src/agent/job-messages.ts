@@ -48,6 +48,7 @@ const STATUS: Record<RootState, { emoji: string; words: string }> = {
   archived: { emoji: ':file_cabinet:', words: 'Archived' },
   gone: { emoji: ':grey_question:', words: 'No longer exists' },
   expired: { emoji: ':zzz:', words: 'Stopped tracking' },
+  disconnected: { emoji: ':electric_plug:', words: 'Tracking stopped: Mintlify disconnected' },
   untracked: { emoji: ':warning:', words: 'Result could not be posted in this thread' },
   stopped: { emoji: ':warning:', words: 'Tracking stopped' },
   halted: { emoji: ':octagonal_sign:', words: 'Stopped' },
@@ -127,6 +128,8 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
 
 const rootHint = (steer: Steer) => `${steerVerb(steer)} in this thread to give the agent follow-up instructions.`;
 const ENDED_HINTS: Partial<Record<EndedKind, (steer: Steer) => string>> = {
+  disconnected: (steer) =>
+    `Once this project is connected again (my *Home* tab), ${steerVerb(steer).toLowerCase()} in this thread to pick it up again.`,
   stopped: (steer) =>
     `${steerVerb(steer)} in this thread to pick it up again: your message goes to the agent and I follow the job from there.`,
   halted: (steer) =>
@@ -182,6 +185,10 @@ export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs:
     case 'expired':
       return plain(
         `:zzz: I stopped tracking this job after ${formatElapsed(jobMaxAgeMs)} without a result. Check the Mintlify dashboard for its status.`,
+      );
+    case 'disconnected':
+      return plain(
+        `:electric_plug: I stopped following this job: project ${inlineCode(record.project)} is not connected to Mintlify in this workspace any more (an admin disconnected it or connected another project), so I have no key to ask about it. The agent may still be working (job ${inlineCode(record.jobId)}): check the Mintlify dashboard. Once the project is connected again in my *Home* tab, ${steerVerb(steer).toLowerCase()} in this thread to pick it up again: your message goes to the agent as an instruction, and I follow the job from there.`,
       );
   }
 }

@@ -38,6 +38,8 @@ const WHY: Partial<Record<EndedKind, (how: string) => string>> = {
   archived: () => 'The job was archived: it will not make further changes.',
   gone: () => 'The job no longer exists on Mintlify.',
   expired: () => 'No result in time: check the Mintlify dashboard.',
+  disconnected: (how) =>
+    `Mintlify was disconnected for this project: once it is connected again, ${how} in the thread to pick it up again.`,
   untracked: () => 'The result could not be posted in the thread.',
   stopped: (how) => `Checking on the job kept failing: ${how} in the thread to pick it up again.`,
   halted: (how) => `Stopped from Slack: ${how} in the thread to give the agent new instructions.`,

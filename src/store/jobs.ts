@@ -13,6 +13,7 @@ export const ENDED_KINDS = [
   'archived',
   'gone',
   'expired',
+  'disconnected',
   'untracked',
   'stopped',
   'halted',

@@ -55,5 +55,36 @@ describe.each(storesOnly)(
       expect(pollsOf(job.jobId).length).toBeLessThanOrEqual(asked + 1); // one already on its way
       expect(ws.keysUsedFor('proj_a')).toEqual(new Set([fingerprintOf(KEY_A)]));
     });
+
+    it.each([
+      ['Disconnect', disconnect],
+      ['a Change to another project', () => ws.connect('T1', ALICE, { apiKey: KEY_C, project: 'proj_c' })],
+    ])('after %s, the thread and the root say tracking stopped, and why', async (_, change) => {
+      const job = await started();
+      await change();
+      const note = await eventually(() => h.threadPosts(job.rootTs)[0], 5_000, 'the note in the thread');
+      expect(String(note.args.text)).toContain(
+        'I stopped following this job: project `proj_a` is not connected to Mintlify in this workspace any more',
+      );
+      await eventually(() => h.lastRootUpdate(job.rootTs).includes('Mintlify disconnected'), 5_000, 'the root');
+      expect(h.lastRootUpdate(job.rootTs)).not.toContain('Working');
+      await settle(500);
+      expect(h.threadPosts(job.rootTs)).toHaveLength(1);
+      expect(h.app.logs()).not.toContain('"event":"poller.get_failed"');
+    });
+
+    it('after Disconnect and connecting the project again, a reply in the thread picks the job up', async () => {
+      const job = await started();
+      await disconnect();
+      await eventually(() => h.threadPosts(job.rootTs)[0], 5_000, 'the note in the thread');
+      expect(await ws.connect('T1', ALICE, { apiKey: KEY_A, project: 'proj_a' })).toBeUndefined();
+      const reply = h.slack.people.says(ALICE, CHANNEL_ID, 'Mention the headers too', { threadTs: job.rootTs });
+      await h.deliver(reply.events);
+      await eventually(() => h.followUps().length === 1, 5_000, 'the follow-up');
+      h.sim.endJob(job.jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/7' });
+      const posted = () => h.threadPosts(job.rootTs).some((c) => JSON.stringify(c.args).includes('pull/7'));
+      await eventually(posted, 8_000, 'the outcome after the reply');
+      expect(ws.keysUsedFor('proj_a')).toEqual(new Set([fingerprintOf(KEY_A)]));
+    });
   },
 );

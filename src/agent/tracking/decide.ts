@@ -57,6 +57,8 @@ export function afterPoll(
     if (failure.code === 'not_found' || failure.code === 'refused') {
       return { kind: 'conclude', outcome: { kind: 'gone' } };
     }
+    // Nothing was asked: polling on could only wait, unseen, for a connection that may never come back.
+    if (failure.code === 'not_connected') return { kind: 'conclude', outcome: { kind: 'disconnected' } };
     if (expired) return { kind: 'conclude', outcome: { kind: 'expired' } };
     // A Retry-After of 0 (or a date already past) waits the shortest interval all the same.
     const waitMs =

@@ -24,6 +24,7 @@ const OutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('archived'), prLink: z.string().optional() }),
   z.object({ kind: z.literal('gone') }),
   z.object({ kind: z.literal('expired') }),
+  z.object({ kind: z.literal('disconnected') }),
 ]);
 
 /** An ended round's outcome to post, and how long Slack has refused it for now. */

@@ -11,7 +11,9 @@ export type Outcome =
   /** The service answered 404: the job is gone. */
   | { kind: 'gone' }
   /** Still active after the configured maximum age. */
-  | { kind: 'expired' };
+  | { kind: 'expired' }
+  /** The workspace has no key for the job's project any more (Mintlify disconnected, or another project connected). */
+  | { kind: 'disconnected' };
 
 /**
  * Decides, without I/O, whether a polled job has ended and how. `undefined` while it is still active, and for a

@@ -15,6 +15,7 @@ describe('a job’s agent session', () => {
       archived: 'closed',
       gone: 'closed',
       expired: 'active',
+      disconnected: 'active',
       untracked: 'active',
       stopped: 'active',
       halted: 'active',

@@ -76,6 +76,12 @@ describe('afterPoll', () => {
       { kind: 'conclude', outcome: { kind: 'gone' } },
     ],
     [
+      'no key for the project (Mintlify disconnected, another project connected): tracking stops',
+      failed({ code: 'not_connected' }),
+      {},
+      { kind: 'conclude', outcome: { kind: 'disconnected' } },
+    ],
+    [
       'a 429 waits its Retry-After',
       failed({ code: 'rate_limited', retryAfterMs: 30_000 }),
       {},
