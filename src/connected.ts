@@ -14,3 +14,10 @@ export const whenConnected =
     }
     await run(deps, data);
   };
+
+/**
+ * A button's project that this workspace no longer connects (many workspaces: Disconnect, or another project
+ * connected since its message was made); `undefined` when it does, or for the app's own projects.
+ */
+export const disconnectedProject = (deps: Pick<Deps, 'projects' | 'connection'>, project: string | undefined) =>
+  deps.connection && project && !deps.projects.knows(project) ? project : undefined;

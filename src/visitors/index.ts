@@ -24,7 +24,7 @@ export { answerAtDoor, type DoorDeps, zoneOf } from './doors/door-kit.js';
 export type { Asker, DigestReading, DigestWords } from './doors/read-command.js';
 export type { ReportBeside } from './doors/report-beside.js';
 export { formatCount, formatRange } from './format.js';
-export { slackBusyFile, UNKNOWN_PROJECT } from './messages.js';
+export { projectNotConnected, slackBusyFile, UNKNOWN_PROJECT } from './messages.js';
 export { comparisonCut, type DayRange, previousPeriod, serviceWindow } from './periods.js';
 export { fetchPage, type PageDeps } from './report/page.js';
 export { type DigestRequest, DigestRequestSchema, ScheduledDigestSchema } from './requests.js';

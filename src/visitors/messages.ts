@@ -79,6 +79,13 @@ export function helpMessage(nowMs: number, problem?: string, projects?: string, 
 }
 
 /** A 404, which the analytics documents never give: a project id the service does not know, or a wrong URL. */
+/**
+ * A button of a project the workspace no longer connects (many workspaces: Disconnect, or another project
+ * connected since the message was made).
+ */
+export const projectNotConnected = (project: string) =>
+  `Project ${inlineCode(project)} is not connected to Mintlify in this workspace any more, so this button can’t run. An admin can connect it in my *Home* tab.`;
+
 export const UNKNOWN_PROJECT =
   'The analytics service does not know this project (404), so trying again will not help. Please ask your Slack admin to check the app’s Mintlify project id.';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buttonsIn, CHANNEL_ID } from '../fixtures/slack.js';
+import { buttonClick, buttonsIn, CHANNEL_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storesOnly } from '../support/redis.js';
 import { settle } from '../support/steps.js';
@@ -84,6 +84,30 @@ describe.each(storesOnly)(
       h.sim.endJob(job.jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/7' });
       const posted = () => h.threadPosts(job.rootTs).some((c) => JSON.stringify(c.args).includes('pull/7'));
       await eventually(posted, 8_000, 'the outcome after the reply');
+      expect(ws.keysUsedFor('proj_a')).toEqual(new Set([fingerprintOf(KEY_A)]));
+    });
+
+    it('after a Change to another project, a button of the old project says it is not connected any more', async () => {
+      await started();
+      const clicks: [string, string][] = [
+        ['/visitors 30d top 5', 'visitors.next'],
+        ['/insights feedback 30d', 'insights.draft'],
+      ];
+      const made = [];
+      for (const [typed, actionId] of clicks) {
+        await h.command(typed, { user: ALICE, channel: CHANNEL_ID, fields, responseId: actionId });
+        const found = buttonsIn((await h.answer(actionId)).args.blocks).find((b) => b.button.action_id === actionId);
+        if (!found) throw new Error(`no ${actionId} button`);
+        made.push(found);
+      }
+      expect(await ws.connect('T1', ALICE, { apiKey: KEY_C, project: 'proj_c' })).toBeUndefined();
+      for (const { button, blockId } of made) {
+        const id = `${button.action_id}-after`;
+        await ws.interact('T1', ALICE, buttonClick(button, { blockId, responseUrl: h.slack.responseUrl(id) }));
+        expect(String((await h.answer(id)).args.text)).toContain(
+          'Project `proj_a` is not connected to Mintlify in this workspace any more',
+        );
+      }
       expect(ws.keysUsedFor('proj_a')).toEqual(new Set([fingerprintOf(KEY_A)]));
     });
   },

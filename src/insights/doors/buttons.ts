@@ -1,9 +1,11 @@
 import type { AllMiddlewareArgs, BlockAction, ButtonAction, SlackActionMiddlewareArgs, types } from '@slack/bolt';
 import { agentErrors, noticeModal } from '../../agent/index.js';
+import { disconnectedProject } from '../../connected.js';
 import type { Deps } from '../../deps.js';
 import { accessOf } from '../../slack/access.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { notice } from '../../slack/message.js';
+import { projectNotConnected } from '../../visitors/index.js';
 import { ACTION_IDS } from '../blocks.js';
 import { draftModal } from '../draft-modal.js';
 import { decodeEvidence } from '../evidence.js';
@@ -15,7 +17,7 @@ export type ButtonArgs = Pick<
   SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs,
   'ack' | 'action' | 'body' | 'context'
 >;
-type ButtonDeps = Pick<Deps, 'log' | 'projects' | 'replies' | 'dispatch' | 'slack'>;
+type ButtonDeps = Pick<Deps, 'log' | 'projects' | 'replies' | 'dispatch' | 'slack' | 'connection'>;
 
 function audienceOf(body: ButtonArgs['body']) {
   const channel = body.channel?.id ?? body.container?.channel_id;
@@ -32,6 +34,8 @@ export async function pageButton(deps: ButtonDeps, { ack, action, body }: Button
   const { channel, audience } = audienceOf(body);
   const page = decodePage(action.value);
   const project = page?.query.project;
+  const gone = disconnectedProject(deps, project);
+  if (gone) return deps.replies.privately(audience, notice(projectNotConnected(gone)));
   if (!page || !channel || !project || !deps.projects.knows(project)) {
     deps.log.warn('insights.bad_button_value', { action: action.action_id, user: body.user.id });
     return deps.replies.privately(audience, notice(errorText.forgedButton));
@@ -47,6 +51,8 @@ export async function draftButton(deps: ButtonDeps, { ack, action, body, context
   await ack();
   const { channel, audience } = audienceOf(body);
   const evidence = decodeEvidence(action.value);
+  const gone = disconnectedProject(deps, evidence?.project);
+  if (gone) return deps.replies.privately(audience, notice(projectNotConnected(gone)));
   if (!evidence || !channel || !deps.projects.knows(evidence.project)) {
     deps.log.warn('insights.bad_button_value', { action: action.action_id, user: body.user.id });
     return deps.replies.privately(audience, notice(errorText.forgedButton));

@@ -1,9 +1,10 @@
 import type { BlockAction, ButtonAction, SlackActionMiddlewareArgs } from '@slack/bolt';
+import { disconnectedProject } from '../../connected.js';
 import { notice } from '../../slack/message.js';
 import type { Task } from '../../task.js';
 import { ACTION_IDS } from '../blocks.js';
 import { decodeQuery } from '../date-range.js';
-import { errorCopy } from '../messages.js';
+import { errorCopy, projectNotConnected } from '../messages.js';
 import type { ReportRequestSchema } from '../requests.js';
 import { visitorsTasks } from '../visitors-tasks.js';
 import { answerAtDoor, type DoorDeps, projectOf } from './door-kit.js';
@@ -43,6 +44,8 @@ export async function reportButton(deps: DoorDeps, { ack, action, body }: Button
   // A message's button always knows its conversation; without one, a refusal can still reach the person's DM.
   const audience = { userId: body.user.id, channel: channel ?? body.user.id, responseUrl: body.response_url };
   const query = decodeQuery(action.value, deps.now());
+  const gone = disconnectedProject(deps, query?.project);
+  if (gone) return answerAtDoor(deps, audience, notice(projectNotConnected(gone)));
   const project = query && channel ? projectOf(deps, query, channel) : undefined;
   if (!query || !project) {
     const value_length = action.value?.length ?? 0;

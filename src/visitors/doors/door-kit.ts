@@ -9,7 +9,10 @@ import { isTimeZone, UTC } from '../zone.js';
  * What a door needs: the projects, the clock and the person's zone (Slack and the store's cache) to decode with,
  * a way to refuse, and where to hand work on.
  */
-export type DoorDeps = Pick<Deps, 'log' | 'now' | 'projects' | 'replies' | 'dispatch' | 'slack' | 'store'>;
+export type DoorDeps = Pick<
+  Deps,
+  'log' | 'now' | 'projects' | 'replies' | 'dispatch' | 'slack' | 'store' | 'connection'
+>;
 
 /** The IANA zone the person set in Slack (`users.info`, cached with their name); UTC when Slack cannot say. */
 export async function zoneOf(deps: DoorDeps, userId: string): Promise<string> {
