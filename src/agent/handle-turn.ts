@@ -1,4 +1,5 @@
 import type { FollowUps } from '../config/config.js';
+import { formerProjects } from '../connected.js';
 import type { Deps } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
 import type { Audience } from '../slack/reply.js';
@@ -23,17 +24,20 @@ export type Place =
   | { kind: 'job'; job: JobRef & { threadTs: string }; thread: ThreadKind; binding?: JobBinding }
   /** Its job is being created right now. */
   | { kind: 'starting'; thread: ThreadKind }
+  /** A job's of a project this workspace no longer connects (many workspaces: Disconnect, or another connected). */
+  | { kind: 'disconnected'; project: string; thread: ThreadKind }
   | { kind: 'none' }
   /** The store did not answer: whether the thread is a job's cannot be told. */
   | { kind: 'unknown' };
 
-export type Route = 'ignore' | 'follow_up' | 'start' | 'still_starting' | 'store_unavailable';
+export type Route = 'ignore' | 'follow_up' | 'start' | 'still_starting' | 'not_connected' | 'store_unavailable';
 
 /**
  * Decides, without I/O, what a message is to the bot: in a job's thread, a message that steers it (`steers`) is its
- * follow-up, and while its job is starting is answered "still starting"; anything else there is ignored, without
- * a reaction. Elsewhere only a message addressed to the bot (a mention, a DM) starts a job, a bare mention included
- * (it gets usage) but not one of emoji alone. Without the store, only an addressed message is answered.
+ * follow-up, while its job is starting is answered "still starting", and while its project is not connected any more
+ * (many workspaces) is answered so; anything else there is ignored, without a reaction. Elsewhere only a message
+ * addressed to the bot (a mention, a DM) starts a job, a bare mention included (it gets usage) but not one of emoji
+ * alone. Without the store, only an addressed message is answered.
  */
 export function routeOf(
   place: Place,
@@ -47,6 +51,8 @@ export function routeOf(
       return steers(place.thread, turn, followUps) ? 'follow_up' : 'ignore';
     case 'starting':
       return steers(place.thread, turn, followUps) ? 'still_starting' : 'ignore';
+    case 'disconnected':
+      return steers(place.thread, turn, followUps) ? 'not_connected' : 'ignore';
     case 'none':
       return turn.addressed && (turn.text === '' || isInstruction(turn)) ? 'start' : 'ignore';
   }
@@ -54,7 +60,7 @@ export function routeOf(
 
 export type TurnDeps = FollowUpDeps &
   Parameters<typeof startFromTurn>[0] &
-  Pick<Deps, 'replies' | 'metrics' | 'instanceId' | 'projects' | 'storeLoss' | 'config'>;
+  Pick<Deps, 'replies' | 'metrics' | 'instanceId' | 'projects' | 'storeLoss' | 'config' | 'connection'>;
 
 /**
  * The one path of every conversational door. Each message is handled once per deployment: by `event_id` (Slack's
@@ -73,6 +79,10 @@ export async function handleTurn(deps: TurnDeps, turn: Turn, instruction?: Instr
     return deps.replies.privately(audience, errors.notAllowed(turn.text, turn.external));
   }
   if (route === 'still_starting') return deps.replies.privately(audience, errors.jobStarting(turn.text));
+  if (place.kind === 'disconnected') {
+    deps.log.info('mintlify.not_connected', { kind: 'follow_up', project: place.project });
+    return deps.replies.privately(audience, errors.notConnected(place.project, echoOf(turn)));
+  }
   if (place.kind === 'job') return passOn(deps, turn, place, audience);
   return startFromTurn(deps, turn, audience, instruction);
 }
@@ -80,11 +90,15 @@ export async function handleTurn(deps: TurnDeps, turn: Turn, instruction?: Instr
 async function placeOf(deps: TurnDeps, turn: Turn): Promise<Place> {
   if (!turn.threadTs) return { kind: 'none' };
   const { channel, threadTs } = turn;
+  // A reply (not a mention or a DM, which start a job here) may be to a job of a project connected before.
+  const projects = turn.addressed ? deps.projects.all : [...deps.projects.all, ...formerProjects(deps)];
   try {
-    const found = await deps.store.jobs.forThread(deps.projects.all, channel, threadTs);
+    const found = await deps.store.jobs.forThread(projects, channel, threadTs);
     const record = found && (await deps.store.jobs.get(found));
     // A binding whose record just expired is treated as a joined thread: only a mention steers it.
-    if (found) return { kind: 'job', job: { ...found, threadTs }, thread: record ? threadKindOf(record) : 'joined' };
+    const thread = record ? threadKindOf(record) : 'joined';
+    if (found && !deps.projects.knows(found.project)) return { kind: 'disconnected', project: found.project, thread };
+    if (found) return { kind: 'job', job: { ...found, threadTs }, thread };
   } catch (error) {
     deps.log.error('store.degraded', { op: 'agent.thread_lookup', channel, error });
     return { kind: 'unknown' };

@@ -10,7 +10,7 @@ import { CONNECT_IDS } from './connect/view.js';
 
 /** What Slack asked for, as far as a workspace without Mintlify is concerned. */
 type Request =
-  /** Needs no Mintlify (App Home, connecting it, an uninstall): goes on. */
+  /** Needs no Mintlify (App Home, connecting it, an uninstall) or is answered past the gate (a thread reply): goes on. */
   | { kind: 'pass' }
   /** A message that only a job's thread could make the bot's business: nothing to say. */
   | { kind: 'ignore' }
@@ -52,6 +52,9 @@ function eventRequest(event: PayloadEvent, botUserId: string | undefined): Reque
   // A person's own new message (the agent's guard ladder), spoken to the bot: a mention, or in its DM.
   const incoming = toIncoming(event, botUserId);
   const spoken = type === 'app_mention' || (type === 'message' && event.channel_type === 'im');
+  // A reply in a channel's thread is the bot's business only in a job's thread, maybe of a project disconnected
+  // since: the agent tells, after the ack (handle-turn.ts).
+  if (incoming?.threadTs && !spoken && !incoming.mentionsBot) return { kind: 'pass' };
   if (!incoming || !spoken) return { kind: 'ignore' };
   const { userId, channel, threadTs, wireText } = incoming;
   return {
@@ -64,7 +67,9 @@ function eventRequest(event: PayloadEvent, botUserId: string | undefined): Reque
 /**
  * Before a workspace connects Mintlify, `/agent`, mentions, DMs, `/visitors` (and any leftover button) get one
  * private answer: not connected yet, who can connect it, and the person's text to run again. App Home, the
- * connect modal, uninstalls and showing or ending a digest (`/visitors digest [off]`, `/insights digest [off]`) go on. Registered only when the app serves many workspaces.
+ * connect modal, uninstalls and showing or ending a digest (`/visitors digest [off]`, `/insights digest [off]`) go
+ * on, and so does a reply in a channel's thread, which the agent answers when the thread is a job's. Registered only
+ * when the app serves many workspaces.
  */
 export function notConnectedGate(root: Pick<Deps, 'workspaces'>): Middleware<AnyMiddlewareArgs> {
   return async (args) => {

@@ -73,6 +73,32 @@ describe.each(storesOnly)(
       expect(h.app.logs()).not.toContain('"event":"poller.get_failed"');
     });
 
+    it.each([
+      ['Disconnect', disconnect],
+      ['a Change to another project', () => ws.connect('T1', ALICE, { apiKey: KEY_C, project: 'proj_c' })],
+    ])(
+      'after %s, a reply in the thread is told privately that the project is not connected, with its text',
+      async (_, change) => {
+        const job = await started();
+        await change();
+        await eventually(() => h.threadPosts(job.rootTs)[0], 5_000, 'the note in the thread');
+        const reply = h.slack.people.says(ALICE, CHANNEL_ID, 'Mention the <b> headers too', { threadTs: job.rootTs });
+        await h.deliver(reply.events);
+        const ephemerals = () => h.slack.callsTo('chat.postEphemeral');
+        const answer = await eventually(() => ephemerals()[0], 5_000, 'the answer to the reply');
+        expect(answer.args).toMatchObject({ channel: CHANNEL_ID, user: ALICE, thread_ts: job.rootTs });
+        expect(String(answer.args.text)).toContain(
+          'Project `proj_a` is not connected to Mintlify in this workspace any more, so nothing was sent',
+        );
+        expect(String(answer.args.text)).toContain('>Mention the &lt;b&gt; headers too');
+        await h.deliver(reply.events, { retry: 1 });
+        await settle(500);
+        expect(ephemerals()).toHaveLength(1);
+        expect(h.followUps()).toHaveLength(0);
+        expect(h.slack.callsTo('reactions.add')).toHaveLength(0);
+      },
+    );
+
     it('after Disconnect and connecting the project again, a reply in the thread picks the job up', async () => {
       const job = await started();
       await disconnect();

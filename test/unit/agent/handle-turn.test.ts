@@ -45,6 +45,20 @@ describe('routeOf', () => {
       'nice',
       'ignore',
     ],
+    [
+      'words in the thread of a project no longer connected are told so',
+      { kind: 'disconnected', project: PROJECT, thread: 'own' },
+      REPLY,
+      'Also the table',
+      'not_connected',
+    ],
+    [
+      'a reply in a joined thread of a project no longer connected is chatter',
+      { kind: 'disconnected', project: PROJECT, thread: 'joined' },
+      REPLY,
+      'thanks!',
+      'ignore',
+    ],
     ['without the store, an addressed message is told so', { kind: 'unknown' }, MENTION, 'Fix it', 'store_unavailable'],
     ['without the store, an unaddressed message stays unanswered', { kind: 'unknown' }, REPLY, 'lunch?', 'ignore'],
   ])('%s', (_behaviour, place, how, text, route) => {
