@@ -1,6 +1,7 @@
 import type { types } from '@slack/bolt';
 import { type FeedbackCount, formatElapsed, HOURLY_LIMIT, jobStatus, OPEN_PR_ACTION } from '../agent/index.js';
 import type { FollowUps } from '../config/config.js';
+import { SECTION_MAX_CHARS, section } from '../slack/message.js';
 import { inlineCode, plainText, readerTime, safeLink, safeUrl } from '../slack/mrkdwn.js';
 import type { BudgetUse } from '../store/budget.js';
 import type { JobRecord } from '../store/jobs.js';
@@ -58,7 +59,6 @@ export function homeView(
     ...top,
     { type: 'header', text: { type: 'plain_text', text: 'Your Mintlify agent jobs' } },
   ];
-  const section = (text: string): types.SectionBlock => ({ type: 'section', text: { type: 'mrkdwn', text } });
   if (unread > 0)
     blocks.push(
       section(
@@ -68,31 +68,47 @@ export function homeView(
   else if (jobs.length === 0) blocks.push(section('You have not started a job yet.'));
   for (const job of jobs) blocks.push(jobBlock(job, now));
   if (quotas.length === 0) return { type: 'home', blocks };
+  // The two lists of projects share the blocks left by the others (the 5 around them included).
+  const sections = Math.max(1, Math.floor((VIEW_MAX_BLOCKS - blocks.length - 5) / 2));
   blocks.push(
     { type: 'divider' },
     { type: 'header', text: { type: 'plain_text', text: 'This hour' } },
-    ...inSections(quotas.map((q) => quotaLine(q, now))),
+    ...inSections(
+      quotas.map((q) => quotaLine(q, now)),
+      sections,
+    ),
     { type: 'header', text: { type: 'plain_text', text: 'Feedback this week' } },
-    ...inSections(quotas.map(feedbackLine)),
+    ...inSections(quotas.map(feedbackLine), sections),
     { type: 'divider' },
     section(howTo(followUps)),
   );
   return { type: 'home', blocks };
 }
 
-/** Slack's limit on one section's text. */
-const SECTION_MAX_CHARS = 3_000;
+/** Slack's limit on a view's blocks. */
+const VIEW_MAX_BLOCKS = 100;
+/** Room kept in a section for the line saying how many projects are left out. */
+const MORE_CHARS = 100;
 
-/** Lines packed into as few sections as fit, so a long project list stays far below a view's 100 blocks. */
-function inSections(lines: readonly string[]): types.SectionBlock[] {
+/**
+ * Lines packed into as few sections as fit, at most `max` of them; the lines past those are counted on a last line,
+ * with where they all are.
+ */
+function inSections(lines: readonly string[], max: number): types.SectionBlock[] {
   const texts: string[] = [];
+  let shown = 0;
   for (const line of lines) {
     const last = texts.at(-1);
-    if (last !== undefined && last.length + 1 + line.length <= SECTION_MAX_CHARS)
+    if (last !== undefined && last.length + 1 + line.length <= SECTION_MAX_CHARS - MORE_CHARS)
       texts[texts.length - 1] = `${last}\n${line}`;
-    else texts.push(line);
+    else if (texts.length < max) texts.push(line);
+    else break;
+    shown++;
   }
-  return texts.map((text) => ({ type: 'section', text: { type: 'mrkdwn', text } }));
+  const more = lines.length - shown;
+  if (more > 0)
+    texts[texts.length - 1] += `\nand ${more} more projects (${inlineCode('/agent projects')} lists them all)`;
+  return texts.map(section);
 }
 
 function jobBlock({ record, threadLink }: HomeJob, now: number): types.SectionBlock {

@@ -95,3 +95,24 @@ describe.each(storeKinds)('App Home ($label)', (store) => {
     expect(published(BOB)).toHaveLength(0);
   });
 });
+
+// 2,000 channels, each with its own project: Home packed the projects' lines into sections but not into a bounded
+// number of them, so past some 1,500 projects Slack refused the view (over 100 blocks) and the person's Home stayed
+// blank or stale.
+describe('App Home with many projects', () => {
+  const COUNT = 2_000;
+  const routes = Array.from({ length: COUNT }, (_, i) => `C${String(i).padStart(5, '0')}DOCS:proj_documentation_${i}`);
+  const h = useHarness({ env: { MINTLIFY_CHANNEL_PROJECTS: routes.join(',') }, boot: true });
+
+  it('publishes, its project lines cut to what fits, with how many more and where to see them all', async () => {
+    await h.deliver(homeOpened(USER_ID, 'home'));
+    const stored = () => h.slack.views.filter((v) => v.via === 'views.publish' && v.user_id === USER_ID);
+    const home = await eventually(() => stored().length && JSON.stringify(stored().at(-1)?.view), 10_000, 'the Home');
+    expect(home).toContain('This hour');
+    expect(home).toContain(`\`${TEST_PROJECT_ID}\` · new jobs: 0 of 100 used`);
+    expect(home).toContain('Feedback this week');
+    expect(home).toMatch(/and \d+ more projects \(`\/agent projects` lists them all\)/);
+    expect(home).toContain('How to start a job');
+    expect(h.app.logs()).not.toContain('views_publish_failed');
+  });
+});

@@ -68,6 +68,26 @@ describe('homeView with many projects', () => {
   });
 });
 
+describe('homeView with thousands of projects', () => {
+  it('stays within 100 blocks: each list cut to what fits, then how many more and where they all are', () => {
+    const COUNT = 3_000;
+    const many = Array.from({ length: COUNT }, (_, i) => ({ ...quotas[0], project: `proj_${i}` })) as typeof quotas;
+    const jobs = Array.from({ length: 10 }, (_, i) => ({ record: record({ jobId: `j${i}` }) }));
+    const top = Array.from({ length: 6 }, () => ({ type: 'divider' as const }));
+    const { blocks } = homeView(jobs, many, { now: NOW, followUps: 'reply', top });
+    expect(blocks.length).toBeLessThanOrEqual(100);
+    const texts = blocks.map((b) => (b as { text?: { text?: string } }).text?.text ?? '');
+    for (const text of texts) expect(text.length).toBeLessThanOrEqual(3_000);
+    for (const line of [' · new jobs: ', ' · feedback unavailable']) {
+      const shown = texts
+        .join('\n')
+        .split('\n')
+        .filter((l) => l.includes(line)).length;
+      expect(texts.join('\n')).toContain(`and ${COUNT - shown} more projects (\`/agent projects\` lists them all)`);
+    }
+  });
+});
+
 describe('homeView at its edges', () => {
   const text = (view: ReturnType<typeof homeView>) => JSON.stringify(view.blocks);
 
