@@ -46,6 +46,7 @@ export function inOneShape(r: JobRecord): JobRecord {
     ref: r.ref,
     model: r.model,
     prLink: r.prLink,
+    unsure: r.unsure,
     stoppedBy: r.stoppedBy,
     round: r.round,
     roundStartedAtMs: r.roundStartedAtMs,
@@ -103,9 +104,10 @@ export class MemoryJobStore implements JobStore {
     return [...set];
   }
 
-  async startRound(binding: JobBinding, atMs: number): Promise<JobRecord> {
+  async startRound(binding: JobBinding, atMs: number, unsure = false): Promise<JobRecord> {
     const record = this.#read(binding) ?? initialRecord(binding, { status: 'active' }, atMs);
-    const next = { ...record, round: record.round + 1, roundStartedAtMs: atMs, status: 'active' };
+    const told = (unsure && record.ended) || undefined;
+    const next = { ...record, round: record.round + 1, roundStartedAtMs: atMs, status: 'active', unsure: told };
     return this.#bind({ ...next, ended: null, attempt: null, rev: record.rev + 1 });
   }
 

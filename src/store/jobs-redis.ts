@@ -42,12 +42,16 @@ return redis.call('HGETALL', KEYS[1])`;
 /** The same, only when the job has no record (nil otherwise). */
 const REBIND = `if redis.call('EXISTS', KEYS[1]) == 1 then return false end\n${CREATE}`;
 
-/** KEYS: job, thread, active · ARGV: ttlMs, jobId, atMs, then the binding's field/value pairs (a vanished record). */
+/**
+ * KEYS: job, thread, active · ARGV: ttlMs, jobId, atMs, unsure ('1' or ''), then the binding's field/value pairs (a
+ * vanished record). An unsure round keeps the end the thread was told.
+ */
 const START_ROUND = `
-if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 4)) end
+if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 5)) end
+local told = ARGV[4] == '1' and redis.call('HGET', KEYS[1], 'ended') or ''
 redis.call('HINCRBY', KEYS[1], 'round', 1)
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
-redis.call('HSET', KEYS[1], 'roundStartedAtMs', ARGV[3], 'status', 'active', 'ended', '', 'attempt', '')
+redis.call('HSET', KEYS[1], 'roundStartedAtMs', ARGV[3], 'status', 'active', 'ended', '', 'attempt', '', 'unsure', told)
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[2])
@@ -165,11 +169,11 @@ export class RedisJobStore implements JobStore {
     return this.client.sMembers(this.#at(keys.active(project)));
   }
 
-  async startRound(binding: JobBinding, atMs: number): Promise<JobRecord> {
+  async startRound(binding: JobBinding, atMs: number, unsure = false): Promise<JobRecord> {
     const seed = toFields(initialRecord(binding, { status: 'active' }, atMs));
     const result = await this.client.eval(START_ROUND, {
       keys: this.#bindingKeys(binding, binding.channel, binding.threadTs),
-      arguments: [TTL, binding.jobId, String(atMs), ...pairs(seed)],
+      arguments: [TTL, binding.jobId, String(atMs), unsure ? '1' : '', ...pairs(seed)],
     });
     return fromFields(binding, hash(result)) as Fields;
   }

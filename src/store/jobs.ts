@@ -81,6 +81,11 @@ export const JobRecordSchema = JobBindingSchema.extend({
   /** Bumped by each accepted follow-up; an outcome is posted once per round. */
   round: z.coerce.number().int().min(0),
   roundStartedAtMs: z.coerce.number(),
+  /**
+   * Set when a follow-up whose fate is unknown (its answer was lost) started this round: the end the thread had been
+   * told before it. A job still showing that end past the take-up window never got the follow-up.
+   */
+  unsure: z.preprocess((v) => v || undefined, z.enum(ENDED_KINDS).optional()),
   /** Who stopped the job (`halted`: Slack's Stop, `/agent stop`), for its root message. */
   stoppedBy: z.preprocess((v) => v || undefined, z.string().optional()),
   /** Set when the current round's outcome was posted (or could not be, for good). */
@@ -143,9 +148,10 @@ export interface JobStore {
   active(project: string): Promise<string[]>;
   /**
    * A follow-up was accepted: the next round starts (round + 1, tracked again). Concurrent calls each get
-   * their own round. A record that vanished is bound again from `binding`.
+   * their own round. A record that vanished is bound again from `binding`. `unsure`: the follow-up's fate is unknown,
+   * so the round keeps the end the thread was told (`unsure` in the record).
    */
-  startRound(binding: JobBinding, atMs: number): Promise<JobRecord>;
+  startRound(binding: JobBinding, atMs: number, unsure?: boolean): Promise<JobRecord>;
   /**
    * Round `round`'s outcome is in the thread: the round ends, unless it already did or a newer one started.
    * Its PR link is recorded either way, since the thread shows it.

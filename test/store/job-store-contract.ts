@@ -89,6 +89,21 @@ export function jobStoreContract(current: () => Store): void {
       expect(await jobs().active('proj_a')).toEqual(['job-1']);
     });
 
+    it('starts an unsure round (a follow-up of unknown fate) keeping the end the thread was told', async () => {
+      const PR = 'https://github.com/acme/docs/pull/1';
+      // A record as the previous release wrote it has no `unsure`: its rounds read as sure.
+      expect(await jobs().create(binding(), { status: 'active' }, 1)).not.toHaveProperty('unsure', expect.anything());
+      await jobs().endRound(ref(), 0, 'pull_request', PR);
+      const unsure = await jobs().startRound(binding(), 5, true);
+      expect(unsure).toMatchObject({ round: 1, ended: null, unsure: 'pull_request', prLink: PR });
+      expect(await jobs().get(ref())).toMatchObject({ round: 1, unsure: 'pull_request' });
+      // A round that had not ended has told the thread nothing: the next one is sure either way.
+      expect((await jobs().startRound(binding(), 6, true)).unsure).toBeUndefined();
+      await jobs().endRound(ref(), 2, 'no_changes');
+      expect((await jobs().startRound(binding(), 7)).unsure).toBeUndefined();
+      expect((await jobs().get(ref()))?.unsure).toBeUndefined();
+    });
+
     it('gives concurrent follow-ups a round each, never the same one twice', async () => {
       await jobs().create(binding(), { status: 'active' }, 1);
       const rounds = await Promise.all(Array.from({ length: 10 }, (_, i) => jobs().startRound(binding(), i)));

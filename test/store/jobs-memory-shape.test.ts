@@ -47,6 +47,7 @@ describe('the memory job store’s records', () => {
       prLink: 'https://github.com/acme/docs/pull/1',
       round: 2,
       ended: 'pull_request' as const,
+      unsure: 'no_changes' as const,
       stoppedBy: 'U2',
       attempt: 2,
       rev: 4,
