@@ -33,7 +33,7 @@ export function followUpRefusalAnswer(refusal: FollowUpRefusal, prompt: string, 
     case 'store_unavailable':
       return errors.storeUnavailable(prompt);
     case 'service':
-      return serviceAnswer(refusal.failed, prompt, now, 'follow_up');
+      return serviceAnswer(refusal.failed, prompt, now, 'follow_up', refusal.tracked === true);
   }
 }
 
@@ -44,6 +44,7 @@ function serviceAnswer(
   prompt: string,
   now: number,
   op: 'create' | 'follow_up',
+  tracked = false,
 ): Message {
   switch (failure.code) {
     case 'rate_limited': {
@@ -62,6 +63,6 @@ function serviceAnswer(
       return op === 'create' ? errors.projectUnknown(project, prompt) : errors.jobGone(prompt);
     case 'unavailable':
       if (!failure.ambiguous) return errors.unavailable(prompt);
-      return op === 'create' ? errors.maybeStarted(prompt, failure) : errors.maybeDelivered(prompt, failure);
+      return op === 'create' ? errors.maybeStarted(prompt, failure) : errors.maybeDelivered(prompt, failure, tracked);
   }
 }

@@ -23,7 +23,8 @@ export interface FollowUpInput extends JobRef {
 export type FollowUpRefusal =
   | { code: 'quota'; project: string; resetInMs: number }
   | { code: 'store_unavailable' }
-  | { code: 'service'; failed: FailedResult };
+  /** `tracked`: the agent may have the instruction (`mayHaveRun`) and its round is tracked, so a result may come. */
+  | { code: 'service'; failed: FailedResult; tracked?: boolean };
 
 /** `tracked: false`: the agent has the instruction, but its round could not be recorded, so no result will come. */
 export type FollowUpResult = { ok: true; tracked: boolean } | { ok: false; refusal: FollowUpRefusal };
@@ -47,10 +48,12 @@ export type FollowUpDeps = Pick<
 /**
  * Hands an instruction to a job as a follow-up: takes an hourly slot, sends it, then starts the job's next round
  * and tracks it. Once the service has the instruction its round must be tracked, so that write is retried through
- * a store outage. Never answers the person itself: the result says what happened.
+ * a store outage. When it may have it (the answer was lost), the round is tracked as unsure: its root is left as it
+ * is until the job shows it took the instruction up (`afterPoll`). Never answers the person itself: the result says
+ * what happened.
  */
 export async function followUp(deps: FollowUpDeps, input: FollowUpInput): Promise<FollowUpResult> {
-  const { mintlify, store, quota } = deps;
+  const { mintlify, quota } = deps;
   const { project, jobId, text } = input;
   const log = deps.log.child({ project, job_id: jobId });
 
@@ -65,8 +68,12 @@ export async function followUp(deps: FollowUpDeps, input: FollowUpInput): Promis
   const sent = await mintlify.sendFollowUp(project, jobId, text);
   if (!sent.ok) {
     logFailure(log, 'mintlify.follow_up', sent);
-    // The slot bought nothing unless the service counted it (a 429) or may have taken the instruction.
-    if (sent.failure.code !== 'rate_limited' && !mayHaveRun(sent.failure)) {
+    if (mayHaveRun(sent.failure)) {
+      const { tracked } = await nextRound(deps, input, log, true);
+      return { ok: false, refusal: { code: 'service', failed: sent, tracked } };
+    }
+    // The slot bought nothing unless the service counted it (a 429).
+    if (sent.failure.code !== 'rate_limited') {
       // the store guard counts the failure; an unrefunded use only narrows the hour.
       await quota.refund(project, 'follow_up').catch(() => {});
     }
@@ -74,6 +81,22 @@ export async function followUp(deps: FollowUpDeps, input: FollowUpInput): Promis
   }
   log.info('mintlify.follow_up', { outcome: 'ok', channel: input.channel });
 
+  const { recorded, tracked } = await nextRound(deps, input, log, false);
+  if (!recorded) return { ok: true, tracked: false };
+  await refreshNow(deps, { project, jobId });
+  // The agent works on the new instruction now: the thread's agent session says so.
+  await renameSession(deps, { channel: input.channel, threadTs: input.threadTs }, input.title);
+  return { ok: true, tracked };
+}
+
+/** Starts the job's next round and tracks it: whether the round was recorded, and tracked. */
+async function nextRound(
+  deps: FollowUpDeps,
+  input: FollowUpInput,
+  log: FollowUpDeps['log'],
+  unsure: boolean,
+): Promise<{ recorded: boolean; tracked: boolean }> {
+  const { project, jobId, text } = input;
   const binding = input.binding ?? {
     project,
     jobId,
@@ -87,18 +110,16 @@ export async function followUp(deps: FollowUpDeps, input: FollowUpInput): Promis
   };
   let round: number;
   try {
-    round = (await persist(log, 'agent.start_round', () => store.jobs.startRound(binding, deps.now()))).round;
+    const started = () => deps.store.jobs.startRound(binding, deps.now(), unsure);
+    round = (await persist(log, 'agent.start_round', started)).round;
   } catch (error) {
     log.error('store.unavailable', { op: 'agent.start_round', error });
-    return { ok: true, tracked: false };
+    return { recorded: false, tracked: false };
   }
   let tracked = true;
   await deps.tracker.track({ project, jobId, round }).catch((error: unknown) => {
     log.error('queue.unavailable', { op: 'agent.track', error });
     tracked = false;
   });
-  await refreshNow(deps, { project, jobId });
-  // The agent works on the new instruction now: the thread's agent session says so.
-  await renameSession(deps, { channel: input.channel, threadTs: input.threadTs }, input.title);
-  return { ok: true, tracked };
+  return { recorded: true, tracked };
 }

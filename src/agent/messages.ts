@@ -147,9 +147,9 @@ export const errors = {
         : `:warning: ${lostAnswer(failure)}, so I cannot tell whether the job started. Check the Mintlify dashboard before you run it again.`,
       prompt,
     ),
-  maybeDelivered: (prompt: string, failure: LostAnswerOf): Message =>
+  maybeDelivered: (prompt: string, failure: LostAnswerOf, tracked: boolean): Message =>
     withPrompt(
-      `:warning: ${lostAnswer(failure)}, so I cannot tell whether the agent received this instruction, and its result will not be posted here. Check the job in the Mintlify dashboard before you send it again.`,
+      `:warning: ${lostAnswer(failure)}, so I cannot tell whether the agent received this instruction${tracked ? '. If it did, its result will be posted in this thread.' : ', and its result will not be posted here.'} Check the job in the Mintlify dashboard before you send it again.`,
       prompt,
     ),
   misconfigured: (project: string, prompt: string): Message =>

@@ -2,7 +2,7 @@ import type { ServiceResult } from '../../mintlify/failure.js';
 import type { AgentJob } from '../../mintlify/schemas.js';
 import type { JobObservation, JobRecord } from '../../store/jobs.js';
 import { nextPollInterval, nextRetryDelay, SLOW_RETRY_MS } from './backoff.js';
-import { type Outcome, outcomeOf } from './outcome.js';
+import { type Outcome, type OutcomeKind, outcomeOf } from './outcome.js';
 import type { Delivery } from './poster.js';
 
 // What tracking does next, decided without I/O: the scheduler runs the decision (a store transition, the next poll,
@@ -36,6 +36,11 @@ export type PollDecision =
   | { kind: 'running'; observation: JobObservation }
   /** A follow-up's round still shows the previous end: the agent has not taken it up yet, poll again. */
   | { kind: 'not_taken_up' }
+  /**
+   * A follow-up of unknown fate whose job still shows the end the thread was told, past the take-up window: it never
+   * reached the agent. The round ends as that end, and nothing is posted.
+   */
+  | { kind: 'not_landed'; ended: OutcomeKind }
   /** No answer to act on: poll again after `waitMs`. */
   | { kind: 'retry'; waitMs: number };
 
@@ -43,7 +48,8 @@ export type PollDecision =
  * After a poll: the job's status decides; a job that is gone (404, or refused outright) ends the round. A job still
  * running past the maximum age expires whatever the poll returned: a service that never answers properly must not
  * keep a job tracked forever. A follow-up's round takes an end as its own once the job was seen running again, or
- * when it brings a new pull request, or once `TAKE_UP_POLLS` intervals have passed.
+ * when it brings a new pull request, or once `TAKE_UP_POLLS` intervals have passed; one of unknown fate (`unsure`)
+ * that still shows the end the thread was told by then never landed.
  */
 export function afterPoll(
   answer: ServiceResult<AgentJob>,
@@ -70,12 +76,10 @@ export function afterPoll(
   const job = answer.value;
   // The status first: a job that ended while nobody was polling still gets its result, however long ago.
   const outcome = outcomeOf(job, record);
-  const previousEnd =
-    record.round > 0 &&
-    !seenRunning &&
-    (job.prLink ?? null) === record.prLink &&
-    timing.now - record.roundStartedAtMs < TAKE_UP_POLLS * timing.minMs;
-  if (outcome && previousEnd) return { kind: 'not_taken_up' };
+  const previousEnd = record.round > 0 && !seenRunning && (job.prLink ?? null) === record.prLink;
+  const takingUp = timing.now - record.roundStartedAtMs < TAKE_UP_POLLS * timing.minMs;
+  if (outcome && previousEnd && takingUp) return { kind: 'not_taken_up' };
+  if (outcome && previousEnd && outcome.kind === record.unsure) return { kind: 'not_landed', ended: outcome.kind };
   if (outcome) return { kind: 'conclude', outcome };
   if (expired) return { kind: 'conclude', outcome: { kind: 'expired' } };
   return { kind: 'running', observation: observationOf(job) };

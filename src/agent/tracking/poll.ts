@@ -9,6 +9,7 @@ import { DATA_LOST_MESSAGE } from '../../store/loss.js';
 import { nextPollInterval } from './backoff.js';
 import { afterPoll } from './decide.js';
 import type { PollData } from './lane-data.js';
+import type { OutcomeKind } from './outcome.js';
 import { trackingIds } from './track.js';
 
 export type PollDeps = Pick<Deps, 'config' | 'log' | 'store' | 'mintlify' | 'metrics' | 'now' | 'lanes'>;
@@ -41,6 +42,9 @@ export async function pollRound(deps: PollDeps, data: PollData): Promise<Again |
       log.info('poller.follow_up_pending', { round: data.round, status: answer.ok ? answer.value.status : undefined });
       return new Again(data, data.intervalMs);
     }
+    case 'not_landed':
+      metrics.pollResult('ended');
+      return endNotLanded(deps, data, decision.ended, log);
     case 'retry': {
       metrics.pollResult('failed');
       log.warn('poller.get_failed', {
@@ -59,7 +63,9 @@ export async function pollRound(deps: PollDeps, data: PollData): Promise<Again |
     case 'running': {
       metrics.pollResult('running');
       const { observation } = decision;
-      const changed = await deps.store.jobs.observe(ref, observation);
+      // An unsure round's root was left showing the previous end: the job seen running again is news for it.
+      const takenUp = record.unsure !== undefined && data.lastStatus === null;
+      const changed = (await deps.store.jobs.observe(ref, observation)) || takenUp;
       // Logged when it first shows (a change), not at every poll: the root shows it as it came.
       if (changed && !isKnownStatus(observation.status)) {
         log.warn('poller.unknown_status', { status: observation.status, hint: 'read as not ended' });
@@ -83,6 +89,16 @@ export async function pollRound(deps: PollDeps, data: PollData): Promise<Again |
       return new Again({ ...data, intervalMs, lastStatus: observation.status, refreshedAt }, intervalMs);
     }
   }
+}
+
+/**
+ * A follow-up of unknown fate never reached the agent: its round ends quietly. Nothing to post or rewrite: the thread
+ * has this end, and the root still shows it (an unsure round's root is refreshed only once the job is seen running).
+ */
+async function endNotLanded(deps: PollDeps, data: PollData, ended: OutcomeKind, log: Deps['log']): Promise<undefined> {
+  await deps.store.jobs.endRound({ project: data.project, jobId: data.jobId }, data.round, ended);
+  log.info('poller.follow_up_not_landed', { round: data.round, ended });
+  return undefined;
 }
 
 async function elapsedRefreshAllowed(deps: PollDeps, data: PollData): Promise<boolean> {

@@ -154,14 +154,28 @@ describe('a 404 on a create', () => {
 });
 
 describe('a follow-up whose fate is unknown (a timeout, a dropped connection, a 5xx)', () => {
+  const unknownFate = SERVICE_FAILURES.filter(([, failure]) => failure.code === 'unavailable' && failure.ambiguous);
   // Failed before: "Wait for the result in this thread", a result that is never posted (the follow-up is not tracked).
-  it.each(SERVICE_FAILURES.filter(([, failure]) => failure.code === 'unavailable' && failure.ambiguous))(
-    'by %s: never promises a result in the thread, and points to the dashboard',
+  it.each(unknownFate)(
+    'by %s, its round untracked: never promises a result in the thread, and points to the dashboard',
     (_what, failure) => {
       const answer = followUpRefusalAnswer(service(failure), PROMPT, NOW).text;
       expect(answer).not.toContain('Wait for the result');
       expectToContainAll(answer, [
         'its result will not be posted here. Check the job in the Mintlify dashboard before you send it again.',
+        ECHO,
+      ]);
+    },
+  );
+
+  // Failed before: "its result will not be posted here", while a round tracked as unsure posts it if the agent took it.
+  it.each(unknownFate)(
+    'by %s, its round tracked: a result only if the agent received it, and the dashboard',
+    (_what, failure) => {
+      const answer = followUpRefusalAnswer({ ...service(failure), tracked: true }, PROMPT, NOW).text;
+      expect(answer).not.toContain('will not be posted');
+      expectToContainAll(answer, [
+        'so I cannot tell whether the agent received this instruction. If it did, its result will be posted in this thread. Check the job in the Mintlify dashboard before you send it again.',
         ECHO,
       ]);
     },

@@ -66,12 +66,6 @@ describe('followUp', () => {
       'rate_limited',
       1,
     ],
-    [
-      'the service answers 5xx (it may have the instruction)',
-      (sim: Simulator) => sim.injectFault({ ...ON_FOLLOW_UP, kind: 'status', status: 502 }),
-      'unavailable',
-      1,
-    ],
   ] as const)('when %s, says so and starts no round', async (_case, setUp, code, slotsKept) => {
     const { deps, tracked } = unit();
     const { record, input } = await running();
@@ -81,6 +75,22 @@ describe('followUp', () => {
     expect(await deps.store.jobs.get(record)).toMatchObject({ round: 0 });
     expect(tracked).toHaveLength(1);
     expect(await used()).toBe(slotsKept);
+  });
+
+  it('when the service answers 5xx (it may have the instruction), says so and tracks an unsure round, the root left as it is', async () => {
+    const { deps, slack, tracked } = unit();
+    const { record, input } = await running();
+    await deps.store.jobs.endRound(record, 0, 'pull_request', 'https://github.com/acme/docs/pull/1');
+    const updates = slack.callsTo('chat.update').length;
+    unit().sim.injectFault({ ...ON_FOLLOW_UP, kind: 'status', status: 502 });
+    expect(await followUp(deps, input)).toMatchObject({
+      ok: false,
+      refusal: { code: 'service', failed: { failure: { code: 'unavailable' } }, tracked: true },
+    });
+    expect(await deps.store.jobs.get(record)).toMatchObject({ round: 1, ended: null, unsure: 'pull_request' });
+    expect(tracked).toHaveLength(2);
+    expect(slack.callsTo('chat.update')).toHaveLength(updates);
+    expect(await used()).toBe(1);
   });
 
   // Slow (about 8 s): the round is retried through the outage (store/retry.ts), whose waits cannot be shortened.

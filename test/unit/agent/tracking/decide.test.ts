@@ -168,6 +168,51 @@ describe('afterPoll', () => {
       expect(afterPoll(before, late, timing, { seenRunning: false })).toMatchObject({ kind: 'conclude' });
     });
 
+    describe('when its fate is unknown (its answer was lost): it may never have reached the agent', () => {
+      const unsure = { ...followedUp, unsure: 'pull_request' as const };
+      const late = { ...unsure, roundStartedAtMs: NOW - TAKE_UP_POLLS * timing.minMs };
+
+      it('the end the thread was told, within the take-up window: poll again', () => {
+        expect(afterPoll(before, unsure, timing, { seenRunning: false })).toEqual({ kind: 'not_taken_up' });
+      });
+
+      it.each<[string, Partial<JobRecord>, ServiceResult<AgentJob>]>([
+        ['the same pull request', {}, before],
+        ['no changes again', { unsure: 'no_changes', prLink: null }, job({ status: 'completed', prLink: null })],
+        ['a failure again', { unsure: 'failed', prLink: null }, job({ status: 'failed' })],
+      ])(
+        '%s past the take-up window: it never landed, the round ends as it was, nothing posted',
+        (_c, patch, answer) => {
+          const ended = patch.unsure ?? 'pull_request';
+          expect(afterPoll(answer, { ...late, ...patch }, timing, { seenRunning: false })).toEqual({
+            kind: 'not_landed',
+            ended,
+          });
+        },
+      );
+
+      it('seen running, or a new pull request, or another end: the follow-up’s result, posted', () => {
+        expect(afterPoll(before, late, timing, { seenRunning: true })).toMatchObject({
+          kind: 'conclude',
+          outcome: { kind: 'pull_request', updated: true },
+        });
+        const newPr = job({ status: 'completed', prLink: 'https://x/pr/2' });
+        expect(afterPoll(newPr, unsure, timing, { seenRunning: false })).toMatchObject({ kind: 'conclude' });
+        const failedNow = job({ status: 'failed' });
+        const afterNoChanges = { ...late, unsure: 'no_changes' as const, prLink: null };
+        expect(afterPoll(failedNow, afterNoChanges, timing, { seenRunning: false })).toMatchObject({
+          kind: 'conclude',
+          outcome: { kind: 'failed' },
+        });
+      });
+
+      it('after an end the thread never heard (a Stop, tracking that gave up): the end is posted as usual', () => {
+        expect(afterPoll(before, { ...late, unsure: 'halted' }, timing, { seenRunning: false })).toMatchObject({
+          kind: 'conclude',
+        });
+      });
+    });
+
     it('a first round ends as it shows', () => {
       expect(afterPoll(before, { ...followedUp, round: 0 }, timing, { seenRunning: false })).toMatchObject({
         kind: 'conclude',

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { threadReply } from '../fixtures/slack.js';
+import { useHarness } from '../support/harness.js';
+import { storeKinds } from '../support/redis.js';
+import { settle } from '../support/steps.js';
+import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
+
+const PR = 'https://github.com/acme/docs/pull/31';
+const UNSURE = 'cannot tell whether the agent received this instruction';
+
+/**
+ * A follow-up whose answer was lost (a timeout, a 5xx) may or may not have reached the agent: its round is tracked
+ * all the same, and posts only when the job shows it took the follow-up up. A take-up window of 6 × 200 ms, so the
+ * simulator storing a timed-out follow-up 100 ms after the app gave up on it falls well within it.
+ */
+describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
+  const h = useHarness({
+    store,
+    simulator: { jobDurationMs: 60_000 },
+    env: { POLL_INTERVAL_MS: '200', POLL_MAX_INTERVAL_MS: '400' },
+    boot: true,
+  });
+
+  const unsureNote = () =>
+    h.slack.callsTo('chat.postEphemeral').find((c) => String(c.args.text).includes(UNSURE))?.args.text;
+
+  async function endedWithPullRequest(): Promise<{ jobId: string; rootTs: string }> {
+    const job = await h.startJob('Document the webhooks');
+    h.sim.endJob(job.jobId, { status: 'completed', prLink: PR });
+    await eventually(() => h.threadPosts(job.rootTs).length === 1, 5_000, 'the first pull request');
+    return job;
+  }
+
+  it('timed out but reached the agent: the job is seen working again and its result is posted once', async () => {
+    const { jobId, rootTs } = await endedWithPullRequest();
+    // The app gives up after its 1 s timeout; the simulator takes the follow-up 100 ms later.
+    h.sim.injectFault({ kind: 'slow', delayMs: 1_100, count: 1, match: { operation: 'follow-up' } });
+    await h.deliver(threadReply(rootTs, { text: 'Also the retry table' }));
+    const note = await eventually(unsureNote, 5_000, 'the private answer');
+    expect(note).toContain('If it did, its result will be posted in this thread');
+    expect(note).toContain('>Also the retry table');
+    await eventually(() => h.lastRootUpdate(rootTs).includes('Working'), 5_000, 'the root working again');
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    await eventually(() => h.threadPosts(rootTs).length === 2, 5_000, 'the follow-up’s result');
+    await settle(600);
+    expect(h.threadPosts(rootTs)).toHaveLength(2);
+    expect(h.threadPosts(rootTs)[1]?.args.text).toContain('updated the pull request');
+  });
+
+  it('answered 502 before it reached the agent: past the take-up window the round ends and the thread hears nothing more', async () => {
+    const { jobId, rootTs } = await endedWithPullRequest();
+    await eventually(() => h.lastRootUpdate(rootTs).includes('Pull request ready'), 5_000, 'the root ended');
+    h.sim.injectFault({ kind: 'status', status: 502, count: 1, match: { operation: 'follow-up' } });
+    await h.deliver(threadReply(rootTs, { text: 'Also the retry table' }));
+    await eventually(unsureNote, 5_000, 'the private answer');
+    const ref = { project: TEST_PROJECT_ID, jobId };
+    const record = await eventually(
+      async () => {
+        const stored = await h.app.app.deps.store.jobs.get(ref);
+        return stored?.round === 1 && stored.ended !== null && stored;
+      },
+      5_000,
+      'the follow-up’s round ended',
+    );
+    expect(record).toMatchObject({ ended: 'pull_request', prLink: PR });
+    await settle(600);
+    expect(h.threadPosts(rootTs)).toHaveLength(1);
+    expect(h.lastRootUpdate(rootTs)).toContain('Pull request ready');
+    expect(h.lastRootUpdate(rootTs)).not.toContain('updated');
+    expect(await h.app.app.deps.store.jobs.active(TEST_PROJECT_ID)).toEqual([]);
+  });
+});
