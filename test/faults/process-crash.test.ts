@@ -159,9 +159,13 @@ describe.skipIf(!redisServerAvailable)('instances killed with SIGKILL', { timeou
 
     await spawnApp(card);
     // The card ends within the take-over, long before Slack would expire it, echoing the instruction to run again.
-    await eventually(() => h.slack.streamShown(CHANNEL_ID, ts) === 'final', TAKEOVER_MS + 8_000, 'the card ended');
-    const root = h.slack.tenant().message(CHANNEL_ID, ts);
-    expect(JSON.stringify(root?.blocks)).toMatch(/restart/i);
+    // The stream is stopped first, then the root rewritten (`markRootUnknown`): both are waited for.
+    const rootSays = () => JSON.stringify(h.slack.tenant().message(CHANNEL_ID, ts)?.blocks);
+    await eventually(
+      () => h.slack.streamShown(CHANNEL_ID, ts) === 'final' && /restart/i.test(rootSays()),
+      TAKEOVER_MS + 8_000,
+      'the card ended with a word',
+    );
     const answer = await h.answer(responseId, 0, 5_000);
     expect(String(answer.args.text)).toMatch(/restart/i);
     expect(String(answer.args.text)).toContain('Document the *retry* headers &lt;and&gt; backoff');
