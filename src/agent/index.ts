@@ -4,7 +4,14 @@
 export { agentTasks } from './agent-tasks.js';
 export { toIncoming } from './doors/incoming.js';
 export { type FeedbackCount, weekFeedback } from './feedback/votes.js';
-export { formatElapsed, jobStatus, OPEN_PR_ACTION, OUTCOME_EVENT_TYPE } from './job-messages.js';
+export {
+  formatElapsed,
+  jobStatus,
+  OPEN_PR_ACTION,
+  OUTCOME_EVENT_TYPE,
+  openPullRequest,
+  pullRequestUrl,
+} from './job-messages.js';
 export { bindingFromMetadata, JOB_EVENT_TYPE } from './job-metadata.js';
 export { errors as agentErrors } from './messages.js';
 export { HOURLY_LIMIT } from './quota.js';

@@ -1,8 +1,16 @@
 import type { types } from '@slack/bolt';
-import { type FeedbackCount, formatElapsed, HOURLY_LIMIT, jobStatus, OPEN_PR_ACTION } from '../agent/index.js';
+import {
+  type FeedbackCount,
+  formatElapsed,
+  HOURLY_LIMIT,
+  jobStatus,
+  OPEN_PR_ACTION,
+  openPullRequest,
+  pullRequestUrl,
+} from '../agent/index.js';
 import type { FollowUps } from '../config/config.js';
 import { SECTION_MAX_CHARS, section } from '../slack/message.js';
-import { inlineCode, plainText, readerTime, safeLink, safeUrl } from '../slack/mrkdwn.js';
+import { inlineCode, MAX_URL_CHARS, plainText, readerTime, safeLink } from '../slack/mrkdwn.js';
 import type { BudgetUse } from '../store/budget.js';
 import type { JobRecord } from '../store/jobs.js';
 
@@ -66,7 +74,7 @@ export function homeView(
       ),
     );
   else if (jobs.length === 0) blocks.push(section('You have not started a job yet.'));
-  for (const job of jobs) blocks.push(jobBlock(job, now));
+  for (const job of jobs) blocks.push(...jobBlocks(job, now));
   if (quotas.length === 0) return { type: 'home', blocks };
   // The two lists of projects share the blocks left by the others (the 5 around them included).
   const sections = Math.max(1, Math.floor((VIEW_MAX_BLOCKS - blocks.length - 5) / 2));
@@ -111,27 +119,26 @@ function inSections(lines: readonly string[], max: number): types.SectionBlock[]
   return texts.map(section);
 }
 
-function jobBlock({ record, threadLink }: HomeJob, now: number): types.SectionBlock {
+function jobBlocks({ record, threadLink }: HomeJob, now: number): types.KnownBlock[] {
   const { emoji, words } = jobStatus(record);
   const project = `project ${inlineCode(record.project)}`;
   const facts = [`${emoji} *${words}*`, project, `${formatElapsed(now - record.createdAtMs)} ago`];
   const text = [facts.join(' · '), `>${plainText(record.prompt, PROMPT_CHARS).replace(/\n/g, '\n>')}`];
   const thread = safeLink(threadLink, 'Open thread');
   if (thread) text.push(thread);
-  const pr = safeUrl(record.prLink);
-  return {
-    type: 'section',
-    text: { type: 'mrkdwn', text: text.join('\n') },
-    // A button, not a link in the text: a URL may take 3,000 characters, all a section's text may hold.
-    ...(pr && {
-      accessory: {
-        type: 'button',
-        action_id: OPEN_PR_ACTION,
-        text: { type: 'plain_text', text: 'Pull request' },
-        url: pr,
-      },
-    }),
+  const job: types.SectionBlock = { type: 'section', text: { type: 'mrkdwn', text: text.join('\n') } };
+  const pr = pullRequestUrl(record.prLink);
+  if (!pr) return [job];
+  // A button, not a link in the text: a URL may take 3,000 characters, all a section's text may hold. Past a
+  // button's 3,000, the rich text link under the job that the thread's outcome has too.
+  if (pr.length > MAX_URL_CHARS) return [job, openPullRequest(pr)];
+  const button = {
+    type: 'button' as const,
+    action_id: OPEN_PR_ACTION,
+    text: { type: 'plain_text' as const, text: 'Pull request' },
+    url: pr,
   };
+  return [{ ...job, accessory: button }];
 }
 
 /** `proj · 👍 3 · 👎 1 · 75% positive`: the project's votes of the last seven days. */

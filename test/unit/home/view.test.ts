@@ -56,6 +56,22 @@ describe('homeView', () => {
   });
 });
 
+describe('homeView with a pull request link past a button’s 3,000 characters', () => {
+  it('still opens it, with a rich text link under the job (Slack refuses such a button url)', () => {
+    const long = `https://github.com/acme/docs/pull/1?from=${'x'.repeat(3_100)}`;
+    const { blocks } = homeView([{ record: record({ ended: 'pull_request', prLink: long }) }], quotas, {
+      now: NOW,
+      followUps: 'reply',
+    });
+    const view = JSON.stringify(blocks);
+    expect(view).not.toContain('"type":"button"');
+    expect(blocks).toContainEqual({
+      type: 'rich_text',
+      elements: [{ type: 'rich_text_section', elements: [{ type: 'link', url: long, text: 'Open pull request' }] }],
+    });
+  });
+});
+
 describe('homeView with many projects', () => {
   it('keeps within Slack’s view limits (100 blocks, 3,000 characters a section) and lists every project', () => {
     const many = Array.from({ length: 300 }, (_, i) => ({ ...quotas[0], project: `proj_${i}` })) as typeof quotas;
