@@ -1,5 +1,6 @@
-// What other features may use of the agent: how a job's state reads, its hourly quota, the week's feedback, and
-// which events are a person's message (the guard ladder). Everything else in agent/ is the agent's own.
+// What other features may use of the agent: how a job's state reads, its hourly quota, the week's feedback, which
+// events are a person's message (the guard ladder) and which Slack delivered before (an event door's guard).
+// Everything else in agent/ is the agent's own.
 
 export { agentTasks } from './agent-tasks.js';
 export { toIncoming } from './doors/incoming.js';
@@ -15,6 +16,7 @@ export {
 export { bindingFromMetadata, JOB_EVENT_TYPE } from './job-metadata.js';
 export { errors as agentErrors } from './messages.js';
 export { HOURLY_LIMIT } from './quota.js';
+export { firstEvent, type SeenDeps } from './redelivery.js';
 export { CommandStartSchema } from './requests.js';
 export { noticeModal } from './shortcut-modal.js';
 export { observationOf } from './tracking/decide.js';

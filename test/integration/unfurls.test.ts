@@ -4,6 +4,7 @@ import { viewSubmission } from '../fixtures/conversation.js';
 import { buttonClick, buttonsIn, CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
+import { settle } from '../support/steps.js';
 import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 
 /** The docs site of the test project: its domain is the manifest's `unfurl_domains` entry. */
@@ -119,6 +120,20 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     const last = await unfurled(0);
     expect(Object.keys(last)).toEqual([`${DOCS}/changelog`]);
     expect(unfurlCalls()).toHaveLength(1);
+  });
+
+  it('unfurls once when Slack delivers the same link_shared again (X-Slack-Retry-Num)', async () => {
+    const said = h.slack.people.says(USER_ID, CHANNEL_ID, `${DOCS}/quickstart`);
+    const linkShared = said.events.filter((e) => e.event.type === 'link_shared');
+    await h.deliver(said.events);
+    await unfurled(0);
+    const asked = serviceCalls();
+    await h.deliver(linkShared, { retry: 1 });
+    await h.deliver(linkShared, { retry: 2 });
+    await settle();
+    expect(unfurlCalls()).toHaveLength(1);
+    expect(h.app.logs().match(/"event":"agent\.duplicate_event"/g)).toHaveLength(2);
+    expect(serviceCalls()).toBe(asked);
   });
 
   it('logs Slack refusing an unfurl, and unfurls the next link as usual', async () => {

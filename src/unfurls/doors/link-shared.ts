@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import { firstEvent, type SeenDeps } from '../../agent/index.js';
 import { accessOf, type Verdict } from '../../slack/access.js';
 import { type UnfurlDeps, unfurlLinks } from '../unfurl.js';
 
@@ -10,9 +11,11 @@ type LinkSharedArgs = SlackEventMiddlewareArgs<'link_shared'> & AllMiddlewareArg
  * `link_shared`: someone pasted links to a domain of the manifest's `unfurl_domains` (in the composer, or posted).
  * Bolt has acknowledged the event already; the docs pages among the links are unfurled with their readers, unless
  * another organisation would see them: the person is of one (and not let in, AGENT_ALLOW_EXTERNAL), or the
- * conversation is shared with one. Those get the plain preview.
+ * conversation is shared with one. Those get the plain preview. Slack's redelivery of an event handled already
+ * (same `event_id`) is dropped: it would unfurl again, spending the workspace's budget and asking the service.
  */
-export async function linkShared(deps: UnfurlDeps, { event, body, context }: LinkSharedArgs): Promise<void> {
+export async function linkShared(deps: UnfurlDeps & SeenDeps, { event, body, context }: LinkSharedArgs): Promise<void> {
+  if (!(await firstEvent(deps, { eventId: body.event_id, retryNum: context.retryNum }))) return;
   const outsiders = body.is_ext_shared_channel === true || refusedAsExternal(accessOf(context));
   await unfurlLinks(deps, {
     plain: outsiders,
