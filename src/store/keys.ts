@@ -69,8 +69,8 @@ export const keys = {
     `visitors:v1:${project}:${from}:${toExclusive}:${limit}:${offset}`,
   /** A docs page's visitors as its link's unfurl shows them (the path URI-encoded: it is the reader's text). */
   unfurlPage: (project: string, path: string) => `unfurl:v1:${project}:${encodeURIComponent(path)}`,
-  /** The workspace's budget of link unfurls (rate-limiter-flexible adds the workspace after it). */
-  unfurlBudget: () => 'unfurl:budget',
+  /** The workspace's budget of link unfurls, a sliding window (the workspace after it; v1 was a fixed window). */
+  unfurlBudget: () => 'unfurl:budget:v2',
   /** The one export of a range running in a channel: its days in a zone (another zone's are other hours). */
   visitorsExport: (project: string, channel: string, from: string, to: string, tz?: string) =>
     `visitors:export:${project}:${channel}:${from}:${to}${tz && tz !== 'UTC' ? `:${tz}` : ''}`,

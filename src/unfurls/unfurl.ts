@@ -1,6 +1,6 @@
 import type { LinkUnfurls } from '@slack/web-api';
 import type { Deps } from '../deps.js';
-import { slackErrorCode } from '../slack/errors.js';
+import { classifySlackError } from '../slack/errors.js';
 import { budgetKey } from '../slack/tiers.js';
 import { keys } from '../store/keys.js';
 import { unfurlAttachment } from './blocks.js';
@@ -8,8 +8,9 @@ import { type DocsPage, docsPageOf } from './match.js';
 import { pageStats } from './page-stats.js';
 
 /**
- * Unfurls a workspace may make per window (Slack's rate window, a minute): `chat.unfurl` is Tier 3 (about 50 a
- * minute per workspace), and the rest of the tier is left to a burst of pastes' retries.
+ * Unfurls a workspace may make in any window (Slack's rate window, a minute, counted sliding as Slack counts):
+ * `chat.unfurl` is Tier 3 (about 50 a minute per workspace), and the rest of the tier is left to a burst of pastes'
+ * retries.
  */
 export const UNFURLS_PER_WINDOW = 40;
 /** Slack unfurls at most this many links of one message. */
@@ -48,13 +49,17 @@ export async function unfurlLinks(deps: UnfurlDeps, shared: SharedLinks): Promis
     name: keys.unfurlBudget(),
     points: UNFURLS_PER_WINDOW,
     durationMs: deps.config.slackRateWindowMs,
+    sliding: true,
   });
-  const use = await budget.take(budgetKey(deps.workspace)).catch((error: unknown) => {
+  const workspace = budgetKey(deps.workspace);
+  const use = await budget.take(workspace).catch((error: unknown) => {
     deps.log.warn('store.unavailable', { op: 'unfurls.budget', error });
     return undefined;
   });
   if (!use?.ok) {
-    deps.log.info('unfurls.skipped', { reason: use ? 'budget' : 'store', links: pages.length });
+    // A refusal with no use left in the window is the budget's; one with uses left is Slack's Retry-After (held).
+    const reason = !use ? 'store' : use.left > 0 ? 'slack_wait' : 'budget';
+    deps.log.info('unfurls.skipped', { reason, links: pages.length });
     return;
   }
   const attachments = await Promise.all(
@@ -73,6 +78,13 @@ export async function unfurlLinks(deps: UnfurlDeps, shared: SharedLinks): Promis
     );
     deps.log.info('unfurls.sent', { links: pages.length, source: shared.source ?? 'conversations_history' });
   } catch (error) {
-    deps.log.warn('slack.unfurl_failed', { slack_error: slackErrorCode(error), links: pages.length });
+    const failure = classifySlackError(error);
+    deps.log.warn('slack.unfurl_failed', { slack_error: failure.code, links: pages.length });
+    // Slack said to wait: every instance leaves the workspace's links to Slack until then, instead of asking again.
+    if (failure.kind === 'rate_limited') {
+      await budget.hold?.(workspace, failure.retryAfterMs).catch((e: unknown) => {
+        deps.log.warn('store.unavailable', { op: 'unfurls.hold', error: e });
+      });
+    }
   }
 }

@@ -147,6 +147,29 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     expect(shares().find((s) => s.messageTs === refused.ts)?.unfurls).toEqual({});
   });
 
+  it('after Slack’s 429, leaves links to Slack until its Retry-After is over, and logs the refusal once', async () => {
+    h.slack.fail('chat.unfurl', { status: 429, retryAfterSec: 30 });
+    await paste(`${DOCS}/quickstart`);
+    await eventually(() => h.app.logs().includes('slack.unfurl_failed'), 5_000, 'the 429 logged');
+    await paste(`${DOCS}/changelog`);
+    await eventually(() => h.app.logs().includes('unfurls.skipped'), 5_000, 'the next link left to Slack');
+    expect(h.app.logs()).toContain('"reason":"slack_wait"');
+    expect(unfurlCalls()).toHaveLength(1);
+    expect(h.app.logs().match(/slack\.unfurl_failed/g)).toHaveLength(1);
+    expect(h.app.logs()).not.toContain(h.slack.workspace.botToken);
+  });
+
+  it('logs a 5xx of chat.unfurl once, without trying it again, and unfurls the next link as usual', async () => {
+    h.slack.fail('chat.unfurl', { status: 503 });
+    await paste(`${DOCS}/quickstart`);
+    await eventually(() => h.app.logs().includes('slack.unfurl_failed'), 5_000, 'the 503 logged');
+    expect(h.app.logs()).toContain('"slack_error":"http_503"');
+    await paste(`${DOCS}/changelog`);
+    await unfurled(1);
+    expect(unfurlCalls()).toHaveLength(2);
+    expect(h.app.logs().match(/slack\.unfurl_failed/g)).toHaveLength(1);
+  });
+
   it('Update this page is Draft a fix for the page: its form, prefilled from the page, starts a job', async () => {
     const url = `${DOCS}/quickstart`;
     await paste(url);
