@@ -99,6 +99,29 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     expect(JSON.stringify(share?.unfurls[url])).toContain('Human visitors');
   });
 
+  it('unfurls the docs links of one message once each, keyed as Slack named them, at most five', async () => {
+    const links = [
+      `${DOCS}/quickstart`,
+      `${DOCS}/quickstart/`,
+      `${DOCS}/quickstart?utm_source=slack&tab=node#step-2`,
+      'http://docs.example.com/changelog',
+      `${DOCS}/api/auth`,
+      `${DOCS}/sdks`,
+    ];
+    const said = await paste(
+      `Start at <${links[0]}|the quickstart>, ${links[0]} again, ${links.slice(1).join(' and ')}, not https://elsewhere.example/x`,
+    );
+    const named = said.events.find((e) => e.event.type === 'link_shared')?.event.links as { url: string }[];
+    expect(named.map((l) => l.url)).toEqual(links);
+    const unfurls = await unfurled(0);
+    expect(Object.keys(unfurls)).toEqual(links.slice(0, 5));
+    expect(JSON.stringify(unfurls[links[2] ?? ''])).toContain('/quickstart');
+    await settle();
+    expect(unfurlCalls()).toHaveLength(1);
+    const share = h.slack.tenant().linkShares.find((s) => s.messageTs === said.ts);
+    expect(Object.keys(share?.unfurls ?? {})).toEqual(links.slice(0, 5));
+  });
+
   it('gives a page the service does not know a plain preview: its path and project, no numbers, no button', async () => {
     const url = `${DOCS}/no-such-page`;
     await paste(url);
@@ -109,6 +132,25 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     expect(text).not.toContain('visitors');
     expect(buttonsIn(attachment?.blocks)).toEqual([]);
   });
+
+  it.each([
+    ['429', { kind: 'rate-limit', retryAfterSec: 1 }],
+    ['500', { kind: 'status', status: 500 }],
+    ['400', { kind: 'status', status: 400, error: 'Invalid date range' }],
+  ] as const)(
+    'the service answering %s: the plain preview, and the numbers once it answers again',
+    async (_, fault) => {
+      h.sim.injectFault({ ...fault, count: Number.POSITIVE_INFINITY, match: { operation: 'visitors' } });
+      const url = `${DOCS}/quickstart`;
+      await paste(url);
+      const plain = JSON.stringify((await unfurled(0))[url]);
+      expect(plain).toContain('/quickstart');
+      expect(plain).not.toContain('visitors');
+      h.sim.clearFaults();
+      await paste(url);
+      expect(JSON.stringify((await unfurled(1))[url])).toContain('Human visitors');
+    },
+  );
 
   it('ignores a link to an unfurl domain that is not a connected project’s docs', async () => {
     // This test's Slack app also unfurls a status page (the stand-in is made again for each test).
