@@ -122,6 +122,18 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     expect(Object.keys(share?.unfurls ?? {})).toEqual(links.slice(0, 5));
   });
 
+  it('unfurls a composer link_shared without unfurl_id and source by its channel and message_ts', async () => {
+    const url = `${DOCS}/quickstart`;
+    const [typed] = h.slack.people.types(USER_ID, CHANNEL_ID, url).events;
+    if (!typed) throw new Error('no composer link_shared');
+    const { unfurl_id: unfurlId, source: _, ...older } = typed.event;
+    await h.deliver({ ...typed, event: older });
+    const call = await eventually(() => unfurlCalls()[0], 5_000, 'chat.unfurl');
+    expect(call.args).toMatchObject({ channel: 'COMPOSER', ts: unfurlId });
+    const share = () => h.slack.tenant().linkShares.find((s) => s.unfurlId === unfurlId);
+    await eventually(() => Object.keys(share()?.unfurls ?? {}).length > 0, 5_000, 'the composer preview');
+  });
+
   it('gives a page the service does not know a plain preview: its path and project, no numbers, no button', async () => {
     const url = `${DOCS}/no-such-page`;
     await paste(url);

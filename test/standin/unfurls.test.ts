@@ -86,6 +86,21 @@ describe('Slack stand-in: link_shared and chat.unfurl', () => {
     expect(slack.tenant().linkShares.find((s) => s.unfurlId === unfurlId)?.unfurls).toEqual({ [url]: attachment });
   });
 
+  it('answers a composer link_shared by its own channel and message_ts too (COMPOSER and the unfurl id)', async () => {
+    const url = `https://${DOMAIN}/sdks/python`;
+    const event = slack.people.types('U456BOB', 'C123DOCS', url).events[0]?.event ?? {};
+    const target = { channel: String(event.channel), ts: String(event.message_ts) };
+    await expect(client.chat.unfurl({ ...target, unfurls: { [url]: attachment } })).resolves.toMatchObject({
+      ok: true,
+    });
+    expect(slack.tenant().linkShares.find((s) => s.unfurlId === event.unfurl_id)?.unfurls).toEqual({
+      [url]: attachment,
+    });
+    await expect(
+      client.chat.unfurl({ channel: 'COMPOSER', ts: 'U456BOB-0', unfurls: { [url]: attachment } }),
+    ).rejects.toMatchObject({ data: { error: 'cannot_find_message' } });
+  });
+
   it.each<[string, Record<string, unknown>, string]>([
     ['no channel', { ts: '1.0' }, 'missing_channel'],
     ['no ts', { channel: 'C123DOCS' }, 'missing_ts'],

@@ -23,6 +23,13 @@ function shareOf(args: Args, tenant: Tenant): LinkShare | Answer {
   const ts = text(args.ts);
   if (!channel) return refuse('missing_channel');
   if (!ts) return refuse('missing_ts');
+  // A composer link_shared's own `channel` and `message_ts` (COMPOSER, its unfurl id) are accepted too (changelog
+  // 2021-08 "Changes to unfurls"), though they name no message.
+  if (channel === 'COMPOSER') {
+    return (
+      tenant.linkShares.find((s) => s.source === 'composer' && s.messageTs === ts) ?? refuse('cannot_find_message')
+    );
+  }
   if (!tenant.message(channel, ts)) return refuse('cannot_find_message');
   return tenant.linkShares.find((s) => s.channel === channel && s.messageTs === ts) ?? refuse('cannot_unfurl_url');
 }
