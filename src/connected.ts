@@ -24,8 +24,12 @@ export const disconnectedProject = (deps: Pick<Deps, 'projects' | 'connection'>,
 
 /**
  * The projects this workspace connected before and no longer does (many workspaces: its connection log names each
- * project connected; channels' other projects are not logged). None for the app's own projects.
+ * project connected, and the projects channels were routed to). None for the app's own projects.
  */
 export const formerProjects = (deps: Pick<Deps, 'projects' | 'connection'>): string[] => [
-  ...new Set(deps.connection?.changes.flatMap((change) => change.project ?? []).filter((p) => !deps.projects.knows(p))),
+  ...new Set(
+    deps.connection?.changes
+      .flatMap((change) => [change.project ?? [], change.routed ?? []].flat())
+      .filter((p) => !deps.projects.knows(p)),
+  ),
 ];

@@ -21,12 +21,23 @@ export type MintlifySettings = z.infer<typeof MintlifySettingsSchema>;
 /** What a workspace may show of its settings: the key only as its fingerprint. */
 export type PublicSettings = Omit<MintlifySettings, 'apiKey'> & { fingerprint: string };
 
+/** The projects `settings` route channels to besides its own, as a change records them (none: absent). */
+export function routedOf(settings: Pick<MintlifySettings, 'projectId' | 'channelProjects'>): { routed?: string[] } {
+  const routed = [...new Set(Object.values(settings.channelProjects))].filter((p) => p !== settings.projectId);
+  return routed.length ? { routed } : {};
+}
+
 /** One change to a workspace's link to Mintlify: who, when, which project. Never the key. */
 export const ConnectionChangeSchema = z.object({
   change: z.enum(['installed', 'reinstalled', 'connected', 'changed', 'disconnected']),
   user: z.string(),
   at: z.number(),
   project: z.string().optional(),
+  /**
+   * The other projects channels were routed to (a `disconnected`: those it ended), so a reply in one of their jobs'
+   * threads is told the project is not connected any more. Absent from changes recorded before it was kept.
+   */
+  routed: z.array(z.string()).optional(),
   /** A `changed` that replaced the key (not only the project or routes). */
   keyChanged: z.boolean().optional(),
 });

@@ -13,7 +13,7 @@ import { checkWithService, type FieldErrors, validate } from '../connect/check.j
 import { fieldErrors, homeNotes, replacedNotice, whoCanConnect } from '../connect/messages.js';
 import { mayManage } from '../connect/permission.js';
 import { connectModal, readForm } from '../connect/view.js';
-import type { ConnectionChange } from '../connection.js';
+import { type ConnectionChange, routedOf } from '../connection.js';
 import { recordChange } from '../connection-log.js';
 import { type SealedRecords, sealedRecords } from '../sealed.js';
 import { fingerprint, type Secrets } from '../secrets.js';
@@ -108,9 +108,10 @@ export const submitConnect =
     }
     await ack();
     const keyChanged = current?.apiKey !== checked.value.apiKey;
+    const made = { user: userId, at: deps.now(), project: checked.value.projectId, ...routedOf(checked.value) };
     const change: ConnectionChange = current
-      ? { change: 'changed', user: userId, at: deps.now(), project: checked.value.projectId, keyChanged }
-      : { change: 'connected', user: userId, at: deps.now(), project: checked.value.projectId };
+      ? { change: 'changed', ...made, keyChanged }
+      : { change: 'connected', ...made };
     deps.log.info('mintlify.connection_changed', {
       change: change.change,
       user: userId,
@@ -139,6 +140,10 @@ export const disconnect =
     }
     deps.log.info('mintlify.connection_changed', { change: 'disconnected', user: userId });
     const connected = deps.connection?.settings;
-    if (connected) await recorded(deps, { change: 'disconnected', user: userId, at: deps.now() }, connected.changedBy);
+    if (connected) {
+      // The projects it ends, routes included (changes recorded before routes were kept name only the default).
+      const ended = { project: connected.projectId, ...routedOf(connected) };
+      await recorded(deps, { change: 'disconnected', user: userId, at: deps.now(), ...ended }, connected.changedBy);
+    }
     await republish(deps, options, userId);
   };
