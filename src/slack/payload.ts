@@ -21,7 +21,11 @@ const PayloadSchema = z.looseObject({
   user: part({ id, team_id: id }),
   channel: part({ id }),
   container: part({ channel_id: id }),
-  view: part({ callback_id: text }),
+  /** A submitted form's `state.values`: its input blocks' values, keyed by block id. */
+  view: part({
+    callback_id: text,
+    state: part({ values: z.record(z.string(), z.unknown()).optional().catch(undefined) }),
+  }),
   actions: z
     .array(z.looseObject({ action_id: text }))
     .optional()

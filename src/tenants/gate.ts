@@ -5,7 +5,13 @@ import { decodeSlackText } from '../slack/decode.js';
 import { type PayloadEvent, payloadOf } from '../slack/payload.js';
 import type { Audience } from '../slack/reply.js';
 import { workspaceOf } from '../workspace-ref.js';
-import { notConnected, settingsUnreadable, whoCanConnect } from './connect/messages.js';
+import {
+  type NotConnected,
+  notConnected,
+  notConnectedField,
+  settingsUnreadable,
+  whoCanConnect,
+} from './connect/messages.js';
 import { CONNECT_IDS } from './connect/view.js';
 
 /** What Slack asked for, as far as a workspace without Mintlify is concerned. */
@@ -17,7 +23,9 @@ type Request =
   /** A command: answered in its ack. */
   | { kind: 'command'; text: string }
   /** A mention, a DM, a click or a shortcut: answered privately where the person is. */
-  | { kind: 'private'; audience: Audience; text: string };
+  | { kind: 'private'; audience: Audience; text: string }
+  /** A form submitted (opened before a Disconnect): answered on its `field`, the form left open with the text. */
+  | { kind: 'form'; field: string };
 
 const PASSING_EVENTS = new Set(['app_home_opened', 'app_uninstalled', 'tokens_revoked', 'team_access_revoked']);
 const CONNECT_ACTIONS = new Set<string>([CONNECT_IDS.open, CONNECT_IDS.disconnect]);
@@ -35,7 +43,11 @@ function requestOf(body: unknown, botUserId: string | undefined): Request {
   }
   if (payload.type === 'event_callback') return eventRequest(payload.event ?? {}, botUserId);
   const actions = payload.actions ?? [];
-  if (payload.type === 'view_submission' && payload.view?.callback_id === CONNECT_IDS.view) return { kind: 'pass' };
+  if (payload.type === 'view_submission') {
+    if (payload.view?.callback_id === CONNECT_IDS.view) return { kind: 'pass' };
+    const [field] = Object.keys(payload.view?.state?.values ?? {});
+    if (field) return { kind: 'form', field };
+  }
   if (payload.type === 'block_actions' && actions.every((a) => CONNECT_ACTIONS.has(a.action_id ?? ''))) {
     return { kind: 'pass' };
   }
@@ -66,7 +78,8 @@ function eventRequest(event: PayloadEvent, botUserId: string | undefined): Reque
 
 /**
  * Before a workspace connects Mintlify, `/agent`, mentions, DMs, `/visitors` (and any leftover button) get one
- * private answer: not connected yet, who can connect it, and the person's text to run again. App Home, the
+ * private answer: not connected yet (or any more), who can connect it, and the person's text to run again; a form
+ * left open across a Disconnect is answered on its field and stays open. App Home, the
  * connect modal, uninstalls and showing or ending a digest (`/visitors digest [off]`, `/insights digest [off]`) go
  * on, and so does a reply in a channel's thread, which the agent answers when the thread is a job's. Registered only
  * when the app serves many workspaces.
@@ -80,12 +93,21 @@ export function notConnectedGate(root: Pick<Deps, 'workspaces'>): Middleware<Any
     const who = whoCanConnect(deps.connection.steward, !!deps.workspace.enterpriseId);
     // Every request but an event carries `ack`; a command's answer goes in it.
     const ack = 'ack' in args ? (args.ack as (response?: Record<string, unknown>) => Promise<void>) : undefined;
+    const { unreadable, changes } = deps.connection;
+    const why: NotConnected = unreadable
+      ? 'unreadable'
+      : changes.some((c) => c.change === 'disconnected')
+        ? 'disconnected'
+        : 'not_yet';
+    if (request.kind === 'form') {
+      deps.log.info('mintlify.not_connected', { kind: request.kind, why });
+      return ack?.({ response_action: 'errors', errors: { [request.field]: notConnectedField(why) } });
+    }
     const text = request.kind === 'ignore' ? '' : request.text;
-    const { unreadable } = deps.connection;
-    const answer = unreadable ? settingsUnreadable(who, text) : notConnected(who, text);
+    const answer = unreadable ? settingsUnreadable(who, text) : notConnected(who, text, why === 'disconnected');
     if (request.kind === 'command') return ack?.({ response_type: 'ephemeral', ...answer });
     await ack?.();
-    deps.log.info('mintlify.not_connected', { kind: request.kind, ...(unreadable && { unreadable }) });
+    deps.log.info('mintlify.not_connected', { kind: request.kind, why });
     if (request.kind === 'private') await deps.replies.privately(request.audience, answer);
   };
 }

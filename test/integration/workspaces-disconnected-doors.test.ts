@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buttonsIn, CHANNEL_ID } from '../fixtures/slack.js';
+import { messageShortcut } from '../fixtures/conversation.js';
+import { buttonClick, buttonsIn, CHANNEL_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storesOnly } from '../support/redis.js';
 import { settle } from '../support/steps.js';
@@ -9,7 +10,8 @@ import { eventually } from '../support/test-app.js';
 // Every door of a workspace after Disconnect, and of one that never connected Mintlify. Seen: after Disconnect, a
 // reply in the thread of a job whose project came from a channel's route (not the workspace's default project) was
 // ignored without a word, while replies in the default project's threads were told it is not connected any more:
-// only the default project was named in the connection's log.
+// only the default project was named in the connection's log. A form open when Mintlify was disconnected (the
+// message shortcut's, Draft a fix's) closed on submit without a word, its instruction lost.
 
 const KEY_A = 'mint_acme_7e6d5c4b3a29AAAA';
 const ALICE = 'U123ALICE';
@@ -56,5 +58,72 @@ describe.each(storesOnly)('many workspaces: the doors after Disconnect ($label)'
     expect(ephemerals()).toHaveLength(1);
     expect(h.followUps()).toHaveLength(0);
     expect(ws.keysUsedFor('proj_r')).toEqual(new Set([fingerprintOf(KEY_A)]));
+  });
+
+  const connected = async () => {
+    await h.boot({ env: oauthEnv(h) });
+    ws.prepare();
+    await ws.install('T1', ALICE);
+    expect(await ws.connect('T1', ALICE, { apiKey: KEY_A, project: 'proj_a' })).toBeUndefined();
+  };
+
+  /** The form Slack opened last, submitted with `instruction` in its instruction field. */
+  const submitted = async (instruction: string) => {
+    const opened = h.slack.callsTo('views.open').at(-1)?.args.view as Record<string, unknown>;
+    const values = { instruction: { value: { type: 'plain_text_input', value: instruction } } };
+    return ws.interact('T1', ALICE, { type: 'view_submission', view: { ...opened, id: 'V9', state: { values } } });
+  };
+
+  it.each([
+    [
+      'the message shortcut’s',
+      async () => {
+        const said = h.slack.people.says(ALICE, CHANNEL_ID, 'The retry docs are wrong');
+        await ws.interact('T1', ALICE, messageShortcut({ ts: said.ts, text: said.text, user: ALICE }));
+      },
+    ],
+    [
+      'Draft a fix’s',
+      async () => {
+        await h.command('/insights feedback 30d', { user: ALICE, channel: CHANNEL_ID, fields, responseId: 'fb' });
+        const list = await h.answer('fb');
+        const draft = buttonsIn(list.args.blocks).find((b) => b.button.action_id === 'insights.draft');
+        if (!draft) throw new Error('no Draft a fix button');
+        await ws.interact('T1', ALICE, buttonClick(draft.button, { blockId: draft.blockId, ephemeral: true }));
+      },
+    ],
+  ])('keeps %s form open when submitted after Disconnect, saying so on its instruction', async (_, open) => {
+    await connected();
+    const forms = h.slack.callsTo('views.open').length;
+    await open();
+    await eventually(() => h.slack.callsTo('views.open').length > forms, 5_000, 'the form');
+    await disconnect();
+    const asked = h.sim.requests.length;
+    const ack = await submitted('Fix the retry page');
+    expect(ack).toEqual({
+      response_action: 'errors',
+      errors: { instruction: expect.stringContaining('Mintlify is not connected to this workspace any more') },
+    });
+    await settle(300);
+    expect(h.sim.requests.length).toBe(asked);
+    expect(h.slack.callsTo('chat.postEphemeral')).toHaveLength(0);
+  });
+
+  it('answers /agent, a mention and a DM after Disconnect: not connected any more, who can connect it, the text', async () => {
+    await connected();
+    await disconnect();
+    const agent = await h.command('/agent Fix the <Note> callout', { user: ALICE, channel: CHANNEL_ID, fields });
+    expect(String(agent.ack?.text)).toContain('Mintlify is not connected to this workspace any more');
+    expect(String(agent.ack?.text)).toContain('>Fix the &lt;Note&gt; callout');
+    const ephemerals = () => h.slack.callsTo('chat.postEphemeral');
+    await h.deliver(h.slack.people.says(ALICE, CHANNEL_ID, '@mintlify Document the API').events);
+    await h.deliver(h.slack.people.says(ALICE, `D${ALICE}`, 'Add a FAQ page').events);
+    await eventually(() => ephemerals().length >= 2, 5_000, 'the answers');
+    await settle(300);
+    expect(ephemerals().map((c) => String(c.args.text))).toEqual([
+      expect.stringMatching(/not connected to this workspace any more[\s\S]*>Document the API$/),
+      expect.stringMatching(/not connected to this workspace any more[\s\S]*>Add a FAQ page$/),
+    ]);
+    expect(h.sim.requests.filter((r) => r.method === 'POST')).toEqual([]);
   });
 });

@@ -25,12 +25,30 @@ function withText(head: string, text: string): Message {
   return { text: `${body}${clipEscaped(quote(text, ECHO_MAX_CHARS), TEXT_MAX_CHARS - body.length)}` };
 }
 
-/** The private answer to `/agent`, a mention, a DM or `/visitors` before the workspace connected Mintlify. */
-export function notConnected(who: string, text: string): Message {
+/**
+ * The private answer to `/agent`, a mention, a DM or `/visitors` before the workspace connected Mintlify, or once
+ * it was disconnected (`disconnected`).
+ */
+export function notConnected(who: string, text: string, disconnected = false): Message {
   const head =
-    `:electric_plug: Mintlify is not connected to this workspace yet, so I can't run this. ${opening(who)} ` +
-    'can connect it: open my *Home* tab and click *Connect Mintlify*.';
+    `:electric_plug: Mintlify is not connected to this workspace ${disconnected ? 'any more' : 'yet'}, so I can't ` +
+    `run this. ${opening(who)} can connect it: open my *Home* tab and click *Connect Mintlify*.`;
   return withText(head, text);
+}
+
+/** Why a workspace without Mintlify did not run something: its answers pick their words by it. */
+export type NotConnected = 'not_yet' | 'disconnected' | 'unreadable';
+
+/**
+ * The same answer on a form submitted without Mintlify (a form opened before a Disconnect): said on its field, so
+ * the form stays open with the person's text in it. Plain text, as field errors are.
+ */
+export function notConnectedField(why: NotConnected): string {
+  const what =
+    why === 'unreadable'
+      ? "I can't read this workspace's Mintlify connection"
+      : `Mintlify is not connected to this workspace ${why === 'disconnected' ? 'any more' : 'yet'}`;
+  return `${what}, so nothing was sent. Copy your text and run it again once Mintlify is connected (my Home tab says who can connect it).`;
 }
 
 /** The same answer when the workspace's settings are stored but this deployment can no longer open them. */
