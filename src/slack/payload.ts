@@ -8,7 +8,15 @@ const text = z.string().optional().catch(undefined);
 const id = z.string().min(1).optional().catch(undefined);
 const part = <S extends z.ZodRawShape>(shape: S) => z.looseObject(shape).optional().catch(undefined);
 
-const EventSchema = z.looseObject({ type: text, user: id, channel: id, user_team: id, team: id, channel_type: text });
+const EventSchema = z.looseObject({
+  type: text,
+  user: id,
+  channel: id,
+  thread_ts: id,
+  user_team: id,
+  team: id,
+  channel_type: text,
+});
 
 const PayloadSchema = z.looseObject({
   type: text,

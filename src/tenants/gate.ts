@@ -61,6 +61,14 @@ function requestOf(body: unknown, botUserId: string | undefined): Request {
 function eventRequest(event: PayloadEvent, botUserId: string | undefined): Request {
   const type = event.type ?? '';
   if (PASSING_EVENTS.has(type)) return { kind: 'pass' };
+  // Stop pressed on a job's session still shown as running (its next poll finds Mintlify disconnected).
+  if (type === 'agent_session_stopped' && event.user && event.channel && event.thread_ts) {
+    return {
+      kind: 'private',
+      audience: { userId: event.user, channel: event.channel, threadTs: event.thread_ts },
+      text: '',
+    };
+  }
   // A person's own new message (the agent's guard ladder), spoken to the bot: a mention, or in its DM.
   const incoming = toIncoming(event, botUserId);
   const spoken = type === 'app_mention' || (type === 'message' && event.channel_type === 'im');

@@ -126,4 +126,26 @@ describe.each(storesOnly)('many workspaces: the doors after Disconnect ($label)'
     ]);
     expect(h.sim.requests.filter((r) => r.method === 'POST')).toEqual([]);
   });
+
+  it('answers Stop pressed after Disconnect, before the job’s next poll noticed it', async () => {
+    h.slack.view = 'agent_view';
+    // Polls far apart: the job is still followed when Stop is pressed.
+    await h.boot({ env: oauthEnv(h, { POLL_INTERVAL_MS: '60000', POLL_MAX_INTERVAL_MS: '60000' }) });
+    ws.prepare();
+    await ws.install('T1', ALICE);
+    expect(await ws.connect('T1', ALICE, { apiKey: KEY_A, project: 'proj_a' })).toBeUndefined();
+    const job = await h.startJob('Document the retry policy', { user: ALICE, channel: CHANNEL_ID, fields });
+    const session = () => h.slack.tenant('T1').agentSession(CHANNEL_ID, job.rootTs);
+    await eventually(() => session()?.status === 'processing', 5_000, 'the session processing');
+    await disconnect();
+    const asked = h.sim.requests.length;
+    await h.deliver(h.slack.people.stopsSession(ALICE, CHANNEL_ID, job.rootTs, 'T1'));
+    const ephemerals = () => h.slack.callsTo('chat.postEphemeral');
+    const answer = await eventually(() => ephemerals()[0], 5_000, 'the answer to Stop');
+    expect(answer.args).toMatchObject({ channel: CHANNEL_ID, user: ALICE, thread_ts: job.rootTs });
+    expect(String(answer.args.text)).toContain('Mintlify is not connected to this workspace any more');
+    await settle(300);
+    expect(ephemerals()).toHaveLength(1);
+    expect(h.sim.requests.length).toBe(asked);
+  });
 });
