@@ -148,4 +148,25 @@ describe.each(storesOnly)('many workspaces: the doors after Disconnect ($label)'
     expect(ephemerals()).toHaveLength(1);
     expect(h.sim.requests.length).toBe(asked);
   });
+
+  it('answers the message shortcut and a Draft a fix button after Disconnect once each, opening no form', async () => {
+    await connected();
+    await h.command('/insights feedback 30d', { user: ALICE, channel: CHANNEL_ID, fields, responseId: 'fb' });
+    const draft = buttonsIn((await h.answer('fb')).args.blocks).find((b) => b.button.action_id === 'insights.draft');
+    if (!draft) throw new Error('no Draft a fix button');
+    await disconnect();
+    const asked = h.sim.requests.length;
+    const said = h.slack.people.says(ALICE, CHANNEL_ID, 'The retry docs are wrong');
+    const url = h.slack.responseUrl('shortcut');
+    await ws.interact('T1', ALICE, messageShortcut({ ts: said.ts, text: said.text, user: ALICE }, url));
+    const clicked = { blockId: draft.blockId, ephemeral: true, responseUrl: h.slack.responseUrl('draft') };
+    await ws.interact('T1', ALICE, buttonClick(draft.button, clicked));
+    for (const id of ['shortcut', 'draft']) {
+      expect(String((await h.answer(id)).args.text)).toContain('Mintlify is not connected to this workspace any more');
+    }
+    await settle(300);
+    expect([h.answers('shortcut').length, h.answers('draft').length]).toEqual([1, 1]);
+    expect(h.slack.callsTo('views.open')).toHaveLength(1); // the connect form only
+    expect(h.sim.requests.length).toBe(asked);
+  });
 });
