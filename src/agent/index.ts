@@ -1,8 +1,10 @@
 // What other features may use of the agent: how a job's state reads, its hourly quota, the week's feedback, which
-// events are a person's message (the guard ladder) and which Slack delivered before (an event door's guard).
-// Everything else in agent/ is the agent's own.
+// events are a person's message (the guard ladder), which Slack delivered before (an event door's guard), and what a
+// start's result says (the composition hands Draft a fix the start itself). Everything else in agent/ is the agent's
+// own.
 
 export { agentTasks } from './agent-tasks.js';
+export { startRefusalAnswer } from './answers.js';
 export { toIncoming } from './doors/incoming.js';
 export { type FeedbackCount, weekFeedback } from './feedback/votes.js';
 export {
@@ -19,5 +21,6 @@ export { HOURLY_LIMIT } from './quota.js';
 export { firstEvent, type SeenDeps } from './redelivery.js';
 export { CommandStartSchema } from './requests.js';
 export { noticeModal } from './shortcut-modal.js';
+export type { StartJobDeps, StartJobInput, StartJobResult } from './start-job.js';
 export { observationOf } from './tracking/decide.js';
 export { outcomeOf } from './tracking/outcome.js';

@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import type { WebClient } from '@slack/web-api';
 import { agentWork } from '../agent/agent-work.js';
+import { resumeEarlierStart, startJob } from '../agent/start-job.js';
 import type { Config } from '../config/config.js';
 import type { Deps } from '../deps.js';
 import { DIGEST_KINDS } from '../digests.js';
@@ -39,10 +40,9 @@ import { adoptTrackedJobs, startWorkers } from './workers.js';
  * workers rather than under them, so neither stands on the features' work.
  */
 export const WORK: Work = new Map(
-  [...agentWork, ...homeWork, ...insightsWork(digestMachinery), ...visitorsWork].map((task: RunnableTask) => [
-    task.kind,
-    task,
-  ]),
+  [...agentWork, ...homeWork, ...insightsWork(digestMachinery, { startJob, resumeEarlierStart }), ...visitorsWork].map(
+    (task: RunnableTask) => [task.kind, task],
+  ),
 );
 
 /** After a failed start, what was opened gets this long to close before the error is reported. */

@@ -4,7 +4,7 @@ import { FIELD_VALUE, formModal, INPUT_MAX_CHARS, readRequiredField, type Submit
 import { clipEscaped, escapeMrkdwn, truncate } from '../slack/mrkdwn.js';
 import { pickedProject, projectPicker } from '../slack/project-picker.js';
 import { draftInstruction, EvidenceSchema, evidenceText } from './evidence.js';
-import { errorText } from './messages.js';
+import { draftCopy, errorText } from './messages.js';
 
 /** The Draft a fix modal: the evidence shown as text, an editable instruction prepared from it, the project. */
 export const DRAFT_CALLBACK = 'insights.draft_fix';
@@ -14,9 +14,11 @@ export const INSTRUCTION_BLOCK = 'instruction';
 const DraftOriginSchema = z.object({ channel: z.string().min(1), evidence: EvidenceSchema });
 export type DraftOrigin = z.infer<typeof DraftOriginSchema>;
 
-export function draftModal(origin: DraftOrigin, projects: readonly string[]): types.ModalView {
+/** `earlier`: what became of an earlier job for the same thing, said above the evidence. */
+export function draftModal(origin: DraftOrigin, projects: readonly string[], earlier?: string): types.ModalView {
   const { evidence } = origin;
   const blocks: types.KnownBlock[] = [
+    ...(earlier ? [{ type: 'context' as const, elements: [{ type: 'mrkdwn' as const, text: earlier }] }] : []),
     {
       type: 'section',
       text: {
@@ -46,6 +48,23 @@ export function draftModal(origin: DraftOrigin, projects: readonly string[]): ty
     ...projectPicker(projects, evidence.project),
   ];
   return formModal({ callbackId: DRAFT_CALLBACK, title: 'Draft a fix', submit: 'Start job', origin, blocks });
+}
+
+/**
+ * A submission that started nothing because the thing's job is already under way (`said`), the person's instruction
+ * given back as plain text (a section holds 3,000 characters, the input's own limit).
+ */
+export function repeatedModal(said: string, instruction: string): types.ModalView {
+  return {
+    type: 'modal',
+    title: { type: 'plain_text', text: 'Draft a fix' },
+    close: { type: 'plain_text', text: 'Close' },
+    blocks: [
+      { type: 'section', text: { type: 'mrkdwn', text: clipEscaped(said, 3000) } },
+      { type: 'section', text: { type: 'plain_text', text: draftCopy.echoLabel } },
+      { type: 'section', text: { type: 'plain_text', text: truncate(instruction, INPUT_MAX_CHARS), emoji: false } },
+    ],
+  };
 }
 
 export type DraftSubmission =

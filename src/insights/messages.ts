@@ -87,6 +87,24 @@ export function failureText(failure: ServiceFailure, command: string): Message {
   }
 }
 
+/** Who started a draft's job: `<@U…>`, or someone when the claim is too new to say. */
+const starter = (userId: string) => (userId ? `<@${userId}>` : 'Someone');
+
+/** What a Draft a fix click (or a second form's Start job) hears about a job already started for the same thing. */
+export const draftCopy = {
+  starting: (userId: string) =>
+    `${starter(userId)} is starting a job for this right now: it appears in this channel in a moment, so I did not start a second one.`,
+  /** `link`: the job's thread (`safeLink`), when Slack gave its permalink. */
+  running: (userId: string, link: string | undefined) =>
+    `A job for this is already running, started by ${starter(userId)}: ${link ?? 'its message is in this channel'}. Reply in its thread to add to it; I did not start a second one.`,
+  ended: (link: string | undefined) =>
+    `An earlier job for this has ended (${link ?? 'its message is in this channel'}): its thread has its outcome. Start another only if it did not fix this.`,
+  /** Above the instruction of a form that started nothing, given back so it is not lost. */
+  echoLabel: 'Your instruction, to add in its thread:',
+  threadLabel: 'its thread',
+  storeUnavailable: 'My storage is unavailable right now, so I could not start the job. Press Start job again shortly.',
+};
+
 export const errorText = {
   forgedButton: `That button is not valid any more. Run \`${COMMAND}\` again for a fresh list.`,
   taskFailed: `Something went wrong on my side. Please try \`${COMMAND}\` again.`,

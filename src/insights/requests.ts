@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CursorSchema } from '../mintlify/analytics-schemas.js';
 import { AudienceSchema } from '../slack/reply.js';
 import { ReportQuerySchema } from '../visitors/index.js';
+import { EvidenceSchema } from './evidence.js';
 import { MAX_ROWS } from './rows.js';
 
 /** What `/insights` shows: one of readers' three signals, or a short digest of all three. */
@@ -45,3 +46,13 @@ export function decodePage(value: unknown): InsightsPage | undefined {
     return undefined;
   }
 }
+
+/** A submitted Draft a fix form: the job to start, and the claim its submission took (`draft-claim.ts`). */
+export const DraftStartSchema = z.object({
+  project: z.string(),
+  instruction: z.string(),
+  evidence: EvidenceSchema,
+  audience: AudienceSchema,
+  owner: z.string(),
+});
+export type DraftStart = z.infer<typeof DraftStartSchema>;

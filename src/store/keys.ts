@@ -81,6 +81,14 @@ export const keys = {
   insightsExport: (project: string, channel: string, view: string, from: string, to: string, tz?: string) =>
     `insights:export:${project}:${channel}:${view}:${from}:${to}${tz && tz !== 'UTC' ? `:${tz}` : ''}`,
   /**
+   * The one Draft a fix job for a thing readers struggle with (`subject`: a digest of its kind and page, term or
+   * topic) in a channel: the claim taken by the form's submission, and where its job is.
+   */
+  insightsDraft: (project: string, channel: string, subject: string) =>
+    `insights:draft:v1:${project}:${channel}:${subject}`,
+  insightsDraftJob: (project: string, channel: string, subject: string) =>
+    `insights:draft:v1:${project}:${channel}:${subject}:job`,
+  /**
    * A channel's digest subscription of a feature (`visitors`, `insights`), the list of its subscribed channels, and
    * the claim that guards that list.
    */

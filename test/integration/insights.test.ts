@@ -1,6 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
-import { buttonClick, buttonsIn, CHANNEL_ID, interaction, type RenderedButton, USER_ID } from '../fixtures/slack.js';
+import {
+  buttonClick,
+  buttonsIn,
+  CHANNEL_ID,
+  interaction,
+  type RenderedButton,
+  TEAM_ID,
+  USER_ID,
+} from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { settle } from '../support/steps.js';
@@ -173,6 +181,95 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     // Once it is done, the range can be exported again.
     await h.interact(buttonClick(csv, { ephemeral: true, responseUrl: h.slack.responseUrl('csv-3') }));
     await eventually(() => uploads()[1], 10_000, 'second upload');
+  });
+
+  type OpenedForm = { callback_id: string; private_metadata: string; blocks: unknown[]; title: { text: string } };
+  const BOB = 'U456BOB';
+  const as = (user: string, payload: Record<string, unknown>) => ({
+    ...payload,
+    user: { id: user, username: user.toLowerCase(), team_id: TEAM_ID },
+  });
+
+  /** Clicks Draft a fix as `user` and reads the modal Slack was asked to open. */
+  async function openDraft(draft: RenderedButton, user = USER_ID): Promise<OpenedForm> {
+    const before = h.slack.callsTo('views.open').length;
+    await h.interact(as(user, buttonClick(draft, { ephemeral: true })));
+    const opened = await eventually(() => h.slack.callsTo('views.open')[before], 5_000, 'a modal');
+    return opened.args.view as OpenedForm;
+  }
+
+  /** Submits a Draft a fix form as `user` with `instruction`; resolves with the submission's ack body. */
+  function submitDraft(view: OpenedForm, instruction: string, user = USER_ID) {
+    const values = { instruction: { value: { type: 'plain_text_input', value: instruction } } };
+    return h.interact(
+      as(user, {
+        ...interaction('view_submission'),
+        view: {
+          id: 'V1',
+          type: 'modal',
+          callback_id: view.callback_id,
+          private_metadata: view.private_metadata,
+          state: { values },
+        },
+      }),
+    );
+  }
+
+  it('Draft a fix submitted twice, by two people at once: one job; the second hears where it is, and so does a later click', async () => {
+    const list = await insights('feedback 2026-06-01..2026-11-27 top 20', 'fb');
+    const [draft] = buttons(list, 'insights.draft');
+    if (!draft) throw new Error('no Draft a fix');
+    const alices = await openDraft(draft);
+    const bobs = await openDraft(draft, BOB);
+    expect(bobs.callback_id).toBe('insights.draft_fix');
+    const acks = await Promise.all([submitDraft(alices, 'Fix the page.'), submitDraft(bobs, 'Fix it.', BOB)]);
+    await eventually(() => h.creates()[0], 5_000, 'the job');
+    await settle(1_000);
+    expect(h.creates()).toHaveLength(1);
+    const refused = acks.find((ack) => ack !== undefined) as { response_action: string; view: OpenedForm };
+    expect(refused?.response_action).toBe('update');
+    const told = JSON.stringify(refused.view.blocks);
+    expect(told).toMatch(/is starting a job for this right now|A job for this is already running/);
+    expect(told).toContain('Your instruction, to add in its thread:');
+    expect(told).toMatch(/"text":"Fix (the page|it)\."/);
+    // The same click once the job runs: where it is, not a second form.
+    const root = await eventually(() => h.slack.callsTo('chat.postMessage').find((c) => c.args.channel === CHANNEL_ID));
+    const rootTs = String(root.args.ts ?? (await eventually(() => h.slack.callsTo('chat.update')[0])).args.ts);
+    await h.jobOf(CHANNEL_ID, rootTs);
+    await settle(300);
+    const later = await openDraft(draft, BOB);
+    expect(later.callback_id).toBeUndefined();
+    const said = JSON.stringify(later.blocks);
+    expect(said).toContain('A job for this is already running, started by <@U123ALICE>');
+    expect(said).toContain(`/archives/${CHANNEL_ID}/p${rootTs.replace('.', '')}`);
+  });
+
+  /** The first row's Draft a fix of `/insights feedback` on a long range. */
+  async function firstDraft(): Promise<RenderedButton> {
+    const [draft] = buttons(await insights('feedback 2026-06-01..2026-11-27 top 20', 'fb'), 'insights.draft');
+    if (!draft) throw new Error('no Draft a fix');
+    return draft;
+  }
+  const ephemeralTo = async (user: string) =>
+    String(
+      (await eventually(() => h.slack.callsTo('chat.postEphemeral').find((c) => c.args.user === user), 5_000)).args
+        .text,
+    );
+
+  it('Draft a fix refused by the hourly limit (429): the clicker hears why with their instruction, and may draft it again', async () => {
+    const draft = await firstDraft();
+    h.sim.injectFault({ kind: 'rate-limit', retryAfterSec: 1800, count: 1, match: { method: 'POST' } });
+    expect(await submitDraft(await openDraft(draft), 'Fix the <b>page</b>, please.')).toBeUndefined();
+    const said = await ephemeralTo(USER_ID);
+    expect(said).toContain('reached its limit of new jobs');
+    expect(said).toContain('next slot opens in 30 minutes');
+    expect(said).toContain('Your instruction, to copy and retry:\n>Fix the &lt;b&gt;page&lt;/b&gt;, please.');
+    expect(said).not.toContain('READER EVIDENCE');
+    // Nothing holds the page: the same form again starts the job.
+    const again = await openDraft(draft);
+    expect(again.callback_id).toBe('insights.draft_fix');
+    expect(await submitDraft(again, 'Fix the page, please.')).toBeUndefined();
+    await eventually(() => h.creates()[1], 5_000, 'the job');
   });
 
   it('Draft a fix → modal → submit: a job whose instruction carries the evidence as quoted data, tracked to its PR', async () => {

@@ -7,17 +7,19 @@ import { slackErrorCode } from '../../slack/errors.js';
 import { notice } from '../../slack/message.js';
 import { projectNotConnected } from '../../visitors/index.js';
 import { ACTION_IDS } from '../blocks.js';
+import { type DraftState, draftState } from '../draft-claim.js';
 import { draftModal } from '../draft-modal.js';
 import { decodeEvidence } from '../evidence.js';
 import { insightsTasks } from '../insights-tasks.js';
 import { errorText } from '../messages.js';
 import { decodePage } from '../requests.js';
+import { underwayText } from './underway.js';
 
 export type ButtonArgs = Pick<
   SlackActionMiddlewareArgs<BlockAction<ButtonAction>> & AllMiddlewareArgs,
   'ack' | 'action' | 'body' | 'context'
 >;
-type ButtonDeps = Pick<Deps, 'log' | 'projects' | 'replies' | 'dispatch' | 'slack' | 'connection'>;
+type ButtonDeps = Pick<Deps, 'log' | 'projects' | 'replies' | 'dispatch' | 'slack' | 'connection' | 'store' | 'now'>;
 
 function audienceOf(body: ButtonArgs['body']) {
   const channel = body.channel?.id ?? body.container?.channel_id;
@@ -45,7 +47,8 @@ export async function pageButton(deps: ButtonDeps, { ack, action, body }: Button
 
 /**
  * Draft a fix: opens the modal at once (Slack's trigger lasts 3 s), with the evidence the button carries; a person
- * the `/agent` allow-lists leave out sees why instead. Without the modal the click did nothing visible: said privately.
+ * the `/agent` allow-lists leave out sees why instead, and a click on a thing whose job is starting or running here
+ * sees where it is (`draft-claim.ts`). Without the modal the click did nothing visible: said privately.
  */
 export async function draftButton(deps: ButtonDeps, { ack, action, body, context }: ButtonArgs): Promise<void> {
   await ack();
@@ -58,9 +61,19 @@ export async function draftButton(deps: ButtonDeps, { ack, action, body, context
     return deps.replies.privately(audience, notice(errorText.forgedButton));
   }
   const verdict = accessOf(context);
-  const view: types.ModalView = verdict.allowed
-    ? draftModal({ channel, evidence }, deps.projects.all)
-    : noticeModal(agentErrors.notAllowed(undefined, verdict.reason === 'external').text);
+  let view: types.ModalView;
+  if (!verdict.allowed) view = noticeModal(agentErrors.notAllowed(undefined, verdict.reason === 'external').text);
+  else {
+    const subject = { project: evidence.project, channel, evidence };
+    const state = await draftState(deps, subject).catch((error): DraftState => {
+      // The form opens; its Start job claims the thing, and says so when the store still does not answer.
+      deps.log.warn('store.unavailable', { op: 'insights.draft_state', error });
+      return { state: 'free' };
+    });
+    const said = await underwayText(deps, channel, state);
+    view =
+      said && state.state !== 'ended' ? noticeModal(said) : draftModal({ channel, evidence }, deps.projects.all, said);
+  }
   try {
     await deps.slack.views.open({ trigger_id: body.trigger_id, view });
   } catch (error) {

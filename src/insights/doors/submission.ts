@@ -1,9 +1,12 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
-import { agentErrors, agentTasks } from '../../agent/index.js';
+import { agentErrors } from '../../agent/index.js';
 import type { Deps } from '../../deps.js';
 import { submissionVerdict } from '../../slack/access.js';
-import { INSTRUCTION_BLOCK, parseDraft } from '../draft-modal.js';
-import { fixPrompt } from '../evidence.js';
+import { claimDraft } from '../draft-claim.js';
+import { INSTRUCTION_BLOCK, parseDraft, repeatedModal } from '../draft-modal.js';
+import { insightsTasks } from '../insights-tasks.js';
+import { draftCopy } from '../messages.js';
+import { underwayText } from './underway.js';
 
 type SubmissionArgs = Pick<
   SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs,
@@ -12,10 +15,11 @@ type SubmissionArgs = Pick<
 
 /**
  * The Draft a fix form: starts the job exactly as `/agent` does (its root in the channel, tracked to its PR), with
- * the person's instruction and the readers' evidence quoted below it as evidence, never as instructions.
+ * the person's instruction and the readers' evidence quoted below it as evidence, never as instructions. One job per
+ * thing in a channel: a form submitted while another's job for it starts or runs is told where it is instead.
  */
 export async function draftSubmission(
-  deps: Pick<Deps, 'config' | 'projects' | 'dispatch' | 'log' | 'slack'>,
+  deps: Pick<Deps, 'config' | 'projects' | 'dispatch' | 'log' | 'slack' | 'store' | 'now'>,
   { ack, body, view, context }: SubmissionArgs,
 ): Promise<void> {
   const draft = parseDraft(view.private_metadata, view.state.values);
@@ -27,15 +31,26 @@ export async function draftSubmission(
     const refusal = agentErrors.notAllowed(undefined, verdict.reason === 'external').text;
     return ack({ response_action: 'errors', errors: { [INSTRUCTION_BLOCK]: refusal } });
   }
-  await ack();
   const chosen = draft.project ?? origin.evidence.project;
   const project = deps.projects.knows(chosen) ? chosen : deps.projects.forChannel(origin.channel);
+  const { evidence, channel } = origin;
+  const claimed = await claimDraft(deps, { project, channel, evidence }, userId).catch((error: unknown) => {
+    deps.log.warn('store.unavailable', { op: 'insights.draft_claim', error });
+    return undefined;
+  });
+  if (!claimed) return ack({ response_action: 'errors', errors: { [INSTRUCTION_BLOCK]: draftCopy.storeUnavailable } });
+  if (!claimed.ok) {
+    const said = (await underwayText(deps, channel, claimed.state)) ?? '';
+    deps.log.info('insights.draft_repeated', { user: userId, channel, kind: evidence.kind, project });
+    return ack({ response_action: 'update', view: repeatedModal(said, instruction) });
+  }
+  await ack();
   deps.log.info('insights.draft_submitted', {
     user: userId,
     channel: origin.channel,
     kind: origin.evidence.kind,
     project,
   });
-  const audience = { userId, channel: origin.channel };
-  await deps.dispatch(agentTasks.start, { project, prompt: fixPrompt(instruction, origin.evidence), audience });
+  const audience = { userId, channel };
+  await deps.dispatch(insightsTasks.draft, { project, instruction, evidence, audience, owner: claimed.owner });
 }
