@@ -108,12 +108,25 @@ describe('the instruction drafted from evidence', () => {
     expect(inside).toContain('Sources the assistant tried: https://docs.example.com/authentication');
   });
 
+  it('says where a reader’s long text was cut, in the button’s evidence and in the instruction', () => {
+    const long = `The quickstart fails at step 3. ${'It really does. '.repeat(200)}`;
+    const fitted = fitEvidence({ ...page, comments: [long] });
+    const { inside } = split(fixPrompt('Fix it.', fitted));
+    const quoted = inside.find((line) => line.startsWith('> The quickstart fails'));
+    expect(quoted?.length).toBeLessThanOrEqual(2 + 280 + 29);
+    expect(quoted).toMatch(/… \[cut: the reader wrote more\]$/);
+    expect(fixPrompt('Fix it.', fitted)).toContain('[cut: the reader wrote more]" was shortened here');
+    const short = split(fixPrompt('Fix it.', fitEvidence(page))).inside;
+    expect(short.join('\n')).not.toContain('[cut');
+  });
+
   it('cuts readers words between graphemes and to a button value, and reads it back', () => {
     const long = `${'👍🏽'.repeat(400)}`;
     const fitted = fitEvidence({ ...page, comments: [long, long, long, long, long, long, long] });
     const value = JSON.stringify(fitted);
     expect(value.length).toBeLessThanOrEqual(BUTTON_VALUE_MAX);
-    for (const comment of fitted.kind === 'page' ? fitted.comments : []) expect(comment).toMatch(/^(👍🏽)+…$/u);
+    for (const comment of fitted.kind === 'page' ? fitted.comments : [])
+      expect(comment).toMatch(/^(👍🏽)+… \[cut: the reader wrote more\]$/u);
     expect(decodeEvidence(value)).toEqual(fitted);
     const odd = fitEvidence({ ...page, path: `/${'a'.repeat(5000)}` });
     expect(JSON.stringify(odd).length).toBeLessThanOrEqual(BUTTON_VALUE_MAX);
