@@ -102,6 +102,11 @@ export const draftCopy = {
   /** Above the instruction of a form that started nothing, given back so it is not lost. */
   echoLabel: 'Your instruction, to add in its thread:',
   threadLabel: 'its thread',
+  /** A form's project this workspace no longer connects (`connected`: it serves many), or the app no longer serves. */
+  projectGone: (project: string, disconnected: boolean) =>
+    disconnected
+      ? `Project ${project} is not connected to Mintlify in this workspace any more, so I can't start this job. An admin can connect it in my Home tab; your instruction stays here.`
+      : `I don't serve project ${project} any more, so I can't start this job. Your instruction stays here.`,
   storeUnavailable: 'My storage is unavailable right now, so I could not start the job. Press Start job again shortly.',
 };
 

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import { agentErrors } from '../../agent/index.js';
+import { disconnectedProject } from '../../connected.js';
 import type { Deps } from '../../deps.js';
 import { submissionVerdict } from '../../slack/access.js';
 import { claimDraft } from '../draft-claim.js';
@@ -16,10 +17,11 @@ type SubmissionArgs = Pick<
 /**
  * The Draft a fix form: starts the job exactly as `/agent` does (its root in the channel, tracked to its PR), with
  * the person's instruction and the readers' evidence quoted below it as evidence, never as instructions. One job per
- * thing in a channel: a form submitted while another's job for it starts or runs is told where it is instead.
+ * thing in a channel: a form submitted while another's job for it starts or runs is told where it is instead. A
+ * project no longer served (disconnected since the form opened) is a field error: never another project's job.
  */
 export async function draftSubmission(
-  deps: Pick<Deps, 'config' | 'projects' | 'dispatch' | 'log' | 'slack' | 'store' | 'now'>,
+  deps: Pick<Deps, 'config' | 'projects' | 'dispatch' | 'log' | 'slack' | 'store' | 'now' | 'connection'>,
   { ack, body, view, context }: SubmissionArgs,
 ): Promise<void> {
   const draft = parseDraft(view.private_metadata, view.state.values);
@@ -31,8 +33,11 @@ export async function draftSubmission(
     const refusal = agentErrors.notAllowed(undefined, verdict.reason === 'external').text;
     return ack({ response_action: 'errors', errors: { [INSTRUCTION_BLOCK]: refusal } });
   }
-  const chosen = draft.project ?? origin.evidence.project;
-  const project = deps.projects.knows(chosen) ? chosen : deps.projects.forChannel(origin.channel);
+  const project = draft.project ?? origin.evidence.project;
+  if (!deps.projects.knows(project)) {
+    const gone = draftCopy.projectGone(project, disconnectedProject(deps, project) !== undefined);
+    return ack({ response_action: 'errors', errors: { [INSTRUCTION_BLOCK]: gone } });
+  }
   const { evidence, channel } = origin;
   const claimed = await claimDraft(deps, { project, channel, evidence }, userId).catch((error: unknown) => {
     deps.log.warn('store.unavailable', { op: 'insights.draft_claim', error });
