@@ -10,14 +10,15 @@ const UNSURE = 'cannot tell whether the agent received this instruction';
 
 /**
  * A follow-up whose answer was lost (a timeout, a 5xx) may or may not have reached the agent: its round is tracked
- * all the same, and posts only when the job shows it took the follow-up up. A take-up window of 6 × 200 ms, so the
- * simulator storing a timed-out follow-up 100 ms after the app gave up on it falls well within it.
+ * all the same, and posts only when the job shows it took the follow-up up. A sure round's take-up window is
+ * 6 × 200 ms; an unsure round is watched for 6 × 600 ms (the longest interval), so a take-up 1.8 s into the round
+ * falls past the first and well within the second.
  */
 describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
   const h = useHarness({
     store,
     simulator: { jobDurationMs: 60_000 },
-    env: { POLL_INTERVAL_MS: '200', POLL_MAX_INTERVAL_MS: '400' },
+    env: { POLL_INTERVAL_MS: '200', POLL_MAX_INTERVAL_MS: '600' },
     boot: true,
   });
 
@@ -47,6 +48,23 @@ describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
     expect(h.threadPosts(rootTs)[1]?.args.text).toContain('updated the pull request');
   });
 
+  it('taken up only after the first polls saw the old end: still watched, and its result is posted once', async () => {
+    const { jobId, rootTs } = await endedWithPullRequest();
+    // Failed before: the round ended quietly 1.2 s in, and the result of the follow-up taken up later never came.
+    // The app gives up after its 1 s timeout; the simulator takes the follow-up 1.8 s after that.
+    h.sim.injectFault({ kind: 'slow', delayMs: 2_800, count: 1, match: { operation: 'follow-up' } });
+    await h.deliver(threadReply(rootTs, { text: 'Also the retry table' }));
+    await eventually(unsureNote, 5_000, 'the private answer');
+    await eventually(() => h.app.logs().includes('poller.follow_up_pending'), 5_000, 'a poll seeing the old end');
+    await eventually(() => h.lastRootUpdate(rootTs).includes('Working'), 8_000, 'the root working again');
+    expect(h.app.logs()).not.toContain('poller.follow_up_not_landed');
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    await eventually(() => h.threadPosts(rootTs).length === 2, 5_000, 'the follow-up’s result');
+    await settle(800);
+    expect(h.threadPosts(rootTs)).toHaveLength(2);
+    expect(h.threadPosts(rootTs)[1]?.args.text).toContain('updated the pull request');
+  });
+
   it('answered 502 before it reached the agent: past the take-up window the round ends and the thread hears nothing more', async () => {
     const { jobId, rootTs } = await endedWithPullRequest();
     await eventually(() => h.lastRootUpdate(rootTs).includes('Pull request ready'), 5_000, 'the root ended');
@@ -59,7 +77,7 @@ describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
         const stored = await h.app.app.deps.store.jobs.get(ref);
         return stored?.round === 1 && stored.ended !== null && stored;
       },
-      5_000,
+      10_000,
       'the follow-up’s round ended',
     );
     expect(record).toMatchObject({ ended: 'pull_request', prLink: PR });

@@ -25,7 +25,9 @@ export interface RoundSight {
 /**
  * For how many of the shortest poll intervals after a follow-up (30 s at the default 5 s) the service may still
  * show the previous round's end: it takes a follow-up up asynchronously ("poll the get job endpoint to track
- * progress"). Past them, that same end is the follow-up's result (an agent quicker than a poll).
+ * progress"). Past them, that same end is the follow-up's result (an agent quicker than a poll). A follow-up of
+ * unknown fate may have reached a service too slow to answer, and its take-up shows only as the job running again:
+ * its round watches the end the thread was told for as many of the longest intervals (6 min at the default 60 s).
  */
 export const TAKE_UP_POLLS = 6;
 
@@ -37,8 +39,8 @@ export type PollDecision =
   /** A follow-up's round still shows the previous end: the agent has not taken it up yet, poll again. */
   | { kind: 'not_taken_up' }
   /**
-   * A follow-up of unknown fate whose job still shows the end the thread was told, past the take-up window: it never
-   * reached the agent. The round ends as that end, and nothing is posted.
+   * A follow-up of unknown fate whose job still shows the end the thread was told, past its longer take-up window:
+   * it is taken as never having reached the agent. The round ends as that end, and nothing is posted.
    */
   | { kind: 'not_landed'; ended: OutcomeKind }
   /** No answer to act on: poll again after `waitMs`. */
@@ -48,8 +50,8 @@ export type PollDecision =
  * After a poll: the job's status decides; a job that is gone (404, or refused outright) ends the round. A job still
  * running past the maximum age expires whatever the poll returned: a service that never answers properly must not
  * keep a job tracked forever. A follow-up's round takes an end as its own once the job was seen running again, or
- * when it brings a new pull request, or once `TAKE_UP_POLLS` intervals have passed; one of unknown fate (`unsure`)
- * that still shows the end the thread was told by then never landed.
+ * when it brings a new pull request, or once `TAKE_UP_POLLS` shortest intervals have passed; one of unknown fate
+ * (`unsure`) that still shows the end the thread was told after `TAKE_UP_POLLS` longest intervals never landed.
  */
 export function afterPoll(
   answer: ServiceResult<AgentJob>,
@@ -77,9 +79,12 @@ export function afterPoll(
   // The status first: a job that ended while nobody was polling still gets its result, however long ago.
   const outcome = outcomeOf(job, record);
   const previousEnd = record.round > 0 && !seenRunning && (job.prLink ?? null) === record.prLink;
-  const takingUp = timing.now - record.roundStartedAtMs < TAKE_UP_POLLS * timing.minMs;
-  if (outcome && previousEnd && takingUp) return { kind: 'not_taken_up' };
-  if (outcome && previousEnd && outcome.kind === record.unsure) return { kind: 'not_landed', ended: outcome.kind };
+  const elapsedMs = timing.now - record.roundStartedAtMs;
+  if (outcome && previousEnd && outcome.kind === record.unsure) {
+    const watching = elapsedMs < TAKE_UP_POLLS * timing.maxMs;
+    return watching ? { kind: 'not_taken_up' } : { kind: 'not_landed', ended: outcome.kind };
+  }
+  if (outcome && previousEnd && elapsedMs < TAKE_UP_POLLS * timing.minMs) return { kind: 'not_taken_up' };
   if (outcome) return { kind: 'conclude', outcome };
   if (expired) return { kind: 'conclude', outcome: { kind: 'expired' } };
   return { kind: 'running', observation: observationOf(job) };

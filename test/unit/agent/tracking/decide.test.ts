@@ -170,10 +170,19 @@ describe('afterPoll', () => {
 
     describe('when its fate is unknown (its answer was lost): it may never have reached the agent', () => {
       const unsure = { ...followedUp, unsure: 'pull_request' as const };
-      const late = { ...unsure, roundStartedAtMs: NOW - TAKE_UP_POLLS * timing.minMs };
+      const late = { ...unsure, roundStartedAtMs: NOW - TAKE_UP_POLLS * timing.maxMs };
 
       it('the end the thread was told, within the take-up window: poll again', () => {
         expect(afterPoll(before, unsure, timing, { seenRunning: false })).toEqual({ kind: 'not_taken_up' });
+      });
+
+      // Failed before: past a sure round's window (six shortest intervals) the round ended quietly, and an agent
+      // that took the follow-up up later had its result never posted.
+      it('still the end the thread was told past a sure round’s window: watched on, for six longest intervals', () => {
+        const pastShort = { ...unsure, roundStartedAtMs: NOW - TAKE_UP_POLLS * timing.minMs };
+        expect(afterPoll(before, pastShort, timing, { seenRunning: false })).toEqual({ kind: 'not_taken_up' });
+        const almost = { ...unsure, roundStartedAtMs: NOW - TAKE_UP_POLLS * timing.maxMs + 1 };
+        expect(afterPoll(before, almost, timing, { seenRunning: false })).toEqual({ kind: 'not_taken_up' });
       });
 
       it.each<[string, Partial<JobRecord>, ServiceResult<AgentJob>]>([
