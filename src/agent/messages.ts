@@ -149,7 +149,7 @@ export const errors = {
     ),
   maybeDelivered: (prompt: string, failure: LostAnswerOf, tracked: boolean): Message =>
     withPrompt(
-      `:warning: ${lostAnswer(failure)}, so I cannot tell whether the agent received this instruction${tracked ? '. If it did, its result will be posted in this thread.' : ', and its result will not be posted here.'} Check the job in the Mintlify dashboard before you send it again.`,
+      `:warning: ${lostAnswer(failure)}, so I cannot tell whether the agent received this instruction${tracked ? '. If I see the agent take it up in the next few minutes, I post its result here; if I don’t, I say nothing more, though the agent may still have made the change.' : ', and its result will not be posted here.'} Check the job in the Mintlify dashboard before you send it again.`,
       prompt,
     ),
   misconfigured: (project: string, prompt: string): Message =>

@@ -8,6 +8,9 @@ import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 const PR = 'https://github.com/acme/docs/pull/31';
 const UNSURE = 'cannot tell whether the agent received this instruction';
 
+/** A run the agent finishes quicker than a poll: the follow-up's prompt starts so. */
+const QUICK = 'Quick:';
+
 /**
  * A follow-up whose answer was lost (a timeout, a 5xx) may or may not have reached the agent: its round is tracked
  * all the same, and posts only when the job shows it took the follow-up up. A sure round's take-up window is
@@ -17,7 +20,7 @@ const UNSURE = 'cannot tell whether the agent received this instruction';
 describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
   const h = useHarness({
     store,
-    simulator: { jobDurationMs: 60_000 },
+    simulator: { jobDurationMs: (prompt) => (prompt.startsWith(QUICK) ? 0 : 60_000) },
     env: { POLL_INTERVAL_MS: '200', POLL_MAX_INTERVAL_MS: '600' },
     boot: true,
   });
@@ -38,7 +41,7 @@ describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
     h.sim.injectFault({ kind: 'slow', delayMs: 1_100, count: 1, match: { operation: 'follow-up' } });
     await h.deliver(threadReply(rootTs, { text: 'Also the retry table' }));
     const note = await eventually(unsureNote, 5_000, 'the private answer');
-    expect(note).toContain('If it did, its result will be posted in this thread');
+    expect(note).toContain('If I see the agent take it up in the next few minutes, I post its result here');
     expect(note).toContain('>Also the retry table');
     await eventually(() => h.lastRootUpdate(rootTs).includes('Working'), 5_000, 'the root working again');
     h.sim.endJob(jobId, { status: 'completed', prLink: PR });
@@ -63,6 +66,34 @@ describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
     await settle(800);
     expect(h.threadPosts(rootTs)).toHaveLength(2);
     expect(h.threadPosts(rootTs)[1]?.args.text).toContain('updated the pull request');
+  });
+
+  it('taken up and ended on the same pull request between two polls: the person was not promised a post', async () => {
+    const { jobId, rootTs } = await endedWithPullRequest();
+    await eventually(() => h.lastRootUpdate(rootTs).includes('Pull request ready'), 5_000, 'the root ended');
+    h.sim.injectFault({ kind: 'slow', delayMs: 1_100, count: 1, match: { operation: 'follow-up' } });
+    await h.deliver(threadReply(rootTs, { text: `${QUICK} fix the typo` }));
+    const note = await eventually(unsureNote, 5_000, 'the private answer');
+    // Failed before: the note promised a result "if it did". The service's job (AgentJob) has no updatedAt,
+    // messages or history, so this run cannot be told from the old end: the words must not promise.
+    expect(note).not.toContain('its result will be posted');
+    expect(note).toContain('If I see the agent take it up in the next few minutes, I post its result here');
+    expect(note).toContain('if I don’t, I say nothing more, though the agent may still have made the change');
+    const ref = { project: TEST_PROJECT_ID, jobId };
+    await eventually(
+      async () => {
+        const stored = await h.app.app.deps.store.jobs.get(ref);
+        return stored?.round === 1 && stored.ended === 'pull_request';
+      },
+      10_000,
+      'the follow-up’s round ended quietly',
+    );
+    expect(h.app.logs()).toContain('poller.follow_up_not_landed');
+    // It did land: the agent ran it and updated the same pull request.
+    expect(h.sim.counts().followUps).toBe(1);
+    expect(h.sim.getJob(jobId)).toMatchObject({ status: 'completed', prLink: PR });
+    expect(h.threadPosts(rootTs)).toHaveLength(1);
+    expect(h.lastRootUpdate(rootTs)).not.toContain('updated');
   });
 
   it('answered 502 before it reached the agent: past the take-up window the round ends and the thread hears nothing more', async () => {

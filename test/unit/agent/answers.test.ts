@@ -168,14 +168,16 @@ describe('a follow-up whose fate is unknown (a timeout, a dropped connection, a 
     },
   );
 
-  // Failed before: "its result will not be posted here", while a round tracked as unsure posts it if the agent took it.
+  // Failed before: "its result will not be posted here", while a round tracked as unsure posts it if the agent took it;
+  // then "if it did, its result will be posted", while one taken up later, or ended on the same pull request between
+  // two polls, is not seen.
   it.each(unknownFate)(
-    'by %s, its round tracked: a result only if the agent received it, and the dashboard',
+    'by %s, its round tracked: a result only if the bot sees the agent take it up, and the dashboard',
     (_what, failure) => {
       const answer = followUpRefusalAnswer({ ...service(failure), tracked: true }, PROMPT, NOW).text;
       expect(answer).not.toContain('will not be posted');
       expectToContainAll(answer, [
-        'so I cannot tell whether the agent received this instruction. If it did, its result will be posted in this thread. Check the job in the Mintlify dashboard before you send it again.',
+        'so I cannot tell whether the agent received this instruction. If I see the agent take it up in the next few minutes, I post its result here; if I don’t, I say nothing more, though the agent may still have made the change. Check the job in the Mintlify dashboard before you send it again.',
         ECHO,
       ]);
     },
