@@ -29,6 +29,11 @@ export type FollowUpRefusal =
 /** `tracked: false`: the agent has the instruction, but its round could not be recorded, so no result will come. */
 export type FollowUpResult = { ok: true; tracked: boolean } | { ok: false; refusal: FollowUpRefusal };
 
+/** A follow-up whose answer was lost: the agent may have it all the same, so it was neither done nor refused. */
+export function fateUnknown(result: FollowUpResult): boolean {
+  return !result.ok && result.refusal.code === 'service' && mayHaveRun(result.refusal.failed.failure);
+}
+
 export type FollowUpDeps = Pick<
   Deps,
   | 'log'

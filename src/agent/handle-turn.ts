@@ -7,7 +7,7 @@ import { type JobBinding, type JobRef, type ThreadKind, threadKindOf } from '../
 import { keys } from '../store/keys.js';
 import { followUpRefusalAnswer, startRefusalAnswer } from './answers.js';
 import { readFileContext } from './file-context.js';
-import { type FollowUpDeps, followUp } from './follow-up.js';
+import { type FollowUpDeps, type FollowUpResult, fateUnknown, followUp } from './follow-up.js';
 import { type Instruction, readTurnInstruction } from './instruction.js';
 import { readoptThread } from './job-metadata.js';
 import { errors } from './messages.js';
@@ -143,8 +143,15 @@ async function firstDelivery(deps: TurnDeps, turn: Turn, audience: Audience): Pr
 const SEEN = 'eyes';
 const ACCEPTED = 'white_check_mark';
 const REFUSED = 'x';
+/** As the root's "Status unknown": the private note says the bot cannot tell whether the agent got it. */
+const UNKNOWN = 'grey_question';
 
-/** A message for a job's agent: 👀 while handing it over, then ✅, or ❌ and a private note with the text. */
+const markOf = (result: FollowUpResult) => (result.ok ? ACCEPTED : fateUnknown(result) ? UNKNOWN : REFUSED);
+
+/**
+ * A message for a job's agent: 👀 while handing it over, then ✅, or ❌ and a private note with the text (❔ when its
+ * answer was lost and the agent may have it).
+ */
 async function passOn(deps: TurnDeps, turn: Turn, place: Place & { kind: 'job' }, audience: Audience) {
   const message = { channel: turn.channel, ts: turn.ts };
   await deps.replies.react(message, SEEN);
@@ -154,7 +161,7 @@ async function passOn(deps: TurnDeps, turn: Turn, place: Place & { kind: 'job' }
   const input = { ...job, channel: turn.channel, userId: turn.userId, text, title: echoOf(turn), thread, binding };
   const result = await followUp(deps, input);
   await deps.replies.unreact(message, SEEN);
-  await deps.replies.react(message, result.ok ? ACCEPTED : REFUSED);
+  await deps.replies.react(message, markOf(result));
   if (!result.ok) {
     await deps.replies.privately(audience, followUpRefusalAnswer(result.refusal, echoOf(turn), deps.now()));
   } else if (!result.tracked) {

@@ -28,6 +28,13 @@ describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
   const unsureNote = () =>
     h.slack.callsTo('chat.postEphemeral').find((c) => String(c.args.text).includes(UNSURE))?.args.text;
 
+  /** The marks put on the person's replies in the thread: unknown fate is neither ✅ nor ❌. */
+  const marksOn = (rootTs: string) =>
+    h.slack
+      .callsTo('reactions.add')
+      .filter((c) => c.args.timestamp !== rootTs)
+      .map((c) => c.args.name);
+
   async function endedWithPullRequest(): Promise<{ jobId: string; rootTs: string }> {
     const job = await h.startJob('Document the webhooks');
     h.sim.endJob(job.jobId, { status: 'completed', prLink: PR });
@@ -43,6 +50,7 @@ describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
     const note = await eventually(unsureNote, 5_000, 'the private answer');
     expect(note).toContain('If I see the agent take it up in the next few minutes, I post its result here');
     expect(note).toContain('>Also the retry table');
+    expect(marksOn(rootTs)).toEqual(['eyes', 'grey_question']);
     await eventually(() => h.lastRootUpdate(rootTs).includes('Working'), 5_000, 'the root working again');
     h.sim.endJob(jobId, { status: 'completed', prLink: PR });
     await eventually(() => h.threadPosts(rootTs).length === 2, 5_000, 'the follow-up’s result');
@@ -102,6 +110,8 @@ describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
     h.sim.injectFault({ kind: 'status', status: 502, count: 1, match: { operation: 'follow-up' } });
     await h.deliver(threadReply(rootTs, { text: 'Also the retry table' }));
     await eventually(unsureNote, 5_000, 'the private answer');
+    // Failed before: ❌, a failure claimed where the private answer says it cannot tell.
+    expect(marksOn(rootTs)).toEqual(['eyes', 'grey_question']);
     const ref = { project: TEST_PROJECT_ID, jobId };
     const record = await eventually(
       async () => {
