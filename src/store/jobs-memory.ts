@@ -106,7 +106,7 @@ export class MemoryJobStore implements JobStore {
 
   async startRound(binding: JobBinding, atMs: number, unsure = false): Promise<JobRecord> {
     const record = this.#read(binding) ?? initialRecord(binding, { status: 'active' }, atMs);
-    const told = (unsure && record.ended) || undefined;
+    const told = (unsure && (record.ended || record.unsure)) || undefined;
     const next = { ...record, round: record.round + 1, roundStartedAtMs: atMs, status: 'active', unsure: told };
     return this.#bind({ ...next, ended: null, attempt: null, rev: record.rev + 1 });
   }

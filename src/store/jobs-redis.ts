@@ -44,11 +44,16 @@ const REBIND = `if redis.call('EXISTS', KEYS[1]) == 1 then return false end\n${C
 
 /**
  * KEYS: job, thread, active · ARGV: ttlMs, jobId, atMs, unsure ('1' or ''), then the binding's field/value pairs (a
- * vanished record). An unsure round keeps the end the thread was told.
+ * vanished record). An unsure round keeps the end the thread was told: the last round's, or the one an unsure round
+ * still open kept.
  */
 const START_ROUND = `
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 5)) end
-local told = ARGV[4] == '1' and redis.call('HGET', KEYS[1], 'ended') or ''
+local told = ''
+if ARGV[4] == '1' then
+  local last = redis.call('HMGET', KEYS[1], 'ended', 'unsure')
+  told = (last[1] and last[1] ~= '') and last[1] or last[2] or ''
+end
 redis.call('HINCRBY', KEYS[1], 'round', 1)
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
 redis.call('HSET', KEYS[1], 'roundStartedAtMs', ARGV[3], 'status', 'active', 'ended', '', 'attempt', '', 'unsure', told)

@@ -149,7 +149,8 @@ export interface JobStore {
   /**
    * A follow-up was accepted: the next round starts (round + 1, tracked again). Concurrent calls each get
    * their own round. A record that vanished is bound again from `binding`. `unsure`: the follow-up's fate is unknown,
-   * so the round keeps the end the thread was told (`unsure` in the record).
+   * so the round keeps the end the thread was told (`unsure` in the record): the last round's, or while an unsure
+   * round is still open, the one it kept.
    */
   startRound(binding: JobBinding, atMs: number, unsure?: boolean): Promise<JobRecord>;
   /**

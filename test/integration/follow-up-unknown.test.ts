@@ -128,4 +128,28 @@ describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
     expect(h.lastRootUpdate(rootTs)).not.toContain('updated');
     expect(await h.app.app.deps.store.jobs.active(TEST_PROJECT_ID)).toEqual([]);
   });
+
+  it('lost twice while the first is still watched, reaching the agent neither time: nothing posted, no "updated"', async () => {
+    const { jobId, rootTs } = await endedWithPullRequest();
+    await eventually(() => h.lastRootUpdate(rootTs).includes('Pull request ready'), 5_000, 'the root ended');
+    h.sim.injectFault({ kind: 'status', status: 502, count: 2, match: { operation: 'follow-up' } });
+    const unsureNotes = () => h.slack.callsTo('chat.postEphemeral').filter((c) => String(c.args.text).includes(UNSURE));
+    await h.deliver(threadReply(rootTs, { text: 'Also the retry table' }));
+    await eventually(() => unsureNotes().length === 1, 5_000, 'the first private answer');
+    await h.deliver(threadReply(rootTs, { text: 'Also the retry table, please' }));
+    await eventually(() => unsureNotes().length === 2, 5_000, 'the second private answer');
+    // Failed before: the second round, started before the first ended, was sure, and posted "updated" 1.2 s in.
+    const ref = { project: TEST_PROJECT_ID, jobId };
+    await eventually(
+      async () => {
+        const stored = await h.app.app.deps.store.jobs.get(ref);
+        return stored?.round === 2 && stored.ended !== null;
+      },
+      10_000,
+      'the second round ended',
+    );
+    await settle(600);
+    expect(h.threadPosts(rootTs)).toHaveLength(1);
+    expect(h.lastRootUpdate(rootTs)).not.toContain('updated');
+  });
 });

@@ -97,11 +97,14 @@ export function jobStoreContract(current: () => Store): void {
       const unsure = await jobs().startRound(binding(), 5, true);
       expect(unsure).toMatchObject({ round: 1, ended: null, unsure: 'pull_request', prLink: PR });
       expect(await jobs().get(ref())).toMatchObject({ round: 1, unsure: 'pull_request' });
-      // A round that had not ended has told the thread nothing: the next one is sure either way.
-      expect((await jobs().startRound(binding(), 6, true)).unsure).toBeUndefined();
+      // Failed before (undefined): an unsure round still open has told the thread nothing new, so the next unsure one
+      // keeps the same end; a sure follow-up's round is sure either way.
+      expect((await jobs().startRound(binding(), 6, true)).unsure).toBe('pull_request');
       await jobs().endRound(ref(), 2, 'no_changes');
       expect((await jobs().startRound(binding(), 7)).unsure).toBeUndefined();
       expect((await jobs().get(ref()))?.unsure).toBeUndefined();
+      // A round that had not ended, and was sure, has told the thread nothing: the next one is sure either way.
+      expect((await jobs().startRound(binding(), 8, true)).unsure).toBeUndefined();
     });
 
     it('gives concurrent follow-ups a round each, never the same one twice', async () => {
