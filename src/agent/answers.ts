@@ -1,16 +1,20 @@
+import { type ProjectOrigin, projectOrigin } from '../config/projects.js';
+import type { Deps } from '../deps.js';
 import type { Message } from '../slack/message.js';
+import { inlineCode } from '../slack/mrkdwn.js';
 import type { FollowUpRefusal } from './follow-up.js';
-import { errors } from './messages.js';
+import { errors, withPrompt } from './messages.js';
 import type { StartRefusal } from './start-job.js';
+import { unserved } from './unserved.js';
 
 /**
  * What the person who asked reads when a job was not started or an instruction not passed on: one `switch` on the
  * refusal's code per use case, every answer echoing their text so nothing is lost.
  */
-export function startRefusalAnswer(refusal: StartRefusal, prompt: string, now: number): Message {
+export function startRefusalAnswer(refusal: StartRefusal, prompt: string, deps: AnswerDeps): Message {
   switch (refusal.code) {
     case 'quota':
-      return errors.createLimit(refusal.project, prompt, refusal.resetInMs, now);
+      return errors.createLimit(refusal.project, prompt, refusal.resetInMs, deps.now());
     case 'store_unavailable':
       return errors.storeUnavailable(prompt);
     case 'untracked':
@@ -22,27 +26,36 @@ export function startRefusalAnswer(refusal: StartRefusal, prompt: string, now: n
     case 'slack_failed':
       return errors.slackFailed(prompt);
     case 'service':
-      return serviceAnswer(refusal.failed, prompt, now, 'create');
+      return serviceAnswer(refusal.failed, prompt, deps, 'create');
   }
 }
 
-export function followUpRefusalAnswer(refusal: FollowUpRefusal, prompt: string, now: number): Message {
+export function followUpRefusalAnswer(refusal: FollowUpRefusal, prompt: string, deps: AnswerDeps): Message {
   switch (refusal.code) {
     case 'quota':
-      return errors.followUpLimit(refusal.project, prompt, refusal.resetInMs, now);
+      return errors.followUpLimit(refusal.project, prompt, refusal.resetInMs, deps.now());
     case 'store_unavailable':
       return errors.storeUnavailable(prompt);
     case 'service':
-      return serviceAnswer(refusal.failed, prompt, now, 'follow_up', refusal.tracked === true);
+      return serviceAnswer(refusal.failed, prompt, deps, 'follow_up', refusal.tracked === true);
   }
 }
+
+/** Said privately to a person whose message for a job of a project no longer served was not sent (`unserved.ts`). */
+export function unservedAnswer(project: string, prompt: string, origin: ProjectOrigin): Message {
+  const { gone, remedy } = unserved(origin);
+  return withPrompt(`:electric_plug: Project ${inlineCode(project)} ${gone}, so nothing was sent. ${remedy}`, prompt);
+}
+
+/** What an answer reads besides the refusal: the time (a limit's reset) and where projects are set. */
+type AnswerDeps = Pick<Deps, 'now'> & { config: Pick<Deps['config'], 'oauth'> };
 
 type ServiceRefusal = Extract<StartRefusal, { code: 'service' }>['failed'];
 
 function serviceAnswer(
   { failure, project }: ServiceRefusal,
   prompt: string,
-  now: number,
+  deps: AnswerDeps,
   op: 'create' | 'follow_up',
   tracked = false,
 ): Message {
@@ -50,12 +63,12 @@ function serviceAnswer(
     case 'rate_limited': {
       const limit = op === 'create' ? errors.createLimit : errors.followUpLimit;
       // A wait the service did not name is not said as a time.
-      return limit(project, prompt, failure.guessed ? undefined : failure.retryAfterMs, now);
+      return limit(project, prompt, failure.guessed ? undefined : failure.retryAfterMs, deps.now());
     }
     case 'unauthorized':
       return errors.misconfigured(project, prompt);
     case 'not_connected':
-      return errors.notConnected(project, prompt);
+      return unservedAnswer(project, prompt, projectOrigin(deps.config));
     case 'refused':
       return errors.invalid(prompt, failure.message);
     case 'not_found':

@@ -1,11 +1,12 @@
 import type { FollowUps } from '../config/config.js';
+import { projectOrigin } from '../config/projects.js';
 import { formerProjects } from '../connected.js';
 import type { Deps } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
 import type { Audience } from '../slack/reply.js';
 import { type JobBinding, type JobRef, type ThreadKind, threadKindOf } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
-import { followUpRefusalAnswer, startRefusalAnswer } from './answers.js';
+import { followUpRefusalAnswer, startRefusalAnswer, unservedAnswer } from './answers.js';
 import { readFileContext } from './file-context.js';
 import { type FollowUpDeps, type FollowUpResult, fateUnknown, followUp } from './follow-up.js';
 import { type Instruction, readTurnInstruction } from './instruction.js';
@@ -81,7 +82,8 @@ export async function handleTurn(deps: TurnDeps, turn: Turn, instruction?: Instr
   if (route === 'still_starting') return deps.replies.privately(audience, errors.jobStarting(turn.text));
   if (place.kind === 'disconnected') {
     deps.log.info('mintlify.not_connected', { kind: 'follow_up', project: place.project });
-    return deps.replies.privately(audience, errors.notConnected(place.project, echoOf(turn)));
+    const answer = unservedAnswer(place.project, echoOf(turn), projectOrigin(deps.config));
+    return deps.replies.privately(audience, answer);
   }
   if (place.kind === 'job') return passOn(deps, turn, place, audience);
   return startFromTurn(deps, turn, audience, instruction);
@@ -163,7 +165,7 @@ async function passOn(deps: TurnDeps, turn: Turn, place: Place & { kind: 'job' }
   await deps.replies.unreact(message, SEEN);
   await deps.replies.react(message, markOf(result));
   if (!result.ok) {
-    await deps.replies.privately(audience, followUpRefusalAnswer(result.refusal, echoOf(turn), deps.now()));
+    await deps.replies.privately(audience, followUpRefusalAnswer(result.refusal, echoOf(turn), deps));
   } else if (!result.tracked) {
     await deps.replies.privately(audience, errors.followUpUntracked(echoOf(turn)));
   }
@@ -211,6 +213,6 @@ export async function startFromTurn(
     attempt: turnAttempt(turn),
   });
   if (!result.ok) {
-    await deps.replies.privately(audience, startRefusalAnswer(result.refusal, instruction.prompt, deps.now()));
+    await deps.replies.privately(audience, startRefusalAnswer(result.refusal, instruction.prompt, deps));
   }
 }

@@ -1,10 +1,12 @@
 import type { types } from '@slack/bolt';
+import type { ProjectOrigin } from '../config/projects.js';
 import { isKnownStatus } from '../mintlify/schemas.js';
 import { type Message, SECTION_MAX_CHARS } from '../slack/message.js';
 import { clipEscaped, escapeMrkdwn, inlineCode, MAX_URL_CHARS, plainText, quote, safeUrl } from '../slack/mrkdwn.js';
 import type { EndedKind, JobRecord } from '../store/jobs.js';
 import { feedbackBlock } from './feedback/buttons.js';
 import type { Outcome } from './tracking/outcome.js';
+import { unserved } from './unserved.js';
 
 // The messages a job shows everyone: its root message (who asked, what, a status line) and its outcome post.
 
@@ -48,7 +50,7 @@ const STATUS: Record<RootState, { emoji: string; words: string }> = {
   archived: { emoji: ':file_cabinet:', words: 'Archived' },
   gone: { emoji: ':grey_question:', words: 'No longer exists' },
   expired: { emoji: ':zzz:', words: 'Stopped tracking' },
-  disconnected: { emoji: ':electric_plug:', words: 'Tracking stopped: Mintlify disconnected' },
+  disconnected: { emoji: ':electric_plug:', words: unserved('connected').status },
   untracked: { emoji: ':warning:', words: 'Result could not be posted in this thread' },
   stopped: { emoji: ':warning:', words: 'Tracking stopped' },
   halted: { emoji: ':octagonal_sign:', words: 'Stopped' },
@@ -58,8 +60,9 @@ const STATUS: Record<RootState, { emoji: string; words: string }> = {
 const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
 
 /** How a job's status reads (emoji and words), as its status line shows it: a Stop names who pressed it. */
-export function jobStatus(record: JobRecord): { emoji: string; words: string } {
-  const status = STATUS[record.ended ?? 'working'];
+export function jobStatus(record: JobRecord, origin: ProjectOrigin): { emoji: string; words: string } {
+  const ended = record.ended ?? 'working';
+  const status = ended === 'disconnected' ? { ...STATUS[ended], words: unserved(origin).status } : STATUS[ended];
   const by = record.ended === 'halted' && SLACK_USER.test(record.stoppedBy ?? '') ? record.stoppedBy : undefined;
   return by ? { ...status, words: `Stopped by <@${by}>` } : status;
 }
@@ -87,6 +90,8 @@ export interface RootOptions {
   unknown?: string;
   /** How the thread is steered, as the hint says it (`steerOf`); a reply when left out. */
   steer?: Steer;
+  /** Where the app's projects are set (`projectOrigin`), as an ended job's status says it; connected when left out. */
+  origin?: ProjectOrigin;
 }
 
 /** The root message everyone sees: who asked, what, and a status line kept fresh while the job runs. */
@@ -95,10 +100,11 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
   const who = `<@${job.userId}> asked the Mintlify agent:\n`;
   const asked = `${who}${clipEscaped(quote(job.prompt, PROMPT_PREVIEW_CHARS), SECTION_MAX_CHARS - who.length)}`;
   const state: RootState = options.unknown ? 'unknown' : !record ? 'starting' : (record.ended ?? 'working');
+  const origin = options.origin ?? 'connected';
   const { emoji, words } = options.unknown
     ? { ...STATUS.unknown, words: options.unknown }
     : record
-      ? jobStatus(record)
+      ? jobStatus(record, origin)
       : STATUS[state];
   const parts = [`${emoji} ${words}`];
   if (options.showProject) parts.push(`project ${inlineCode(job.project)}`);
@@ -115,7 +121,7 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
     if (record.model) parts.push(inlineCode(record.model, SHOWN_CHARS.model));
   }
   const steer = options.steer ?? 'reply';
-  const hint = !record ? undefined : record.ended ? ENDED_HINTS[record.ended]?.(steer) : rootHint(steer);
+  const hint = !record ? undefined : record.ended ? ENDED_HINTS[record.ended]?.(steer, origin) : rootHint(steer);
   return {
     text: `${words}: ${plainText(job.prompt, FALLBACK_PROMPT_CHARS)}`,
     blocks: [
@@ -127,9 +133,9 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
 }
 
 const rootHint = (steer: Steer) => `${steerVerb(steer)} in this thread to give the agent follow-up instructions.`;
-const ENDED_HINTS: Partial<Record<EndedKind, (steer: Steer) => string>> = {
-  disconnected: (steer) =>
-    `Once this project is connected again (my *Home* tab), ${steerVerb(steer).toLowerCase()} in this thread to pick it up again.`,
+const ENDED_HINTS: Partial<Record<EndedKind, (steer: Steer, origin: ProjectOrigin) => string>> = {
+  disconnected: (steer, origin) =>
+    `${unserved(origin).once}, ${steerVerb(steer).toLowerCase()} in this thread to pick it up again.`,
   stopped: (steer) =>
     `${steerVerb(steer)} in this thread to pick it up again: your message goes to the agent and I follow the job from there.`,
   halted: (steer) =>
@@ -150,8 +156,11 @@ export function trackingStoppedMessage(record: JobRecord, steer: Steer): Message
 /** `metadata.event_type` of an outcome post: the thread itself says which rounds were reported. */
 export const OUTCOME_EVENT_TYPE = 'mintlify_agent_outcome';
 
-/** The one thread message that reports how a round ended; `steer`: how its thread is steered (`steerOf`). */
-export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs: number, steer: Steer): Message {
+/** How an outcome is told: when tracking gives up, how its thread is steered (`steerOf`), `projectOrigin`. */
+export type Telling = { jobMaxAgeMs: number; steer: Steer; origin: ProjectOrigin };
+
+/** The one thread message that reports how a round ended. */
+export function outcomeMessage(record: JobRecord, outcome: Outcome, { jobMaxAgeMs, steer, origin }: Telling): Message {
   const source = sourceLine(record);
   switch (outcome.kind) {
     case 'pull_request': {
@@ -186,10 +195,12 @@ export function outcomeMessage(record: JobRecord, outcome: Outcome, jobMaxAgeMs:
       return plain(
         `:zzz: I stopped tracking this job after ${formatElapsed(jobMaxAgeMs)} without a result. Check the Mintlify dashboard for its status.`,
       );
-    case 'disconnected':
+    case 'disconnected': {
+      const { gone, cause, once } = unserved(origin);
       return plain(
-        `:electric_plug: I stopped following this job: project ${inlineCode(record.project)} is not connected to Mintlify in this workspace any more (an admin disconnected it or connected another project), so I have no key to ask about it. The agent may still be working (job ${inlineCode(record.jobId)}): check the Mintlify dashboard. Once the project is connected again in my *Home* tab, ${steerVerb(steer).toLowerCase()} in this thread to pick it up again: your message goes to the agent as an instruction, and I follow the job from there.`,
+        `:electric_plug: I stopped following this job: project ${inlineCode(record.project)} ${gone}${cause}, so I have no key to ask about it. The agent may still be working (job ${inlineCode(record.jobId)}): check the Mintlify dashboard. ${once}, ${steerVerb(steer).toLowerCase()} in this thread to pick it up again: your message goes to the agent as an instruction, and I follow the job from there.`,
       );
+    }
   }
 }
 
@@ -237,15 +248,9 @@ export function openPullRequest(url: string): types.ActionsBlock | types.RichTex
 }
 
 /** A private note to the requester when their job's outcome could not be posted in its thread for good. */
-export function undeliveredNote(
-  record: JobRecord,
-  outcome: Outcome,
-  jobMaxAgeMs: number,
-  steer: Steer,
-  slackError: string,
-): Message {
+export function undeliveredNote(record: JobRecord, outcome: Outcome, telling: Telling, slackError: string): Message {
   const head = `:warning: I couldn't post the result of your Mintlify agent job in <#${record.channel}> (Slack said ${inlineCode(slackError)}), so here it is:`;
-  const result = outcomeMessage(record, outcome, jobMaxAgeMs, steer);
+  const result = outcomeMessage(record, outcome, telling);
   return {
     text: `${head}\n${result.text}`,
     blocks: [plain(head).blocks?.[0], ...(result.blocks ?? [])].filter((b) => b !== undefined),

@@ -91,7 +91,7 @@ const ECHO_LABEL = '\n\nYour instruction, to copy and retry:\n';
  * Echoes the user's text back, whole, so it is not lost when we could not act on it. When the problem and the echo
  * do not fit in one message, the problem is cut, never the instruction: it is what the person needs to retry.
  */
-function withPrompt(problem: string, prompt: string): Message {
+export function withPrompt(problem: string, prompt: string): Message {
   const echoMax = TEXT_MAX_CHARS - ECHO_LABEL.length - PROBLEM_MIN_CHARS;
   const echo = clipEscaped(quote(prompt, ECHO_MAX_CHARS), echoMax);
   const room = TEXT_MAX_CHARS - ECHO_LABEL.length - echo.length;
@@ -155,11 +155,6 @@ export const errors = {
   misconfigured: (project: string, prompt: string): Message =>
     withPrompt(
       `:no_entry: The Mintlify app is misconfigured: the API key for project ${inlineCode(project)} was refused. Ask the admin who installed it to check its key.`,
-      prompt,
-    ),
-  notConnected: (project: string, prompt: string): Message =>
-    withPrompt(
-      `:electric_plug: Project ${inlineCode(project)} is not connected to Mintlify in this workspace any more, so nothing was sent. An admin can connect it in my *Home* tab.`,
       prompt,
     ),
   projectUnknown: (project: string, prompt: string): Message =>

@@ -1,3 +1,4 @@
+import { type ProjectOrigin, projectOrigin } from '../config/projects.js';
 import type { Deps } from '../deps.js';
 import type { Message } from '../slack/message.js';
 import { inlineCode, plainText, safeLink } from '../slack/mrkdwn.js';
@@ -14,7 +15,7 @@ export const MY_JOBS_WORDS = /^\s*my\s+jobs\s*[.?!]?\s*$/i;
 
 /** The person's newest jobs, each with its state, project, age, pull request and prompt. */
 export async function myJobs(
-  deps: Pick<Deps, 'store' | 'log' | 'now'>,
+  deps: Pick<Deps, 'store' | 'log' | 'now' | 'config'>,
   userId: string,
   text: string,
 ): Promise<Message> {
@@ -23,15 +24,19 @@ export async function myJobs(
     const records = await Promise.all(refs.map((ref) => deps.store.jobs.get(ref)));
     const mine = records.filter((record): record is JobRecord => record?.userId === userId);
     if (mine.length === 0) return { text: paneCopy.noJobs };
-    return { text: [paneCopy.myJobs, ...mine.map((record) => jobLine(record, deps.now()))].join('\n') };
+    return {
+      text: [paneCopy.myJobs, ...mine.map((record) => jobLine(record, deps.now(), projectOrigin(deps.config)))].join(
+        '\n',
+      ),
+    };
   } catch (error) {
     deps.log.error('store.degraded', { op: 'agent.my_jobs', error });
     return errors.storeUnavailable(text);
   }
 }
 
-function jobLine(record: JobRecord, now: number): string {
-  const { emoji, words } = jobStatus(record);
+function jobLine(record: JobRecord, now: number, origin: ProjectOrigin): string {
+  const { emoji, words } = jobStatus(record, origin);
   const pr = safeLink(record.prLink, 'Pull request');
   const facts = [
     `${emoji} *${words}*`,

@@ -1,4 +1,5 @@
 import type { types } from '@slack/bolt';
+import type { ProjectOrigin } from '../config/projects.js';
 import { isKnownStatus } from '../mintlify/schemas.js';
 import type { MessageBlock } from '../slack/data-blocks.js';
 import type { Message } from '../slack/message.js';
@@ -17,6 +18,7 @@ import {
   sourceOf,
   steerVerb,
 } from './job-messages.js';
+import { unserved } from './unserved.js';
 
 // The plan card: a job's root as Slack's agent blocks show it, its phases as tasks (docs/agent.md, "The plan card").
 // The same tasks go out as a stream's `task_update` chunks and, when the stream is gone, as a `plan` block.
@@ -32,14 +34,17 @@ export interface PlanTask {
 export const PLAN_TITLE = 'Mintlify agent job';
 /** The ends that finish the work (the others stopped it). */
 const FINISHED: ReadonlySet<EndedKind> = new Set(['pull_request', 'no_changes']);
-/** Why a round ended without finishing, said under its task; `how`: "reply" or "mention me" (`steerVerb`). */
-const WHY: Partial<Record<EndedKind, (how: string) => string>> = {
+/**
+ * Why a round ended without finishing, said under its task; `how`: "reply" or "mention me" (`steerVerb`); `origin`:
+ * where the app's projects are set (`projectOrigin`).
+ */
+const WHY: Partial<Record<EndedKind, (how: string, origin: ProjectOrigin) => string>> = {
   failed: (how) => `The agent job failed: ${how} in the thread with more detail to try again.`,
   archived: () => 'The job was archived: it will not make further changes.',
   gone: () => 'The job no longer exists on Mintlify.',
   expired: () => 'No result in time: check the Mintlify dashboard.',
-  disconnected: (how) =>
-    `Mintlify was disconnected for this project: once it is connected again, ${how} in the thread to pick it up again.`,
+  disconnected: (how, origin) =>
+    `This project ${unserved(origin).gone}: once it is ${unserved(origin).back}, ${how} in the thread to pick it up again.`,
   untracked: () => 'The result could not be posted in the thread.',
   stopped: (how) => `Checking on the job kept failing: ${how} in the thread to pick it up again.`,
   halted: (how) => `Stopped from Slack: ${how} in the thread to give the agent new instructions.`,
@@ -53,7 +58,7 @@ function createdTask(record: JobRecord | undefined): PlanTask {
   return { id: 'created', title: `Created${where}${model}`, status: 'complete' };
 }
 
-function workingTask(record: JobRecord | undefined, now: number, steer: Steer): PlanTask {
+function workingTask(record: JobRecord | undefined, now: number, steer: Steer, origin: ProjectOrigin): PlanTask {
   if (!record) return { id: 'working', title: 'Agent working', status: 'pending' };
   if (!record.ended) {
     const title = `Agent working · ${formatElapsed(now - record.roundStartedAtMs)} elapsed`;
@@ -63,10 +68,10 @@ function workingTask(record: JobRecord | undefined, now: number, steer: Steer): 
     return { id: 'working', title, status: 'in_progress', ...(said && { details: said }) };
   }
   if (FINISHED.has(record.ended)) return { id: 'working', title: 'Agent finished', status: 'complete' };
-  const why = WHY[record.ended]?.(steerVerb(steer).toLowerCase());
+  const why = WHY[record.ended]?.(steerVerb(steer).toLowerCase(), origin);
   return {
     id: 'working',
-    title: jobStatus({ ...record, stoppedBy: undefined }).words,
+    title: jobStatus({ ...record, stoppedBy: undefined }, origin).words,
     status: 'error',
     ...(why && { details: why }),
   };
@@ -81,15 +86,21 @@ function resultTask(record: JobRecord | undefined): PlanTask | undefined {
 
 /**
  * The job's phases, oldest first: created, the follow-up applied (a later round), the agent's work, its result.
- * `steer`: how its thread is steered, as an ended round's note says it (`steerOf`).
+ * `steer`: how its thread is steered, as an ended round's note says it (`steerOf`); `origin`: where the app's
+ * projects are set (`projectOrigin`).
  */
-export function planTasks(job: PendingJob | JobRecord, now: number, steer: Steer = 'reply'): PlanTask[] {
+export function planTasks(
+  job: PendingJob | JobRecord,
+  now: number,
+  steer: Steer = 'reply',
+  origin: ProjectOrigin = 'connected',
+): PlanTask[] {
   const record = 'jobId' in job ? job : undefined;
   const followUp: PlanTask[] = record?.round
     ? [{ id: 'follow_up', title: 'Follow-up applied', status: 'complete' }]
     : [];
   const result = resultTask(record);
-  return [createdTask(record), ...followUp, workingTask(record, now, steer), ...(result ? [result] : [])];
+  return [createdTask(record), ...followUp, workingTask(record, now, steer, origin), ...(result ? [result] : [])];
 }
 
 export const taskChunks = (tasks: PlanTask[]) => tasks.map((t) => ({ type: 'task_update' as const, ...t }));
@@ -106,7 +117,7 @@ export function finalBlocks(record: JobRecord, options: RootOptions): MessageBlo
 /** The card as one message (`chat.update`, when the stream is gone): who asked, the plan, its closing blocks. */
 export function planCardMessage(record: JobRecord, options: RootOptions & { now: number }): Message {
   const root = rootMessage(record, options);
-  const cards = planTasks(record, options.now, options.steer).map(({ id, details, ...task }) => ({
+  const cards = planTasks(record, options.now, options.steer, options.origin).map(({ id, details, ...task }) => ({
     type: 'task_card' as const,
     task_id: id,
     ...task,

@@ -109,7 +109,7 @@ export async function refreshPlanCard(
     try {
       await deps.slack.chat.stopStream({
         ...at,
-        chunks: taskChunks(planTasks(record, options.now, options.steer)),
+        chunks: taskChunks(planTasks(record, options.now, options.steer, options.origin)),
         blocks: finalBlocks(record, options),
         metadata: jobMetadata(record),
         session_status: sessionStatusOf(record),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
+import { projectOrigin } from '../config/projects.js';
 import type { Deps } from '../deps.js';
 import { classifySlackError, isNotInChannel, slackErrorCode } from '../slack/errors.js';
 import type { Message } from '../slack/message.js';
@@ -109,7 +110,8 @@ export async function rewriteRoot(
   record: JobRecord,
 ): Promise<void> {
   const steer = steerOf(record, deps.config.followUps);
-  const options = { now: deps.now(), showProject: deps.projects.all.length > 1, steer };
+  const origin = projectOrigin(deps.config);
+  const options = { now: deps.now(), showProject: deps.projects.all.length > 1, steer, origin };
   if (record.root === 'card') return refreshPlanCard(deps, record, options);
   const message = rootMessage(record, options);
   // The metadata carries the job, so a thread whose record the store lost can be bound again from it.

@@ -16,7 +16,7 @@ export async function runCommandStart(deps: TaskDeps, request: CommandStart, run
   const { audience, prompt, project } = request;
   const { userId, channel } = audience;
   const result = await startJob(deps, { project, userId, channel, prompt, attempt: run.id });
-  if (!result.ok) await deps.replies.privately(audience, startRefusalAnswer(result.refusal, prompt, deps.now()));
+  if (!result.ok) await deps.replies.privately(audience, startRefusalAnswer(result.refusal, prompt, deps));
 }
 
 /** A submitted "Ask the Mintlify agent" form: the job starts in the message's thread. */
@@ -27,7 +27,7 @@ export async function runShortcutStart(deps: TaskDeps, submission: ShortcutSubmi
   const input = { project, userId, channel: origin.channel, prompt, threadTs: origin.threadTs, thread };
   const result = await startJob(deps, { ...input, attempt: run.id });
   if (!result.ok)
-    await deps.replies.privately(shortcutAudience(submission), startRefusalAnswer(result.refusal, prompt, deps.now()));
+    await deps.replies.privately(shortcutAudience(submission), startRefusalAnswer(result.refusal, prompt, deps));
 }
 
 /** `/agent`'s start that is not run again: what its run left is finished (`finishEarlierStart`). */
@@ -66,6 +66,6 @@ const shortcutAudience = ({ userId, origin }: ShortcutSubmission): Audience => (
 async function finishEarlierStart(deps: TaskDeps, id: string, audience: Audience, echo: string) {
   const result = await resumeEarlierStart(deps, id);
   if (!result) return false;
-  if (!result.ok) await deps.replies.privately(audience, startRefusalAnswer(result.refusal, echo, deps.now()));
+  if (!result.ok) await deps.replies.privately(audience, startRefusalAnswer(result.refusal, echo, deps));
   return true;
 }

@@ -1,6 +1,14 @@
 import { inlineCode } from '../slack/mrkdwn.js';
 import type { Config } from './config.js';
 
+/**
+ * Where a workspace's projects are set, as what is said of a job whose project is no longer among them: connected
+ * in App Home (many workspaces) or named in the app's configuration (one workspace).
+ */
+export type ProjectOrigin = 'connected' | 'configured';
+export const projectOrigin = (config: Pick<Config, 'oauth'>): ProjectOrigin =>
+  config.oauth ? 'connected' : 'configured';
+
 /** The Mintlify projects this bot serves, which one a conversation uses, and each one's admin key. */
 export interface Projects {
   /** The project of every conversation not routed elsewhere, and of DMs. */
@@ -9,7 +17,10 @@ export interface Projects {
   readonly all: readonly string[];
   forChannel(channel: string): string;
   knows(project: string): boolean;
-  /** The admin key for `project`: its own when it has one, else the default key. A secret: never log it. */
+  /**
+   * The admin key for `project`: its own when it has one, else the default key; none (empty) for a project not
+   * served, so a job of a project removed since is never asked about with another project's key. A secret: never log it.
+   */
   keyFor(project: string): string;
   /** Each project's docs site, for those that have one (links to it are unfurled: `src/unfurls/`). */
   readonly docsUrls: Readonly<Record<string, string>>;
@@ -19,12 +30,13 @@ export function createProjects(config: Pick<Config, 'mintlify'>): Projects {
   const { projectId, apiKey, channelProjects, projectKeys, docsUrls } = config.mintlify;
   // No project at all (a workspace not connected yet, or the app's own deps when it serves many): none known.
   const all = [...new Set([projectId, ...Object.values(channelProjects), ...Object.keys(projectKeys)])].filter(Boolean);
+  const knows = (project: string) => all.includes(project);
   return {
     defaultProject: projectId,
     all,
     forChannel: (channel) => channelProjects[channel] ?? projectId,
-    knows: (project) => all.includes(project),
-    keyFor: (project) => projectKeys[project] ?? apiKey,
+    knows,
+    keyFor: (project) => (knows(project) ? (projectKeys[project] ?? apiKey) : ''),
     docsUrls,
   };
 }

@@ -1,5 +1,6 @@
 import { ErrorCode } from '@slack/web-api';
 import { weekFeedback } from '../agent/index.js';
+import { projectOrigin } from '../config/projects.js';
 import type { Deps, JobWatcher } from '../deps.js';
 import { classifySlackError, type SlackFailure } from '../slack/errors.js';
 import { type JobRecord, RECORD_TTL_MS } from '../store/jobs.js';
@@ -86,7 +87,9 @@ export async function publishHome(deps: HomeDeps, userId: string): Promise<void>
   // Serving many workspaces, Home starts with the workspace's Mintlify connection (and its buttons, for admins).
   const connection =
     deps.connection && connectionSection(deps.connection, await mayManage(deps, userId), !!deps.workspace.enterpriseId);
-  const view = homeView(jobs, quotas, { now: deps.now(), followUps: deps.config.followUps, top: connection, unread });
+  const { followUps } = deps.config;
+  const options = { now: deps.now(), followUps, origin: projectOrigin(deps.config), top: connection, unread };
+  const view = homeView(jobs, quotas, options);
   await deps.slack.views.publish({ user_id: userId, view });
 }
 

@@ -9,6 +9,7 @@ import {
   pullRequestUrl,
 } from '../agent/index.js';
 import type { FollowUps } from '../config/config.js';
+import type { ProjectOrigin } from '../config/projects.js';
 import { SECTION_MAX_CHARS, section } from '../slack/message.js';
 import { inlineCode, MAX_URL_CHARS, plainText, readerTime, safeLink } from '../slack/mrkdwn.js';
 import type { BudgetUse } from '../store/budget.js';
@@ -48,6 +49,8 @@ const howTo = (followUps: FollowUps) =>
 export interface HomeOptions {
   now: number;
   followUps: FollowUps;
+  /** Where the app's projects are set (`projectOrigin`), as a job's status says it. */
+  origin: ProjectOrigin;
   /** Before the jobs: the workspace's Mintlify connection, when the app serves many workspaces. */
   top?: readonly types.KnownBlock[];
   /** The person's jobs the store did not read this time. */
@@ -61,7 +64,7 @@ export interface HomeOptions {
 export function homeView(
   jobs: readonly HomeJob[],
   quotas: readonly ProjectQuota[],
-  { now, followUps, top = [], unread = 0 }: HomeOptions,
+  { now, followUps, origin, top = [], unread = 0 }: HomeOptions,
 ): types.HomeView {
   const blocks: types.KnownBlock[] = [
     ...top,
@@ -74,7 +77,7 @@ export function homeView(
       ),
     );
   else if (jobs.length === 0) blocks.push(section('You have not started a job yet.'));
-  for (const job of jobs) blocks.push(...jobBlocks(job, now));
+  for (const job of jobs) blocks.push(...jobBlocks(job, now, origin));
   if (quotas.length === 0) return { type: 'home', blocks };
   // The two lists of projects share the blocks left by the others (the 5 around them included).
   const sections = Math.max(1, Math.floor((VIEW_MAX_BLOCKS - blocks.length - 5) / 2));
@@ -119,8 +122,8 @@ function inSections(lines: readonly string[], max: number): types.SectionBlock[]
   return texts.map(section);
 }
 
-function jobBlocks({ record, threadLink }: HomeJob, now: number): types.KnownBlock[] {
-  const { emoji, words } = jobStatus(record);
+function jobBlocks({ record, threadLink }: HomeJob, now: number, origin: ProjectOrigin): types.KnownBlock[] {
+  const { emoji, words } = jobStatus(record, origin);
   const project = `project ${inlineCode(record.project)}`;
   const facts = [`${emoji} *${words}*`, project, `${formatElapsed(now - record.createdAtMs)} ago`];
   const text = [facts.join(' · '), `>${plainText(record.prompt, PROMPT_CHARS).replace(/\n/g, '\n>')}`];

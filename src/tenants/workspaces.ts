@@ -65,6 +65,8 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
       // Connected before the log existed: the person who connected it is its steward.
       const steward = connectionLog.steward ?? (settings && { userId: settings.changedBy, as: 'connector' as const });
       const apiKey = settings?.apiKey ?? '';
+      // The key goes only with the projects it was connected for (`keyFor`): a job of a project disconnected or
+      // changed since is never asked about with another project's key, nor with none.
       const projects = createProjects({
         mintlify: {
           ...config.mintlify,
@@ -75,14 +77,13 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
           docsUrls: settings?.docsUrl ? { [settings.projectId]: settings.docsUrl } : {},
         },
       });
-      // The key goes only with the projects it was connected for: a job of a project disconnected or changed
-      // since is never asked about with another project's key, nor with none.
-      const keyFor = (project: string) => (projects.knows(project) ? apiKey : '');
       return options.build({
         workspace: ref,
         store: store.scoped(tenant),
         slack: slackClients(tenant, await options.botToken(ref, installation), (token) => options.slackFor(token, ref)),
-        mintlify: mintlifyClients(tenant, [apiKey, ...projects.all].join(' '), () => options.mintlifyFor(keyFor)),
+        mintlify: mintlifyClients(tenant, [apiKey, ...projects.all].join(' '), () =>
+          options.mintlifyFor(projects.keyFor),
+        ),
         projects,
         log: log.child({ team: ref.teamId }),
         connection: {

@@ -7,6 +7,7 @@ import { postInteraction } from '../fakes/signed-request.js';
 import { blockAction, CHANNEL_ID, threadReply } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
+import { settle } from '../support/steps.js';
 import { eventually, TEST_API_KEY, TEST_PROJECT_ID } from '../support/test-app.js';
 
 /** #api-docs is routed to proj_api, which has its own key; #handbook to proj_hb, on the default key. */
@@ -150,5 +151,25 @@ describe.each(storeKinds)('several projects ($label)', (store) => {
     await eventually(() => h.threadPosts(job.rootTs).length === 1, 5_000, 'the PR after the restart');
     expect(h.sim.requests.filter((r) => r.path.startsWith('/v2/agent/proj_hb/'))).toHaveLength(0);
     expectKeysPerProject();
+  });
+
+  it('a job of a project taken out of the configuration is not asked about with the default key; its thread and root say so', async () => {
+    const job = await startedJob('Document the v2 endpoints', API_CHANNEL);
+    expect(job.project).toBe('proj_api');
+
+    // The operator drops proj_api (its route and its key) at the next deploy: the app no longer serves it.
+    const before = h.sim.requests.length;
+    await h.restart({ env: { MINTLIFY_CHANNEL_PROJECTS: `${HB_CHANNEL}:proj_hb`, MINTLIFY_API_KEYS: '' } });
+    const note = await eventually(() => h.threadPosts(job.rootTs)[0], 5_000, 'the note in the thread');
+    expect(String(note.args.text)).toContain(
+      'I stopped following this job: project `proj_api` is no longer configured for this app',
+    );
+    expect(String(note.args.text)).toContain('Once whoever runs this app adds the project back');
+    expect(String(note.args.text)).not.toMatch(/disconnect|Home/);
+    await eventually(() => h.lastRootUpdate(job.rootTs).includes('project no longer configured'), 5_000, 'the root');
+    expect(h.lastRootUpdate(job.rootTs)).not.toMatch(/Working|disconnected|Home/);
+    await settle(500);
+    expect(h.threadPosts(job.rootTs)).toHaveLength(1);
+    expect(h.sim.requests.slice(before).filter((r) => r.path.startsWith('/v2/agent/proj_api/'))).toEqual([]);
   });
 });

@@ -33,6 +33,10 @@ describe('projects', () => {
     expect(projects.keyFor('proj_a')).toBe('mint_default');
   });
 
+  it('gives no key for a project it does not serve (one taken out of the configuration): not the default key', () => {
+    expect(projects.keyFor('proj_x')).toBe('');
+  });
+
   it('describes which project a channel uses and how to pick another', () => {
     expect(describeProjects(projects, 'C0BBB', '/agent')).toBe(
       'This channel uses project `proj_b`. Projects I know: `proj_a` (default), `proj_b`, `proj_c`, `proj_d`. Pick another with `/agent --project &lt;id&gt; &lt;instruction&gt;`.',

@@ -1,10 +1,11 @@
+import { projectOrigin } from '../../config/projects.js';
 import type { Deps } from '../../deps.js';
 import { SLACK_TIMEOUT_MS } from '../../slack/client.js';
 import { classifySlackError } from '../../slack/errors.js';
 import { findPosted } from '../../slack/witness.js';
 import type { JobRecord, JobRef } from '../../store/jobs.js';
 import { keys } from '../../store/keys.js';
-import { OUTCOME_EVENT_TYPE, outcomeMessage, undeliveredNote } from '../job-messages.js';
+import { OUTCOME_EVENT_TYPE, outcomeMessage, type Telling, undeliveredNote } from '../job-messages.js';
 import { steerOf } from '../steering.js';
 import type { Outcome } from './outcome.js';
 
@@ -67,7 +68,7 @@ export async function deliverOutcome(deps: PosterDeps, record: JobRecord, outcom
         channel: record.channel,
         thread_ts: record.threadTs,
         unfurl_links: false,
-        ...outcomeMessage(record, outcome, config.jobMaxAgeMs, steerOf(record, config.followUps)),
+        ...outcomeMessage(record, outcome, tellingOf(record, config)),
         metadata: {
           event_type: OUTCOME_EVENT_TYPE,
           event_payload: { project: record.project, job_id: record.jobId, round: record.round },
@@ -135,7 +136,13 @@ export async function tellRequester(
   outcome: Outcome,
   slackError: string,
 ): Promise<void> {
-  const { jobMaxAgeMs, followUps } = deps.config;
-  const note = undeliveredNote(record, outcome, jobMaxAgeMs, steerOf(record, followUps), slackError);
+  const note = undeliveredNote(record, outcome, tellingOf(record, deps.config), slackError);
   await deps.replies.direct(record.userId, note);
 }
+
+/** How `record`'s outcome is told, as the app is configured. */
+const tellingOf = (record: JobRecord, config: Deps['config']): Telling => ({
+  jobMaxAgeMs: config.jobMaxAgeMs,
+  steer: steerOf(record, config.followUps),
+  origin: projectOrigin(config),
+});

@@ -6,6 +6,8 @@ import type { ServiceFailure } from '../../../src/mintlify/failure.js';
 import { expectToContainAll } from '../../support/expect.js';
 
 const NOW = Date.parse('2026-11-22T10:00:00Z');
+/** A single-workspace app (projects named in its configuration) at NOW. */
+const AT = { now: () => NOW, config: {} };
 const PROMPT = 'Fix <it> & more';
 const ECHO = 'Your instruction, to copy and retry:\n>Fix &lt;it&gt; &amp; more';
 
@@ -112,7 +114,7 @@ describe('startRefusalAnswer', () => {
     ],
     ['slack_failed', { code: 'slack_failed' }, 'Slack did not accept my message, so I did not start the job.'],
   ])('words %s and echoes the instruction', (_code, refusal, words) => {
-    expectToContainAll(startRefusalAnswer(refusal, PROMPT, NOW).text, [words, ECHO]);
+    expectToContainAll(startRefusalAnswer(refusal, PROMPT, AT).text, [words, ECHO]);
   });
 });
 
@@ -129,7 +131,7 @@ describe('followUpRefusalAnswer', () => {
       'My storage is unavailable right now, so I could not take this on.',
     ],
   ])('words %s and echoes the instruction', (_code, refusal, words) => {
-    expectToContainAll(followUpRefusalAnswer(refusal, PROMPT, NOW).text, [words, ECHO]);
+    expectToContainAll(followUpRefusalAnswer(refusal, PROMPT, AT).text, [words, ECHO]);
   });
 });
 
@@ -137,17 +139,32 @@ describe('the service failing', () => {
   it.each(SERVICE_FAILURES)(
     'by %s: worded for a start and for a follow-up, each echoing the instruction',
     (_what, failure, startWords, followUpWords) => {
-      expectToContainAll(startRefusalAnswer(service(failure), PROMPT, NOW).text, [startWords, ECHO]);
-      expectToContainAll(followUpRefusalAnswer(service(failure), PROMPT, NOW).text, [followUpWords, ECHO]);
+      expectToContainAll(startRefusalAnswer(service(failure), PROMPT, AT).text, [startWords, ECHO]);
+      expectToContainAll(followUpRefusalAnswer(service(failure), PROMPT, AT).text, [followUpWords, ECHO]);
     },
   );
+});
+
+describe('no key for the project (the app no longer serves it)', () => {
+  it('says it is no longer configured, or no longer connected, as the app sets its projects', () => {
+    const failure = { code: 'not_connected' } as const;
+    expectToContainAll(followUpRefusalAnswer(service(failure), PROMPT, AT).text, [
+      'Project `proj_test` is no longer configured for this app, so nothing was sent. Ask whoever runs this app to add it back.',
+      ECHO,
+    ]);
+    const connected = { ...AT, config: { oauth: {} as never } };
+    expectToContainAll(startRefusalAnswer(service(failure), PROMPT, connected).text, [
+      'Project `proj_test` is not connected to Mintlify in this workspace any more, so nothing was sent. An admin can connect it in my *Home* tab.',
+      ECHO,
+    ]);
+  });
 });
 
 describe('a 404 on a create', () => {
   // Failed before: worded as a follow-up to a vanished job ("so the follow-up was not sent") for a new job.
   it('is never worded as a follow-up, and names the project escaped', () => {
     const failed = { ok: false, operation: 'create job', project: 'proj_<a>&', failure: { code: 'not_found' } };
-    const answer = startRefusalAnswer({ code: 'service', failed } as StartRefusal, PROMPT, NOW).text;
+    const answer = startRefusalAnswer({ code: 'service', failed } as StartRefusal, PROMPT, AT).text;
     expect(answer).not.toMatch(/follow-up|no longer exists/);
     expectToContainAll(answer, ['Mintlify does not know project `proj_&lt;a&gt;&amp;`', ECHO]);
   });
@@ -159,7 +176,7 @@ describe('a follow-up whose fate is unknown (a timeout, a dropped connection, a 
   it.each(unknownFate)(
     'by %s, its round untracked: never promises a result in the thread, and points to the dashboard',
     (_what, failure) => {
-      const answer = followUpRefusalAnswer(service(failure), PROMPT, NOW).text;
+      const answer = followUpRefusalAnswer(service(failure), PROMPT, AT).text;
       expect(answer).not.toContain('Wait for the result');
       expectToContainAll(answer, [
         'its result will not be posted here. Check the job in the Mintlify dashboard before you send it again.',
@@ -174,7 +191,7 @@ describe('a follow-up whose fate is unknown (a timeout, a dropped connection, a 
   it.each(unknownFate)(
     'by %s, its round tracked: a result only if the bot sees the agent take it up, and the dashboard',
     (_what, failure) => {
-      const answer = followUpRefusalAnswer({ ...service(failure), tracked: true }, PROMPT, NOW).text;
+      const answer = followUpRefusalAnswer({ ...service(failure), tracked: true }, PROMPT, AT).text;
       expect(answer).not.toContain('will not be posted');
       expectToContainAll(answer, [
         'so I cannot tell whether the agent received this instruction. If I see the agent take it up in the next few minutes, I post its result here; if I don’t, I say nothing more, though the agent may still have made the change. Check the job in the Mintlify dashboard before you send it again.',
@@ -188,7 +205,7 @@ describe('an untracked start (the job runs; its thread could not be bound)', () 
   // Fails today: answers.ts words `untracked` as `store_unavailable`, "I could not take this on. Try again shortly",
   // while the job runs (the thread was just told so): a person who tries again starts a second job.
   it('tells the person the agent has the instruction and where its result will be, never to try again', () => {
-    const answer = startRefusalAnswer({ code: 'untracked' }, PROMPT, NOW);
+    const answer = startRefusalAnswer({ code: 'untracked' }, PROMPT, AT);
     expect(answer.text).not.toContain('could not take this on');
     expect(answer.text).not.toMatch(/try again/i);
     expect(answer.text).toContain('Mintlify dashboard');

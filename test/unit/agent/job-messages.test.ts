@@ -4,6 +4,7 @@ import {
   jobStatus,
   outcomeMessage,
   rootMessage,
+  type Telling,
   trackingStoppedMessage,
   undeliveredNote,
 } from '../../../src/agent/job-messages.js';
@@ -12,6 +13,8 @@ import { jobRecord } from '../../fixtures/job.js';
 import { expectToContainAll } from '../../support/expect.js';
 
 const record = jobRecord({ userId: 'U1', prompt: 'Document <!here> & webhooks' });
+/** An outcome as a workspace that connected its project tells it, steered by a reply. */
+const REPLY: Telling = { jobMaxAgeMs: 1, steer: 'reply', origin: 'connected' };
 const allText = (m: { text: string; blocks?: unknown[] }) => `${m.text}\n${JSON.stringify(m.blocks ?? [])}`;
 
 describe('rootMessage', () => {
@@ -54,8 +57,7 @@ describe('outcomeMessage', () => {
     const m = outcomeMessage(
       record,
       { kind: 'pull_request', prLink: 'https://github.com/acme/docs/pull/3', updated: false },
-      1,
-      'reply',
+      REPLY,
     );
     expect(allText(m)).toContain('<https://github.com/acme/docs/pull/3>');
     expect(allText(m)).toContain('"url":"https://github.com/acme/docs/pull/3"');
@@ -63,19 +65,14 @@ describe('outcomeMessage', () => {
   });
 
   it('does not link a non-https PR URL', () => {
-    const m = outcomeMessage(
-      record,
-      { kind: 'pull_request', prLink: 'http://evil.example/x', updated: false },
-      1,
-      'reply',
-    );
+    const m = outcomeMessage(record, { kind: 'pull_request', prLink: 'http://evil.example/x', updated: false }, REPLY);
     expect(allText(m)).not.toContain('"url"');
     expect(allText(m)).not.toContain('<http://evil');
   });
 
   it('shows an unsafe PR link as one inline-code span: a backtick in it cannot end the span', () => {
     const prLink = 'javascript:`<!channel>`*bold*';
-    const m = outcomeMessage(record, { kind: 'pull_request', prLink, updated: false }, 1, 'reply');
+    const m = outcomeMessage(record, { kind: 'pull_request', prLink, updated: false }, REPLY);
     expect(m.blocks?.[0]).toMatchObject({
       text: { text: expect.stringContaining("`javascript:'&lt;!channel&gt;'*bold*`") },
     });
@@ -85,25 +82,24 @@ describe('outcomeMessage', () => {
     const m = outcomeMessage(
       record,
       { kind: 'pull_request', prLink: 'https://github.com/acme/docs/pull/3', updated: true },
-      1,
-      'reply',
+      REPLY,
     );
     expect(m.text).toContain('updated the pull request');
   });
 
   it('keeps the pull request of a job archived after it opened one, and withholds an unsafe link', () => {
-    const m = outcomeMessage(record, { kind: 'archived', prLink: 'https://github.com/acme/docs/pull/3' }, 1, 'reply');
+    const m = outcomeMessage(record, { kind: 'archived', prLink: 'https://github.com/acme/docs/pull/3' }, REPLY);
     expect(m.text).toContain('archived');
     expect(JSON.stringify(m.blocks)).toContain('<https://github.com/acme/docs/pull/3>');
     expect(JSON.stringify(m.blocks)).toContain('"url":"https://github.com/acme/docs/pull/3"');
-    const unsafe = outcomeMessage(record, { kind: 'archived', prLink: 'javascript:alert(1)' }, 1, 'reply');
+    const unsafe = outcomeMessage(record, { kind: 'archived', prLink: 'javascript:alert(1)' }, REPLY);
     expect(JSON.stringify(unsafe.blocks)).not.toContain('"url":');
     expect(unsafe.text).toContain('not an https URL Slack can open');
   });
 
   it.each([3_000, 40_000])('keeps a %i-character link out of the section and opens it from a block', (chars) => {
     const prLink = `https://github.com/acme/docs/pull/3?q=${'q'.repeat(chars - 38)}`;
-    const m = outcomeMessage(record, { kind: 'pull_request', prLink, updated: false }, 1, 'reply');
+    const m = outcomeMessage(record, { kind: 'pull_request', prLink, updated: false }, REPLY);
     const [section, opener] = m.blocks ?? [];
     expect(section).toEqual({ type: 'section', text: { type: 'mrkdwn', text: expect.stringMatching(/request\.$/) } });
     expect(JSON.stringify(opener)).toContain(`"url":"${prLink}"`);
@@ -116,7 +112,7 @@ describe('outcomeMessage', () => {
     ['gone', 'no longer exists'],
     ['expired', 'stopped tracking this job after 24h 0m'],
   ] as const)('words %s clearly', (kind, words) => {
-    expect(outcomeMessage(record, { kind }, 24 * 60 * 60 * 1000, 'reply').text).toContain(words);
+    expect(outcomeMessage(record, { kind }, { ...REPLY, jobMaxAgeMs: 24 * 60 * 60 * 1000 }).text).toContain(words);
   });
 });
 
@@ -138,7 +134,7 @@ describe('jobStatus', () => {
     ['untracked', ':warning:', 'Result could not be posted in this thread'],
     ['stopped', ':warning:', 'Tracking stopped'],
   ] as const)('reads a job ended %s as its status line does', (ended, emoji, words) => {
-    expect(jobStatus(jobRecord({ ended }))).toEqual({ emoji, words });
+    expect(jobStatus(jobRecord({ ended }), 'connected')).toEqual({ emoji, words });
   });
 });
 
@@ -160,13 +156,38 @@ describe('trackingStoppedMessage', () => {
     const working = JSON.stringify(rootMessage(jobRecord({}), { steer: 'mention' }).blocks);
     expect(working).toContain('Mention me in this thread to give the agent follow-up instructions.');
     expect(working).not.toContain('Reply in this thread');
-    expect(outcomeMessage(record, { kind: 'failed' }, 1, 'mention').text).toContain('Mention me in this thread');
+    expect(outcomeMessage(record, { kind: 'failed' }, { ...REPLY, steer: 'mention' }).text).toContain(
+      'Mention me in this thread',
+    );
+  });
+});
+
+describe('a job whose project the app no longer serves', () => {
+  const gone = jobRecord({ project: 'proj_b', jobId: 'job-9', ended: 'disconnected' });
+
+  it('says a workspace disconnected it when its projects are connected in App Home', () => {
+    expect(jobStatus(gone, 'connected').words).toBe('Tracking stopped: Mintlify disconnected');
+    const note = outcomeMessage(gone, { kind: 'disconnected' }, REPLY).text;
+    expectToContainAll(note, ['project `proj_b` is not connected to Mintlify in this workspace any more', '*Home*']);
+  });
+
+  it('says it is no longer configured, and who brings it back, when the app’s configuration names its projects', () => {
+    expect(jobStatus(gone, 'configured').words).toBe('Tracking stopped: project no longer configured');
+    const note = outcomeMessage(gone, { kind: 'disconnected' }, { ...REPLY, origin: 'configured' }).text;
+    expectToContainAll(note, [
+      'project `proj_b` is no longer configured for this app',
+      'may still be working (job `job-9`)',
+      'Once whoever runs this app adds the project back, reply in this thread to pick it up again',
+    ]);
+    const root = JSON.stringify(rootMessage(gone, { origin: 'configured' }).blocks);
+    expectToContainAll(root, ['project no longer configured', 'Once whoever runs this app adds the project back']);
+    for (const text of [note, root]) expect(text).not.toMatch(/disconnect|Home|connected again/);
   });
 });
 
 describe('undeliveredNote', () => {
   it('says where the result could not be posted and why, then gives the result itself', () => {
-    const m = undeliveredNote(record, { kind: 'no_changes' }, 1, 'reply', 'is_archived');
+    const m = undeliveredNote(record, { kind: 'no_changes' }, REPLY, 'is_archived');
     expect(m.text).toContain(
       "I couldn't post the result of your Mintlify agent job in <#C123DOCS> (Slack said `is_archived`)",
     );

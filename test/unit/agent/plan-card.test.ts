@@ -36,6 +36,20 @@ describe('planTasks: a job’s phases as tasks', () => {
     expect(failed.map((t) => t.id)).toEqual(['created', 'working']);
     expect(failed[1]).toMatchObject({ status: 'error', title: 'Failed', details: expect.stringContaining('failed') });
   });
+
+  it('a project no longer served: disconnected in App Home, or taken out of the app’s configuration', () => {
+    const gone = { ...record, ended: 'disconnected' as const };
+    expect(planTasks(gone, 0, 'reply', 'connected')[1]).toMatchObject({
+      title: 'Tracking stopped: Mintlify disconnected',
+      details:
+        'This project is not connected to Mintlify in this workspace any more: once it is connected again, reply in the thread to pick it up again.',
+    });
+    expect(planTasks(gone, 0, 'mention', 'configured')[1]).toMatchObject({
+      title: 'Tracking stopped: project no longer configured',
+      details:
+        'This project is no longer configured for this app: once it is added back, mention me in the thread to pick it up again.',
+    });
+  });
   it('caps what the service names (model, repository, ref, status) in the titles and details of its tasks', () => {
     const long = {
       ...record,

@@ -38,7 +38,7 @@ describe('homeView', () => {
           { record: record({ jobId: 'j3', ended: 'failed', prLink: 'javascript:alert(1)' }) },
         ],
         quotas,
-        { now: NOW, followUps: 'reply' },
+        { now: NOW, followUps: 'reply', origin: 'connected' },
       ),
     );
     expectToContainAll(view, [
@@ -76,7 +76,7 @@ describe('homeView with many projects', () => {
   it('keeps within Slack’s view limits (100 blocks, 3,000 characters a section) and lists every project', () => {
     const many = Array.from({ length: 300 }, (_, i) => ({ ...quotas[0], project: `proj_${i}` })) as typeof quotas;
     const jobs = Array.from({ length: 10 }, (_, i) => ({ record: record({ jobId: `j${i}` }) }));
-    const { blocks } = homeView(jobs, many, { now: NOW, followUps: 'reply' });
+    const { blocks } = homeView(jobs, many, { now: NOW, followUps: 'reply', origin: 'connected' });
     expect(blocks.length).toBeLessThanOrEqual(100);
     const texts = blocks.map((b) => (b as { text?: { text?: string } }).text?.text ?? '');
     for (const text of texts) expect(text.length).toBeLessThanOrEqual(3_000);
@@ -90,7 +90,7 @@ describe('homeView with thousands of projects', () => {
     const many = Array.from({ length: COUNT }, (_, i) => ({ ...quotas[0], project: `proj_${i}` })) as typeof quotas;
     const jobs = Array.from({ length: 10 }, (_, i) => ({ record: record({ jobId: `j${i}` }) }));
     const top = Array.from({ length: 6 }, () => ({ type: 'divider' as const }));
-    const { blocks } = homeView(jobs, many, { now: NOW, followUps: 'reply', top });
+    const { blocks } = homeView(jobs, many, { now: NOW, followUps: 'reply', origin: 'connected', top });
     expect(blocks.length).toBeLessThanOrEqual(100);
     const texts = blocks.map((b) => (b as { text?: { text?: string } }).text?.text ?? '');
     for (const text of texts) expect(text.length).toBeLessThanOrEqual(3_000);
@@ -108,23 +108,25 @@ describe('homeView at its edges', () => {
   const text = (view: ReturnType<typeof homeView>) => JSON.stringify(view.blocks);
 
   it('says how a job is steered: a mention, with AGENT_FOLLOW_UPS=mention', () => {
-    expect(text(homeView([], quotas, { now: NOW, followUps: 'mention' }))).toContain(
+    expect(text(homeView([], quotas, { now: NOW, followUps: 'mention', origin: 'connected' }))).toContain(
       'mention me there to steer the agent',
     );
-    expect(text(homeView([], quotas, { now: NOW, followUps: 'mention' }))).not.toContain('reply there');
-    expect(text(homeView([], quotas, { now: NOW, followUps: 'reply' }))).toContain(
+    expect(text(homeView([], quotas, { now: NOW, followUps: 'mention', origin: 'connected' }))).not.toContain(
+      'reply there',
+    );
+    expect(text(homeView([], quotas, { now: NOW, followUps: 'reply', origin: 'connected' }))).toContain(
       '(in a discussion I joined, mention me)',
     );
   });
 
   it('a workspace with no project yet (not connected) shows no empty quota or feedback sections', () => {
-    const view = text(homeView([], [], { now: NOW, followUps: 'reply' }));
+    const view = text(homeView([], [], { now: NOW, followUps: 'reply', origin: 'connected' }));
     expect(view).not.toContain('This hour');
     expect(view).not.toContain('Feedback this week');
   });
 
   it('jobs the store did not read are said, never "you have not started a job yet"', () => {
-    const view = text(homeView([], quotas, { now: NOW, followUps: 'reply', unread: 2 }));
+    const view = text(homeView([], quotas, { now: NOW, followUps: 'reply', origin: 'connected', unread: 2 }));
     expect(view).toContain('2 of your jobs could not be read right now');
     expect(view).not.toContain('You have not started a job yet');
   });

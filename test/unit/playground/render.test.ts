@@ -208,8 +208,7 @@ describe('what the app posts', () => {
       outcomeMessage(
         record,
         { kind: 'pull_request', prLink: 'https://github.com/acme/docs/pull/7', updated: false },
-        1,
-        'reply',
+        { jobMaxAgeMs: 1, steer: 'reply', origin: 'connected' },
       ),
       names,
     );

@@ -34,11 +34,11 @@ describe('a job’s agent session', () => {
 describe('a stopped job’s status line', () => {
   it('names who stopped it, on the root and wherever the status shows; an id that is not Slack’s is left out', () => {
     const stopped = jobRecord({ ended: 'halted', stoppedBy: 'U456BOB' });
-    expect(jobStatus(stopped)).toEqual({ emoji: ':octagonal_sign:', words: 'Stopped by <@U456BOB>' });
+    expect(jobStatus(stopped, 'connected')).toEqual({ emoji: ':octagonal_sign:', words: 'Stopped by <@U456BOB>' });
     const root = JSON.stringify(rootMessage(stopped).blocks);
     expect(root).toContain(':octagonal_sign: Stopped by <@U456BOB>');
     expect(root).toContain('Reply in this thread to give the agent new instructions');
-    expect(jobStatus(jobRecord({ ended: 'halted', stoppedBy: '<!channel>' })).words).toBe('Stopped');
-    expect(jobStatus(jobRecord({ ended: 'failed', stoppedBy: 'U456BOB' })).words).toBe('Failed');
+    expect(jobStatus(jobRecord({ ended: 'halted', stoppedBy: '<!channel>' }), 'connected').words).toBe('Stopped');
+    expect(jobStatus(jobRecord({ ended: 'failed', stoppedBy: 'U456BOB' }), 'connected').words).toBe('Failed');
   });
 });
