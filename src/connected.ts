@@ -21,15 +21,3 @@ export const whenConnected =
  */
 export const disconnectedProject = (deps: Pick<Deps, 'projects' | 'connection'>, project: string | undefined) =>
   deps.connection && project && !deps.projects.knows(project) ? project : undefined;
-
-/**
- * The projects this workspace connected before and no longer does (many workspaces: its connection log names each
- * project connected, and the projects channels were routed to). None for the app's own projects.
- */
-export const formerProjects = (deps: Pick<Deps, 'projects' | 'connection'>): string[] => [
-  ...new Set(
-    deps.connection?.changes
-      .flatMap((change) => [change.project ?? [], change.routed ?? []].flat())
-      .filter((p) => !deps.projects.knows(p)),
-  ),
-];

@@ -67,6 +67,7 @@ function paneDeps<D extends PaneDeps>(deps: D, dm: string, contextChannel: strin
     forChannel: (channel) => projects.forChannel(channel === dm ? (contextChannel ?? dm) : channel),
     knows: (project) => projects.knows(project),
     keyFor: (project) => projects.keyFor(project),
+    former: projects.former,
     docsUrls: projects.docsUrls,
   };
   const inThread: Replies = {

@@ -3,6 +3,8 @@ import type { WebClient } from '@slack/web-api';
 import { agentWork } from '../agent/agent-work.js';
 import { resumeEarlierStart, startJob } from '../agent/start-job.js';
 import type { Config } from '../config/config.js';
+import { createProjects } from '../config/projects.js';
+import { recordServedProjects } from '../config/served-projects.js';
 import type { Deps } from '../deps.js';
 import { DIGEST_KINDS } from '../digests.js';
 import { startHealing } from '../healing/start.js';
@@ -94,8 +96,10 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const { doors, transport, slack } = await slackSide(config, options, installs, { log, metrics, probes, store });
   // Aborted when a graceful stop begins: long work (an export) answers then instead of being cut off.
   const stopping = new AbortController();
+  const formerProjects = many ? undefined : await servedBefore(config, store, log);
   const parts = { log, metrics, store, slack, engine, tenancy: many?.tenancy, installed: installState?.installed };
-  const deps = buildDeps(config, options, { ...parts, work: WORK, storeLoss: watched.loss, stopping: stopping.signal });
+  const more = { work: WORK, storeLoss: watched.loss, stopping: stopping.signal, formerProjects };
+  const deps = buildDeps(config, options, { ...parts, ...more });
   metrics.observe(observed(deps, engine));
   const removals = installs.removals(deps, engine);
   if (transport) doors?.registerDoors(transport, deps, installs, removals);
@@ -156,6 +160,17 @@ async function slackSide(
   const timeoutMs = options.slackTimeoutMs;
   const slack = transport?.bolt.client ?? createSlackClient(config, metrics, log, timeoutMs, undefined, tokenRefused);
   return { doors, transport, slack };
+}
+
+/**
+ * The one workspace's projects taken out of the configuration since an earlier start: a reply in a job's thread of
+ * one is told so. A store that does not answer leaves none known (such a reply is then not answered).
+ */
+async function servedBefore(config: Config, store: Store, log: Logger): Promise<string[]> {
+  return recordServedProjects(store, createProjects(config).all, Date.now()).catch((error: unknown) => {
+    log.warn('store.unavailable', { op: 'projects.served', error });
+    return [];
+  });
 }
 
 /** Whether the store answers (`/healthz`) and whether it lost its data, watched until the app stops. */

@@ -36,6 +36,8 @@ export interface Parts {
   tenancy?: Tenancy | undefined;
   /** Whether the one workspace still has the app (single-workspace mode); installed when left out. */
   installed?: (() => boolean) | undefined;
+  /** The projects the one workspace was served before and no longer is (`recordServedProjects`). */
+  formerProjects?: readonly string[] | undefined;
 }
 
 export interface WiringOptions {
@@ -66,7 +68,7 @@ export function lanesOf(engine: Engine, definitions: LaneDefinitions = LANES): L
  */
 export function buildDeps(config: Config, options: WiringOptions, parts: Parts): Deps {
   const { log, metrics, store, slack, engine, tenancy, work } = parts;
-  const projects = createProjects(config);
+  const projects = createProjects(config, parts.formerProjects);
   const now = options.now ?? Date.now;
   const lanes = lanesOf(engine, laneDefinitions(options.retryDelayMs));
   const mintlify = (keyFor: (project: string) => string) =>

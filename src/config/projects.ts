@@ -22,11 +22,16 @@ export interface Projects {
    * served, so a job of a project removed since is never asked about with another project's key. A secret: never log it.
    */
   keyFor(project: string): string;
+  /**
+   * Projects served before and no longer (taken out of the configuration, or disconnected in App Home): their jobs'
+   * threads are still told about, never asked about.
+   */
+  readonly former: readonly string[];
   /** Each project's docs site, for those that have one (links to it are unfurled: `src/unfurls/`). */
   readonly docsUrls: Readonly<Record<string, string>>;
 }
 
-export function createProjects(config: Pick<Config, 'mintlify'>): Projects {
+export function createProjects(config: Pick<Config, 'mintlify'>, former: readonly string[] = []): Projects {
   const { projectId, apiKey, channelProjects, projectKeys, docsUrls } = config.mintlify;
   // No project at all (a workspace not connected yet, or the app's own deps when it serves many): none known.
   const all = [...new Set([projectId, ...Object.values(channelProjects), ...Object.keys(projectKeys)])].filter(Boolean);
@@ -37,6 +42,7 @@ export function createProjects(config: Pick<Config, 'mintlify'>): Projects {
     forChannel: (channel) => channelProjects[channel] ?? projectId,
     knows,
     keyFor: (project) => (knows(project) ? (projectKeys[project] ?? apiKey) : ''),
+    former: [...new Set(former)].filter((project) => !knows(project)),
     docsUrls,
   };
 }

@@ -123,6 +123,12 @@ export const keys = {
    * whose record is missing afterwards went with the workspace, the store did not lose it.
    */
   workspaceRemoved: () => 'workspace:removed',
+  /**
+   * Each project the deployment served and when it last did, and the claim guarding it (single-workspace mode): a
+   * reply in a job's thread of one taken out of the configuration since is answered (`config/served-projects.ts`).
+   */
+  servedProjects: () => 'projects:served:v1',
+  servedProjectsLock: () => 'projects:served:v1:lock',
   /** Set when Slack said the app was removed from the one workspace (single-workspace mode): every instance stops. */
   appRemoved: () => 'slack:app-removed',
   /** Version 0.1's layout, read once by `migrate-v1.ts`: Keyv values and a plain set. */

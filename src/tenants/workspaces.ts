@@ -67,7 +67,7 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
       const apiKey = settings?.apiKey ?? '';
       // The key goes only with the projects it was connected for (`keyFor`): a job of a project disconnected or
       // changed since is never asked about with another project's key, nor with none.
-      const projects = createProjects({
+      const mintlify = {
         mintlify: {
           ...config.mintlify,
           apiKey,
@@ -76,7 +76,10 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
           projectKeys: {},
           docsUrls: settings?.docsUrl ? { [settings.projectId]: settings.docsUrl } : {},
         },
-      });
+      };
+      // Each project connected before is former unless still served (the log names each, and channels' others).
+      const former = connectionLog.changes.flatMap((change) => [change.project ?? [], change.routed ?? []].flat());
+      const projects = createProjects(mintlify, former);
       return options.build({
         workspace: ref,
         store: store.scoped(tenant),

@@ -172,4 +172,20 @@ describe.each(storeKinds)('several projects ($label)', (store) => {
     expect(h.threadPosts(job.rootTs)).toHaveLength(1);
     expect(h.sim.requests.slice(before).filter((r) => r.path.startsWith('/v2/agent/proj_api/'))).toEqual([]);
   });
+
+  it('a reply in the thread of a project taken out of the configuration is told so privately, with its text', async () => {
+    const job = await startedJob('Document the v2 endpoints', API_CHANNEL);
+    const before = h.sim.requests.length;
+    await h.restart({ env: { MINTLIFY_CHANNEL_PROJECTS: `${HB_CHANNEL}:proj_hb`, MINTLIFY_API_KEYS: '' } });
+    await h.deliver(threadReply(job.rootTs, { channel: API_CHANNEL, text: 'Mention the <b> headers too' }));
+    const answer = await eventually(() => h.slack.callsTo('chat.postEphemeral')[0], 5_000, 'the answer');
+    expect(answer.args).toMatchObject({ channel: API_CHANNEL, thread_ts: job.rootTs });
+    expect(String(answer.args.text)).toContain(
+      'Project `proj_api` is no longer configured for this app, so nothing was sent',
+    );
+    expect(String(answer.args.text)).toContain('>Mention the &lt;b&gt; headers too');
+    expect(String(answer.args.text)).not.toMatch(/disconnect|Home/);
+    await settle(300);
+    expect(h.sim.requests.slice(before).filter((r) => r.path.startsWith('/v2/agent/proj_api/'))).toEqual([]);
+  });
 });

@@ -37,6 +37,13 @@ describe('projects', () => {
     expect(projects.keyFor('proj_x')).toBe('');
   });
 
+  it('names the projects served before and no longer, each once, leaving out those served again', () => {
+    const config = {
+      mintlify: { projectId: 'proj_a', apiKey: 'k', apiUrl: '', channelProjects: {}, projectKeys: {}, docsUrls: {} },
+    };
+    expect(createProjects(config, ['proj_x', 'proj_a', 'proj_x', 'proj_y']).former).toEqual(['proj_x', 'proj_y']);
+  });
+
   it('describes which project a channel uses and how to pick another', () => {
     expect(describeProjects(projects, 'C0BBB', '/agent')).toBe(
       'This channel uses project `proj_b`. Projects I know: `proj_a` (default), `proj_b`, `proj_c`, `proj_d`. Pick another with `/agent --project &lt;id&gt; &lt;instruction&gt;`.',
