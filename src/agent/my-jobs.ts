@@ -24,11 +24,8 @@ export async function myJobs(
     const records = await Promise.all(refs.map((ref) => deps.store.jobs.get(ref)));
     const mine = records.filter((record): record is JobRecord => record?.userId === userId);
     if (mine.length === 0) return { text: paneCopy.noJobs };
-    return {
-      text: [paneCopy.myJobs, ...mine.map((record) => jobLine(record, deps.now(), projectOrigin(deps.config)))].join(
-        '\n',
-      ),
-    };
+    const origin = projectOrigin(deps.config);
+    return { text: [paneCopy.myJobs, ...mine.map((record) => jobLine(record, deps.now(), origin))].join('\n') };
   } catch (error) {
     deps.log.error('store.degraded', { op: 'agent.my_jobs', error });
     return errors.storeUnavailable(text);

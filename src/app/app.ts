@@ -96,7 +96,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const { doors, transport, slack } = await slackSide(config, options, installs, { log, metrics, probes, store });
   // Aborted when a graceful stop begins: long work (an export) answers then instead of being cut off.
   const stopping = new AbortController();
-  const formerProjects = many ? undefined : await servedBefore(config, store, log);
+  const formerProjects = many ? undefined : await servedBefore(config, store, log, options.now ?? Date.now);
   const parts = { log, metrics, store, slack, engine, tenancy: many?.tenancy, installed: installState?.installed };
   const more = { work: WORK, storeLoss: watched.loss, stopping: stopping.signal, formerProjects };
   const deps = buildDeps(config, options, { ...parts, ...more });
@@ -166,8 +166,8 @@ async function slackSide(
  * The one workspace's projects taken out of the configuration since an earlier start: a reply in a job's thread of
  * one is told so. A store that does not answer leaves none known (such a reply is then not answered).
  */
-async function servedBefore(config: Config, store: Store, log: Logger): Promise<string[]> {
-  return recordServedProjects(store, createProjects(config).all, Date.now()).catch((error: unknown) => {
+async function servedBefore(config: Config, store: Store, log: Logger, now: () => number): Promise<string[]> {
+  return recordServedProjects(store, createProjects(config).all, now()).catch((error: unknown) => {
     log.warn('store.unavailable', { op: 'projects.served', error });
     return [];
   });
