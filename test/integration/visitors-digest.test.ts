@@ -5,7 +5,7 @@ import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { settle } from '../support/steps.js';
-import { eventually, type TestApp } from '../support/test-app.js';
+import { eventually, metricsUrlOf, type TestApp } from '../support/test-app.js';
 
 /**
  * Each scheduler's occurrences come this often instead of at its cron times, and each posts the digest of the
@@ -172,6 +172,16 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
     h.slack.workspace.channels.push({ id: 'G567NOBOT', name: 'secret', botMember: false });
     const answer = await digest(app, 'weekly', undefined, 'G567NOBOT');
     expect(answer).toContain('I can’t post in this channel (`not_in_channel`), so no digest was set up');
+  });
+
+  it('subscribing in a DM with the bot asks Slack nothing the app lacks the scope for (im:read)', async () => {
+    const app = await h.boot();
+    const dm = `D${USER_ID}`;
+    expect(await digest(app, 'weekly', undefined, dm)).toContain('weekly on Monday at 09:00 UTC');
+    for (const instance of app.instances) {
+      const metrics = await (await fetch(`${metricsUrlOf(instance)}/metrics`)).text();
+      expect(metrics).not.toContain('code="missing_scope"');
+    }
   });
 
   it.each(['restricted_action', 'msg_too_long', 'not_in_channel'])(

@@ -51,10 +51,11 @@ export async function manageDigest(
 
 /**
  * Why the bot could not post in `channel`, if it could not: it is not a member (`is_member: false`), or Slack will
- * not show it the channel (or it is archived). A DM has no membership to check; a failure to ask is no reason to
- * refuse.
+ * not show it the channel (or it is archived). A DM (`D…`) has no membership to check, and asking would need
+ * `im:read`, which the app does not have; a failure to ask is no reason to refuse.
  */
 async function cannotPost(deps: Pick<Deps, 'slack'>, channel: string): Promise<string | undefined> {
+  if (channel.startsWith('D')) return undefined;
   try {
     const info = await deps.slack.conversations.info({ channel });
     return info.channel?.is_member === false ? 'not_in_channel' : undefined;
