@@ -38,7 +38,8 @@ export async function healJob(
     const { code } = answer.failure;
     if (code === 'not_found' || code === 'refused') return 'gone';
     if (code === 'unauthorized') {
-      logFailure(deps.log.child({ ...ref, channel: binding.channel }), 'store.job_unhealable', answer);
+      const log = deps.log.child({ project: ref.project, job_id: ref.jobId, channel: binding.channel });
+      logFailure(log, 'store.job_unhealable', answer);
       return 'unhealable';
     }
     throw new Error(`the service did not say how job ${binding.jobId} is (${code})`);

@@ -60,11 +60,12 @@ describe.skipIf(!redisAvailable)('healing after a loss, item by item', { timeout
     expect(more).toEqual([]);
     expect(unhealable).toMatchObject({
       level: 'error',
-      jobId: job.jobId,
+      job_id: job.jobId, // as every line about a job has it (docs/operating.md#logs): `grep job_id` finds it
       project: 'proj_api',
       outcome: 'unauthorized',
       hint: expect.stringContaining('MINTLIFY_API_KEYS'),
     });
+    expect(unhealable).not.toHaveProperty('jobId');
     expect(events(app.logs(), 'store.healed')[0]).toMatchObject({ subscriptions: 1, schedulers: 1, failed: 0 });
 
     time = Date.parse('2026-11-23T09:00:05Z');
