@@ -189,10 +189,16 @@ export interface Config {
   oauth?: OAuthConfig;
 }
 
+/** The variables that are set: `PORT=` (as left by a copied .env.example) means "not set", so defaults apply. */
+export function setVariables(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1].trim() !== ''),
+  );
+}
+
 /** Parses the environment. Problems name the variable and what is expected, never the value given. */
 export function parseConfig(env: NodeJS.ProcessEnv): Config {
-  // `PORT=` (as left by a copied .env.example) means "not set", so defaults apply.
-  const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ''));
+  const set = setVariables(env);
   const result = EnvSchema.safeParse(set);
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));

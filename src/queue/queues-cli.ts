@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_STORE_NAMESPACE } from '../config/config.js';
+import { DEFAULT_STORE_NAMESPACE, setVariables } from '../config/config.js';
 import { isOAuthMode } from '../config/oauth-config.js';
 import { STEP_LANES } from '../lanes.js';
 import { createLogger } from '../log.js';
@@ -41,7 +41,8 @@ export async function runQueuesCommand(args: string[], env: NodeJS.ProcessEnv, i
     io.err(QUEUES_USAGE);
     return 2;
   }
-  const parsed = envSchema.safeParse(env);
+  const set = setVariables(env); // a blank variable is unset, as the app reads it
+  const parsed = envSchema.safeParse(set);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     io.err(`${issue?.path.join('.')}: ${issue?.message}`);
@@ -56,7 +57,7 @@ export async function runQueuesCommand(args: string[], env: NodeJS.ProcessEnv, i
     return 1;
   }
   // The app's own queues: its project, or its Slack app when it serves many workspaces (app.ts).
-  const deployment = isOAuthMode(env) ? parsed.data.SLACK_CLIENT_ID : parsed.data.MINTLIFY_PROJECT_ID;
+  const deployment = isOAuthMode(set) ? parsed.data.SLACK_CLIENT_ID : parsed.data.MINTLIFY_PROJECT_ID;
   if (!deployment) {
     io.err(
       'MINTLIFY_PROJECT_ID (or, in OAuth mode, SLACK_CLIENT_ID): required, as the app has it (its queues on Redis ' +

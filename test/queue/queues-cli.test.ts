@@ -70,6 +70,14 @@ describe('npm run queues', () => {
     expect(`${result.out}${result.err}`).not.toContain('hunter2pw');
   });
 
+  it('reads a blank variable as unset, as the app does (.env.example leaves STORE_NAMESPACE= blank)', async () => {
+    const blank = { STORE_NAMESPACE: '', SLACK_CLIENT_ID: '', SLACK_BOT_TOKEN: '' };
+    const result = await queues([], { REDIS_URL: 'redis://127.0.0.1:1', MINTLIFY_PROJECT_ID: 'p', ...blank });
+    expect(result.err).not.toContain('STORE_NAMESPACE');
+    expect(result.err).toContain('redis://127.0.0.1:1'); // got as far as Redis, with the default namespace
+    expect(result.code).toBe(1);
+  });
+
   describe.skipIf(!redisAvailable)('on Redis', () => {
     const namespace = testNamespace();
     let engine: Engine | undefined;
