@@ -40,5 +40,5 @@ async function settle(deps: DraftDeps, start: DraftStart, result: StartJobResult
   const unstored = (error: unknown) => deps.log.warn('store.unavailable', { op: 'insights.draft_claim', error });
   if (result.ok) return recordDraftJob(deps, subject, owner, result.record.threadTs).catch(unstored);
   await releaseDraft(deps, subject, owner).catch(unstored);
-  await deps.replies.privately(audience, startRefusalAnswer(result.refusal, instruction, deps.now()));
+  await deps.replies.privately(audience, startRefusalAnswer(result.refusal, instruction, deps));
 }

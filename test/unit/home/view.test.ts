@@ -62,6 +62,7 @@ describe('homeView with a pull request link past a button’s 3,000 characters',
     const { blocks } = homeView([{ record: record({ ended: 'pull_request', prLink: long }) }], quotas, {
       now: NOW,
       followUps: 'reply',
+      origin: 'connected',
     });
     const view = JSON.stringify(blocks);
     expect(view).not.toContain('"type":"button"');
