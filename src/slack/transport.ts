@@ -50,6 +50,8 @@ export function createSlackTransport(config: Config, log: Logger, options: Slack
     ? new SocketModeReceiver({
         appToken: slack.appToken,
         logger,
+        // Reconnections are patientSocket's (socket-mode.ts): the SDK's wait 5 s, even when Slack asks for one.
+        autoReconnectEnabled: false,
         // apps.connections.open goes to SLACK_API_URL too; every connection is retried patiently (socket-mode.ts).
         installerOptions: { clientOptions: { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } } },
       })

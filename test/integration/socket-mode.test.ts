@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buttonClick, buttonsIn, threadReply } from '../fixtures/slack.js';
+import { buttonClick, buttonsIn, CHANNEL_ID, threadReply, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
+import { redisAvailable, splitRedis } from '../support/redis.js';
 import { ackedInTime, settle } from '../support/steps.js';
 import { eventually } from '../support/test-app.js';
 
@@ -84,10 +85,12 @@ describe('Socket Mode', () => {
 
   it('reconnects after the connection drops, and serves again', async () => {
     await h.boot();
+    // Slack slow to hand out the next URL: the app is without a connection meanwhile.
+    h.slack.fail('apps.connections.open', { delayMs: 1_000 }, 1);
     h.socket.drop();
     await eventually(() => !h.socket.connected, 2_000, 'the drop');
-    await eventually(async () => (await fetch(`${h.app.url}/healthz`)).status === 503, 2_000, '/healthz 503 meanwhile');
-    await eventually(() => h.socket.connected && h.socket.connectionCount === 2, 15_000, 'the reconnection');
+    await eventually(async () => (await fetch(`${h.app.url}/healthz`)).status === 503, 1_000, '/healthz 503 meanwhile');
+    await eventually(() => h.socket.connected && h.socket.connectionCount === 2, 5_000, 'the reconnection');
     await eventually(async () => (await fetch(`${h.app.url}/healthz`)).status === 200, 5_000, '/healthz 200 again');
     await h.startJob('After the reconnect');
   }, 30_000);
@@ -102,4 +105,71 @@ describe('Socket Mode', () => {
     expect(h.app.logs()).toContain('"event":"slack.not_ready"');
     await h.startJob('After Slack came back');
   }, 40_000);
+
+  it('reconnects at once when Slack asks (warning, refresh_requested), and serves on the new connection', async () => {
+    await h.boot();
+    for (const reason of ['warning', 'refresh_requested'] as const) {
+      const next = h.socket.connectionCount + 1;
+      h.socket.askToReconnect(reason);
+      await eventually(() => h.socket.openConnections.includes(next), 1_500, `the new connection after ${reason}`);
+      expect(h.socket.openConnections).toEqual([next]);
+      await h.startJob(`After ${reason}`);
+    }
+    expect(h.app.logs()).not.toContain('"level":"error"');
+  });
+
+  it('Socket Mode turned off (link_disabled) is an error saying what to do, /healthz 503, no busy loop; served again once on', async () => {
+    const app = await h.boot({ slackRetry: { initialMs: 50, maxMs: 1_000 } });
+    const opened = h.slack.callsTo('apps.connections.open').length;
+    h.socket.disable();
+    const said = await eventually(
+      () =>
+        app
+          .logs()
+          .split('\n')
+          .find((line) => line.includes('"event":"slack.socket_mode_disabled"')),
+      3_000,
+      'the error',
+    );
+    expect(JSON.parse(said)).toMatchObject({ level: 'error', message: expect.stringContaining('Socket Mode') });
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(503);
+    await settle(700);
+    expect(h.slack.callsTo('apps.connections.open').length - opened).toBeLessThanOrEqual(1);
+    h.socket.enable();
+    await eventually(() => h.socket.connected, 5_000, 'the connection once Socket Mode is on');
+    await eventually(async () => (await fetch(`${app.url}/healthz`)).status === 200, 5_000, '/healthz 200 again');
+    await h.startJob('After Socket Mode came back');
+    expect(app.logs().match(/"event":"slack\.socket_mode_disabled"/g)).toHaveLength(1);
+  });
+});
+
+/** Two web instances, each holding a connection (Slack gives each envelope to one of them), on one Redis. */
+describe.skipIf(!redisAvailable)('Socket Mode, two web instances', () => {
+  const h = useHarness({
+    store: splitRedis,
+    slack: { socketMode: true },
+    start: { slackRetry: { initialMs: 50, maxMs: 200 } },
+  });
+
+  it('a mention and its redelivery, given to different instances, start one job; each /healthz follows its own socket', async () => {
+    const first = await h.boot();
+    const second = await h.boot({ env: { ROLE: 'web' } });
+    await eventually(() => h.socket.openConnections.length === 2, 5_000, 'both connections');
+    const mention = h.say(USER_ID, CHANNEL_ID, '@Mintlify document the <Tabs> component');
+    await h.deliver(mention.events);
+    await h.deliver(mention.events, { retry: 1 });
+    const connections = new Set(h.socket.envelopes.map((e) => e.connection));
+    expect(connections.size).toBe(2);
+    await h.jobOf(CHANNEL_ID, mention.ts);
+    await settle();
+    expect(h.creates().map((r) => r.body)).toEqual([{ prompt: 'document the <Tabs> component' }]);
+
+    const [firstConnection] = h.socket.openConnections;
+    h.socket.drop(firstConnection);
+    const healthz = async (app: { url: string }) => (await fetch(`${app.url}/healthz`)).status;
+    await eventually(async () => (await healthz(first)) === 503 || h.socket.openConnections.length === 2, 2_000);
+    expect(await healthz(second)).toBe(200);
+    await eventually(() => h.socket.openConnections.length === 2, 10_000, 'the reconnection');
+    await eventually(async () => (await healthz(first)) === 200, 5_000, 'the first instance healthy again');
+  }, 30_000);
 });

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { SlackStandin } from './server.js';
 
@@ -106,15 +106,21 @@ export class SocketModeStandin {
 
   /**
    * Asks every open connection to reconnect, as Slack does before recycling a server: `warning` about 10 s before,
-   * `refresh_requested` at the end of its life. Slack closes it after `closeAfterMs` if the app has not.
+   * `refresh_requested` at the end of its life. Its TCP connection stays open after the app's close handshake, until
+   * Slack ends it `closeAfterMs` later.
    */
   askToReconnect(reason: 'refresh_requested' | 'warning' = 'refresh_requested', closeAfterMs = WARNING_MS): void {
     for (const link of this.links) {
+      // Slack answers the app's close frame but leaves the TCP connection open (@slack/socket-mode 3.2.0 changelog,
+      // #2752): the app must not wait for it to close.
+      const tcp = (link.socket as unknown as { _socket: Socket })._socket;
+      tcp.end = () => tcp;
+      tcp.once('end', () => tcp.destroy());
       link.draining = true;
       this.tell(link, reason);
       const timer = setTimeout(() => {
         this.timers.delete(timer);
-        link.socket.close(1000);
+        link.socket.terminate();
       }, closeAfterMs);
       this.timers.add(timer);
     }
