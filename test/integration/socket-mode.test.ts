@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buttonClick, buttonsIn, CHANNEL_ID, threadReply, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
-import { redisAvailable, splitRedis } from '../support/redis.js';
+import { redisAvailable, redisStore, splitRedis } from '../support/redis.js';
+import { startRedisProxy } from '../support/redis-proxy.js';
 import { ackedInTime, settle } from '../support/steps.js';
 import { eventually } from '../support/test-app.js';
 
@@ -172,4 +173,24 @@ describe.skipIf(!redisAvailable)('Socket Mode, two web instances', () => {
     await eventually(() => h.socket.openConnections.length === 2, 10_000, 'the reconnection');
     await eventually(async () => (await healthz(first)) === 200, 5_000, 'the first instance healthy again');
   }, 30_000);
+});
+
+/** A Redis that hangs must not hold the ack: Slack shows the person an error 3 s after the command. */
+describe.skipIf(!redisAvailable)('Socket Mode, Redis hanging', () => {
+  const h = useHarness({ store: redisStore, slack: { socketMode: true } });
+
+  it('a command is acknowledged within 3 s and answered with its text', async () => {
+    const proxy = await startRedisProxy();
+    try {
+      await h.boot({ redisUrl: proxy.url });
+      proxy.pause();
+      await h.command('/agent Document <retries>');
+      const answer = await h.answer(undefined, 0, 3_500);
+      expect(String(answer.args.text)).toContain('Document &lt;retries&gt;');
+    } finally {
+      await proxy.resume();
+      await h.stopApps();
+      await proxy.close();
+    }
+  });
 });
