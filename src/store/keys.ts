@@ -124,8 +124,8 @@ export const keys = {
    */
   workspaceRemoved: () => 'workspace:removed',
   /**
-   * Each project the deployment served and when it last did, and the claim guarding it (single-workspace mode): a
-   * reply in a job's thread of one taken out of the configuration since is answered (`config/served-projects.ts`).
+   * Each project the deployment served and, once taken out of the configuration, since when, and the claim guarding
+   * it (single-workspace mode): a reply in a job's thread of one taken out since is answered (`config/served-projects.ts`).
    */
   servedProjects: () => 'projects:served:v1',
   servedProjectsLock: () => 'projects:served:v1:lock',
