@@ -149,6 +149,31 @@ describe.each(storesOnly)('many workspaces: the doors after Disconnect ($label)'
     expect(h.sim.requests.length).toBe(asked);
   });
 
+  it('answers Stop on the job of a project the connection no longer has, before its next poll noticed it', async () => {
+    h.slack.view = 'agent_view';
+    await h.boot({ env: oauthEnv(h, { POLL_INTERVAL_MS: '60000', POLL_MAX_INTERVAL_MS: '60000' }) });
+    ws.prepare();
+    await ws.install('T1', ALICE);
+    const routes = `${CHANNEL_ID}:proj_r`;
+    expect(await ws.connect('T1', ALICE, { apiKey: KEY_A, project: 'proj_a', routes })).toBeUndefined();
+    const job = await h.startJob('Document the retry policy', { user: ALICE, channel: CHANNEL_ID, fields });
+    const session = () => h.slack.tenant('T1').agentSession(CHANNEL_ID, job.rootTs);
+    await eventually(() => session()?.status === 'processing', 5_000, 'the session processing');
+    // Still connected, but the channel's route to proj_r is taken out.
+    expect(await ws.connect('T1', ALICE, { apiKey: KEY_A, project: 'proj_a' })).toBeUndefined();
+    const asked = h.sim.requests.length;
+    await h.deliver(h.slack.people.stopsSession(ALICE, CHANNEL_ID, job.rootTs, 'T1'));
+    const ephemerals = () => h.slack.callsTo('chat.postEphemeral');
+    const answer = await eventually(() => ephemerals()[0], 5_000, 'the answer to Stop');
+    expect(answer.args).toMatchObject({ channel: CHANNEL_ID, user: ALICE, thread_ts: job.rootTs });
+    expect(String(answer.args.text)).toContain(
+      'Project `proj_r` is not connected to Mintlify in this workspace any more, so I can’t tell the agent to stop',
+    );
+    await settle(300);
+    expect(ephemerals()).toHaveLength(1);
+    expect(h.sim.requests.length).toBe(asked);
+  });
+
   it('answers the message shortcut and a Draft a fix button after Disconnect once each, opening no form', async () => {
     await connected();
     await h.command('/insights feedback 30d', { user: ALICE, channel: CHANNEL_ID, fields, responseId: 'fb' });

@@ -32,6 +32,10 @@ export const stopCopy = {
   alreadyEnded: (jobId: string): Message => ({
     text: `This job (${inlineCode(jobId)}) is not running any more, so there is nothing to stop.`,
   }),
+  /** Stop on a job whose project is no longer served (`gone`: `unserved`'s words): the agent cannot be told. */
+  unserved: (project: string, gone: string, jobId: string): Message => ({
+    text: `:electric_plug: Project ${inlineCode(project)} ${gone}, so I can’t tell the agent to stop: it may still finish and open a pull request. Check job ${inlineCode(jobId)} in the Mintlify dashboard.`,
+  }),
   /** Stop on a thread with no job the app knows. */
   noJob: (): Message => ({ text: 'I found no Mintlify agent job in this thread, so there is nothing to stop.' }),
   /**

@@ -1,3 +1,4 @@
+import { projectOrigin } from '../../config/projects.js';
 import type { Deps } from '../../deps.js';
 import { describeFailure } from '../../mintlify/failure.js';
 import type { Audience } from '../../slack/reply.js';
@@ -7,6 +8,7 @@ import { errors } from '../messages.js';
 import type { StopRequest } from '../requests.js';
 import { steerOf } from '../steering.js';
 import { trackingIds } from '../tracking/track.js';
+import { unserved } from '../unserved.js';
 import { STOP_INSTRUCTION, stopCopy } from './messages.js';
 import { followJob, setSessionStatus } from './status.js';
 
@@ -53,10 +55,17 @@ export async function runStop(deps: StopDeps, request: StopRequest): Promise<voi
       return deps.replies.privately(audience, stopCopy.alreadyEnded(stopped.record.jobId));
     case 'stopped':
       return halt(deps, stopped.record, userId);
+    case 'unserved': {
+      // No key to send the instruction with; its next poll ends the round and says so in the thread.
+      const { project, jobId } = stopped.record;
+      deps.log.info('mintlify.not_connected', { kind: 'stop', project });
+      const { gone } = unserved(projectOrigin(deps.config));
+      return deps.replies.privately(audience, stopCopy.unserved(project, gone, jobId));
+    }
   }
 }
 
-type Stopped = { kind: 'none' } | { kind: 'ended' | 'stopped'; record: JobRecord };
+type Stopped = { kind: 'none' } | { kind: 'ended' | 'stopped' | 'unserved'; record: JobRecord };
 
 /**
  * A session's Stop with no job to stop (the store lost it): the session still leaves `processing`, which Slack
@@ -70,6 +79,7 @@ async function leaveProcessing(deps: StopDeps, channel: string, threadTs: string
 async function stopRound(deps: StopDeps, userId: string, channel: string, threadTs?: string): Promise<Stopped> {
   const record = threadTs ? await jobOfThread(deps, channel, threadTs) : await latestRunning(deps, userId, channel);
   if (!record) return { kind: 'none' };
+  if (!deps.projects.knows(record.project)) return { kind: 'unserved', record };
   const stopped = await deps.store.jobs.stopTracking(record, record.round, 'halted', userId);
   return { kind: stopped.ok ? 'stopped' : 'ended', record: stopped.record ?? record };
 }
@@ -109,9 +119,9 @@ async function halt(deps: StopDeps, record: JobRecord, userId: string): Promise<
     .catch((error: unknown) => log.warn('slack.post_failed', { op: 'agent.stop_not_told', error }));
 }
 
-/** The job bound to this thread, among the workspace's projects. */
+/** The job bound to this thread, among the workspace's projects and those it no longer serves. */
 async function jobOfThread(deps: StopDeps, channel: string, threadTs: string): Promise<JobRecord | undefined> {
-  const found = await deps.store.jobs.forThread(deps.projects.all, channel, threadTs);
+  const found = await deps.store.jobs.forThread([...deps.projects.all, ...deps.projects.former], channel, threadTs);
   return found && deps.store.jobs.get(found);
 }
 
