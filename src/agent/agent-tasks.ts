@@ -23,6 +23,9 @@ const answers: Record<Unavailable, (text: string) => Message> = {
   failed: errors.failed,
 };
 
+/** What a person hears, with their `text`, when the agent's work was not done (Draft a fix's start says it too). */
+export const unavailableAnswer = (why: Unavailable, text: string): Message => answers[why](text);
+
 const turnUnavailable = (deps: Deps, turn: Turn, why: Unavailable) =>
   deps.replies.privately(
     { userId: turn.userId, channel: turn.channel, threadTs: turn.threadTs },

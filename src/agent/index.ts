@@ -3,7 +3,7 @@
 // start's result says (the composition hands Draft a fix the start itself). Everything else in agent/ is the agent's
 // own.
 
-export { agentTasks } from './agent-tasks.js';
+export { agentTasks, unavailableAnswer } from './agent-tasks.js';
 export { startRefusalAnswer } from './answers.js';
 export { toIncoming } from './doors/incoming.js';
 export { type FeedbackCount, weekFeedback } from './feedback/votes.js';

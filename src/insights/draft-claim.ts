@@ -16,6 +16,8 @@ const STARTING_MAX_MS = TASK_MAX_AGE_MS + 5 * 60_000;
 
 const DraftJobSchema = z.object({
   owner: z.string(),
+  /** The job's project: the form's picker may choose another than the evidence's. */
+  project: z.string(),
   userId: z.string(),
   atMs: z.number(),
   threadTs: z.string().optional(),
@@ -28,7 +30,10 @@ export type DraftState =
   | { state: 'running' | 'ended'; userId: string; threadTs: string }
   | { state: 'free' };
 
-/** The thing a draft is about, whichever view, digest or unfurl made its button. */
+/**
+ * The thing a draft is about, whichever view, digest or unfurl made its button: its evidence (whose project names the
+ * thing) in a channel, and `project`, the one its job runs on.
+ */
 export interface DraftSubject {
   project: string;
   channel: string;
@@ -37,7 +42,8 @@ export interface DraftSubject {
 
 type ClaimDeps = Pick<Deps, 'store' | 'now'>;
 
-function subjectKeys({ project, channel, evidence }: DraftSubject) {
+function subjectKeys({ channel, evidence }: DraftSubject) {
+  const { project } = evidence;
   const about =
     evidence.kind === 'page'
       ? evidence.path
@@ -65,7 +71,7 @@ async function stateOf(deps: ClaimDeps, subject: DraftSubject, record: DraftJob 
   if (!record) return { state: 'free' };
   const { userId, threadTs } = record;
   if (!threadTs) return deps.now() - record.atMs < STARTING_MAX_MS ? { state: 'starting', userId } : { state: 'free' };
-  const ref = await deps.store.jobs.forThread([subject.project], subject.channel, threadTs);
+  const ref = await deps.store.jobs.forThread([record.project], subject.channel, threadTs);
   const job = ref && (await deps.store.jobs.get(ref));
   return { state: job && !job.ended ? 'running' : 'ended', userId, threadTs };
 }
@@ -84,7 +90,12 @@ export async function claimDraft(
   const owner = randomUUID();
   const take = async () => {
     if (!(await deps.store.claims.claim(key.claim, owner, STARTING_MAX_MS))) return false;
-    await deps.store.kv.set(key.job, { owner, userId, atMs: deps.now() } satisfies DraftJob, DRAFT_TTL_MS);
+    const job: DraftJob = { owner, project: subject.project, userId, atMs: deps.now() };
+    // A claim without its record would say "someone is starting" to every retry until it lapses.
+    await deps.store.kv.set(key.job, job, DRAFT_TTL_MS).catch(async (error: unknown) => {
+      await deps.store.claims.release(key.claim, owner).catch(() => {});
+      throw error;
+    });
     return true;
   };
   if (await take()) return { ok: true, owner };

@@ -1,6 +1,6 @@
-import { agentErrors } from '../agent/index.js';
+import { unavailableAnswer } from '../agent/index.js';
 import type { Deps } from '../deps.js';
-import { defineTask, TASK_MAX_AGE_MINUTES, type Unavailable } from '../task.js';
+import { defineTask, type Unavailable } from '../task.js';
 import { DigestRequestSchema, digestUnavailable, ScheduledDigestSchema } from '../visitors/index.js';
 import { releaseDraft } from './draft-claim.js';
 import { commandOf, errorText } from './messages.js';
@@ -21,14 +21,7 @@ async function draftUnavailable(deps: Deps, start: DraftStart, why: Unavailable)
   if (why !== 'no_worker')
     // the store guard counts the failure; the claim lapses by its TTL.
     await releaseDraft(deps, { project, channel: audience.channel, evidence }, owner).catch(() => {});
-  const said = {
-    store: agentErrors.storeUnavailable,
-    restarting: agentErrors.restarting,
-    no_worker: (text: string) => agentErrors.noWorker(text, TASK_MAX_AGE_MINUTES),
-    expired: (text: string) => agentErrors.expired(text, TASK_MAX_AGE_MINUTES),
-    failed: agentErrors.failed,
-  }[why];
-  await deps.replies.privately(audience, said(instruction));
+  await deps.replies.privately(audience, unavailableAnswer(why, instruction));
 }
 
 const view = (kind: string, lane: 'reports' | 'exports') =>
