@@ -150,7 +150,54 @@ describe('switches a test sets over HTTP', () => {
     expect(JSON.stringify(byPage.json)).not.toContain('https://');
   });
 
+  it('sets documented values on a list answer’s rows, only on rows that have the field, and on the answer itself', async () => {
+    const path = '/v1/analytics/proj_1/feedback?dateFrom=2025-05-01&dateTo=2025-06-01&limit=20';
+    const comment = `<!channel> ${'x'.repeat(5_000)}`;
+    await setSwitch({
+      kind: 'rows',
+      set: { comment, createdAt: null, contact: null },
+      match: { operation: 'feedback' },
+    });
+    const shaped = await call(sim().url, 'GET', path);
+    expectDocumented('feedback', shaped);
+    const entries = (shaped.json as { feedback: Record<string, unknown>[] }).feedback;
+    expect(entries.every((entry) => entry.comment === comment && entry.createdAt === null)).toBe(true);
+    expect(entries.some((entry) => !('contact' in entry))).toBe(true); // not every entry is contextual
+    expect((await call(sim().url, 'GET', path)).text).not.toContain('<!channel>');
+
+    await setSwitch({
+      kind: 'rows',
+      set: { hits: 0 },
+      first: 1,
+      answer: { totalSearches: 1e15 },
+      match: { operation: 'searches' },
+    });
+    const searches = await call(sim().url, 'GET', '/v1/analytics/proj_1/searches?dateFrom=2025-05-01');
+    expectDocumented('searches', searches);
+    const rows = searches.json as { searches: { hits: number }[]; totalSearches: number };
+    expect(rows.totalSearches).toBe(1e15);
+    expect(rows.searches.map((row) => row.hits > 0)).toEqual([false, ...rows.searches.slice(1).map(() => true)]);
+
+    await setSwitch({
+      kind: 'rows',
+      set: { path: '/a|b>c&d' },
+      answer: { totals: { human: 0, ai: 0, total: 0 } },
+      match: { operation: 'visitors' },
+    });
+    const visitors = await call(sim().url, 'GET', VISITORS_PATH);
+    expectDocumented('visitors', visitors);
+    const shown = visitors.json as { totals: { total: number }; visitors: { path: string }[] };
+    expect(shown.totals.total).toBe(0);
+    expect(new Set(shown.visitors.map((row) => row.path))).toEqual(new Set(['/a|b>c&d']));
+  });
+
   it.each([
+    { kind: 'rows', set: { comment: 'no operation' } },
+    { kind: 'rows', set: { comment: 'not a list' }, match: { operation: 'caller-stats' } },
+    { kind: 'rows', set: { hits: 'many' }, match: { operation: 'searches' } },
+    { kind: 'rows', set: { searchQuery: null }, match: { operation: 'searches' } },
+    { kind: 'rows', set: { title: 'x' }, match: { operation: 'assistant' } },
+    { kind: 'rows', answer: { totalSearches: -1 }, match: { operation: 'searches' } },
     { kind: 'job', keep: ['title'] },
     { kind: 'job', set: { prLink: 'not a url' } },
     { kind: 'job', set: { model: null } },

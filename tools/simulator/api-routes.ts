@@ -15,6 +15,8 @@ export interface Context {
   sendJob(status: number, job: SimulatedJob): void;
   /** Whether a `feedback` switch is pending for this request (it is then used up): paths are written as URLs. */
   pathsAsUrls(): boolean;
+  /** Answers 200 with a list (`ROW_LISTS`), reshaped when a `rows` switch is pending for this request. */
+  sendRows(answer: object): void;
 }
 
 export interface Route {
@@ -87,12 +89,12 @@ export function apiRoutes({ jobs, visitors, now, counts }: ApiDeps): Route[] {
       method: 'GET',
       pattern: ['v1', 'analytics', ':projectId', 'visitors'],
       operation: 'visitors',
-      handle: ({ res, query }) => {
+      handle: ({ res, query, sendRows }) => {
         const parsed = parseVisitorsQuery(query, now());
         if ('details' in parsed) return send(res, 400, { error: 'Invalid query parameters', details: parsed.details });
         const { fromMs, toMs, limit, offset } = parsed.range;
         counts.visitors += 1;
-        send(res, 200, visitors.page(fromMs, toMs, limit, offset));
+        sendRows(visitors.page(fromMs, toMs, limit, offset));
       },
     },
   ];

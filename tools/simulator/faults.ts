@@ -20,11 +20,30 @@ export interface JobShape {
   whenStatus?: string;
 }
 
+/** The operations whose answer is a list of rows, and the field that holds it. */
+export const ROW_LISTS = {
+  visitors: 'visitors',
+  feedback: 'feedback',
+  'feedback-by-page': 'feedback',
+  searches: 'searches',
+  assistant: 'conversations',
+} as const;
+export type RowsOperation = keyof typeof ROW_LISTS;
+
+/** A list answer reshaped: `set` on each of the `first` rows (all when unset), `answer` on the answer itself. */
+export interface RowsShape {
+  /** Documented values only; a field is set only on rows that have it (a feedback entry's shape stays whole). */
+  set?: Record<string, unknown>;
+  first?: number;
+  /** Top-level fields: `totals` (visitors), `totalSearches` (searches). */
+  answer?: Record<string, unknown>;
+}
+
 /**
- * `count` is how many matching requests get the fault; `Infinity` is allowed. All but `slow`, `job` and `feedback`
- * replace the answer; `slow` delays it; `job` reshapes a successful job answer (create, get, follow-up);
+ * `count` is how many matching requests get the fault; `Infinity` is allowed. All but `slow`, `job`, `feedback`
+ * and `rows` replace the answer; `slow` delays it; `job` reshapes a successful job answer (create, get, follow-up);
  * `feedback` writes each entry's path of a feedback answer as the page's URL ("the path or URL to the source
- * document", as the documents allow).
+ * document", as the documents allow); `rows` sets documented values on a list answer's rows.
  */
 export type Fault = { count: number; match?: FaultMatch } & (
   | { kind: 'status'; status: number; error?: string }
@@ -35,10 +54,11 @@ export type Fault = { count: number; match?: FaultMatch } & (
   | { kind: 'not-json'; status: number; body: string; contentType: string }
   | ({ kind: 'job' } & JobShape)
   | { kind: 'feedback'; pathAs: 'url' }
+  | ({ kind: 'rows' } & RowsShape)
 );
 
 /** The switches that reshape an answer rather than replace or delay it. */
-export const reshapes = (fault: Fault) => fault.kind === 'job' || fault.kind === 'feedback';
+export const reshapes = (fault: Fault) => fault.kind === 'job' || fault.kind === 'feedback' || fault.kind === 'rows';
 
 export interface FaultTarget {
   method: string;
@@ -85,4 +105,15 @@ export function shapeJob(job: object, shape: JobShape): Record<string, unknown> 
     ([key]) => (!keep || keep.includes(key as JobField)) && !omit.includes(key as JobField),
   );
   return { ...Object.fromEntries(fields), ...set };
+}
+
+/** A list answer after `shape` (see {@link RowsShape}): a new object. */
+export function shapeRows(operation: RowsOperation, body: object, shape: RowsShape): object {
+  const list = ROW_LISTS[operation];
+  const rows = (body as Record<string, object[]>)[list] ?? [];
+  const { set = {}, first = rows.length, answer } = shape;
+  const shaped = rows.map((row, i) =>
+    i < first ? { ...row, ...Object.fromEntries(Object.entries(set).filter(([key]) => key in row)) } : row,
+  );
+  return { ...body, ...answer, [list]: shaped };
 }

@@ -14,12 +14,16 @@ const base = {
   source: z.enum(FEEDBACK_SOURCES),
   status: z.enum(FEEDBACK_STATUSES),
 };
+const contextual = { helpful: z.boolean(), contact: z.string().nullable() };
+const codeSnippet = { code: z.string(), filename: z.string().nullable(), lang: z.string().nullable() };
 /** `FeedbackResponse.feedback[]`: one of three shapes (contextual, code snippet, base), every field required. */
 export const FeedbackEntrySchema = z.union([
-  z.strictObject({ ...base, helpful: z.boolean(), contact: z.string().nullable() }),
-  z.strictObject({ ...base, code: z.string(), filename: z.string().nullable(), lang: z.string().nullable() }),
+  z.strictObject({ ...base, ...contextual }),
+  z.strictObject({ ...base, ...codeSnippet }),
   z.strictObject(base),
 ]);
+/** Every field any of the three shapes has. */
+export const FeedbackFieldsSchema = z.strictObject({ ...base, ...contextual, ...codeSnippet });
 export type FeedbackEntry = z.infer<typeof FeedbackEntrySchema>;
 
 export const FeedbackResponseSchema = z.strictObject({
@@ -28,19 +32,15 @@ export const FeedbackResponseSchema = z.strictObject({
   hasMore: z.boolean(),
 });
 
-export const FeedbackByPageSchema = z.strictObject({
-  feedback: z.array(
-    z.strictObject({
-      path: z.string(),
-      thumbsUp: z.number(),
-      thumbsDown: z.number(),
-      code: z.number(),
-      total: z.number(),
-    }),
-  ),
-  hasMore: z.boolean(),
+export const PageFeedbackSchema = z.strictObject({
+  path: z.string(),
+  thumbsUp: z.number(),
+  thumbsDown: z.number(),
+  code: z.number(),
+  total: z.number(),
 });
-export type PageFeedback = z.infer<typeof FeedbackByPageSchema>['feedback'][number];
+export type PageFeedback = z.infer<typeof PageFeedbackSchema>;
+export const FeedbackByPageSchema = z.strictObject({ feedback: z.array(PageFeedbackSchema), hasMore: z.boolean() });
 
 export const SearchRowSchema = z.strictObject({
   searchQuery: z.string(),

@@ -94,7 +94,7 @@ export function insightsRoutes({
       method: 'GET',
       pattern: path('feedback'),
       operation: 'feedback',
-      handle: ({ res, query, pathsAsUrls }) => {
+      handle: ({ res, query, pathsAsUrls, sendRows }) => {
         const q = parse(res, 'feedback', query, now());
         if (!q) return;
         const offset = offsetOf(q.cursor);
@@ -102,7 +102,7 @@ export function insightsRoutes({
         const hasMore = offset + q.limit < all.length;
         const urls = pathsAsUrls();
         counts.insights += 1;
-        send(res, 200, {
+        sendRows({
           feedback: all
             .slice(offset, offset + q.limit)
             .map((entry) => (urls ? { ...entry, path: `${DOCS_ORIGIN}${entry.path}` } : entry)),
@@ -115,19 +115,19 @@ export function insightsRoutes({
       method: 'GET',
       pattern: path('feedback', 'by-page'),
       operation: 'feedback-by-page',
-      handle: ({ res, query }) => {
+      handle: ({ res, query, sendRows }) => {
         const q = parse(res, 'feedback-by-page', query, now());
         if (!q) return;
         const pages = data.byPage(filtered(q));
         counts.insights += 1;
-        send(res, 200, { feedback: pages.slice(0, q.limit), hasMore: pages.length > q.limit });
+        sendRows({ feedback: pages.slice(0, q.limit), hasMore: pages.length > q.limit });
       },
     },
     {
       method: 'GET',
       pattern: path('searches'),
       operation: 'searches',
-      handle: ({ res, query }) => {
+      handle: ({ res, query, sendRows }) => {
         const q = parse(res, 'searches', query, now());
         if (!q) return;
         const offset = offsetOf(q.cursor);
@@ -135,14 +135,14 @@ export function insightsRoutes({
         const nextCursor = offset + q.limit < rows.length ? `o${offset + q.limit}` : null;
         const totalSearches = rows.reduce((sum, row) => sum + row.hits, 0);
         counts.insights += 1;
-        send(res, 200, { searches: rows.slice(offset, offset + q.limit), totalSearches, nextCursor });
+        sendRows({ searches: rows.slice(offset, offset + q.limit), totalSearches, nextCursor });
       },
     },
     {
       method: 'GET',
       pattern: path('assistant'),
       operation: 'assistant',
-      handle: ({ res, query }) => {
+      handle: ({ res, query, sendRows }) => {
         const q = parse(res, 'assistant', query, now());
         if (!q) return;
         const all = data.conversations(q.fromMs, q.toMs);
@@ -150,7 +150,7 @@ export function insightsRoutes({
         const page = after.slice(0, q.limit);
         const hasMore = after.length > q.limit;
         counts.insights += 1;
-        send(res, 200, { conversations: page, nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null, hasMore });
+        sendRows({ conversations: page, nextCursor: hasMore ? (page.at(-1)?.id ?? null) : null, hasMore });
       },
     },
     {

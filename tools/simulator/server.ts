@@ -2,7 +2,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { apiRoutes, type Route, type SimulatorCounts } from './api-routes.js';
 import { controlRoutes } from './control-routes.js';
-import { type Fault, FaultQueue, type FaultTarget, reshapes, shapeJob } from './faults.js';
+import {
+  type Fault,
+  FaultQueue,
+  type FaultTarget,
+  ROW_LISTS,
+  type RowsOperation,
+  reshapes,
+  shapeJob,
+  shapeRows,
+} from './faults.js';
 import { InsightsDataSet } from './insights-data.js';
 import { insightsRoutes } from './insights-routes.js';
 import { type JobOutcome, type ScriptedEnd, type SimulatedJob, SimulatedJobs } from './jobs.js';
@@ -11,7 +20,7 @@ import { VisitorsDataSet } from './visitors-data.js';
 import { matchPattern, parseJson, rateLimited, readBody, send, sendText } from './wire.js';
 
 export type { SimulatorCounts } from './api-routes.js';
-export type { Fault, FaultMatch, JobShape } from './faults.js';
+export type { Fault, FaultMatch, JobShape, RowsShape } from './faults.js';
 export type { EndStatus, JobOutcome, ScriptedEnd, SimulatedJob } from './jobs.js';
 export type { KeyConfig, UnservedProjectStatus } from './keys.js';
 export { keyFingerprint } from './keys.js';
@@ -134,7 +143,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       send(res, status, shape?.kind === 'job' ? shapeJob(job, shape) : job);
     };
     const pathsAsUrls = () => faults.take(target, (f) => f.kind === 'feedback') !== undefined;
-    found.route.handle({ res, params: found.params, query: url.searchParams, body, sendJob, pathsAsUrls });
+    const sendRows = (answer: object) => {
+      const operation = target.operation as RowsOperation;
+      const shape = operation in ROW_LISTS ? faults.take(target, (f) => f.kind === 'rows') : undefined;
+      send(res, 200, shape?.kind === 'rows' ? shapeRows(operation, answer, shape) : answer);
+    };
+    found.route.handle({ res, params: found.params, query: url.searchParams, body, sendJob, pathsAsUrls, sendRows });
   }
 
   /** Applies the first pending fault that replaces or delays this answer; true when it answered. */
