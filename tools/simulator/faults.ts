@@ -30,7 +30,10 @@ export const ROW_LISTS = {
 } as const;
 export type RowsOperation = keyof typeof ROW_LISTS;
 
-/** A list answer reshaped: `set` on each of the `first` rows (all when unset), `answer` on the answer itself. */
+/**
+ * A list answer reshaped: `set` on each of the `first` rows (all when unset), `answer` on the answer itself. Every
+ * pending `rows` switch of a request applies, in the order they were set.
+ */
 export interface RowsShape {
   /** Documented values only; a field is set only on rows that have it (a feedback entry's shape stays whole). */
   set?: Record<string, unknown>;
@@ -85,6 +88,14 @@ export class FaultQueue {
     entry.remaining -= 1;
     if (entry.remaining <= 0) this.#faults.splice(index, 1);
     return entry.fault;
+  }
+
+  /** Consumes one use of every fault that matches the request and `accept`, in the order they were added. */
+  takeAll(target: FaultTarget, accept: (fault: Fault) => boolean): Fault[] {
+    const taken = this.#faults.filter(({ fault }) => matches(fault.match, target) && accept(fault));
+    for (const entry of taken) entry.remaining -= 1;
+    this.#faults = this.#faults.filter((entry) => entry.remaining > 0);
+    return taken.map(({ fault }) => fault);
   }
 }
 

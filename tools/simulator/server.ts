@@ -145,8 +145,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const pathsAsUrls = () => faults.take(target, (f) => f.kind === 'feedback') !== undefined;
     const sendRows = (answer: object) => {
       const operation = target.operation as RowsOperation;
-      const shape = operation in ROW_LISTS ? faults.take(target, (f) => f.kind === 'rows') : undefined;
-      send(res, 200, shape?.kind === 'rows' ? shapeRows(operation, answer, shape) : answer);
+      const shapes = operation in ROW_LISTS ? faults.takeAll(target, (f) => f.kind === 'rows') : [];
+      send(
+        res,
+        200,
+        shapes.reduce(
+          (shaped, shape) => (shape.kind === 'rows' ? shapeRows(operation, shaped, shape) : shaped),
+          answer,
+        ),
+      );
     };
     found.route.handle({ res, params: found.params, query: url.searchParams, body, sendJob, pathsAsUrls, sendRows });
   }
