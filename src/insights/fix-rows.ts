@@ -35,7 +35,9 @@ export function feedbackRow(page: PageRow, rank: number, range: Range): types.Se
 
 export function searchRow(search: SearchesView['rows'][number], rank: number, range: Range): types.SectionBlock {
   const clicked = search.clicked ? inlineCode(search.clicked, 80) : 'nothing';
-  const text = `*${rank}.* ${inlineCode(search.term, 100)} · ${formatCount(search.hits)} searches · ${Math.round(search.ctr * 100)}% clicked · clicked instead: ${clicked}`;
+  // Slack shows an empty or blank code span as its backticks.
+  const term = search.term.trim() ? inlineCode(search.term, 100) : '_a blank search_';
+  const text = `*${rank}.* ${term} · ${formatCount(search.hits)} searches · ${Math.round(search.ctr * 100)}% clicked · clicked instead: ${clicked}`;
   return row(text, { kind: 'search', ...range, ...search });
 }
 
