@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { Fault } from '../../tools/simulator/server.js';
 import { blockKitProblems } from '../../tools/slack-standin/index.js';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
-import type { Fault } from '../fakes/start-simulator.js';
 import { buttonClick, buttonsIn, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
@@ -39,8 +39,8 @@ describe.each(storeKinds)('/insights with every shape the document allows ($labe
   const h = useHarness({ store, simulator: { jobDurationMs: 60_000 }, boot: true });
   beforeEach(() => h.slack.zones.set(USER_ID, 'UTC'));
 
-  const always = (fault: Omit<Fault, 'count'>) =>
-    h.sim.injectFault({ ...fault, count: Number.POSITIVE_INFINITY } as Fault);
+  const always = (fault: Omit<Extract<Fault, { kind: 'rows' }>, 'count'>) =>
+    h.sim.injectFault({ ...fault, count: Number.POSITIVE_INFINITY });
 
   async function insights(text: string, responseId: string): Promise<SlackCall> {
     const { ack } = await h.command(`/insights ${text}`, { responseId });
