@@ -3,7 +3,7 @@ import type { ProjectOrigin } from '../config/projects.js';
 import { isKnownStatus } from '../mintlify/schemas.js';
 import { type Message, SECTION_MAX_CHARS } from '../slack/message.js';
 import { clipEscaped, escapeMrkdwn, inlineCode, MAX_URL_CHARS, plainText, quote, safeUrl } from '../slack/mrkdwn.js';
-import type { EndedKind, JobRecord } from '../store/jobs.js';
+import { type EndedKind, type JobRecord, shownEnd } from '../store/jobs.js';
 import { feedbackBlock } from './feedback/buttons.js';
 import type { Outcome } from './tracking/outcome.js';
 import { unserved } from './unserved.js';
@@ -61,9 +61,9 @@ const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
 
 /** How a job's status reads (emoji and words), as its status line shows it: a Stop names who pressed it. */
 export function jobStatus(record: JobRecord, origin: ProjectOrigin): { emoji: string; words: string } {
-  const ended = record.ended ?? 'working';
+  const ended = shownEnd(record) ?? 'working';
   const status = ended === 'disconnected' ? { ...STATUS[ended], words: unserved(origin).status } : STATUS[ended];
-  const by = record.ended === 'halted' && SLACK_USER.test(record.stoppedBy ?? '') ? record.stoppedBy : undefined;
+  const by = ended === 'halted' && SLACK_USER.test(record.stoppedBy ?? '') ? record.stoppedBy : undefined;
   return by ? { ...status, words: `Stopped by <@${by}>` } : status;
 }
 
@@ -99,18 +99,18 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
   const record = 'jobId' in job ? job : undefined;
   const who = `<@${job.userId}> asked the Mintlify agent:\n`;
   const asked = `${who}${clipEscaped(quote(job.prompt, PROMPT_PREVIEW_CHARS), SECTION_MAX_CHARS - who.length)}`;
-  const state: RootState = options.unknown ? 'unknown' : !record ? 'starting' : (record.ended ?? 'working');
+  const shown = record && shownEnd(record);
   const origin = options.origin ?? 'connected';
   const { emoji, words } = options.unknown
     ? { ...STATUS.unknown, words: options.unknown }
     : record
       ? jobStatus(record, origin)
-      : STATUS[state];
+      : STATUS.starting;
   const parts = [`${emoji} ${words}`];
   if (options.showProject) parts.push(`project ${inlineCode(job.project)}`);
   if (job.contextNote) parts.push(escapeMrkdwn(job.contextNote));
   if (record) {
-    if (state === 'working') {
+    if (!options.unknown && !shown) {
       // A status the bot does not know is shown as the service sent it: the person can read what it means.
       if (!isKnownStatus(record.status)) parts.push(`Mintlify says ${inlineCode(record.status, SHOWN_CHARS.status)}`);
       parts.push(`${formatElapsed((options.now ?? Date.now()) - record.roundStartedAtMs)} elapsed`);
@@ -121,7 +121,7 @@ export function rootMessage(job: PendingJob | JobRecord, options: RootOptions = 
     if (record.model) parts.push(inlineCode(record.model, SHOWN_CHARS.model));
   }
   const steer = options.steer ?? 'reply';
-  const hint = !record ? undefined : record.ended ? ENDED_HINTS[record.ended]?.(steer, origin) : rootHint(steer);
+  const hint = !record ? undefined : shown ? ENDED_HINTS[shown]?.(steer, origin) : rootHint(steer);
   return {
     text: `${words}: ${plainText(job.prompt, FALLBACK_PROMPT_CHARS)}`,
     blocks: [

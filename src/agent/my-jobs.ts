@@ -2,7 +2,7 @@ import { type ProjectOrigin, projectOrigin } from '../config/projects.js';
 import type { Deps } from '../deps.js';
 import type { Message } from '../slack/message.js';
 import { inlineCode, plainText, safeLink } from '../slack/mrkdwn.js';
-import type { JobRecord } from '../store/jobs.js';
+import { awaitingTakeUp, type JobRecord } from '../store/jobs.js';
 import { formatElapsed, jobStatus } from './job-messages.js';
 import { errors, paneCopy } from './messages.js';
 
@@ -12,6 +12,9 @@ const PROMPT_CHARS = 150;
 
 /** `my jobs` (the pane's suggested prompt): the person's newest jobs, as App Home lists them. */
 export const MY_JOBS_WORDS = /^\s*my\s+jobs\s*[.?!]?\s*$/i;
+
+/** Said beside a job's status (App Home, `my jobs`) while an unsure round waits for the agent to take it up. */
+export const AWAITING_TAKE_UP = 'can’t tell yet whether the agent got the last follow-up';
 
 /** The person's newest jobs, each with its state, project, age, pull request and prompt. */
 export async function myJobs(
@@ -37,6 +40,7 @@ function jobLine(record: JobRecord, now: number, origin: ProjectOrigin): string 
   const pr = safeLink(record.prLink, 'Pull request');
   const facts = [
     `${emoji} *${words}*`,
+    awaitingTakeUp(record) && AWAITING_TAKE_UP,
     inlineCode(record.project),
     `${formatElapsed(now - record.createdAtMs)} ago`,
     pr,

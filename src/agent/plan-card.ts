@@ -4,7 +4,7 @@ import { isKnownStatus } from '../mintlify/schemas.js';
 import type { MessageBlock } from '../slack/data-blocks.js';
 import type { Message } from '../slack/message.js';
 import { plainLabel } from '../slack/mrkdwn.js';
-import type { EndedKind, JobRecord } from '../store/jobs.js';
+import { type EndedKind, type JobRecord, shownEnd } from '../store/jobs.js';
 import {
   formatElapsed,
   jobStatus,
@@ -60,15 +60,16 @@ function createdTask(record: JobRecord | undefined): PlanTask {
 
 function workingTask(record: JobRecord | undefined, now: number, steer: Steer, origin: ProjectOrigin): PlanTask {
   if (!record) return { id: 'working', title: 'Agent working', status: 'pending' };
-  if (!record.ended) {
+  const ended = shownEnd(record);
+  if (!ended) {
     const title = `Agent working · ${formatElapsed(now - record.roundStartedAtMs)} elapsed`;
     const said = isKnownStatus(record.status)
       ? undefined
       : `Mintlify says ${plainLabel(record.status, SHOWN_CHARS.status)}`;
     return { id: 'working', title, status: 'in_progress', ...(said && { details: said }) };
   }
-  if (FINISHED.has(record.ended)) return { id: 'working', title: 'Agent finished', status: 'complete' };
-  const why = WHY[record.ended]?.(steerVerb(steer).toLowerCase(), origin);
+  if (FINISHED.has(ended)) return { id: 'working', title: 'Agent finished', status: 'complete' };
+  const why = WHY[ended]?.(steerVerb(steer).toLowerCase(), origin);
   return {
     id: 'working',
     title: jobStatus({ ...record, stoppedBy: undefined }, origin).words,
@@ -78,9 +79,10 @@ function workingTask(record: JobRecord | undefined, now: number, steer: Steer, o
 }
 
 function resultTask(record: JobRecord | undefined): PlanTask | undefined {
-  if (!record?.ended) return { id: 'result', title: 'Pull request', status: 'pending' };
-  if (record.ended === 'no_changes') return { id: 'result', title: 'Finished without changes', status: 'complete' };
-  if (record.ended !== 'pull_request') return undefined;
+  const ended = record && shownEnd(record);
+  if (!ended) return { id: 'result', title: 'Pull request', status: 'pending' };
+  if (ended === 'no_changes') return { id: 'result', title: 'Finished without changes', status: 'complete' };
+  if (ended !== 'pull_request') return undefined;
   return { id: 'result', title: record.round > 0 ? 'Pull request updated' : 'Pull request opened', status: 'complete' };
 }
 
@@ -107,7 +109,7 @@ export const taskChunks = (tasks: PlanTask[]) => tasks.map((t) => ({ type: 'task
 
 /** What closes the card: the pull request's button when there is one, and what a reply does. */
 export function finalBlocks(record: JobRecord, options: RootOptions): MessageBlock[] {
-  const url = record.ended === 'pull_request' ? pullRequestUrl(record.prLink) : undefined;
+  const url = shownEnd(record) === 'pull_request' ? pullRequestUrl(record.prLink) : undefined;
   const button: MessageBlock[] = url ? [openPullRequest(url)] : [];
   // The status line's root: who asked, its status line, then its hint (when there is one).
   const [, , ...hint] = rootMessage(record, options).blocks ?? [];

@@ -1,5 +1,6 @@
 import type { types } from '@slack/bolt';
 import {
+  AWAITING_TAKE_UP,
   type FeedbackCount,
   formatElapsed,
   HOURLY_LIMIT,
@@ -13,7 +14,7 @@ import type { ProjectOrigin } from '../config/projects.js';
 import { SECTION_MAX_CHARS, section } from '../slack/message.js';
 import { inlineCode, MAX_URL_CHARS, plainText, readerTime, safeLink } from '../slack/mrkdwn.js';
 import type { BudgetUse } from '../store/budget.js';
-import type { JobRecord } from '../store/jobs.js';
+import { awaitingTakeUp, type JobRecord } from '../store/jobs.js';
 
 /** Jobs listed on the Home tab, newest first. */
 export const HOME_JOBS = 10;
@@ -125,8 +126,9 @@ function inSections(lines: readonly string[], max: number): types.SectionBlock[]
 function jobBlocks({ record, threadLink }: HomeJob, now: number, origin: ProjectOrigin): types.KnownBlock[] {
   const { emoji, words } = jobStatus(record, origin);
   const project = `project ${inlineCode(record.project)}`;
-  const facts = [`${emoji} *${words}*`, project, `${formatElapsed(now - record.createdAtMs)} ago`];
-  const text = [facts.join(' · '), `>${plainText(record.prompt, PROMPT_CHARS).replace(/\n/g, '\n>')}`];
+  const unsure = awaitingTakeUp(record) && AWAITING_TAKE_UP;
+  const facts = [`${emoji} *${words}*`, unsure, project, `${formatElapsed(now - record.createdAtMs)} ago`];
+  const text = [facts.filter(Boolean).join(' · '), `>${plainText(record.prompt, PROMPT_CHARS).replace(/\n/g, '\n>')}`];
   const thread = safeLink(threadLink, 'Open thread');
   if (thread) text.push(thread);
   const job: types.SectionBlock = { type: 'section', text: { type: 'mrkdwn', text: text.join('\n') } };

@@ -142,8 +142,9 @@ export class MemoryJobStore implements JobStore {
       repository: observation.repository ?? record.repository,
       ref: observation.ref ?? record.ref,
       model: observation.model ?? record.model,
+      unsure: undefined,
     };
-    const changed = (['status', 'repository', 'ref', 'model'] as const).some((f) => next[f] !== record[f]);
+    const changed = (['status', 'repository', 'ref', 'model', 'unsure'] as const).some((f) => next[f] !== record[f]);
     if (changed) this.#write({ ...next, rev: record.rev + 1 });
     return changed;
   }

@@ -94,18 +94,23 @@ if redis.call('HGET', KEYS[1], 'attempt') == ARGV[1] then redis.call('HSET', KEY
 return 0`;
 
 /**
- * KEYS: job · ARGV: field/value pairs ('' = unchanged, except status) · bumps rev when a value changed. Every poll
- * runs it: the fields are read in one HMGET and the changes written in one HSET (it read them one HGET each).
+ * KEYS: job · ARGV: field/value pairs ('' = unchanged, except status) · clears `unsure` (the job runs) and bumps rev
+ * when a value changed. Every poll runs it: the fields are read in one HMGET and the changes written in one HSET (it
+ * read them one HGET each).
  */
 const OBSERVE = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-local names = {}
+local names = {'unsure'}
 for i = 1, #ARGV, 2 do names[#names + 1] = ARGV[i] end
 local current = redis.call('HMGET', KEYS[1], unpack(names))
 local changes = {}
+if current[1] and current[1] ~= '' then
+  changes[1] = 'unsure'
+  changes[2] = ''
+end
 for i = 1, #ARGV, 2 do
   local value = ARGV[i + 1]
-  if value ~= '' and current[(i + 1) / 2] ~= value then
+  if value ~= '' and current[(i + 1) / 2 + 1] ~= value then
     changes[#changes + 1] = ARGV[i]
     changes[#changes + 1] = value
   end

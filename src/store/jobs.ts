@@ -83,7 +83,8 @@ export const JobRecordSchema = JobBindingSchema.extend({
   roundStartedAtMs: z.coerce.number(),
   /**
    * Set when a follow-up whose fate is unknown (its answer was lost) started this round: the end the thread had been
-   * told before it. A job still showing that end past the take-up window never got the follow-up.
+   * told before it, which the job is shown as (`shownEnd`) until it is seen running again (`observe` clears it). A job
+   * still showing that end past the take-up window never got the follow-up.
    */
   unsure: z.preprocess((v) => v || undefined, z.enum(ENDED_KINDS).optional()),
   /** Who stopped the job (`halted`: Slack's Stop, `/agent stop`), for its root message. */
@@ -99,6 +100,18 @@ export const JobRecordSchema = JobBindingSchema.extend({
   rev: z.coerce.number().int().min(0),
 });
 export type JobRecord = z.infer<typeof JobRecordSchema>;
+
+/**
+ * The end a job is shown as, everywhere (root, App Home, `my jobs`, its session, Stop): its round's, or while an
+ * unsure round waits for the agent to take its follow-up up, the end the thread was told before it.
+ */
+export function shownEnd(record: Pick<JobRecord, 'ended' | 'unsure'>): EndedKind | null {
+  return record.ended ?? record.unsure ?? null;
+}
+
+/** An unsure round still waiting to see whether the agent took its follow-up up. */
+export const awaitingTakeUp = (record: Pick<JobRecord, 'ended' | 'unsure'>) =>
+  record.ended === null && record.unsure !== undefined;
 
 /** What the service said about a job while it runs. */
 export interface JobObservation {
@@ -173,7 +186,10 @@ export interface JobStore {
   beginPost(ref: JobRef, round: number): Promise<PostPermit>;
   /** Slack refused round `round`'s post outright (a 429: nothing was posted): the next attempt need not look. */
   abandonPost(ref: JobRef, round: number): Promise<void>;
-  /** Records what the service reports while the job runs; bumps `rev` (and says so) only when something changed. */
+  /**
+   * Records what the service reports while the job runs, and that an unsure round's follow-up was taken up (`unsure`
+   * cleared: the job runs again); bumps `rev` (and says so) only when something changed.
+   */
   observe(ref: JobRef, observation: JobObservation): Promise<boolean>;
   /** Drops a job id from the project's active set without touching its record (nothing left to track). */
   untrack(ref: JobRef): Promise<void>;

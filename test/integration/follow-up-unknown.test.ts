@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { threadReply } from '../fixtures/slack.js';
+import { homeOpened } from '../fixtures/conversation.js';
+import { threadReply, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { settle } from '../support/steps.js';
@@ -127,6 +128,47 @@ describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
     expect(h.lastRootUpdate(rootTs)).toContain('Pull request ready');
     expect(h.lastRootUpdate(rootTs)).not.toContain('updated');
     expect(await h.app.app.deps.store.jobs.active(TEST_PROJECT_ID)).toEqual([]);
+  });
+
+  it('while it is watched, App Home, `my jobs` and `/agent stop` go by the end the thread was told, as the root does', async () => {
+    const { jobId, rootTs } = await endedWithPullRequest();
+    await eventually(() => h.lastRootUpdate(rootTs).includes('Pull request ready'), 5_000, 'the root ended');
+    h.sim.injectFault({ kind: 'status', status: 502, count: 1, match: { operation: 'follow-up' } });
+    await h.deliver(threadReply(rootTs, { text: 'Also the retry table' }));
+    await eventually(unsureNote, 5_000, 'the private answer');
+    const ref = { project: TEST_PROJECT_ID, jobId };
+    const watched = async () => {
+      const stored = await h.app.app.deps.store.jobs.get(ref);
+      return stored?.round === 1 && stored.ended === null;
+    };
+    expect(await watched()).toBe(true);
+
+    // Failed before: Home and `my jobs` said "Working" while the root said "Pull request ready".
+    await h.deliver(homeOpened(USER_ID, 'home'));
+    const published = await eventually(() => h.slack.callsTo('views.publish').at(-1), 5_000, 'App Home');
+    const home = JSON.stringify(published.args.view);
+    expect(home).toContain('Pull request ready');
+    expect(home).toContain('can’t tell yet whether the agent got the last follow-up');
+    expect(home).not.toContain('Working');
+    const mine = h.slack.people.says(USER_ID, `D${USER_ID}`, 'my jobs');
+    await h.deliver(mine.events);
+    const list = await eventually(
+      () => h.slack.calls.find((c) => String(c.args.text ?? '').includes('Your newest Mintlify agent jobs')),
+      5_000,
+      'my jobs',
+    );
+    expect(list.args.text).toContain('Pull request ready');
+    expect(list.args.text).not.toContain('Working');
+
+    // Failed before: Stop "stopped" a job that was not running, and sent the agent an instruction that would start it.
+    const answer = await h.privately('/agent stop');
+    expect(answer).toContain('is not running as far as I can see');
+    expect(answer).toContain('Pull request ready');
+    expect(await watched()).toBe(true);
+    await settle(300);
+    expect(h.followUps()).toHaveLength(1);
+    expect(h.threadPosts(rootTs)).toHaveLength(1);
+    expect(h.lastRootUpdate(rootTs)).not.toContain('Stopped');
   });
 
   it('lost twice while the first is still watched, reaching the agent neither time: nothing posted, no "updated"', async () => {

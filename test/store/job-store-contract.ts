@@ -235,6 +235,19 @@ export function jobStoreContract(current: () => Store): void {
       expect(await jobs().get(ref({ jobId: 'unknown' }))).toBeUndefined();
     });
 
+    it('clears an unsure round’s kept end once the job is seen running (the follow-up was taken up)', async () => {
+      await jobs().create(binding(), { status: 'active' }, 1);
+      await jobs().endRound(ref(), 0, 'pull_request', 'https://github.com/acme/docs/pull/1');
+      const unsure = await jobs().startRound(binding(), 5, true);
+      expect(unsure).toMatchObject({ unsure: 'pull_request', status: 'active' });
+      // Failed before (false, `unsure` kept): the job shown as its old end while the agent works on.
+      expect(await jobs().observe(ref(), { status: 'active' })).toBe(true);
+      const seen = await jobs().get(ref());
+      expect(seen?.unsure).toBeUndefined();
+      expect(seen?.rev).toBe(unsure.rev + 1);
+      expect(await jobs().observe(ref(), { status: 'active' })).toBe(false);
+    });
+
     it('untracks an id without touching its record', async () => {
       await jobs().create(binding(), { status: 'active' }, 1);
       await jobs().untrack(ref());

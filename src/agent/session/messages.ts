@@ -36,6 +36,10 @@ export const stopCopy = {
   unserved: (project: string, gone: string, jobId: string): Message => ({
     text: `:electric_plug: Project ${inlineCode(project)} ${gone}, so I can’t tell the agent to stop: it may still finish and open a pull request. Check job ${inlineCode(jobId)} in the Mintlify dashboard.`,
   }),
+  /** Stop on a job that still shows its last end (`words`), a follow-up of unknown fate being watched for. */
+  notTakenUp: (jobId: string, words: string): Message => ({
+    text: `This job (${inlineCode(jobId)}) is not running as far as I can see: it still shows its last end (${words}), and I can’t tell whether the agent got the last follow-up. If the agent takes it up in the next few minutes, I post its result in the thread, and you can stop it then.`,
+  }),
   /** Stop on a thread with no job the app knows. */
   noJob: (): Message => ({ text: 'I found no Mintlify agent job in this thread, so there is nothing to stop.' }),
   /**

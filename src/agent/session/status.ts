@@ -1,7 +1,7 @@
 import type { Deps, JobWatcher } from '../../deps.js';
 import { classifySlackError } from '../../slack/errors.js';
 import { plainLabel } from '../../slack/mrkdwn.js';
-import { type JobRecord, RECORD_TTL_MS } from '../../store/jobs.js';
+import { type JobRecord, RECORD_TTL_MS, shownEnd } from '../../store/jobs.js';
 import { keys } from '../../store/keys.js';
 import { trackingIds } from '../tracking/track.js';
 
@@ -43,13 +43,14 @@ export type SessionResult =
   | { kind: 'failed' };
 
 /**
- * What a job's session shows: `processing` while its round runs; once it ended, `active` while a reply in the thread
+ * What a job's session shows (`shownEnd`): `processing` while its round runs; once it ended, `active` while a reply in the thread
  * can still steer it (a result, a failure, a Stop, tracking that gave up), `closed` when the job is over for good
  * (archived, or gone from Mintlify).
  */
-export function sessionStatusOf(record: Pick<JobRecord, 'ended'>): SessionStatus {
-  if (!record.ended) return 'processing';
-  return record.ended === 'archived' || record.ended === 'gone' ? 'closed' : 'active';
+export function sessionStatusOf(record: Pick<JobRecord, 'ended' | 'unsure'>): SessionStatus {
+  const ended = shownEnd(record);
+  if (!ended) return 'processing';
+  return ended === 'archived' || ended === 'gone' ? 'closed' : 'active';
 }
 
 /** A title from a person's instruction: one line of plain text, at most Slack's 200 characters. */

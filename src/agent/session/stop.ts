@@ -2,8 +2,8 @@ import { projectOrigin } from '../../config/projects.js';
 import type { Deps } from '../../deps.js';
 import { describeFailure } from '../../mintlify/failure.js';
 import type { Audience } from '../../slack/reply.js';
-import type { JobRecord, JobRef } from '../../store/jobs.js';
-import { steerVerb } from '../job-messages.js';
+import { awaitingTakeUp, type JobRecord, type JobRef } from '../../store/jobs.js';
+import { jobStatus, steerVerb } from '../job-messages.js';
 import { errors } from '../messages.js';
 import type { StopRequest } from '../requests.js';
 import { steerOf } from '../steering.js';
@@ -53,6 +53,11 @@ export async function runStop(deps: StopDeps, request: StopRequest): Promise<voi
       // Ended meanwhile (its result is in the thread) or stopped by someone else: the session shows that end.
       await followJob(deps, stopped.record);
       return deps.replies.privately(audience, stopCopy.alreadyEnded(stopped.record.jobId));
+    case 'not_taken_up': {
+      await followJob(deps, stopped.record);
+      const { words } = jobStatus(stopped.record, projectOrigin(deps.config));
+      return deps.replies.privately(audience, stopCopy.notTakenUp(stopped.record.jobId, words));
+    }
     case 'stopped':
       return halt(deps, stopped.record, userId);
     case 'unserved': {
@@ -65,7 +70,7 @@ export async function runStop(deps: StopDeps, request: StopRequest): Promise<voi
   }
 }
 
-type Stopped = { kind: 'none' } | { kind: 'ended' | 'stopped' | 'unserved'; record: JobRecord };
+type Stopped = { kind: 'none' } | { kind: 'ended' | 'stopped' | 'unserved' | 'not_taken_up'; record: JobRecord };
 
 /**
  * A session's Stop with no job to stop (the store lost it): the session still leaves `processing`, which Slack
@@ -75,11 +80,16 @@ async function leaveProcessing(deps: StopDeps, channel: string, threadTs: string
   if (threadTs) await setSessionStatus(deps, { channel, threadTs }, 'active');
 }
 
-/** The job to stop, and its round ended as `halted` when it was still running (once, whoever else stops it). */
+/**
+ * The job to stop, and its round ended as `halted` when it was still running (once, whoever else stops it). One whose
+ * follow-up may never have reached the agent (`awaitingTakeUp`) is left as it is: as far as anyone can see the agent
+ * is idle, and the instruction to stop would only start it.
+ */
 async function stopRound(deps: StopDeps, userId: string, channel: string, threadTs?: string): Promise<Stopped> {
   const record = threadTs ? await jobOfThread(deps, channel, threadTs) : await latestRunning(deps, userId, channel);
   if (!record) return { kind: 'none' };
   if (!deps.projects.knows(record.project)) return { kind: 'unserved', record };
+  if (awaitingTakeUp(record)) return { kind: 'not_taken_up', record };
   const stopped = await deps.store.jobs.stopTracking(record, record.round, 'halted', userId);
   return { kind: stopped.ok ? 'stopped' : 'ended', record: stopped.record ?? record };
 }

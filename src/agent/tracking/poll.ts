@@ -63,9 +63,8 @@ export async function pollRound(deps: PollDeps, data: PollData): Promise<Again |
     case 'running': {
       metrics.pollResult('running');
       const { observation } = decision;
-      // An unsure round's root was left showing the previous end: the job seen running again is news for it.
-      const takenUp = record.unsure !== undefined && data.lastStatus === null;
-      const changed = (await deps.store.jobs.observe(ref, observation)) || takenUp;
+      // An unsure round's job seen running again took its follow-up up: `observe` clears `unsure`, a change to show.
+      const changed = await deps.store.jobs.observe(ref, observation);
       // Logged when it first shows (a change), not at every poll: the root shows it as it came.
       if (changed && !isKnownStatus(observation.status)) {
         log.warn('poller.unknown_status', { status: observation.status, hint: 'read as not ended' });
@@ -93,7 +92,7 @@ export async function pollRound(deps: PollDeps, data: PollData): Promise<Again |
 
 /**
  * A follow-up of unknown fate never reached the agent: its round ends quietly. Nothing to post or rewrite: the thread
- * has this end, and the root still shows it (an unsure round's root is refreshed only once the job is seen running).
+ * has this end, and every view of the job showed it meanwhile (`shownEnd`).
  */
 async function endNotLanded(deps: PollDeps, data: PollData, ended: OutcomeKind, log: Deps['log']): Promise<undefined> {
   await deps.store.jobs.endRound({ project: data.project, jobId: data.jobId }, data.round, ended);

@@ -22,6 +22,15 @@ describe('a job’s agent session', () => {
     });
   });
 
+  it('shows, as the root does, the end the thread was told while a follow-up of unknown fate is not seen taken up', () => {
+    // Failed before: `processing` (and the root, when rewritten, "Working") for an agent that may never have got it.
+    const watched = jobRecord({ round: 1, ended: null, unsure: 'pull_request' });
+    expect(sessionStatusOf(watched)).toBe('active');
+    expect(jobStatus(watched, 'connected').words).toBe('Pull request ready');
+    expect(JSON.stringify(rootMessage(watched).blocks)).not.toContain('Working');
+    expect(sessionStatusOf({ ...watched, unsure: undefined })).toBe('processing');
+  });
+
   it('is titled with the instruction on one line, within Slack’s 200 characters, control characters shown', () => {
     expect(sessionTitle('  Document the\n\n<retry> policy  ')).toBe('Document the <retry> policy');
     const long = sessionTitle('word '.repeat(100));
