@@ -9,6 +9,8 @@ import { refreshNow } from './tracking/root-message.js';
 export interface FollowUpInput extends JobRef {
   channel: string;
   threadTs: string;
+  /** `ts` of the person's message: an unsure round keeps it, to mark it ✅ once the agent is seen to have it. */
+  ts: string;
   userId: string;
   /** What the agent is sent: the person's words, then any shared files' text. */
   text: string;
@@ -115,7 +117,7 @@ async function nextRound(
   };
   let round: number;
   try {
-    const started = () => deps.store.jobs.startRound(binding, deps.now(), unsure);
+    const started = () => deps.store.jobs.startRound(binding, deps.now(), unsure ? input.ts : undefined);
     round = (await persist(log, 'agent.start_round', started)).round;
   } catch (error) {
     log.error('store.unavailable', { op: 'agent.start_round', error });

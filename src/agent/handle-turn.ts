@@ -17,6 +17,7 @@ import { turnAttempt } from './start-attempt.js';
 import { type StartJobDeps, startJob } from './start-job.js';
 import { isInstruction, steers } from './steering.js';
 import { readThreadContext } from './thread-context.js';
+import { FOLLOW_UP_MARKS } from './tracking/outcome.js';
 
 /** What a thread is to the bot when a message arrives in it. */
 export type Place =
@@ -142,16 +143,14 @@ async function firstDelivery(deps: TurnDeps, turn: Turn, audience: Audience): Pr
 }
 
 const SEEN = 'eyes';
-const ACCEPTED = 'white_check_mark';
 const REFUSED = 'x';
-/** As the root's "Status unknown": the private note says the bot cannot tell whether the agent got it. */
-const UNKNOWN = 'grey_question';
+const { accepted, unknown } = FOLLOW_UP_MARKS;
 
-const markOf = (result: FollowUpResult) => (result.ok ? ACCEPTED : fateUnknown(result) ? UNKNOWN : REFUSED);
+const markOf = (result: FollowUpResult) => (result.ok ? accepted : fateUnknown(result) ? unknown : REFUSED);
 
 /**
  * A message for a job's agent: 👀 while handing it over, then ✅, or ❌ and a private note with the text (❔ when its
- * answer was lost and the agent may have it).
+ * answer was lost and the agent may have it, until its result shows the agent took it up: `tracking/deliver.ts`).
  */
 async function passOn(deps: TurnDeps, turn: Turn, place: Place & { kind: 'job' }, audience: Audience) {
   const message = { channel: turn.channel, ts: turn.ts };
@@ -159,7 +158,7 @@ async function passOn(deps: TurnDeps, turn: Turn, place: Place & { kind: 'job' }
   const files = await readFileContext(deps, turn.files ?? []);
   const text = [turn.text, files?.text].filter(Boolean).join('\n\n');
   const { job, thread, binding } = place;
-  const input = { ...job, channel: turn.channel, userId: turn.userId, text, title: echoOf(turn), thread, binding };
+  const input = { ...job, ...message, userId: turn.userId, text, title: echoOf(turn), thread, binding };
   const result = await followUp(deps, input);
   await deps.replies.unreact(message, SEEN);
   await deps.replies.react(message, markOf(result));

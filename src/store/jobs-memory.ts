@@ -47,6 +47,7 @@ export function inOneShape(r: JobRecord): JobRecord {
     model: r.model,
     prLink: r.prLink,
     unsure: r.unsure,
+    unsureTs: r.unsureTs,
     stoppedBy: r.stoppedBy,
     round: r.round,
     roundStartedAtMs: r.roundStartedAtMs,
@@ -104,10 +105,11 @@ export class MemoryJobStore implements JobStore {
     return [...set];
   }
 
-  async startRound(binding: JobBinding, atMs: number, unsure = false): Promise<JobRecord> {
+  async startRound(binding: JobBinding, atMs: number, unsureTs?: string): Promise<JobRecord> {
     const record = this.#read(binding) ?? initialRecord(binding, { status: 'active' }, atMs);
-    const told = (unsure && (record.ended || record.unsure)) || undefined;
-    const next = { ...record, round: record.round + 1, roundStartedAtMs: atMs, status: 'active', unsure: told };
+    const told = (unsureTs && (record.ended || record.unsure)) || undefined;
+    const unsure = { unsure: told, unsureTs: told && unsureTs };
+    const next = { ...record, round: record.round + 1, roundStartedAtMs: atMs, status: 'active', ...unsure };
     return this.#bind({ ...next, ended: null, attempt: null, rev: record.rev + 1 });
   }
 

@@ -43,20 +43,22 @@ return redis.call('HGETALL', KEYS[1])`;
 const REBIND = `if redis.call('EXISTS', KEYS[1]) == 1 then return false end\n${CREATE}`;
 
 /**
- * KEYS: job, thread, active · ARGV: ttlMs, jobId, atMs, unsure ('1' or ''), then the binding's field/value pairs (a
- * vanished record). An unsure round keeps the end the thread was told: the last round's, or the one an unsure round
- * still open kept.
+ * KEYS: job, thread, active · ARGV: ttlMs, jobId, atMs, unsureTs ('' when sure), then the binding's field/value pairs
+ * (a vanished record). An unsure round keeps the end the thread was told: the last round's, or the one an unsure
+ * round still open kept; and with it the `ts` of its reply.
  */
 const START_ROUND = `
 if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('HSET', KEYS[1], unpack(ARGV, 5)) end
 local told = ''
-if ARGV[4] == '1' then
+if ARGV[4] ~= '' then
   local last = redis.call('HMGET', KEYS[1], 'ended', 'unsure')
   told = (last[1] and last[1] ~= '') and last[1] or last[2] or ''
 end
+local replyTs = told ~= '' and ARGV[4] or ''
 redis.call('HINCRBY', KEYS[1], 'round', 1)
 redis.call('HINCRBY', KEYS[1], 'rev', 1)
-redis.call('HSET', KEYS[1], 'roundStartedAtMs', ARGV[3], 'status', 'active', 'ended', '', 'attempt', '', 'unsure', told)
+redis.call('HSET', KEYS[1], 'roundStartedAtMs', ARGV[3], 'status', 'active', 'ended', '', 'attempt', '', 'unsure', told,
+  'unsureTs', replyTs)
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[2])
@@ -179,11 +181,11 @@ export class RedisJobStore implements JobStore {
     return this.client.sMembers(this.#at(keys.active(project)));
   }
 
-  async startRound(binding: JobBinding, atMs: number, unsure = false): Promise<JobRecord> {
+  async startRound(binding: JobBinding, atMs: number, unsureTs?: string): Promise<JobRecord> {
     const seed = toFields(initialRecord(binding, { status: 'active' }, atMs));
     const result = await this.client.eval(START_ROUND, {
       keys: this.#bindingKeys(binding, binding.channel, binding.threadTs),
-      arguments: [TTL, binding.jobId, String(atMs), unsure ? '1' : '', ...pairs(seed)],
+      arguments: [TTL, binding.jobId, String(atMs), unsureTs ?? '', ...pairs(seed)],
     });
     return fromFields(binding, hash(result)) as Fields;
   }

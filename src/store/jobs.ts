@@ -87,6 +87,8 @@ export const JobRecordSchema = JobBindingSchema.extend({
    * still showing that end past the take-up window never got the follow-up.
    */
   unsure: z.preprocess((v) => v || undefined, z.enum(ENDED_KINDS).optional()),
+  /** `ts` of the reply that started an unsure round (marked ❔), kept through the round; unset in older records. */
+  unsureTs: z.preprocess((v) => v || undefined, z.string().optional()),
   /** Who stopped the job (`halted`: Slack's Stop, `/agent stop`), for its root message. */
   stoppedBy: z.preprocess((v) => v || undefined, z.string().optional()),
   /** Set when the current round's outcome was posted (or could not be, for good). */
@@ -161,11 +163,11 @@ export interface JobStore {
   active(project: string): Promise<string[]>;
   /**
    * A follow-up was accepted: the next round starts (round + 1, tracked again). Concurrent calls each get
-   * their own round. A record that vanished is bound again from `binding`. `unsure`: the follow-up's fate is unknown,
-   * so the round keeps the end the thread was told (`unsure` in the record): the last round's, or while an unsure
-   * round is still open, the one it kept.
+   * their own round. A record that vanished is bound again from `binding`. `unsureTs`: the follow-up's fate is unknown
+   * (the `ts` of its reply), so the round keeps the end the thread was told (`unsure` in the record, with `unsureTs`):
+   * the last round's, or while an unsure round is still open, the one it kept.
    */
-  startRound(binding: JobBinding, atMs: number, unsure?: boolean): Promise<JobRecord>;
+  startRound(binding: JobBinding, atMs: number, unsureTs?: string): Promise<JobRecord>;
   /**
    * Round `round`'s outcome is in the thread: the round ends, unless it already did or a newer one started.
    * Its PR link is recorded either way, since the thread shows it.

@@ -30,11 +30,8 @@ describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
     h.slack.callsTo('chat.postEphemeral').find((c) => String(c.args.text).includes(UNSURE))?.args.text;
 
   /** The marks put on the person's replies in the thread: unknown fate is neither ✅ nor ❌. */
-  const marksOn = (rootTs: string) =>
-    h.slack
-      .callsTo('reactions.add')
-      .filter((c) => c.args.timestamp !== rootTs)
-      .map((c) => c.args.name);
+  const marked = (rootTs: string) => h.slack.callsTo('reactions.add').filter((c) => c.args.timestamp !== rootTs);
+  const marksOn = (rootTs: string) => marked(rootTs).map((c) => c.args.name);
 
   async function endedWithPullRequest(): Promise<{ jobId: string; rootTs: string }> {
     const job = await h.startJob('Document the webhooks');
@@ -58,6 +55,11 @@ describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
     await settle(600);
     expect(h.threadPosts(rootTs)).toHaveLength(2);
     expect(h.threadPosts(rootTs)[1]?.args.text).toContain('updated the pull request');
+    // Failed before: the ❔ stayed on the reply once its result was in the thread.
+    const reply = marked(rootTs).at(-1)?.args.timestamp;
+    const removed = h.slack.callsTo('reactions.remove').filter((c) => c.args.timestamp === reply);
+    expect(removed.map((c) => c.args.name)).toEqual(['eyes', 'grey_question']);
+    expect(marksOn(rootTs)).toEqual(['eyes', 'grey_question', 'white_check_mark']);
   });
 
   it('taken up only after the first polls saw the old end: still watched, and its result is posted once', async () => {
@@ -128,6 +130,9 @@ describe.each(storeKinds)('a follow-up of unknown fate ($label)', (store) => {
     expect(h.lastRootUpdate(rootTs)).toContain('Pull request ready');
     expect(h.lastRootUpdate(rootTs)).not.toContain('updated');
     expect(await h.app.app.deps.store.jobs.active(TEST_PROJECT_ID)).toEqual([]);
+    // Its fate is still unknown: the ❔ stays.
+    expect(marksOn(rootTs)).toEqual(['eyes', 'grey_question']);
+    expect(h.slack.callsTo('reactions.remove').map((c) => c.args.name)).toEqual(['eyes']);
   });
 
   it('while it is watched, App Home, `my jobs` and `/agent stop` go by the end the thread was told, as the root does', async () => {

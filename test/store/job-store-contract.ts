@@ -94,17 +94,29 @@ export function jobStoreContract(current: () => Store): void {
       // A record as the previous release wrote it has no `unsure`: its rounds read as sure.
       expect(await jobs().create(binding(), { status: 'active' }, 1)).not.toHaveProperty('unsure', expect.anything());
       await jobs().endRound(ref(), 0, 'pull_request', PR);
-      const unsure = await jobs().startRound(binding(), 5, true);
+      const unsure = await jobs().startRound(binding(), 5, '1700000005.000100');
       expect(unsure).toMatchObject({ round: 1, ended: null, unsure: 'pull_request', prLink: PR });
-      expect(await jobs().get(ref())).toMatchObject({ round: 1, unsure: 'pull_request' });
+      // Failed before (no `unsureTs`): the reply marked ❔ is kept, to be marked ✅ once its result is posted.
+      expect(await jobs().get(ref())).toMatchObject({
+        round: 1,
+        unsure: 'pull_request',
+        unsureTs: '1700000005.000100',
+      });
       // Failed before (undefined): an unsure round still open has told the thread nothing new, so the next unsure one
       // keeps the same end; a sure follow-up's round is sure either way.
-      expect((await jobs().startRound(binding(), 6, true)).unsure).toBe('pull_request');
+      expect(await jobs().startRound(binding(), 6, '1700000006.000100')).toMatchObject({
+        unsure: 'pull_request',
+        unsureTs: '1700000006.000100',
+      });
       await jobs().endRound(ref(), 2, 'no_changes');
+      expect(await jobs().get(ref())).toMatchObject({ ended: 'no_changes', unsureTs: '1700000006.000100' });
       expect((await jobs().startRound(binding(), 7)).unsure).toBeUndefined();
+      expect(await jobs().get(ref())).not.toHaveProperty('unsureTs', expect.anything());
       expect((await jobs().get(ref()))?.unsure).toBeUndefined();
       // A round that had not ended, and was sure, has told the thread nothing: the next one is sure either way.
-      expect((await jobs().startRound(binding(), 8, true)).unsure).toBeUndefined();
+      const after = await jobs().startRound(binding(), 8, '1700000008.000100');
+      expect(after.unsure).toBeUndefined();
+      expect(after.unsureTs).toBeUndefined();
     });
 
     it('gives concurrent follow-ups a round each, never the same one twice', async () => {
@@ -238,7 +250,7 @@ export function jobStoreContract(current: () => Store): void {
     it('clears an unsure round’s kept end once the job is seen running (the follow-up was taken up)', async () => {
       await jobs().create(binding(), { status: 'active' }, 1);
       await jobs().endRound(ref(), 0, 'pull_request', 'https://github.com/acme/docs/pull/1');
-      const unsure = await jobs().startRound(binding(), 5, true);
+      const unsure = await jobs().startRound(binding(), 5, '1700000005.000100');
       expect(unsure).toMatchObject({ unsure: 'pull_request', status: 'active' });
       // Failed before (false, `unsure` kept): the job shown as its old end while the agent works on.
       expect(await jobs().observe(ref(), { status: 'active' })).toBe(true);

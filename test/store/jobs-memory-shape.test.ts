@@ -48,6 +48,7 @@ describe('the memory job store’s records', () => {
       round: 2,
       ended: 'pull_request' as const,
       unsure: 'no_changes' as const,
+      unsureTs: '1.3',
       stoppedBy: 'U2',
       attempt: 2,
       rev: 4,

@@ -3,7 +3,7 @@ import { Again } from '../../queue/engine.js';
 import type { JobRecord } from '../../store/jobs.js';
 import { afterDelivery } from './decide.js';
 import type { DeliveryData } from './lane-data.js';
-import type { Outcome } from './outcome.js';
+import { FOLLOW_UP_MARKS, type Outcome, tookUp } from './outcome.js';
 import { deliverOutcome, tellRequester } from './poster.js';
 import { trackingIds } from './track.js';
 
@@ -43,6 +43,7 @@ export async function deliverRound(deps: DeliverDeps, data: DeliveryData): Promi
       const found = delivery.kind === 'posted' && delivery.found;
       const prLink = outcome.kind === 'pull_request' ? outcome.prLink : undefined;
       await store.jobs.endRound(ref, record.round, outcome.kind, prLink);
+      await confirmFollowUp(deps, record, outcome);
       metrics.outcomePosted(outcome.kind);
       if (found) metrics.duplicatePrevented('outcome');
       log.info('poller.outcome_posted', { outcome: outcome.kind, round: record.round, found });
@@ -78,6 +79,14 @@ async function giveUp(deps: DeliverDeps, record: JobRecord, outcome: Outcome, co
   await tellRequester(deps, record, outcome, code);
   await refresh(deps, record);
   return undefined;
+}
+
+/** An unsure round's reply, marked ❔, gets ✅ once its result shows the agent took it up; otherwise ❔ stays. */
+async function confirmFollowUp(deps: DeliverDeps, record: JobRecord, outcome: Outcome): Promise<void> {
+  if (!record.unsureTs || !tookUp(record, outcome)) return;
+  const reply = { channel: record.channel, ts: record.unsureTs };
+  await deps.replies.unreact(reply, FOLLOW_UP_MARKS.unknown);
+  await deps.replies.react(reply, FOLLOW_UP_MARKS.accepted);
 }
 
 async function refresh(deps: DeliverDeps, record: JobRecord): Promise<void> {

@@ -35,3 +35,18 @@ export function outcomeOf(job: AgentJob, record: Pick<JobRecord, 'prLink' | 'rou
 }
 
 export type OutcomeKind = Outcome['kind'];
+
+/** The marks on a person's follow-up (`handle-turn.ts`): ✅ handed over; ❔ its answer was lost, the agent may have it. */
+export const FOLLOW_UP_MARKS = { accepted: 'white_check_mark', unknown: 'grey_question' } as const;
+
+/**
+ * Whether a round's outcome shows that the agent took its follow-up of unknown fate up: the job was seen running
+ * again (`unsure` cleared), or it ended its own way, unlike the end the thread was told (a round that still showed
+ * that end never concludes, `afterPoll`). Archived, gone, expired or disconnected without being seen running say
+ * nothing of it.
+ */
+export function tookUp(record: Pick<JobRecord, 'unsure'>, outcome: Outcome): boolean {
+  return record.unsure === undefined || AGENT_ENDS.has(outcome.kind);
+}
+
+const AGENT_ENDS: ReadonlySet<OutcomeKind> = new Set(['pull_request', 'no_changes', 'failed']);

@@ -16,7 +16,13 @@ describe('followUp', () => {
   /** A job `USER_ID` started with /agent, running; and Bob's instruction for it in its thread. */
   async function running(): Promise<{ record: JobRecord; input: FollowUpInput }> {
     const record = await startedJob(unit().deps, PROJECT, 'Document retries');
-    const input = { ...record, userId: 'U456BOB', text: 'Also the <backoff> table', title: 'Also the <backoff> table' };
+    const input = {
+      ...record,
+      ts: '1700000100.000200',
+      userId: 'U456BOB',
+      text: 'Also the <backoff> table',
+      title: 'Also the <backoff> table',
+    };
     return { record, input };
   }
   /** The instructions the service received for jobs already running. */
