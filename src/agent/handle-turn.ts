@@ -25,7 +25,10 @@ export type Place =
   | { kind: 'job'; job: JobRef & { threadTs: string }; thread: ThreadKind; binding?: JobBinding }
   /** Its job is being created right now. */
   | { kind: 'starting'; thread: ThreadKind }
-  /** A job's of a project this workspace no longer connects (many workspaces: Disconnect, or another connected). */
+  /**
+   * A job's of a project no longer served: disconnected in App Home or another connected (many workspaces), or taken
+   * out of the configuration (one workspace).
+   */
   | { kind: 'disconnected'; project: string; thread: ThreadKind }
   | { kind: 'none' }
   /** The store did not answer: whether the thread is a job's cannot be told. */
@@ -35,10 +38,10 @@ export type Route = 'ignore' | 'follow_up' | 'start' | 'still_starting' | 'not_c
 
 /**
  * Decides, without I/O, what a message is to the bot: in a job's thread, a message that steers it (`steers`) is its
- * follow-up, while its job is starting is answered "still starting", and while its project is not connected any more
- * (many workspaces) is answered so; anything else there is ignored, without a reaction. Elsewhere only a message
- * addressed to the bot (a mention, a DM) starts a job, a bare mention included (it gets usage) but not one of emoji
- * alone. Without the store, only an addressed message is answered.
+ * follow-up, while its job is starting is answered "still starting", and while its project is no longer served is
+ * answered so; anything else there is ignored, without a reaction. Elsewhere only a message addressed to the bot (a
+ * mention, a DM) starts a job, a bare mention included (it gets usage) but not one of emoji alone. Without the
+ * store, only an addressed message is answered.
  */
 export function routeOf(
   place: Place,
@@ -61,7 +64,7 @@ export function routeOf(
 
 export type TurnDeps = FollowUpDeps &
   Parameters<typeof startFromTurn>[0] &
-  Pick<Deps, 'replies' | 'metrics' | 'instanceId' | 'projects' | 'storeLoss' | 'config' | 'connection'>;
+  Pick<Deps, 'replies' | 'metrics' | 'instanceId' | 'projects' | 'storeLoss' | 'config'>;
 
 /**
  * The one path of every conversational door. Each message is handled once per deployment: by `event_id` (Slack's

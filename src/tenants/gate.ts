@@ -87,10 +87,10 @@ function eventRequest(event: PayloadEvent, botUserId: string | undefined): Reque
 /**
  * Before a workspace connects Mintlify, `/agent`, mentions, DMs, `/visitors` (and any leftover button) get one
  * private answer: not connected yet (or any more), who can connect it, and the person's text to run again; a form
- * left open across a Disconnect is answered on its field and stays open. App Home, the
- * connect modal, uninstalls and showing or ending a digest (`/visitors digest [off]`, `/insights digest [off]`) go
- * on, and so does a reply in a channel's thread, which the agent answers when the thread is a job's. Registered only
- * when the app serves many workspaces.
+ * left open across a Disconnect is answered on its field and stays open. App Home, the connect modal, uninstalls
+ * and showing or ending a digest (`/visitors digest [off]`, `/insights digest [off]`) go on, and so does a reply in a
+ * channel's thread, which the agent answers when the thread is a job's. Registered only when the app serves many
+ * workspaces.
  */
 export function notConnectedGate(root: Pick<Deps, 'workspaces'>): Middleware<AnyMiddlewareArgs> {
   return async (args) => {

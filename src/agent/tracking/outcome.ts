@@ -12,7 +12,7 @@ export type Outcome =
   | { kind: 'gone' }
   /** Still active after the configured maximum age. */
   | { kind: 'expired' }
-  /** The workspace has no key for the job's project any more (Mintlify disconnected, or another project connected). */
+  /** No key for the job's project any more: disconnected in App Home, or taken out of the configuration. */
   | { kind: 'disconnected' };
 
 /**
