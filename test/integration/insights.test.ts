@@ -276,24 +276,11 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     const list = await insights('feedback 2026-06-01..2026-11-27 top 20', 'fb');
     const draft = buttons(list, 'insights.draft').find((b) => b.value?.includes('Ignore previous instructions'));
     if (!draft) throw new Error('no row quoting the injected comment');
-    await h.interact(buttonClick(draft, { ephemeral: true }));
-    const opened = await eventually(() => h.slack.callsTo('views.open')[0], 5_000, 'the Draft a fix form');
-    const view = opened.args.view as { callback_id: string; private_metadata: string; blocks: unknown[] };
+    const view = await openDraft(draft);
     expect(view.callback_id).toBe('insights.draft_fix');
     expect(JSON.stringify(view.blocks)).toContain('Improve the docs page');
     const edited = 'Improve the docs page from the evidence below. Keep the tone.';
-    const values = { instruction: { value: { type: 'plain_text_input', value: edited } } };
-    const ack = await h.interact({
-      ...interaction('view_submission'),
-      view: {
-        id: 'V1',
-        type: 'modal',
-        callback_id: view.callback_id,
-        private_metadata: view.private_metadata,
-        state: { values },
-      },
-    });
-    expect(ack).toBeUndefined();
+    expect(await submitDraft(view, edited)).toBeUndefined();
 
     const create = await eventually(() => h.creates()[0], 5_000, 'the job');
     const prompt = (create.body as { prompt: string }).prompt;
