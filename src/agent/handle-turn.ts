@@ -1,5 +1,5 @@
 import type { FollowUps } from '../config/config.js';
-import { projectOrigin } from '../config/projects.js';
+import { projectOrigin, servedOrFormer } from '../config/projects.js';
 import type { Deps } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
 import type { Audience } from '../slack/reply.js';
@@ -96,7 +96,7 @@ async function placeOf(deps: TurnDeps, turn: Turn): Promise<Place> {
   if (!turn.threadTs) return { kind: 'none' };
   const { channel, threadTs } = turn;
   // A reply (not a mention or a DM, which start a job here) may be to a job of a project connected before.
-  const projects = turn.addressed ? deps.projects.all : [...deps.projects.all, ...deps.projects.former];
+  const projects = turn.addressed ? deps.projects.all : servedOrFormer(deps.projects);
   try {
     const found = await deps.store.jobs.forThread(projects, channel, threadTs);
     const record = found && (await deps.store.jobs.get(found));

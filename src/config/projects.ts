@@ -31,6 +31,12 @@ export interface Projects {
   readonly docsUrls: Readonly<Record<string, string>>;
 }
 
+/** Every project whose jobs' threads are still answered: those served now, then those served before. */
+export const servedOrFormer = (projects: Pick<Projects, 'all' | 'former'>): readonly string[] => [
+  ...projects.all,
+  ...projects.former,
+];
+
 export function createProjects(config: Pick<Config, 'mintlify'>, former: readonly string[] = []): Projects {
   const { projectId, apiKey, channelProjects, projectKeys, docsUrls } = config.mintlify;
   // No project at all (a workspace not connected yet, or the app's own deps when it serves many): none known.

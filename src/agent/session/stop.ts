@@ -1,4 +1,4 @@
-import { projectOrigin } from '../../config/projects.js';
+import { projectOrigin, servedOrFormer } from '../../config/projects.js';
 import type { Deps } from '../../deps.js';
 import { describeFailure } from '../../mintlify/failure.js';
 import type { Audience } from '../../slack/reply.js';
@@ -131,7 +131,7 @@ async function halt(deps: StopDeps, record: JobRecord, userId: string): Promise<
 
 /** The job bound to this thread, among the workspace's projects and those it no longer serves. */
 async function jobOfThread(deps: StopDeps, channel: string, threadTs: string): Promise<JobRecord | undefined> {
-  const found = await deps.store.jobs.forThread([...deps.projects.all, ...deps.projects.former], channel, threadTs);
+  const found = await deps.store.jobs.forThread(servedOrFormer(deps.projects), channel, threadTs);
   return found && deps.store.jobs.get(found);
 }
 
