@@ -103,7 +103,11 @@ describe('Slack stand-in: agent sessions', () => {
     const ts = String((streamed as { ts?: string }).ts);
     const [stopped] = slack.people.stopsSession(ALICE, DOCS, root);
     expect(stopped?.event).toMatchObject({ streaming_message_ts: [ts] });
+    // chat.appendStream: "stopped_by_user"; chat.stopStream lists no such error, only that it no longer streams.
     expect(await refusal(client.apiCall('chat.appendStream', { channel: DOCS, ts, markdown_text: 'more' }))).toBe(
+      'stopped_by_user',
+    );
+    expect(await refusal(client.apiCall('chat.stopStream', { channel: DOCS, ts }))).toBe(
       'message_not_in_streaming_state',
     );
   });

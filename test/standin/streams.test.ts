@@ -70,7 +70,7 @@ describe('Slack stand-in: streamed messages', () => {
     );
   });
 
-  it('refuses what Slack refuses: recipient in channels, display mode, chunk types, 12,000 characters, blocks', async () => {
+  it('refuses what Slack refuses: recipient in channels, display mode, chunks, 12,000 characters, blocks', async () => {
     const bad = (args: Record<string, unknown>) =>
       refusal(client.apiCall('chat.startStream', { channel: DOCS, ...recipient, ...args }));
     expect(await refusal(client.apiCall('chat.startStream', { channel: DOCS, markdown_text: 'hi' }))).toBe(
@@ -78,8 +78,10 @@ describe('Slack stand-in: streamed messages', () => {
     );
     expect(await bad({ recipient_team_id: undefined })).toBe('missing_recipient_team_id');
     expect(await bad({ task_display_mode: 'list' })).toBe('invalid_arguments');
-    expect(await bad({ chunks: [{ type: 'image' }] })).toBe('invalid_arguments');
-    expect(await bad({ chunks: [task('a', 'A', 'done')] })).toBe('invalid_arguments');
+    // Chunks Slack does not take: "invalid_chunks" (chat.startStream, chat.appendStream, chat.stopStream).
+    expect(await bad({ chunks: [{ type: 'image' }] })).toBe('invalid_chunks');
+    expect(await bad({ chunks: [task('a', 'A', 'done')] })).toBe('invalid_chunks');
+    expect(await bad({ chunks: [{ type: 'plan_update' }] })).toBe('invalid_chunks');
     expect(await bad({ markdown_text: 'x'.repeat(12_001) })).toBe('invalid_arguments');
     expect(await bad({ channel: 'C999NOPE' })).toBe('channel_not_found');
     expect(await bad({ thread_ts: '1.000001' })).toBe('invalid_thread_ts');
@@ -94,6 +96,20 @@ describe('Slack stand-in: streamed messages', () => {
       await refusal(client.apiCall('chat.appendStream', { channel: DOCS, ts: '1.000001', markdown_text: 'x' })),
     ).toBe('message_not_found');
     expect(await stop(undefined)).toBe('ok');
+  });
+
+  it('streams only the app’s own messages: another’s is not the app’s to append to or stop', async () => {
+    const theirs = slack.people.says(ALICE, DOCS, 'Document the CLI').ts;
+    const at = { channel: DOCS, ts: theirs };
+    expect(await refusal(client.apiCall('chat.appendStream', { ...at, markdown_text: 'x' }))).toBe(
+      'message_not_owned_by_app',
+    );
+    expect(await refusal(client.apiCall('chat.stopStream', at))).toBe('message_not_owned_by_app');
+    const { ts } = await start();
+    // Its own stream takes chunks as Slack does: a task without a title is not one.
+    const appended = (chunks: unknown) => refusal(client.apiCall('chat.appendStream', { channel: DOCS, ts, chunks }));
+    expect(await appended([task('c', '', 'pending')])).toBe('invalid_chunks');
+    expect(await appended([task('c', 'Checked', 'pending')])).toBe('ok');
   });
 
   it('stopStream keeps the metadata, caps blocks at 50 apart from chunks, and sets the session to session_status', async () => {

@@ -220,6 +220,7 @@ export class PeopleActions {
       const open = stream && !stream.stopped && this.slack.now() - stream.lastAt <= this.slack.streamExpiryMs;
       if (!inThread || !open) continue;
       stream.stopped = true;
+      stream.stoppedByUser = true;
       streaming.push(message.ts);
     }
     const event = {

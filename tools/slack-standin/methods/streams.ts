@@ -9,7 +9,10 @@ import { invalidBlocks, withoutChannel } from './chat.js';
 // in steps, as `markdown_text` and chunks (`markdown_text`, `task_update`, `plan_update`, `blocks`), until it stops
 // it. With `task_display_mode: plan` its task updates render together in one `plan` block. A stream whose appends
 // stop for a while is no longer streaming (`message_not_in_streaming_state`); how long is the stand-in's
-// `streamExpiryMs` (Slack gives no figure). Stored messages carry what Slack would render, as blocks.
+// `streamExpiryMs` (Slack gives no figure). One the person stopped (Slack's Stop on an agent session) takes no more
+// appends (`stopped_by_user`); chunks Slack does not take are `invalid_chunks`, and a message the app did not
+// stream is not its to append to or stop (`message_not_owned_by_app`). Stored messages carry what Slack would
+// render, as blocks.
 
 const DISPLAY_MODES = ['timeline', 'plan'];
 const CHUNK_TYPES = ['markdown_text', 'task_update', 'plan_update', 'blocks'];
@@ -32,22 +35,32 @@ export interface MessageStream {
   final: unknown[];
   lastAt: number;
   stopped: boolean;
+  /** Stopped by the person's Stop on the thread's agent session (`people.stopsSession`). */
+  stoppedByUser?: boolean;
 }
 
 const invalid = (...messages: string[]) => refuse('invalid_arguments', { response_metadata: { messages } });
 
-/** Problems with `markdown_text` and `chunks`, as `invalid_arguments` lines; empty when Slack takes them. */
-function contentProblems(args: Json): string[] {
-  const problems: string[] = [];
+/**
+ * Slack's refusal of `markdown_text` and `chunks`, or undefined when it takes them: the arguments' shape is
+ * `invalid_arguments`, what the chunks hold `invalid_chunks` ("Chunks submitted with this message are not valid").
+ */
+function contentRefusal(args: Json): Answer | undefined {
   const md = args.markdown_text;
   if (md !== undefined && (typeof md !== 'string' || md.length > BLOCK_KIT_LIMITS.markdownText)) {
-    problems.push(
+    return invalid(
       `[ERROR] markdown_text: at most ${BLOCK_KIT_LIMITS.markdownText} characters [json-pointer:/markdown_text]`,
     );
   }
-  if (args.chunks === undefined) return problems;
-  if (!Array.isArray(args.chunks)) return [...problems, '[ERROR] must be an array [json-pointer:/chunks]'];
-  for (const [i, chunk] of (args.chunks as Json[]).entries()) {
+  if (args.chunks === undefined) return undefined;
+  if (!Array.isArray(args.chunks)) return invalid('[ERROR] must be an array [json-pointer:/chunks]');
+  const problems = chunkProblems(args.chunks as Json[]);
+  return problems.length ? refuse('invalid_chunks', { response_metadata: { messages: problems } }) : undefined;
+}
+
+function chunkProblems(chunks: Json[]): string[] {
+  const problems: string[] = [];
+  for (const [i, chunk] of chunks.entries()) {
     const at = `/chunks/${i}`;
     const bad = (what: string) => problems.push(`[ERROR] ${what} [json-pointer:${at}]`);
     if (!CHUNK_TYPES.includes(String(chunk?.type))) bad(`type must be one of ${CHUNK_TYPES.join(', ')}`);
@@ -134,8 +147,8 @@ function startStream({ args, tenant, slack }: MethodCall): Answer {
     return invalid('[ERROR] task_display_mode must be timeline or plan [json-pointer:/task_display_mode]');
   const threadTs = text(args.thread_ts);
   if (threadTs && !tenant.message(channel, threadTs)) return refuse('invalid_thread_ts');
-  const problems = contentProblems(args);
-  if (problems.length) return invalid(...problems);
+  const refused = contentRefusal(args);
+  if (refused) return refused;
   const { botUserId, botId } = tenant.workspace;
   const message: StoredMessage = {
     channel,
@@ -159,19 +172,25 @@ function startStream({ args, tenant, slack }: MethodCall): Answer {
   return ok({ channel, ts: message.ts });
 }
 
-/** The stream `channel`/`ts` names, still streaming; otherwise Slack's refusal. */
-function openStream({ args, tenant, slack }: MethodCall): { message: StoredMessage; stream: MessageStream } | Answer {
+/**
+ * The stream `channel`/`ts` names, still streaming; otherwise Slack's refusal. `append`: chat.appendStream, the one
+ * method whose reference lists `stopped_by_user`.
+ */
+function openStream(
+  { args, tenant, slack }: MethodCall,
+  { append = false } = {},
+): { message: StoredMessage; stream: MessageStream } | Answer {
   const absent = ['channel', 'ts'].filter((k) => args[k] === undefined);
   if (absent.length) return missing(...absent);
   const message = tenant.message(String(args.channel), String(args.ts));
   if (!message) return refuse('message_not_found');
+  if (message.bot_id !== tenant.workspace.botId) return refuse('message_not_owned_by_app');
   const stream = streamOf(tenant, message);
+  if (append && stream?.stoppedByUser) return refuse('stopped_by_user');
   if (!stream || stream.stopped || slack.now() - stream.lastAt > slack.streamExpiryMs) {
     return refuse('message_not_in_streaming_state');
   }
-  const problems = contentProblems(args);
-  if (problems.length) return invalid(...problems);
-  return { message, stream };
+  return contentRefusal(args) ?? { message, stream };
 }
 
 const streamOf = (tenant: Tenant, message: StoredMessage) => tenant.streams.get(`${message.channel}/${message.ts}`);
@@ -188,7 +207,7 @@ export function streamShown(stream: MessageStream, now: number, expiryMs: number
 const isAnswer = (x: object): x is Answer => 'body' in x;
 
 function appendStream(call: MethodCall): Answer {
-  const found = openStream(call);
+  const found = openStream(call, { append: true });
   if (isAnswer(found)) return found;
   if (call.args.markdown_text === undefined && call.args.chunks === undefined) return missing('markdown_text');
   apply(found.stream, call.args);
