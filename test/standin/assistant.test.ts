@@ -133,6 +133,14 @@ describe('Slack stand-in: the assistant pane', () => {
       { status: 'x', loading_messages: Array(11).fill('…') },
       'invalid_arguments',
     ],
+    ['no loading messages (1 to 10)', 'setStatus', { status: 'x', loading_messages: [] }, 'invalid_arguments'],
+    [
+      'a loading message over 50 characters',
+      'setStatus',
+      { status: 'x', loading_messages: ['x'.repeat(51)] },
+      'invalid_arguments',
+    ],
+    ['an empty loading message', 'setStatus', { status: 'x', loading_messages: [''] }, 'invalid_arguments'],
     [
       'more than four prompts',
       'setSuggestedPrompts',

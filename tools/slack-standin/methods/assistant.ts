@@ -1,8 +1,12 @@
 import type { AssistantThread } from '../tenant.js';
 import { type Answer, type Handler, type MethodCall, missing, ok, refuse, text } from './answer.js';
 
-/** At most 10 loading messages (setStatus reference), and up to four suggested prompts (setSuggestedPrompts). */
+/**
+ * 1 to 10 loading messages of 1 to 50 characters each (setStatus reference), and up to four suggested prompts
+ * (setSuggestedPrompts).
+ */
 const MAX_LOADING_MESSAGES = 10;
+const MAX_LOADING_MESSAGE_CHARS = 50;
 const MAX_PROMPTS = 4;
 
 /**
@@ -31,11 +35,15 @@ function setStatus(call: MethodCall): Answer {
   if (isAnswer(thread)) return thread;
   const { args } = call;
   const loading = args.loading_messages;
-  if (loading !== undefined && (!Array.isArray(loading) || loading.length > MAX_LOADING_MESSAGES)) {
+  const loadingOk =
+    Array.isArray(loading) &&
+    loading.length >= 1 &&
+    loading.length <= MAX_LOADING_MESSAGES &&
+    loading.every((m) => typeof m === 'string' && m.length >= 1 && m.length <= MAX_LOADING_MESSAGE_CHARS);
+  if (loading !== undefined && !loadingOk) {
+    const what = `1 to ${MAX_LOADING_MESSAGES} items of 1 to ${MAX_LOADING_MESSAGE_CHARS} characters`;
     return refuse('invalid_arguments', {
-      response_metadata: {
-        messages: [`[ERROR] no more than ${MAX_LOADING_MESSAGES} items allowed [json-pointer:/loading_messages]`],
-      },
+      response_metadata: { messages: [`[ERROR] ${what} [json-pointer:/loading_messages]`] },
     });
   }
   const status = String(args.status);
