@@ -117,4 +117,16 @@ describe('manifest.yml', () => {
     expect(paneCopy.prompts.length).toBeLessThanOrEqual(4);
     expect(manifest).toMatch(/^ +- app_context_changed$/m);
   });
+
+  it('keeps its texts within Slack’s manifest limits (app name 35, description 140, command 32, usage_hint 1,000)', () => {
+    const values = (key: string) =>
+      [...manifest.matchAll(new RegExp(`^ +(?:- )?${key}: "?(.*?)"?$`, 'gm'))].map((m) => m[1] ?? '');
+    const longest = (key: string) => Math.max(...values(key).map((v) => v.length));
+    expect(values('usage_hint')).toHaveLength(3);
+    expect(longest('usage_hint')).toBeLessThanOrEqual(1000);
+    expect(longest('command')).toBeLessThanOrEqual(32);
+    expect(longest('name')).toBeLessThanOrEqual(35);
+    expect(longest('description')).toBeLessThanOrEqual(140);
+    expect(longest('callback_id')).toBeLessThanOrEqual(255);
+  });
 });
