@@ -1,9 +1,13 @@
 import type { SlackCall } from '../../tools/slack-standin/index.js';
 
-/** What the app sends for people to read: messages, updates, ephemerals, response_url bodies, views, file comments. */
+/**
+ * What the app sends for people to read: messages, updates, ephemerals, streamed messages, response_url bodies, views,
+ * file comments.
+ */
 const READ_BY_PEOPLE =
-  /^(chat\.(postMessage|update|postEphemeral)|response_url:.*|views\.\w+|files\.completeUploadExternal)$/;
-const TEXT_KEYS = new Set(['text', 'initial_comment', 'alt_text']);
+  /^(chat\.(postMessage|update|postEphemeral|startStream|appendStream|stopStream)|response_url:.*|views\.\w+|files\.completeUploadExternal)$/;
+/** Strings shown as written: text, a stream's Markdown (`markdown_text`), a streamed task's `title` and `details`. */
+const TEXT_KEYS = new Set(['text', 'initial_comment', 'alt_text', 'markdown_text', 'title', 'details']);
 
 /**
  * Markup the app writes on purpose: a person (`<@U…>`), a channel (`<#C…>`), an https link (`<https://…|label>`), a

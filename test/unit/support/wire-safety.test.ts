@@ -24,18 +24,24 @@ describe('wire safety of what the app sends', () => {
     expect(wireProblems(text)).toEqual([]);
   });
 
-  it('walks messages, updates, ephemerals, response_url bodies and blocks, not metadata or reads', () => {
+  it('walks messages, updates, ephemerals, response_url bodies, streams and blocks, not metadata or reads', () => {
     const calls = [
       { method: 'chat.postMessage', args: { text: 'ok', blocks: [{ type: 'section', text: { text: '<!here>' } }] } },
       { method: 'chat.update', args: { text: '&amp;gt;' } },
       { method: 'response_url:r1', args: { text: '<b>' } },
       { method: 'chat.postEphemeral', args: { text: 'fine', metadata: { event_payload: { text: '<!channel>' } } } },
       { method: 'conversations.replies', args: { text: '<!channel>' } },
+      { method: 'chat.startStream', args: { chunks: [{ type: 'markdown_text', text: 'Ping <!channel>' }] } },
+      { method: 'chat.appendStream', args: { markdown_text: '<Note>' } },
+      { method: 'chat.stopStream', args: { chunks: [{ type: 'task_update', id: 'a', title: '<!here>' }] } },
     ].map((c) => ({ ...c, at: 0 }));
     expect(unsafeBodies(calls)).toEqual([
       'chat.postMessage: raw broadcast <!here>',
       'chat.update: escaped twice: &amp;gt;',
       'response_url:r1: unescaped <b>',
+      'chat.startStream: raw broadcast <!channel>',
+      'chat.appendStream: unescaped <Note>',
+      'chat.stopStream: raw broadcast <!here>',
     ]);
   });
 });
