@@ -77,6 +77,7 @@ describe('Slack stand-in: streamed messages', () => {
       'missing_recipient_user_id',
     );
     expect(await bad({ recipient_team_id: undefined })).toBe('missing_recipient_team_id');
+    expect(await bad({ recipient_user_id: 'U404NOBODY', markdown_text: 'hi' })).toBe('user_not_found');
     expect(await bad({ task_display_mode: 'list' })).toBe('invalid_arguments');
     // Chunks Slack does not take: "invalid_chunks" (chat.startStream, chat.appendStream, chat.stopStream).
     expect(await bad({ chunks: [{ type: 'image' }] })).toBe('invalid_chunks');

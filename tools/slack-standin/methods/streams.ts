@@ -142,6 +142,8 @@ function startStream({ args, tenant, slack }: MethodCall): Answer {
     if (!text(args.recipient_user_id)) return refuse('missing_recipient_user_id');
     if (!text(args.recipient_team_id)) return refuse('missing_recipient_team_id');
   }
+  const recipient = text(args.recipient_user_id);
+  if (recipient && !tenant.author(recipient)) return refuse('user_not_found');
   const mode = args.task_display_mode ?? 'timeline';
   if (!DISPLAY_MODES.includes(String(mode)))
     return invalid('[ERROR] task_display_mode must be timeline or plan [json-pointer:/task_display_mode]');
