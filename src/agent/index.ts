@@ -21,6 +21,7 @@ export { AWAITING_TAKE_UP } from './my-jobs.js';
 export { HOURLY_LIMIT } from './quota.js';
 export { firstEvent, type SeenDeps } from './redelivery.js';
 export { CommandStartSchema } from './requests.js';
+export { leaveProcessing } from './session/status.js';
 export { noticeModal } from './shortcut-modal.js';
 export type { StartJobDeps, StartJobInput, StartJobResult } from './start-job.js';
 export { observationOf } from './tracking/decide.js';

@@ -1,5 +1,5 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import { toIncoming } from '../agent/index.js';
+import { leaveProcessing, toIncoming } from '../agent/index.js';
 import type { Deps } from '../deps.js';
 import { decodeSlackText } from '../slack/decode.js';
 import { type PayloadEvent, payloadOf } from '../slack/payload.js';
@@ -24,6 +24,8 @@ type Request =
   | { kind: 'command'; text: string }
   /** A mention, a DM, a click or a shortcut: answered privately where the person is. */
   | { kind: 'private'; audience: Audience; text: string }
+  /** A session's Stop: answered privately in its thread, and the session leaves `processing` (Slack leaves it to the app). */
+  | { kind: 'stop'; audience: Audience & { threadTs: string } }
   /** A form submitted (opened before a Disconnect): answered on its `field`, the form left open with the text. */
   | { kind: 'form'; field: string };
 
@@ -63,11 +65,7 @@ function eventRequest(event: PayloadEvent, botUserId: string | undefined): Reque
   if (PASSING_EVENTS.has(type)) return { kind: 'pass' };
   // Stop pressed on a job's session still shown as running (its next poll finds Mintlify disconnected).
   if (type === 'agent_session_stopped' && event.user && event.channel && event.thread_ts) {
-    return {
-      kind: 'private',
-      audience: { userId: event.user, channel: event.channel, threadTs: event.thread_ts },
-      text: '',
-    };
+    return { kind: 'stop', audience: { userId: event.user, channel: event.channel, threadTs: event.thread_ts } };
   }
   // A person's own new message (the agent's guard ladder), spoken to the bot: a mention, or in its DM.
   const incoming = toIncoming(event, botUserId);
@@ -111,11 +109,16 @@ export function notConnectedGate(root: Pick<Deps, 'workspaces'>): Middleware<Any
       deps.log.info('mintlify.not_connected', { kind: request.kind, why });
       return ack?.({ response_action: 'errors', errors: { [request.field]: notConnectedField(why) } });
     }
-    const text = request.kind === 'ignore' ? '' : request.text;
+    const text = request.kind === 'private' || request.kind === 'command' ? request.text : '';
     const answer = unreadable ? settingsUnreadable(who, text) : notConnected(who, text, why === 'disconnected');
     if (request.kind === 'command') return ack?.({ response_type: 'ephemeral', ...answer });
     await ack?.();
     deps.log.info('mintlify.not_connected', { kind: request.kind, why });
-    if (request.kind === 'private') await deps.replies.privately(request.audience, answer);
+    if (request.kind === 'ignore') return;
+    if (request.kind === 'stop') {
+      const { channel, threadTs } = request.audience;
+      await leaveProcessing(deps, { channel, threadTs });
+    }
+    await deps.replies.privately(request.audience, answer);
   };
 }

@@ -144,6 +144,8 @@ describe.each(storesOnly)('many workspaces: the doors after Disconnect ($label)'
     const answer = await eventually(() => ephemerals()[0], 5_000, 'the answer to Stop');
     expect(answer.args).toMatchObject({ channel: CHANNEL_ID, user: ALICE, thread_ts: job.rootTs });
     expect(String(answer.args.text)).toContain('Mintlify is not connected to this workspace any more');
+    // Slack leaves the session's status to the app: its spinner and Stop button must not stay.
+    await eventually(() => session()?.status !== 'processing', 5_000, 'the session out of processing');
     await settle(300);
     expect(ephemerals()).toHaveLength(1);
     expect(h.sim.requests.length).toBe(asked);
@@ -169,6 +171,8 @@ describe.each(storesOnly)('many workspaces: the doors after Disconnect ($label)'
     expect(String(answer.args.text)).toContain(
       'Project `proj_r` is not connected to Mintlify in this workspace any more, so I can’t tell the agent to stop',
     );
+    // Slack leaves the session's status to the app: its spinner and Stop button must not stay.
+    await eventually(() => session()?.status !== 'processing', 5_000, 'the session out of processing');
     await settle(300);
     expect(ephemerals()).toHaveLength(1);
     expect(h.sim.requests.length).toBe(asked);

@@ -94,6 +94,14 @@ export async function setSessionStatus(
   }
 }
 
+/**
+ * A session's Stop the app cannot act on (no job to stop, or the job's project no longer served): the session still
+ * leaves `processing`, which Slack leaves to the app, so its spinner and Stop button do not stay.
+ */
+export async function leaveProcessing(deps: SessionDeps, thread: SessionThread): Promise<void> {
+  await setSessionStatus(deps, thread, 'active');
+}
+
 /** A follow-up gave the job a new instruction: the session's title says what the agent works on now. */
 export async function renameSession(deps: SessionDeps, thread: SessionThread, instruction: string): Promise<void> {
   if (await remembered(deps, keys.agentSessionsOff())) return;

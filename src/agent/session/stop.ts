@@ -10,7 +10,7 @@ import { steerOf } from '../steering.js';
 import { trackingIds } from '../tracking/track.js';
 import { unserved } from '../unserved.js';
 import { STOP_INSTRUCTION, stopCopy } from './messages.js';
-import { followJob, setSessionStatus } from './status.js';
+import { followJob, leaveProcessing } from './status.js';
 
 /** How many of the person's newest jobs `/agent stop` looks through for one running where they ran it. */
 const RECENT_JOBS = 20;
@@ -47,7 +47,8 @@ export async function runStop(deps: StopDeps, request: StopRequest): Promise<voi
   }
   switch (stopped.kind) {
     case 'none':
-      await leaveProcessing(deps, channel, threadTs);
+      // `/agent stop` names no session.
+      if (threadTs) await leaveProcessing(deps, { channel, threadTs });
       return deps.replies.privately(audience, threadTs ? stopCopy.noJob() : stopCopy.nothingRunning());
     case 'ended':
       // Ended meanwhile (its result is in the thread) or stopped by someone else: the session shows that end.
@@ -63,6 +64,7 @@ export async function runStop(deps: StopDeps, request: StopRequest): Promise<voi
     case 'unserved': {
       // No key to send the instruction with; its next poll ends the round and says so in the thread.
       const { project, jobId } = stopped.record;
+      if (threadTs) await leaveProcessing(deps, { channel, threadTs });
       deps.log.info('mintlify.not_connected', { kind: 'stop', project });
       const { gone } = unserved(projectOrigin(deps.config));
       return deps.replies.privately(audience, stopCopy.unserved(project, gone, jobId));
@@ -71,14 +73,6 @@ export async function runStop(deps: StopDeps, request: StopRequest): Promise<voi
 }
 
 type Stopped = { kind: 'none' } | { kind: 'ended' | 'stopped' | 'unserved' | 'not_taken_up'; record: JobRecord };
-
-/**
- * A session's Stop with no job to stop (the store lost it): the session still leaves `processing`, which Slack
- * leaves to the app, so its spinner and Stop button do not stay. `/agent stop` names no session.
- */
-async function leaveProcessing(deps: StopDeps, channel: string, threadTs: string | undefined): Promise<void> {
-  if (threadTs) await setSessionStatus(deps, { channel, threadTs }, 'active');
-}
 
 /**
  * The job to stop, and its round ended as `halted` when it was still running (once, whoever else stops it). One whose
