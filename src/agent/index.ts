@@ -22,6 +22,7 @@ export { HOURLY_LIMIT } from './quota.js';
 export { firstEvent, type SeenDeps } from './redelivery.js';
 export { CommandStartSchema } from './requests.js';
 export { leaveProcessing } from './session/status.js';
+export { steers } from './steering.js';
 export { noticeModal } from './shortcut-modal.js';
 export type { StartJobDeps, StartJobInput, StartJobResult } from './start-job.js';
 export { observationOf } from './tracking/decide.js';

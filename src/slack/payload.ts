@@ -13,6 +13,8 @@ const EventSchema = z.looseObject({
   user: id,
   channel: id,
   thread_ts: id,
+  /** A reply's: who wrote its thread's root. */
+  parent_user_id: id,
   user_team: id,
   team: id,
   channel_type: text,
@@ -22,6 +24,7 @@ const PayloadSchema = z.looseObject({
   type: text,
   command: text,
   text,
+  event_id: id,
   user_id: id,
   channel_id: id,
   response_url: id,

@@ -1,9 +1,11 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import { leaveProcessing, toIncoming } from '../agent/index.js';
+import { firstEvent, JOB_EVENT_TYPE, leaveProcessing, steers, toIncoming } from '../agent/index.js';
 import type { Deps } from '../deps.js';
 import { decodeSlackText } from '../slack/decode.js';
+import { slackErrorCode } from '../slack/errors.js';
 import { type PayloadEvent, payloadOf } from '../slack/payload.js';
 import type { Audience } from '../slack/reply.js';
+import { findWitnessed } from '../slack/witness.js';
 import { workspaceOf } from '../workspace-ref.js';
 import {
   type NotConnected,
@@ -27,7 +29,9 @@ type Request =
   /** A session's Stop: answered privately in its thread, and the session leaves `processing` (Slack leaves it to the app). */
   | { kind: 'stop'; audience: Audience & { threadTs: string } }
   /** A form submitted (opened before a Disconnect): answered on its `field`, the form left open with the text. */
-  | { kind: 'form'; field: string };
+  | { kind: 'form'; field: string }
+  /** A reply in a thread the bot started: answered privately when it follows up a job there (`jobReply`). */
+  | { kind: 'reply'; audience: Audience & { threadTs: string }; text: string; files: unknown[]; eventId: string };
 
 const PASSING_EVENTS = new Set(['app_home_opened', 'app_uninstalled', 'tokens_revoked', 'team_access_revoked']);
 const CONNECT_ACTIONS = new Set<string>([CONNECT_IDS.open, CONNECT_IDS.disconnect]);
@@ -43,7 +47,7 @@ function requestOf(body: unknown, botUserId: string | undefined): Request {
     const text = decodeSlackText(payload.text ?? '');
     return managesDigest(payload.command, text) ? { kind: 'pass' } : { kind: 'command', text };
   }
-  if (payload.type === 'event_callback') return eventRequest(payload.event ?? {}, botUserId);
+  if (payload.type === 'event_callback') return eventRequest(payload.event ?? {}, botUserId, payload.event_id ?? '');
   const actions = payload.actions ?? [];
   if (payload.type === 'view_submission') {
     if (payload.view?.callback_id === CONNECT_IDS.view) return { kind: 'pass' };
@@ -60,7 +64,7 @@ function requestOf(body: unknown, botUserId: string | undefined): Request {
   return { kind: 'private', audience: { userId: user, channel, ...(responseUrl && { responseUrl }) }, text: '' };
 }
 
-function eventRequest(event: PayloadEvent, botUserId: string | undefined): Request {
+function eventRequest(event: PayloadEvent, botUserId: string | undefined, eventId: string): Request {
   const type = event.type ?? '';
   if (PASSING_EVENTS.has(type)) return { kind: 'pass' };
   // Stop pressed on a job's session still shown as running (its next poll finds Mintlify disconnected).
@@ -71,8 +75,13 @@ function eventRequest(event: PayloadEvent, botUserId: string | undefined): Reque
   const incoming = toIncoming(event, botUserId);
   const spoken = type === 'app_mention' || (type === 'message' && event.channel_type === 'im');
   // A reply in a channel's thread is the bot's business only in a job's thread, maybe of a project disconnected
-  // since: the agent tells, after the ack (handle-turn.ts).
-  if (incoming?.threadTs && !spoken && !incoming.mentionsBot) return { kind: 'pass' };
+  // since: the agent tells, after the ack (handle-turn.ts). One in a thread the bot started is looked at here.
+  if (incoming?.threadTs && !spoken && !incoming.mentionsBot) {
+    if (!botUserId || event.parent_user_id !== botUserId) return { kind: 'pass' };
+    const { userId, channel, threadTs, wireText, files } = incoming;
+    const audience = { userId, channel, threadTs };
+    return { kind: 'reply', audience, text: decodeSlackText(wireText), files, eventId };
+  }
   if (!incoming || !spoken) return { kind: 'ignore' };
   const { userId, channel, threadTs, wireText } = incoming;
   return {
@@ -83,12 +92,30 @@ function eventRequest(event: PayloadEvent, botUserId: string | undefined): Reque
 }
 
 /**
+ * Whether a reply in a thread the bot started follows up the job there (its root carries the job's metadata), by
+ * the agent's rule (`steers`). Before Mintlify is connected again (installed again after a removal took the job's
+ * record) or while its settings cannot be read, the agent knows no job there, so the reply is answered here; after
+ * a Disconnect the agent answers it, naming the project.
+ */
+async function followsUpJob(deps: Deps, reply: Extract<Request, { kind: 'reply' }>, why: NotConnected) {
+  if (why === 'disconnected' || !steers('own', reply, deps.config.followUps)) return false;
+  const { channel, threadTs } = reply.audience;
+  const ofThread = (job: Record<string, unknown>) => job.thread_ts === threadTs;
+  try {
+    return (await findWitnessed(deps.slack, { channel, threadTs }, JOB_EVENT_TYPE, ofThread)) !== undefined;
+  } catch (error) {
+    deps.log.warn('slack.thread_unreadable', { op: 'not_connected', channel, slack_error: slackErrorCode(error) });
+    return false;
+  }
+}
+
+/**
  * Before a workspace connects Mintlify, `/agent`, mentions, DMs, `/visitors` (and any leftover button) get one
  * private answer: not connected yet (or any more), who can connect it, and the person's text to run again; a form
  * left open across a Disconnect is answered on its field and stays open. App Home, the connect modal, uninstalls
  * and showing or ending a digest (`/visitors digest [off]`, `/insights digest [off]`) go on, and so does a reply in a
- * channel's thread, which the agent answers when the thread is a job's. Registered only when the app serves many
- * workspaces.
+ * channel's thread, which the agent answers when the thread is a job's (but see `followsUpJob`). Registered only
+ * when the app serves many workspaces.
  */
 export function notConnectedGate(root: Pick<Deps, 'workspaces'>): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
@@ -105,11 +132,15 @@ export function notConnectedGate(root: Pick<Deps, 'workspaces'>): Middleware<Any
       : changes.some((c) => c.change === 'disconnected')
         ? 'disconnected'
         : 'not_yet';
+    if (request.kind === 'reply') {
+      if (!(await followsUpJob(deps, request, why))) return args.next();
+      if (!(await firstEvent(deps, { eventId: request.eventId, retryNum: args.context.retryNum }))) return;
+    }
     if (request.kind === 'form') {
       deps.log.info('mintlify.not_connected', { kind: request.kind, why });
       return ack?.({ response_action: 'errors', errors: { [request.field]: notConnectedField(why) } });
     }
-    const text = request.kind === 'private' || request.kind === 'command' ? request.text : '';
+    const text = 'text' in request ? request.text : '';
     const answer = unreadable ? settingsUnreadable(who, text) : notConnected(who, text, why === 'disconnected');
     if (request.kind === 'command') return ack?.({ response_type: 'ephemeral', ...answer });
     await ack?.();

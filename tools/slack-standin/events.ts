@@ -78,16 +78,24 @@ export function messageEvents(tenant: Tenant, stored: StoredMessage & { user: st
     ...(stored.thread_ts && { thread_ts: stored.thread_ts }),
     ...(stored.files && { files: shared ? stored.files.map(slackConnectFile) : stored.files }),
   };
+  // A reply names who wrote its thread's root (`parent_user_id`, as @slack/types' message events have it).
+  const root = stored.thread_ts !== undefined && stored.thread_ts !== stored.ts ? rootOf(tenant, stored) : undefined;
   const message = {
     type: 'message',
     ...(stored.subtype && { subtype: stored.subtype }),
     ...base,
+    ...(root?.user && { parent_user_id: root.user }),
     channel_type: type,
   };
   const events = [eventEnvelope(tenant, message, shared)];
   const mentionsBot = base.text.includes(`<@${tenant.workspace.botUserId}>`);
   if (type !== 'im' && mentionsBot) events.unshift(eventEnvelope(tenant, { type: 'app_mention', ...base }, shared));
   return events;
+}
+
+/** The root of the thread `reply` was written in, as stored. */
+function rootOf(tenant: Tenant, reply: StoredMessage): StoredMessage | undefined {
+  return tenant.messages.find((m) => m.channel === reply.channel && m.ts === reply.thread_ts);
 }
 
 /**
