@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHANNEL_ID } from '../fixtures/slack.js';
+import { buttonsIn, CHANNEL_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storesOnly } from '../support/redis.js';
 import { settle } from '../support/steps.js';
@@ -11,13 +11,16 @@ import { eventually } from '../support/test-app.js';
 // the job's record; the not-connected gate let thread replies through for the agent, which knew no job there).
 
 const KEY_A = 'mint_acme_7e6d5c4b3a29AAAA';
-const ALICE = 'U123ALICE';
+const ALICE = 'U123ALICE'; // a member
+const OWEN = 'U567OWEN'; // an admin and owner
 const fields = { team_id: 'T1' };
 
 describe.each(storesOnly)('many workspaces: installed again after a removal ($label)', (store) => {
+  let time = Date.now();
   const h = useHarness({
     store,
     simulator: () => ({ jobDurationMs: 600_000, keys: { keys: { [KEY_A]: ['proj_a'] } } }),
+    start: { now: () => time, digestEveryMs: 200 },
   });
   const ws = new Workspaces(h);
   const ephemerals = () => h.slack.callsTo('chat.postEphemeral');
@@ -34,6 +37,39 @@ describe.each(storesOnly)('many workspaces: installed again after a removal ($la
     expect((await ws.install('T1', ALICE)).status).toBe(200);
     return job;
   };
+
+  it('by an admin: it starts clean, the old job and digests stay gone, connected again too', async () => {
+    time = Date.parse('2026-11-23T08:59:30Z'); // a Monday, before the weekly digests' minute
+    await h.boot({ env: oauthEnv(h) });
+    ws.prepare();
+    await ws.install('T1', ALICE);
+    expect(await ws.connect('T1', ALICE, { apiKey: KEY_A, project: 'proj_a' })).toBeUndefined();
+    h.slack.zones.set(ALICE, 'UTC');
+    expect(await h.privately('/visitors digest weekly', { user: ALICE, fields })).toContain('weekly on Monday');
+    expect(await h.privately('/insights digest weekly', { user: ALICE, fields })).toContain('weekly on Monday');
+    const job = await h.startJob('Document the retry policy', { user: ALICE, channel: CHANNEL_ID, fields });
+    await h.deliver(h.slack.installs.uninstall('T1'));
+    await eventually(() => h.app.logs().includes('"event":"slack.workspace_removed"'), 5_000, 'the removal');
+
+    expect((await ws.install('T1', OWEN)).status).toBe(200);
+    const home = JSON.stringify(await ws.openHome('T1', OWEN));
+    expect(home).toContain('Mintlify is not connected yet');
+    expect(home).toContain(`<@${OWEN}> installed the app`);
+    expect(home).not.toContain(`<@${ALICE}>`);
+    expect(buttonsIn((await ws.openHome('T1', ALICE)).blocks)).toEqual([]); // no longer the installer
+    expect(await ws.connect('T1', OWEN, { apiKey: KEY_A, project: 'proj_a' })).toBeUndefined();
+
+    const asked = h.sim.requests.length;
+    time = Date.parse('2026-11-23T09:00:05Z');
+    await settle(1_500);
+    expect(h.sim.requests.slice(asked).filter((r) => r.path.includes(job.jobId))).toEqual([]);
+    expect(h.sim.requests.slice(asked).filter((r) => r.path.includes('visitors'))).toEqual([]);
+    expect(h.slack.callsTo('chat.postMessage').filter((c) => c.args.channel === ALICE)).toEqual([]);
+    expect(h.threadPosts(job.rootTs)).toEqual([]);
+    expect(await h.privately('/visitors digest', { user: ALICE, fields })).not.toContain('weekly on Monday');
+    expect(await h.privately('/insights digest', { user: ALICE, fields })).not.toContain('weekly on Monday');
+    expect(h.app.logs()).not.toContain('"level":"error"');
+  });
 
   it('a reply in the thread of a job from before is told privately that Mintlify is not connected, with its text', async () => {
     const job = await reinstalled();
