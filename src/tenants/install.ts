@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Authorize } from '@slack/bolt';
-import { type CallbackOptions, InstallProvider } from '@slack/oauth';
+import { type CallbackOptions, type CodedError, ErrorCode, InstallProvider } from '@slack/oauth';
 import type { Config } from '../config/config.js';
 import type { OAuthConfig } from '../config/oauth-config.js';
 import { type Logger, toSlackLogger } from '../log.js';
+import { classifySlackError } from '../slack/errors.js';
 import { StoreUnavailableError } from '../store/store.js';
-import { installPages } from './connect/messages.js';
+import { installFailures, installPages } from './connect/messages.js';
 import { type Installations, renewingTokens } from './installations.js';
 
 /** The bot scopes of manifest.yml (a test keeps the two lists equal): what "Add to Slack" asks for. */
@@ -54,6 +55,33 @@ function page(res: ServerResponse, status: number, body: string): void {
   );
 }
 
+/** Slack's own error code, as short as Slack writes one: a longer or odder `error` parameter is nobody's. */
+const SLACK_CODE = /^[a-z0-9_.]{1,80}$/;
+
+/**
+ * Why the install ended on the failure page. Bolt's installer checks the way back in this order: `error=access_denied`
+ * (Cancel), a `code` (else Slack's `error`, if any, is what it said), the `state` against this browser's cookie and
+ * its age (10 minutes), then `oauth.v2.access` takes the code once.
+ */
+function failureOf(error: CodedError, req: IncomingMessage): string {
+  if (error instanceof StoreUnavailableError) return installFailures.storeDown;
+  switch (error.code) {
+    case ErrorCode.AuthorizationError:
+      return installFailures.cancelled;
+    case ErrorCode.MissingStateError:
+    case ErrorCode.InvalidStateError:
+      return installFailures.stale;
+    case ErrorCode.MissingCodeError: {
+      const said = new URL(req.url ?? '', 'http://localhost').searchParams.get('error') ?? '';
+      return installFailures.refused(SLACK_CODE.test(said) ? said : 'no code');
+    }
+  }
+  const failure = classifySlackError(error);
+  if (failure.code === 'invalid_code') return installFailures.codeUsed;
+  if (failure.kind === 'transient' || failure.kind === 'rate_limited') return installFailures.slackDown;
+  return installFailures.refused(failure.code);
+}
+
 /**
  * Bolt's installer as the app configures it: its installation store, bot scopes and Slack's address. Every role makes
  * one (a worker renews rotating tokens with it, see `bot-token.ts`); the web role also serves its pages.
@@ -96,14 +124,9 @@ export function createInstaller(provider: InstallProvider, log: Logger): Install
       const name = installation.team?.name ?? installation.enterprise?.name ?? 'your workspace';
       page(res, 200, installPages.installed(esc(name), esc(app.href), installation.isEnterpriseInstall === true));
     },
-    failure(error, _options, _req, res) {
+    failure(error, _options, req, res) {
       log.warn('slack.install_failed', { code: error.code, error: error.message });
-      // The store, not Slack, may be what failed: the installation is then not saved, and trying again is the fix.
-      const reason =
-        error instanceof StoreUnavailableError
-          ? 'My storage did not answer, so the install was not saved. Try again in a minute.'
-          : `Slack did not complete the install (${error.code}).`;
-      page(res, 400, installPages.failed(esc(reason), INSTALL_PATH));
+      page(res, 400, installPages.failed(esc(failureOf(error, req)), INSTALL_PATH));
     },
   };
   return {

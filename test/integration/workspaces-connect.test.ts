@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { StoreUnavailableError } from '../../src/store/store.js';
-import { otherWorkspace } from '../../tools/slack-standin/index.js';
+import { type InstallChoice, otherWorkspace } from '../../tools/slack-standin/index.js';
 import { buttonsIn, UMBRELLA } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
@@ -202,6 +202,80 @@ describe('connecting Mintlify: a workspace without the app', () => {
     expect(page.status).toBe(400);
     expect(page.html).toContain('Mintlify was not installed');
     expect(await h.app.app.deps.workspaces.all()).toEqual([]);
+  });
+
+  /**
+   * Ana adds the app to Initrode and Slack sends her browser back to the app: `back` is where it goes, with which
+   * cookie (changed by the case). Resolves with the page the browser ends on.
+   */
+  const installEnding = async (
+    back: (callback: URL, cookie: string) => [string, string?],
+    choice: InstallChoice = { teamId: INITRODE.teamId, userId: 'U3ANA' },
+  ) => {
+    h.slack.installs.nextInstall(choice);
+    const start = await fetch(`${h.app.url}/slack/install`, { redirect: 'manual' });
+    const cookie = (start.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const allow = await fetch(new URL(start.headers.get('location') ?? ''), { redirect: 'manual' });
+    const [url, sent] = back(new URL(allow.headers.get('location') ?? ''), cookie);
+    const page = await fetch(url, { headers: sent ? { cookie: sent } : {} });
+    return { status: page.status, html: await page.text() };
+  };
+  const without = (url: URL, name: string) => {
+    url.searchParams.delete(name);
+    return url.href;
+  };
+
+  it.each([
+    [
+      'cancelled on Slack’s page (error=access_denied)',
+      () => installEnding((url, cookie) => [url.href, cookie], { teamId: INITRODE.teamId, deny: true }),
+      'You cancelled the install on Slack’s page, so nothing was installed.',
+    ],
+    [
+      'back without its state',
+      () => installEnding((url, cookie) => [without(url, 'state'), cookie]),
+      'This install was started in another browser or more than 10 minutes ago',
+    ],
+    [
+      'back in another browser (no state cookie)',
+      () => installEnding((url) => [url.href]),
+      'This install was started in another browser or more than 10 minutes ago',
+    ],
+    [
+      'back with Slack’s own error instead of a code',
+      () =>
+        installEnding((url, cookie) => {
+          url.searchParams.set('error', 'invalid_team_for_non_distributed_app');
+          return [without(url, 'code'), cookie];
+        }),
+      'Slack did not complete the install (it answered invalid_team_for_non_distributed_app).',
+    ],
+    [
+      'with a code Slack no longer takes (invalid_code)',
+      () => {
+        h.slack.fail('oauth.v2.access', { error: 'invalid_code' });
+        return installEnding((url, cookie) => [url.href, cookie]);
+      },
+      'Slack’s code for this install was already used or has expired, so nothing was installed.',
+    ],
+    [
+      'while Slack does not answer oauth.v2.access (503)',
+      () => {
+        h.slack.fail('oauth.v2.access', { status: 503 });
+        return installEnding((url, cookie) => [url.href, cookie]);
+      },
+      'Slack did not answer, so nothing was installed. Try again in a minute.',
+    ],
+  ])('an install that ends %s says so on its page, stores nothing, and can be tried again', async (_, end, says) => {
+    await h.boot({ env: oauthEnv(h) });
+    ws.prepare();
+    const page = await end();
+    expect(page.status).toBe(400);
+    expect(page.html).toContain('Mintlify was not installed');
+    expect(page.html).toContain(says);
+    expect(page.html).toContain('<a href="/slack/install">Try again</a>');
+    expect(await h.app.app.deps.workspaces.all()).toEqual([]);
+    expect((await ws.install(INITRODE.teamId, 'U3ANA')).status).toBe(200);
   });
 
   it('an install the store does not answer ends on a page that says so; tried again, the installer may connect', async () => {

@@ -186,3 +186,16 @@ export const installPages = {
   failed: (reason: string, installUrl: string) =>
     `<h1>Mintlify was not installed</h1><p>${reason}</p><p><a href="${installUrl}">Try again</a>.</p>`,
 };
+
+/** Why an install ended on the failure page, in the installing person's words (plain text: the page escapes it). */
+export const installFailures = {
+  cancelled: 'You cancelled the install on Slack’s page, so nothing was installed.',
+  /** The state the browser brought back is missing, not this browser's, or older than 10 minutes. */
+  stale:
+    'This install was started in another browser or more than 10 minutes ago (or its link was already used), so ' +
+    'nothing was installed. Start it again in this browser.',
+  codeUsed: 'Slack’s code for this install was already used or has expired, so nothing was installed.',
+  slackDown: 'Slack did not answer, so nothing was installed. Try again in a minute.',
+  storeDown: 'My storage did not answer, so the install was not saved. Try again in a minute.',
+  refused: (code: string) => `Slack did not complete the install (it answered ${code}).`,
+};
