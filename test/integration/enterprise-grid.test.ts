@@ -80,6 +80,28 @@ describe.each(storeKinds)('Enterprise Grid: who is from another organisation ($l
     await eventually(() => h.creates().length === 1, 5_000, 'East’s job');
   });
 
+  it('org-wide: the organisation removes the app; confirmed with the org token, every workspace of it is told so', async () => {
+    h.slack.addEnterprise(UMBRELLA, umbrella());
+    await ws.install('T4', ANA, { enterpriseId: UMBRELLA.id, userId: ANA });
+    expect(await ws.connect('T4', ANA, { apiKey: KEY, project: 'proj_u' })).toBeUndefined();
+    await mention(ANA, 'C4DOCS', 'document the east office');
+    await eventually(() => h.creates().length === 1, 5_000, 'East’s job');
+
+    await h.deliver(h.slack.installs.uninstall('T4'));
+    await eventually(() => h.app.logs().includes('"event":"slack.workspace_removed"'), 5_000, 'the removal');
+    expect(h.app.logs()).toContain(`"tenant":"${UMBRELLA.id}"`);
+    expect(await h.app.app.deps.store.scoped(UMBRELLA.id).kv.get('installation:v1')).toBeUndefined();
+    for (const [team, user] of [
+      ['T4', ANA],
+      ['T5', LEO],
+    ]) {
+      const fields = { team_id: team, enterprise_id: UMBRELLA.id, is_enterprise_install: 'true' };
+      const { ack } = await h.command('/agent Document the retry policy', { user, fields });
+      expect(String(ack?.text), team).toContain('Mintlify no longer has access to this workspace');
+    }
+    expect(h.creates()).toHaveLength(1);
+  });
+
   it('one workspace’s install: a colleague of another workspace of the organisation is not from another organisation', async () => {
     h.slack.addEnterprise(UMBRELLA, umbrella(), { orgWide: false });
     for (const token of ['xoxb-umbrella-east-token', 'xoxb-umbrella-west-token'])

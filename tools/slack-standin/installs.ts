@@ -111,7 +111,8 @@ export class Installs {
 
   /**
    * The workspace removes the app: its tokens are refused from now on (`account_inactive`, as a bot token of a
-   * removed app answers: bolt-python#1029), and Slack sends `tokens_revoked` then `app_uninstalled`.
+   * removed app answers: bolt-python#1029), and Slack sends `tokens_revoked` then `app_uninstalled`. Under an
+   * org-wide install the organisation removes it, from every workspace (the events come from `teamId`'s).
    */
   uninstall(teamId: string, error = 'account_inactive'): EventEnvelope[] {
     const tenant = this.slack.tenant(teamId);
@@ -121,11 +122,15 @@ export class Installs {
     ];
   }
 
-  /** The workspace's tokens are revoked (`token_revoked` from now on): `tokens_revoked`, bot user ids listed. */
+  /**
+   * The workspace's tokens are revoked (`token_revoked` from now on): `tokens_revoked`, bot user ids listed. Under an
+   * org-wide install, the organisation's: its token, its bot user, in every workspace it serves.
+   */
   revokeTokens(teamId: string, error = 'token_revoked'): EventEnvelope[] {
     const tenant = this.slack.tenant(teamId);
-    this.slack.tokens.refuseAll({ teamId }, error);
-    const tokens = { bot: [tenant.workspace.botUserId] };
+    const org = tenant.orgInstall;
+    this.slack.tokens.refuseAll(org ? { enterpriseId: org.id } : { teamId }, error);
+    const tokens = { bot: [org?.botUserId ?? tenant.workspace.botUserId] };
     return [eventEnvelope(tenant, { type: 'tokens_revoked', tokens, event_ts: eventTs() })];
   }
 
