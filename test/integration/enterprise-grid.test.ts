@@ -94,7 +94,7 @@ describe.each(storeKinds)('Enterprise Grid: who is from another organisation ($l
     for (const [team, user] of [
       ['T4', ANA],
       ['T5', LEO],
-    ]) {
+    ] as const) {
       const fields = { team_id: team, enterprise_id: UMBRELLA.id, is_enterprise_install: 'true' };
       const { ack } = await h.command('/agent Document the retry policy', { user, fields });
       expect(String(ack?.text), team).toContain('Mintlify no longer has access to this workspace');
