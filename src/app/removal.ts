@@ -33,7 +33,8 @@ export interface ServedWorkspace {
 export interface RemovalTarget {
   /** The workspace, if the app serves it. */
   served(ref: WorkspaceRef): Promise<ServedWorkspace | undefined>;
-  remove(ref: WorkspaceRef, reason: RemovalReason): Promise<void>;
+  /** `gone`: the token Slack refused (the app's own when unset); an installation holding another one stays. */
+  remove(ref: WorkspaceRef, reason: RemovalReason, gone?: string): Promise<void>;
   /** Whether the request's workspace no longer has the app. */
   removed(context: Context): boolean;
 }
@@ -63,25 +64,32 @@ export function claimOf(wire: unknown, context: Context): RemovalClaim | undefin
   }
 }
 
-/** Why a claim about `ref` is not acted on, or `undefined` once Slack confirmed that the token is gone. */
-export async function unconfirmed(
+/** Why a claim is not acted on, or once Slack confirmed it, the token found gone (the app's own when unset). */
+export type Confirmation = { why: string } | { gone: string | undefined };
+
+/** Asks Slack whether the token serving `ref` is gone, as the claim says. */
+export async function confirmation(
   slack: WebClient,
   target: Pick<RemovalTarget, 'served'>,
   claim: RemovalClaim,
   ref: WorkspaceRef,
-): Promise<string | undefined> {
+): Promise<Confirmation> {
   const served = await target.served(ref);
-  if (!served) return 'not_served';
-  if (claim.botUsers && !claim.botUsers.includes(served.botUserId)) return 'other_bot';
-  let code = await refusalOf(slack, served.token);
+  if (!served) return { why: 'not_served' };
+  if (claim.botUsers && !claim.botUsers.includes(served.botUserId)) return { why: 'other_bot' };
+  let token = served.token;
+  let code = await refusalOf(slack, token);
   // An expired rotating token says nothing of a removal: Slack refuses to renew one that is gone.
   if (code === 'token_expired' && served.renew) {
     const renewal = await served.renew();
-    if ('refused' in renewal) return renewal.refused === 'invalid_refresh_token' ? undefined : renewal.refused;
-    code = await refusalOf(slack, renewal.token);
+    if ('refused' in renewal) {
+      return renewal.refused === 'invalid_refresh_token' ? { gone: token } : { why: renewal.refused };
+    }
+    token = renewal.token;
+    code = await refusalOf(slack, token);
   }
-  if (code === undefined) return 'token_accepted';
-  return GONE.has(code) ? undefined : code;
+  if (code === undefined) return { why: 'token_accepted' };
+  return GONE.has(code) ? { gone: token } : { why: code };
 }
 
 /** Why Slack refuses `token` (the client's own when left out), or `undefined` when `auth.test` accepts it. */
@@ -144,13 +152,14 @@ export function createRemovals(root: Pick<Deps, 'log' | 'slack'>, target: Remova
   let removing = Promise.resolve();
   const believe = async (claim: RemovalClaim) => {
     for (const ref of claim.refs) {
-      const why = await unconfirmed(root.slack, target, claim, ref);
-      if (why) {
+      const confirmed = await confirmation(root.slack, target, claim, ref);
+      if ('why' in confirmed) {
         const { reason } = claim;
+        const { why } = confirmed;
         root.log.warn('slack.removal_ignored', { reason, team: ref.teamId, enterprise: ref.enterpriseId, why });
         continue;
       }
-      await target.remove(ref, claim.reason);
+      await target.remove(ref, claim.reason, confirmed.gone);
     }
   };
   return {

@@ -50,8 +50,15 @@ export function manyRemoval(
       const { token, userId, refreshToken } = installation.bot;
       return { token, botUserId: userId, ...(refreshToken && { renew: () => renew(tenant, installation) }) };
     },
-    async remove(ref: WorkspaceRef, reason) {
+    async remove(ref: WorkspaceRef, reason, gone) {
       const tenant = installationOf(ref);
+      // Installed again while Slack was asked (a new token): a reinstall over a kept installation, as any other.
+      const now = await installations.read(tenant);
+      if (now && gone !== undefined && now.bot.token !== gone) {
+        const where = { team: ref.teamId, enterprise: ref.enterpriseId };
+        root.log.warn('slack.removal_ignored', { reason, ...where, why: 'installed_again' });
+        return;
+      }
       // Its digests' schedulers live in the engine, not under the workspace's keys: they end first.
       const scoped = await root.workspaces.scope(ref).catch(() => undefined);
       if (scoped) await endDigests(scoped, DIGEST_KINDS);

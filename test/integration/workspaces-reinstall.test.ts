@@ -71,6 +71,26 @@ describe.each(storesOnly)('many workspaces: installed again after a removal ($la
     expect(h.app.logs()).not.toContain('"level":"error"');
   });
 
+  it('installed again while Slack confirms the removal: the new installation stays, as any reinstall over a kept one', async () => {
+    await h.boot({ env: oauthEnv(h) });
+    ws.prepare();
+    await ws.install('T1', ALICE);
+    expect(await ws.connect('T1', ALICE, { apiKey: KEY_A, project: 'proj_a' })).toBeUndefined();
+    const checks = () => h.slack.callsTo('auth.test').length;
+    const before = checks();
+    h.slack.fail('auth.test', { delayMs: 1_000 }); // Slack slow to answer the removal's check
+    await h.deliver(h.slack.installs.uninstall('T1'));
+    await eventually(() => checks() > before, 5_000, 'the removal’s check');
+    expect((await ws.install('T1', OWEN)).status).toBe(200);
+    const ignored = '"event":"slack.removal_ignored"';
+    await eventually(() => h.app.logs().includes('"why":"installed_again"'), 5_000, 'the removal weighed');
+    await settle(300);
+    expect(h.app.logs()).not.toContain('"event":"slack.workspace_removed"');
+    expect(h.app.logs()).toMatch(new RegExp(`${ignored}.*"why":"installed_again"`));
+    await h.startJob('Document the retry policy', { user: OWEN, channel: CHANNEL_ID, fields });
+    expect(JSON.stringify(await ws.openHome('T1', OWEN))).toContain(`<@${OWEN}> installed the app again`);
+  });
+
   it('a reply in the thread of a job from before is told privately that Mintlify is not connected, with its text', async () => {
     const job = await reinstalled();
     const reply = h.slack.people.says(ALICE, CHANNEL_ID, 'Mention the <b> headers too', { threadTs: job.rootTs });
