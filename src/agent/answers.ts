@@ -27,6 +27,8 @@ export function startRefusalAnswer(refusal: StartRefusal, prompt: string, deps: 
       return errors.slackFailed(prompt);
     case 'service':
       return serviceAnswer(refusal.failed, prompt, deps, 'create');
+    case 'secret':
+      return secretAnswer(prompt);
   }
 }
 
@@ -38,6 +40,8 @@ export function followUpRefusalAnswer(refusal: FollowUpRefusal, prompt: string, 
       return errors.storeUnavailable(prompt);
     case 'service':
       return serviceAnswer(refusal.failed, prompt, deps, 'follow_up', refusal.tracked === true);
+    case 'secret':
+      return secretAnswer(prompt);
   }
 }
 
@@ -46,6 +50,13 @@ export function unservedAnswer(project: string, prompt: string, origin: ProjectO
   const { gone, remedy } = unserved(origin);
   return withPrompt(`:electric_plug: Project ${inlineCode(project)} ${gone}, so nothing was sent. ${remedy}`, prompt);
 }
+
+/** Said privately when the text holds what looks like a key or token (`secret-text.ts`): the echo masks it. */
+const secretAnswer = (prompt: string): Message =>
+  withPrompt(
+    ':closed_lock_with_key: Part of this looks like a Mintlify admin key or a Slack token, so I did not send it to the agent or post it. Take it out and try again. If others can see your message, delete it and replace the key.',
+    prompt,
+  );
 
 /** What an answer reads besides the refusal: the time (a limit's reset) and where projects are set. */
 type AnswerDeps = Pick<Deps, 'now'> & { config: Pick<Deps['config'], 'oauth'> };

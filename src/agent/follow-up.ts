@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { type FailedResult, logFailure, mayHaveRun } from '../mintlify/failure.js';
 import type { JobBinding, JobRef, ThreadKind } from '../store/jobs.js';
 import { persist } from '../store/retry.js';
+import { holdsSecret } from './secret-text.js';
 import { renameSession } from './session/status.js';
 import { refreshNow } from './tracking/root-message.js';
 
@@ -25,6 +26,8 @@ export interface FollowUpInput extends JobRef {
 export type FollowUpRefusal =
   | { code: 'quota'; project: string; resetInMs: number }
   | { code: 'store_unavailable' }
+  /** The text holds what looks like a key or token (`secret-text.ts`): nothing was sent. */
+  | { code: 'secret' }
   /** `tracked`: the agent may have the instruction (`mayHaveRun`) and its round is tracked, so a result may come. */
   | { code: 'service'; failed: FailedResult; tracked?: boolean };
 
@@ -63,6 +66,7 @@ export async function followUp(deps: FollowUpDeps, input: FollowUpInput): Promis
   const { mintlify, quota } = deps;
   const { project, jobId, text } = input;
   const log = deps.log.child({ project, job_id: jobId });
+  if (holdsSecret(text)) return { ok: false, refusal: { code: 'secret' } };
 
   try {
     const slot = await quota.take(project, 'follow_up');

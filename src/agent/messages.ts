@@ -3,6 +3,7 @@ import type { ServiceFailure } from '../mintlify/failure.js';
 import type { Message } from '../slack/message.js';
 import { clipEscaped, inlineCode, plainText, quote, readerTime } from '../slack/mrkdwn.js';
 import { HOURLY_LIMIT } from './quota.js';
+import { maskSecrets } from './secret-text.js';
 
 type LostAnswerOf = Pick<Extract<ServiceFailure, { code: 'unavailable' }>, 'lost' | 'status'>;
 
@@ -89,11 +90,12 @@ const ECHO_LABEL = '\n\nYour instruction, to copy and retry:\n';
 
 /**
  * Echoes the user's text back, whole, so it is not lost when we could not act on it. When the problem and the echo
- * do not fit in one message, the problem is cut, never the instruction: it is what the person needs to retry.
+ * do not fit in one message, the problem is cut, never the instruction: it is what the person needs to retry. A key
+ * or token in it is shown masked (`secret-text.ts`).
  */
 export function withPrompt(problem: string, prompt: string): Message {
   const echoMax = TEXT_MAX_CHARS - ECHO_LABEL.length - PROBLEM_MIN_CHARS;
-  const echo = clipEscaped(quote(prompt, ECHO_MAX_CHARS), echoMax);
+  const echo = clipEscaped(quote(maskSecrets(prompt), ECHO_MAX_CHARS), echoMax);
   const room = TEXT_MAX_CHARS - ECHO_LABEL.length - echo.length;
   return { text: `${clipEscaped(problem, room)}${ECHO_LABEL}${echo}` };
 }

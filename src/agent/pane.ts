@@ -9,6 +9,7 @@ import { paneCopy } from './messages.js';
 import { MY_JOBS_WORDS, myJobs } from './my-jobs.js';
 import { firstEvent } from './redelivery.js';
 import type { PaneTurn, Turn } from './requests.js';
+import { maskSecrets } from './secret-text.js';
 import { isInstruction } from './steering.js';
 
 // Slack's assistant pane (Agents & AI apps): a thread of the person's DM with the app, opened next to the channel
@@ -44,7 +45,7 @@ export async function runPaneTurn(deps: PaneDeps, { turn, contextChannel }: Pane
   // Only what the router starts a job from (`routeOf`: words or a file) titles the thread: not `:tada: !!`.
   if (instruction.kind === 'start' && isInstruction(turn) && !job && turn.allowed) {
     const thread = { channel_id: turn.channel, thread_ts: threadTs };
-    const title = plainLabel(instruction.prompt.replace(/\s+/g, ' '), TITLE_MAX_CHARS);
+    const title = plainLabel(maskSecrets(instruction.prompt).replace(/\s+/g, ' '), TITLE_MAX_CHARS);
     await deps.slack.assistant.threads
       .setTitle({ ...thread, title })
       .catch((error) => deps.log.warn('slack.pane_failed', { op: 'set_title', slack_error: slackErrorCode(error) }));

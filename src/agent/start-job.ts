@@ -5,6 +5,7 @@ import { persist } from '../store/retry.js';
 import type { FileContext } from './file-context.js';
 import { errors, interruptedRootStatus, unknownRootStatus, untrackedRootStatus } from './messages.js';
 import { contextNoteOf, markRootUnknown, postRootMessage, withdrawRoot } from './root-post.js';
+import { holdsSecret } from './secret-text.js';
 import { earlierAttempt, recordAttempt } from './start-attempt.js';
 import type { ThreadContext } from './thread-context.js';
 import { observationOf } from './tracking/decide.js';
@@ -39,7 +40,9 @@ export type StartRefusal =
   /** The job runs, but its thread could not be bound: its result will not be posted there. */
   | { code: 'untracked' }
   /** An earlier run posted the root and died before binding a job, which may exist: nothing is created again. */
-  | { code: 'interrupted' };
+  | { code: 'interrupted' }
+  /** The instruction holds what looks like a key or token (`secret-text.ts`): nothing was posted or sent. */
+  | { code: 'secret' };
 
 export type StartJobResult = { ok: true; record: JobRecord } | { ok: false; refusal: StartRefusal };
 
@@ -69,6 +72,7 @@ export type StartJobDeps = Pick<
 export async function startJob(deps: StartJobDeps, input: StartJobInput): Promise<StartJobResult> {
   const { log, store, quota, projects } = deps;
   const { channel, project } = input;
+  if (holdsSecret(input.prompt)) return refused({ code: 'secret' });
   try {
     const resumed = input.attempt && (await resumeEarlierStart(deps, input.attempt));
     if (resumed) return resumed;
