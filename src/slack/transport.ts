@@ -63,6 +63,7 @@ export function createSlackTransport(config: Config, log: Logger, options: Slack
         logger,
         customRoutes: probes.routes.map((route) => ({ ...route, method: ['GET'] })),
       });
+  if (http) refuseRequestsDatedAhead(http, log);
   const bolt = new App({
     ...(options.authorize ? { authorize: options.authorize } : { token: slack.botToken }),
     receiver: socket ?? http,
@@ -102,5 +103,25 @@ export function createSlackTransport(config: Config, log: Logger, options: Slack
         await probes.close();
       }
     },
+  };
+}
+
+/** Slack's rule for a request's timestamp: within five minutes of the clock, either way. */
+const SIGNED_WITHIN_SEC = 5 * 60;
+
+/**
+ * Bolt refuses a request signed over five minutes ago but not one dated later than now, which could be replayed
+ * until that date passes: such a request is refused here, before Bolt reads it, as Bolt refuses a stale one (401).
+ */
+function refuseRequestsDatedAhead(receiver: HTTPReceiver, log: Logger): void {
+  const listener = receiver.requestListener;
+  receiver.requestListener = (req, res) => {
+    const signedAt = Number(req.headers['x-slack-request-timestamp']);
+    if (signedAt > Date.now() / 1000 + SIGNED_WITHIN_SEC) {
+      log.warn('slack.request_refused', { reason: 'x-slack-request-timestamp is more than 5 minutes ahead' });
+      res.writeHead(401).end();
+      return;
+    }
+    listener(req, res);
   };
 }
