@@ -76,6 +76,8 @@ export interface StartOptions {
   digestEveryMs?: number;
   /** The tracking lanes' first retry wait (tests shorten it: `lanes.ts`). */
   retryDelayMs?: number;
+  /** The address every port listens on (the playground's 127.0.0.1); every interface when not given. */
+  host?: string;
 }
 
 /** Wires config → deps → the role's parts (Slack's doors, the workers, or both) and starts them. */
@@ -89,7 +91,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     throw error;
   });
   queueMetrics.track(engine);
-  const probes = createProbes(log, metrics);
+  const probes = createProbes(log, metrics, options.host);
   const watched = await watchStore(store, log, metrics, probes);
   const installs = await installsOf(config, { store, log, metrics, slackTimeoutMs: options.slackTimeoutMs }, probes);
   const { many, installState } = installs;

@@ -27,7 +27,8 @@ export interface Probes {
   close(): Promise<void>;
 }
 
-export function createProbes(log: Logger, metrics: Metrics): Probes {
+/** `host`: the address both ports listen on; every interface when not given. */
+export function createProbes(log: Logger, metrics: Metrics, host?: string): Probes {
   let ready = false;
   const checks = new Map<string, () => boolean>();
   const failing = () => [...checks].filter(([, healthy]) => !healthy()).map(([name]) => name);
@@ -60,7 +61,7 @@ export function createProbes(log: Logger, metrics: Metrics): Probes {
   const listenOn = async (port: number, served: Route[]) => {
     const server = serverFor(served);
     servers.push(server);
-    server.listen(port);
+    server.listen(port, host);
     await once(server, 'listening');
     return (server.address() as AddressInfo).port;
   };

@@ -39,6 +39,7 @@ export function transportFor(
   },
 ): SlackTransport {
   return createSlackTransport(config, parts.log, {
+    host: options.host,
     metrics: parts.metrics,
     probes: parts.probes,
     authorize: parts.many && markingGone(parts.many.installer.authorize, parts.many.tenancy.installations, parts.store),

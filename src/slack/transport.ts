@@ -11,6 +11,8 @@ import { patientSocket } from './socket-mode.js';
 import { DEFAULT_RETRY, type RetryOptions, untilAccepted } from './token-check.js';
 
 export interface SlackTransportOptions {
+  /** The address the HTTP receiver listens on; every interface when not given. */
+  host?: string | undefined;
   metrics: Metrics;
   /** `/healthz` and `/metrics`: served by the HTTP receiver, or on a server of their own in Socket Mode. */
   probes: Probes;
@@ -84,7 +86,7 @@ export function createSlackTransport(config: Config, log: Logger, options: Slack
     async start() {
       let port: number;
       if (http) {
-        server = (await http.start(slack.port)) as Server;
+        server = (await http.start(options.host ? { port: slack.port, host: options.host } : slack.port)) as Server;
         port = (server.address() as AddressInfo).port;
       } else {
         port = await probes.listen(slack.port);

@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ViewMessage } from '../../tools/playground/channel.js';
 import { type Playground, startPlayground } from '../../tools/playground/server.js';
@@ -26,6 +28,27 @@ describe('the playground server', () => {
   };
   const messages = async () =>
     ((await (await fetch(new URL('/api/state', playground.url))).json()) as { messages: ViewMessage[] }).messages;
+
+  /** This machine's address on its network, if it has one: where others on the network reach it. */
+  const lanAddress = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && !a.internal && a.family === 'IPv4')?.address;
+  const answersOn = (host: string, port: number) =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect({ host, port }, () => {
+        resolve(true);
+        socket.destroy();
+      });
+      socket.on('error', () => resolve(false));
+    });
+
+  it.skipIf(!lanAddress)('keeps the app it runs off the network: its ports answer on 127.0.0.1 only', async () => {
+    const { port, metricsPort } = playground.app;
+    for (const open of [port, metricsPort]) {
+      expect(await answersOn('127.0.0.1', open)).toBe(true);
+      expect(await answersOn(lanAddress ?? '', open), `port ${open} on ${lanAddress}`).toBe(false);
+    }
+  });
 
   it('serves the page and its assets from itself (no CDN)', async () => {
     const page = await (await fetch(playground.url)).text();

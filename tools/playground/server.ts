@@ -91,7 +91,8 @@ export async function startPlayground(options: PlaygroundOptions = {}): Promise<
     POLL_MAX_INTERVAL_MS: '2000',
     LOG_LEVEL: 'warn',
   });
-  const app = await startApp(config, { log });
+  // Like the playground's own page, the app it runs is for this machine only.
+  const app = await startApp(config, { log, host: '127.0.0.1' });
   const appUrl = `http://127.0.0.1:${app.port}`;
 
   const me = present(
