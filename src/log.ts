@@ -122,9 +122,7 @@ function makeLogger(
 
 /** Adapts our logger to the interface Bolt and the Slack Web API client expect. */
 export function toSlackLogger(log: Logger, level: LogLevel): SlackLogger {
-  const text = (args: unknown[]) => ({
-    message: args.map((a) => (a instanceof Error ? a.message : String(a))).join(' '),
-  });
+  const text = (args: unknown[]) => ({ message: args.map(sdkText).join(' ') });
   // Bolt and the Web API client log at debug on every request: below the level, no text is built (BENCHMARKS §1b).
   const at =
     (to: LogLevel) =>
@@ -140,4 +138,23 @@ export function toSlackLogger(log: Logger, level: LogLevel): SlackLogger {
     getLevel: () => level as SlackLogLevel,
     setName: () => {},
   };
+}
+
+/**
+ * One argument of an SDK log call. Socket Mode logs each payload it receives as JSON after a few words: its fields are
+ * hidden by name as ours are, so what a person typed in the connect form's `api_key` field is hidden whatever its
+ * shape (a key pasted by mistake is no Mintlify key, so no pattern knows it).
+ */
+function sdkText(arg: unknown): string {
+  const text = arg instanceof Error ? arg.message : String(arg);
+  const json = text.indexOf('{');
+  if (json === -1) return text;
+  try {
+    const payload = JSON.stringify(JSON.parse(text.slice(json)), (key, value: unknown) =>
+      SECRET_KEYS.test(key) ? '[redacted]' : value,
+    );
+    return `${text.slice(0, json)}${payload}`;
+  } catch {
+    return text; // not JSON after all: the patterns and the configured secrets still apply
+  }
 }

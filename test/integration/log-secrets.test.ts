@@ -11,6 +11,8 @@ import { eventually } from '../support/test-app.js';
 
 /** An admin key with every character a Bearer token may hold (RFC 6750's b64token): `.`, `~`, `+`, `/`, `=`. */
 const ADMIN_KEY = 'mint_live.4f1c2d9e~8b7a+Qx/y_z-9=';
+/** Another service's secret pasted into the connect modal's key field by mistake: not shaped like a Mintlify key. */
+const PASTED_WRONG_KEY = 'sk_live_51Hx9QeLkD3f7a2b4c6d8e0f';
 
 const transports = [
   { transport: 'HTTP', socketMode: false },
@@ -45,6 +47,9 @@ describe.each(matrix)('secrets in the logs at debug ($transport, $store.label)',
     await h.boot({ env });
     ws.prepare();
     expect((await ws.install('T1', 'U123ALICE')).status).toBe(200);
+    // A key of the wrong shape is refused on its field; what was pasted is as secret as a right one.
+    const refused = await ws.connect('T1', 'U123ALICE', { apiKey: PASTED_WRONG_KEY, project: 'proj_a' });
+    expect(refused).toMatchObject({ errors: { api_key: expect.stringContaining('starts with mint_') } });
     expect(await ws.connect('T1', 'U123ALICE', { apiKey: ADMIN_KEY, project: 'proj_a' })).toBeUndefined();
     const job = await h.startJob('Document the retry policy', { user: 'U123ALICE', fields: { team_id: 'T1' } });
     h.sim.endJob(job.jobId, { status: 'completed', prLink: 'https://github.com/acme/docs/pull/9' });
@@ -61,6 +66,7 @@ describe.each(matrix)('secrets in the logs at debug ($transport, $store.label)',
       signingSecret: env.SLACK_SIGNING_SECRET ?? '',
       appToken: h.slack.workspace.appToken,
       adminKey: ADMIN_KEY,
+      pastedWrongKey: PASTED_WRONG_KEY,
       // What follows `mint_live` in the key: what leaked when a `.` stopped the redaction.
       adminKeyTail: ADMIN_KEY.slice('mint_live'.length),
     };

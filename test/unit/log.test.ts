@@ -209,6 +209,20 @@ describe('toSlackLogger', () => {
     expect(slack.getLevel()).toBe('info');
   });
 
+  it('hides by name the fields of a payload the SDK logs as JSON (a Socket Mode envelope), whatever their shape', () => {
+    const { log, parsed } = capture('debug');
+    const typed = { type: 'plain_text_input', value: 'sk_live_51Hx9QeLkD3f7a2b' };
+    const envelope = { payload: { view: { state: { values: { api_key: { value: typed } } } } } };
+    toSlackLogger(log, 'debug').debug(`Received a message on the WebSocket: ${JSON.stringify(envelope)}`);
+    toSlackLogger(log, 'debug').debug('not JSON after all: {oops');
+    const [line, plain] = parsed();
+    expect(JSON.stringify(line)).not.toContain('sk_live');
+    expect(line?.message).toBe(
+      'Received a message on the WebSocket: {"payload":{"view":{"state":{"values":{"api_key":"[redacted]"}}}}}',
+    );
+    expect(plain?.message).toBe('not JSON after all: {oops');
+  });
+
   it('does not build the text of an SDK message below the level (Bolt logs at debug on every request)', () => {
     const { log } = capture('info');
     let built = 0;
