@@ -72,7 +72,8 @@ export type StartJobDeps = Pick<
 export async function startJob(deps: StartJobDeps, input: StartJobInput): Promise<StartJobResult> {
   const { log, store, quota, projects } = deps;
   const { channel, project } = input;
-  if (holdsSecret(input.prompt)) return refused({ code: 'secret' });
+  // The person's own words and files, as a follow-up's; the thread's earlier messages are other people's.
+  if (holdsSecret(input.prompt) || holdsSecret(input.files?.text ?? '')) return refused({ code: 'secret' });
   try {
     const resumed = input.attempt && (await resumeEarlierStart(deps, input.attempt));
     if (resumed) return resumed;

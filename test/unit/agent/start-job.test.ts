@@ -55,6 +55,15 @@ describe('startJob', () => {
     expect(created()).toEqual([`Document <retries>\n\n${context.text}`]);
   });
 
+  it('starts nothing when a file shared with the instruction holds a key, as a follow-up with one is not sent', async () => {
+    const { deps, slack } = unit();
+    const files = { text: '```\n.env\nMINTLIFY_API_KEY=mint_live4f1c2d9e8b7aQxyz\n```', note: '1 file' };
+    expect(await startJob(deps, { ...input, files })).toEqual({ ok: false, refusal: { code: 'secret' } });
+    expect(slack.messages).toHaveLength(0);
+    expect(created()).toEqual([]);
+    expect(await used()).toBe(0);
+  });
+
   it('marks the thread as starting while the service creates the job, and clears the mark after', async () => {
     const { deps } = unit();
     unit().sim.injectFault({ ...ON_CREATE, kind: 'slow', delayMs: 200 });
