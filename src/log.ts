@@ -17,7 +17,8 @@ export interface Logger {
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 // A Mintlify key: every character an admin key may hold (`env-fields.ts`, API_KEY), and `%` for one URL-encoded.
 const SECRET_PATTERNS = [/mint_[A-Za-z0-9._~+/=%-]+/g, /xox[a-z]-[A-Za-z0-9-]+/g, /xapp-[A-Za-z0-9-]+/g];
-const SECRET_KEYS = /^(authorization|token|apikey|api_key|secret|password)$/i;
+// Also as Slack names them (`client_secret`, `refresh_token`), and a command's `response_url`, which posts in its channel.
+const SECRET_KEYS = /^(?:\w+_)?(?:authorization|token|apikey|api_key|secret|password)$|^response_url$/i;
 
 /** Replaces anything shaped like a Mintlify key or Slack token, wherever it hides in a string. */
 export function redact(text: string): string {

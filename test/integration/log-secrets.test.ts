@@ -76,5 +76,7 @@ describe.each(matrix)('secrets in the logs at debug ($transport, $store.label)',
         .map((form) => `${name}: ${form}`),
     );
     expect(leaks).toEqual([]);
+    // A command's response_url posts in its channel for 30 minutes: the Socket Mode payloads carried it.
+    expect(logs).not.toContain(h.slack.responseUrl('').replace(/\/$/, ''));
   });
 });

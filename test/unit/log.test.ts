@@ -81,16 +81,23 @@ describe('createLogger', () => {
     expect(text()).not.toContain(BOT_TOKEN);
   });
 
-  it.each(['authorization', 'Authorization', 'token', 'TOKEN', 'apiKey', 'api_key', 'secret', 'password'])(
-    'replaces the whole value of a field named %s, at any depth',
-    (key) => {
-      const { log, parsed, text } = capture();
-      log.info('request', { [key]: 'plain-looking-value', headers: { [key]: { any: 'shape' } } });
-      expect(text()).not.toContain('plain-looking-value');
-      expect(text()).not.toContain('shape');
-      expect(parsed()[0]).toMatchObject({ [key]: '[redacted]', headers: { [key]: '[redacted]' } });
-    },
-  );
+  it.each([
+    ...['authorization', 'Authorization', 'token', 'TOKEN', 'apiKey', 'api_key', 'secret', 'password'],
+    // As Slack names them in an OAuth exchange and in a command's payload (a response_url posts in its channel).
+    ...['client_secret', 'refresh_token', 'access_token', 'response_url'],
+  ])('replaces the whole value of a field named %s, at any depth', (key) => {
+    const { log, parsed, text } = capture();
+    log.info('request', { [key]: 'plain-looking-value', headers: { [key]: { any: 'shape' } } });
+    expect(text()).not.toContain('plain-looking-value');
+    expect(text()).not.toContain('shape');
+    expect(parsed()[0]).toMatchObject({ [key]: '[redacted]', headers: { [key]: '[redacted]' } });
+  });
+
+  it('keeps fields that only name secrets in passing (counts)', () => {
+    const { log, parsed } = capture();
+    log.info('secrets.checked', { sealed_with_earlier_keys: 2, tokens_checked: 3 });
+    expect(parsed()[0]).toMatchObject({ sealed_with_earlier_keys: 2, tokens_checked: 3 });
+  });
 
   it('keeps error code alongside name and message', () => {
     const { log, parsed } = capture();
