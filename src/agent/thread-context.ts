@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { decodeSlackText, mentionedUsers } from '../slack/decode.js';
 import { codePoints, tailOf } from '../slack/mrkdwn.js';
 import { displayNames } from '../slack/user-names.js';
+import { maskSecrets } from './secret-text.js';
 
 /**
  * The most thread text a prompt carries as context. The newest messages are kept; older ones are left out
@@ -40,8 +41,9 @@ export interface ThreadSpot {
 
 /**
  * The thread's earlier messages as the agent's context: oldest first, each by its author's display name, its
- * text decoded, its files by name and permalink. This bot's own messages are left out (they are its status
- * and answers, not the discussion); other bots' messages stay (an alert is often what the thread is about).
+ * text decoded (keys and tokens masked), its files by name and permalink. This bot's own messages are left out
+ * (they are its status and answers, not the discussion); other bots' messages stay (an alert is often what the
+ * thread is about).
  * `undefined` when there is nothing before the message.
  */
 export async function readThreadContext(deps: Pick<Deps, 'slack' | 'store' | 'log'>, spot: ThreadSpot) {
@@ -78,7 +80,8 @@ function formatMessage(m: ThreadMessage, names: ReadonlyMap<string, string>): st
   const files = (m.files ?? []).map((f) =>
     `\n  [file: ${f.name ?? f.title ?? 'unnamed'} ${f.permalink ?? ''}]`.trimEnd(),
   );
-  return `${author}: ${decodeSlackText(m.text ?? '', names).trim()}${files.join('')}`;
+  // A key someone pasted is not the agent's to see: it could write it into its pull request.
+  return `${author}: ${maskSecrets(decodeSlackText(m.text ?? '', names)).trim()}${files.join('')}`;
 }
 
 /** Keeps the newest lines that fit the cap, oldest first. Pure, so the cap is tested without Slack. */

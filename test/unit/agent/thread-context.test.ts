@@ -73,6 +73,19 @@ describe('readThreadContext', () => {
     expect(context?.note).toBe('context: 3 earlier thread messages (capped at 8,000 characters)');
   });
 
+  it('masks a key or token someone pasted earlier in the thread: the agent could write it into its pull request', async () => {
+    const { slack } = unit();
+    const root = slack.postAs(
+      'U456BOB',
+      CHANNEL_ID,
+      'Our staging key is mint_stg4f1c2d9e8b7aQxyz, bot xoxb-2004-7723-Kq9sYc4Jm2',
+    );
+    const asking = slack.postAs('U123ALICE', CHANNEL_ID, 'Document the staging setup', { threadTs: root.ts });
+    const context = await read(root.ts, asking.ts);
+    expect(context?.text).toContain('Bob Lee: Our staging key is mint_…, bot xoxb-…');
+    expect(context?.text).not.toMatch(/mint_stg|xoxb-2004/);
+  });
+
   it('reads a long thread page by page', async () => {
     const { slack } = unit();
     const root = slack.postAs('U456BOB', CHANNEL_ID, 'm0');
