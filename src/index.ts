@@ -18,6 +18,12 @@ try {
 
 const log = createLogger(config.logLevel).hiding(configuredSecrets(config));
 process.on('unhandledRejection', (reason) => log.error('process.unhandled_rejection', { error: reason }));
+// Node's own report of an exception nothing caught would print its message (a key in it, say) as is: it goes
+// through the log instead, then the process ends as Node would end it (resuming after one is not safe).
+process.on('uncaughtException', (error) => {
+  log.error('process.uncaught_exception', { error });
+  process.exit(1);
+});
 
 // The handlers come first: a stop while the app loads or waits for Slack's first answer ends the start at once. In
 // a container the app is PID 1, which ignores a signal it has no handler for until the runtime kills it.

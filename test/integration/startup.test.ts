@@ -1,4 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,6 +94,30 @@ describe('startup with a bad configuration', () => {
 beforeAll(async () => {
   expect((await buildIfStale()).code).toBe(0);
 }, 120_000);
+
+describe('an exception nothing caught', () => {
+  let silent: Server;
+  beforeAll(async () => {
+    // A Slack that takes the connection and never answers: the start waits on auth.test while the exception comes.
+    silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    return () => new Promise<void>((resolve) => silent.close(() => resolve()));
+  });
+
+  it('is logged with secrets hidden, and the process still exits with an error', async () => {
+    const { port } = silent.address() as { port: number };
+    const throws = 'setTimeout(()=>{throw new Error("boom with "+process.env.MINTLIFY_API_KEY)},1500);';
+    const exit = await runWith({
+      ...validVars,
+      SLACK_API_URL: `http://127.0.0.1:${port}/api/`,
+      NODE_OPTIONS: `--import=data:text/javascript,${encodeURIComponent(throws)}`,
+    });
+    expect(exit.code).toBe(1);
+    const line = exit.stdout.split('\n').find((l) => l.includes('process.uncaught_exception'));
+    expect(line).toContain('"message":"boom with [redacted]"');
+    for (const output of [exit.stderr, exit.stdout]) expect(output).not.toContain(validVars.MINTLIFY_API_KEY);
+  }, 60_000);
+});
 
 describe('fast start (npm start = build only if stale, then node dist/index.js)', () => {
   it('does not compile again when nothing changed', async () => {
