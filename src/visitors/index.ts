@@ -20,7 +20,7 @@ export type { DigestMachinery } from './digest/machinery.js';
 export { digestAnswer, digestCopy, digestUnavailable } from './digest/messages.js';
 export { describeSchedule, digestPeriod } from './digest/schedule.js';
 export type { Subscription } from './digest/store.js';
-export { answerAtDoor, type DoorDeps, zoneOf } from './doors/door-kit.js';
+export { answerAtDoor, type DoorDeps, inGroupDm, zoneOf } from './doors/door-kit.js';
 export type { Asker, DigestReading, DigestWords } from './doors/read-command.js';
 export type { ReportBeside } from './doors/report-beside.js';
 export { formatCount, formatRange } from './format.js';

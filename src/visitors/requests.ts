@@ -56,6 +56,8 @@ export const DigestRequestSchema = z.object({
   /** The project a new subscription reports on: `--project`, else the channel's. */
   project: z.string(),
   audience: AudienceSchema,
+  /** Asked in a group DM, where Slack tells the bot about the conversation only with `mpim:read` (not asked for). */
+  groupDm: z.boolean().optional(),
 });
 export type DigestRequest = z.infer<typeof DigestRequestSchema>;
 

@@ -184,6 +184,36 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
     }
   });
 
+  /** A group DM with Alice and two others, as Slack names it in a slash command (`channel_name`); the bot in it or not. */
+  function groupDm(botMember: boolean) {
+    const group = { id: 'C567GROUPDM', name: 'mpdm-alice--bob--carol-1', groupDm: true, botMember };
+    h.slack.workspace.channels.push(group);
+    h.slack.zones.set(USER_ID, 'UTC');
+    return { channel: group.id, fields: { channel_name: group.name } };
+  }
+
+  it('subscribing in a group DM asks Slack nothing the app lacks the scope for (mpim:read), and posts there', async () => {
+    const app = await h.boot();
+    const where = groupDm(true);
+    expect(await h.privately('/visitors digest weekly', { app, ...where })).toContain('weekly on Monday at 09:00 UTC');
+    for (const instance of app.instances) {
+      const metrics = await (await fetch(`${metricsUrlOf(instance)}/metrics`)).text();
+      expect(metrics).not.toContain('code="missing_scope"');
+    }
+    time = Date.parse('2026-11-23T09:00:05Z');
+    await eventually(() => h.postsSaying(where.channel, 'visitors digest')[0], 10_000, 'the digest in the group DM');
+  });
+
+  it('subscribing in a group DM the bot is not in is refused at once, saying how to get one', async () => {
+    const app = await h.boot();
+    const where = groupDm(false);
+    const answer = await h.privately('/visitors digest weekly', { app, ...where });
+    expect(answer).toContain('I’m not in this group DM, so no digest was set up');
+    expect(answer).toContain('`/visitors digest weekly`');
+    expect(answer).not.toContain('/invite');
+    expect(await h.privately('/visitors digest', { app, ...where })).toContain('has no visitors digest');
+  });
+
   it.each(['restricted_action', 'msg_too_long', 'not_in_channel'])(
     'a digest Slack refuses for good (%s) ends its subscription and tells its subscriber privately, once',
     async (code) => {

@@ -54,6 +54,24 @@ describe('Slack stand-in: scopes', () => {
     });
   });
 
+  it('asks of a group DM the mpim: scopes, whatever its id, and hides one the bot is not in', async () => {
+    slack.workspace.channels.push(
+      { id: 'C777GROUP', name: 'mpdm-alice--bob--carol-1', groupDm: true },
+      { id: 'C778GROUP', name: 'mpdm-alice--bob-1', groupDm: true, botMember: false },
+    );
+    const client = clientFor(slack.workspace.botToken);
+    await expect(client.conversations.info({ channel: 'C777GROUP' })).rejects.toMatchObject({
+      data: { error: 'missing_scope', needed: 'mpim:read' }, // the manifest does not ask for it
+    });
+    await expect(client.conversations.history({ channel: 'C777GROUP', limit: 1 })).resolves.toMatchObject({ ok: true });
+    await expect(client.conversations.history({ channel: 'C778GROUP', limit: 1 })).rejects.toMatchObject({
+      data: { error: 'channel_not_found' },
+    });
+    await expect(client.chat.postMessage({ channel: 'C778GROUP', text: 'hi' })).rejects.toMatchObject({
+      data: { error: 'channel_not_found' },
+    });
+  });
+
   it('wants connections:write of an app-level token, which the workspace’s has', async () => {
     // Past the scope check, refused only because no Socket Mode server is attached here.
     await expect(clientFor(slack.workspace.appToken).apps.connections.open()).rejects.toMatchObject({

@@ -45,7 +45,7 @@ function answerCall(slack: SlackStandin, call: SlackCall, args: Args, req: Incom
   const routed = routeToken(slack, method, args, req);
   if ('status' in routed) return routed;
   call.teamId = routed.tenant.teamId;
-  const unscoped = scopeRefusal(method, args, routed.scopes);
+  const unscoped = scopeRefusal(method, args, routed.scopes, (id) => routed.tenant.channel(id)?.groupDm === true);
   if (unscoped) return unscoped;
   const channel = args.channel ?? args.channel_id;
   const wait = slack.rateLimits.take(method, routed.tenant.teamId, typeof channel === 'string' ? channel : undefined);

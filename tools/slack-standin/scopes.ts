@@ -7,7 +7,7 @@ import { type Answer, type Args, refuse } from './methods/answer.js';
  * conversation's kind: `channels:` for a public channel, `groups:` private, `im:` a DM, `mpim:` a group DM.
  * Methods not listed need none (`auth.test`, `chat.getPermalink`, `views.*`).
  */
-const NEEDS: Record<string, (args: Args) => string | string[]> = {
+const NEEDS: Record<string, (args: Args, kind: ConversationKind) => string | string[]> = {
   'chat.postMessage': () => 'chat:write',
   'chat.update': () => 'chat:write',
   'chat.startStream': () => 'chat:write',
@@ -15,9 +15,9 @@ const NEEDS: Record<string, (args: Args) => string | string[]> = {
   'chat.stopStream': () => 'chat:write',
   'chat.postEphemeral': () => 'chat:write',
   'chat.unfurl': () => 'links:write',
-  'conversations.info': (args) => `${kind(args.channel)}:read`,
-  'conversations.history': (args) => `${kind(args.channel)}:history`,
-  'conversations.replies': (args) => `${kind(args.channel)}:history`,
+  'conversations.info': (_, kind) => `${kind}:read`,
+  'conversations.history': (_, kind) => `${kind}:history`,
+  'conversations.replies': (_, kind) => `${kind}:history`,
   // The app opens DMs by person: one person is an `im`, several a group DM.
   'conversations.open': (args) => (String(args.users ?? '').includes(',') ? 'mpim:write' : 'im:write'),
   'files.getUploadURLExternal': () => 'files:write',
@@ -47,15 +47,26 @@ const TYPE_SCOPES: Record<string, string> = {
   mpim: 'mpim:read',
 };
 
-/** A conversation's kind by its id: `D…` a DM, `G…` a private channel (or group DM, as Slack once named both). */
-function kind(channel: unknown): 'channels' | 'groups' | 'im' {
+type ConversationKind = 'channels' | 'groups' | 'im' | 'mpim';
+
+/**
+ * A conversation's kind: a group DM the workspace lists as one (`groupDm`, whatever its id), else by its id: `D…` a
+ * DM, `G…` a private channel, `C…` a public one.
+ */
+function kind(channel: unknown, isGroupDm: (id: string) => boolean): ConversationKind {
   const id = String(channel ?? '');
+  if (isGroupDm(id)) return 'mpim';
   return id.startsWith('D') ? 'im' : id.startsWith('G') ? 'groups' : 'channels';
 }
 
 /** Slack's refusal of a call its token lacks the scope for: `missing_scope`, what it needed and what it has. */
-export function scopeRefusal(method: string, args: Args, provided: readonly string[]): Answer | undefined {
-  const needs = NEEDS[method]?.(args) ?? [];
+export function scopeRefusal(
+  method: string,
+  args: Args,
+  provided: readonly string[],
+  isGroupDm: (id: string) => boolean = () => false,
+): Answer | undefined {
+  const needs = NEEDS[method]?.(args, kind(args.channel, isGroupDm)) ?? [];
   const needed = (Array.isArray(needs) ? needs : [needs]).find((scope) => !provided.includes(scope));
   if (!needed) return undefined;
   return refuse('missing_scope', { needed, provided: provided.join(',') });

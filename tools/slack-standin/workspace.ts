@@ -41,6 +41,11 @@ export interface StandinChannel {
   botMember?: boolean;
   /** An archived channel: `is_archived`, and left out of `users.conversations` with `exclude_archived`. */
   archived?: boolean;
+  /**
+   * A group DM (`mpim`, named `mpdm-…`; new ones have `C…` ids like channels): reading it needs the `mpim:` scopes,
+   * and one the bot is not in is `channel_not_found` to it (adding the bot makes a new group DM).
+   */
+  groupDm?: boolean;
 }
 
 /** Another organisation reached through Slack Connect: its people are not the workspace's, their team is theirs. */

@@ -10,6 +10,7 @@ import {
   type DigestReading,
   type DigestWords,
   type DoorDeps,
+  inGroupDm,
   zoneOf,
 } from '../../visitors/index.js';
 import { INSIGHTS_DIGEST } from '../digest/kind.js';
@@ -34,7 +35,10 @@ export async function insightsCommand(
   const audience = { userId: command.user_id, channel: command.channel_id, responseUrl: command.response_url };
   const tz = await zoneOf(deps, audience.userId);
   const digest = reading.digestWords(text);
-  if (digest) return insightsDigest(deps, reading, digest, { audience, tz }, accessOf(context).allowed);
+  if (digest) {
+    const asker = { audience, tz, groupDm: inGroupDm(command) };
+    return insightsDigest(deps, reading, digest, asker, accessOf(context).allowed);
+  }
   const parsed = parseInsightsCommand(text, deps.now(), tz);
   const projects = () => describeProjects(deps.projects, audience.channel, COMMAND);
   deps.log.info('insights.command', { user: audience.userId, channel: audience.channel, parsed: parsed.kind });

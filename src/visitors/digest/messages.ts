@@ -49,6 +49,12 @@ export function digestAnswer(result: DigestResult, nowMs: number, kind: DigestKi
           `Next: ${nextText(result.schedule, nowMs, result.lastSent)}.`,
       );
     case 'cannot_post':
+      if (result.groupDm)
+        return notice(
+          `:warning: I’m not in this group DM, so no digest was set up for ` +
+            `${inlineCode(`${kind.command} digest ${result.schedule.cadence}`)}. Run it in a group DM started with me in ` +
+            'it, or in a channel I’m in.',
+        );
       return notice(
         `:warning: I can’t post in this channel (${inlineCode(result.code)}), so no digest was set up for ` +
           `${inlineCode(`${kind.command} digest ${result.schedule.cadence}`)}. Add me with \`/invite @Mintlify\` (or your ` +

@@ -12,7 +12,7 @@ export type DigestResult =
   | { kind: 'ended'; existed: boolean }
   | { kind: 'subscribed'; schedule: Schedule; lastSent?: Sent | undefined }
   /** The bot cannot post in the channel (not a member, or the channel is hidden from it): nothing was set up. */
-  | { kind: 'cannot_post'; schedule: Schedule; code: string };
+  | { kind: 'cannot_post'; schedule: Schedule; code: string; groupDm?: boolean };
 
 /**
  * Shows, ends or sets the conversation's digest. Who may end or set one (the `/agent` allow-lists) is decided at
@@ -20,7 +20,7 @@ export type DigestResult =
  */
 export async function manageDigest(
   deps: SchedulerDeps & Pick<Deps, 'log' | 'now' | 'slack'>,
-  { command, project, audience }: DigestRequest,
+  { command, project, audience, groupDm = false }: DigestRequest,
   kind = VISITORS_DIGEST,
 ): Promise<DigestResult> {
   const { channel, userId } = audience;
@@ -38,8 +38,8 @@ export async function manageDigest(
     }
     case 'subscribe': {
       const { schedule } = command;
-      const code = await cannotPost(deps, channel);
-      if (code) return { kind: 'cannot_post', schedule, code };
+      const code = await cannotPost(deps, channel, groupDm);
+      if (code) return { kind: 'cannot_post', schedule, code, ...(groupDm && { groupDm }) };
       const subscription = { channel, project, schedule, createdBy: userId, createdAt: deps.now() };
       await saveSubscription(deps, subscription, kind);
       await scheduleDigest(deps, subscription, kind);
@@ -52,11 +52,17 @@ export async function manageDigest(
 /**
  * Why the bot could not post in `channel`, if it could not: it is not a member (`is_member: false`), or Slack will
  * not show it the channel (or it is archived). A DM (`D…`) has no membership to check, and asking would need
- * `im:read`, which the app does not have; a failure to ask is no reason to refuse.
+ * `im:read`, which the app does not have; a failure to ask is no reason to refuse. In a group DM
+ * `conversations.info` would need `mpim:read` (not asked for either), so its history is read instead
+ * (`mpim:history`, which reading a digest back needs anyway): Slack hides a group DM from a bot not in it.
  */
-async function cannotPost(deps: Pick<Deps, 'slack'>, channel: string): Promise<string | undefined> {
+async function cannotPost(deps: Pick<Deps, 'slack'>, channel: string, groupDm: boolean): Promise<string | undefined> {
   if (channel.startsWith('D')) return undefined;
   try {
+    if (groupDm) {
+      await deps.slack.conversations.history({ channel, limit: 1 });
+      return undefined;
+    }
     const info = await deps.slack.conversations.info({ channel });
     return info.channel?.is_member === false ? 'not_in_channel' : undefined;
   } catch (error) {

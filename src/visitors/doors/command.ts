@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import { accessOf } from '../../slack/access.js';
 import { decodeSlackText } from '../../slack/decode.js';
 import { visitorsTasks } from '../visitors-tasks.js';
-import { answerAtDoor, type DoorDeps, zoneOf } from './door-kit.js';
+import { answerAtDoor, type DoorDeps, inGroupDm, zoneOf } from './door-kit.js';
 import { type Decoded, decodeDigest, decodeReport, digestWords } from './read-command.js';
 
 export type CommandArgs = Pick<SlackCommandMiddlewareArgs & AllMiddlewareArgs, 'ack' | 'command' | 'context'>;
@@ -20,7 +20,10 @@ export async function visitorsCommand(deps: DoorDeps, { ack, command, context }:
   // Days, and a digest's hour, are the person's: the zone they set in Slack.
   const tz = await zoneOf(deps, audience.userId);
   const decoded: Decoded = digest
-    ? { parsed: 'digest', ...decodeDigest(deps, digest, { audience, tz }, accessOf(context).allowed) }
+    ? {
+        parsed: 'digest',
+        ...decodeDigest(deps, digest, { audience, tz, groupDm: inGroupDm(command) }, accessOf(context).allowed),
+      }
     : decodeReport(deps, text, { audience, tz });
   deps.log.info('visitors.command', { user: audience.userId, channel: audience.channel, parsed: decoded.parsed });
   if ('answer' in decoded) return answerAtDoor(deps, audience, decoded.answer);

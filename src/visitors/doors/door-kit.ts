@@ -20,6 +20,10 @@ export async function zoneOf(deps: DoorDeps, userId: string): Promise<string> {
   return tz && isTimeZone(tz) ? tz : UTC;
 }
 
+/** A slash command run in a group DM: Slack names those `mpdm-…` (`channel_name`); their ids look like channels'. */
+export const inGroupDm = (command: { channel_name?: unknown }) =>
+  typeof command.channel_name === 'string' && command.channel_name.startsWith('mpdm-');
+
 /** The query's own project, else the channel's; undefined when that is a project this bot does not serve. */
 export function projectOf(deps: Pick<Deps, 'projects'>, query: ReportQuery, channel: string): string | undefined {
   const project = query.project ?? deps.projects.forChannel(channel);

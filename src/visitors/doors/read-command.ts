@@ -26,8 +26,8 @@ export type Decoded = { parsed: string } & (
   | { task: 'digest'; request: DigestRequest }
 );
 
-/** Who asked where, and the zone of their days. */
-export type Asker = { audience: Audience; tz: string };
+/** Who asked where (in a group DM or not), and the zone of their days. */
+export type Asker = { audience: Audience; tz: string; groupDm?: boolean };
 
 /** A report's words: its request, or the answer instead; `place` is the channel whose project it is about. */
 export function decodeReport(
@@ -59,7 +59,7 @@ export function decodeReport(
 export function decodeDigest(
   deps: DoorDeps,
   digest: DigestWords,
-  { audience, tz }: Asker,
+  { audience, tz, groupDm }: Asker,
   allowed: boolean,
   kind = VISITORS_DIGEST,
 ): { answer: Message } | { task: 'digest'; request: DigestRequest } {
@@ -78,7 +78,7 @@ export function decodeDigest(
     deps.log.info(`${kind.feature}.digest_refused`, { user: audience.userId, channel: audience.channel });
     return { answer: notice(digestCopy.refused) };
   }
-  return { task: 'digest', request: { command, project, audience } };
+  return { task: 'digest', request: { command, project, audience, ...(groupDm && { groupDm }) } };
 }
 
 /** The words after `[--project id] digest`, or undefined when the command is not about digests. */

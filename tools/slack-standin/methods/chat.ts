@@ -1,6 +1,7 @@
 import { blockKitProblems, type RefusedBlocks, type Surface } from '../block-kit.js';
 import type { EphemeralMessage, StoredMessage } from '../tenant.js';
 import { type Answer, type Handler, type MethodCall, ok, refuse, text } from './answer.js';
+import { hidden } from './conversations.js';
 
 /** Slack's `invalid_blocks`, one `[ERROR] … [json-pointer:…]` line per problem; undefined when Slack accepts them. */
 export function invalidBlocks(
@@ -24,7 +25,9 @@ function postMessage({ args, tenant, slack }: MethodCall): Answer {
   if (said === undefined && args.blocks === undefined) return refuse('no_text');
   const bad = invalidBlocks(args.blocks, 'message', slack.refusedBlocks);
   if (bad) return bad;
-  if (tenant.channel(String(args.channel))?.botMember === false) return refuse('not_in_channel');
+  const channel = tenant.channel(String(args.channel));
+  if (hidden(channel)) return refuse('channel_not_found');
+  if (channel?.botMember === false) return refuse('not_in_channel');
   const { botUserId, botId } = tenant.workspace;
   const message: StoredMessage = {
     channel: String(args.channel),

@@ -1,4 +1,5 @@
 import type { StoredMessage } from '../tenant.js';
+import type { StandinChannel } from '../workspace.js';
 import { type Answer, flag, type Handler, type MethodCall, ok, refuse } from './answer.js';
 
 function open({ args, tenant, slack }: MethodCall): Answer {
@@ -8,21 +9,25 @@ function open({ args, tenant, slack }: MethodCall): Answer {
   return ok({ channel: { id: `D${userId}` } });
 }
 
+/** A group DM the bot is not in: Slack does not show it to the bot at all. */
+export const hidden = (channel: StandinChannel | undefined) => channel?.groupDm === true && channel.botMember === false;
+
 function info({ args, tenant }: MethodCall): Answer {
   const id = String(args.channel);
   if (id.startsWith('D') && tenant.person(id.slice(1))) {
     return ok({ channel: { id, is_im: true, is_channel: false, user: id.slice(1) } });
   }
   const channel = tenant.channel(id);
-  if (!channel) return refuse('channel_not_found');
+  if (!channel || hidden(channel)) return refuse('channel_not_found');
   const shared = channel.sharedWith ?? [];
   return ok({
     channel: {
       id: channel.id,
       name: channel.name,
-      is_channel: true,
+      is_channel: !channel.groupDm,
       is_im: false,
-      is_private: channel.id.startsWith('G'),
+      is_mpim: channel.groupDm === true,
+      is_private: channel.groupDm === true || channel.id.startsWith('G'),
       is_member: channel.botMember !== false,
       is_shared: shared.length > 0,
       is_ext_shared: shared.length > 0,
@@ -67,6 +72,7 @@ function threadOf(messages: readonly StoredMessage[], channel: string, ts: strin
 function read({ method, args, tenant, slack }: MethodCall): Answer {
   const withMetadata = flag(args.include_all_metadata);
   const channel = String(args.channel);
+  if (hidden(tenant.channel(channel))) return refuse('channel_not_found');
   const bounded = inBounds(args);
   const replies = method === 'conversations.replies';
   const all = tenant.messages
@@ -95,7 +101,7 @@ const MAX_CONVERSATIONS_PAGE = 1000;
 /**
  * The conversations the bot is a member of, of the `types` asked (public channels when none are), in pages of
  * `limit` (100 by default) with a `next_cursor`. The stand-in's DMs are not listed (it keeps no list of them), and
- * its channels are public unless their id starts with `G`. Scopes are checked before (`scopes.ts`).
+ * its channels are public unless they are group DMs or their id starts with `G`. Scopes are checked before (`scopes.ts`).
  */
 function memberships({ args, tenant }: MethodCall): Answer {
   const types = String(args.types ?? 'public_channel')
@@ -108,15 +114,15 @@ function memberships({ args, tenant }: MethodCall): Answer {
   if (!Number.isInteger(start) || start < 0) return refuse('invalid_cursor');
   const listed = tenant.workspace.channels
     .filter((c) => c.botMember !== false && !(flag(args.exclude_archived) && c.archived))
-    .filter((c) => types.includes(c.id.startsWith('G') ? 'private_channel' : 'public_channel'))
+    .filter((c) => types.includes(c.groupDm ? 'mpim' : c.id.startsWith('G') ? 'private_channel' : 'public_channel'))
     .map((c) => ({
       id: c.id,
       name: c.name,
-      is_channel: !c.id.startsWith('G'),
-      is_group: c.id.startsWith('G'),
+      is_channel: !c.groupDm && !c.id.startsWith('G'),
+      is_group: !c.groupDm && c.id.startsWith('G'),
       is_im: false,
-      is_mpim: false,
-      is_private: c.id.startsWith('G'),
+      is_mpim: c.groupDm === true,
+      is_private: c.groupDm === true || c.id.startsWith('G'),
       is_archived: c.archived === true,
       is_ext_shared: (c.sharedWith ?? []).length > 0,
     }));
