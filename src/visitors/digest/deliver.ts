@@ -75,6 +75,13 @@ export async function deliverDigest(
 }
 
 /**
+ * How long before its time, by this worker's clock, an occurrence may start: on Redis the instance whose clock is a
+ * little ahead makes it due, and another may take it at once. Read by its own clock, it would be last period's
+ * occurrence, already posted, and this one would be skipped. Far below a minute, so no two occurrences are confused.
+ */
+const CLOCK_SKEW_MS = 5_000;
+
+/**
  * One occurrence of a subscription's scheduler (the engine runs each once, on one instance): `send` the digest of
  * the latest scheduled instant, which is the occurrence itself unless it ran late. A scheduler left by a
  * subscription that is gone is removed; a digest that did not go out rejects, to be tried again.
@@ -102,7 +109,7 @@ export async function runScheduled(
     return;
   }
   const { schedule } = subscription;
-  const due = latestDue(schedule, deps.now(), subscription.createdAt);
+  const due = latestDue(schedule, deps.now() + CLOCK_SKEW_MS, subscription.createdAt);
   if (due === undefined) return;
   const period = digestPeriod(schedule, due);
   const sent = { cadence: schedule.cadence, from: period.from };

@@ -7,6 +7,7 @@ import { runScheduledDigest, sendDigest } from '../../../../src/visitors/digest/
 import {
   listSubscriptions,
   markPosting,
+  markSent,
   type Subscription,
   saveSubscription,
 } from '../../../../src/visitors/digest/store.js';
@@ -103,6 +104,17 @@ describe("runScheduledDigest: one occurrence of a subscription's scheduler", () 
     await expect(runScheduledDigest(deps, { channel: SUBSCRIPTION.channel })).rejects.toThrow('did not go out');
     await runScheduledDigest(deps, { channel: SUBSCRIPTION.channel });
     expect(posts()).toHaveLength(1);
+  });
+
+  it('an occurrence started a moment before its time by this worker’s clock posts its own period, not last week’s', async () => {
+    // Another instance, its clock a few ms ahead, made Monday 09:00's occurrence due; this worker took it at once.
+    const { deps, posts, logs } = setup();
+    const early = { ...deps, now: () => Date.parse('2026-11-23T08:59:59.990Z') };
+    await saveSubscription(deps, SUBSCRIPTION);
+    await markSent(deps, SUBSCRIPTION.channel, { cadence: 'weekly', from: '2026-11-09' }); // last Monday's
+    await runScheduledDigest(early, { channel: SUBSCRIPTION.channel });
+    expect(logs.text()).not.toContain('digest_already_posted');
+    expect(String(posts()[0]?.args.text)).toContain('Weekly visitors digest · 16–22 Nov 2026');
   });
 
   it('sends nothing before the first scheduled instant after subscribing', async () => {
