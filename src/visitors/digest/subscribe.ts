@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Deps } from '../../deps.js';
 import { NOT_IN_CHANNEL, slackErrorCode } from '../../slack/errors.js';
 import type { DigestRequest } from '../requests.js';
@@ -40,7 +41,12 @@ export async function manageDigest(
       const { schedule } = command;
       const code = await cannotPost(deps, channel, groupDm);
       if (code) return { kind: 'cannot_post', schedule, code, ...(groupDm && { groupDm }) };
-      const subscription = { channel, project, schedule, createdBy: userId, createdAt: deps.now() };
+      // The same subscription set up again keeps its start: an occurrence still being tried must not read as
+      // before it, and be dropped unsaid.
+      const before = await getSubscription(deps, channel, kind);
+      const same = before?.project === project && isDeepStrictEqual(before.schedule, schedule);
+      const createdAt = same ? before.createdAt : deps.now();
+      const subscription = { channel, project, schedule, createdBy: userId, createdAt };
       await saveSubscription(deps, subscription, kind);
       await scheduleDigest(deps, subscription, kind);
       deps.log.info(`${kind.feature}.digest_subscribed`, { user: userId, channel, cadence: schedule.cadence });

@@ -11,7 +11,8 @@ import {
   type Subscription,
   saveSubscription,
 } from '../../../../src/visitors/digest/store.js';
-import { fakeVisitors, NOW, PROJECT } from '../fake-deps.js';
+import { manageDigest } from '../../../../src/visitors/digest/subscribe.js';
+import { AUDIENCE, fakeVisitors, NOW, PROJECT } from '../fake-deps.js';
 
 /** #docs gets a weekly digest on Mondays at 09:00 UTC, set up a month before `NOW` (Sunday 22 Nov 2026). */
 const SUBSCRIPTION: Subscription = {
@@ -115,6 +116,22 @@ describe("runScheduledDigest: one occurrence of a subscription's scheduler", () 
     await runScheduledDigest(early, { channel: SUBSCRIPTION.channel });
     expect(logs.text()).not.toContain('digest_already_posted');
     expect(String(posts()[0]?.args.text)).toContain('Weekly visitors digest · 16–22 Nov 2026');
+  });
+
+  it('the same subscription set up again while its occurrence waits for another try keeps that occurrence', async () => {
+    const { deps, service, posts } = setup();
+    await saveSubscription(deps, SUBSCRIPTION);
+    service.failures.push({ code: 'unavailable', reason: '503', ambiguous: true, lost: 'error_status', status: 503 });
+    await expect(runScheduledDigest(deps, { channel: SUBSCRIPTION.channel })).rejects.toThrow('did not go out');
+    // No digest yet: Alice types the same command again, which changes nothing.
+    const again = {
+      command: { kind: 'subscribe', schedule: SUBSCRIPTION.schedule },
+      project: PROJECT,
+      audience: AUDIENCE,
+    } as const;
+    expect(await manageDigest(deps, again)).toMatchObject({ kind: 'subscribed' });
+    await runScheduledDigest(deps, { channel: SUBSCRIPTION.channel });
+    expect(String(posts()[0]?.args.text)).toContain('Weekly visitors digest · 9–15 Nov 2026');
   });
 
   it('sends nothing before the first scheduled instant after subscribing', async () => {
