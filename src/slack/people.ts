@@ -23,13 +23,18 @@ export type Person = z.infer<typeof PersonSchema>;
 
 /**
  * The person behind `userId`: the store's copy, else `users.info` (then cached). Undefined when Slack cannot say
- * (no `users:read`, Slack down): callers fall back to `@U…` and UTC.
+ * (no `users:read`, Slack down): callers fall back to `@U…` and UTC. `fresh` asks Slack even when a copy is kept,
+ * for what is kept longer than the copy is (a digest's zone).
  */
-export async function lookUpPerson({ slack, store, log }: PersonDeps, userId: string): Promise<Person | undefined> {
+export async function lookUpPerson(
+  { slack, store, log }: PersonDeps,
+  userId: string,
+  fresh = false,
+): Promise<Person | undefined> {
   const key = keys.person(userId);
   try {
-    const cached = PersonSchema.safeParse(await store.kv.get(key));
-    if (cached.success) return cached.data;
+    const cached = fresh ? undefined : PersonSchema.safeParse(await store.kv.get(key));
+    if (cached?.success) return cached.data;
   } catch {
     // The store is only a cache here: ask Slack.
   }

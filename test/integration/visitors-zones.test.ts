@@ -100,6 +100,18 @@ describe.each(storeKinds)("/visitors in each person's time zone, across DST chan
     expect(queries()).toContainEqual(['2026-09-27T00:00:00+12:00', '2026-09-28T00:00:00+13:00']);
   });
 
+  it('a subscriber who moved and changed their Slack zone sets the digest up on their new clock at once', async () => {
+    time = Date.parse('2026-11-23T08:00:00Z');
+    await h.boot();
+    expect(await visitors('digest daily', BOB)).toContain('daily at 09:00 (Pacific/Auckland)');
+    expect(await visitors('yesterday', BOB)).toContain('dates in Pacific/Auckland'); // his zone, read once a day
+    h.slack.zones.set(BOB, 'Europe/London');
+    // Setting the digest up again reads his zone afresh: the answer says which clock it keeps.
+    const answer = await visitors('digest daily', BOB);
+    expect(answer).toContain('daily at 09:00 (Europe/London)');
+    expect(answer).toContain('Next: 23 Nov 2026 09:00 GMT, covering 22 Nov 2026');
+  });
+
   it("a daily digest runs at 09:00 on the subscriber's clock in Los Angeles, after the clocks went back", async () => {
     time = Date.parse('2026-11-02T16:59:30Z'); // 2 Nov 08:59:30 PST
     await h.boot();

@@ -33,8 +33,8 @@ export async function insightsCommand(
   await ack();
   const text = typeof command.text === 'string' ? decodeSlackText(command.text) : '';
   const audience = { userId: command.user_id, channel: command.channel_id, responseUrl: command.response_url };
-  const tz = await zoneOf(deps, audience.userId);
   const digest = reading.digestWords(text);
+  const tz = await zoneOf(deps, audience.userId, digest !== undefined);
   if (digest) {
     const asker = { audience, tz, groupDm: inGroupDm(command) };
     return insightsDigest(deps, reading, digest, asker, accessOf(context).allowed);

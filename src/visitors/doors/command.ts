@@ -18,7 +18,7 @@ export async function visitorsCommand(deps: DoorDeps, { ack, command, context }:
   const audience = { userId: command.user_id, channel: command.channel_id, responseUrl: command.response_url };
   const digest = digestWords(text);
   // Days, and a digest's hour, are the person's: the zone they set in Slack.
-  const tz = await zoneOf(deps, audience.userId);
+  const tz = await zoneOf(deps, audience.userId, digest !== undefined);
   const decoded: Decoded = digest
     ? {
         parsed: 'digest',

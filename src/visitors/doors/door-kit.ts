@@ -14,9 +14,12 @@ export type DoorDeps = Pick<
   'log' | 'now' | 'projects' | 'replies' | 'dispatch' | 'slack' | 'store' | 'connection'
 >;
 
-/** The IANA zone the person set in Slack (`users.info`, cached with their name); UTC when Slack cannot say. */
-export async function zoneOf(deps: DoorDeps, userId: string): Promise<string> {
-  const tz = (await lookUpPerson(deps, userId))?.tz;
+/**
+ * The IANA zone the person set in Slack (`users.info`, cached with their name for a day); UTC when Slack cannot say.
+ * `fresh` for a digest, which keeps it: a person who moved sets their digest on their new clock at once.
+ */
+export async function zoneOf(deps: DoorDeps, userId: string, fresh = false): Promise<string> {
+  const tz = (await lookUpPerson(deps, userId, fresh))?.tz;
   return tz && isTimeZone(tz) ? tz : UTC;
 }
 
