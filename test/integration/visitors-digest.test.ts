@@ -214,7 +214,7 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
     expect(await h.privately('/visitors digest', { app, ...where })).toContain('has no visitors digest');
   });
 
-  it.each(['restricted_action', 'msg_too_long', 'not_in_channel'])(
+  it.each(['restricted_action', 'msg_too_long', 'not_in_channel', 'channel_not_found'])(
     'a digest Slack refuses for good (%s) ends its subscription and tells its subscriber privately, once',
     async (code) => {
       const app = await h.boot();
@@ -235,15 +235,21 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
     },
   );
 
-  it('a channel that was archived ends its subscription with a log line', async () => {
+  it('a channel that was archived ends its subscription with a log line, and its subscriber hears it once', async () => {
     const app = await h.boot();
-    await digest(app, 'weekly');
-    h.slack.fail('chat.postMessage', { error: 'is_archived' });
+    h.slack.workspace.channels.push({ id: 'C567ARCHIVE', name: 'launch', archived: false });
+    await digest(app, 'weekly', undefined, 'C567ARCHIVE');
+    const channel = h.slack.tenant().channel('C567ARCHIVE');
+    if (channel) channel.archived = true;
     time = Date.parse('2026-11-23T09:00:05Z');
     await eventually(() => app.logs().includes('"event":"visitors.digest_ended"'), 10_000, 'the end of the digest');
-    expect(await digest(app, '')).toContain('has no visitors digest');
+    expect(await digest(app, '', undefined, 'C567ARCHIVE')).toContain('has no visitors digest');
     await settle();
-    expect(digestPosts()).toHaveLength(1); // the refused attempt, never tried again
+    const notes = h.slack.callsTo('chat.postMessage').filter((c) => c.args.channel === USER_ID);
+    expect(notes).toHaveLength(1);
+    expect(String(notes[0]?.args.text)).toContain('weekly visitors digest in <#C567ARCHIVE> has ended');
+    expect(String(notes[0]?.args.text)).toContain('`is_archived`');
+    expect(h.postsSaying('C567ARCHIVE', 'visitors digest')).toHaveLength(1); // the refused attempt, never tried again
   });
 
   // Shared by two instances, or outliving a restart: only a shared store can (memory would not even be asked).

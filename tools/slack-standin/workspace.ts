@@ -39,7 +39,7 @@ export interface StandinChannel {
   sharedWith?: string[];
   /** False for a channel the bot is not in: `is_member` false, and posting there is refused with `not_in_channel`. */
   botMember?: boolean;
-  /** An archived channel: `is_archived`, and left out of `users.conversations` with `exclude_archived`. */
+  /** An archived channel: `is_archived` (posting there is refused with it), left out with `exclude_archived`. */
   archived?: boolean;
   /**
    * A group DM (`mpim`, named `mpdm-…`; new ones have `C…` ids like channels): reading it needs the `mpim:` scopes,

@@ -27,6 +27,7 @@ function postMessage({ args, tenant, slack }: MethodCall): Answer {
   if (bad) return bad;
   const channel = tenant.channel(String(args.channel));
   if (hidden(channel)) return refuse('channel_not_found');
+  if (channel?.archived) return refuse('is_archived');
   if (channel?.botMember === false) return refuse('not_in_channel');
   const { botUserId, botId } = tenant.workspace;
   const message: StoredMessage = {

@@ -29,6 +29,7 @@ function info({ args, tenant }: MethodCall): Answer {
       is_mpim: channel.groupDm === true,
       is_private: channel.groupDm === true || channel.id.startsWith('G'),
       is_member: channel.botMember !== false,
+      is_archived: channel.archived === true,
       is_shared: shared.length > 0,
       is_ext_shared: shared.length > 0,
       context_team_id: tenant.teamId,
