@@ -97,6 +97,8 @@ export const keys = {
   digestChannelsLock: (feature = 'visitors') => `${feature}:digest:v1:lock`,
   /** The period a channel's digest of a feature last went out for (`src/visitors/digest/store.ts` `markSent`). */
   digestSent: (channel: string, feature = 'visitors') => `${feature}:digest:v1:sent:${channel}`,
+  /** The lease of the one run posting a channel's digest of a feature now (`runScheduled`). */
+  digestRun: (channel: string, feature = 'visitors') => `${feature}:digest:v1:run:${channel}`,
   /** The Slack installation serving a workspace (OAuth mode), sealed; in the workspace's scope. */
   installation: () => 'installation:v1',
   /** The Mintlify project and admin key a workspace connected in App Home, the key sealed; in its scope. */

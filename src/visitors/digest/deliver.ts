@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../deps.js';
 import { classifySlackError } from '../../slack/errors.js';
 import type { Message } from '../../slack/message.js';
 import { findPosted } from '../../slack/witness.js';
+import { BUSY, underLease } from '../../store/claims.js';
+import { keys } from '../../store/keys.js';
 import type { Unavailable } from '../../task.js';
 import type { DayRange } from '../periods.js';
 import type { ScheduledDigest } from '../requests.js';
@@ -82,6 +85,13 @@ export async function deliverDigest(
 const CLOCK_SKEW_MS = 5_000;
 
 /**
+ * One run posts a channel's digest at a time: a run handed back on a stop (or taken over from a worker that seemed
+ * dead) may still be running when another takes it, and both would find the period not yet sent. Longer than a run
+ * takes (its requests are bounded by their timeouts); a dead run's lease lapses before the engine's third try.
+ */
+const RUN_LEASE_MS = 5 * 60_000;
+
+/**
  * One occurrence of a subscription's scheduler (the engine runs each once, on one instance): `send` the digest of
  * the latest scheduled instant, which is the occurrence itself unless it ran late. A scheduler left by a
  * subscription that is gone is removed; a digest that did not go out rejects, to be tried again.
@@ -113,13 +123,18 @@ export async function runScheduled(
   if (due === undefined) return;
   const period = digestPeriod(schedule, due);
   const sent = { cadence: schedule.cadence, from: period.from };
-  if ((await sentState(deps, channel, sent, kind)) === 'sent') {
-    deps.log.info(`${kind.feature}.digest_already_posted`, { channel, ...sent });
-    return;
-  }
-  // Recorded as sent by `deliverDigest` as soon as it is posted.
-  const outcome = await send(subscription, due);
-  // Thrown so the engine tries the occurrence again after its backoff (the `digests` lane's).
+  const holder = { claims: deps.store.claims, owner: randomUUID() };
+  const outcome = await underLease(holder, keys.digestRun(channel, kind.feature), RUN_LEASE_MS, async () => {
+    if ((await sentState(deps, channel, sent, kind)) === 'sent') {
+      deps.log.info(`${kind.feature}.digest_already_posted`, { channel, ...sent });
+      return 'posted';
+    }
+    // Recorded as sent by `deliverDigest` as soon as it is posted.
+    return send(subscription, due);
+  });
+  // Thrown so the engine tries the occurrence again after its backoff (the `digests` lane's): by then the other
+  // run has posted it (or died, its lease lapsed).
+  if (outcome === BUSY) throw new Error(`another run of the digest of ${channel} is under way`);
   if (outcome === 'failed') throw new Error(`the digest of ${channel} did not go out`);
 }
 

@@ -134,6 +134,19 @@ describe("runScheduledDigest: one occurrence of a subscription's scheduler", () 
     expect(String(posts()[0]?.args.text)).toContain('Weekly visitors digest · 9–15 Nov 2026');
   });
 
+  it('two runs of one occurrence at once (one handed back on a stop, taken over) post it once', async () => {
+    const { deps, posts } = setup();
+    await saveSubscription(deps, SUBSCRIPTION);
+    const runs = await Promise.allSettled(
+      [1, 2].map(() => runScheduledDigest(deps, { channel: SUBSCRIPTION.channel })),
+    );
+    expect(posts()).toHaveLength(1);
+    // The run that found the other under way is tried again by the engine, and finds the period posted.
+    expect(runs.filter((r) => r.status === 'rejected')).toHaveLength(1);
+    await runScheduledDigest(deps, { channel: SUBSCRIPTION.channel });
+    expect(posts()).toHaveLength(1);
+  });
+
   it('sends nothing before the first scheduled instant after subscribing', async () => {
     const { deps, posts } = setup();
     await saveSubscription(deps, { ...SUBSCRIPTION, createdAt: NOW });
