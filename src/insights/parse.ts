@@ -1,4 +1,4 @@
-import { parseVisitorsCommand } from '../visitors/index.js';
+import { parseVisitorsCommand, plainPunctuation } from '../visitors/index.js';
 import { type InsightsPage, VIEWS, type View } from './requests.js';
 import { MAX_ROWS } from './rows.js';
 
@@ -24,7 +24,7 @@ const viewOf = (word: string) => ALIASES.get(word.toLowerCase());
  * `/visitors`' grammar (ranges, zones, `--project`); no view word is the digest of all three.
  */
 export function parseInsightsCommand(text: string, nowMs: number, tz: string): ParsedInsights {
-  const words = text.trim().split(/\s+/).filter(Boolean);
+  const words = plainPunctuation(text).trim().split(/\s+/).filter(Boolean);
   const views = words.filter((word) => viewOf(word));
   if (views.length > 1) return { kind: 'invalid', problem: `Ask for one of ${VIEWS.join(', ')} at a time.` };
   const view = viewOf(views[0] ?? '') ?? 'digest';

@@ -56,6 +56,13 @@ interface Range {
 }
 
 const PRESET_DAYS = /^(\d+)d$/;
+/** `N days`, `N weeks`: days each (a Map, so a word such as `constructor` is no unit). */
+const UNIT_DAYS = new Map([
+  ['day', 1],
+  ['days', 1],
+  ['week', 7],
+  ['weeks', 7],
+]);
 const DATE_LIKE = /^\d{1,4}-\d{1,2}-\d{1,2}$/;
 const RANGE_SEPARATORS = new Set(['..', 'to', '-', '–', '—']);
 
@@ -67,7 +74,7 @@ const RANGE_SEPARATORS = new Set(['..', 'to', '-', '–', '—']);
  * `YYYY-MM-DD YYYY-MM-DD`, `YYYY-MM-DD..YYYY-MM-DD`, plus `top N`, `chart` and `help`.
  */
 export function parseVisitorsCommand(text: string, nowMs: number, tz: string = UTC): ParsedCommand {
-  const option = takeProjectOption(text);
+  const option = takeProjectOption(plainPunctuation(text));
   if ('missing' in option) return invalid('`--project` needs a project id, e.g. `/visitors --project proj_b 30d`.');
   const parsed = parseRange(option.rest, todayNumber(nowMs, tz), tz);
   if (parsed.kind !== 'report') return parsed;
@@ -103,6 +110,19 @@ function parseRange(text: string, today: number, tz: string): ParsedCommand {
   };
 }
 
+/**
+ * Typed punctuation as a phone's or a desktop's autocorrect leaves it, read as typed: quotes dropped (no word here
+ * holds one), `—project` (from `--project`), Unicode hyphens and minus, and a dash or ellipsis between two dates
+ * (`2026-11-01–2026-11-08`, `2026-11-01…2026-11-08`, `2026-11-01-2026-11-08`) as `..`.
+ */
+export function plainPunctuation(text: string): string {
+  return text
+    .replace(/[\u2018\u2019\u201A\u201B\u201C\u201D\u201E\u201F"']/g, '')
+    .replace(/(^|\s)[\u2013\u2014]-?(?=project\b)/, '$1--')
+    .replace(/[\u2010-\u2012\u2212]/g, '-')
+    .replace(/(\d{4}-\d{1,2}-\d{1,2})\s*(?:[-\u2013\u2014\u2026]|\.{2,3})\s*(?=\d{4}-\d{1,2}-\d{1,2})/g, '$1 .. ');
+}
+
 /** The week (Monday to Sunday) `back` weeks before the one holding `today`; day 0, 1 Jan 1970, was a Thursday. */
 function weekRange(today: number, back: number): { from: number; to: number } {
   const monday = today - ((today + 3) % 7) + 7 * back;
@@ -122,6 +142,7 @@ function readTokens(tokens: string[], today: number): Tokens | { problem: string
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] ?? '';
     const next = tokens[i + 1];
+    const last = lastDays(tokens, i);
     if (token === 'top') {
       if (read.limit !== undefined) return { problem: '`top` appears twice.' };
       if (next === undefined || !/^\d+$/.test(next)) return { problem: '`top` needs a number of rows, e.g. `top 20`.' };
@@ -146,11 +167,12 @@ function readTokens(tokens: string[], today: number): Tokens | { problem: string
       read.ranges.push({ from: today, to: today, source: token });
     } else if (token === 'yesterday') {
       read.ranges.push({ from: today - 1, to: today - 1, source: token });
-    } else if (PRESET_DAYS.test(token)) {
-      const n = Number(token.slice(0, -1));
-      if (n < 1 || n > MAX_RANGE_DAYS)
-        return { problem: `${code(token)} is out of range: use 1d to ${MAX_RANGE_DAYS}d.` };
-      read.ranges.push({ from: today - n + 1, to: today, source: token });
+    } else if (last) {
+      const { days, used, source } = last;
+      if (days < 1 || days > MAX_RANGE_DAYS)
+        return { problem: `${code(source)} is out of range: use 1d to ${MAX_RANGE_DAYS}d.` };
+      read.ranges.push({ from: today - days + 1, to: today, source });
+      i += used - 1;
     } else if (DATE_LIKE.test(token)) {
       const day = dayNumber(token);
       if (day === undefined) return { problem: `${code(token)} is not a date in the calendar (use YYYY-MM-DD).` };
@@ -162,6 +184,25 @@ function readTokens(tokens: string[], today: number): Tokens | { problem: string
     }
   }
   return read;
+}
+
+interface LastDays {
+  days: number;
+  /** Words read. */
+  used: number;
+  source: string;
+}
+
+/** The days ending today that the words from `tokens[i]` name: `30d`, `30 days`, `2 weeks`, after `last` or `past` or not. */
+function lastDays(tokens: string[], i: number): LastDays | undefined {
+  const lead = tokens[i] === 'last' || tokens[i] === 'past' ? 1 : 0;
+  const count = tokens[i + lead] ?? '';
+  const preset = PRESET_DAYS.exec(count);
+  const per = preset ? undefined : UNIT_DAYS.get(tokens[i + lead + 1] ?? '');
+  if (!preset && (per === undefined || !/^\d+$/.test(count))) return undefined;
+  const used = lead + (preset ? 1 : 2);
+  const days = preset ? Number(preset[1]) : Number(count) * (per ?? 1);
+  return { days, used, source: tokens.slice(i, i + used).join(' ') };
 }
 
 /** Why a range cannot be asked for, or undefined. Shared by the command and by button values. */

@@ -10,6 +10,7 @@ export {
   DEFAULT_ROWS,
   type ParsedCommand,
   parseVisitorsCommand,
+  plainPunctuation,
   type ReportQuery,
   ReportQuerySchema,
 } from './date-range.js';

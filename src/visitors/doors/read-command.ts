@@ -3,7 +3,7 @@ import { describeProjects } from '../../config/projects.js';
 import { type Message, notice } from '../../slack/message.js';
 import { inlineCode } from '../../slack/mrkdwn.js';
 import type { Audience } from '../../slack/reply.js';
-import { parseVisitorsCommand } from '../date-range.js';
+import { parseVisitorsCommand, plainPunctuation } from '../date-range.js';
 import { VISITORS_DIGEST } from '../digest/kind.js';
 import { digestCopy } from '../digest/messages.js';
 import { parseDigestCommand } from '../digest/schedule.js';
@@ -83,7 +83,7 @@ export function decodeDigest(
 
 /** The words after `[--project id] digest`, or undefined when the command is not about digests. */
 export function digestWords(text: string): DigestWords | undefined {
-  const option = takeProjectOption(text);
+  const option = takeProjectOption(plainPunctuation(text));
   if ('missing' in option) return undefined; // the report parser explains `--project`
   const [first, ...words] = option.rest.toLowerCase().split(/\s+/);
   if (first !== 'digest') return undefined;

@@ -19,6 +19,12 @@ describe('/insights words', () => {
     expect(parseInsightsCommand('questions help', NOW, 'UTC')).toEqual({ kind: 'help' });
   });
 
+  it('reads smart quotes and dashes as typed', () => {
+    expect(parseInsightsCommand('“Feedback” —project proj_b 2026-11-01–2026-11-08', NOW, 'UTC')).toMatchObject({
+      page: { view: 'feedback', query: { project: 'proj_b', from: '2026-11-01', to: '2026-11-08' } },
+    });
+  });
+
   it.each([
     ['feedback searches', 'one of'],
     ['feedback chart', 'Charts are for'],

@@ -159,6 +159,51 @@ describe('parseVisitorsCommand: explicit dates', () => {
   });
 });
 
+describe('parseVisitorsCommand: as phones and Slack write it', () => {
+  it('reads the last N days, weeks, said in words', () => {
+    const thirty = { from: '2026-10-24', to: '2026-11-22' };
+    expect(range('last 30 days')).toMatchObject(thirty);
+    expect(range('Past 30 Days')).toMatchObject(thirty);
+    expect(range('30 days')).toMatchObject(thirty);
+    expect(range('last 30d')).toMatchObject(thirty);
+    expect(range('1 day')).toMatchObject({ from: '2026-11-22', to: '2026-11-22' });
+    expect(range('last 2 weeks top 5')).toMatchObject({ from: '2026-11-09', to: '2026-11-22', limit: 5 });
+    expect(range('last week')).toMatchObject({ from: '2026-11-09', to: '2026-11-15' });
+  });
+
+  it('refuses N days out of range, echoing the words', () => {
+    expect(problem('last 0 days')).toBe('`last 0 days` is out of range: use 1d to 366d.');
+    expect(problem('400 days')).toContain('`400 days` is out of range');
+    expect(problem('last 60 weeks')).toContain('`last 60 weeks` is out of range');
+    expect(problem('last 7 fortnights')).toContain("I don't understand");
+  });
+
+  it('reads smart dashes, quotes, Unicode hyphens and ellipses as typed', () => {
+    const expected = { from: '2026-11-01', to: '2026-11-08' };
+    for (const text of [
+      '2026-11-01–2026-11-08',
+      '2026-11-01—2026-11-08',
+      '2026-11-01 — 2026-11-08',
+      '2026-11-01-2026-11-08',
+      '2026-11-01…2026-11-08',
+      '2026-11-01...2026-11-08',
+      '2026‐11‐01..2026‐11‐08',
+      '“2026-11-01” ‘2026-11-08’',
+      '"2026-11-01 to 2026-11-08"',
+    ]) {
+      expect(range(text), text).toMatchObject(expected);
+    }
+    expect(range('‘30d’')).toMatchObject({ from: '2026-10-24' });
+  });
+
+  it('reads --project that a phone turned into a dash', () => {
+    for (const text of ['—project proj_b 30d', '–project proj_b 30d', '—project=proj_b 30d']) {
+      const parsed = parseVisitorsCommand(text, NOW);
+      expect(parsed.kind === 'report' && parsed.query, text).toMatchObject({ project: 'proj_b', from: '2026-10-24' });
+    }
+  });
+});
+
 describe('parseVisitorsCommand: options, help and nonsense', () => {
   it('reads top N anywhere, within 1–250', () => {
     expect(range('top 1')).toMatchObject({ limit: 1, from: '2026-11-16' });

@@ -124,4 +124,9 @@ describe('the /visitors door: digests', () => {
     expect(handedOn).toEqual([]);
     expect(told[0]).toContain('`proj_nope`');
   });
+
+  it('reads a `--project` a phone turned into a dash before `digest`', async () => {
+    const { handedOn } = await type('—project proj_b digest weekly', { channelProjects: { C9: 'proj_b' } });
+    expect(handedOn).toMatchObject([{ kind: 'visitors.digest', data: { project: 'proj_b' } }]);
+  });
 });
