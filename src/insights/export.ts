@@ -3,7 +3,7 @@ import type { ServiceFailure } from '../mintlify/failure.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { underLease } from '../store/claims.js';
 import { keys } from '../store/keys.js';
-import { csvLine, formatRange, retryAfterField } from '../visitors/index.js';
+import { csvDocument, formatRange, retryAfterField } from '../visitors/index.js';
 import { type LoadDeps, loadFeedback, loadSearches, loadUnanswered } from './load.js';
 import type { InsightsRequest } from './requests.js';
 
@@ -14,7 +14,6 @@ import type { InsightsRequest } from './requests.js';
 export const EXPORT_MAX_PAGES = 20;
 /** How long an export's lease holds should its process die mid-export (released as soon as it ends). */
 const EXPORT_LEASE_MS = 10 * 60_000;
-const LINE_END = '\r\n';
 
 export type ExportDeps = LoadDeps & Pick<Deps, 'slack' | 'store' | 'instanceId'>;
 export type ExportResult =
@@ -83,7 +82,7 @@ async function exportCsv(deps: ExportDeps, request: InsightsRequest): Promise<Ex
   const read = view === 'searches' ? searchLines : view === 'questions' ? questionLines : feedbackLines;
   const fetched = await read(deps, request);
   if (!fetched.ok) return fetched;
-  const content = fetched.lines.map(csvLine).join(LINE_END) + LINE_END;
+  const content = csvDocument(fetched.lines);
   const rows = fetched.lines.length - 1;
   try {
     await deps.slack.filesUploadV2({

@@ -6,6 +6,8 @@ export const CSV_HEADER = ['path', 'human', 'ai', 'total'] as const;
 /** The path cell of the last line, which holds the site totals (deduplicated like every total). */
 export const TOTALS_LABEL = '(site total)';
 const LINE_END = '\r\n';
+/** UTF-8's byte order mark: without it Excel reads a CSV in the machine's legacy code page, garbling non-ASCII text. */
+const BOM = '\uFEFF';
 
 /**
  * One CSV cell. Text that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, CR first)
@@ -17,16 +19,20 @@ export function csvCell(value: string | number): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function csvLine(cells: (string | number)[]): string {
+function csvLine(cells: (string | number)[]): string {
   return cells.map(csvCell).join(',');
 }
 
-/** Header, one line per page in the given order, then the site totals; CRLF line ends, final newline. */
+/** A whole CSV file: the byte order mark, then each line; CRLF line ends, final newline. */
+export function csvDocument(lines: (string | number)[][]): string {
+  return BOM + lines.map(csvLine).join(LINE_END) + LINE_END;
+}
+
+/** Header, one line per page in the given order, then the site totals. */
 export function toCsv(rows: PageVisitors[], totals: VisitorCounts): string {
-  const lines = [
-    csvLine([...CSV_HEADER]),
-    ...rows.map((row) => csvLine([row.path, row.human, row.ai, row.total])),
-    csvLine([TOTALS_LABEL, totals.human, totals.ai, totals.total]),
-  ];
-  return lines.join(LINE_END) + LINE_END;
+  return csvDocument([
+    [...CSV_HEADER],
+    ...rows.map((row) => [row.path, row.human, row.ai, row.total]),
+    [TOTALS_LABEL, totals.human, totals.ai, totals.total],
+  ]);
 }

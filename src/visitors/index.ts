@@ -5,7 +5,7 @@
 // stands on the visitors' tasks, doors or schedulers. Everything else in visitors/ is their own.
 
 export { formatChange } from './change.js';
-export { csvLine } from './csv.js';
+export { csvDocument } from './csv.js';
 export {
   DEFAULT_ROWS,
   type ParsedCommand,

@@ -140,7 +140,10 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     const complete = await eventually(() => h.slack.callsTo('files.completeUploadExternal')[0], 10_000, 'upload');
     expect(complete.args.channel_id).toBe(CHANNEL_ID);
     expect(String(complete.args.initial_comment)).toContain(`<@${USER_ID}> exported`);
-    const lines = (await uploadedText(String(h.slack.callsTo('file_upload')[0]?.args.content))).split('\r\n');
+    const raw = String(h.slack.callsTo('file_upload')[0]?.args.content);
+    // UTF-8's byte order mark first: Excel reads readers' words in any language as written.
+    expect(raw).toContain('\uFEFFasked_at,topic');
+    const lines = (await uploadedText(raw)).split('\r\n');
     expect(lines[0]).toBe('asked_at,topic,question,sources_tried,page_url');
     expect(lines.length).toBeGreaterThan(20);
     expect(lines.some((line) => line.includes('How do I rotate an API key without downtime?'))).toBe(true);

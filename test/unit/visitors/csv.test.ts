@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, toCsv } from '../../../src/visitors/csv.js';
+import { csvCell, csvDocument, toCsv } from '../../../src/visitors/csv.js';
 
 describe('csv', () => {
   it('leaves plain cells alone and quotes commas, quotes and line breaks (RFC 4180)', () => {
@@ -28,10 +28,16 @@ describe('csv', () => {
       ],
       { human: 11, ai: 2, total: 12 },
     );
-    expect(csv).toBe('path,human,ai,total\r\n/,10,2,11\r\n"/a,b",1,0,1\r\n(site total),11,2,12\r\n');
+    expect(csv).toBe('\uFEFFpath,human,ai,total\r\n/,10,2,11\r\n"/a,b",1,0,1\r\n(site total),11,2,12\r\n');
   });
 
   it('writes just header and totals when there are no rows', () => {
-    expect(toCsv([], { human: 0, ai: 0, total: 0 })).toBe('path,human,ai,total\r\n(site total),0,0,0\r\n');
+    expect(toCsv([], { human: 0, ai: 0, total: 0 })).toBe('\uFEFFpath,human,ai,total\r\n(site total),0,0,0\r\n');
+  });
+
+  it('starts with UTF-8’s byte order mark, so a spreadsheet reads non-ASCII paths and terms as written', () => {
+    const csv = csvDocument([['term'], ['über'], ['日本語のドキュメント'], ['=1+1']]);
+    expect(csv).toBe("\uFEFFterm\r\nüber\r\n日本語のドキュメント\r\n'=1+1\r\n");
+    expect(Buffer.from(csv, 'utf8').subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
   });
 });

@@ -69,7 +69,7 @@ describe('exportVisitorsCsv', () => {
       filename: 'visitors_proj_test_2026-11-01_2026-11-30.csv',
     });
     const csv = String(upload?.args.content).split('\r\n');
-    expect(csv[0]).toBe('path,human,ai,total');
+    expect(csv[0]).toBe('\uFEFFpath,human,ai,total');
     expect(csv).toHaveLength(1 + 1_100 + 1 + 1);
     expect(csv[4]).toBe(`"'=cmd|""/c calc"",x",1097,0,1097`);
     expect(csv[1_101]).toBe('(site total),900,90,950');
