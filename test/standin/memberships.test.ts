@@ -19,6 +19,7 @@ describe('Slack stand-in: users.conversations and history with metadata', () => 
       { id: 'G123SECRET', name: 'secret' },
       { id: 'C567NOBOT', name: 'no-bot', botMember: false },
       { id: 'C678OLD', name: 'old', archived: true },
+      { id: 'D0ALICEBOB', name: 'alice-bob', botMember: false },
     );
   });
   afterAll(() => slack.close());
@@ -105,5 +106,16 @@ describe('Slack stand-in: users.conversations and history with metadata', () => 
       latest_reply: reply.ts,
     });
     expect(history.messages?.some((m) => m.ts === reply.ts)).toBe(false); // replies are not in the history
+  });
+
+  it('refuses a post or a shared file where the bot cannot post: not a member, a DM not its own, archived', async () => {
+    const refusal = (channel: string) => bot().chat.postMessage({ channel, text: 'Report' });
+    await expect(refusal('C567NOBOT')).rejects.toMatchObject({ data: { error: 'not_in_channel' } });
+    await expect(refusal('D0ALICEBOB')).rejects.toMatchObject({ data: { error: 'channel_not_found' } });
+    await expect(refusal('C678OLD')).rejects.toMatchObject({ data: { error: 'is_archived' } });
+    await expect(
+      bot().filesUploadV2({ channel_id: 'C567NOBOT', filename: 'a.csv', content: 'a,b\r\n' }),
+    ).rejects.toMatchObject({ data: { error: 'not_in_channel' } });
+    expect(slack.messages.filter((m) => ['C567NOBOT', 'D0ALICEBOB', 'C678OLD'].includes(m.channel))).toEqual([]);
   });
 });

@@ -37,9 +37,12 @@ export interface StandinChannel {
   name: string;
   /** Slack Connect: the other organisations' teams this channel is shared with (`is_ext_shared`). */
   sharedWith?: string[];
-  /** False for a channel the bot is not in: `is_member` false, and posting there is refused with `not_in_channel`. */
+  /**
+   * False for a channel the bot is not in: `is_member` false, and posting or sharing a file there is refused with
+   * `not_in_channel` (`channel_not_found` for a DM, an id starting with `D`, which Slack hides from a bot not in it).
+   */
   botMember?: boolean;
-  /** An archived channel: `is_archived` (posting there is refused with it), left out with `exclude_archived`. */
+  /** An archived channel: `is_archived`, refused with `is_archived` on a post, and left out of `users.conversations` with `exclude_archived`. */
   archived?: boolean;
   /**
    * A group DM (`mpim`, named `mpdm-…`; new ones have `C…` ids like channels): reading it needs the `mpim:` scopes,

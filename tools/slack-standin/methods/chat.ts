@@ -1,5 +1,5 @@
 import { blockKitProblems, type RefusedBlocks, type Surface } from '../block-kit.js';
-import type { EphemeralMessage, StoredMessage } from '../tenant.js';
+import type { EphemeralMessage, StoredMessage, Tenant } from '../tenant.js';
 import { type Answer, type Handler, type MethodCall, ok, refuse, text } from './answer.js';
 import { hidden } from './conversations.js';
 
@@ -16,6 +16,19 @@ export function invalidBlocks(
     : undefined;
 }
 
+/**
+ * Why the bot cannot post in `channel`, as chat.postMessage and files.completeUploadExternal answer: an archived
+ * channel is `is_archived`; one the bot is not in `not_in_channel`, but a DM or group DM it is not part of is hidden
+ * from it, `channel_not_found`.
+ */
+export function postRefusal(tenant: Tenant, channel: string): Answer | undefined {
+  const found = tenant.channel(channel);
+  if (hidden(found)) return refuse('channel_not_found');
+  if (found?.archived) return refuse('is_archived');
+  if (found?.botMember === false) return refuse(channel.startsWith('D') ? 'channel_not_found' : 'not_in_channel');
+  return undefined;
+}
+
 export function withoutChannel({ channel: _, ...message }: StoredMessage) {
   return { type: 'message', ...message };
 }
@@ -25,10 +38,8 @@ function postMessage({ args, tenant, slack }: MethodCall): Answer {
   if (said === undefined && args.blocks === undefined) return refuse('no_text');
   const bad = invalidBlocks(args.blocks, 'message', slack.refusedBlocks);
   if (bad) return bad;
-  const channel = tenant.channel(String(args.channel));
-  if (hidden(channel)) return refuse('channel_not_found');
-  if (channel?.archived) return refuse('is_archived');
-  if (channel?.botMember === false) return refuse('not_in_channel');
+  const refused = postRefusal(tenant, String(args.channel));
+  if (refused) return refused;
   const { botUserId, botId } = tenant.workspace;
   const message: StoredMessage = {
     channel: String(args.channel),

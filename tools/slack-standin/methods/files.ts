@@ -1,6 +1,7 @@
 import { fileObject } from '../files.js';
 import type { UploadedFile } from '../tenant.js';
 import { type Answer, type Handler, type MethodCall, ok, refuse } from './answer.js';
+import { postRefusal } from './chat.js';
 
 const MAX_ALT_TXT = 1_000;
 
@@ -26,6 +27,10 @@ function completeUpload({ args, tenant, slack }: MethodCall): Answer {
   const wanted = (args.files as { id: string; title?: string }[] | undefined) ?? [];
   const files = wanted.map((w) => ({ w, file: tenant.files.find((f) => f.id === w.id) }));
   if (files.length === 0 || files.some(({ file }) => !file)) return refuse('file_not_found');
+  // Slack lists `not_in_channel` and `channel_not_found` here; an archived channel (no code documented here) is refused
+  // as a post there is.
+  const refused = typeof args.channel_id === 'string' ? postRefusal(tenant, args.channel_id) : undefined;
+  if (refused) return refused;
   const shared = files.map(({ w, file }) => {
     const f = file as UploadedFile;
     f.title = w.title ?? f.name;
