@@ -1,7 +1,7 @@
 import type { ServiceFailure } from '../mintlify/failure.js';
 import { type Message, notice } from '../slack/message.js';
 import { inlineCode, plainText } from '../slack/mrkdwn.js';
-import { formatRange, slackBusyFile, UNKNOWN_PROJECT } from '../visitors/index.js';
+import { formatRange, refusalText, slackBusyFile, UNKNOWN_PROJECT } from '../visitors/index.js';
 import type { InsightsPage, View } from './requests.js';
 import { MAX_ROWS } from './rows.js';
 
@@ -28,9 +28,10 @@ export const insightsCopy = {
   exported: 'The CSV is uploading in this conversation.',
   busy: (view: View, { from, to }: { from: string; to: string }) =>
     `A CSV export of \`${COMMAND} ${view}\` for ${formatRange(from, to)} is already running here. The file will appear in this conversation when it is ready.`,
-  uploadFailed: ({ code, retryAfterMs }: { code: string; retryAfterMs?: number }) =>
+  /** `channel`: where the CSV was to be shared. */
+  uploadFailed: ({ code, retryAfterMs }: { code: string; retryAfterMs?: number }, channel: string) =>
     retryAfterMs === undefined
-      ? `Slack refused the CSV upload (${inlineCode(code, 60)}). If I am not in this conversation, invite me and try again.`
+      ? (refusalText(code, channel) ?? `Slack refused the CSV upload (${inlineCode(code, 60)}). Please try again.`)
       : slackBusyFile(retryAfterMs),
   none: {
     feedback: 'No page was rated down in this range.',

@@ -39,7 +39,7 @@ export async function runInsightsExport(deps: TaskDeps & ExportDeps, request: In
     result.reason === 'busy'
       ? notice(insightsCopy.busy(request.view, request.query))
       : result.reason === 'upload_failed'
-        ? notice(insightsCopy.uploadFailed(result))
+        ? notice(insightsCopy.uploadFailed(result, request.audience.channel))
         : failureText(result.failure, commandOf(request));
   await deps.replies.privately(request.audience, message);
 }

@@ -1,5 +1,6 @@
 import type { ServiceFailure } from '../mintlify/failure.js';
 import { NOT_IN_CHANNEL } from '../slack/errors.js';
+import { FILES_REFUSED } from '../slack/upload.js';
 import type { ReportQuery } from './date-range.js';
 import { chartCopy, errorCopy, exportCopy, UNKNOWN_PROJECT } from './messages.js';
 
@@ -22,28 +23,39 @@ export type Failed =
 
 export type FailedFor<Reason extends Failed['reason']> = Extract<Failed, { reason: Reason }>;
 
-/** What the person is told privately when work failed: the one place failures become words (`command` re-runs it). */
-export function failedText(failed: Failed, query: ReportQuery, command: string): string {
+/**
+ * What the person is told privately when work failed: the one place failures become words (`command` re-runs it;
+ * `channel` is where the work was to be posted).
+ */
+export function failedText(failed: Failed, query: ReportQuery, command: string, channel: string): string {
   switch (failed.reason) {
     case 'fetch_failed':
       return serviceFailureText(failed.failure, command);
     case 'busy':
       return exportCopy.busy;
     case 'post_failed':
-      return NOT_IN_CHANNEL.has(failed.code) ? errorCopy.notInChannel : errorCopy.postFailed(failed.code);
+      return refusalText(failed.code, channel) ?? errorCopy.postFailed(failed.code);
     case 'upload_failed':
       if (failed.retryAfterMs !== undefined) return errorCopy.slackBusyFile(failed.retryAfterMs);
-      return failed.code === 'not_in_channel' || failed.code === 'channel_not_found'
-        ? errorCopy.notInChannel
-        : exportCopy.uploadFailed(failed.code);
+      return refusalText(failed.code, channel) ?? exportCopy.uploadFailed(failed.code);
     case 'dm_failed':
       if (failed.retryAfterMs !== undefined) return errorCopy.slackBusyFile(failed.retryAfterMs);
-      return chartCopy.uploadFailed(failed.code);
+      return FILES_REFUSED.has(failed.code) ? errorCopy.filesRefused(failed.code) : chartCopy.uploadFailed(failed.code);
     case 'slack_busy':
       return errorCopy.slackBusy(failed.retryAfterMs);
     case 'restarting':
       return exportCopy.restarting(query);
   }
+}
+
+/** Slack's post or file refusals that the person or an admin must act on, as a sentence; undefined for the rest. */
+export function refusalText(code: string, channel: string): string | undefined {
+  if (code === 'is_archived') return errorCopy.archived;
+  if (NOT_IN_CHANNEL.has(code) || code === 'invalid_channel')
+    return channel.startsWith('D') ? errorCopy.notInDirectMessage : errorCopy.notInChannel;
+  if (code === 'restricted_action' || code === 'posting_to_channel_denied') return errorCopy.postRestricted(code);
+  if (FILES_REFUSED.has(code)) return errorCopy.filesRefused(code);
+  return undefined;
 }
 
 /** The sentence for the service's answer; "try again" ones carry the exact command to re-run. */

@@ -24,6 +24,7 @@ export type { Subscription } from './digest/store.js';
 export { answerAtDoor, type DoorDeps, inGroupDm, zoneOf } from './doors/door-kit.js';
 export type { Asker, DigestReading, DigestWords } from './doors/read-command.js';
 export type { ReportBeside } from './doors/report-beside.js';
+export { refusalText } from './failures.js';
 export { formatCount, formatRange } from './format.js';
 export { projectNotConnected, slackBusyFile, UNKNOWN_PROJECT } from './messages.js';
 export { comparisonCut, type DayRange, previousPeriod, serviceWindow } from './periods.js';

@@ -120,6 +120,14 @@ export const errorCopy = {
   taskFailed: 'Something went wrong on my side. Please try `/visitors` again.',
   notInChannel:
     'I can’t post in this conversation because the app is not a member. Invite it with `/invite @Mintlify` (or your app’s name) and try again.',
+  archived:
+    'This channel is archived, so nothing can be posted in it. Run the command in a channel that is not archived.',
+  notInDirectMessage:
+    'I can’t post in a direct message I’m not part of. To share it, run the command in a channel I’m in, or in your DM with me.',
+  postRestricted: (code: string) =>
+    `Slack does not let me post in this channel (${inlineCode(code, 60)}): only some members may post here. Run the command in another channel to share it.`,
+  filesRefused: (code: string) =>
+    `Slack refused the file (${inlineCode(code, 60)}): this workspace’s settings limit file uploads, or its file storage is full, so trying again won’t help until a Slack admin changes that.`,
   postFailed: (code: string) => `I couldn’t post to this conversation (${inlineCode(code, 60)}). Please try again.`,
   // Slack's 429 (`slack-busy.ts`): the work is done after its Retry-After, or, when Slack stays busy, asked again.
   slackBusyLater: (retryAfterMs: number) =>

@@ -138,7 +138,7 @@ async function tableOrText(
 
 /** "Try again" wording repeats the query as asked (a project only when it was named; `chart` when it was one). */
 function failed(request: ReportRequest, result: Failed, chart = false): Message {
-  return notice(failedText(result, request.query, commandFor(request.query, chart)));
+  return notice(failedText(result, request.query, commandFor(request.query, chart), request.audience.channel));
 }
 
 function ifFailed(request: ReportRequest, result: { ok: true } | Failed, chart = false): Message | undefined {

@@ -151,6 +151,18 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     expect(turns[0]).toMatchObject({ dateFrom: '2026-06-01', dateTo: '2026-11-28' });
   });
 
+  it('Download CSV whose file the workspace refuses says a Slack admin must change it, not to invite me', async () => {
+    const list = await insights('questions 2026-06-01..2026-11-27 top 2', 'qu');
+    const [csv] = buttons(list, 'insights.csv');
+    if (!csv) throw new Error('no Download CSV');
+    h.slack.fail('files.getUploadURLExternal', { error: 'file_type_not_allowed' });
+    await h.interact(buttonClick(csv, { ephemeral: true, responseUrl: h.slack.responseUrl('csv') }));
+    const said = text(await h.answer('csv', 0, 10_000));
+    expect(said).toContain('`file_type_not_allowed`');
+    expect(said).toContain('Slack admin');
+    expect(said).not.toMatch(/invite|try again/i);
+  });
+
   it('Download CSV whose upload Slack rate-limits for long says when to try again, never the SDK code', async () => {
     const list = await insights('questions 2026-06-01..2026-11-27 top 2', 'qu');
     const [csv] = buttons(list, 'insights.csv');

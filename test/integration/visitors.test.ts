@@ -235,6 +235,44 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
     expect(textOf(reply)).toContain('/invite');
   });
 
+  /** Clicks a button of a report shown in `channel` and waits for the private answer the click brings. */
+  async function clickIn(channel: string, actionId: string, value: string): Promise<SlackCall> {
+    const before = h.answers('act').length;
+    const where = {
+      channel: { id: channel, name: channel },
+      container: { type: 'message', message_ts: '1700000000.000100', channel_id: channel, is_ephemeral: true },
+      response_url: h.slack.responseUrl('act'),
+    };
+    const res = await postInteraction(h.app.url, blockAction(actionId, value, where));
+    expect(res.status).toBe(200);
+    return h.answer('act', before);
+  }
+
+  it('Share in an archived channel says it is archived, not to invite the bot, and posts nothing', async () => {
+    h.slack.workspace.channels.push({ id: 'C0ARCHIVED', name: 'old-docs', archived: true });
+    for (const button of [ACTION_IDS.share, ACTION_IDS.csv]) {
+      const said = textOf(await clickIn('C0ARCHIVED', button, FIRST_WEEK_OF_NOVEMBER));
+      expect(said, button).toContain('archived');
+      expect(said, button).not.toMatch(/invite|try again/i);
+    }
+    expect(h.slack.messages.filter((m) => m.channel === 'C0ARCHIVED')).toHaveLength(0);
+  });
+
+  it('Share in a direct message between people says where it can be shared instead', async () => {
+    // Slack hides a DM the bot is not part of from it: `channel_not_found`.
+    h.slack.workspace.channels.push({ id: 'D0ALICEBOB', name: 'alice-bob', botMember: false });
+    const said = textOf(await clickIn('D0ALICEBOB', ACTION_IDS.share, FIRST_WEEK_OF_NOVEMBER));
+    expect(said).toContain('direct message');
+    expect(said).not.toContain('/invite');
+  });
+
+  it('Share where only some members may post (restricted_action) says so, not "try again"', async () => {
+    h.slack.fail('chat.postMessage', { error: 'restricted_action' });
+    const said = textOf(await clickAndRead(ACTION_IDS.share, FIRST_WEEK_OF_NOVEMBER));
+    expect(said).toContain('only some members');
+    expect(said).not.toMatch(/try again/i);
+  });
+
   // Slack did nothing on a 429: the work goes back to its lane for Slack's Retry-After and is done then, once.
   const inChannel = () => h.slack.messages.filter((m) => m.channel === CHANNEL_ID && !m.thread_ts);
 
@@ -374,6 +412,35 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
     expect(textOf(reply)).toContain('Slack is busy');
     expect(textOf(reply)).toContain('try again in about 30 seconds');
     expect(textOf(reply)).not.toMatch(/slack_webapi|ratelimited|couldn’t upload/);
+  });
+
+  it.each([
+    ['files.getUploadURLExternal', 'file_uploads_disabled'],
+    ['files.getUploadURLExternal', 'file_upload_size_restricted'],
+    ['files.getUploadURLExternal', 'storage_limit_reached'],
+    ['files.completeUploadExternal', 'file_type_not_allowed'],
+  ])(
+    'Download CSV that %s refuses with %s says a Slack admin must change it, not "try again"',
+    async (method, error) => {
+      h.slack.fail(method, { error });
+      const said = textOf(await clickAndRead(ACTION_IDS.csv, FIRST_WEEK_OF_NOVEMBER));
+      expect(said).toContain('Slack admin');
+      expect(said).toContain(error);
+      expect(said).not.toMatch(/try again/i);
+      await eventually(() => String(inChannel()[0]?.text).includes('did not finish'), 5_000, 'the progress message');
+    },
+  );
+
+  it('Download CSV whose upload URL fails says the upload failed and to try again', async () => {
+    h.slack.fail('file_upload', { status: 500 });
+    const said = textOf(await clickAndRead(ACTION_IDS.csv, FIRST_WEEK_OF_NOVEMBER));
+    expect(said).toContain('couldn’t upload the CSV');
+    expect(said).toMatch(/try again/i);
+  });
+
+  it('Download CSV in a channel the bot is not in explains how to invite it', async () => {
+    h.slack.workspace.channels.push({ id: 'C0NOBOT', name: 'no-bot', botMember: false });
+    expect(textOf(await clickIn('C0NOBOT', ACTION_IDS.csv, FIRST_WEEK_OF_NOVEMBER))).toContain('/invite');
   });
 
   it('serves an identical request within a minute from the cache', async () => {

@@ -5,8 +5,9 @@ import { type Failed, failedText } from '../../../src/visitors/failures.js';
 
 const QUERY: ReportQuery = { from: '2026-11-01', to: '2026-11-08', limit: 10, offset: 20 };
 const COMMAND = commandFor(QUERY);
+const CHANNEL = 'C123DOCS';
 const fetchFailed = (failure: ServiceFailure) =>
-  failedText({ ok: false, reason: 'fetch_failed', failure }, QUERY, COMMAND);
+  failedText({ ok: false, reason: 'fetch_failed', failure }, QUERY, COMMAND, CHANNEL);
 
 describe('failedText: what the person is told when the service gave no page', () => {
   it('shows the service error and details in plain words, escaped', () => {
@@ -37,22 +38,36 @@ describe('failedText: what the person is told when the service gave no page', ()
 });
 
 describe('failedText: what the person is told when Slack refused', () => {
-  const text = (failed: Failed) => failedText(failed, QUERY, COMMAND);
+  const text = (failed: Failed, channel = CHANNEL) => failedText(failed, QUERY, COMMAND, channel);
 
-  it.each(['not_in_channel', 'channel_not_found', 'is_archived'])(
-    'a post refused with %s says to invite the bot',
-    (code) => {
-      expect(text({ ok: false, reason: 'post_failed', code })).toContain('/invite');
-    },
-  );
+  it.each(['not_in_channel', 'channel_not_found'])('a post refused with %s says to invite the bot', (code) => {
+    expect(text({ ok: false, reason: 'post_failed', code })).toContain('/invite');
+  });
+
+  it('a post in an archived channel says it is archived; in a DM not the bot’s, where to share instead', () => {
+    expect(text({ ok: false, reason: 'post_failed', code: 'is_archived' })).toContain('archived');
+    expect(text({ ok: false, reason: 'post_failed', code: 'is_archived' })).not.toContain('/invite');
+    const dm = text({ ok: false, reason: 'post_failed', code: 'channel_not_found' }, 'D0ALICEBOB');
+    expect(dm).toContain('direct message I’m not part of');
+    expect(dm).not.toContain('/invite');
+  });
+
+  it('files the workspace refuses send people to an admin, whatever the file', () => {
+    for (const reason of ['upload_failed', 'post_failed', 'dm_failed'] as const) {
+      const said = text({ ok: false, reason, code: 'file_uploads_disabled' });
+      expect(said, reason).toContain('Slack admin');
+      expect(said, reason).not.toMatch(/try again/i);
+    }
+  });
 
   it('a post refused otherwise names the code', () => {
     expect(text({ ok: false, reason: 'post_failed', code: 'msg_too_long' })).toContain('`msg_too_long`');
   });
 
-  it('tells people to invite the bot for a CSV refused with not_in_channel and channel_not_found only', () => {
+  it('tells people to invite the bot for a CSV refused with not_in_channel, channel_not_found, invalid_channel', () => {
     expect(text({ ok: false, reason: 'upload_failed', code: 'not_in_channel' })).toContain('/invite');
     expect(text({ ok: false, reason: 'upload_failed', code: 'channel_not_found' })).toContain('/invite');
+    expect(text({ ok: false, reason: 'upload_failed', code: 'invalid_channel' })).toContain('/invite');
     expect(text({ ok: false, reason: 'upload_failed', code: 'file_too_big' })).toContain('`file_too_big`');
   });
 
