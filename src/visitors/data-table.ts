@@ -26,7 +26,7 @@ export function pagesTable(rows: PageVisitors[], caption: string): DataTableBloc
     rows: [
       [text(h.path), text(h.total), text(h.human), text(h.ai), text(h.aiShare)],
       ...rows.map((row) => [
-        text(displayPath(row.path) || '/'),
+        text(unmarked(displayPath(row.path)) || '/'),
         number(row.total),
         number(row.human),
         number(row.ai),
@@ -36,6 +36,14 @@ export function pagesTable(rows: PageVisitors[], caption: string): DataTableBloc
   };
   const checked = DataTableBlockSchema.safeParse(block);
   return checked.success ? { ...checked.data, type: 'data_table' } : undefined;
+}
+
+/**
+ * A raw cell's text with anything that reads as Slack markup (`<!channel>`, `<@U1>`, `<https://…|label>`) between
+ * ‹ › instead: a page's path is the service's to write, and a shared report must ping or link nobody.
+ */
+function unmarked(text: string): string {
+  return text.replace(/<([^<>]*)>/g, '‹$1›');
 }
 
 /** AI visitors as a percentage of the page's total, to one decimal (what the column sorts by); 0 without visitors. */

@@ -25,6 +25,12 @@ describe('the report’s rows as a data table', () => {
     expect(blockKitProblems([table])).toEqual([]);
   });
 
+  it('keeps the words of a path that reads as Slack markup, between ‹ ›, so a shared table pings and links nobody', () => {
+    const table = pagesTable([row('/x <!channel> <@U1|bob> <https://e.x|go> a<b', 3)], 'Pages');
+    expect(table?.rows[1]?.[0]).toEqual({ type: 'raw_text', text: '/x ‹!channel› ‹@U1|b…https://e.x|go› a<b' });
+    expect(pagesTable([row('/a<b>c', 3)], 'Pages')?.rows[1]?.[0]?.text).toBe('/a‹b›c');
+  });
+
   it('pages by 10 and takes 100 rows of 40-character paths; 101 rows or none make no table (the text one is sent)', () => {
     const full = pagesTable(
       rows(100, (i) => `/${String(i).padStart(39, 'x')}`),
