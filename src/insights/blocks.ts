@@ -61,10 +61,17 @@ export function buildView(page: InsightsPage, project: string, shown: ViewData):
           ),
         ]
       : []),
-    ...(rows.length ? rows : [section(insightsCopy.none[shown.view])]),
+    ...(rows.length ? rows : [section(noRows(page, shown.view))]),
     footer(next, { view: page.view, query: { ...query, project, offset: 0 } }),
   ];
   return { text: `${insightsCopy.header[shown.view]} (${project})`, blocks };
+}
+
+/** Why a page has no rows: none in the range, or (feedback past its first page) a list that shrank meanwhile. */
+function noRows(page: InsightsPage, view: ViewData['view']): string {
+  return view === 'feedback' && page.query.offset > 0
+    ? insightsCopy.pastTheEnd(commandOf(page))
+    : insightsCopy.none[view];
 }
 
 function rowsOf(shown: ViewData, range: Range, at: number): types.SectionBlock[] {

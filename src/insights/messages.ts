@@ -40,6 +40,9 @@ export const insightsCopy = {
   },
   /** `command`: the view's own, on the digest's range and project (`commandOf`). */
   more: (command: string) => `More: \`${command}\``,
+  /** Next → on a list that shrank since the page before was shown (feedback pages by offset). */
+  pastTheEnd: (command: string) =>
+    `No more pages: the list is shorter now than when the last page was shown. Run \`${command}\` for the first page.`,
   beyond: (pages: number) =>
     `Mintlify lists at most ${pages} rated pages for a range, and this one has more: pages beyond those are not here. A shorter range shows them.`,
   noStatus:

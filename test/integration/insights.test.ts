@@ -65,6 +65,23 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     expect(text(second)).not.toContain('*1.*');
   });
 
+  it('feedback: Next → after the list shrank says the earlier pages were the end, not that nothing was rated down', async () => {
+    const first = await insights('feedback 2026-09-01..2026-11-27 top 3', 'fb');
+    const [next] = buttons(first, 'insights.next');
+    if (!next) throw new Error('no Next →');
+    // Between the clicks, readers' thumbs-down left all but the first page's pages (the service recounted).
+    h.sim.injectFault({
+      kind: 'rows',
+      set: { thumbsDown: 0 },
+      count: Number.POSITIVE_INFINITY,
+      match: { operation: 'feedback-by-page' },
+    });
+    const second = await click(next, 'fb-next');
+    expect(text(second)).not.toContain('No page was rated down in this range');
+    expect(text(second)).toContain('No more pages');
+    expect(text(second)).toContain('feedback 2026-09-01..2026-11-27` for the first page');
+  });
+
   it('feedback: readers’ comments stay under their page when the service names it by URL', async () => {
     const asPaths = await insights('feedback 2026-06-01..2026-11-27 top 20', 'fb-paths');
     expect(text(asPaths)).toContain(INJECTION);
