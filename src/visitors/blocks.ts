@@ -109,7 +109,7 @@ export function buildReport(page: VisitorsPage, options: ReportOptions = {}, tab
   else tail.push(actions(page));
 
   let body: MessageBlock[];
-  if (visitors.length === 0) body = [section(query.offset > 0 ? reportCopy.pastTheEnd : reportCopy.noVisitors)];
+  if (visitors.length === 0) body = [section(query.offset > 0 ? reportCopy.pastTheEnd(shared) : reportCopy.noVisitors)];
   else body = table ? [table] : textTable(page, LIMITS.blocks - head.length - tail.length);
 
   return {

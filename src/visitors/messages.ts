@@ -31,7 +31,8 @@ export const reportCopy = {
   dataTableHeader: { path: 'Page', total: 'Visitors', human: 'Human', ai: 'AI', aiShare: 'AI share' },
   tableCaption: 'Unique visitors per page',
   noVisitors: 'No visitors in this range. Try a longer range, e.g. `/visitors 30d`.',
-  pastTheEnd: 'No more rows: this page is past the end of the list. Go back with *← Previous*.',
+  pastTheEnd: (shared: boolean) =>
+    `No more rows: this page is past the end of the list.${shared ? '' : ' Go back with *← Previous*.'}`,
   rows: (first: number, last: number) => `Rows ${formatCount(first)}–${formatCount(last)}`,
   noRows: 'No rows',
   moreRowsHidden: (hidden: number) =>

@@ -129,6 +129,12 @@ describe('buildReport', () => {
     expect(buttons(report)[0]?.action_id).toBe(ACTION_IDS.prev);
   });
 
+  it('a shared page past the end says so without pointing at a Previous button it does not have', () => {
+    const said = joined(assertBlockKitLimits(buildReport(page([], { offset: 30 }), { sharedBy: 'U123ALICE' })));
+    expect(said).toContain('past the end');
+    expect(said).not.toContain('Previous');
+  });
+
   it('the shared copy names who shared it and has no buttons', () => {
     const report = buildReport(page(rows(5)), { sharedBy: 'U123ALICE' });
     const texts = assertBlockKitLimits(report);
