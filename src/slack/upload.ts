@@ -42,7 +42,9 @@ export async function shareFile(slack: WebClient, file: FileToShare): Promise<vo
   // Its body is not needed, and must not outlive the call: a deadline that fires on an unread body takes the process
   // down on Node 24 (undici's abortFetch errors a stream controller it no longer has).
   await uploaded.body?.cancel();
-  if (!uploaded.ok) throw new Error(`file upload answered HTTP ${uploaded.status}`);
+  // Coded as the SDK's files.uploadV2 reports it (slackErrorCode), so the person hears the same words for both.
+  if (!uploaded.ok)
+    throw Object.assign(new Error(`file upload answered HTTP ${uploaded.status}`), { code: `http_${uploaded.status}` });
   await slack.files.completeUploadExternal({
     files: [{ id: target.file_id, title: file.title }],
     channel_id: file.channel,

@@ -126,6 +126,23 @@ describe.each(storeKinds)('/visitors changes and charts ($label)', (store) => {
     expect(said).not.toMatch(/slack_webapi|ratelimited|couldn’t send/);
   });
 
+  it('a chart whose upload URL fails says the upload failed with Slack’s HTTP status, and to try again', async () => {
+    h.slack.fail('file_upload', { status: 500 });
+    expect((await command('30d chart', 'c1')).status).toBe(200);
+    const said = text(await reply('c1'));
+    expect(said).toContain('couldn’t send you the chart (`http_500`)');
+    expect(said).toMatch(/try again/i);
+    expect(h.slack.callsTo('files.completeUploadExternal')).toHaveLength(0);
+  });
+
+  it('a chart the workspace’s file settings refuse says a Slack admin must change them', async () => {
+    h.slack.fail('files.getUploadURLExternal', { error: 'file_uploads_disabled' });
+    expect((await command('30d chart', 'c1')).status).toBe(200);
+    const said = text(await reply('c1'));
+    expect(said).toContain('Slack admin');
+    expect(said).not.toMatch(/try again/i);
+  });
+
   it('the Chart button charts the report’s range in place; Share chart to channel posts it there, drawn by Slack', async () => {
     expect((await command(`${day(-9)} ${day(-2)}`, 'cmd')).status).toBe(200);
     const report = await reply('cmd');
