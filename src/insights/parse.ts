@@ -1,3 +1,4 @@
+import { takeProjectOption } from '../config/project-option.js';
 import { parseVisitorsCommand, plainPunctuation } from '../visitors/index.js';
 import { type InsightsPage, VIEWS, type View } from './requests.js';
 import { MAX_ROWS } from './rows.js';
@@ -31,6 +32,8 @@ export function parseInsightsCommand(text: string, nowMs: number, tz: string): P
   const rest = words.filter((word) => !viewOf(word));
   if (rest.some((word) => word.toLowerCase() === 'chart'))
     return { kind: 'invalid', problem: 'Charts are for `/visitors`; `/insights` lists what readers struggle with.' };
+  if ('missing' in takeProjectOption(rest.join(' ')))
+    return { kind: 'invalid', problem: '`--project` needs a project id, e.g. `/insights --project proj_b 30d`.' };
   const parsed = parseVisitorsCommand(rest.join(' '), nowMs, tz);
   if (parsed.kind !== 'report') return parsed;
   if (parsed.query.limit > MAX_ROWS)

@@ -30,6 +30,8 @@ describe('/insights words', () => {
     ['feedback chart', 'Charts are for'],
     ['questions top 50', 'between 1 and 20'],
     ['feedback last fortnight', "I don't understand"],
+    // The example is /insights' own, not /visitors'.
+    ['--project', '`--project` needs a project id, e.g. `/insights --project proj_b 30d`.'],
     // Words that name an object's own machinery are words like any other.
     ['constructor', "I don't understand"],
     ['__proto__ feedback', "I don't understand"],
