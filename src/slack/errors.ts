@@ -15,6 +15,18 @@ export function isNotInChannel(error: unknown): boolean {
 export const NOT_IN_CHANNEL = new Set(['not_in_channel', 'channel_not_found', 'is_archived']);
 
 /**
+ * Slack's refusals of an upload that this workspace's settings or storage decide (files.getUploadURLExternal,
+ * files.completeUploadExternal): trying again will not help until an admin changes them.
+ */
+export const FILES_REFUSED: ReadonlySet<string> = new Set([
+  'file_uploads_disabled',
+  'file_uploads_except_images_disabled',
+  'file_type_not_allowed',
+  'file_upload_size_restricted',
+  'storage_limit_reached',
+]);
+
+/**
  * What a failed Slack call means for trying it again, decided once for every caller:
  * - `rate_limited`: Slack did nothing; try after its `Retry-After`.
  * - `transient`: a 5xx, a timeout, a dropped connection or Slack's own `internal_error`. Slack may have done it

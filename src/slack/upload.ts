@@ -1,18 +1,6 @@
 import type { FilesGetUploadURLExternalArguments, WebClient } from '@slack/web-api';
 import { SLACK_TIMEOUT_MS } from './client.js';
 
-/**
- * Slack's refusals of an upload that this workspace's settings or storage decide (files.getUploadURLExternal,
- * files.completeUploadExternal): trying again will not help until an admin changes them.
- */
-export const FILES_REFUSED: ReadonlySet<string> = new Set([
-  'file_uploads_disabled',
-  'file_uploads_except_images_disabled',
-  'file_type_not_allowed',
-  'file_upload_size_restricted',
-  'storage_limit_reached',
-]);
-
 export interface FileToShare {
   channel: string;
   bytes: Buffer;

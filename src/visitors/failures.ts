@@ -1,8 +1,7 @@
 import type { ServiceFailure } from '../mintlify/failure.js';
-import { NOT_IN_CHANNEL } from '../slack/errors.js';
-import { FILES_REFUSED } from '../slack/upload.js';
+import { FILES_REFUSED } from '../slack/errors.js';
 import type { ReportQuery } from './date-range.js';
-import { chartCopy, errorCopy, exportCopy, UNKNOWN_PROJECT } from './messages.js';
+import { chartCopy, errorCopy, exportCopy, refusalText, UNKNOWN_PROJECT } from './messages.js';
 
 /** Why a piece of visitors work was not done, as its use case returns it; `code`s are Slack's error strings. */
 export type Failed =
@@ -46,16 +45,6 @@ export function failedText(failed: Failed, query: ReportQuery, command: string, 
     case 'restarting':
       return exportCopy.restarting(query);
   }
-}
-
-/** Slack's post or file refusals that the person or an admin must act on, as a sentence; undefined for the rest. */
-export function refusalText(code: string, channel: string): string | undefined {
-  if (code === 'is_archived') return errorCopy.archived;
-  if (NOT_IN_CHANNEL.has(code) || code === 'invalid_channel')
-    return channel.startsWith('D') ? errorCopy.notInDirectMessage : errorCopy.notInChannel;
-  if (code === 'restricted_action' || code === 'posting_to_channel_denied') return errorCopy.postRestricted(code);
-  if (FILES_REFUSED.has(code)) return errorCopy.filesRefused(code);
-  return undefined;
 }
 
 /** The sentence for the service's answer; "try again" ones carry the exact command to re-run. */

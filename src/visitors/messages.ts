@@ -1,3 +1,4 @@
+import { FILES_REFUSED, NOT_IN_CHANNEL } from '../slack/errors.js';
 import { type Message, section } from '../slack/message.js';
 import { escapeMrkdwn, inlineCode, truncate, userMention } from '../slack/mrkdwn.js';
 import { commandFor, DEFAULT_ROWS, MAX_RANGE_DAYS, type ReportQuery } from './date-range.js';
@@ -137,6 +138,16 @@ export const errorCopy = {
     `Slack is still busy in this conversation and did not take the post. Please try again in about ${seconds(retryAfterMs)}.`,
   slackBusyFile,
 };
+
+/** Slack's post or file refusals that the person or an admin must act on, as a sentence; undefined for the rest. */
+export function refusalText(code: string, channel: string): string | undefined {
+  if (code === 'is_archived') return errorCopy.archived;
+  if (NOT_IN_CHANNEL.has(code) || code === 'invalid_channel')
+    return channel.startsWith('D') ? errorCopy.notInDirectMessage : errorCopy.notInChannel;
+  if (code === 'restricted_action' || code === 'posting_to_channel_denied') return errorCopy.postRestricted(code);
+  if (FILES_REFUSED.has(code)) return errorCopy.filesRefused(code);
+  return undefined;
+}
 
 /** A file's 429 longer than the client waits (src/slack/rate-wait.ts): the person tries again (`/insights` too). */
 export function slackBusyFile(retryAfterMs: number): string {
