@@ -37,6 +37,16 @@ describe.each(storeKinds)('several projects ($label)', (store) => {
   }
 
   const blocksOf = (call: SlackCall | undefined) => JSON.stringify(call?.args.blocks ?? '');
+  /**
+   * What proj_api was asked since `before` by the instance started without it: the one the restart stopped may still
+   * finish a poll, with proj_api's own key, which the new one does not have.
+   */
+  const askedAfterRestart = (before: number) =>
+    h.sim.requests
+      .slice(before)
+      .filter((r) => r.path.startsWith('/v2/agent/proj_api/'))
+      .filter((r) => r.method !== 'GET' || r.keyFingerprint !== keyFingerprint(API_KEY_B));
+
   /** Each request to a project's paths carried that project's key, and none was refused. */
   function expectKeysPerProject() {
     for (const r of h.sim.requests) {
@@ -170,7 +180,7 @@ describe.each(storeKinds)('several projects ($label)', (store) => {
     expect(h.lastRootUpdate(job.rootTs)).not.toMatch(/Working|disconnected|Home/);
     await settle(500);
     expect(h.threadPosts(job.rootTs)).toHaveLength(1);
-    expect(h.sim.requests.slice(before).filter((r) => r.path.startsWith('/v2/agent/proj_api/'))).toEqual([]);
+    expect(askedAfterRestart(before)).toEqual([]);
   });
 
   it('a reply in the thread of a project taken out of the configuration is told so privately, with its text', async () => {
@@ -186,6 +196,6 @@ describe.each(storeKinds)('several projects ($label)', (store) => {
     expect(String(answer.args.text)).toContain('>Mention the &lt;b&gt; headers too');
     expect(String(answer.args.text)).not.toMatch(/disconnect|Home/);
     await settle(300);
-    expect(h.sim.requests.slice(before).filter((r) => r.path.startsWith('/v2/agent/proj_api/'))).toEqual([]);
+    expect(askedAfterRestart(before)).toEqual([]);
   });
 });
