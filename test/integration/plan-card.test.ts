@@ -158,9 +158,10 @@ describe.each(storeKinds)('the plan card ($label)', (store) => {
       }
       await h.command('/agent Add a changelog entry');
       const rootTs = await eventually(() => h.slack.tenant().messages.find((m) => !m.thread_ts)?.ts, 8_000, 'the root');
+      // The binding is tried five times first, over about 8 s (250 ms doubling).
       await eventually(
         () => h.threadPosts(rootTs).find((p) => String(p.args.text).includes('received your instruction')),
-        8_000,
+        20_000,
         'the note in the thread',
       );
       expect(h.slack.callsTo('chat.stopStream').map((c) => c.args.ts)).toEqual([rootTs]);
