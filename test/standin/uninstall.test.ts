@@ -102,6 +102,35 @@ describe.each(['HTTP', 'Socket Mode'])('Slack stand-in: uninstalls, delivered ov
     await expect(postIn('T6')).resolves.toMatchObject({ ok: true });
   });
 
+  it('auth.teams.list: the workspaces the org token reaches, paged; taken out and added back', async () => {
+    const three = ['T5', 'T6', 'T7'].map((team) => otherWorkspace(team, `umbrella-${team}`));
+    slack.addEnterprise(UMBRELLA, three);
+    const org = new webApi.WebClient(UMBRELLA.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });
+    const ids = async () => {
+      const listed: string[] = [];
+      for await (const page of org.paginate('auth.teams.list', { limit: 2 })) {
+        listed.push(...((page.teams as { id: string }[] | undefined) ?? []).map((t) => t.id));
+      }
+      return listed;
+    };
+    const first = await org.auth.teams.list({ limit: 2 });
+    expect(first.teams?.map((t) => t.id)).toEqual(['T5', 'T6']);
+    expect(first.response_metadata?.next_cursor).not.toBe('');
+    expect(await ids()).toEqual(['T5', 'T6', 'T7']);
+    await expect(org.auth.teams.list({ limit: 1001 })).rejects.toMatchObject({ data: { error: 'invalid_limit' } });
+    await expect(org.auth.teams.list({ cursor: 'nonsense' })).rejects.toMatchObject({
+      data: { error: 'invalid_cursor' },
+    });
+    slack.installs.revokeTeamAccess(UMBRELLA.id, ['T6']);
+    expect(await ids()).toEqual(['T5', 'T7']);
+    slack.subscriptions.add('team_access_granted');
+    const granted = slack.installs.grantTeamAccess(UMBRELLA.id, ['T6']);
+    expect(granted.map((e) => e.event)).toEqual([
+      { type: 'team_access_granted', team_ids: ['T6'], event_ts: expect.stringMatching(/^\d+\.\d{6}$/) },
+    ]);
+    expect(await ids()).toEqual(['T5', 'T6', 'T7']);
+  });
+
   it('refuses a revoked token with token_revoked', async () => {
     const events = slack.installs.revokeTokens('T2');
     for (const event of events) await delivery.deliver(event);

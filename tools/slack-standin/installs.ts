@@ -149,6 +149,22 @@ export class Installs {
     return this.slack.subscriptions.has('team_access_revoked') ? [event] : [];
   }
 
+  /**
+   * The admin adds the org-wide install to some of the organisation's workspaces again (docs.slack.dev, events,
+   * `team_access_granted`): the org token acts there (`auth.teams.list` lists them), and Slack sends
+   * `team_access_granted` naming them to an app that subscribes to it.
+   */
+  grantTeamAccess(enterpriseId: string, teamIds: string[]): EventEnvelope[] {
+    const org = this.slack.enterprises.get(enterpriseId);
+    const from = [...this.slack.tenants.values()].find((t) => org && t.orgInstall === org);
+    if (!org || !from) throw new Error(`the stand-in has no org-wide install for ${enterpriseId}`);
+    for (const tenant of this.slack.tenants.values()) {
+      if (tenant.workspace.enterpriseId === enterpriseId && teamIds.includes(tenant.teamId)) tenant.orgInstall = org;
+    }
+    const event = eventEnvelope(from, { type: 'team_access_granted', team_ids: teamIds, event_ts: eventTs() });
+    return this.slack.subscriptions.has('team_access_granted') ? [event] : [];
+  }
+
   private grant(choice: InstallChoice, query: URLSearchParams, redirectUri: string, named: boolean): Grant {
     const tenant = this.tenantFor(choice);
     const owner: TokenOwner = choice.enterpriseId ? { enterpriseId: choice.enterpriseId } : { teamId: tenant.teamId };

@@ -31,6 +31,7 @@ export function tier(n: Tier): Budget[] {
 const PUBLISHED: Record<string, Budget[]> = {
   'api.test': tier(4),
   'auth.test': tier(4),
+  'auth.teams.list': tier(2),
   'apps.connections.open': tier(3),
   'oauth.v2.access': tier(4),
   'users.info': tier(4),
