@@ -1,4 +1,5 @@
 import { webApi } from '@slack/bolt';
+import type { AuthTeamsListResponse } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type EventDelivery,
@@ -109,7 +110,7 @@ describe.each(['HTTP', 'Socket Mode'])('Slack stand-in: uninstalls, delivered ov
     const ids = async () => {
       const listed: string[] = [];
       for await (const page of org.paginate('auth.teams.list', { limit: 2 })) {
-        listed.push(...((page.teams as { id: string }[] | undefined) ?? []).map((t) => t.id));
+        listed.push(...((page as AuthTeamsListResponse).teams ?? []).map((t) => String(t.id)));
       }
       return listed;
     };
