@@ -31,7 +31,7 @@ export interface Installs {
    * This process's removals: `app_uninstalled`, `tokens_revoked`, `team_access_revoked`, and Slack refusing a
    * workspace's token on any call its clients make, each believed once Slack confirms it.
    */
-  removals(root: Deps, queues: Pick<QueueInspector, 'lanes' | 'discard'>): Removals;
+  removals(root: Deps, queues: Pick<QueueInspector, 'lanes' | 'discard' | 'schedules'>): Removals;
   /** One workspace: what the app's own clients call when Slack refuses the bot token. */
   tokenRefused?: () => void;
 }

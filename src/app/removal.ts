@@ -5,10 +5,22 @@ import { slackErrorCode } from '../slack/errors.js';
 import { gate } from '../slack/gate.js';
 import { quote } from '../slack/mrkdwn.js';
 import { removalEventOf } from '../slack/payload.js';
+import { NOT_LISTED, type TeamLists, teamLists, unlisted } from '../slack/team-lists.js';
 import { type WorkspaceRef, workspaceOf } from '../workspace-ref.js';
 
-/** A removal event, or `token_refused`: Slack refused the token on a call the app made (`token-refusals.ts`). */
-export type RemovalReason = 'app_uninstalled' | 'tokens_revoked' | 'team_access_revoked' | 'token_refused';
+/**
+ * A removal event, or `token_refused`: Slack refused the token on a call the app made (`token-refusals.ts`), or
+ * `team_access_granted`: an org-wide install added back to workspaces it was taken out of.
+ */
+export type RemovalReason =
+  | 'app_uninstalled'
+  | 'tokens_revoked'
+  | 'team_access_revoked'
+  | 'team_access_granted'
+  | 'token_refused';
+
+/** What Slack's `team_access_*` events change, once `auth.teams.list` confirms it: a workspace out, or back. */
+export type TeamAccess = 'revoked' | 'granted';
 
 /** What a removal event says is gone, before anything believes it. */
 export interface RemovalClaim {
@@ -37,6 +49,11 @@ export interface RemovalTarget {
   remove(ref: WorkspaceRef, reason: RemovalReason, gone?: string): Promise<void>;
   /** Whether the request's workspace no longer has the app. */
   removed(context: Context): boolean;
+  /**
+   * An org-wide install taken out of the workspace (`revoked`) or added back (`granted`), the organisation's other
+   * workspaces untouched. Absent with one workspace, whose token serves the others.
+   */
+  teamAccess?(ref: WorkspaceRef, change: TeamAccess): Promise<void>;
 }
 
 /** `auth.test` answers these once a token is gone (uninstalled, revoked). */
@@ -52,33 +69,40 @@ export function claimOf(wire: unknown, context: Context): RemovalClaim | undefin
       const botUsers = event.tokens?.bot ?? [];
       return botUsers.length > 0 ? { reason: 'tokens_revoked', refs: [workspaceOf(context)], botUsers } : undefined;
     }
-    case 'team_access_revoked': {
+    case 'team_access_revoked':
+    case 'team_access_granted': {
       // Sent to an org-wide install about some of its organisation's workspaces: each is served by the organisation's
       // installation, so that is what is looked up and its token that confirms.
       const teams = event.team_ids ?? [];
       const org = context.enterpriseId ? { enterpriseId: context.enterpriseId } : {};
-      return { reason: 'team_access_revoked', refs: teams.map((teamId) => ({ teamId, ...org })) };
+      return { reason: event.type, refs: teams.map((teamId) => ({ teamId, ...org })) };
     }
     default:
       return undefined;
   }
 }
 
-/** Why a claim is not acted on, or once Slack confirmed it, the token found gone (the app's own when unset). */
-export type Confirmation = { why: string } | { gone: string | undefined };
+/**
+ * Why a claim is not acted on, or once Slack confirmed it, the token found gone (the app's own when unset), or for
+ * `team_access_*`, the workspace no longer (or again) among those the org token reaches.
+ */
+export type Confirmation = { why: string } | { gone: string | undefined } | { teamAccess: TeamAccess };
 
-/** Asks Slack whether the token serving `ref` is gone, as the claim says. */
+/** Asks Slack whether the token serving `ref` is gone, or for `team_access_*` whether it still reaches `ref`. */
 export async function confirmation(
   slack: WebClient,
   target: Pick<RemovalTarget, 'served'>,
   claim: RemovalClaim,
   ref: WorkspaceRef,
+  lists: TeamLists = teamLists(slack),
 ): Promise<Confirmation> {
   const served = await target.served(ref);
   if (!served) return { why: 'not_served' };
   if (claim.botUsers && !claim.botUsers.includes(served.botUserId)) return { why: 'other_bot' };
+  const teamAccess = claim.reason === 'team_access_revoked' || claim.reason === 'team_access_granted';
+  const ask = teamAccess ? (token?: string) => unlisted(lists, token, ref.teamId) : refusalOf.bind(null, slack);
   let token = served.token;
-  let code = await refusalOf(slack, token);
+  let code = await ask(token);
   // An expired rotating token says nothing of a removal: Slack refuses to renew one that is gone.
   if (code === 'token_expired' && served.renew) {
     const renewal = await served.renew();
@@ -86,10 +110,18 @@ export async function confirmation(
       return renewal.refused === 'invalid_refresh_token' ? { gone: token } : { why: renewal.refused };
     }
     token = renewal.token;
-    code = await refusalOf(slack, token);
+    code = await ask(token);
   }
-  if (code === undefined) return { why: 'token_accepted' };
-  return GONE.has(code) ? { gone: token } : { why: code };
+  if (code !== undefined && code !== NOT_LISTED) return GONE.has(code) ? { gone: token } : { why: code };
+  const listed = code === undefined;
+  switch (claim.reason) {
+    case 'team_access_revoked':
+      return listed ? { why: 'still_reachable' } : { teamAccess: 'revoked' };
+    case 'team_access_granted':
+      return listed ? { teamAccess: 'granted' } : { why: 'not_reachable' };
+    default:
+      return { why: 'token_accepted' };
+  }
 }
 
 /** Why Slack refuses `token` (the client's own when left out), or `undefined` when `auth.test` accepts it. */
@@ -107,6 +139,16 @@ export function removedAnswer(command: string, text: string): string {
   return (
     ':no_entry: Mintlify no longer has access to this workspace (Slack says the app was uninstalled or its token ' +
     'revoked), so nothing was run. Ask a workspace admin to install it again, then send it once more:\n' +
+    quote(`${command} ${text}`.trim())
+  );
+}
+
+/** The sentence a command gets once its organisation's org-wide install was taken out of its workspace. */
+export function takenOutAnswer(command: string, text: string): string {
+  return (
+    ':no_entry: Mintlify no longer has access to this workspace (an admin of your organisation took the app out of ' +
+    'it), so nothing was run. Ask an organisation admin to add the app to this workspace again, then send it once ' +
+    'more:\n' +
     quote(`${command} ${text}`.trim())
   );
 }
@@ -129,7 +171,11 @@ const removedGate = (target: Pick<RemovalTarget, 'removed'>, log: Deps['log']) =
   gate(
     (context) => target.removed(context),
     (command, text, context) =>
-      context.installationLost === true ? installationLostAnswer(command, text) : removedAnswer(command, text),
+      context.installationLost === true
+        ? installationLostAnswer(command, text)
+        : context.workspaceTakenOut === true
+          ? takenOutAnswer(command, text)
+          : removedAnswer(command, text),
     (context) => log.info('slack.workspace_removed_request', { team: context.teamId }),
   );
 
@@ -151,15 +197,20 @@ export function createRemovals(root: Pick<Deps, 'log' | 'slack'>, target: Remova
   // removal (or a reinstall since), not act on the installation both read.
   let removing = Promise.resolve();
   const believe = async (claim: RemovalClaim) => {
+    const lists = teamLists(root.slack);
+    const ignored = (ref: WorkspaceRef, why: string) =>
+      root.log.warn('slack.removal_ignored', {
+        reason: claim.reason,
+        team: ref.teamId,
+        enterprise: ref.enterpriseId,
+        why,
+      });
     for (const ref of claim.refs) {
-      const confirmed = await confirmation(root.slack, target, claim, ref);
-      if ('why' in confirmed) {
-        const { reason } = claim;
-        const { why } = confirmed;
-        root.log.warn('slack.removal_ignored', { reason, team: ref.teamId, enterprise: ref.enterpriseId, why });
-        continue;
-      }
-      await target.remove(ref, claim.reason, confirmed.gone);
+      const confirmed = await confirmation(root.slack, target, claim, ref, lists);
+      if ('why' in confirmed) ignored(ref, confirmed.why);
+      else if (!('teamAccess' in confirmed)) await target.remove(ref, claim.reason, confirmed.gone);
+      else if (target.teamAccess) await target.teamAccess(ref, confirmed.teamAccess);
+      else ignored(ref, 'single_workspace'); // its one token still serves the organisation's other workspaces
     }
   };
   return {
@@ -180,6 +231,6 @@ export function registerRemoval(app: App, log: Deps['log'], removals: Removals):
     const claim = claimOf(event, context);
     if (claim) await removals.believe(claim);
   };
-  // One listener for the three: Bolt runs every request through each listener's chain (BENCHMARKS §1b).
-  app.event(/^(app_uninstalled|tokens_revoked|team_access_revoked)$/, heard);
+  // One listener for the four: Bolt runs every request through each listener's chain (BENCHMARKS §1b).
+  app.event(/^(app_uninstalled|tokens_revoked|team_access_revoked|team_access_granted)$/, heard);
 }

@@ -130,6 +130,8 @@ export interface ScheduleInfo {
   id: string;
   schedule: LaneSchedule;
   nextAt: number | undefined;
+  /** The data each occurrence's job is given (which workspace's it is). */
+  data: unknown;
 }
 
 /** What an operator sees and can do, by lane name (on Redis also from outside the app: `npm run queues`). */

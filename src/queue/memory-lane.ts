@@ -90,7 +90,12 @@ export class MemoryLane {
   }
 
   schedules(): ScheduleInfo[] {
-    return [...this.#schedulers].map(([id, { schedule, next }]) => ({ id, schedule, nextAt: next?.readyAt }));
+    return [...this.#schedulers].map(([id, { schedule, next, json }]) => ({
+      id,
+      schedule,
+      nextAt: next?.readyAt,
+      data: JSON.parse(json),
+    }));
   }
 
   /** Newest first. */

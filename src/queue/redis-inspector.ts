@@ -187,5 +187,5 @@ function describeFailed(lane: string, job: Job): FailedJob {
 function describeSchedule(json: JobSchedulerJson): ScheduleInfo {
   const schedule: LaneSchedule =
     json.every !== undefined ? { everyMs: Number(json.every) } : { cron: json.pattern ?? '', tz: json.tz ?? 'UTC' };
-  return { id: json.key, schedule, nextAt: json.next };
+  return { id: json.key, schedule, nextAt: json.next, data: json.template?.data };
 }

@@ -126,6 +126,11 @@ export const keys = {
    */
   workspaceRemoved: () => 'workspace:removed',
   /**
+   * A workspace an org-wide install was taken out of (`team_access_revoked`), in the organisation's scope, which still
+   * serves its other workspaces: kept until Slack grants the install that workspace again or the organisation goes.
+   */
+  workspaceTakenOut: (teamId: string) => `workspace:taken-out:${teamId}`,
+  /**
    * Each project the deployment served and, once taken out of the configuration, since when, and the claim guarding
    * it (single-workspace mode): a reply in a job's thread of one taken out since is answered (`config/served-projects.ts`).
    */

@@ -1,5 +1,4 @@
 import type { Authorize } from '@slack/bolt';
-import { z } from 'zod';
 import type { RemovalTarget } from '../app/removal.js';
 import type { Deps } from '../deps.js';
 import { DIGEST_KINDS } from '../digests.js';
@@ -7,28 +6,18 @@ import type { Logger } from '../log.js';
 import type { QueueInspector } from '../queue/engine.js';
 import { gate } from '../slack/gate.js';
 import { quote } from '../slack/mrkdwn.js';
+import { payloadOf } from '../slack/payload.js';
 import { RECORD_TTL_MS } from '../store/jobs.js';
 import { keys } from '../store/keys.js';
 import { lastLossOf } from '../store/loss.js';
 import { type Store, StoreUnavailableError } from '../store/store.js';
 import type { DigestMachinery } from '../visitors/index.js';
-import { installationOf, type WorkspaceRef, WorkspaceRefSchema } from '../workspace-ref.js';
+import { installationOf, type WorkspaceRef } from '../workspace-ref.js';
 import { type Installations, tenantOfQuery } from './installations.js';
+import { discardJobsOf } from './queued-work.js';
+import { takenOut } from './taken-out.js';
+import { orgTeamAccess } from './team-access.js';
 import type { Tenancy } from './tenancy.js';
-
-/** Every queue job carries the workspace it belongs to. */
-const JobOfWorkspaceSchema = z.object({ workspace: WorkspaceRefSchema });
-
-/** Deletes every job of `tenant` still in the queues (waiting, delayed, failed: prompts among them). */
-export async function discardJobsOf(queues: Pick<QueueInspector, 'lanes' | 'discard'>, tenant: string) {
-  const ofTenant = (data: unknown) => {
-    const parsed = JobOfWorkspaceSchema.safeParse(data);
-    return parsed.success && installationOf(parsed.data.workspace) === tenant;
-  };
-  let discarded = 0;
-  for (const lane of await queues.lanes()) discarded += await queues.discard(lane, ofTenant);
-  return discarded;
-}
 
 /**
  * Removals when the app serves many workspaces: of an installation it holds, confirmed with that installation's
@@ -39,8 +28,8 @@ export async function discardJobsOf(queues: Pick<QueueInspector, 'lanes' | 'disc
 export function manyRemoval(
   root: Pick<Deps, 'workspaces' | 'log' | 'store'>,
   { installations, renew }: Pick<Tenancy, 'installations' | 'renew'>,
-  queues: Pick<QueueInspector, 'lanes' | 'discard'>,
-  { endDigests }: Pick<DigestMachinery, 'endDigests'>,
+  queues: Pick<QueueInspector, 'lanes' | 'discard' | 'schedules'>,
+  digests: Pick<DigestMachinery, 'endDigests' | 'endSubscription'>,
 ): RemovalTarget {
   return {
     async served(ref) {
@@ -59,13 +48,15 @@ export function manyRemoval(
         root.log.warn('slack.removal_ignored', { reason, ...where, why: 'installed_again' });
         return;
       }
-      // Its digests' schedulers live in the engine, not under the workspace's keys: they end first.
-      const scoped = await root.workspaces.scope(ref).catch(() => undefined);
-      if (scoped) await endDigests(scoped, DIGEST_KINDS);
+      // Its digests' schedulers live in the engine, not under the workspace's keys: they end first. (Scoped as the
+      // installation: an organisation's workspace taken out before is refused its own scope.)
+      const installation = ref.enterpriseId ? { teamId: '', enterpriseId: ref.enterpriseId } : ref;
+      const scoped = await root.workspaces.scope(installation).catch(() => undefined);
+      if (scoped) await digests.endDigests(scoped, DIGEST_KINDS);
       await installations.remove(tenant);
       await root.store.scoped(tenant).kv.set(keys.workspaceRemoved(), { atMs: Date.now() }, RECORD_TTL_MS);
       // After the installation: a job still running when its workspace went adds nothing that lasts.
-      const jobs = await discardJobsOf(queues, tenant);
+      const jobs = await discardJobsOf(queues, (workspace) => installationOf(workspace) === tenant);
       root.log.warn('slack.workspace_removed', {
         tenant,
         reason,
@@ -74,6 +65,7 @@ export function manyRemoval(
       });
     },
     removed: (context) => context.workspaceGone === true,
+    teamAccess: orgTeamAccess(root, queues, digests),
   };
 }
 
@@ -85,7 +77,9 @@ const storeDown = (error: unknown): boolean =>
  * Bolt's authorize, telling a workspace with no installation (removed, or never installed), and a store that does
  * not answer, from another failure: their requests go on marked `workspaceGone` or `storeUnavailable`, so a command
  * is answered (removal.ts, `storeDownGate`) instead of refused unanswered. A workspace whose installation went with
- * a loss of the store's data is marked `installationLost` too: it is told so, not that Slack removed the app.
+ * a loss of the store's data is marked `installationLost` too: it is told so, not that Slack removed the app. A
+ * workspace its organisation's org-wide install was taken out of is marked `workspaceGone` and `workspaceTakenOut`
+ * (Slack's `team_access_*` events aside: one may come through such a workspace, about others).
  */
 export function markingGone(
   authorize: Authorize<boolean>,
@@ -94,7 +88,13 @@ export function markingGone(
 ) {
   const marked: Authorize<boolean> = async (source, body) => {
     try {
-      return await authorize(source, body);
+      const authorized = await authorize(source, body);
+      const ref = {
+        teamId: source.teamId ?? '',
+        ...(source.isEnterpriseInstall && { enterpriseId: source.enterpriseId }),
+      };
+      if (teamAccessEvent(body) || !(await takenOut.is(root, ref))) return authorized;
+      return { workspaceGone: true, workspaceTakenOut: true };
     } catch (error) {
       // Asked no further: a second read would wait as long again, past Slack's 3 seconds.
       if (storeDown(error)) return { storeUnavailable: true };
@@ -106,6 +106,8 @@ export function markingGone(
   };
   return marked;
 }
+
+const teamAccessEvent = (body: unknown) => /^team_access_/.test(payloadOf(body).event?.type ?? '');
 
 /**
  * Whether a workspace with no installation lost it with the store's data: the store lost its data, and the

@@ -10,6 +10,7 @@ import type { Installations } from './installations.js';
 import { sealedRecords } from './sealed.js';
 import type { Secrets } from './secrets.js';
 import { publicSettings, readSettings } from './settings.js';
+import { takenOut } from './taken-out.js';
 
 /** What is a workspace's own in many-workspace mode; everything else in its deps is the app's. */
 export type WorkspaceParts = Pick<Deps, 'workspace' | 'store' | 'slack' | 'mintlify' | 'projects' | 'log'> & {
@@ -38,6 +39,7 @@ const CLIENTS_KEPT = 1_000;
  * Many workspaces, each served with its own: its installation's bot token, the Mintlify project and key it
  * connected, and a store view whose every key lives under it (`Store.scoped`). Installation, settings and the
  * connection's log are read each time work is scoped, so a change made by one process is seen by every other at once.
+ * A workspace its organisation's org-wide install was taken out of is gone, as one that removed the app.
  */
 export function tenantWorkspaces(options: TenantOptions): Workspaces {
   const { root, installations, secrets } = options;
@@ -57,9 +59,9 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
     all: () => installations.all(),
     async scope(ref: WorkspaceRef) {
       const tenant = installationOf(ref);
-      const installation = await installations.read(tenant);
-      if (!installation) throw new WorkspaceGoneError(ref);
       const { config, log, store } = root();
+      const [installation, out] = await Promise.all([installations.read(tenant), takenOut.is(store, ref)]);
+      if (!installation || out) throw new WorkspaceGoneError(ref);
       const [read, connectionLog] = await Promise.all([settingsOf(tenant), readConnectionLog(store.scoped(tenant))]);
       const settings = read === UNREADABLE ? undefined : read;
       // Connected before the log existed: the person who connected it is its steward.

@@ -67,15 +67,17 @@ describe.each(storeKinds)('Enterprise Grid: who is from another organisation ($l
     expect(h.creates()).toHaveLength(1);
   });
 
-  it('org-wide: taken out of one workspace (team_access_revoked), the org token confirms it still serves the others', async () => {
+  it('org-wide: taken out of one workspace (team_access_revoked), the organisation’s installation serves the others', async () => {
     h.slack.addEnterprise(UMBRELLA, umbrella());
     await ws.install('T4', ANA, { enterpriseId: UMBRELLA.id, userId: ANA });
     expect(await ws.connect('T4', ANA, { apiKey: KEY, project: 'proj_u' })).toBeUndefined();
     h.slack.subscriptions.add('team_access_revoked');
     await h.deliver(h.slack.installs.revokeTeamAccess(UMBRELLA.id, ['T5']));
-    await eventually(() => h.app.logs().includes('"event":"slack.removal_ignored"'), 5_000, 'the removal weighed');
-    // Asked of Slack with the organisation's token (still good for East), not dismissed as naming no install.
-    expect(h.app.logs()).toMatch(/"event":"slack\.removal_ignored".*"why":"token_accepted"/);
+    // Asked of Slack with the organisation's token (auth.teams.list), not dismissed as naming no install: West only
+    // is taken out (enterprise-grid-taken-out.test.ts says what stops there).
+    const takenOut = /"event":"slack\.workspace_taken_out".*"team":"T5"/;
+    await eventually(() => takenOut.test(h.app.logs()), 5_000, 'West taken out');
+    expect(h.app.logs()).not.toContain('"event":"slack.workspace_removed"');
     await mention(ANA, 'C4DOCS', 'document the east office');
     await eventually(() => h.creates().length === 1, 5_000, 'East’s job');
   });

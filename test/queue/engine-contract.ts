@@ -408,7 +408,7 @@ export function engineContract(factory: EngineFactory): void {
         await lane.schedule('tick', { everyMs: 60_000 }, { n: 1 });
         await lane.schedule('tick', { everyMs: 60_000 }, { n: 2 });
         expect(await engine.schedules('work')).toEqual([
-          { id: 'tick', schedule: { everyMs: 60_000 }, nextAt: expect.any(Number) },
+          { id: 'tick', schedule: { everyMs: 60_000 }, nextAt: expect.any(Number), data: { n: 2 } },
         ]);
         expect(await engine.counts('work')).toMatchObject({ waiting: 1, delayed: 0 });
         const { runs, processor } = record();

@@ -29,6 +29,11 @@ describe('claimOf: what a removal event says is gone', () => {
         ],
       },
     ],
+    [
+      { type: 'team_access_granted', team_ids: ['T5'] },
+      context({ enterpriseId: 'E1' }),
+      { reason: 'team_access_granted', refs: [{ teamId: 'T5', enterpriseId: 'E1' }] },
+    ],
   ])('%j', (event, ctx, claim) => {
     expect(claimOf(event, ctx)).toEqual(claim);
   });

@@ -1,6 +1,6 @@
 import { deliverDigest, runScheduled, scheduledDigestMissed } from './deliver.js';
 import { healSubscription } from './heal.js';
-import { adoptDigests, endDigests } from './scheduler.js';
+import { adoptDigests, endDigests, endSubscription } from './scheduler.js';
 import { manageDigest } from './subscribe.js';
 
 /**
@@ -17,6 +17,7 @@ export const digestMachinery = {
   manageDigest,
   adoptDigests,
   endDigests,
+  endSubscription,
   healSubscription,
 };
 export type DigestMachinery = typeof digestMachinery;

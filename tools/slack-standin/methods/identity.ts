@@ -42,7 +42,13 @@ function authTeamsList({ args, tenant, org, slack }: MethodCall): Answer {
   if (!Number.isInteger(limit) || limit < 1 || limit > TEAMS_PAGE.max) return refuse('invalid_limit');
   const served = org ? [...slack.tenants.values()].filter((t) => t.orgInstall === org) : [tenant];
   const cursor = args.cursor ? String(args.cursor) : '';
-  const from = cursor ? Number(Buffer.from(cursor, 'base64url').toString().replace(/^team:/, '')) : 0;
+  const from = cursor
+    ? Number(
+        Buffer.from(cursor, 'base64url')
+          .toString()
+          .replace(/^team:/, ''),
+      )
+    : 0;
   if (!Number.isInteger(from) || from < 0 || from > served.length) return refuse('invalid_cursor');
   const page = served.slice(from, from + limit);
   const next = from + limit < served.length ? Buffer.from(`team:${from + limit}`).toString('base64url') : '';
