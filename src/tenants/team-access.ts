@@ -30,7 +30,11 @@ export function orgTeamAccess(
   { endSubscription }: Pick<DigestMachinery, 'endSubscription'>,
 ): NonNullable<RemovalTarget['teamAccess']> {
   return async ({ teamId, enterpriseId }, change) => {
-    if (!enterpriseId) return; // a workspace's own install: its removal comes as app_uninstalled
+    if (!enterpriseId) {
+      // A workspace's own installation, which Slack lists as its own: its removal comes as app_uninstalled.
+      root.log.warn('slack.removal_ignored', { reason: `team_access_${change}`, team: teamId, why: 'not_org_wide' });
+      return;
+    }
     const ref = { teamId, enterpriseId };
     if (change === 'granted') {
       const was = await takenOut.clear(root.store, ref);
