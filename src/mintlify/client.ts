@@ -1,4 +1,4 @@
-import ky, { HTTPError, type KyInstance, type Options, TimeoutError } from 'ky';
+import ky, { HTTPError, type KyInstance, NetworkError, type Options, TimeoutError } from 'ky';
 import type { z } from 'zod';
 import { type Logger, redact } from '../log.js';
 import { type AnalyticsCalls, analyticsCalls } from './analytics.js';
@@ -109,8 +109,10 @@ export function createMintlifyClient(options: MintlifyClientOptions): MintlifyCl
  */
 function createHttp(options: MintlifyClientOptions, onResponse: Transport['onResponse']): KyInstance {
   return ky.create({
-    prefixUrl: options.apiUrl,
+    prefix: options.apiUrl,
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    // ky 2's `.json()` throws on an empty body: it is an answer outside the contract, as any other shape is.
+    parseJson: (text) => (text === '' ? undefined : JSON.parse(text)),
     retry: {
       limit: options.getRetries ?? 2,
       methods: ['get'],
@@ -207,14 +209,17 @@ async function failureOf(error: unknown, answered: number | undefined): Promise<
     };
   }
   if (!(error instanceof HTTPError)) {
-    // fetch rejects with a TypeError whose cause says why (ECONNREFUSED, socket hang up, …); anything else is a bug.
-    if (!(error instanceof TypeError)) throw error;
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    // fetch rejects with a TypeError (ky wraps it in a NetworkError) whose cause says why (ECONNREFUSED, socket hang
+    // up, …); anything else is a bug.
+    const fetchError = error instanceof NetworkError ? error.cause : error;
+    if (!(fetchError instanceof TypeError)) throw error;
+    const cause = (fetchError as { cause?: { code?: string } }).cause?.code;
     const reason = `network error${cause ? ` (${cause})` : ''}`;
     return { code: 'unavailable', reason, ambiguous: !NEVER_SENT.has(cause ?? ''), lost: 'network' };
   }
   const { status, headers } = error.response;
-  const parsed = ErrorBodySchema.safeParse(await error.response.json().catch(() => undefined));
+  // ky has read the body already: `data` is its parsed JSON (its text when not sent as JSON).
+  const parsed = ErrorBodySchema.safeParse(error.data);
   const message = parsed.success ? redact(parsed.data.error) : undefined;
   switch (true) {
     case status === 401 || status === 403:
