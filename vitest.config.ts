@@ -7,10 +7,12 @@ import { defineConfig } from 'vitest/config';
 const ALONE = ['test/faults/burst.test.ts', 'test/faults/slack-finals.test.ts'] as const;
 /** Pure logic and in-process fakes: no Redis, no child process (`npm run test:unit`, the inner loop). */
 const UNIT = ['test/unit/**/*.test.ts'];
+/** The root's run of it probes Redis; the projects that spawn `dist/` run it again to compile `src/` first if stale. */
+const GLOBAL_SETUP = ['test/support/global-setup.ts'];
 
 export default defineConfig({
   test: {
-    globalSetup: ['test/support/global-setup.ts'],
+    globalSetup: GLOBAL_SETUP,
     setupFiles: ['test/support/wire-safety-setup.ts'],
     pool: 'forks',
     testTimeout: 20_000,
@@ -22,9 +24,24 @@ export default defineConfig({
       // Unit files share their workers' module cache (no file mocks or stubs a module), so the app's modules load
       // once per worker instead of once per file: most of the unit run was imports.
       { extends: true, test: { name: 'unit', include: UNIT, isolate: false } },
-      { extends: true, test: { name: 'suites', include: ['test/**/*.test.ts'], exclude: [...ALONE, ...UNIT] } },
-      { extends: true, test: { name: 'alone 1', include: [ALONE[0]], sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'alone 2', include: [ALONE[1]], sequence: { groupOrder: 2 } } },
+      // A project does not inherit the root's globalSetup (it runs once, for the root): those that spawn name it.
+      {
+        extends: true,
+        test: {
+          name: 'suites',
+          include: ['test/**/*.test.ts'],
+          exclude: [...ALONE, ...UNIT],
+          globalSetup: GLOBAL_SETUP,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'alone 1', include: [ALONE[0]], sequence: { groupOrder: 1 }, globalSetup: GLOBAL_SETUP },
+      },
+      {
+        extends: true,
+        test: { name: 'alone 2', include: [ALONE[1]], sequence: { groupOrder: 2 }, globalSetup: GLOBAL_SETUP },
+      },
     ],
   },
 });

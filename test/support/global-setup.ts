@@ -20,7 +20,7 @@ declare module 'vitest' {
  * `src/` changed since the last build, for the projects that spawn entry points (which run it), never the unit tests.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
-  // Runs for the root ('') and for each project with files to run: only the suites and the alone ones spawn.
+  // Runs for the root ('') and for each project with files to run that names it (the suites and the alone ones spawn).
   if (project.name && project.name !== 'unit') buildIfStale();
   const verdict = redisVerdict(TEST_REDIS_URL, await probeRedis(TEST_REDIS_URL), process.env);
   if (!verdict.available) console.warn(verdict.skipLine);
