@@ -455,6 +455,18 @@ export function engineContract(factory: EngineFactory): void {
         }
       });
 
+      it('runs a time a DST gap skips across midnight when the clocks resume, as the digest’s "Next:" says', async () => {
+        // 23:30 does not exist in America/Nuuk on Saturday 2026-03-28 (23:00 → 00:00 Sunday): croner alone skipped it.
+        vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-03-28T12:00:00Z') });
+        try {
+          await engine.lane(lanes.work).schedule('gap', { cron: '30 23 * * *', tz: 'America/Nuuk' }, { n: 1 });
+          const [info] = await engine.schedules('work');
+          expect(new Date(info?.nextAt ?? 0).toISOString()).toBe('2026-03-29T01:00:00.000Z');
+        } finally {
+          vi.useRealTimers();
+        }
+      });
+
       it('refuses an unknown time zone and a pattern that is not cron', async () => {
         const lane = engine.lane(lanes.work);
         await expect(lane.schedule('x', { cron: '0 9 * * *', tz: 'Mars/Olympus' }, { n: 1 })).rejects.toThrow();

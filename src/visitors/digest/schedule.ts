@@ -1,9 +1,9 @@
-import { Cron } from 'croner';
 import { z } from 'zod';
+import { latestCronTime, nextCronTime } from '../../queue/occurrences.js';
 import { escapeMrkdwn, truncate } from '../../slack/mrkdwn.js';
 import { DAY_MS, dayString } from '../days.js';
 import type { DayRange } from '../periods.js';
-import { isTimeZone, todayNumber, UTC } from '../zone.js';
+import { isTimeZone, todayNumber, UTC, wallClock } from '../zone.js';
 
 /**
  * When a channel's digest is posted and which period it covers, in the zone of the person who subscribed it (UTC
@@ -38,28 +38,27 @@ export function cronPattern(schedule: Schedule): string {
 
 /** The latest scheduled instant at or before `nowMs`, if it is not before `sinceMs` (the subscription's start). */
 export function latestDue(schedule: Schedule, nowMs: number, sinceMs: number): number | undefined {
-  const [last] = cron(schedule).previousRuns(1, new Date(nowMs + 1));
-  const at = last?.getTime();
+  const at = latestCronTime(cronPattern(schedule), schedule.tz ?? UTC, nowMs);
   return at !== undefined && at >= sinceMs ? at : undefined;
 }
 
-/** The next scheduled instant after `nowMs`. */
+/** The next scheduled instant after `nowMs` (on the subscriber's wall clock; a time the clocks skip when they resume). */
 export function nextDue(schedule: Schedule, nowMs: number): number | undefined {
-  return cron(schedule).nextRun(new Date(nowMs))?.getTime();
-}
-
-/** The schedule's pattern on the subscriber's wall clock (croner follows the zone's DST changes). */
-function cron(schedule: Schedule): Cron {
-  return new Cron(cronPattern(schedule), { timezone: schedule.tz ?? UTC });
+  return nextCronTime(cronPattern(schedule), schedule.tz ?? UTC, nowMs);
 }
 
 /**
  * The closed period a digest posted at `firedAtMs` reports on: yesterday (daily), the 7 days up to yesterday
  * (weekly), the previous calendar month (monthly). Derived from the scheduled instant, not the clock, so a digest
- * sent late covers the same period as one sent on time.
+ * sent late covers the same period as one sent on time. An instant earlier in its day than the schedule's time is
+ * the day before's, moved past midnight by a DST gap (23:30 in Nuuk run at 00:00), and reports as that day would.
  */
-export function digestPeriod({ cadence, tz }: Pick<Schedule, 'cadence' | 'tz'>, firedAtMs: number): DayRange {
-  const today = todayNumber(firedAtMs, tz);
+export function digestPeriod(
+  { cadence, tz, hour, minute }: Pick<Schedule, 'cadence' | 'tz' | 'hour' | 'minute'>,
+  firedAtMs: number,
+): DayRange {
+  const wall = wallClock(firedAtMs, tz ?? UTC) % DAY_MS;
+  const today = todayNumber(firedAtMs, tz) - (wall < (hour * 60 + minute) * 60_000 ? 1 : 0);
   const zone = tz && tz !== UTC ? { tz } : {};
   if (cadence === 'daily') return { from: dayString(today - 1), to: dayString(today - 1), ...zone };
   if (cadence === 'weekly') return { from: dayString(today - 7), to: dayString(today - 1), ...zone };

@@ -64,7 +64,7 @@ describe('schedule arithmetic (UTC)', () => {
   ] as const)(
     'maps the %s instant %s to the closed period %s..%s (across month, year and leap days)',
     (cadence, instant, from, to) => {
-      expect(digestPeriod({ cadence }, at(instant))).toEqual({ from, to });
+      expect(digestPeriod({ cadence, hour: 9, minute: 0 }, at(instant))).toEqual({ from, to });
     },
   );
 
@@ -125,5 +125,34 @@ describe("schedule arithmetic in the subscriber's zone", () => {
     });
     // Monday 6 Apr 2026 09:00 NZST (+12), after the clocks went back.
     expect(nextDue(weekly, at('2026-04-03T00:00:00Z'))).toBe(at('2026-04-05T21:00:00Z'));
+  });
+
+  it('runs a time a DST gap skips across midnight when the clocks resume, covering its own day’s period', () => {
+    // America/Nuuk, Saturday 28 Mar 2026: the clocks jump from 23:00 (-02) to 00:00 Sunday (-01), at 01:00Z.
+    const tz = 'America/Nuuk';
+    const daily = { cadence: 'daily', hour: 23, minute: 30, tz } as const;
+    const resumed = at('2026-03-29T01:00:00Z');
+    expect(nextDue(daily, at('2026-03-28T12:00:00Z'))).toBe(resumed);
+    expect(nextDue(daily, resumed)).toBe(at('2026-03-30T00:30:00Z')); // Sunday 23:30 (-01)
+    expect(latestDue(daily, resumed + 5_000, 0)).toBe(resumed);
+    expect(latestDue(daily, at('2026-03-29T00:59:00Z'), 0)).toBe(at('2026-03-28T01:30:00Z')); // Friday 23:30
+    // Saturday's digest, posted when the clocks resume: Friday, as at 23:30 on any Saturday; Sunday's is Saturday.
+    expect(digestPeriod(daily, resumed)).toEqual({ from: '2026-03-27', to: '2026-03-27', tz });
+    expect(digestPeriod(daily, at('2026-03-30T00:30:00Z'))).toEqual({ from: '2026-03-28', to: '2026-03-28', tz });
+    const weekly = { cadence: 'weekly', hour: 23, minute: 30, weekday: 6, tz } as const;
+    expect(nextDue(weekly, at('2026-03-25T12:00:00Z'))).toBe(resumed);
+    expect(digestPeriod(weekly, resumed)).toEqual({ from: '2026-03-21', to: '2026-03-27', tz });
+    // Berlin's gap is within the day: 02:30 runs at 03:00 the same day, as before.
+    const berlin = { cadence: 'daily', hour: 2, minute: 30, tz: 'Europe/Berlin' } as const;
+    expect(nextDue(berlin, at('2026-03-28T12:00:00Z'))).toBe(at('2026-03-29T01:00:00Z'));
+    expect(latestDue(berlin, at('2026-03-29T01:00:00Z'), 0)).toBe(at('2026-03-29T01:00:00Z'));
+    expect(digestPeriod(berlin, at('2026-03-29T01:00:00Z'))).toMatchObject({ from: '2026-03-28' });
+  });
+
+  it('runs a time the clocks pass twice once, the first time', () => {
+    // Nuuk, Saturday 24 Oct 2026: the clocks go back from 00:00 Sunday (-01) to 23:00 Saturday (-02).
+    const daily = { cadence: 'daily', hour: 23, minute: 30, tz: 'America/Nuuk' } as const;
+    expect(nextDue(daily, at('2026-10-24T12:00:00Z'))).toBe(at('2026-10-25T00:30:00Z'));
+    expect(nextDue(daily, at('2026-10-25T00:30:00Z'))).toBe(at('2026-10-26T01:30:00Z'));
   });
 });
