@@ -58,6 +58,8 @@ export const DigestRequestSchema = z.object({
   audience: AudienceSchema,
   /** Asked in a group DM, where Slack tells the bot about the conversation only with `mpim:read` (not asked for). */
   groupDm: z.boolean().optional(),
+  /** The command as typed (`/visitors digest weekly fri 16:30`), echoed where the digest cannot be set up. */
+  typed: z.string().optional(),
 });
 export type DigestRequest = z.infer<typeof DigestRequestSchema>;
 

@@ -214,6 +214,22 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
     expect(await h.privately('/visitors digest', { app, ...where })).toContain('has no visitors digest');
   });
 
+  it('subscribing in a DM between two people is refused at once, echoing the command and saying where to get one', async () => {
+    const app = await h.boot();
+    // Alice runs the command in her DM with Bob: Slack sends it (channel_name `directmessage`), but the bot is not in it.
+    h.slack.workspace.channels.push({ id: 'D567ALICEBOB', name: 'directmessage', directMessage: true });
+    const where = { channel: 'D567ALICEBOB', fields: { channel_name: 'directmessage' } };
+    h.slack.zones.set(USER_ID, 'UTC');
+    const answer = await h.privately('/visitors digest weekly fri 16:30', { app, ...where });
+    expect(answer).toContain('I can’t post in a DM between two people, so no digest was set up');
+    expect(answer).toContain('`/visitors digest weekly fri 16:30`');
+    expect(answer).toContain('in a channel I’m in, or in your DM with me');
+    expect(await h.privately('/visitors digest', { app, ...where })).toContain('has no visitors digest');
+    time = Date.parse('2026-11-23T09:00:05Z');
+    await settle(EVERY_MS * 3);
+    expect(h.slack.callsTo('chat.postMessage')).toEqual([]);
+  });
+
   it.each(['restricted_action', 'msg_too_long', 'not_in_channel', 'channel_not_found'])(
     'a digest Slack refuses for good (%s) ends its subscription and tells its subscriber privately, once',
     async (code) => {

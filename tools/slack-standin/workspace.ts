@@ -49,6 +49,11 @@ export interface StandinChannel {
    * and one the bot is not in is `channel_not_found` to it (adding the bot makes a new group DM).
    */
   groupDm?: boolean;
+  /**
+   * A DM between two people (`D…`; a slash command there names it `directmessage`): the bot is never in one, so it
+   * is `channel_not_found` to the bot (posting and reading). The bot's own DM with a person is `D<user>`.
+   */
+  directMessage?: boolean;
 }
 
 /** Another organisation reached through Slack Connect: its people are not the workspace's, their team is theirs. */

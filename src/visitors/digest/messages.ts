@@ -48,18 +48,23 @@ export function digestAnswer(result: DigestResult, nowMs: number, kind: DigestKi
         `:white_check_mark: This conversation will get the ${name} ${describeSchedule(result.schedule)}. ` +
           `Next: ${nextText(result.schedule, nowMs, result.lastSent)}.`,
       );
-    case 'cannot_post':
-      if (result.groupDm)
+    case 'cannot_post': {
+      const typed = inlineCode(result.typed ?? `${kind.command} digest ${result.schedule.cadence}`, 200);
+      if (result.place === 'dm')
         return notice(
-          `:warning: I’m not in this group DM, so no digest was set up for ` +
-            `${inlineCode(`${kind.command} digest ${result.schedule.cadence}`)}. Run it in a group DM started with me in ` +
-            'it, or in a channel I’m in.',
+          `:warning: I can’t post in a DM between two people, so no digest was set up for ${typed}. Run it in a ` +
+            'channel I’m in, or in your DM with me (my Messages tab).',
+        );
+      if (result.place === 'group_dm')
+        return notice(
+          `:warning: I’m not in this group DM, so no digest was set up for ${typed}. Run it in a group DM started ` +
+            'with me in it, or in a channel I’m in.',
         );
       return notice(
-        `:warning: I can’t post in this channel (${inlineCode(result.code)}), so no digest was set up for ` +
-          `${inlineCode(`${kind.command} digest ${result.schedule.cadence}`)}. Add me with \`/invite @Mintlify\` (or your ` +
-          'app’s name), then run the command again.',
+        `:warning: I can’t post in this channel (${inlineCode(result.code)}), so no digest was set up for ${typed}. ` +
+          'Add me with `/invite @Mintlify` (or your app’s name), then run the command again.',
       );
+    }
   }
 }
 

@@ -78,7 +78,8 @@ export function decodeDigest(
     deps.log.info(`${kind.feature}.digest_refused`, { user: audience.userId, channel: audience.channel });
     return { answer: notice(digestCopy.refused) };
   }
-  return { task: 'digest', request: { command, project, audience, ...(groupDm && { groupDm }) } };
+  const typed = `${kind.command} ${digest.text}`;
+  return { task: 'digest', request: { command, project, audience, ...(groupDm && { groupDm }), typed } };
 }
 
 /** The words after `[--project id] digest`, or undefined when the command is not about digests. */

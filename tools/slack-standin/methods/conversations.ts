@@ -9,8 +9,9 @@ function open({ args, tenant, slack }: MethodCall): Answer {
   return ok({ channel: { id: `D${userId}` } });
 }
 
-/** A group DM the bot is not in: Slack does not show it to the bot at all. */
-export const hidden = (channel: StandinChannel | undefined) => channel?.groupDm === true && channel.botMember === false;
+/** A group DM the bot is not in, or a DM between two people: Slack does not show it to the bot at all. */
+export const hidden = (channel: StandinChannel | undefined) =>
+  channel?.directMessage === true || (channel?.groupDm === true && channel.botMember === false);
 
 function info({ args, tenant }: MethodCall): Answer {
   const id = String(args.channel);

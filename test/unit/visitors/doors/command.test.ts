@@ -97,6 +97,7 @@ describe('the /visitors door: digests', () => {
           command: { kind: 'subscribe', schedule: { cadence: 'weekly', hour: 9, minute: 0, weekday: 1 } },
           project: PROJECT,
           audience: AUDIENCE,
+          typed: '/visitors digest weekly',
         },
       },
     ]);
