@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys } from '../../src/store/keys.js';
 import { saveSubscription } from '../../src/visitors/digest/store.js';
 import { DATA_BLOCK_TYPES } from '../../tools/slack-standin/index.js';
 import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
@@ -250,6 +251,25 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
       expect(digestPosts()).toHaveLength(1); // the refused attempt, never tried again
     },
   );
+
+  it('a stored subscription that no longer reads (its zone unknown now) ends with a log line, and its subscriber hears it once', async () => {
+    const app = await h.boot();
+    await digest(app, 'weekly');
+    // As an older release (or an older tz database) left it: a zone this one does not know.
+    const stored = { channel: CHANNEL_ID, project: 'proj_test', createdBy: USER_ID, createdAt: time };
+    const schedule = { cadence: 'weekly', hour: 9, minute: 0, weekday: 1, tz: 'America/Atlantis' };
+    await app.app.deps.store.kv.set(keys.digestSubscription(CHANNEL_ID), { ...stored, schedule });
+    time = Date.parse('2026-11-23T09:00:05Z');
+    const notes = () => h.slack.callsTo('chat.postMessage').filter((c) => c.args.channel === USER_ID);
+    const note = await eventually(() => notes()[0], 10_000, 'the note to the subscriber');
+    expect(String(note.args.text)).toContain(`weekly visitors digest in <#${CHANNEL_ID}> has ended`);
+    expect(String(note.args.text)).toContain('`/visitors digest weekly`');
+    expect(app.logs()).toMatch(/"event":"visitors.digest_ended".*"reason":"its stored subscription no longer reads"/);
+    expect(await digest(app, '')).toContain('has no visitors digest');
+    await settle(EVERY_MS * 3);
+    expect(notes()).toHaveLength(1);
+    expect(digestPosts()).toEqual([]);
+  });
 
   it('a channel that was archived ends its subscription with a log line, and its subscriber hears it once', async () => {
     const app = await h.boot();

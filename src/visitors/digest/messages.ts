@@ -7,7 +7,7 @@ import { formatRange, formatTime } from '../format.js';
 import type { DayRange } from '../periods.js';
 import type { DigestRequest } from '../requests.js';
 import { type DigestKind, VISITORS_DIGEST } from './kind.js';
-import { describeSchedule, digestPeriod, nextDue, type Schedule } from './schedule.js';
+import { type Cadence, describeSchedule, digestPeriod, nextDue, type Schedule } from './schedule.js';
 import type { Sent, Subscription } from './store.js';
 import type { DigestResult } from './subscribe.js';
 
@@ -98,6 +98,19 @@ export function digestProjectGoneNote(channel: string, cadence: string, project:
   return notice(
     `:warning: The ${cadence} ${kind.feature} digest in <#${channel}> has ended: the app no longer serves project ` +
       `${inlineCode(project)}. \`${kind.command} digest ${cadence}\` there sets one up for the project it uses now.`,
+  );
+}
+
+/**
+ * The note to whoever set up a digest whose stored subscription no longer reads (an older release wrote it, or its
+ * zone is no longer known): it has ended, and the command that sets it up again.
+ */
+export function digestUnreadableNote(channel: string, cadence: Cadence | undefined, kind = VISITORS_DIGEST): Message {
+  const which = cadence ? `${cadence} ${kind.feature}` : kind.feature;
+  return notice(
+    `:warning: The ${which} digest in <#${channel}> has ended: its saved settings no longer read (an earlier version ` +
+      `of the app saved them, or their time zone is one this version does not know). ` +
+      `${inlineCode(`${kind.command} digest ${cadence ?? 'weekly'}`)} there sets it up again.`,
   );
 }
 

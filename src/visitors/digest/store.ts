@@ -3,7 +3,7 @@ import type { Deps } from '../../deps.js';
 import { keys } from '../../store/keys.js';
 import { changeList, readList } from '../../store/lists.js';
 import { type DigestKind, VISITORS_DIGEST } from './kind.js';
-import { CADENCES, ScheduleSchema } from './schedule.js';
+import { CADENCES, type Cadence, ScheduleSchema } from './schedule.js';
 
 /**
  * Digest subscriptions, one per channel, in the store (so every replica sees them). Each lives under its own key;
@@ -35,8 +35,36 @@ export async function getSubscription(
   channel: string,
   kind = VISITORS_DIGEST,
 ): Promise<Subscription | undefined> {
-  const parsed = SubscriptionSchema.safeParse(await deps.store.kv.get(subKey(channel, kind)));
-  return parsed.success ? parsed.data : undefined;
+  const stored = await readSubscription(deps, channel, kind);
+  return stored && 'subscription' in stored ? stored.subscription : undefined;
+}
+
+/** What can still be read of a subscription that no longer reads whole: who set it up and its cadence. */
+const RemainsSchema = z.object({
+  createdBy: z.string().optional().catch(undefined),
+  schedule: z.object({ cadence: z.enum(CADENCES).optional().catch(undefined) }).catch({}),
+});
+
+/**
+ * The channel's subscription as stored: none, one that reads, or one that no longer does (written by an older
+ * release, or with a zone no longer known), with why and what is left of it to tell its subscriber.
+ */
+export async function readSubscription(
+  deps: SubscriptionDeps,
+  channel: string,
+  kind = VISITORS_DIGEST,
+): Promise<
+  | { subscription: Subscription }
+  | { unreadable: string; createdBy?: string | undefined; cadence?: Cadence | undefined }
+  | undefined
+> {
+  const stored = await deps.store.kv.get(subKey(channel, kind));
+  if (stored === undefined || stored === null) return undefined;
+  const parsed = SubscriptionSchema.safeParse(stored);
+  if (parsed.success) return { subscription: parsed.data };
+  const remains = RemainsSchema.safeParse(stored);
+  const { createdBy, schedule } = remains.success ? remains.data : { createdBy: undefined, schedule: {} };
+  return { unreadable: z.prettifyError(parsed.error), createdBy, cadence: schedule.cadence };
 }
 
 export async function listSubscriptions(deps: SubscriptionDeps, kind = VISITORS_DIGEST): Promise<Subscription[]> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { keys } from '../../../../src/store/keys.js';
 import { deliverDigest, runScheduled } from '../../../../src/visitors/digest/deliver.js';
 import { VISITORS_DIGEST } from '../../../../src/visitors/digest/kind.js';
 import { digestPeriod } from '../../../../src/visitors/digest/schedule.js';
@@ -194,6 +195,21 @@ describe("runScheduledDigest: one occurrence of a subscription's scheduler", () 
     expect(await engine.schedules('digests')).toEqual([]);
     const note = slack.calls.find((c) => c.method === 'chat.postMessage' && c.args.channel !== gone.channel);
     expect(String(note?.args.text)).toContain('no longer serves project `proj_dropped`');
+  });
+
+  it('ends a subscription stored in a form it no longer reads, saying so in the channel when nobody can be told', async () => {
+    const { deps, engine, slack, logs } = setup();
+    await scheduleDigest(deps, SUBSCRIPTION);
+    // An older release's record: no `createdBy` any more, and a schedule that no longer reads.
+    const { createdBy: _, ...older } = SUBSCRIPTION;
+    await deps.store.kv.set(keys.digestSubscription(SUBSCRIPTION.channel), { ...older, schedule: { at: '09:00' } });
+    await runScheduledDigest(deps, { channel: SUBSCRIPTION.channel });
+    expect(await engine.schedules('digests')).toEqual([]);
+    expect(await deps.store.kv.get(keys.digestSubscription(SUBSCRIPTION.channel))).toBeUndefined();
+    const notes = slack.calls.filter((c) => c.method === 'chat.postMessage');
+    expect(notes.map((c) => c.args.channel)).toEqual([SUBSCRIPTION.channel]);
+    expect(String(notes[0]?.args.text)).toContain('The visitors digest in <#C123DOCS> has ended');
+    expect(logs.text()).toContain('"reason":"its stored subscription no longer reads"');
   });
 
   it('removes a scheduler whose subscription is gone', async () => {
