@@ -86,6 +86,24 @@ describe('Redis proxy', () => {
     expect(proxy.acceptedCount()).toBe(2);
   });
 
+  it('drops the connection a command naming a key is sent on: that command never runs, others go on', async () => {
+    const through = await connected(proxy.url, true);
+    const other = await connected();
+    proxy.dropCommandsWith(`${namespace}:lost`);
+    await expect(through.set(`${namespace}:lost`, 'v')).rejects.toThrow();
+    await expect(other.set(`${namespace}:kept`, 'v')).resolves.toBe('OK');
+    await expect.poll(() => through.isReady, { timeout: 2_000 }).toBe(true);
+    expect(await through.set(`${namespace}:also-kept`, 'v')).toBe('OK');
+    proxy.dropCommandsWith(undefined);
+    expect(await through.set(`${namespace}:lost`, 'later')).toBe('OK');
+    const direct = await connected(TEST_REDIS_URL);
+    expect(await direct.mGet([`${namespace}:kept`, `${namespace}:also-kept`, `${namespace}:lost`])).toEqual([
+      'v',
+      'v',
+      'later',
+    ]);
+  });
+
   it('refuses new connections while leaving open ones working, and accepts again after resume', async () => {
     const open = await connected();
     proxy.refuse();

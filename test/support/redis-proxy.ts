@@ -20,6 +20,12 @@ export interface RedisProxy {
   dropConnections(): void;
   /** Stops listening: new connections are refused (ECONNREFUSED); open ones are left as they are. */
   refuse(): void;
+  /**
+   * Redis dropping just as one kind of command is sent: while set, a connection that sends bytes containing `text`
+   * (a key, a scheduler's id) is reset and those bytes are lost, so that command fails and is never run; other
+   * connections, and other commands, go on. `undefined` stops it.
+   */
+  dropCommandsWith(text: string | undefined): void;
   /** Connections open now. */
   connectionCount(): number;
   /** Connections accepted since the start. */
@@ -43,6 +49,7 @@ export async function startRedisProxy(targetUrl: string = TEST_REDIS_URL): Promi
   let server: Server | undefined;
   let port = 0;
   let closing: Promise<void> | undefined;
+  let dropping: string | undefined;
 
   function onConnection(client: Socket): void {
     accepted += 1;
@@ -50,7 +57,11 @@ export async function startRedisProxy(targetUrl: string = TEST_REDIS_URL): Promi
     const pair: Pair = { client, upstream, held: [] };
     pairs.add(pair);
     const forward = (to: Socket) => (chunk: Buffer) => {
-      if (paused) pair.held.push({ to, chunk });
+      if (to === upstream && dropping !== undefined && chunk.includes(dropping)) {
+        pair.held = [];
+        client.resetAndDestroy();
+        upstream.destroy();
+      } else if (paused) pair.held.push({ to, chunk });
       else to.write(chunk);
     };
     client.on('data', forward(upstream));
@@ -111,6 +122,9 @@ export async function startRedisProxy(targetUrl: string = TEST_REDIS_URL): Promi
       }
     },
     refuse: stopListening,
+    dropCommandsWith: (text) => {
+      dropping = text;
+    },
     connectionCount: () => pairs.size,
     acceptedCount: () => accepted,
     close: () => {

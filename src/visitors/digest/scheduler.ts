@@ -30,10 +30,15 @@ export async function scheduleDigest(
   await deps.lanes.tasks.digests.schedule(schedulerId(deps, channel, kind), when, envelope);
 }
 
-/** Ends a channel's subscription and its scheduler. True when there was a subscription. */
+/** Removes the channel's scheduler. One left behind is harmless: its next occurrence finds no subscription and ends. */
+export async function unscheduleDigest(deps: SchedulerDeps, channel: string, kind = VISITORS_DIGEST): Promise<void> {
+  await deps.lanes.tasks.digests.unschedule(schedulerId(deps, channel, kind));
+}
+
+/** Ends a channel's subscription, then its scheduler. True when there was a subscription. */
 export async function endSubscription(deps: SchedulerDeps, channel: string, kind = VISITORS_DIGEST): Promise<boolean> {
   const existed = await deleteSubscription(deps, channel, kind);
-  await deps.lanes.tasks.digests.unschedule(schedulerId(deps, channel, kind));
+  await unscheduleDigest(deps, channel, kind);
   return existed;
 }
 

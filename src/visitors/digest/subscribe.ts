@@ -2,10 +2,17 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Deps } from '../../deps.js';
 import { NOT_IN_CHANNEL, slackErrorCode } from '../../slack/errors.js';
 import type { DigestRequest } from '../requests.js';
-import { VISITORS_DIGEST } from './kind.js';
+import { type DigestKind, VISITORS_DIGEST } from './kind.js';
 import type { Schedule } from './schedule.js';
-import { endSubscription, type SchedulerDeps, scheduleDigest } from './scheduler.js';
-import { getSubscription, lastSent, type Sent, type Subscription, saveSubscription } from './store.js';
+import { type SchedulerDeps, scheduleDigest, unscheduleDigest } from './scheduler.js';
+import {
+  deleteSubscription,
+  getSubscription,
+  lastSent,
+  type Sent,
+  type Subscription,
+  saveSubscription,
+} from './store.js';
 
 export type DigestResult =
   /** `lastSent`: the period the channel's digest last went out for, which the next time skips when it is the same. */
@@ -36,7 +43,8 @@ export async function manageDigest(
         lastSent: await lastSent(deps, channel, kind),
       };
     case 'off': {
-      const existed = await endSubscription(deps, channel, kind);
+      const existed = await deleteSubscription(deps, channel, kind);
+      await unscheduleLeft(deps, channel, kind);
       deps.log.info(`${kind.feature}.digest_unsubscribed`, { user: userId, channel, existed });
       return { kind: 'ended', existed };
     }
@@ -54,11 +62,48 @@ export async function manageDigest(
       const createdAt = same ? before.createdAt : deps.now();
       const subscription = { channel, project, schedule, createdBy: userId, createdAt };
       await saveSubscription(deps, subscription, kind);
-      await scheduleDigest(deps, subscription, kind);
+      try {
+        await scheduleDigest(deps, subscription, kind);
+      } catch (error) {
+        // The person hears it was not done: so the conversation's digest is put back as it was, not left saved
+        // without its scheduler (shown, never posted). The scheduler's write may have been made, its answer lost.
+        await putBack(deps, channel, before, kind).catch((undone: unknown) =>
+          deps.log.error(`${kind.feature}.digest_not_put_back`, { channel, error: undone }),
+        );
+        throw error;
+      }
       deps.log.info(`${kind.feature}.digest_subscribed`, { user: userId, channel, cadence: schedule.cadence });
       return { kind: 'subscribed', schedule, lastSent: await lastSent(deps, channel, kind) };
     }
   }
+}
+
+/**
+ * The conversation's digest as it was before a change that did not go through: its subscription and scheduler, or
+ * none. Where this fails too, the next worker start gives a stored subscription its missing scheduler (`adoptDigests`).
+ */
+async function putBack(
+  deps: SchedulerDeps & Pick<Deps, 'log'>,
+  channel: string,
+  before: Subscription | undefined,
+  kind: DigestKind,
+) {
+  if (before) {
+    await saveSubscription(deps, before, kind);
+    return scheduleDigest(deps, before, kind);
+  }
+  await deleteSubscription(deps, channel, kind);
+  await unscheduleLeft(deps, channel, kind);
+}
+
+/**
+ * Removes the scheduler of a subscription just deleted: the digest is off from there whatever befalls it, since one
+ * left behind finds no subscription at its next time and ends (`runScheduled`).
+ */
+async function unscheduleLeft(deps: SchedulerDeps & Pick<Deps, 'log'>, channel: string, kind: DigestKind) {
+  await unscheduleDigest(deps, channel, kind).catch((error: unknown) =>
+    deps.log.warn(`${kind.feature}.digest_unschedule_failed`, { channel, error }),
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { listSubscriptions } from '../../../../src/visitors/digest/store.js';
 import { manageDigest } from '../../../../src/visitors/digest/subscribe.js';
 import type { DigestRequest } from '../../../../src/visitors/requests.js';
@@ -40,5 +40,26 @@ describe('manageDigest', () => {
     expect(await listSubscriptions(deps)).toEqual([]);
     expect(logs.text()).toContain('"event":"visitors.digest_subscribed"');
     expect(logs.text()).toContain('"event":"visitors.digest_unsubscribed"');
+  });
+
+  it('a change whose scheduler is not written puts the digest back as it was; off is off without its scheduler', async () => {
+    const { deps, logs, engine } = fakeDeps(fakeVisitorsService(0));
+    await manageDigest(deps, ask({ kind: 'subscribe', schedule: WEEKLY }));
+    const digests = deps.lanes.tasks.digests;
+    const lost = new Error('Connection is closed.');
+    vi.spyOn(digests, 'schedule').mockRejectedValueOnce(lost);
+    const daily = { cadence: 'daily', hour: 8, minute: 0 } as const;
+    await expect(manageDigest(deps, ask({ kind: 'subscribe', schedule: daily }))).rejects.toBe(lost);
+    expect(await listSubscriptions(deps)).toEqual([expect.objectContaining({ schedule: WEEKLY })]);
+    expect((await engine.schedules('digests')).map((s) => s.schedule)).toEqual([{ cron: '30 16 * * 5', tz: 'UTC' }]);
+
+    vi.spyOn(digests, 'unschedule').mockRejectedValueOnce(lost);
+    expect(await manageDigest(deps, ask({ kind: 'off' }))).toEqual({ kind: 'ended', existed: true });
+    expect(await listSubscriptions(deps)).toEqual([]);
+    expect(logs.text()).toContain('"event":"visitors.digest_unschedule_failed"');
+
+    vi.spyOn(digests, 'schedule').mockRejectedValueOnce(lost);
+    await expect(manageDigest(deps, ask({ kind: 'subscribe', schedule: WEEKLY }))).rejects.toBe(lost);
+    expect(await listSubscriptions(deps)).toEqual([]);
   });
 });

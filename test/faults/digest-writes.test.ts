@@ -1,0 +1,67 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
+import { useHarness } from '../support/harness.js';
+import { redisAvailable, redisStore } from '../support/redis.js';
+import { type RedisProxy, startRedisProxy } from '../support/redis-proxy.js';
+import { settle } from '../support/steps.js';
+import { eventually, type TestApp } from '../support/test-app.js';
+
+/** Occurrences this often (at once on subscribing): few enough that none runs while a scheduler's write is dropped. */
+const EVERY_MS = 3_000;
+
+/**
+ * A digest is two writes: its subscription (the store) and its scheduler (the queue engine). Redis dropping between
+ * them (the scheduler's command lost, reproduced by the proxy) must leave what the person is told true: a digest not
+ * set up is not half set up (a subscription that `/visitors digest` shows but that never posts), and one turned off is
+ * off.
+ */
+describe.skipIf(!redisAvailable)('a digest whose scheduler write Redis drops', () => {
+  let time = 0;
+  const h = useHarness({ store: redisStore, start: { now: () => time, digestEveryMs: EVERY_MS } });
+  let proxy: RedisProxy;
+  let app: TestApp;
+
+  beforeEach(async () => {
+    time = Date.parse('2026-11-23T08:59:30Z'); // a Monday
+    proxy = await startRedisProxy();
+    app = await h.boot({ redisUrl: proxy.url });
+    h.slack.zones.set(USER_ID, 'UTC');
+  });
+  afterEach(async () => {
+    proxy.dropCommandsWith(undefined);
+    await h.stopApps();
+    await proxy.close();
+  });
+
+  const digestPosts = () => h.postsSaying(CHANNEL_ID, 'visitors digest');
+  /** Every command carrying this channel's scheduler (its id) is lost while `during` runs. */
+  async function schedulerDropped<T>(during: () => Promise<T>): Promise<T> {
+    proxy.dropCommandsWith(`digest/${CHANNEL_ID}`);
+    try {
+      return await during();
+    } finally {
+      proxy.dropCommandsWith(undefined);
+    }
+  }
+
+  it('subscribing is not half done: told it went wrong, no subscription stays without its scheduler', async () => {
+    const answer = await schedulerDropped(() => h.privately('/visitors digest weekly', { app }));
+    expect(answer).toContain('went wrong');
+    expect(await h.privately('/visitors digest', { app })).toContain('has no visitors digest');
+    // Once Redis answers, the same command sets it up whole: it posts at its time.
+    expect(await h.privately('/visitors digest weekly', { app })).toContain('weekly on Monday at 09:00 UTC');
+    time = Date.parse('2026-11-23T09:00:05Z');
+    await eventually(() => digestPosts()[0], 10_000, 'the digest');
+  });
+
+  it('turning it off is off, as told, though its scheduler was not removed: nothing more is posted', async () => {
+    expect(await h.privately('/visitors digest weekly', { app })).toContain('weekly on Monday at 09:00 UTC');
+    await settle(500); // its first occurrence (at once) ran: nothing was due yet
+    expect(await schedulerDropped(() => h.privately('/visitors digest off', { app }))).toContain('is off');
+    expect(await h.privately('/visitors digest', { app })).toContain('has no visitors digest');
+    time = Date.parse('2026-11-23T09:00:05Z');
+    await settle(EVERY_MS * 2); // the scheduler left behind comes, finds no subscription, and ends
+    expect(digestPosts()).toEqual([]);
+    expect(app.logs()).toContain('"event":"visitors.digest_unschedule_failed"');
+  });
+});
