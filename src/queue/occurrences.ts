@@ -57,23 +57,20 @@ function skipped(wall: Date | null | undefined, croner: number | undefined, tz: 
   return gapEnd(wall.getTime(), tz);
 }
 
-const MINUTE_MS = 60_000;
-
 /**
  * When the wall time `wall` (read as UTC) falls in a DST gap of `tz`, the first instant after it; otherwise nothing.
- * The first minute whose wall clock reads `wall` or later: `wall` itself where it exists, later only past a gap.
+ * The first second whose wall clock reads `wall` or later: `wall` itself where it exists, later only past a gap.
  */
 function gapEnd(wall: number, tz: string): number | undefined {
-  // Every zone is within 15 hours of UTC, so that minute lies in this window.
-  let lo = (wall - 15 * 3_600_000) / MINUTE_MS;
-  let hi = (wall + 15 * 3_600_000) / MINUTE_MS;
+  // Every zone is within 15 hours of UTC, so that second lies in this window.
+  let lo = Math.floor((wall - 15 * 3_600_000) / 1000);
+  let hi = Math.ceil((wall + 15 * 3_600_000) / 1000);
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
-    if (wallClock(mid * MINUTE_MS, tz) >= wall) hi = mid;
+    if (wallClock(mid * 1000, tz) >= wall) hi = mid;
     else lo = mid + 1;
   }
-  const first = lo * MINUTE_MS;
-  return wallClock(first, tz) === wall ? undefined : first;
+  return wallClock(lo * 1000, tz) === wall ? undefined : lo * 1000;
 }
 
 const offsets = new Map<string, Intl.DateTimeFormat>();
@@ -87,6 +84,6 @@ function wallClock(ms: number, tz: string): number {
   }
   const name = format.formatToParts(ms).find((part) => part.type === 'timeZoneName')?.value ?? '';
   const [, sign, hours, minutes] = /GMT([+-])(\d\d):(\d\d)/.exec(name) ?? [];
-  const offset = (Number(hours ?? 0) * 60 + Number(minutes ?? 0)) * MINUTE_MS;
+  const offset = (Number(hours ?? 0) * 60 + Number(minutes ?? 0)) * 60_000;
   return ms + (sign === '-' ? -offset : offset);
 }
