@@ -13,6 +13,14 @@ export type Unavailable = 'store' | 'restarting' | 'no_worker' | 'expired' | 'fa
  * Work a person waits for (a task with an `unavailable` answer) that a worker takes later than this after it was
  * queued is answered as expired, not run: a web role left without workers for hours must not start stale commands.
  */
+/**
+ * Thrown by a task whose work another run is doing right now: the engine tries it again after its backoff, as for
+ * any throw, but it is expected, so it is logged as such (`task.deferred`), not as a failure.
+ */
+export class TaskDeferred extends Error {
+  override name = 'TaskDeferred';
+}
+
 export const TASK_MAX_AGE_MS = 10 * 60_000;
 export const TASK_MAX_AGE_MINUTES = TASK_MAX_AGE_MS / 60_000;
 

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Deps, Dispatch } from '../deps.js';
 import { type TaskEnvelope, TaskEnvelopeSchema } from '../lanes.js';
 import { QueueUnavailableError, type UnstartedJob } from '../queue/engine.js';
-import { type RunnableTask, TASK_MAX_AGE_MS, type TaskRun } from '../task.js';
+import { type RunnableTask, TASK_MAX_AGE_MS, TaskDeferred, type TaskRun } from '../task.js';
 
 /** Every kind of work a door hands on, by its kind, with what runs it (composed in `app.ts`). */
 export type Work = ReadonlyMap<string, RunnableTask>;
@@ -62,7 +62,8 @@ export async function runTask(
     await task.run(scoped, parsed, run);
   } catch (error) {
     const last = lastTry(error);
-    deps.log.error('task.failed', { kind, last_try: last, error });
+    if (error instanceof TaskDeferred && !last) deps.log.info('task.deferred', { kind, why: error.message });
+    else deps.log.error('task.failed', { kind, last_try: last, error });
     if (last)
       await task.unavailable?.(scoped, parsed, 'failed').catch((answerError: unknown) => {
         deps.log.warn('task.failed_unanswered', { kind, error: answerError });

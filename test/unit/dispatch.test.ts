@@ -6,7 +6,7 @@ import { startJob } from '../../src/agent/start-job.js';
 import { WORK } from '../../src/app/app.js';
 import { answerUnrun, createDispatch, runTask } from '../../src/app/dispatch.js';
 import { homeTasks } from '../../src/home/home-tasks.js';
-import { TASK_MAX_AGE_MS } from '../../src/task.js';
+import { TASK_MAX_AGE_MS, TaskDeferred } from '../../src/task.js';
 import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { createdPrompts, readable, useAgentUnit } from './agent/support.js';
 
@@ -94,6 +94,17 @@ describe('createDispatch and runTask', () => {
     await expect(runTask(deps, WORK, envelope, () => false, RUN)).rejects.toThrow('bug');
     expect(slack.callsTo('response_url:cmd')).toEqual([]);
     expect(logs.text()).toMatch(/"event":"task\.failed".*"last_try":false/);
+  });
+
+  it('logs work another run is doing (TaskDeferred) as deferred, not failed, and still fails the try', async () => {
+    const { deps, slack, logs, envelope } = failingStart();
+    deps.mintlify.createJob = async () => {
+      throw new TaskDeferred('another run of it is under way');
+    };
+    await expect(runTask(deps, WORK, envelope, () => false, RUN)).rejects.toThrow('under way');
+    expect(slack.callsTo('response_url:cmd')).toEqual([]);
+    expect(logs.text()).toMatch(/"level":"info","event":"task\.deferred","kind":"agent\.start"/);
+    expect(logs.text()).not.toContain('"level":"error"');
   });
 
   it('answers the person of a task the engine failed unrun (its worker kept dying), in the task’s failed words', async () => {

@@ -5,7 +5,7 @@ import type { Message } from '../../slack/message.js';
 import { findPosted } from '../../slack/witness.js';
 import { BUSY, underLease } from '../../store/claims.js';
 import { keys } from '../../store/keys.js';
-import type { Unavailable } from '../../task.js';
+import { TaskDeferred, type Unavailable } from '../../task.js';
 import type { DayRange } from '../periods.js';
 import type { ScheduledDigest } from '../requests.js';
 import type { DigestKind } from './kind.js';
@@ -136,7 +136,7 @@ export async function runScheduled(
   });
   // Thrown so the engine tries the occurrence again after its backoff (the `digests` lane's): by then the other
   // run has posted it (or died, its lease lapsed).
-  if (outcome === BUSY) throw new Error(`another run of the digest of ${channel} is under way`);
+  if (outcome === BUSY) throw new TaskDeferred(`another run of the digest of ${channel} is under way`);
   if (outcome === 'failed') throw new Error(`the digest of ${channel} did not go out`);
 }
 
