@@ -134,48 +134,34 @@ async function refusalOf(slack: WebClient, token: string | undefined): Promise<s
   }
 }
 
-/** The sentence a command gets once its workspace removed the app, with what the person typed. */
-export function removedAnswer(command: string, text: string): string {
-  return (
-    ':no_entry: Mintlify no longer has access to this workspace (Slack says the app was uninstalled or its token ' +
-    'revoked), so nothing was run. Ask a workspace admin to install it again, then send it once more:\n' +
-    quote(`${command} ${text}`.trim())
-  );
-}
-
-/** The sentence a command gets once its organisation's org-wide install was taken out of its workspace. */
-export function takenOutAnswer(command: string, text: string): string {
-  return (
-    ':no_entry: Mintlify no longer has access to this workspace (an admin of your organisation took the app out of ' +
-    'it), so nothing was run. Ask an organisation admin to add the app to this workspace again, then send it once ' +
-    'more:\n' +
-    quote(`${command} ${text}`.trim())
-  );
-}
-
 /**
- * The sentence a command gets when its workspace's installation is missing after the store lost its data (many
- * workspaces: installations live in the store): Slack said nothing, the app lost it.
+ * Why a removed workspace's command was not run, and who brings the app back. `lost`: the workspace's installation
+ * is missing after the store lost its data (many workspaces: installations live in the store); Slack said nothing.
  */
-export function installationLostAnswer(command: string, text: string): string {
-  return (
-    ':no_entry: Mintlify lost this workspace’s installation (the app’s storage lost its data), so nothing was run. ' +
-    'Ask a workspace admin to install the app again from its install page (`/slack/install` on the app’s address) ' +
-    'and connect Mintlify again, then send it once more:\n' +
-    quote(`${command} ${text}`.trim())
-  );
+const NOT_RUN = {
+  removed:
+    'Mintlify no longer has access to this workspace (Slack says the app was uninstalled or its token revoked), so ' +
+    'nothing was run. Ask a workspace admin to install it again',
+  takenOut:
+    'Mintlify no longer has access to this workspace (an admin of your organisation took the app out of it), so ' +
+    'nothing was run. Ask an organisation admin to add the app to this workspace again',
+  lost:
+    'Mintlify lost this workspace’s installation (the app’s storage lost its data), so nothing was run. Ask a ' +
+    'workspace admin to install the app again from its install page (`/slack/install` on the app’s address) and ' +
+    'connect Mintlify again',
+} as const;
+
+/** The sentence a removed workspace's command gets, with what the person typed. */
+function removedAnswer(context: Context, command: string, text: string): string {
+  const why = context.installationLost === true ? 'lost' : context.workspaceTakenOut === true ? 'takenOut' : 'removed';
+  return `:no_entry: ${NOT_RUN[why]}, then send it once more:\n${quote(`${command} ${text}`.trim())}`;
 }
 
 /** A removed workspace's requests stop here: a command is answered in its ack, anything else acknowledged. */
 const removedGate = (target: Pick<RemovalTarget, 'removed'>, log: Deps['log']) =>
   gate(
     (context) => target.removed(context),
-    (command, text, context) =>
-      context.installationLost === true
-        ? installationLostAnswer(command, text)
-        : context.workspaceTakenOut === true
-          ? takenOutAnswer(command, text)
-          : removedAnswer(command, text),
+    (command, text, context) => removedAnswer(context, command, text),
     (context) => log.info('slack.workspace_removed_request', { team: context.teamId }),
   );
 
