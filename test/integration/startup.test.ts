@@ -101,7 +101,12 @@ describe('an exception nothing caught', () => {
     // A Slack that takes the connection and never answers: the start waits on auth.test while the exception comes.
     silent = createServer(() => {});
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    return () => new Promise<void>((resolve) => silent.close(() => resolve()));
+    return () =>
+      new Promise<void>((resolve) => {
+        // It never answers, so close() alone would wait on any connection it still holds.
+        silent.closeAllConnections();
+        silent.close(() => resolve());
+      });
   });
 
   it('is logged with secrets hidden, and the process still exits with an error', async () => {
