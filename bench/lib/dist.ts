@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import ts from 'typescript';
+import { transformSync } from 'esbuild';
 import { START_FLAGS } from '../../src/app/heap-policy.js';
 import type { Role } from '../../src/config/config.js';
 import { type Child, startChild } from './rpc.js';
@@ -29,12 +29,16 @@ function compileForDist(script: string, benchModules: string[] = ['lib/rpc.ts'])
   const dist = pathToFileURL(join(root, 'dist')).href;
   for (const file of [script, ...benchModules]) {
     const source = readFileSync(join(root, 'bench', file), 'utf8');
-    const { outputText } = ts.transpileModule(source, {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+    // TypeScript 7 has no transpileModule; esbuild (tsx's transformer) strips the types, imports kept as written.
+    const { code: outputText } = transformSync(source, {
+      loader: 'ts',
+      format: 'esm',
+      target: 'es2022',
+      tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true } },
     });
     const out = join(outDir, file.replace(/\.ts$/, '.js'));
     mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, outputText.replaceAll(/(from |import\(|import )'\.\.\/src\//g, `$1'${dist}/`));
+    writeFileSync(out, outputText.replaceAll(/(from |import\(|import )(['"])\.\.\/src\//g, `$1$2${dist}/`));
   }
   const path = join(outDir, script.replace(/\.ts$/, '.js'));
   compiled.set(script, path);
