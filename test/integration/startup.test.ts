@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,12 +99,13 @@ describe('an exception nothing caught', () => {
   let silent: Server;
   beforeAll(async () => {
     // A Slack that takes the connection and never answers: the start waits on auth.test while the exception comes.
-    silent = createServer(() => {});
+    const held = new Set<Socket>();
+    silent = createServer((socket) => held.add(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     return () =>
       new Promise<void>((resolve) => {
         // It never answers, so close() alone would wait on any connection it still holds.
-        silent.closeAllConnections();
+        for (const socket of held) socket.destroy();
         silent.close(() => resolve());
       });
   });
