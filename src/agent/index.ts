@@ -1,7 +1,7 @@
 // What other features may use of the agent: how a job's state reads, its hourly quota, the week's feedback, which
 // events are a person's message (the guard ladder), which Slack delivered before (an event door's guard), and what a
-// start's result says (the composition hands Draft a fix the start itself). Everything else in agent/ is the agent's
-// own.
+// start's result says (the composition hands Draft a fix the start itself), and a key or token in text masked as its
+// start reads one (`maskSecrets`). Everything else in agent/ is the agent's own.
 
 export { agentTasks, unavailableAnswer } from './agent-tasks.js';
 export { startRefusalAnswer } from './answers.js';
@@ -21,6 +21,7 @@ export { AWAITING_TAKE_UP } from './my-jobs.js';
 export { HOURLY_LIMIT } from './quota.js';
 export { firstEvent, type SeenDeps } from './redelivery.js';
 export { CommandStartSchema } from './requests.js';
+export { maskSecrets } from './secret-text.js';
 export { leaveProcessing } from './session/status.js';
 export { noticeModal } from './shortcut-modal.js';
 export type { StartJobDeps, StartJobInput, StartJobResult } from './start-job.js';

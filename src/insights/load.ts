@@ -1,3 +1,4 @@
+import { maskSecrets } from '../agent/index.js';
 import type { Projects } from '../config/projects.js';
 import type { Deps } from '../deps.js';
 import {
@@ -9,8 +10,10 @@ import {
 import { describeFailure, type ServiceFailure, type ServiceResult } from '../mintlify/failure.js';
 import { comparisonCut, previousPeriod, type ReportQuery, serviceWindow } from '../visitors/index.js';
 import { pagePathOf } from './page-path.js';
+import { groupQuestions, type QuestionGroup } from './questions.js';
 
 // Reading what readers said from the service, one use case per view. Never throws: a failure comes back as a value.
+// A key or token readers pasted is masked as read (`mint_…`): shown so, and a job's start takes it as evidence.
 
 export type LoadDeps = Pick<Deps, 'mintlify' | 'log' | 'now'> & { projects: Pick<Projects, 'docsUrls'> };
 export type Loaded<T> = { ok: true; value: T } | { ok: false; failure: ServiceFailure };
@@ -93,7 +96,7 @@ async function commentsByPath(
 }
 
 function addComment(found: Map<string, string[]>, entry: FeedbackEntry, paths: Set<string>): void {
-  const comment = entry.comment?.trim();
+  const comment = entry.comment && maskSecrets(entry.comment.trim());
   if (!comment || entry.helpful === true || !paths.has(entry.path)) return;
   const list = found.get(entry.path) ?? [];
   if (list.length < COMMENTS_PER_PAGE && !list.includes(comment)) found.set(entry.path, [...list, comment]);
@@ -127,7 +130,12 @@ export async function loadSearches(
   const { searches, totalSearches, nextCursor } = result.value;
   const rows = searches
     .filter((row) => row.topClickedPage == null || row.ctr < LOW_CTR)
-    .map((row) => ({ term: row.searchQuery, hits: row.hits, ctr: row.ctr, clicked: row.topClickedPage ?? null }));
+    .map((row) => ({
+      term: maskSecrets(row.searchQuery),
+      hits: row.hits,
+      ctr: row.ctr,
+      clicked: row.topClickedPage ?? null,
+    }));
   return { ok: true, value: { rows, onPage: searches.length, totalSearches, nextCursor: nextCursor ?? undefined } };
 }
 
@@ -148,12 +156,7 @@ export async function loadStrugglingSearches(
   return loaded.ok ? { ok: true, value: { ...loaded.value, rows: loaded.value.rows.slice(0, rows) } } : loaded;
 }
 
-export interface QuestionGroup {
-  topic: string | null;
-  questions: string[];
-  count: number;
-  sources: string[];
-}
+export type { QuestionGroup } from './questions.js';
 export interface QuestionsView {
   groups: QuestionGroup[];
   /** Where Next → goes: the rest of this service page's groups, or the service's next page. */
@@ -173,7 +176,7 @@ export async function loadQuestions(
     await deps.mintlify.getConversations(project, { ...serviceWindow(query), limit: 100, ...(cursor && { cursor }) }),
   );
   if (!result.ok) return result;
-  const unanswered = group(result.value.conversations.filter((turn) => turn.resolutionStatus === 'unanswered'));
+  const unanswered = groupQuestions(unansweredOf(result.value.conversations));
   // A service page (100 conversations) can hold more groups than a list shows: they come before its next page.
   const end = query.offset + query.limit;
   const groups = unanswered.slice(query.offset, end);
@@ -200,7 +203,7 @@ export async function loadRangeQuestions(
 ): Promise<Loaded<RangeQuestions>> {
   const loaded = await loadUnanswered(deps, project, query);
   if (!loaded.ok) return loaded;
-  return { ok: true, value: { groups: group(loaded.value.turns), cutAt: loaded.value.cutAt } };
+  return { ok: true, value: { groups: groupQuestions(loaded.value.turns), cutAt: loaded.value.cutAt } };
 }
 
 /**
@@ -227,7 +230,7 @@ export async function loadUnanswered(
     );
     if (!result.ok) return result;
     read += result.value.conversations.length;
-    turns.push(...result.value.conversations.filter((turn) => turn.resolutionStatus === 'unanswered'));
+    turns.push(...unansweredOf(result.value.conversations));
     cursor = (result.value.hasMore && result.value.nextCursor) || undefined;
     if (!cursor) return { ok: true, value: { turns, cutAt: undefined } };
   }
@@ -235,15 +238,13 @@ export async function loadUnanswered(
   return { ok: true, value: { turns, cutAt: read } };
 }
 
-function group(turns: Conversation[]): QuestionGroup[] {
-  const byKey = new Map<string, QuestionGroup>();
-  for (const turn of turns) {
-    const key = turn.queryCategory?.trim() ? `c:${turn.queryCategory.trim()}` : `q:${turn.query.trim().toLowerCase()}`;
-    const found = byKey.get(key) ?? { topic: turn.queryCategory?.trim() || null, questions: [], count: 0, sources: [] };
-    found.count += 1;
-    if (!found.questions.includes(turn.query.trim())) found.questions.push(turn.query.trim());
-    for (const { url } of turn.sources) if (!found.sources.includes(url)) found.sources.push(url);
-    byKey.set(key, found);
-  }
-  return [...byKey.values()].sort((a, b) => b.count - a.count);
+/** The turns the assistant could not answer, readers' words masked. */
+function unansweredOf(turns: Conversation[]): Conversation[] {
+  return turns
+    .filter((turn) => turn.resolutionStatus === 'unanswered')
+    .map((turn) => ({
+      ...turn,
+      query: maskSecrets(turn.query),
+      queryCategory: turn.queryCategory && maskSecrets(turn.queryCategory),
+    }));
 }

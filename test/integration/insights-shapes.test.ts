@@ -2,7 +2,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Fault } from '../../tools/simulator/server.js';
 import { blockKitProblems } from '../../tools/slack-standin/index.js';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
-import { buttonClick, buttonsIn, USER_ID } from '../fixtures/slack.js';
+import { viewSubmission } from '../fixtures/conversation.js';
+import { buttonClick, buttonsIn, CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { storeKinds } from '../support/redis.js';
 import { eventually } from '../support/test-app.js';
@@ -131,6 +132,40 @@ describe.each(storeKinds)('/insights with every shape the document allows ($labe
     const modal = await openDraft(list);
     expect(modal).toContain('[cut: the reader wrote more]');
     expectInert(modal);
+  });
+
+  it('a reader’s comment, search or question holding a Mintlify key or a Slack token: masked where shown, and Draft a fix starts its job', async () => {
+    const key = 'mint_3xAmPlE9kEy0fAr3aDeR';
+    const token = 'xoxb-1234567890-abcdefghijkl';
+    const holding = `My key ${key} and token ${token} do not work`;
+    const masked = 'My key mint_… and token xoxb-… do not work';
+    always({ kind: 'rows', set: { comment: holding }, match: { operation: 'feedback' } });
+    always({ kind: 'rows', set: { searchQuery: holding, ctr: 0 }, first: 1, match: { operation: 'searches' } });
+    always({
+      kind: 'rows',
+      set: { queryCategory: holding, query: holding, resolutionStatus: 'unanswered' },
+      match: { operation: 'assistant' },
+    });
+    for (const view of ['feedback', 'searches', 'questions']) {
+      const list = await insights(`${view} ${RANGE} top 1`, view);
+      const said = shown(list);
+      expect(said).toContain(masked);
+      expect(JSON.stringify(list.args)).not.toMatch(/mint_3x|xoxb-12/);
+    }
+    const list = await insights(`feedback ${RANGE} top 1`, 'fb');
+    const [draft] = drafts(list);
+    if (!draft) throw new Error('no Draft a fix');
+    const before = h.slack.callsTo('views.open').length;
+    await h.interact(buttonClick(draft, { ephemeral: true }));
+    const opened = await eventually(() => h.slack.callsTo('views.open')[before], 5_000, 'the Draft a fix form');
+    const view = opened.args.view as Record<string, unknown>;
+    expect(JSON.stringify(view)).not.toMatch(/mint_3x|xoxb-12/);
+    expect(visible(view.blocks)).toContain(masked);
+    await h.interact(viewSubmission(view, 'Explain where keys go.'));
+    // Before, the evidence made the start refuse it as holding a key, which the person could not take out.
+    const create = await eventually(() => h.creates()[0], 5_000, 'the job');
+    expect((create.body as { prompt: string }).prompt).toContain(`> ${masked}`);
+    expect(h.slack.callsTo('chat.postEphemeral').filter((c) => c.args.channel === CHANNEL_ID)).toEqual([]);
   });
 
   it('Download CSV: long multi-line questions and empty topics stay one cell each, whole', async () => {
