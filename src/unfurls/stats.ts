@@ -7,6 +7,10 @@ import { VisitorCountsSchema } from '../mintlify/schemas.js';
 /** The last this many days, today included, against the same days before. */
 export const STATS_DAYS = 7;
 
+/** Readers' thumbs up and down of a page. */
+export const RatingsSchema = z.object({ up: z.number(), down: z.number() });
+export type Ratings = z.infer<typeof RatingsSchema>;
+
 /** A page's visitors over the last 7 days and the 7 before (undefined: not among them), or nothing known. */
 export const PageStatsSchema = z.discriminatedUnion('known', [
   z.object({
@@ -17,7 +21,7 @@ export const PageStatsSchema = z.discriminatedUnion('known', [
     current: VisitorCountsSchema,
     previous: VisitorCountsSchema.optional(),
     /** Readers' thumbs up and down over the same 7 days, when they rated the page. */
-    ratings: z.object({ up: z.number(), down: z.number() }).optional(),
+    ratings: RatingsSchema.optional(),
   }),
   z.object({ known: z.literal(false) }),
 ]);

@@ -5,7 +5,7 @@ import { budgetKey } from '../slack/tiers.js';
 import { keys } from '../store/keys.js';
 import { unfurlAttachment } from './blocks.js';
 import { type DocsPage, docsPageOf } from './match.js';
-import { pageStats } from './page-stats.js';
+import { pagesStats } from './page-stats.js';
 
 /**
  * Unfurls a workspace may make in any window (Slack's rate window, a minute, counted sliding as Slack counts):
@@ -62,13 +62,10 @@ export async function unfurlLinks(deps: UnfurlDeps, shared: SharedLinks): Promis
     deps.log.info('unfurls.skipped', { reason, links: pages.length });
     return;
   }
-  const attachments = await Promise.all(
-    pages.map(async (page) => {
-      const stats = shared.plain ? { known: false as const } : await pageStats(deps, page.project, page.path);
-      return [page.url, unfurlAttachment(page, stats)];
-    }),
+  const stats = shared.plain ? [] : await pagesStats(deps, pages);
+  const unfurls: LinkUnfurls = Object.fromEntries(
+    pages.map((page, i) => [page.url, unfurlAttachment(page, stats[i] ?? { known: false })]),
   );
-  const unfurls: LinkUnfurls = Object.fromEntries(attachments);
   // The unfurl's own id works in the composer and in a channel alike; channel and ts only for a posted message.
   const { unfurlId, source } = shared;
   const byId = unfurlId && (source === 'composer' || source === 'conversations_history');

@@ -122,6 +122,25 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     expect(Object.keys(share?.unfurls ?? {})).toEqual(links.slice(0, 5));
   });
 
+  it.each([
+    [
+      'the same page five ways',
+      ['/quickstart', '/quickstart/', '/quickstart#step-2', '/quickstart?tab=node', '/quickstart/#x'],
+    ],
+    ['five pages, one the service does not know', ['/quickstart', '/changelog', '/api/auth', '/sdks', '/no-such-page']],
+  ])('asks the service each question once for the docs links of one message: %s', async (_, paths) => {
+    const links = paths.map((path) => `${DOCS}${path}`);
+    await paste(links.join(' '));
+    const unfurls = await unfurled(0);
+    expect(Object.keys(unfurls)).toEqual(links);
+    expect(JSON.stringify(unfurls[links[0] ?? ''])).toContain('Human visitors');
+    const asked = h.sim.requests
+      .filter((r) => r.path.startsWith(ANALYTICS))
+      .map((r) => `${r.path}?${new URLSearchParams(r.query as Record<string, string>)}`);
+    expect(asked.length).toBeGreaterThanOrEqual(3);
+    expect(asked).toEqual([...new Set(asked)]);
+  });
+
   it('unfurls a composer link_shared without unfurl_id and source by its channel and message_ts', async () => {
     const url = `${DOCS}/quickstart`;
     const [typed] = h.slack.people.types(USER_ID, CHANNEL_ID, url).events;
