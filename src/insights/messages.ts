@@ -69,11 +69,25 @@ export function invalidText(text: string, problem: string, projects: string): Me
   return helpText(`${problem}\nYou wrote: ${inlineCode(text, 200)}`, projects);
 }
 
+/** A wait the service named: in seconds under two minutes, else in minutes. */
+function wait(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds >= 120) return `${Math.ceil(seconds / 60)} minutes`;
+  return seconds === 1 ? '1 second' : `${seconds} seconds`;
+}
+
+/** The service's own sentence, ended once (its text may end with a full stop already). */
+const sentence = (text: string, max: number) => `${plainText(text, max).replace(/[\s.]+$/, '')}.`;
+
 export function failureText(failure: ServiceFailure, command: string): Message {
   const again = `Please try again in a minute: ${inlineCode(command, 200)}`;
   switch (failure.code) {
-    case 'refused':
-      return notice(`The analytics service could not answer that: ${plainText(failure.message, 300)}.`);
+    case 'refused': {
+      const details = failure.details.slice(0, 3).map((detail) => `\n• ${plainText(detail, 300)}`);
+      return notice(
+        `The analytics service could not answer that: ${sentence(failure.message, 300)}${details.join('')}`,
+      );
+    }
     case 'unauthorized':
       return notice(
         'The analytics service refused the app’s Mintlify key. Please ask your Slack admin to check the app’s Mintlify settings.',
@@ -83,7 +97,12 @@ export function failureText(failure: ServiceFailure, command: string): Message {
         'Mintlify is not connected for this project in this workspace any more. An admin can connect it in my *Home* tab.',
       );
     case 'rate_limited':
-      return notice(`The analytics service is busy. ${again}`);
+      // The documents give a 429 no Retry-After: a wait the service did not name is not said as a time.
+      return failure.guessed
+        ? notice(`The analytics service is busy. ${again}`)
+        : notice(
+            `The analytics service is busy. Please try again in about ${wait(failure.retryAfterMs)}: ${inlineCode(command, 200)}`,
+          );
     case 'not_found':
       return notice(UNKNOWN_PROJECT);
     case 'unavailable':

@@ -149,6 +149,29 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     expect(text(partial)).toContain('insights.draft');
   });
 
+  it('the service refusing with its details, or naming a long wait (429): said as it said it, with the command', async () => {
+    const body = { error: 'Invalid query parameters.', details: [{ message: 'dateFrom: must be <= dateTo' }] };
+    h.sim.injectFault({
+      kind: 'not-json',
+      status: 400,
+      contentType: 'application/json',
+      body: JSON.stringify(body),
+      count: 1,
+      match: { operation: 'searches' },
+    });
+    const refused = text(await insights('searches 7d', 'refused'));
+    expect(refused).toContain('could not answer that: Invalid query parameters.');
+    expect(refused).not.toContain('parameters..');
+    expect(refused).toContain('dateFrom: must be &lt;= dateTo');
+    h.sim.injectFault({ kind: 'rate-limit', retryAfterSec: 1800, count: 3, match: { operation: 'searches' } });
+    const busy = text(await insights('searches 7d', 'busy'));
+    expect(busy).toMatch(/try again in about 30 minutes: `\/insights searches \d{4}-\d{2}-\d{2}\.\.\d{4}-\d{2}-\d{2}`/);
+    // The documents give a 429 no Retry-After: no wait is named then.
+    h.sim.clearFaults();
+    h.sim.injectFault({ kind: 'rate-limit', count: 3, match: { operation: 'searches' } });
+    expect(text(await insights('searches 7d', 'busy-unnamed'))).toContain('Please try again in a minute');
+  });
+
   it('Download CSV: every unanswered question of the range, uploaded in the channel', async () => {
     const list = await insights('questions 2026-06-01..2026-11-27 top 2', 'qu');
     const [csv] = buttons(list, 'insights.csv');
