@@ -30,9 +30,10 @@ function field(label: string, now: number, before: number | undefined): types.Mr
 
 /**
  * The unfurl of a docs link: the page, its human and AI unique visitors over the last 7 days with their change
- * against the 7 before, and "Update this page". A page the service knows nothing about gets its title only.
+ * against the 7 before, and "Update this page" (unless `update` is false). A page the service knows nothing about
+ * gets its title only.
  */
-export function unfurlAttachment(page: DocsPage, stats: PageStats): MessageAttachment {
+export function unfurlAttachment(page: DocsPage, stats: PageStats, update = true): MessageAttachment {
   const heading: types.SectionBlock = { type: 'section', text: { type: 'mrkdwn', text: title(page) } };
   const project = `Docs of project ${inlineCode(page.project)}`;
   if (!stats.known) {
@@ -40,7 +41,7 @@ export function unfurlAttachment(page: DocsPage, stats: PageStats): MessageAttac
   }
   const { current, previous, ratings, from, to } = stats;
   // "Update this page" is /insights' Draft a fix for the page: its form, its instruction, its job.
-  const update = draftButton({
+  const button = draftButton({
     kind: 'page',
     project: page.project,
     from,
@@ -50,6 +51,10 @@ export function unfurlAttachment(page: DocsPage, stats: PageStats): MessageAttac
     thumbsDown: ratings?.down ?? 0,
     comments: [],
   });
+  const actions: types.ActionsBlock = {
+    type: 'actions',
+    elements: [{ ...button, text: { type: 'plain_text', text: 'Update this page' } }],
+  };
   const fields = [
     field('Human visitors', current.human, previous?.human ?? 0),
     field('AI visitors', current.ai, previous?.ai ?? 0),
@@ -70,7 +75,7 @@ export function unfurlAttachment(page: DocsPage, stats: PageStats): MessageAttac
         { type: 'mrkdwn', text: `${project} · unique visitors, last ${STATS_DAYS} days vs the ${STATS_DAYS} before` },
       ],
     },
-    { type: 'actions', elements: [{ ...update, text: { type: 'plain_text', text: 'Update this page' } }] },
+    ...(update ? [actions] : []),
   ];
   return { blocks };
 }

@@ -25,6 +25,8 @@ export interface SharedLinks {
   urls: readonly string[];
   /** The pages without their readers (another organisation would see them). */
   plain?: boolean;
+  /** Where the bot can post no job (a DM between people): no "Update this page". */
+  noJobs?: boolean;
 }
 
 export type UnfurlDeps = Pick<
@@ -64,7 +66,7 @@ export async function unfurlLinks(deps: UnfurlDeps, shared: SharedLinks): Promis
   }
   const stats = shared.plain ? [] : await pagesStats(deps, pages);
   const unfurls: LinkUnfurls = Object.fromEntries(
-    pages.map((page, i) => [page.url, unfurlAttachment(page, stats[i] ?? { known: false })]),
+    pages.map((page, i) => [page.url, unfurlAttachment(page, stats[i] ?? { known: false }, !shared.noJobs)]),
   );
   // The unfurl's own id works in the composer and in a channel alike; channel and ts only for a posted message.
   const { unfurlId, source } = shared;

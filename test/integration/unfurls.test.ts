@@ -183,6 +183,19 @@ describe.each(storeKinds)('docs links unfurled with their readers ($label)', (st
     },
   );
 
+  it('a docs link in a DM between two people: its numbers, but no Update this page (no job can start there)', async () => {
+    const dm = 'D567ALICEBOB';
+    h.slack.workspace.channels.push({ id: dm, name: 'directmessage', directMessage: true, botMember: false });
+    const url = `${DOCS}/quickstart`;
+    const said = h.slack.people.says(USER_ID, dm, `see ${url}`);
+    const shared = said.events.filter((e) => e.event.type === 'link_shared');
+    expect(shared[0]?.event).toMatchObject({ channel: dm, is_bot_user_member: false });
+    await h.deliver(shared);
+    const attachment = (await unfurled(0))[url];
+    expect(JSON.stringify(attachment)).toContain('Human visitors');
+    expect(buttonsIn(attachment?.blocks)).toEqual([]);
+  });
+
   it('ignores a link to an unfurl domain that is not a connected project’s docs', async () => {
     // This test's Slack app also unfurls a status page (the stand-in is made again for each test).
     h.slack.unfurlDomains = [...h.slack.unfurlDomains, 'status.example.org'];
