@@ -1,5 +1,5 @@
 import type { types } from '@slack/bolt';
-import { clipEscaped, inlineCode, plainText, quote } from '../slack/mrkdwn.js';
+import { clipEscaped, inlineCode, quote } from '../slack/mrkdwn.js';
 import { formatChange, formatCount } from '../visitors/index.js';
 import { draftButton } from './draft-button.js';
 import type { Evidence } from './evidence.js';
@@ -42,7 +42,8 @@ export function searchRow(search: SearchesView['rows'][number], rank: number, ra
 }
 
 export function questionRow(group: QuestionGroup, rank: number, range: Range): types.SectionBlock {
-  const title = group.topic ? `*${plainText(group.topic, 100)}*` : '_No topic_';
+  // The service's topic may hold mrkdwn's marks and line breaks: as code, it shows as written, on the row's line.
+  const title = group.topic ? inlineCode(group.topic, 100) : '_No topic_';
   const sources = group.sources.map((url) => inlineCode(url.replace(/^https:\/\/[^/]+/, '') || url, 80));
   const lines = [
     `*${rank}.* ${title} · ${formatCount(group.count)} unanswered`,

@@ -168,6 +168,18 @@ describe.each(storeKinds)('/insights with every shape the document allows ($labe
     expect(h.slack.callsTo('chat.postEphemeral').filter((c) => c.args.channel === CHANNEL_ID)).toEqual([]);
   });
 
+  it('questions: a topic with mrkdwn’s marks and a line break stays on its row’s line, shown as written', async () => {
+    always({
+      kind: 'rows',
+      set: { queryCategory: 'Using *args* and\n`mint dev` _flags_', resolutionStatus: 'unanswered' },
+      match: { operation: 'assistant' },
+    });
+    const list = await insights(`questions ${RANGE} top 1`, 'qu');
+    const blocks = list.args.blocks as { text?: { text?: string } }[];
+    const row = blocks.map((block) => block.text?.text ?? '').find((text) => text.startsWith('*1.*'));
+    expect(row?.split('\n')[0]).toMatch(/^\*1\.\* `Using \*args\* and 'mint dev' _flags_` · [\d,]+ unanswered$/);
+  });
+
   it('Download CSV: long multi-line questions and empty topics stay one cell each, whole', async () => {
     always({
       kind: 'rows',

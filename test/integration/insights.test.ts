@@ -111,12 +111,12 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
 
     const questions = await insights('questions 60d', 'qu');
     expect(text(questions)).toContain('Questions the assistant could not answer');
-    expect(text(questions)).toMatch(/Authentication\*? · \d+ unanswered/);
+    expect(text(questions)).toMatch(/`Authentication` · \d+ unanswered/);
     expect(queriesTo('assistant')[0]).toMatchObject({ limit: '100' });
   });
 
   it('questions: Next → shows the rest of a service page’s groups before moving the service’s cursor', async () => {
-    const topics = (call: SlackCall) => [...text(call).matchAll(/\*([^*]+)\*? · \d+ unanswered/g)].map((m) => m[1]);
+    const topics = (call: SlackCall) => [...text(call).matchAll(/\*\d+\.\* (.+?) · \d+ unanswered/g)].map((m) => m[1]);
     const whole = await insights('questions 2026-06-01..2026-11-27 top 20', 'qu-all');
     const first = await insights('questions 2026-06-01..2026-11-27 top 2', 'qu-1');
     expect(topics(first)).toEqual(topics(whole).slice(0, 2));
