@@ -34,9 +34,12 @@ export function parseInsightsCommand(text: string, nowMs: number, tz: string): P
     return { kind: 'invalid', problem: 'Charts are for `/visitors`; `/insights` lists what readers struggle with.' };
   if ('missing' in takeProjectOption(rest.join(' ')))
     return { kind: 'invalid', problem: '`--project` needs a project id, e.g. `/insights --project proj_b 30d`.' };
+  // `top N` is read as /visitors reads it, but bounded by the rows a view shows (not /visitors' 250).
+  const top = rest.findIndex((word) => word.toLowerCase() === 'top');
+  const rows = rest[top + 1] ?? '';
+  if (top >= 0 && /^\d+$/.test(rows) && (Number(rows) < 1 || Number(rows) > MAX_ROWS))
+    return { kind: 'invalid', problem: `\`top\` must be between 1 and ${MAX_ROWS} here.` };
   const parsed = parseVisitorsCommand(rest.join(' '), nowMs, tz);
   if (parsed.kind !== 'report') return parsed;
-  if (parsed.query.limit > MAX_ROWS)
-    return { kind: 'invalid', problem: `\`top\` must be between 1 and ${MAX_ROWS} here.` };
   return { kind: 'page', page: { view, query: parsed.query } };
 }

@@ -149,6 +149,15 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     expect(text(partial)).toContain('insights.draft');
   });
 
+  it.each(['top 0', 'top 21', 'top 300'])(
+    '`%s` is told /insights’ own bound on rows, with the text echoed',
+    async (top) => {
+      const said = text(await insights(`feedback 30d ${top}`, 'top'));
+      expect(said).toContain('`top` must be between 1 and 20 here.');
+      expect(said).toContain(`You wrote: \`feedback 30d ${top}\``);
+    },
+  );
+
   it('the service refusing with its details, or naming a long wait (429): said as it said it, with the command', async () => {
     const body = { error: 'Invalid query parameters.', details: [{ message: 'dateFrom: must be <= dateTo' }] };
     h.sim.injectFault({
