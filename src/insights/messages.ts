@@ -1,4 +1,5 @@
 import type { ServiceFailure } from '../mintlify/failure.js';
+import type { SlackFailure } from '../slack/errors.js';
 import { type Message, notice } from '../slack/message.js';
 import { inlineCode, plainText } from '../slack/mrkdwn.js';
 import { formatRange, refusalText, slackBusyFile, UNKNOWN_PROJECT } from '../visitors/index.js';
@@ -131,6 +132,11 @@ export const draftCopy = {
       ? `Project ${project} is not connected to Mintlify in this workspace any more, so I can't start this job. An admin can connect it in my Home tab; your instruction stays here.`
       : `I don't serve project ${project} any more, so I can't start this job. Your instruction stays here.`,
   storeUnavailable: 'My storage is unavailable right now, so I could not start the job. Press Start job again shortly.',
+  /** Slack did not open the form (its 429 says how long to wait; the SDK's own code is never shown). */
+  notOpened: (failure: SlackFailure) =>
+    failure.kind === 'rate_limited'
+      ? `Slack is busy right now and did not open the form. Click Draft a fix again in about ${wait(failure.retryAfterMs)}.`
+      : `Slack did not open the form (${failure.code}), so nothing was started. Click Draft a fix again.`,
 };
 
 export const errorText = {

@@ -336,6 +336,29 @@ describe.each(storeKinds)('/insights over signed HTTP ($label)', (store) => {
     await eventually(() => h.creates()[1], 5_000, 'the job');
   });
 
+  it.each([
+    [
+      'a 429',
+      { status: 429, retryAfterSec: 30 },
+      'Slack is busy right now and did not open the form. Click Draft a fix again in about 30 seconds.',
+    ],
+    [
+      'a 503',
+      { status: 503 },
+      'Slack did not open the form (http_503), so nothing was started. Click Draft a fix again.',
+    ],
+  ] as const)(
+    'Draft a fix whose form Slack does not open (%s): said privately in words, never the SDK code',
+    async (_, fault, words) => {
+      const draft = await firstDraft();
+      h.slack.fail('views.open', fault);
+      await h.interact(buttonClick(draft, { ephemeral: true, responseUrl: h.slack.responseUrl('draft') }));
+      const said = text(await h.answer('draft', 0, 10_000));
+      expect(said).toContain(words);
+      expect(said).not.toMatch(/slack_webapi|ratelimited/);
+    },
+  );
+
   it('Draft a fix → modal → submit: a job whose instruction carries the evidence as quoted data, tracked to its PR', async () => {
     const list = await insights('feedback 2026-06-01..2026-11-27 top 20', 'fb');
     const draft = buttons(list, 'insights.draft').find((b) => b.value?.includes('Ignore previous instructions'));

@@ -3,7 +3,7 @@ import { agentErrors, noticeModal } from '../../agent/index.js';
 import { disconnectedProject } from '../../connected.js';
 import type { Deps } from '../../deps.js';
 import { accessOf } from '../../slack/access.js';
-import { slackErrorCode } from '../../slack/errors.js';
+import { classifySlackError } from '../../slack/errors.js';
 import { notice } from '../../slack/message.js';
 import { projectNotConnected } from '../../visitors/index.js';
 import { ACTION_IDS } from '../blocks.js';
@@ -11,7 +11,7 @@ import { type DraftState, draftState } from '../draft-claim.js';
 import { draftModal } from '../draft-modal.js';
 import { decodeEvidence } from '../evidence.js';
 import { insightsTasks } from '../insights-tasks.js';
-import { errorText } from '../messages.js';
+import { draftCopy, errorText } from '../messages.js';
 import { decodePage } from '../requests.js';
 import { underwayText } from './underway.js';
 
@@ -77,11 +77,8 @@ export async function draftButton(deps: ButtonDeps, { ack, action, body, context
   try {
     await deps.slack.views.open({ trigger_id: body.trigger_id, view });
   } catch (error) {
-    const code = slackErrorCode(error);
-    deps.log.warn('slack.views_open_failed', { op: 'insights.draft', slack_error: code });
-    await deps.replies.privately(
-      audience,
-      notice(`Slack did not open the form (${code}), so nothing was started. Click Draft a fix again.`),
-    );
+    const failure = classifySlackError(error);
+    deps.log.warn('slack.views_open_failed', { op: 'insights.draft', slack_error: failure.code });
+    await deps.replies.privately(audience, notice(draftCopy.notOpened(failure)));
   }
 }
