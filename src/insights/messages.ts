@@ -2,7 +2,7 @@ import type { ServiceFailure } from '../mintlify/failure.js';
 import type { SlackFailure } from '../slack/errors.js';
 import { type Message, notice } from '../slack/message.js';
 import { inlineCode, plainText } from '../slack/mrkdwn.js';
-import { formatRange, refusalText, slackBusyFile, UNKNOWN_PROJECT } from '../visitors/index.js';
+import { formatRange, refusalText, slackBusyFile, UNKNOWN_PROJECT, waitWords } from '../visitors/index.js';
 import type { InsightsPage, View } from './requests.js';
 import { MAX_ROWS } from './rows.js';
 
@@ -70,13 +70,6 @@ export function invalidText(text: string, problem: string, projects: string): Me
   return helpText(`${problem}\nYou wrote: ${inlineCode(text, 200)}`, projects);
 }
 
-/** A wait the service named: in seconds under two minutes, else in minutes. */
-function wait(ms: number): string {
-  const seconds = Math.max(1, Math.ceil(ms / 1000));
-  if (seconds >= 120) return `${Math.ceil(seconds / 60)} minutes`;
-  return seconds === 1 ? '1 second' : `${seconds} seconds`;
-}
-
 /** The service's own sentence, ended once (its text may end with a full stop already). */
 const sentence = (text: string, max: number) => `${plainText(text, max).replace(/[\s.]+$/, '')}.`;
 
@@ -102,7 +95,7 @@ export function failureText(failure: ServiceFailure, command: string): Message {
       return failure.guessed
         ? notice(`The analytics service is busy. ${again}`)
         : notice(
-            `The analytics service is busy. Please try again in about ${wait(failure.retryAfterMs)}: ${inlineCode(command, 200)}`,
+            `The analytics service is busy. Please try again in about ${waitWords(failure.retryAfterMs)}: ${inlineCode(command, 200)}`,
           );
     case 'not_found':
       return notice(UNKNOWN_PROJECT);
@@ -135,7 +128,7 @@ export const draftCopy = {
   /** Slack did not open the form (its 429 says how long to wait; the SDK's own code is never shown). */
   notOpened: (failure: SlackFailure) =>
     failure.kind === 'rate_limited'
-      ? `Slack is busy right now and did not open the form. Click Draft a fix again in about ${wait(failure.retryAfterMs)}.`
+      ? `Slack is busy right now and did not open the form. Click Draft a fix again in about ${waitWords(failure.retryAfterMs)}.`
       : `Slack did not open the form (${failure.code}), so nothing was started. Click Draft a fix again.`,
 };
 

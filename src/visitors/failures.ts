@@ -57,7 +57,7 @@ function serviceFailureText(failure: ServiceFailure, command: string): string {
     case 'not_found':
       return UNKNOWN_PROJECT;
     case 'rate_limited':
-      return errorCopy.rateLimited(command, failure.retryAfterMs);
+      return errorCopy.rateLimited(command, failure.retryAfterMs, failure.guessed);
     case 'unauthorized':
       return errorCopy.unauthorized;
     case 'not_connected':

@@ -9,6 +9,13 @@ const PERCENT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maxim
 /** Past this, thousands separators would make a cell absurdly wide. */
 const HUGE = 1e15;
 
+/** A wait someone named (a Retry-After): `13 seconds` under two minutes, `30 minutes` from there. */
+export function waitWords(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds >= 120) return `${Math.ceil(seconds / 60)} minutes`;
+  return seconds === 1 ? '1 second' : `${seconds} seconds`;
+}
+
 /** `12,345`; absurd values stay short (`1.23e+21`) so no cell can blow a Block Kit limit. */
 export function formatCount(n: number): string {
   if (!Number.isFinite(n)) return '—';

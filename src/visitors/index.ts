@@ -24,7 +24,7 @@ export type { Subscription } from './digest/store.js';
 export { answerAtDoor, type DoorDeps, inGroupDm, zoneOf } from './doors/door-kit.js';
 export type { Asker, DigestReading, DigestWords } from './doors/read-command.js';
 export type { ReportBeside } from './doors/report-beside.js';
-export { formatCount, formatRange } from './format.js';
+export { formatCount, formatRange, waitWords } from './format.js';
 export { projectNotConnected, refusalText, slackBusyFile, UNKNOWN_PROJECT } from './messages.js';
 export { comparisonCut, type DayRange, previousPeriod, serviceWindow } from './periods.js';
 export { fetchPage, type PageDeps } from './report/page.js';

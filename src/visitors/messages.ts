@@ -3,7 +3,7 @@ import { type Message, section } from '../slack/message.js';
 import { escapeMrkdwn, inlineCode, truncate, userMention } from '../slack/mrkdwn.js';
 import { commandFor, DEFAULT_ROWS, MAX_RANGE_DAYS, type ReportQuery } from './date-range.js';
 import { dayString } from './days.js';
-import { formatCount, formatRange } from './format.js';
+import { formatCount, formatRange, waitWords } from './format.js';
 import type { DayRange } from './periods.js';
 import { todayNumber, UTC } from './zone.js';
 
@@ -99,7 +99,7 @@ export const errorCopy = {
     const shown = details.slice(0, 5).map((d) => `• ${plain(d, 300)}`);
     const more = details.length > 5 ? [`• …and ${details.length - 5} more`] : [];
     return [
-      `The analytics service could not answer that request: ${plain(serviceMessage, 300)}.`,
+      `The analytics service could not answer that request: ${plain(serviceMessage, 300).replace(/[\s.]+$/, '')}.`,
       ...shown,
       ...more,
     ].join('\n');
@@ -113,8 +113,9 @@ export const errorCopy = {
     `This is queued, but no worker is running to take it on. It runs when one starts; if none does within ${maxAgeMinutes} minutes, nothing is done and I tell you. Let whoever runs this app know: \`${command}\``,
   expired: (command: string, maxAgeMinutes: number) =>
     `This waited too long for a worker (over ${maxAgeMinutes} minutes), so it was not run. Please run it again: \`${command}\``,
-  rateLimited: (command: string, retryAfterMs: number) =>
-    `The analytics service is busy. Please try again in about ${Math.max(1, Math.ceil(retryAfterMs / 1000))} seconds: \`${command}\``,
+  // `guessed`: the service named no wait (its documents give a 429 no Retry-After), so none is said as its time.
+  rateLimited: (command: string, retryAfterMs: number, guessed?: boolean) =>
+    `The analytics service is busy. Please try again in ${guessed ? 'a minute' : `about ${waitWords(retryAfterMs)}`}: \`${command}\``,
   unauthorized:
     'The Mintlify app is misconfigured: the analytics service refused its API key. Please ask your Slack admin to check the app’s Mintlify settings.',
   notConnected:
@@ -133,9 +134,9 @@ export const errorCopy = {
   postFailed: (code: string) => `I couldn’t post to this conversation (${inlineCode(code, 60)}). Please try again.`,
   // Slack's 429 (`slack-busy.ts`): the work is done after its Retry-After, or, when Slack stays busy, asked again.
   slackBusyLater: (retryAfterMs: number) =>
-    `Slack is busy in this conversation right now, so this will be posted in about ${seconds(retryAfterMs)}.`,
+    `Slack is busy in this conversation right now, so this will be posted in about ${waitWords(retryAfterMs)}.`,
   slackBusy: (retryAfterMs: number) =>
-    `Slack is still busy in this conversation and did not take the post. Please try again in about ${seconds(retryAfterMs)}.`,
+    `Slack is still busy in this conversation and did not take the post. Please try again in about ${waitWords(retryAfterMs)}.`,
   slackBusyFile,
 };
 
@@ -151,12 +152,7 @@ export function refusalText(code: string, channel: string): string | undefined {
 
 /** A file's 429 longer than the client waits (src/slack/rate-wait.ts): the person tries again (`/insights` too). */
 export function slackBusyFile(retryAfterMs: number): string {
-  return `Slack is busy right now and did not take the file. Please try again in about ${seconds(retryAfterMs)}.`;
-}
-
-function seconds(ms: number): string {
-  const n = Math.max(1, Math.ceil(ms / 1000));
-  return n === 1 ? '1 second' : `${n} seconds`;
+  return `Slack is busy right now and did not take the file. Please try again in about ${waitWords(retryAfterMs)}.`;
 }
 
 export const exportCopy = {

@@ -30,6 +30,21 @@ describe('failedText: what the person is told when the service gave no page', ()
     expect(fetchFailed({ code: 'rate_limited', retryAfterMs: 12_300 })).toContain('about 13 seconds');
   });
 
+  it('ends the service’s own sentence once, and says a long wait the service named in minutes', () => {
+    const refused = fetchFailed({ code: 'refused', message: 'Invalid query parameters. ', details: [] });
+    expect(refused).toContain('could not answer that request: Invalid query parameters.');
+    expect(refused).not.toContain('..');
+    expect(fetchFailed({ code: 'rate_limited', retryAfterMs: 1_800_000 })).toContain('about 30 minutes');
+    expect(fetchFailed({ code: 'rate_limited', retryAfterMs: 90_000 })).toContain('about 90 seconds');
+  });
+
+  it('a 429 that named no wait (the documents give it none) is not told as a time the service said', () => {
+    const text = fetchFailed({ code: 'rate_limited', retryAfterMs: 60_000, guessed: true });
+    expect(text).toContain('Please try again in a minute');
+    expect(text).toContain(COMMAND);
+    expect(text).not.toContain('about');
+  });
+
   it('sends people to their admin when the key is refused', () => {
     expect(fetchFailed({ code: 'unauthorized', status: 401, message: 'Invalid API key' })).toMatch(
       /misconfigured.*admin/,
