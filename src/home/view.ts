@@ -80,41 +80,58 @@ export function homeView(
   else if (jobs.length === 0) blocks.push(section('You have not started a job yet.'));
   for (const job of jobs) blocks.push(...jobBlocks(job, now, origin));
   if (quotas.length === 0) return { type: 'home', blocks };
-  // The two lists of projects share the blocks left by the others (the 5 around them included).
-  const sections = Math.max(1, Math.floor((VIEW_MAX_BLOCKS - blocks.length - 5) / 2));
+  const hour = { type: 'header', text: { type: 'plain_text', text: 'This hour' } } as const;
+  const week = { type: 'header', text: { type: 'plain_text', text: 'Feedback this week' } } as const;
+  const end = [{ type: 'divider' }, section(howTo(followUps))] as const;
+  // The two lists of projects share the blocks and the bytes left by the others (the 5 around them included).
+  const rest = [...blocks, { type: 'divider' as const }, hour, week, ...end];
+  const room = {
+    sections: Math.max(1, Math.floor((VIEW_MAX_BLOCKS - rest.length) / 2)),
+    bytes: Math.floor((VIEW_MAX_BYTES - jsonBytes({ type: 'home', blocks: rest })) / 2),
+  };
   blocks.push(
     { type: 'divider' },
-    { type: 'header', text: { type: 'plain_text', text: 'This hour' } },
+    hour,
     ...inSections(
       quotas.map((q) => quotaLine(q, now)),
-      sections,
+      room,
     ),
-    { type: 'header', text: { type: 'plain_text', text: 'Feedback this week' } },
-    ...inSections(quotas.map(feedbackLine), sections),
-    { type: 'divider' },
-    section(howTo(followUps)),
+    week,
+    ...inSections(quotas.map(feedbackLine), room),
+    ...end,
   );
   return { type: 'home', blocks };
 }
 
 /** Slack's limit on a view's blocks. */
 const VIEW_MAX_BLOCKS = 100;
+/**
+ * Slack refuses a Home over 250 kB (`views.publish`: `view_too_large`), which a few thousand projects' lines reach
+ * well within 100 blocks; kept 10,000 bytes under it, as Slack does not say how it counts.
+ */
+const VIEW_MAX_BYTES = 240_000;
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value));
+/** What a section adds to the view's JSON besides its text. */
+const SECTION_BYTES = jsonBytes(section('')) + 1;
 /** Room kept in a section for the line saying how many projects are left out. */
 const MORE_CHARS = 100;
 
 /**
- * Lines packed into as few sections as fit, at most `max` of them; the lines past those are counted on a last line,
- * with where they all are.
+ * Lines packed into as few sections as fit, at most `room.sections` of them taking at most `room.bytes` of the view's
+ * JSON (the first line always); the lines past those are counted on a last line, with where they all are.
  */
-function inSections(lines: readonly string[], max: number): types.SectionBlock[] {
+function inSections(lines: readonly string[], room: { sections: number; bytes: number }): types.SectionBlock[] {
   const texts: string[] = [];
+  let bytes = MORE_CHARS;
   let shown = 0;
   for (const line of lines) {
     const last = texts.at(-1);
-    if (last !== undefined && last.length + 1 + line.length <= SECTION_MAX_CHARS - MORE_CHARS)
-      texts[texts.length - 1] = `${last}\n${line}`;
-    else if (texts.length < max) texts.push(line);
-    else break;
+    const joins = last !== undefined && last.length + 1 + line.length <= SECTION_MAX_CHARS - MORE_CHARS;
+    // The line's JSON quotes count for the `\n` (escaped) that joins it.
+    bytes += jsonBytes(line) + (joins ? 0 : SECTION_BYTES);
+    if (shown > 0 && (bytes > room.bytes || (!joins && texts.length >= room.sections))) break;
+    if (joins) texts[texts.length - 1] = `${last}\n${line}`;
+    else texts.push(line);
     shown++;
   }
   const more = lines.length - shown;

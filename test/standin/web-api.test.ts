@@ -138,6 +138,20 @@ describe('Slack stand-in: Web API', () => {
     ).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
   });
 
+  it('refuses a Home over 250 kB with view_too_large, counting its JSON in UTF-8 bytes', async () => {
+    const home = (text: string) => ({
+      type: 'home' as const,
+      blocks: Array.from({ length: 100 }, () => ({
+        type: 'section' as const,
+        text: { type: 'mrkdwn' as const, text },
+      })),
+    });
+    await client.views.publish({ user_id: 'U123ALICE', view: home('x'.repeat(2_400)) });
+    await expect(client.views.publish({ user_id: 'U123ALICE', view: home('👍'.repeat(700)) })).rejects.toMatchObject({
+      data: { error: 'view_too_large' },
+    });
+  });
+
   it('refuses a modal whose title, close or submit is over 24 characters, or whose private_metadata is over 3,000', async () => {
     const text = (chars: number) => ({ type: 'plain_text' as const, text: 'x'.repeat(chars) });
     const modal = { type: 'modal' as const, title: text(24), close: text(24), submit: text(24), blocks: [] };

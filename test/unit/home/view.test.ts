@@ -105,6 +105,28 @@ describe('homeView with thousands of projects', () => {
   });
 });
 
+describe('homeView with thousands of long project ids', () => {
+  it('stays within the 250 kB Slack takes of a Home (view_too_large), the lists cut to what fits', () => {
+    const COUNT = 5_000;
+    const id = (i: number) => `proj_documentation_of_the_${i}_product_line_${'x'.repeat(40)}`;
+    const many = Array.from({ length: COUNT }, (_, i) => ({
+      ...quotas[0],
+      project: id(i),
+      feedback: { up: 1_204, down: 318 },
+    })) as typeof quotas;
+    const jobs = Array.from({ length: 10 }, (_, i) => ({
+      record: record({ jobId: `j${i}`, prompt: '文書'.repeat(150) }),
+    }));
+    const view = homeView(jobs, many, { now: NOW, followUps: 'reply', origin: 'connected' });
+    expect(view.blocks.length).toBeLessThanOrEqual(100);
+    expect(Buffer.byteLength(JSON.stringify(view))).toBeLessThanOrEqual(250_000);
+    const texts = JSON.stringify(view.blocks);
+    expect(texts).toContain(`\`${id(0)}\` · new jobs: 3 of 100 used`);
+    expect(texts).toMatch(/and \d+ more projects \(`\/agent projects` lists them all\)/);
+    expect(texts).toContain('How to start a job');
+  });
+});
+
 describe('homeView at its edges', () => {
   const text = (view: ReturnType<typeof homeView>) => JSON.stringify(view.blocks);
 

@@ -25,11 +25,19 @@ function viewProblems(body: Json): string[] {
   return problems;
 }
 
+/**
+ * `views.publish` refuses a view "greater than 250kb" (its method reference: `view_too_large`); taken here as 250,000
+ * bytes of the view's JSON, the stricter reading.
+ */
+export const VIEW_MAX_BYTES = 250_000;
+
 /** `views.open`/`push` (a modal), `views.publish` (a person's App Home) and `views.update`, with views' 100 blocks. */
 function view({ method, args, tenant, slack }: MethodCall): Answer {
   const body = (args.view ?? {}) as Json;
   const bad = invalidBlocks(body.blocks ?? [], 'view');
   if (bad) return bad;
+  if (method === 'views.publish' && Buffer.byteLength(JSON.stringify(body)) > VIEW_MAX_BYTES)
+    return refuse('view_too_large');
   const problems = viewProblems(body);
   if (problems.length) return refuse('invalid_arguments', { response_metadata: { messages: problems } });
   const existing = method === 'views.update' ? tenant.views.find((v) => v.id === args.view_id) : undefined;
