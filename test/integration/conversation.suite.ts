@@ -163,6 +163,19 @@ export function conversations(store: StoreKind): void {
       expect(h.slack.callsTo('reactions.add').map((c) => c.args.name)).toEqual(['eyes', 'white_check_mark']);
     });
 
+    it('gives the agent what was typed as typed: a code block keeps its indentation, in a start and a follow-up', async () => {
+      await h.boot();
+      const yaml = '```\nretry:\n  attempts: 3\n  backoff:\n    max:  30s\n```';
+      const start = h.say(USER_ID, CHANNEL_ID, `@Mintlify document this config:\n${yaml}`);
+      await h.deliver(start.events);
+      await h.jobOf(CHANNEL_ID, start.ts);
+      await eventually(() => h.creates().length === 1);
+      expect(prompts()).toEqual([`document this config:\n${yaml}`]);
+      await h.deliver(h.say(BOB, CHANNEL_ID, `also this:\n${yaml}`, { threadTs: start.ts }).events);
+      await eventually(() => h.followUps().length === 1);
+      expect(h.followUps()[0]?.body).toEqual({ prompt: `also this:\n${yaml}` });
+    });
+
     it('ignores a plain message in a thread that is not a job’s', async () => {
       await h.boot();
       const root = h.say(BOB, CHANNEL_ID, 'Lunch?');

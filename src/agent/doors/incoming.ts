@@ -51,14 +51,19 @@ export function toIncoming(event: object, botUserId?: string): Incoming | undefi
   if (ts === undefined || channel === undefined || user === undefined) return undefined;
   if (botUserId && user === botUserId) return undefined;
   const wire = text ?? '';
-  const mention = botUserId ? new RegExp(`<@${botUserId}(?:\\|[^<>]*)?>`, 'g') : undefined;
+  // The bot's mention goes with the blanks around it (a space between words, nothing at a line's start or end); every
+  // other blank is the person's, a code block's indentation included.
+  const mention = botUserId ? new RegExp(`[ \\t]*<@${botUserId}(?:\\|[^<>]*)?>[ \\t]*`, 'g') : undefined;
   const mentionsBot = mention ? mention.test(wire) : false;
+  const lineEdge = (char: string | undefined) => char === undefined || char === '\n';
+  const withoutMention = (found: string, at: number) =>
+    lineEdge(wire[at - 1]) || lineEdge(wire[at + found.length]) ? '' : ' ';
   return {
     channel,
     ts,
     ...(thread_ts !== undefined && thread_ts !== ts && { threadTs: thread_ts }),
     userId: user,
-    wireText: (mention ? wire.replace(mention, ' ') : wire).replace(/[ \t]{2,}/g, ' ').trim(),
+    wireText: (mention ? wire.replace(mention, withoutMention) : wire).trim(),
     ...(client_msg_id !== undefined && { clientMsgId: client_msg_id }),
     mentionsBot,
     files: sharedFilesOf(files),

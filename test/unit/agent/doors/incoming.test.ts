@@ -60,6 +60,18 @@ describe('toIncoming (guard ladder)', () => {
     expect(toIncoming({ ...reply, text: '<@UBOT>' }, 'UBOT')).toMatchObject({ wireText: '', mentionsBot: true });
   });
 
+  it('keeps every other blank as typed: indentation, aligned columns, a mention alone on its line', () => {
+    const code = '```\nretry:\n  attempts: 3\n\tmax:   30s\n```';
+    expect(toIncoming({ ...reply, text: `<@UBOT> document this:\n${code}` }, 'UBOT')?.wireText).toBe(
+      `document this:\n${code}`,
+    );
+    expect(toIncoming({ ...reply, text: `document this:\n<@UBOT>\n${code}` }, 'UBOT')?.wireText).toBe(
+      `document this:\n\n${code}`,
+    );
+    expect(toIncoming({ ...reply, text: `a  b <@UBOT>` }, 'UBOT')?.wireText).toBe('a  b');
+    expect(toIncoming({ ...reply, text: `x<@UBOT>y` }, 'UBOT')?.wireText).toBe('x y');
+  });
+
   it('keeps replies also sent to the channel and files shared without text', () => {
     expect(toIncoming({ ...reply, subtype: 'thread_broadcast' })).toBeDefined();
     expect(toIncoming({ ...reply, subtype: 'file_share', text: undefined })?.wireText).toBe('');
