@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { decodeSlackText, mentionedUsers } from '../slack/decode.js';
 import { codePoints, tailOf } from '../slack/mrkdwn.js';
 import { displayNames } from '../slack/user-names.js';
+import { postedWords } from './posted-words.js';
 import { maskSecrets } from './secret-text.js';
 
 /**
@@ -27,6 +28,9 @@ interface ThreadMessage {
   subtype?: string;
   text?: string;
   files?: { name?: string; title?: string; permalink?: string }[];
+  /** What an app posted instead of text (`postedWords` reads them). */
+  attachments?: unknown;
+  blocks?: unknown;
 }
 
 export interface ThreadSpot {
@@ -41,7 +45,8 @@ export interface ThreadSpot {
 
 /**
  * The thread's earlier messages as the agent's context: oldest first, each by its author's display name, its
- * text decoded (keys and tokens masked), its files by name and permalink. This bot's own messages are left out
+ * text decoded (keys and tokens masked; an app's attachments or blocks when it posted no text), its files by name
+ * and permalink. This bot's own messages are left out
  * (they are its status and answers, not the discussion); other bots' messages stay (an alert is often what the
  * thread is about).
  * `undefined` when there is nothing before the message.
@@ -66,10 +71,10 @@ export async function readThreadContext(deps: Pick<Deps, 'slack' | 'store' | 'lo
       Number(m.ts) < Number(spot.beforeTs) &&
       !(spot.botUserId && m.user === spot.botUserId) &&
       !(spot.botId && m.bot_id === spot.botId) &&
-      (m.text?.trim() || m.files?.length),
+      (postedWords(m).trim() || m.files?.length),
   );
   if (earlier.length === 0) return undefined;
-  const ids = earlier.flatMap((m) => [...(m.user ? [m.user] : []), ...mentionedUsers(m.text ?? '')]);
+  const ids = earlier.flatMap((m) => [...(m.user ? [m.user] : []), ...mentionedUsers(postedWords(m))]);
   const names = await displayNames(deps, ids);
   const lines = earlier.map((m) => formatMessage(m, names));
   return contextOf(lines);
@@ -81,7 +86,7 @@ function formatMessage(m: ThreadMessage, names: ReadonlyMap<string, string>): st
     `\n  [file: ${f.name ?? f.title ?? 'unnamed'} ${f.permalink ?? ''}]`.trimEnd(),
   );
   // A key someone pasted is not the agent's to see: it could write it into its pull request.
-  return `${author}: ${maskSecrets(decodeSlackText(m.text ?? '', names)).trim()}${files.join('')}`;
+  return `${author}: ${maskSecrets(decodeSlackText(postedWords(m), names)).trim()}${files.join('')}`;
 }
 
 /** Keeps the newest lines that fit the cap, oldest first. Pure, so the cap is tested without Slack. */

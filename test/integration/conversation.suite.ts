@@ -115,6 +115,44 @@ export function conversations(store: StoreKind): void {
       expect(outcome.args.thread_ts).toBe(root.ts);
     });
 
+    it('takes an alert another app posted as attachments or blocks alone (no text) as context, with its words', async () => {
+      await h.boot();
+      const alerts = { botId: 'B777ALERTS', username: 'Uptime' };
+      const root = h.slack.people.appPosts(alerts, CHANNEL_ID, {
+        attachments: [
+          {
+            fallback: '[Triggered] Webhook retries & timeouts',
+            color: 'danger',
+            pretext: 'Monitor triggered',
+            title: 'Webhook retries & timeouts',
+            title_link: 'https://uptime.example/monitors/1',
+            text: 'p95 latency of <https://api.acme.dev/webhooks|/webhooks> over 30 s',
+            fields: [{ title: 'Region', value: 'eu-west-1', short: true }],
+          },
+        ],
+      });
+      h.slack.people.appPosts(
+        alerts,
+        CHANNEL_ID,
+        {
+          blocks: [
+            { type: 'header', text: { type: 'plain_text', text: 'Resolved' } },
+            { type: 'section', text: { type: 'mrkdwn', text: 'Back under 2 s after *12 min*' } },
+          ],
+        },
+        { threadTs: root.ts },
+      );
+      const mention = h.say(USER_ID, CHANNEL_ID, '@Mintlify document the webhook timeouts', { threadTs: root.ts });
+      await h.deliver(mention.events);
+      await h.jobOf(CHANNEL_ID, root.ts);
+      const prompt = prompts()[0] as string;
+      expect(prompt).toContain('the 2 earlier messages of the Slack thread');
+      expect(prompt).toContain(
+        'Uptime: Monitor triggered\nWebhook retries & timeouts (https://uptime.example/monitors/1)\np95 latency of /webhooks (https://api.acme.dev/webhooks) over 30 s\nRegion: eu-west-1',
+      );
+      expect(prompt).toContain('Uptime: Resolved\nBack under 2 s after *12 min*');
+    });
+
     it('leaves out the oldest messages past the cap, and says so in the status line', async () => {
       await h.boot();
       const root = h.say(BOB, CHANNEL_ID, `oldest ${'x'.repeat(3_000)}`);

@@ -124,6 +124,23 @@ describe('Slack stand-in: Web API', () => {
     expect(slack.messages.at(-1)).toMatchObject({ thread_ts: root, files: [{ name: 'visitors.csv' }] });
   });
 
+  it('stores another app’s post as a bot_message (no user, text empty unless given) and sends that event', async () => {
+    const root = await postRoot('Deploy started');
+    const attachments = [{ fallback: 'Build failed', title: 'Build #12 failed' }];
+    const posted = slack.people.appPosts(
+      { botId: 'B9CI', username: 'CI' },
+      'C123DOCS',
+      { attachments },
+      { threadTs: root },
+    );
+    expect(posted.events.map((e) => e.event)).toEqual([
+      expect.objectContaining({ type: 'message', subtype: 'bot_message', bot_id: 'B9CI', username: 'CI', text: '' }),
+    ]);
+    expect(posted.events[0]?.event).not.toHaveProperty('user');
+    const { messages } = await client.conversations.replies({ channel: 'C123DOCS', ts: root });
+    expect(messages?.at(-1)).toMatchObject({ subtype: 'bot_message', text: '', attachments, thread_ts: root });
+  });
+
   it('records views opened and published, with the 100-block limit of views', async () => {
     const view = {
       type: 'home' as const,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type EventEnvelope, editEvents, eventEnvelope, eventTs, messageEvents } from './events.js';
+import { botMessageEvent, type EventEnvelope, editEvents, eventEnvelope, eventTs, messageEvents } from './events.js';
 import { fileObject, fileType } from './files.js';
 import type { SlackStandin } from './server.js';
 import type { AppContext, AssistantThread, StoredMessage, Tenant, UploadedFile } from './tenant.js';
@@ -49,6 +49,32 @@ export class PeopleActions {
     const linkShared = linkSharedEvent(this.slack, tenant, stored);
     const events = [...this.stamped(tenant, messageEvents(tenant, stored)), ...(linkShared ? [linkShared] : [])];
     return { ts: stored.ts, text: stored.text ?? '', events };
+  }
+
+  /**
+   * Another app (`app`: its bot id and the name it posts under) posts in `channel`, as alerting and CI integrations do:
+   * a `bot_message` with `text` ('' unless given) and its `attachments` or `blocks`, stored as Slack stores it.
+   */
+  appPosts(
+    app: { botId: string; username: string },
+    channel: string,
+    posted: Pick<StoredMessage, 'text' | 'attachments' | 'blocks'>,
+    where: Where = {},
+  ): { ts: string; events: EventEnvelope[] } {
+    const tenant = this.where(channel, where);
+    const stored: StoredMessage = {
+      channel,
+      ts: this.slack.nextTs(),
+      subtype: 'bot_message',
+      bot_id: app.botId,
+      username: app.username,
+      text: posted.text ?? '',
+      ...(posted.attachments && { attachments: posted.attachments }),
+      ...(posted.blocks !== undefined && { blocks: posted.blocks }),
+      ...(where.threadTs && { thread_ts: where.threadTs }),
+    };
+    tenant.messages.push(stored);
+    return { ts: stored.ts, events: [botMessageEvent(tenant, stored)] };
   }
 
   /**

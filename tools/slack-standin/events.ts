@@ -93,6 +93,24 @@ export function messageEvents(tenant: Tenant, stored: StoredMessage & { user: st
   return events;
 }
 
+/**
+ * The `message` Slack sends when another app (an integration: an alert, a CI bot) posts in a channel: subtype
+ * `bot_message`, its `bot_id` and `username`, no `user`, its `text` ('' when it posts attachments or blocks alone) and
+ * what it posted (docs.slack.dev, events/message/bot_message; @slack/types' BotMessageEvent).
+ */
+export function botMessageEvent(tenant: Tenant, stored: StoredMessage): EventEnvelope {
+  const { channel, ts, thread_ts, text = '', bot_id, username, attachments, blocks } = stored;
+  return eventEnvelope(tenant, {
+    type: 'message',
+    subtype: 'bot_message',
+    ...{ text, ts, bot_id, username, channel, event_ts: ts },
+    ...(thread_ts && { thread_ts }),
+    ...(attachments && { attachments }),
+    ...(blocks !== undefined && { blocks }),
+    channel_type: channelType(channel),
+  });
+}
+
 /** The root of the thread `reply` was written in, as stored. */
 function rootOf(tenant: Tenant, reply: StoredMessage): StoredMessage | undefined {
   return tenant.messages.find((m) => m.channel === reply.channel && m.ts === reply.thread_ts);
