@@ -51,6 +51,14 @@ export function unservedAnswer(project: string, prompt: string, origin: ProjectO
   return withPrompt(`:electric_plug: Project ${inlineCode(project)} ${gone}, so nothing was sent. ${remedy}`, prompt);
 }
 
+/** Said privately to a person who rated a result of a project no longer served: nothing recorded, no form. */
+export function unservedRatingAnswer(project: string, origin: ProjectOrigin): Message {
+  const { gone, remedy } = unserved(origin);
+  return {
+    text: `:electric_plug: Project ${inlineCode(project)} ${gone}, so your rating of this result was not recorded and nothing was sent to the agent. ${remedy}`,
+  };
+}
+
 /** Said privately when the text holds what looks like a key or token (`secret-text.ts`): the echo masks it. */
 const secretAnswer = (prompt: string): Message =>
   withPrompt(

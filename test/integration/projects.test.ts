@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { weekFeedback } from '../../src/agent/index.js';
 import { createQuota } from '../../src/agent/quota.js';
 import { ACTION_IDS } from '../../src/visitors/blocks.js';
 import { keyFingerprint } from '../../tools/simulator/server.js';
+import { feedbackClick } from '../../tools/slack-standin/index.js';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
 import { postInteraction } from '../fakes/signed-request.js';
 import { blockAction, CHANNEL_ID, threadReply } from '../fixtures/slack.js';
@@ -197,5 +199,25 @@ describe.each(storeKinds)('several projects ($label)', (store) => {
     expect(String(answer.args.text)).not.toMatch(/disconnect|Home/);
     await settle(300);
     expect(askedAfterRestart(before)).toEqual([]);
+  });
+
+  it('👍/👎 on a result of a project taken out of the configuration is told so, not called another workspace’s', async () => {
+    const job = await startedJob('Document the v2 endpoints', API_CHANNEL);
+    h.sim.endJob(job.jobId, { status: 'completed', prLink: 'https://github.com/acme/api-docs/pull/9' });
+    const outcome = await eventually(
+      () => h.slack.messages.find((m) => m.thread_ts === job.rootTs && JSON.stringify(m.blocks).includes('feedback_')),
+      5_000,
+      'the outcome with its feedback buttons',
+    );
+    await h.restart({ env: { MINTLIFY_CHANNEL_PROJECTS: `${HB_CHANNEL}:proj_hb`, MINTLIFY_API_KEYS: '' } });
+    for (const choice of ['positive', 'negative'] as const) {
+      const responseUrl = h.slack.responseUrl(`vote-${choice}`);
+      await h.interact(feedbackClick(h.slack, { user: 'U123ALICE', message: outcome, choice, responseUrl }));
+      const note = await eventually(() => h.slack.callsTo(`response_url:vote-${choice}`)[0], 5_000, 'the note');
+      expect(String(note.args.text)).toContain('Project `proj_api` is no longer configured for this app');
+      expect(String(note.args.text)).not.toContain('another workspace');
+    }
+    expect(h.slack.views.filter((v) => v.view.callback_id === 'agent.feedback_modal')).toEqual([]);
+    expect(await weekFeedback(h.app.app.deps, 'proj_api')).toEqual({ up: 0, down: 0 });
   });
 });

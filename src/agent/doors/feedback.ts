@@ -6,10 +6,12 @@ import type {
   SlackViewMiddlewareArgs,
   ViewSubmitAction,
 } from '@slack/bolt';
+import { projectOrigin } from '../../config/projects.js';
 import type { Deps } from '../../deps.js';
 import { accessOf, submissionVerdict } from '../../slack/access.js';
 import { slackErrorCode } from '../../slack/errors.js';
 import { agentTasks } from '../agent-tasks.js';
+import { unservedRatingAnswer } from '../answers.js';
 import { readFeedbackValue } from '../feedback/buttons.js';
 import { feedbackModal, parseFeedbackSubmission } from '../feedback/modal.js';
 import { recordVote } from '../feedback/votes.js';
@@ -29,11 +31,11 @@ type SubmissionArgs = Pick<
  * 👍 or 👎 under a job's outcome: the vote is recorded (one per person per round). 👎 first opens "What went
  * wrong?" (the trigger lasts 3 s); its text goes to the job as a follow-up when sent. A value this app did not write
  * is only logged: Slack shows the click itself. Who may not steer the job (the access rule, another organisation)
- * and a job of another workspace's connection (a Slack Connect organisation's, whose person acts with their own)
- * get a private note instead: no vote, no form.
+ * a job of another workspace's connection (a Slack Connect organisation's, whose person acts with their own) and one
+ * of a project this workspace no longer serves get a private note instead: no vote, no form.
  */
 export async function feedbackClicked(
-  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'metrics' | 'instanceId' | 'now' | 'replies' | 'projects'>,
+  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'metrics' | 'instanceId' | 'now' | 'replies' | 'projects' | 'config'>,
   { ack, action, body, context }: ClickArgs,
 ): Promise<void> {
   await ack();
@@ -46,7 +48,13 @@ export async function feedbackClicked(
     deps.log.info('agent.refused', { user: userId, channel: ref.channel, door: 'feedback' });
     return deps.replies.privately(audience, errors.notAllowed(undefined, verdict.reason === 'external'));
   }
-  if (!deps.projects.knows(ref.project)) return deps.replies.privately(audience, errors.anotherWorkspacesJob());
+  if (!deps.projects.knows(ref.project)) {
+    // A project this workspace served before (disconnected, changed, taken out of the configuration), or another's.
+    const answer = deps.projects.former.includes(ref.project)
+      ? unservedRatingAnswer(ref.project, projectOrigin(deps.config))
+      : errors.anotherWorkspacesJob();
+    return deps.replies.privately(audience, answer);
+  }
   if (ref.vote === 'down') {
     const { vote: _, ...round } = ref;
     const messageTs = body.container?.message_ts ?? ref.threadTs;
