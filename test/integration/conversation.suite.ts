@@ -442,6 +442,26 @@ export function conversations(store: StoreKind): void {
       expect(statusPosts()[0]?.args).toMatchObject({ channel: CHANNEL_ID, thread_ts: message.ts });
     });
 
+    it('on an alert another app posted as attachments alone (no text), quotes and prefills the alert’s words', async () => {
+      await h.boot();
+      const app = { botId: 'B777ALERTS', username: 'Uptime' };
+      const attachments = [
+        { fallback: 'Webhook latency', title: 'Webhook latency', text: 'p95 over 30 s &amp; rising' },
+      ];
+      const alert = h.slack.people.appPosts(app, CHANNEL_ID, { attachments });
+      const { view } = await openModal({
+        ts: alert.ts,
+        text: '',
+        subtype: 'bot_message',
+        bot_id: app.botId,
+        username: app.username,
+        attachments,
+      });
+      const blocks = JSON.stringify(view.blocks);
+      expect(blocks).toContain('>Webhook latency\\n>p95 over 30 s &amp; rising');
+      expect(blocks).toContain('"initial_value":"Webhook latency\\np95 over 30 s & rising"');
+    });
+
     it('still opens the modal in time when the permalink is slow, and starts the job in the thread the message is in', async () => {
       await h.boot();
       const root = h.say(BOB, CHANNEL_ID, 'Docs question');

@@ -13,6 +13,7 @@ import { slackErrorCode } from '../../slack/errors.js';
 import { decodeWithNames } from '../../slack/user-names.js';
 import { agentTasks } from '../agent-tasks.js';
 import { errors } from '../messages.js';
+import { postedWords } from '../posted-words.js';
 import { INSTRUCTION_BLOCK, noticeModal, parseSubmission, shortcutModal } from '../shortcut-modal.js';
 
 /** Slack's `trigger_id` lasts 3 s: what the modal shows is fetched for at most this long, then it opens anyway. */
@@ -48,7 +49,8 @@ export async function messageShortcut(
   };
   const verdict = accessOf(context);
   if (!verdict.allowed) return open(noticeModal(errors.notAllowed(undefined, verdict.reason === 'external').text));
-  const wire = shortcut.message.text ?? '';
+  // An alert another app posted as attachments or blocks alone has no text: its words are what the person means.
+  const wire = postedWords(shortcut.message);
   const [permalink, text] = await Promise.all([
     within(
       deps.slack.chat.getPermalink({ channel, message_ts: shortcut.message.ts }).then((r) => r.permalink),
