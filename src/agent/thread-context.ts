@@ -26,6 +26,8 @@ interface ThreadMessage {
   bot_id?: string;
   username?: string;
   subtype?: string;
+  /** Slack hides it (a deleted thread root's tombstone: "This message was deleted."). */
+  hidden?: boolean;
   text?: string;
   files?: { name?: string; title?: string; permalink?: string }[];
   /** What an app posted instead of text (`postedWords` reads them). */
@@ -46,8 +48,8 @@ export interface ThreadSpot {
 /**
  * The thread's earlier messages as the agent's context: oldest first, each by its author's display name, its
  * text decoded (keys and tokens masked; an app's attachments or blocks when it posted no text), its files by name
- * and permalink. This bot's own messages are left out
- * (they are its status and answers, not the discussion); other bots' messages stay (an alert is often what the
+ * and permalink. This bot's own messages are left out (they are its status and answers, not the discussion), and
+ * so are those Slack hides (a deleted root's tombstone); other bots' messages stay (an alert is often what the
  * thread is about).
  * `undefined` when there is nothing before the message.
  */
@@ -69,6 +71,7 @@ export async function readThreadContext(deps: Pick<Deps, 'slack' | 'store' | 'lo
     (m) =>
       m.ts !== undefined &&
       Number(m.ts) < Number(spot.beforeTs) &&
+      !m.hidden &&
       !(spot.botUserId && m.user === spot.botUserId) &&
       !(spot.botId && m.bot_id === spot.botId) &&
       (postedWords(m).trim() || m.files?.length),

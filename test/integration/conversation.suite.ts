@@ -153,6 +153,21 @@ export function conversations(store: StoreKind): void {
       expect(prompt).toContain('Uptime: Resolved\nBack under 2 s after *12 min*');
     });
 
+    it('in a thread whose root was deleted, leaves Slack’s tombstone out of the context', async () => {
+      await h.boot();
+      const root = h.say(BOB, CHANNEL_ID, 'Is the retry page right?');
+      h.say(USER_ID, CHANNEL_ID, 'No, it still says 5 tries', { threadTs: root.ts });
+      await h.deliver(h.slack.people.deletes(BOB, CHANNEL_ID, root.ts).events);
+      const mention = h.say(USER_ID, CHANNEL_ID, '@Mintlify fix it', { threadTs: root.ts });
+      await h.deliver(mention.events);
+      await h.jobOf(CHANNEL_ID, root.ts);
+      const prompt = prompts()[0] as string;
+      expect(prompt).toContain('the 1 earlier message of the Slack thread');
+      expect(prompt).toContain('alice: No, it still says 5 tries');
+      expect(prompt).not.toContain('This message was deleted');
+      expect(JSON.stringify(statusPosts()[0]?.args.blocks)).toContain('context: 1 earlier thread message');
+    });
+
     it('leaves out the oldest messages past the cap, and says so in the status line', async () => {
       await h.boot();
       const root = h.say(BOB, CHANNEL_ID, `oldest ${'x'.repeat(3_000)}`);

@@ -141,6 +141,30 @@ describe('Slack stand-in: Web API', () => {
     expect(messages?.at(-1)).toMatchObject({ subtype: 'bot_message', text: '', attachments, thread_ts: root });
   });
 
+  it('deletes a person’s message: gone with message_deleted, or a thread root with replies left as a tombstone', async () => {
+    const alone = slack.people.says('U456BOB', 'C123DOCS', 'typo');
+    expect(slack.people.deletes('U456BOB', 'C123DOCS', alone.ts).events[0]?.event).toMatchObject({
+      subtype: 'message_deleted',
+      deleted_ts: alone.ts,
+      hidden: true,
+    });
+    expect(slack.messages.some((m) => m.ts === alone.ts)).toBe(false);
+
+    const root = slack.people.says('U456BOB', 'C123DOCS', 'Question');
+    slack.people.says('U123ALICE', 'C123DOCS', 'Answer', { threadTs: root.ts });
+    const [changed] = slack.people.deletes('U456BOB', 'C123DOCS', root.ts).events;
+    expect(changed?.event).toMatchObject({ subtype: 'message_changed', message: { subtype: 'tombstone' } });
+    const { messages } = await client.conversations.replies({ channel: 'C123DOCS', ts: root.ts });
+    expect(messages?.[0]).toMatchObject({
+      ts: root.ts,
+      subtype: 'tombstone',
+      text: 'This message was deleted.',
+      user: 'USLACKBOT',
+      hidden: true,
+    });
+    expect(messages?.[1]).toMatchObject({ text: 'Answer' });
+  });
+
   it('records views opened and published, with the 100-block limit of views', async () => {
     const view = {
       type: 'home' as const,

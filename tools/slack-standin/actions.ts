@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { botMessageEvent, type EventEnvelope, editEvents, eventEnvelope, eventTs, messageEvents } from './events.js';
+import {
+  botMessageEvent,
+  deleteEvent,
+  type EventEnvelope,
+  editEvents,
+  eventEnvelope,
+  eventTs,
+  messageEvents,
+  TOMBSTONE,
+} from './events.js';
 import { fileObject, fileType } from './files.js';
 import type { SlackStandin } from './server.js';
 import type { AppContext, AssistantThread, StoredMessage, Tenant, UploadedFile } from './tenant.js';
@@ -89,6 +98,21 @@ export class PeopleActions {
     const events = editEvents(tenant, { ...stored, user }, edit);
     Object.assign(stored, edit);
     return { events };
+  }
+
+  /**
+   * `user` deletes their message `ts` in `channel`: gone, and `message_deleted`; a thread root with replies stays as
+   * Slack's tombstone ("This message was deleted.", by `USLACKBOT`), sent as `message_changed`.
+   */
+  deletes(user: string, channel: string, ts: string): { events: EventEnvelope[] } {
+    const tenant = this.where(channel, {});
+    const at = tenant.messages.findIndex((m) => m.channel === channel && m.ts === ts && m.user === user);
+    const stored = tenant.messages[at];
+    if (!stored) throw new Error(`${user} wrote no message ${ts} in ${channel}`);
+    const replied = tenant.messages.some((m) => m.channel === channel && m.thread_ts === ts && m.ts !== ts);
+    if (replied) tenant.messages[at] = { channel, ts, thread_ts: ts, ...TOMBSTONE };
+    else tenant.messages.splice(at, 1);
+    return { events: [deleteEvent(tenant, stored, replied)] };
   }
 
   /**

@@ -154,6 +154,37 @@ export function editEvents(
   return events;
 }
 
+/** What a deleted thread root becomes while its replies stay (conversations.replies returns it so). */
+export const TOMBSTONE = {
+  subtype: 'tombstone',
+  text: 'This message was deleted.',
+  user: 'USLACKBOT',
+  hidden: true,
+} as const;
+
+/**
+ * The event Slack delivers when a person deletes their message (`previous`, as it was): `message_deleted` naming
+ * its `deleted_ts`; a thread root with replies is not removed but becomes a `tombstone`, sent as `message_changed`.
+ */
+export function deleteEvent(tenant: Tenant, previous: StoredMessage, tombstone: boolean): EventEnvelope {
+  const { channel, ...message } = previous;
+  const at = eventTs();
+  const base = { type: 'message', channel, hidden: true, event_ts: at, ts: at, channel_type: channelType(channel) };
+  const before = { type: 'message', ...message };
+  return eventEnvelope(
+    tenant,
+    tombstone
+      ? {
+          ...base,
+          subtype: 'message_changed',
+          message: { type: 'message', ts: previous.ts, thread_ts: previous.ts, ...TOMBSTONE },
+          previous_message: before,
+        }
+      : { ...base, subtype: 'message_deleted', deleted_ts: previous.ts, previous_message: before },
+    !!tenant.channel(channel)?.sharedWith?.length,
+  );
+}
+
 /**
  * A file in a Slack Connect channel's event: only its id, and `file_access: check_file_info`, which says to ask
  * `files.info` for the rest (docs.slack.dev, `message/file_share`, "Slack Connect files").

@@ -43,6 +43,8 @@ export interface StoredMessage {
   files?: ({ id: string; name: string; title: string; permalink?: string } & Record<string, unknown>)[];
   /** The root of an assistant thread (`subtype: 'assistant_app_thread'`) carries its title. */
   assistant_app_thread?: { title: string };
+  /** Not shown as a message of its own: a deleted thread root's `tombstone`. */
+  hidden?: boolean;
   /** Another app's post (`bot_message`): the name it posts under, and its legacy attachments. */
   username?: string;
   attachments?: Record<string, unknown>[];
