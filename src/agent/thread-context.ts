@@ -1,5 +1,7 @@
+import type { ConversationsRepliesResponse } from '@slack/web-api';
 import type { Deps } from '../deps.js';
 import { decodeSlackText, mentionedUsers } from '../slack/decode.js';
+import { classifySlackError } from '../slack/errors.js';
 import { codePoints, tailOf } from '../slack/mrkdwn.js';
 import { displayNames } from '../slack/user-names.js';
 import { postedWords } from './posted-words.js';
@@ -56,17 +58,28 @@ export interface ThreadSpot {
 export async function readThreadContext(deps: Pick<Deps, 'slack' | 'store' | 'log'>, spot: ThreadSpot) {
   const messages: ThreadMessage[] = [];
   let cursor: string | undefined;
+  let more = false;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const answer = await deps.slack.conversations.replies({
-      channel: spot.channel,
-      ts: spot.threadTs,
-      limit: 200,
-      ...(cursor && { cursor }),
-    });
+    let answer: ConversationsRepliesResponse;
+    try {
+      answer = await deps.slack.conversations.replies({
+        channel: spot.channel,
+        ts: spot.threadTs,
+        limit: 200,
+        ...(cursor && { cursor }),
+      });
+    } catch (error) {
+      // A later page Slack will not give now (a non-Marketplace app reads once a minute): what was read stands.
+      if (page === 0 || classifySlackError(error).kind !== 'rate_limited') throw error;
+      break;
+    }
     messages.push(...((answer.messages ?? []) as ThreadMessage[]));
     cursor = answer.response_metadata?.next_cursor;
-    if (!answer.has_more || !cursor) break;
+    more = !!answer.has_more && !!cursor;
+    if (!more) break;
   }
+  // Messages left unread that came before the asking one: the context is the thread's start, and says so.
+  const cut = more && Number(messages.at(-1)?.ts) < Number(spot.beforeTs);
   const earlier = messages.filter(
     (m) =>
       m.ts !== undefined &&
@@ -80,7 +93,7 @@ export async function readThreadContext(deps: Pick<Deps, 'slack' | 'store' | 'lo
   const ids = earlier.flatMap((m) => [...(m.user ? [m.user] : []), ...mentionedUsers(postedWords(m))]);
   const names = await displayNames(deps, ids);
   const lines = earlier.map((m) => formatMessage(m, names));
-  return contextOf(lines);
+  return contextOf(lines, THREAD_CONTEXT_MAX_CHARS, cut);
 }
 
 function formatMessage(m: ThreadMessage, names: ReadonlyMap<string, string>): string {
@@ -92,8 +105,11 @@ function formatMessage(m: ThreadMessage, names: ReadonlyMap<string, string>): st
   return `${author}: ${maskSecrets(decodeSlackText(postedWords(m), names)).trim()}${files.join('')}`;
 }
 
-/** Keeps the newest lines that fit the cap, oldest first. Pure, so the cap is tested without Slack. */
-export function contextOf(lines: readonly string[], maxChars = THREAD_CONTEXT_MAX_CHARS): ThreadContext {
+/**
+ * Keeps the newest lines that fit the cap, oldest first; `cut`: Slack gave only the thread's first messages before
+ * the asking one. Pure, so the cap is tested without Slack.
+ */
+export function contextOf(lines: readonly string[], maxChars = THREAD_CONTEXT_MAX_CHARS, cut = false): ThreadContext {
   const kept: string[] = [];
   let size = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
@@ -108,16 +124,20 @@ export function contextOf(lines: readonly string[], maxChars = THREAD_CONTEXT_MA
   }
   const left = lines.length - kept.length;
   const cap = `${maxChars.toLocaleString('en-US')} characters`;
+  const all = `${cut ? 'the first ' : ''}${lines.length}`;
+  const plural = lines.length === 1 ? '' : 's';
   const which = left
-    ? `the last ${kept.length} of ${lines.length} earlier messages of the Slack thread (the ${left} oldest left out to stay within ${cap})`
-    : `the ${lines.length} earlier message${lines.length === 1 ? '' : 's'} of the Slack thread`;
+    ? `the last ${kept.length} of ${all} earlier messages of the Slack thread (the ${left} oldest left out to stay within ${cap})`
+    : `${cut ? '' : 'the '}${all} earlier message${plural} of the Slack thread`;
+  const unread = cut ? ' (Slack gave no more: its later messages are not here)' : '';
   const text = [
-    `--- Context: ${which} this request was made in, oldest first. Use it as background; the instruction above is what to do. ---`,
+    `--- Context: ${which} this request was made in, oldest first${unread}. Use it as background; the instruction above is what to do. ---`,
     ...kept,
     '--- End of context ---',
   ].join('\n');
+  const gave = cut ? 'Slack gave no more; ' : '';
   const note = left
-    ? `context: the last ${kept.length} of ${lines.length} earlier thread messages (capped at ${cap}, oldest left out)`
-    : `context: ${lines.length} earlier thread message${lines.length === 1 ? '' : 's'} (capped at ${cap})`;
+    ? `context: the last ${kept.length} of ${all} earlier thread messages (${gave}capped at ${cap}, oldest left out)`
+    : `context: ${cut ? 'the first ' : ''}${lines.length} earlier thread message${plural} (${gave}capped at ${cap})`;
   return { text, note };
 }

@@ -168,6 +168,24 @@ export function conversations(store: StoreKind): void {
       expect(JSON.stringify(statusPosts()[0]?.args.blocks)).toContain('context: 1 earlier thread message');
     });
 
+    it('keeps the thread it could read when Slack refuses the next page (a non-Marketplace app’s 1 read a minute)', async () => {
+      await h.boot();
+      const root = h.say(BOB, CHANNEL_ID, 'Retries changed: we now back off 3 times');
+      for (let i = 1; i <= 20; i++) h.say(i % 2 ? USER_ID : BOB, CHANNEL_ID, `point ${i}`, { threadTs: root.ts });
+      h.slack.rateLimits.enable({ conversations: 'non-marketplace' });
+      const mention = h.say(USER_ID, CHANNEL_ID, '@Mintlify document this', { threadTs: root.ts });
+      await h.deliver(mention.events);
+      await h.jobOf(CHANNEL_ID, root.ts);
+      const prompt = prompts()[0] as string;
+      expect(prompt).toContain('Bob Lee: Retries changed: we now back off 3 times');
+      expect(prompt).toContain('alice: point 13');
+      expect(prompt).toContain('the first 15 earlier messages of the Slack thread');
+      expect(prompt).toContain('Slack gave no more');
+      expect(JSON.stringify(statusPosts()[0]?.args.blocks)).toContain(
+        'context: the first 15 earlier thread messages (Slack gave no more; capped at 8,000 characters)',
+      );
+    });
+
     it('leaves out the oldest messages past the cap, and says so in the status line', async () => {
       await h.boot();
       const root = h.say(BOB, CHANNEL_ID, `oldest ${'x'.repeat(3_000)}`);

@@ -29,6 +29,20 @@ describe('contextOf (thread context cap)', () => {
     expect(note).toBe('context: the last 2 of 3 earlier thread messages (capped at 30 characters, oldest left out)');
   });
 
+  it('says when Slack gave only the thread’s first messages, capped or not', () => {
+    const whole = contextOf(['a: one', 'b: two'], 100, true);
+    expect(whole.text.split('\n')[0]).toBe(
+      '--- Context: the first 2 earlier messages of the Slack thread this request was made in, oldest first (Slack gave no more: its later messages are not here). Use it as background; the instruction above is what to do. ---',
+    );
+    expect(whole.note).toBe(
+      'context: the first 2 earlier thread messages (Slack gave no more; capped at 100 characters)',
+    );
+    const capped = contextOf(['a: 1234567890', 'b: 1234567890', 'c: 1234567890'], 30, true);
+    expect(capped.note).toBe(
+      'context: the last 2 of the first 3 earlier thread messages (Slack gave no more; capped at 30 characters, oldest left out)',
+    );
+  });
+
   it('cuts the newest message alone when it is longer than the cap, keeping its end', () => {
     const { text } = contextOf(['old', `new ${'x'.repeat(50)}END`], 20);
     const kept = text.split('\n')[1] as string;
