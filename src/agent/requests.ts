@@ -13,6 +13,8 @@ export const OriginSchema = z.object({
   /** The message was a reply in a discussion: the job joins that thread (only a mention steers it there). */
   inDiscussion: z.boolean().optional(),
   permalink: z.string().optional(),
+  /** The message the form was opened on: read again at the start, for the agent (an older form names none). */
+  messageTs: z.string().optional(),
 });
 export type Origin = z.infer<typeof OriginSchema>;
 

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import { slackErrorCode } from '../slack/errors.js';
 import type { Audience } from '../slack/reply.js';
 import type { TaskRun } from '../task.js';
 import { startRefusalAnswer } from './answers.js';
@@ -6,6 +7,7 @@ import type { CommandStart, ShortcutSubmission, Turn } from './requests.js';
 import { shortcutPrompt } from './shortcut-modal.js';
 import { turnAttempt } from './start-attempt.js';
 import { resumeEarlierStart, type StartJobDeps, startJob } from './start-job.js';
+import { readMessageContext } from './thread-context.js';
 
 // The agent's work after a door's ack, one function per kind of request. Each takes plain data (what the door
 // decoded) and answers the person itself, so it can run wherever the work runs (see `agent-work.ts`).
@@ -24,7 +26,17 @@ export async function runShortcutStart(deps: TaskDeps, submission: ShortcutSubmi
   const { origin, instruction, userId, project } = submission;
   const prompt = shortcutPrompt(instruction, origin);
   const thread = origin.inDiscussion ? ('joined' as const) : ('own' as const);
-  const input = { project, userId, channel: origin.channel, prompt, threadTs: origin.threadTs, thread };
+  const context = origin.messageTs
+    ? await readMessageContext(deps, { ...origin, messageTs: origin.messageTs }, instruction).catch((error) => {
+        // The instruction still stands on its own; the log says why the message is missing.
+        deps.log.warn('slack.thread_context_unavailable', {
+          channel: origin.channel,
+          slack_error: slackErrorCode(error),
+        });
+        return undefined;
+      })
+    : undefined;
+  const input = { project, userId, channel: origin.channel, prompt, threadTs: origin.threadTs, thread, context };
   const result = await startJob(deps, { ...input, attempt: run.id });
   if (!result.ok)
     await deps.replies.privately(shortcutAudience(submission), startRefusalAnswer(result.refusal, prompt, deps));

@@ -2,7 +2,7 @@ import type { ConversationsRepliesResponse } from '@slack/web-api';
 import type { Deps } from '../deps.js';
 import { decodeSlackText, mentionedUsers } from '../slack/decode.js';
 import { classifySlackError } from '../slack/errors.js';
-import { codePoints, tailOf } from '../slack/mrkdwn.js';
+import { codePoints, tailOf, truncate } from '../slack/mrkdwn.js';
 import { displayNames } from '../slack/user-names.js';
 import { postedWords } from './posted-words.js';
 import { maskSecrets } from './secret-text.js';
@@ -94,6 +94,32 @@ export async function readThreadContext(deps: Pick<Deps, 'slack' | 'store' | 'lo
   const names = await displayNames(deps, ids);
   const lines = earlier.map((m) => formatMessage(m, names));
   return contextOf(lines, THREAD_CONTEXT_MAX_CHARS, cut);
+}
+
+/**
+ * The message a request is about (the shortcut's), for the agent: its author, its text decoded (or an app's
+ * attachments or blocks), its files. The agent cannot open the message's link, so a form whose instruction only
+ * refers to it ("document this") would otherwise send nothing of it. `undefined` when the instruction already holds
+ * its words (the prefill kept), or Slack no longer has it.
+ */
+export async function readMessageContext(
+  deps: Pick<Deps, 'slack' | 'store' | 'log'>,
+  at: { channel: string; threadTs: string; messageTs: string },
+  instruction: string,
+): Promise<ThreadContext | undefined> {
+  const bounds = { oldest: at.messageTs, latest: at.messageTs, inclusive: true };
+  const answer = await deps.slack.conversations.replies({ channel: at.channel, ts: at.threadTs, ...bounds });
+  const m = (answer.messages as ThreadMessage[] | undefined)?.find((message) => message.ts === at.messageTs);
+  if (!m || m.hidden || !(postedWords(m).trim() || m.files?.length)) return undefined;
+  const names = await displayNames(deps, [...(m.user ? [m.user] : []), ...mentionedUsers(postedWords(m))]);
+  const words = maskSecrets(decodeSlackText(postedWords(m), names)).trim();
+  if (words && instruction.includes(words)) return undefined;
+  const text = [
+    '--- Context: the Slack message this request is about. Use it as background; the instruction above is what to do. ---',
+    truncate(formatMessage(m, names), THREAD_CONTEXT_MAX_CHARS),
+    '--- End of context ---',
+  ].join('\n');
+  return { text, note: 'context: the Slack message it is about' };
 }
 
 function formatMessage(m: ThreadMessage, names: ReadonlyMap<string, string>): string {

@@ -449,6 +449,7 @@ export function conversations(store: StoreKind): void {
         channel: CHANNEL_ID,
         threadTs: message.ts,
         permalink,
+        messageTs: message.ts,
       });
       const blocks = JSON.stringify(view.blocks);
       expect(blocks).toContain(`<${permalink}|this message>`);
@@ -470,9 +471,26 @@ export function conversations(store: StoreKind): void {
       expect(await submitted.text()).toBe('');
       await h.jobOf(CHANNEL_ID, message.ts);
       expect(prompts()).toEqual([
-        `Fix the retry count on the retry page\n\nSlack message this request is about: ${permalink}`,
+        `Fix the retry count on the retry page\n\nSlack message this request is about: ${permalink}\n\n${[
+          '--- Context: the Slack message this request is about. Use it as background; the instruction above is what to do. ---',
+          'Bob Lee: The retry page still says 5 tries & <no backoff>, @alice can you fix?',
+          '--- End of context ---',
+        ].join('\n')}`,
       ]);
       expect(statusPosts()[0]?.args).toMatchObject({ channel: CHANNEL_ID, thread_ts: message.ts });
+    });
+
+    it('gives the agent the message itself, not only its link, when the instruction says “this”', async () => {
+      await h.boot();
+      const message = h.say(BOB, CHANNEL_ID, 'The retry page still says 5 tries & <no backoff>, @alice can you fix?');
+      const { view } = await openModal({ ts: message.ts, text: message.text, user: BOB });
+      await postInteraction(h.app.url, viewSubmission(view, 'Document this properly'));
+      await h.jobOf(CHANNEL_ID, message.ts);
+      const prompt = prompts()[0] as string;
+      expect(prompt.startsWith('Document this properly\n\nSlack message this request is about: https://')).toBe(true);
+      expect(prompt).toContain('--- Context: the Slack message this request is about');
+      expect(prompt).toContain('Bob Lee: The retry page still says 5 tries & <no backoff>, @alice can you fix?');
+      expect(JSON.stringify(statusPosts()[0]?.args.blocks)).toContain('context: the Slack message it is about');
     });
 
     it('on an alert another app posted as attachments alone (no text), quotes and prefills the alert’s words', async () => {
@@ -506,10 +524,13 @@ export function conversations(store: StoreKind): void {
         channel: CHANNEL_ID,
         threadTs: root.ts,
         inDiscussion: true,
+        messageTs: reply.ts,
       });
       await postInteraction(h.app.url, viewSubmission(view, 'Update the SDK page'));
       await h.jobOf(CHANNEL_ID, root.ts);
-      expect(prompts()).toEqual(['Update the SDK page']);
+      expect(prompts()).toEqual([expect.stringMatching(/^Update the SDK page\n\n--- Context: the Slack message/)]);
+      expect(prompts()[0]).toContain('\nBob Lee: The SDK page is outdated\n');
+      expect(prompts()[0]).not.toContain('Docs question');
     });
 
     it('with several projects, presets the channel’s project and starts the job in the one picked', async () => {

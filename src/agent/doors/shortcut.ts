@@ -60,7 +60,14 @@ export async function messageShortcut(
   ]);
   const threadTs = shortcut.message.thread_ts ?? shortcut.message.ts;
   const inDiscussion = threadTs !== shortcut.message.ts;
-  const origin = { channel, threadTs, ...(inDiscussion && { inDiscussion }), ...(permalink && { permalink }) };
+  const messageTs = shortcut.message.ts;
+  const origin = {
+    channel,
+    threadTs,
+    ...(inDiscussion && { inDiscussion }),
+    ...(permalink && { permalink }),
+    messageTs,
+  };
   await open(
     shortcutModal({
       origin,

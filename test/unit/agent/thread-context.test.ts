@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contextOf, readThreadContext } from '../../../src/agent/thread-context.js';
+import { contextOf, readMessageContext, readThreadContext } from '../../../src/agent/thread-context.js';
 import { BOT_ID, BOT_USER_ID } from '../../fakes/fake-slack-api.js';
 import { CHANNEL_ID } from '../../fixtures/slack.js';
 import { useAgentUnit } from './support.js';
@@ -115,5 +115,25 @@ describe('readThreadContext', () => {
     const { slack } = unit();
     const root = slack.postAs('U123ALICE', CHANNEL_ID, 'Fix it');
     expect(await read(root.ts, root.ts)).toBeUndefined();
+  });
+});
+
+describe('readMessageContext (the message a form was opened on)', () => {
+  const unit = useAgentUnit();
+
+  it('is the message alone, a reply in its discussion too, and nothing when the instruction already holds it', async () => {
+    const { slack, deps } = unit();
+    const root = slack.postAs('U456BOB', CHANNEL_ID, 'Docs question');
+    const reply = slack.postAs('U345CAROL', CHANNEL_ID, 'The SDK page says <v1> & @alice knows', { threadTs: root.ts });
+    slack.postAs('U456BOB', CHANNEL_ID, 'later', { threadTs: root.ts });
+    const at = { channel: CHANNEL_ID, threadTs: root.ts, messageTs: reply.ts };
+    const context = await readMessageContext(deps, at, 'Document this');
+    expect(context?.text.split('\n').slice(1, -1)).toEqual(['Carol Chen: The SDK page says <v1> & @alice knows']);
+    expect(context?.note).toBe('context: the Slack message it is about');
+    const top = await readMessageContext(deps, { ...at, messageTs: root.ts }, 'Answer it');
+    expect(top?.text).toContain('\nBob Lee: Docs question\n');
+    expect(top?.text).not.toContain('SDK');
+    expect(await readMessageContext(deps, at, 'Fix: The SDK page says <v1> & @alice knows')).toBeUndefined();
+    expect(await readMessageContext(deps, { ...at, messageTs: '1.000009' }, 'Document this')).toBeUndefined();
   });
 });
