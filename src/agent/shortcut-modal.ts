@@ -31,7 +31,10 @@ export function shortcutModal(input: ModalInput): types.ModalView {
       type: 'input',
       block_id: INSTRUCTION_BLOCK,
       label: { type: 'plain_text', text: 'Instruction for the agent' },
-      hint: { type: 'plain_text', text: "The message and its link are sent along. The job starts in the message's thread." },
+      hint: {
+        type: 'plain_text',
+        text: "The message and its link are sent along. The job starts in the message's thread.",
+      },
       element: {
         type: 'plain_text_input',
         action_id: FIELD_VALUE,
