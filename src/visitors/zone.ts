@@ -1,8 +1,11 @@
 /**
  * Calendar days in a person's IANA time zone (`users.info`'s `tz`), with `Intl` only. A day is numbered as in
  * date-range.ts (days since 1970-01-01 of the local calendar); its instants run from its first local instant
- * (midnight, or the end of a DST gap that skipped midnight) to the next day's.
+ * (midnight, or the end of a DST gap that skipped midnight) to the next day's. A cron pattern's times in a zone too
+ * (the digests' schedules, and the queue's schedulers that run them), on the same wall clock.
  */
+
+import { Cron } from 'croner';
 
 export const UTC = 'UTC';
 const DAY_MS = 86_400_000;
@@ -105,4 +108,48 @@ export function isoWithOffset(ms: number, tz: string): string {
 export function zoneName(ms: number, tz: string): string {
   const parts = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'short' }).formatToParts(ms);
   return parts.find((p) => p.type === 'timeZoneName')?.value ?? tz;
+}
+
+// A cron pattern's times in a zone, by croner, but for one case. Croner runs a time a DST gap skips at the gap's end
+// only when that is the same day, so where the gap crosses midnight (23:00 Saturday → 00:00 Sunday in America/Nuuk,
+// the last Saturday of March) 23:30 does not run that day at all. Here it runs when the clocks resume, as elsewhere:
+// the pattern's wall time is found on a UTC clock, and when no instant reads it, the gap's end is taken instead.
+
+/** The first time of `cron` in `tz` after `after`. */
+export function nextCronTime(cron: string, tz: string, after: number): number | undefined {
+  const next = new Cron(cron, { timezone: tz, paused: true }).nextRun(new Date(after))?.getTime();
+  const wall = new Cron(cron, { timezone: 'UTC', paused: true }).nextRun(new Date(wallClock(after, tz)));
+  const resumed = skipped(wall, next, tz);
+  return resumed !== undefined && resumed > after && (next === undefined || resumed < next) ? resumed : next;
+}
+
+/** The latest time of `cron` in `tz` at or before `at`. */
+export function latestCronTime(cron: string, tz: string, at: number): number | undefined {
+  const [latest] = new Cron(cron, { timezone: tz, paused: true }).previousRuns(1, new Date(at + 1));
+  const [wall] = new Cron(cron, { timezone: 'UTC', paused: true }).previousRuns(1, new Date(wallClock(at, tz) + 1));
+  const last = latest?.getTime();
+  const resumed = skipped(wall, last, tz);
+  return resumed !== undefined && resumed <= at && (last === undefined || resumed > last) ? resumed : last;
+}
+
+/** Where croner's time is not the pattern's wall time `wall` because a DST gap skipped it: the gap's end. */
+function skipped(wall: Date | null | undefined, croner: number | undefined, tz: string): number | undefined {
+  if (!wall || (croner !== undefined && wallClock(croner, tz) === wall.getTime())) return undefined;
+  return gapEnd(wall.getTime(), tz);
+}
+
+/**
+ * When the wall time `wall` (read as UTC) falls in a DST gap of `tz`, the first instant after it; otherwise nothing.
+ * The first second whose wall clock reads `wall` or later: `wall` itself where it exists, later only past a gap.
+ */
+function gapEnd(wall: number, tz: string): number | undefined {
+  // Every zone is within 15 hours of UTC, so that second lies in this window.
+  let lo = Math.floor((wall - 15 * 3_600_000) / 1000);
+  let hi = Math.ceil((wall + 15 * 3_600_000) / 1000);
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (wallClock(mid * 1000, tz) >= wall) hi = mid;
+    else lo = mid + 1;
+  }
+  return wallClock(lo * 1000, tz) === wall ? undefined : lo * 1000;
 }
