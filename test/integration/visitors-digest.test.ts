@@ -271,6 +271,32 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
     expect(digestPosts()).toEqual([]);
   });
 
+  // Read at start, where no scheduler fires for it: only a shared store outlives a restart.
+  if (store.kind === 'redis')
+    it('a stored subscription that no longer reads and lost its scheduler is told once at start, by one instance', async () => {
+      const first = await h.boot();
+      await digest(first, 'weekly');
+      await first.app.deps.lanes.tasks.digests.unschedule(`digest/${CHANNEL_ID}`); // the scheduler lost
+      await settle(EVERY_MS * 2); // an occurrence under way has ended
+      const stored = { channel: CHANNEL_ID, project: 'proj_test', createdBy: USER_ID, createdAt: time };
+      const schedule = { cadence: 'weekly', hour: 9, minute: 0, weekday: 1, tz: 'America/Atlantis' };
+      await first.app.deps.store.kv.set(keys.digestSubscription(CHANNEL_ID), { ...stored, schedule });
+      await h.stopApps();
+
+      const notes = () => h.slack.callsTo('chat.postMessage').filter((c) => c.args.channel === USER_ID);
+      const [a, b] = [await h.boot(), await h.boot()]; // two instances read it at start
+      const note = await eventually(() => notes()[0], 10_000, 'the note to the subscriber');
+      expect(String(note.args.text)).toContain(`weekly visitors digest in <#${CHANNEL_ID}> has ended`);
+      expect(String(note.args.text)).toContain('`/visitors digest weekly`');
+      const ended = /"event":"visitors.digest_ended".*"reason":"its stored subscription no longer reads"/g;
+      expect(`${a.logs()}\n${b.logs()}`.match(ended)).toHaveLength(1);
+      await settle(EVERY_MS * 3);
+      const c = await h.restart();
+      await settle(EVERY_MS * 3);
+      expect(notes()).toHaveLength(1);
+      expect(await digest(c, '')).toContain('has no visitors digest');
+    });
+
   it('a channel that was archived ends its subscription with a log line, and its subscriber hears it once', async () => {
     const app = await h.boot();
     h.slack.workspace.channels.push({ id: 'C567ARCHIVE', name: 'launch', archived: false });

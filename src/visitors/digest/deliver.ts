@@ -9,16 +9,16 @@ import { TaskDeferred, type Unavailable } from '../../task.js';
 import type { DayRange } from '../periods.js';
 import type { ScheduledDigest } from '../requests.js';
 import type { DigestKind } from './kind.js';
-import { digestEndedNote, digestMissedNote, digestProjectGoneNote, digestUnreadableNote } from './messages.js';
+import { digestEndedNote, digestMissedNote, digestProjectGoneNote } from './messages.js';
 import { digestMetadata } from './metadata.js';
-import { type Cadence, digestPeriod, latestDue, nextDue } from './schedule.js';
-import { endSubscription, type SchedulerDeps } from './scheduler.js';
+import { digestPeriod, latestDue, nextDue } from './schedule.js';
+import { type EndingDeps, endSubscription, endUnreadable } from './scheduler.js';
 import { getSubscription, markPosting, markSent, readSubscription, type Subscription, sentState } from './store.js';
 
 // What every kind of digest does with its message once made, and with each occurrence of its scheduler.
 
 export type DigestOutcome = 'posted' | 'failed' | 'ended';
-export type DeliverDeps = SchedulerDeps & Pick<Deps, 'slack' | 'replies' | 'log' | 'now' | 'projects'>;
+export type DeliverDeps = EndingDeps & Pick<Deps, 'now' | 'projects'>;
 
 /**
  * Posts a digest in its channel with its subscription in the metadata (the witness, and what healing reads back),
@@ -103,11 +103,11 @@ export async function runScheduled(
   send: (subscription: Subscription, dueAt: number) => Promise<DigestOutcome>,
 ): Promise<void> {
   const stored = await readSubscription(deps, channel, kind);
-  if (!stored || 'unreadable' in stored) {
+  if (!stored) {
     await endSubscription(deps, channel, kind);
-    if (stored) await endUnreadable(deps, kind, channel, stored);
     return;
   }
+  if ('unreadable' in stored) return endUnreadable(deps, kind, channel, stored);
   const { subscription } = stored;
   // A project taken out of the configuration (or a connection changed to another): its digest ends, said once.
   // A workspace with no project at all is not connected; its digests wait for it.
@@ -138,28 +138,6 @@ export async function runScheduled(
   // run has posted it (or died, its lease lapsed).
   if (outcome === BUSY) throw new TaskDeferred(`another run of the digest of ${channel} is under way`);
   if (outcome === 'failed') throw new Error(`the digest of ${channel} did not go out`);
-}
-
-/**
- * A subscription stored in a form this release no longer reads (an older release wrote it, or its zone is no longer
- * known) has ended: said to operators, and once to whoever set it up (in the channel when that cannot be read).
- */
-async function endUnreadable(
-  deps: DeliverDeps,
-  kind: DigestKind,
-  channel: string,
-  {
-    unreadable,
-    createdBy,
-    cadence,
-  }: { unreadable: string; createdBy?: string | undefined; cadence?: Cadence | undefined },
-): Promise<void> {
-  const reason = 'its stored subscription no longer reads';
-  deps.log.warn(`${kind.feature}.digest_ended`, { channel, reason, problem: unreadable });
-  const note = digestUnreadableNote(channel, cadence, kind);
-  await (createdBy ? deps.replies.direct(createdBy, note) : deps.slack.chat.postMessage({ channel, ...note })).catch(
-    (error: unknown) => deps.log.warn(`${kind.feature}.digest_ended_note_failed`, { channel, error }),
-  );
 }
 
 /**

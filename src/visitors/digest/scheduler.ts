@@ -3,8 +3,15 @@ import type { LaneSchedule as EngineSchedule, QueueInspector } from '../../queue
 import { installationOf } from '../../workspace-ref.js';
 import { UTC } from '../zone.js';
 import { type DigestKind, VISITORS_DIGEST } from './kind.js';
-import { cronPattern } from './schedule.js';
-import { deleteSubscription, listSubscriptions, type Subscription, type SubscriptionDeps } from './store.js';
+import { digestUnreadableNote } from './messages.js';
+import { type Cadence, cronPattern } from './schedule.js';
+import {
+  deleteSubscription,
+  listSubscriptions,
+  type Subscription,
+  type SubscriptionDeps,
+  storedSubscriptions,
+} from './store.js';
 
 /**
  * Each subscription has a job scheduler on the `digests` lane, on its cron in its zone: the engine makes one job
@@ -49,24 +56,54 @@ export async function endDigests(deps: SchedulerDeps, kinds: readonly DigestKind
   }
 }
 
+/** What ending a subscription says, and to whom. */
+export type EndingDeps = SchedulerDeps & Pick<Deps, 'slack' | 'replies' | 'log'>;
+
+/**
+ * A subscription stored in a form this release no longer reads (an older release wrote it, or its zone is no longer
+ * known) has ended: said to operators, and once to whoever set it up (in the channel when that cannot be read). Said
+ * only by the run whose delete removed it, so two instances (or a restart) that read it never say it twice.
+ */
+export async function endUnreadable(
+  deps: EndingDeps,
+  kind: DigestKind,
+  channel: string,
+  {
+    unreadable,
+    createdBy,
+    cadence,
+  }: { unreadable: string; createdBy?: string | undefined; cadence?: Cadence | undefined },
+): Promise<void> {
+  if (!(await endSubscription(deps, channel, kind))) return;
+  const reason = 'its stored subscription no longer reads';
+  deps.log.warn(`${kind.feature}.digest_ended`, { channel, reason, problem: unreadable });
+  const note = digestUnreadableNote(channel, cadence, kind);
+  await (createdBy ? deps.replies.direct(createdBy, note) : deps.slack.chat.postMessage({ channel, ...note })).catch(
+    (error: unknown) => deps.log.warn(`${kind.feature}.digest_ended_note_failed`, { channel, error }),
+  );
+}
+
 /**
  * Subscriptions stored by the release that ran digests on its own tick (or whose scheduler a loss of the store
  * took) have no scheduler yet: they get one at start. Those that have one keep it (replacing it could move an
- * occurrence that is due), so this is idempotent.
+ * occurrence that is due), so this is idempotent. One that no longer reads ends here, said once (`endUnreadable`):
+ * without a scheduler nothing else would ever read it.
  */
 export async function adoptDigests(
   engine: QueueInspector,
-  workspaces: SchedulerDeps[],
+  workspaces: EndingDeps[],
   kinds: readonly DigestKind[],
 ): Promise<number> {
   const scheduled = new Set((await engine.schedules('digests')).map((s) => s.id));
   let adopted = 0;
   for (const deps of workspaces) {
     for (const kind of kinds) {
-      for (const subscription of await listSubscriptions(deps, kind)) {
-        if (scheduled.has(schedulerId(deps, subscription.channel, kind))) continue;
-        await scheduleDigest(deps, subscription, kind);
-        adopted++;
+      for (const { channel, stored } of await storedSubscriptions(deps, kind)) {
+        if ('unreadable' in stored) await endUnreadable(deps, kind, channel, stored);
+        else if (!scheduled.has(schedulerId(deps, channel, kind))) {
+          await scheduleDigest(deps, stored.subscription, kind);
+          adopted++;
+        }
       }
     }
   }

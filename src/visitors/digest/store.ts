@@ -68,9 +68,18 @@ export async function readSubscription(
 }
 
 export async function listSubscriptions(deps: SubscriptionDeps, kind = VISITORS_DIGEST): Promise<Subscription[]> {
+  return (await storedSubscriptions(deps, kind)).flatMap(({ stored }) =>
+    'subscription' in stored ? [stored.subscription] : [],
+  );
+}
+
+/** Every subscription stored for a channel of the index, as it reads (`readSubscription`): those that no longer read too. */
+export async function storedSubscriptions(deps: SubscriptionDeps, kind = VISITORS_DIGEST) {
   const channels = await readList(deps.store, indexOf(kind));
-  const subs = await Promise.all(channels.map((channel) => getSubscription(deps, channel, kind)));
-  return subs.filter((s): s is Subscription => s !== undefined);
+  const read = await Promise.all(
+    channels.map(async (channel) => ({ channel, stored: await readSubscription(deps, channel, kind) })),
+  );
+  return read.flatMap(({ channel, stored }) => (stored ? [{ channel, stored }] : []));
 }
 
 export async function saveSubscription(
