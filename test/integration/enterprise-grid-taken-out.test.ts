@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { keys } from '../../src/store/keys.js';
 import { otherWorkspace, PUBLISHED_EXAMPLES } from '../../tools/slack-standin/index.js';
 import { UMBRELLA } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
@@ -77,6 +78,41 @@ describe.each(storeKinds)('Enterprise Grid: the org-wide install taken out of a 
     await h.startJob('Document the east office again', EAST);
     expect(h.app.logs()).not.toContain('"level":"error"');
   });
+
+  // Schedulers rebuilt at a start, from records an older release left: only a shared store outlives the restart.
+  if (store.kind === 'redis')
+    it('West’s digest rebuilt at start from an older record ends when West is taken out; added back, it is set up again', async () => {
+      expect(await h.privately('/visitors digest weekly', EAST)).toContain('weekly on Monday');
+      expect(await h.privately('/visitors digest weekly', WEST)).toContain('weekly on Monday');
+      // As an older release left them: a record naming no workspace, and no scheduler yet.
+      const { deps } = h.app.app;
+      for (const channel of [EAST.channel, WEST.channel]) {
+        const key = keys.digestSubscription(channel);
+        const { team: _, ...older } = (await deps.store.scoped(UMBRELLA.id).kv.get(key)) as Record<string, unknown>;
+        await deps.store.scoped(UMBRELLA.id).kv.set(key, older);
+        await deps.lanes.tasks.digests.unschedule(`digest/${UMBRELLA.id}/${channel}`);
+      }
+      await h.restart({ env: oauthEnv(h) });
+      const adopted = () => h.app.logs().includes('"event":"visitors.digests_adopted","digests":2');
+      await eventually(adopted, 10_000, 'the schedulers rebuilt');
+
+      await h.deliver(h.slack.installs.revokeTeamAccess(UMBRELLA.id, ['T5']));
+      await eventually(takenOut, 5_000, 'West taken out');
+      expect(h.app.logs()).toMatch(/"event":"slack\.workspace_taken_out".*"team":"T5".*"digests":1/);
+      const asked = h.sim.requests.length;
+      time = Date.parse('2026-11-23T09:00:05Z');
+      await eventually(() => h.postsSaying(EAST.channel, 'visitors digest')[0], 10_000, 'East’s digest');
+      await settle(1_000);
+      expect(h.sim.requests.slice(asked).filter((r) => r.path.includes('proj_w'))).toEqual([]);
+      expect(h.postsSaying(WEST.channel, 'visitors digest')).toEqual([]);
+
+      h.slack.subscriptions.add('team_access_granted');
+      await h.deliver(h.slack.installs.grantTeamAccess(UMBRELLA.id, ['T5']));
+      await eventually(() => h.app.logs().includes('"event":"slack.workspace_added_back"'), 5_000, 'West back');
+      expect(await h.privately('/visitors digest', WEST)).toContain('has no visitors digest');
+      expect(await h.privately('/visitors digest weekly', WEST)).toContain('weekly on Monday');
+      expect(h.app.logs()).not.toContain('"level":"error"');
+    });
 
   it('added back to West (team_access_granted, once Slack lists it again): West is served again', async () => {
     await h.deliver(h.slack.installs.revokeTeamAccess(UMBRELLA.id, ['T5']));

@@ -24,16 +24,21 @@ export type SchedulerDeps = SubscriptionDeps & Pick<Deps, 'lanes' | 'workspace' 
 const schedulerId = (deps: Pick<Deps, 'workspace'>, channel: string, kind: DigestKind) =>
   [kind.schedulerPrefix, installationOf(deps.workspace), channel].filter(Boolean).join('/');
 
-/** Creates or replaces the subscription's scheduler: each occurrence runs its kind's scheduled task. */
+/**
+ * Creates or replaces the subscription's scheduler: each occurrence runs its kind's scheduled task, as the work of
+ * the workspace it was set up in (with an org-wide install, its `team`: taking the install out of it ends it).
+ */
 export async function scheduleDigest(
   deps: SchedulerDeps,
-  { channel, schedule }: Subscription,
+  { channel, schedule, team }: Subscription,
   kind = VISITORS_DIGEST,
 ): Promise<void> {
   const when: EngineSchedule = deps.digestEveryMs
     ? { everyMs: deps.digestEveryMs }
     : { cron: cronPattern(schedule), tz: schedule.tz ?? UTC };
-  const envelope = { kind: kind.scheduledTask, workspace: deps.workspace, data: { channel } };
+  const { enterpriseId } = deps.workspace;
+  const workspace = enterpriseId && team ? { teamId: team, enterpriseId } : deps.workspace;
+  const envelope = { kind: kind.scheduledTask, workspace, data: { channel } };
   await deps.lanes.tasks.digests.schedule(schedulerId(deps, channel, kind), when, envelope);
 }
 
@@ -101,11 +106,27 @@ export async function adoptDigests(
       for (const { channel, stored } of await storedSubscriptions(deps, kind)) {
         if ('unreadable' in stored) await endUnreadable(deps, kind, channel, stored);
         else if (!scheduled.has(schedulerId(deps, channel, kind))) {
-          await scheduleDigest(deps, stored.subscription, kind);
+          await scheduleDigest(deps, await withWorkspace(deps, stored.subscription, kind), kind);
           adopted++;
         }
       }
     }
   }
   return adopted;
+}
+
+/**
+ * A subscription an older release stored under an org-wide install names no workspace: the channel's is asked of
+ * Slack (`context_team_id`), so the scheduler rebuilt for it runs as that workspace's work and ends when the
+ * organisation's install is taken out of it. The record is left as it is (a change made meanwhile must not be
+ * overwritten); when Slack cannot say, the scheduler is the organisation's, as before, and that is logged.
+ */
+async function withWorkspace(deps: EndingDeps, subscription: Subscription, kind: DigestKind): Promise<Subscription> {
+  if (!deps.workspace.enterpriseId || subscription.team) return subscription;
+  const { channel } = subscription;
+  const team = await deps.slack.conversations.info({ channel }).then(
+    (info) => info.channel?.context_team_id,
+    (error: unknown) => deps.log.warn(`${kind.feature}.digest_workspace_unknown`, { channel, error }),
+  );
+  return team ? { ...subscription, team } : subscription;
 }

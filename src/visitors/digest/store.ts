@@ -17,6 +17,8 @@ export const SubscriptionSchema = z.object({
   schedule: ScheduleSchema,
   createdBy: z.string(),
   createdAt: z.number(),
+  /** With an org-wide install: the organisation's workspace it was set up in, whose work its occurrences are. */
+  team: z.string().optional(),
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 

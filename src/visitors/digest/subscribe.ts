@@ -60,7 +60,9 @@ export async function manageDigest(
       const before = await getSubscription(deps, channel, kind);
       const same = before?.project === project && isDeepStrictEqual(before.schedule, schedule);
       const createdAt = same ? before.createdAt : deps.now();
-      const subscription = { channel, project, schedule, createdBy: userId, createdAt };
+      const { teamId, enterpriseId } = deps.workspace;
+      const team = enterpriseId && teamId ? { team: teamId } : {};
+      const subscription = { channel, project, schedule, createdBy: userId, createdAt, ...team };
       await saveSubscription(deps, subscription, kind);
       try {
         await scheduleDigest(deps, subscription, kind);
