@@ -2,7 +2,9 @@ import type { TaskLane } from '../lanes.js';
 import { notice } from '../slack/message.js';
 import { defineTask, TASK_MAX_AGE_MINUTES, type Unavailable } from '../task.js';
 import { commandFor } from './date-range.js';
+import { VISITORS_DIGEST } from './digest/kind.js';
 import { digestUnavailable } from './digest/messages.js';
+import { getSubscription } from './digest/store.js';
 import { errorCopy } from './messages.js';
 import {
   DigestChartSchema,
@@ -43,7 +45,7 @@ export const visitorsTasks = {
     kind: 'visitors.digest',
     lane: 'reports',
     schema: DigestRequestSchema,
-    unavailable: digestUnavailable(errorCopy.taskFailed),
+    unavailable: digestUnavailable(errorCopy.taskFailed, { kind: VISITORS_DIGEST, read: getSubscription }),
   }),
   /** An occurrence of a subscription's scheduler (digest/scheduler.ts): the engine runs each once. */
   scheduledDigest: defineTask({

@@ -8,8 +8,7 @@ import type { DayRange } from '../periods.js';
 import type { DigestRequest } from '../requests.js';
 import { type DigestKind, VISITORS_DIGEST } from './kind.js';
 import { type Cadence, describeSchedule, digestPeriod, nextDue, type Schedule } from './schedule.js';
-import type { Sent, Subscription } from './store.js';
-import type { DigestResult } from './subscribe.js';
+import type { Sent, Subscription, SubscriptionDeps } from './store.js';
 
 /** Every sentence `/visitors digest …` (and `/insights digest …`: `DigestKind`) says to the person who typed it. */
 
@@ -18,16 +17,23 @@ export const digestCopy = {
   invalid: (problem: string, wrote: string, kind = VISITORS_DIGEST) =>
     `:warning: ${problem}\nYou wrote: ${inlineCode(wrote, 200)}\n${kind.help}`,
   refused: 'Only the people and channels allowed to use `/agent` can change this conversation’s digest.',
-  /** `/visitors digest …` not done (see `Unavailable` in src/task.ts): the digest is as it was. */
-  unavailable:
-    ':warning: My storage is not answering right now, so the digest is as it was. Please try again in a minute.',
-  restarting:
-    'The app was restarting before it could do this, so the digest is as it was. Please run it again in a minute.',
   noWorker: (maxAgeMinutes: number) =>
     `This is queued, but no worker is running to take it on. It is done when one starts; if none does within ${maxAgeMinutes} minutes, nothing is done and I tell you. Let whoever runs this app know.`,
-  expired: (maxAgeMinutes: number) =>
-    `This waited too long for a worker (over ${maxAgeMinutes} minutes), so the digest is as it was. Please run it again.`,
 };
+
+/** What `manageDigest` (subscribe.ts) did, worded by `digestAnswer`. */
+export type DigestResult =
+  /** `lastSent`: the period the channel's digest last went out for, which the next time skips when it is the same. */
+  | { kind: 'shown'; subscription: Subscription | undefined; lastSent?: Sent | undefined }
+  | { kind: 'ended'; existed: boolean }
+  | { kind: 'subscribed'; schedule: Schedule; lastSent?: Sent | undefined }
+  /**
+   * The bot cannot post in the conversation (not a member, or it is hidden from the bot: a group DM it is not in, a
+   * DM between two people): nothing was set up. `typed`: the command as typed, echoed.
+   */
+  | { kind: 'cannot_post'; schedule: Schedule; code: string; place: 'channel' | 'group_dm' | 'dm'; typed?: string }
+  /** The store did not answer: the change was not made, and the digest is `still` this (none; `unknown`: not read). */
+  | { kind: 'unchanged'; still: Subscription | undefined | 'unknown'; typed: string };
 
 /** The private answer to `/visitors digest …` (or `kind`'s command) once it was done. */
 export function digestAnswer(result: DigestResult, nowMs: number, kind: DigestKind = VISITORS_DIGEST): Message {
@@ -48,6 +54,8 @@ export function digestAnswer(result: DigestResult, nowMs: number, kind: DigestKi
         `:white_check_mark: This conversation will get the ${name} ${describeSchedule(result.schedule)}. ` +
           `Next: ${nextText(result.schedule, nowMs, result.lastSent)}.`,
       );
+    case 'unchanged':
+      return digestNotChanged({ cause: 'My storage did not answer', still: result.still, typed: result.typed }, kind);
     case 'cannot_post': {
       const typed = inlineCode(result.typed ?? `${kind.command} digest ${result.schedule.cadence}`, 200);
       if (result.place === 'dm')
@@ -138,15 +146,65 @@ export function digestMissedNote(
 
 const NOT_IN_CHANNEL_FIXES = new Set(['not_in_channel', 'channel_not_found']);
 
-/** What the person hears when a `… digest` request is not done: the digest is as it was; `failed` names the command. */
-export function digestUnavailable(failed: string) {
-  const words: Record<Unavailable, string> = {
-    store: digestCopy.unavailable,
-    restarting: digestCopy.restarting,
-    no_worker: digestCopy.noWorker(TASK_MAX_AGE_MINUTES),
-    expired: digestCopy.expired(TASK_MAX_AGE_MINUTES),
-    failed,
+/**
+ * A digest change not made (`cause`): the digest as it still is (`still`: its subscription, none, or not known), and
+ * the command as typed, to run again. `maybe`: the change may have been made after all, so the person is sent to look.
+ */
+export function digestNotChanged(
+  {
+    cause,
+    still,
+    typed,
+    maybe = false,
+  }: { cause: string; still: Subscription | undefined | 'unknown'; typed: string | undefined; maybe?: boolean },
+  kind = VISITORS_DIGEST,
+): Message {
+  const name = `${kind.feature} digest`;
+  const show = `\`${kind.command} digest\``;
+  const outcome = maybe
+    ? `so your change may not have been made: ${show} shows the digest as it is now`
+    : still === 'unknown'
+      ? `so your change was not made and the digest is as it was (${show} shows it)`
+      : still === undefined
+        ? `so your change was not made: this conversation still has no ${name}`
+        : `so your change was not made and the digest stays as it was: the ${name} of project ${inlineCode(still.project)} ${describeSchedule(still.schedule)}`;
+  const again = typed
+    ? `\nYou wrote: ${inlineCode(typed, 200)}. Please run it again in a minute.`
+    : ' Please run it again in a minute.';
+  return notice(`:warning: ${cause}, ${outcome}.${again}`);
+}
+
+/** Reads a conversation's subscription (`getSubscription`): given, so these words stand below the store. */
+type ReadSubscription = (
+  deps: SubscriptionDeps,
+  channel: string,
+  kind: DigestKind,
+) => Promise<Subscription | undefined>;
+
+/**
+ * What the person hears when a `… digest` request is not done (see `Unavailable` in src/task.ts): not made, and the
+ * digest as it still is when `digest` says how to read it and its store answers (not asked when the queue's store
+ * did not), with the command as typed. `failed` (a throw: the change may have been made) as given, where nothing was
+ * typed.
+ */
+export function digestUnavailable(failed: string, digest?: { kind: DigestKind; read: ReadSubscription }) {
+  const causes: Record<Exclude<Unavailable, 'no_worker'>, string> = {
+    store: 'My storage is not answering right now',
+    restarting: 'The app was restarting before it could do this',
+    expired: `This waited too long for a worker (over ${TASK_MAX_AGE_MINUTES} minutes)`,
+    failed: 'Something went wrong on my side',
   };
-  return (deps: Pick<Deps, 'replies'>, { audience }: DigestRequest, why: Unavailable) =>
-    deps.replies.privately(audience, notice(words[why]));
+  return async (deps: Pick<Deps, 'replies' | 'store' | 'instanceId'>, request: DigestRequest, why: Unavailable) => {
+    const { audience, typed } = request;
+    if (why === 'no_worker') return deps.replies.privately(audience, notice(digestCopy.noWorker(TASK_MAX_AGE_MINUTES)));
+    if (why === 'failed' && (!typed || !digest)) return deps.replies.privately(audience, notice(failed));
+    // A kind not given (its digest's words and store unknown here): as it was, without naming it.
+    if (!digest)
+      return deps.replies.privately(audience, notice(`:warning: ${causes[why]}, so the digest is as it was.`));
+    const { kind, read } = digest;
+    const asked = why !== 'store' && why !== 'failed';
+    const still = asked ? await read(deps, audience.channel, kind).catch(() => 'unknown' as const) : 'unknown';
+    const words = { cause: causes[why], still, typed, maybe: why === 'failed' };
+    return deps.replies.privately(audience, digestNotChanged(words, kind));
+  };
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { digestAnswer } from '../../../../src/visitors/digest/messages.js';
-import { NOW, PROJECT } from '../fake-deps.js';
+import { VISITORS_DIGEST } from '../../../../src/visitors/digest/kind.js';
+import { digestAnswer, digestUnavailable } from '../../../../src/visitors/digest/messages.js';
+import { getSubscription, saveSubscription } from '../../../../src/visitors/digest/store.js';
+import { AUDIENCE, fakeDeps, fakeVisitorsService, NOW, PROJECT } from '../fake-deps.js';
 
 const WEEKLY = { cadence: 'weekly', hour: 16, minute: 30, weekday: 5 } as const;
 
@@ -33,5 +35,31 @@ describe('digestAnswer', () => {
     expect(digestAnswer({ kind: 'ended', existed: true }, NOW).text).toContain('is off');
     expect(digestAnswer({ kind: 'ended', existed: false }, NOW).text).toContain('had no visitors digest');
     expect(digestAnswer({ kind: 'shown', subscription: undefined }, NOW).text).toContain('has no visitors digest');
+  });
+});
+
+describe('digestUnavailable', () => {
+  const typed = '/visitors digest daily 07:30';
+  const request = { command: { kind: 'off' as const }, project: PROJECT, audience: AUDIENCE, typed };
+  const visitors = { kind: VISITORS_DIGEST, read: getSubscription };
+  const answer = (responses: { body: Record<string, unknown> }[]) => String(responses.at(-1)?.body.text);
+
+  it('a change not run says the digest is as it was, naming it, with what was typed', async () => {
+    const { deps, responses } = fakeDeps(fakeVisitorsService(0));
+    const subscription = {
+      channel: AUDIENCE.channel,
+      project: PROJECT,
+      schedule: WEEKLY,
+      createdBy: 'U1',
+      createdAt: NOW,
+    };
+    await saveSubscription(deps, subscription);
+    await digestUnavailable('went wrong', visitors)(deps, request, 'restarting');
+    expect(answer(responses)).toContain('restarting');
+    expect(answer(responses)).toContain('stays as it was: the visitors digest of project `proj_test` weekly on Friday');
+    expect(answer(responses)).toContain(`You wrote: \`${typed}\``);
+    await digestUnavailable('went wrong', visitors)(deps, request, 'failed');
+    expect(answer(responses)).toContain('may not have been made: `/visitors digest` shows the digest as it is now');
+    expect(answer(responses)).toContain(`You wrote: \`${typed}\``);
   });
 });

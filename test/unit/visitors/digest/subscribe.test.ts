@@ -49,7 +49,12 @@ describe('manageDigest', () => {
     const lost = new Error('Connection is closed.');
     vi.spyOn(digests, 'schedule').mockRejectedValueOnce(lost);
     const daily = { cadence: 'daily', hour: 8, minute: 0 } as const;
-    await expect(manageDigest(deps, ask({ kind: 'subscribe', schedule: daily }))).rejects.toBe(lost);
+    expect(await manageDigest(deps, ask({ kind: 'subscribe', schedule: daily }))).toEqual({
+      kind: 'unchanged',
+      still: expect.objectContaining({ schedule: WEEKLY }),
+      typed: '/visitors digest daily 08:00 utc', // as it reads: this request did not keep what was typed
+    });
+    expect(logs.text()).toContain('"event":"visitors.digest_not_changed"');
     expect(await listSubscriptions(deps)).toEqual([expect.objectContaining({ schedule: WEEKLY })]);
     expect((await engine.schedules('digests')).map((s) => s.schedule)).toEqual([{ cron: '30 16 * * 5', tz: 'UTC' }]);
 
@@ -59,7 +64,12 @@ describe('manageDigest', () => {
     expect(logs.text()).toContain('"event":"visitors.digest_unschedule_failed"');
 
     vi.spyOn(digests, 'schedule').mockRejectedValueOnce(lost);
-    await expect(manageDigest(deps, ask({ kind: 'subscribe', schedule: WEEKLY }))).rejects.toBe(lost);
+    const typed = '/visitors digest weekly fri 16:30';
+    expect(await manageDigest(deps, { ...ask({ kind: 'subscribe', schedule: WEEKLY }), typed })).toEqual({
+      kind: 'unchanged',
+      still: undefined,
+      typed,
+    });
     expect(await listSubscriptions(deps)).toEqual([]);
   });
 });
