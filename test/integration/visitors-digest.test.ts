@@ -271,6 +271,22 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
     expect(digestPosts()).toEqual([]);
   });
 
+  it('an ended digest whose subscriber cannot be reached by DM any more (deactivated) is said in the channel', async () => {
+    const app = await h.boot();
+    await digest(app, 'weekly');
+    h.slack.fail('chat.postMessage', { error: 'channel_not_found' }, 1_000, (args) => args.channel === USER_ID);
+    const stored = { channel: CHANNEL_ID, project: 'proj_test', createdBy: USER_ID, createdAt: time };
+    const schedule = { cadence: 'weekly', hour: 9, minute: 0, weekday: 1, tz: 'America/Atlantis' };
+    await app.app.deps.store.kv.set(keys.digestSubscription(CHANNEL_ID), { ...stored, schedule });
+    time = Date.parse('2026-11-23T09:00:05Z');
+    const said = () => h.postsSaying(CHANNEL_ID, 'has ended');
+    const note = await eventually(() => said()[0], 10_000, 'the note in the channel');
+    expect(JSON.stringify(note)).toContain('`/visitors digest weekly`');
+    await settle(EVERY_MS * 3);
+    expect(said()).toHaveLength(1);
+    expect(digestPosts()).toEqual(said()); // the note only, no digest
+  });
+
   // Read at start, where no scheduler fires for it: only a shared store outlives a restart.
   if (store.kind === 'redis')
     it('a stored subscription that no longer reads and lost its scheduler is told once at start, by one instance', async () => {

@@ -12,7 +12,7 @@ import type { DigestKind } from './kind.js';
 import { digestEndedNote, digestMissedNote, digestProjectGoneNote } from './messages.js';
 import { digestMetadata } from './metadata.js';
 import { digestPeriod, latestDue, nextDue } from './schedule.js';
-import { type EndingDeps, endSubscription, endUnreadable } from './scheduler.js';
+import { type EndingDeps, endSubscription, endUnreadable, tellEnded } from './scheduler.js';
 import { getSubscription, markPosting, markSent, readSubscription, type Subscription, sentState } from './store.js';
 
 // What every kind of digest does with its message once made, and with each occurrence of its scheduler.
@@ -115,9 +115,12 @@ export async function runScheduled(
     await endSubscription(deps, channel, kind);
     const { project, schedule, createdBy } = subscription;
     deps.log.warn(`${kind.feature}.digest_ended`, { channel, project, reason: 'the app no longer serves its project' });
-    await deps.replies
-      .direct(createdBy, digestProjectGoneNote(channel, schedule.cadence, project, kind))
-      .catch((error) => deps.log.warn(`${kind.feature}.digest_ended_note_failed`, { channel, error }));
+    await tellEnded(
+      deps,
+      kind,
+      { channel, createdBy },
+      digestProjectGoneNote(channel, schedule.cadence, project, kind),
+    );
     return;
   }
   const { schedule } = subscription;

@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import type { LaneSchedule as EngineSchedule, QueueInspector } from '../../queue/engine.js';
+import type { Message } from '../../slack/message.js';
 import { installationOf } from '../../workspace-ref.js';
 import { UTC } from '../zone.js';
 import { type DigestKind, VISITORS_DIGEST } from './kind.js';
@@ -82,10 +83,23 @@ export async function endUnreadable(
   if (!(await endSubscription(deps, channel, kind))) return;
   const reason = 'its stored subscription no longer reads';
   deps.log.warn(`${kind.feature}.digest_ended`, { channel, reason, problem: unreadable });
-  const note = digestUnreadableNote(channel, cadence, kind);
-  await (createdBy ? deps.replies.direct(createdBy, note) : deps.slack.chat.postMessage({ channel, ...note })).catch(
-    (error: unknown) => deps.log.warn(`${kind.feature}.digest_ended_note_failed`, { channel, error }),
-  );
+  await tellEnded(deps, kind, { channel, createdBy }, digestUnreadableNote(channel, cadence, kind));
+}
+
+/**
+ * Tells whoever set up a digest that ended, in a DM; in its channel when the record no longer says who, or their DM
+ * cannot be reached (deactivated, say): the channel would otherwise never learn why its digest stopped.
+ */
+export async function tellEnded(
+  deps: EndingDeps,
+  kind: DigestKind,
+  { channel, createdBy }: { channel: string; createdBy?: string | undefined },
+  note: Message,
+): Promise<void> {
+  if (createdBy && (await deps.replies.direct(createdBy, note))) return;
+  await deps.slack.chat
+    .postMessage({ channel, ...note })
+    .catch((error: unknown) => deps.log.warn(`${kind.feature}.digest_ended_note_failed`, { channel, error }));
 }
 
 /**
