@@ -1,5 +1,5 @@
 import type { RepeatStrategy } from 'bullmq';
-import { nextCronTime } from '../visitors/zone.js';
+import { nextCronTime } from '../zone.js';
 import type { LaneSchedule } from './engine.js';
 
 /**
@@ -18,7 +18,7 @@ export function nextOccurrence(schedule: LaneSchedule, previous: number, now: nu
 
 /**
  * BullMQ's next time for a cron scheduler, by the same maths as the in-process engine and the digest's "Next:"
- * (`nextCronTime`, in `visitors/zone.ts` beside the wall clock it reads). BullMQ's default (cron-parser) runs a time
+ * (`nextCronTime`, in `zone.ts` beside the wall clock it reads). BullMQ's default (cron-parser) runs a time
  * the clocks skip 30 minutes later than croner says.
  */
 export const cronRepeatStrategy: RepeatStrategy = (after, { pattern, tz }) =>

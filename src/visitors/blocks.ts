@@ -3,6 +3,7 @@ import type { VisitorCounts, VisitorsResponse } from '../mintlify/schemas.js';
 import type { DataTableBlock, MessageBlock } from '../slack/data-blocks.js';
 import { type Message, section } from '../slack/message.js';
 import { truncate } from '../slack/mrkdwn.js';
+import { UTC } from '../zone.js';
 import { changes } from './change.js';
 import { pagesTable } from './data-table.js';
 import { encodeQuery, MAX_OFFSET, type ReportQuery } from './date-range.js';
@@ -10,7 +11,6 @@ import { formatCount, formatPercent, formatTime } from './format.js';
 import { BUTTON_LABELS, chartCopy, reportCopy } from './messages.js';
 import { previousPeriod } from './periods.js';
 import { tableSections } from './text-table.js';
-import { UTC } from './zone.js';
 
 /** Block Kit limits the report must respect under every input. */
 export const LIMITS = {

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { takeProjectOption } from '../config/project-option.js';
 import { PROJECT_ID, VISITORS_MAX_LIMIT } from '../mintlify/schemas.js';
 import { inlineCode } from '../slack/mrkdwn.js';
+import { isTimeZone, todayNumber, UTC } from '../zone.js';
 import { dayNumber, dayString, spanDays } from './days.js';
 import { monthIndex, monthRange, namedMonth } from './months.js';
-import { isTimeZone, todayNumber, UTC } from './zone.js';
 
 /**
  * `/visitors` command syntax → a validated query. Pure: "now" and the person's zone come from the caller.

@@ -1,5 +1,5 @@
+import { UTC, wallClock, zoneName } from '../zone.js';
 import { DAY_MS, dayNumber } from './days.js';
-import { UTC, wallClock, zoneName } from './zone.js';
 
 /** Pure text formatting for the report: numbers (en-US), dates (UTC), the human/AI bar. */
 

@@ -4,6 +4,7 @@
 // beside a channel; `digest/machinery.ts`, `doors/read-command.ts`, `doors/report-beside.ts`), so that no feature
 // stands on the visitors' tasks, doors or schedulers. Everything else in visitors/ is their own.
 
+export { todayNumber } from '../zone.js';
 export { formatChange } from './change.js';
 export { csvDocument } from './csv.js';
 export {
@@ -30,4 +31,3 @@ export { comparisonCut, type DayRange, previousPeriod, serviceWindow } from './p
 export { fetchPage, type PageDeps } from './report/page.js';
 export { type DigestRequest, DigestRequestSchema, ScheduledDigestSchema } from './requests.js';
 export { retryAfterField } from './slack-busy.js';
-export { todayNumber } from './zone.js';

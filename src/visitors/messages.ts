@@ -1,11 +1,11 @@
 import { FILES_REFUSED, NOT_IN_CHANNEL } from '../slack/errors.js';
 import { type Message, section } from '../slack/message.js';
 import { escapeMrkdwn, inlineCode, truncate, userMention } from '../slack/mrkdwn.js';
+import { todayNumber, UTC } from '../zone.js';
 import { commandFor, DEFAULT_ROWS, MAX_RANGE_DAYS, type ReportQuery } from './date-range.js';
 import { dayString } from './days.js';
 import { formatCount, formatRange, waitWords } from './format.js';
 import type { DayRange } from './periods.js';
-import { todayNumber, UTC } from './zone.js';
 
 /** Every sentence `/visitors` says to people. Builders here are pure and return a plain `text` fallback. */
 

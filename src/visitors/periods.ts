@@ -1,5 +1,5 @@
+import { dayStart, isoWithOffset, UTC } from '../zone.js';
 import { DAY_MS, dayNumber, dayString, exclusiveEnd } from './days.js';
-import { dayStart, isoWithOffset, UTC } from './zone.js';
 
 /**
  * Period arithmetic for comparisons and charts, in calendar days of the range's zone (UTC when it has none).

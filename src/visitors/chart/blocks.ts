@@ -1,12 +1,12 @@
 import type { PageVisitors } from '../../mintlify/schemas.js';
 import { type DataVisualizationBlock, DataVisualizationBlockSchema } from '../../slack/data-blocks.js';
 import { type Message, section } from '../../slack/message.js';
+import { UTC } from '../../zone.js';
 import { pagesTable } from '../data-table.js';
 import { formatRange } from '../format.js';
 import { chartCopy, reportCopy } from '../messages.js';
 import type { Granularity } from '../periods.js';
 import type { ProjectQuery } from '../requests.js';
-import { UTC } from '../zone.js';
 import { SERIES } from './render.js';
 import type { Trend } from './trend.js';
 

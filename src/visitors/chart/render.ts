@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { TopLevelSpec } from 'vega-lite';
+import { UTC } from '../../zone.js';
 import { formatRange } from '../format.js';
 import { chartCopy } from '../messages.js';
-import { UTC } from '../zone.js';
 import type { Trend } from './trend.js';
 
 /**

@@ -1,9 +1,9 @@
 import pLimit from 'p-limit';
 import type { ServiceFailure } from '../../mintlify/failure.js';
 import type { VisitorCounts } from '../../mintlify/schemas.js';
+import { todayNumber } from '../../zone.js';
 import { type Bucket, buckets, type DayRange, type Granularity } from '../periods.js';
 import { fetchPage, type PageDeps } from '../report/page.js';
-import { todayNumber } from '../zone.js';
 
 /** Requests for one chart in flight at once: quick, without bursting the service's rate limit. */
 const CONCURRENCY = 4;

@@ -2,13 +2,13 @@ import type { types } from '@slack/bolt';
 import { VISITORS_MAX_LIMIT, type VisitorCounts } from '../../mintlify/schemas.js';
 import type { Message } from '../../slack/message.js';
 import { inlineCode } from '../../slack/mrkdwn.js';
+import { UTC } from '../../zone.js';
 import { changes, formatChange } from '../change.js';
 import { formatCount, formatPercent, formatRange } from '../format.js';
 import { reportCopy } from '../messages.js';
 import { type Mover, movers, type PeriodRows } from '../movers.js';
 import { displayPath } from '../page-path.js';
 import { type DayRange, previousPeriod } from '../periods.js';
-import { UTC } from '../zone.js';
 import type { Cadence } from './schedule.js';
 
 /** Pages of 250 rows fetched per period for top pages and movers; the digest says when it stopped there. */

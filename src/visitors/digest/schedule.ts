@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { escapeMrkdwn, truncate } from '../../slack/mrkdwn.js';
+import { isTimeZone, latestCronTime, nextCronTime, todayNumber, UTC, wallClock } from '../../zone.js';
 import { DAY_MS, dayString } from '../days.js';
 import type { DayRange } from '../periods.js';
-import { isTimeZone, latestCronTime, nextCronTime, todayNumber, UTC, wallClock } from '../zone.js';
 
 /**
  * When a channel's digest is posted and which period it covers, in the zone of the person who subscribed it (UTC

@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.js';
 import type { LaneSchedule as EngineSchedule, QueueInspector } from '../../queue/engine.js';
 import type { Message } from '../../slack/message.js';
 import { installationOf } from '../../workspace-ref.js';
-import { UTC } from '../zone.js';
+import { UTC } from '../../zone.js';
 import { type DigestKind, VISITORS_DIGEST } from './kind.js';
 import { digestUnreadableNote } from './messages.js';
 import { type Cadence, cronPattern } from './schedule.js';

@@ -1,5 +1,6 @@
 import type { ServiceFailure } from '../../mintlify/failure.js';
 import { type PageVisitors, VISITORS_MAX_LIMIT, type VisitorCounts } from '../../mintlify/schemas.js';
+import { UTC } from '../../zone.js';
 import { type ChartPost, postChartIn } from '../chart/deliver.js';
 import { chartCopy, reportCopy } from '../messages.js';
 import { type DayRange, previousPeriod } from '../periods.js';
@@ -7,7 +8,6 @@ import { fetchPage, type PageDeps } from '../report/page.js';
 import type { DigestChart, ScheduledDigest } from '../requests.js';
 import { handBack } from '../slack-busy.js';
 import { visitorsTasks } from '../visitors-tasks.js';
-import { UTC } from '../zone.js';
 import { DIGEST_PAGES_PER_PERIOD, digestMessage, type PeriodData } from './blocks.js';
 import { type DeliverDeps, type DigestOutcome, deliverDigest, runScheduled } from './deliver.js';
 import { VISITORS_DIGEST } from './kind.js';

@@ -2,8 +2,8 @@ import type { Deps } from '../../deps.js';
 import type { Message } from '../../slack/message.js';
 import { lookUpPerson } from '../../slack/people.js';
 import type { Audience } from '../../slack/reply.js';
+import { isTimeZone, UTC } from '../../zone.js';
 import type { ReportQuery } from '../date-range.js';
-import { isTimeZone, UTC } from '../zone.js';
 
 /**
  * What a door needs: the projects, the clock and the person's zone (Slack and the store's cache) to decode with,

@@ -3,10 +3,10 @@ import type { Deps } from '../../deps.js';
 import { describeFailure, type ServiceFailure } from '../../mintlify/failure.js';
 import { VisitorsResponseSchema } from '../../mintlify/schemas.js';
 import { keys } from '../../store/keys.js';
+import { todayNumber } from '../../zone.js';
 import type { VisitorsPage } from '../blocks.js';
 import type { ReportQuery } from '../date-range.js';
 import { isClosed, serviceWindow } from '../periods.js';
-import { todayNumber } from '../zone.js';
 
 /** Ranges that include today change by the minute: cached briefly. */
 export const CACHE_TTL_MS = 60_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dayNumber } from '../../../src/visitors/days.js';
-import { dayStart, isoWithOffset, isTimeZone, offsetMinutes, wallClock, zoneDay } from '../../../src/visitors/zone.js';
+import { dayNumber } from '../../src/visitors/days.js';
+import { dayStart, isoWithOffset, isTimeZone, offsetMinutes, wallClock, zoneDay } from '../../src/zone.js';
 
 const day = (iso: string) => dayNumber(iso) ?? Number.NaN;
 const hours = (ms: number) => ms / 3_600_000;
