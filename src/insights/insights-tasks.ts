@@ -1,7 +1,8 @@
 import { unavailableAnswer } from '../agent/index.js';
 import type { Deps } from '../deps.js';
 import { defineTask, type Unavailable } from '../task.js';
-import { DigestRequestSchema, digestUnavailable, ScheduledDigestSchema } from '../visitors/index.js';
+import { DigestRequestSchema, digestUnavailable, getSubscription, ScheduledDigestSchema } from '../visitors/index.js';
+import { INSIGHTS_DIGEST } from './digest/kind.js';
 import { releaseDraft } from './draft-claim.js';
 import { commandOf, errorText } from './messages.js';
 import { type DraftStart, DraftStartSchema, type InsightsRequest, InsightsRequestSchema } from './requests.js';
@@ -41,7 +42,7 @@ export const insightsTasks = {
     kind: 'insights.digest',
     lane: 'reports',
     schema: DigestRequestSchema,
-    unavailable: digestUnavailable(errorText.taskFailed),
+    unavailable: digestUnavailable(errorText.taskFailed, { kind: INSIGHTS_DIGEST, read: getSubscription }),
   }),
   /** An occurrence of an insights digest's scheduler (`INSIGHTS_DIGEST.scheduledTask`): the engine runs each once. */
   scheduledDigest: defineTask({

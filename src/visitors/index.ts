@@ -21,7 +21,7 @@ export { type DigestKind, VISITORS_DIGEST } from './digest/kind.js';
 export type { DigestMachinery } from './digest/machinery.js';
 export { digestAnswer, digestCopy, digestUnavailable } from './digest/messages.js';
 export { describeSchedule, digestPeriod } from './digest/schedule.js';
-export type { Subscription } from './digest/store.js';
+export { getSubscription, type Subscription } from './digest/store.js';
 export { answerAtDoor, type DoorDeps, inGroupDm, zoneOf } from './doors/door-kit.js';
 export type { Asker, DigestReading, DigestWords } from './doors/read-command.js';
 export type { ReportBeside } from './doors/report-beside.js';

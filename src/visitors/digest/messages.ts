@@ -183,11 +183,11 @@ type ReadSubscription = (
 
 /**
  * What the person hears when a `… digest` request is not done (see `Unavailable` in src/task.ts): not made, and the
- * digest as it still is when `digest` says how to read it and its store answers (not asked when the queue's store
+ * digest as it still is (read with `digest.read`) when its store answers (not asked when the queue’s store
  * did not), with the command as typed. `failed` (a throw: the change may have been made) as given, where nothing was
  * typed.
  */
-export function digestUnavailable(failed: string, digest?: { kind: DigestKind; read: ReadSubscription }) {
+export function digestUnavailable(failed: string, digest: { kind: DigestKind; read: ReadSubscription }) {
   const causes: Record<Exclude<Unavailable, 'no_worker'>, string> = {
     store: 'My storage is not answering right now',
     restarting: 'The app was restarting before it could do this',
@@ -197,10 +197,7 @@ export function digestUnavailable(failed: string, digest?: { kind: DigestKind; r
   return async (deps: Pick<Deps, 'replies' | 'store' | 'instanceId'>, request: DigestRequest, why: Unavailable) => {
     const { audience, typed } = request;
     if (why === 'no_worker') return deps.replies.privately(audience, notice(digestCopy.noWorker(TASK_MAX_AGE_MINUTES)));
-    if (why === 'failed' && (!typed || !digest)) return deps.replies.privately(audience, notice(failed));
-    // A kind not given (its digest's words and store unknown here): as it was, without naming it.
-    if (!digest)
-      return deps.replies.privately(audience, notice(`:warning: ${causes[why]}, so the digest is as it was.`));
+    if (why === 'failed' && !typed) return deps.replies.privately(audience, notice(failed));
     const { kind, read } = digest;
     const asked = why !== 'store' && why !== 'failed';
     const still = asked ? await read(deps, audience.channel, kind).catch(() => 'unknown' as const) : 'unknown';
