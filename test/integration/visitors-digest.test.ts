@@ -252,6 +252,19 @@ describe.each(storeKinds)('/visitors digest ($label)', (store) => {
     },
   );
 
+  it('a digest Slack refuses for good whose subscriber’s DM is refused too says in the log that nobody was told', async () => {
+    const app = await h.boot();
+    await digest(app, 'weekly');
+    h.slack.fail('chat.postMessage', { error: 'channel_not_found' }, 1, (args) => args.channel === CHANNEL_ID);
+    h.slack.fail('chat.postMessage', { error: 'channel_not_found' }, 1, (args) => args.channel === USER_ID);
+    time = Date.parse('2026-11-23T09:00:05Z');
+    await eventually(
+      () => /"event":"visitors.digest_ended_note_failed".*"user":"/.test(app.logs()),
+      10_000,
+      'the log line that the subscriber was not told',
+    );
+  });
+
   it('a stored subscription that no longer reads (its zone unknown now) ends with a log line, and its subscriber hears it once', async () => {
     const app = await h.boot();
     await digest(app, 'weekly');

@@ -70,9 +70,9 @@ export async function deliverDigest(
     }
     await endSubscription(deps, channel, kind);
     deps.log.warn(`${kind.feature}.digest_ended`, { ...fields, code, reason: 'Slack refused the digest for good' });
-    await deps.replies
-      .direct(createdBy, digestEndedNote(channel, schedule.cadence, code, kind))
-      .catch((error) => deps.log.warn(`${kind.feature}.digest_ended_note_failed`, { ...fields, error }));
+    // The channel refused it for good: the DM is the only way left to tell them (`direct` logs why it failed).
+    if (!(await deps.replies.direct(createdBy, digestEndedNote(channel, schedule.cadence, code, kind))))
+      deps.log.warn(`${kind.feature}.digest_ended_note_failed`, { ...fields, user: createdBy });
     return 'ended';
   }
 }
