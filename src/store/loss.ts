@@ -25,7 +25,10 @@ export async function lastLossOf(store: Pick<Store, 'kv'>): Promise<number | und
 }
 
 export interface StoreLoss {
-  /** Writes the marker when there is none (a first start) and starts reading it. */
+  /**
+   * Writes the marker when there is none (a first start) and starts reading it. Rejects when the store does not
+   * answer; the watch then starts at its next check.
+   */
   start(): Promise<void>;
   /**
    * Whether the store lost its data after `atMs` (a thread's start, from its Slack `ts`) and within the life of a
@@ -67,7 +70,16 @@ export function watchStoreLoss(
     const parsed = MarkerSchema.safeParse(await store.kv.get(keys.storeMarker()));
     return parsed.success ? parsed.data : undefined;
   };
+  // Until the start has read the marker (Redis may drop that read), each check tries the start again.
+  let started = false;
+  const begin = async () => {
+    const marker = await read();
+    if (marker) learned(marker.lostAtMs);
+    else await write({ sinceMs: now() });
+    started = true;
+  };
   const check = async () => {
+    if (!started) return begin();
     const marker = await read();
     if (marker) {
       learned(marker.lostAtMs);
@@ -93,11 +105,9 @@ export function watchStoreLoss(
 
   return {
     async start() {
-      const marker = await read();
-      if (marker) learned(marker.lostAtMs);
-      else await write({ sinceMs: now() });
       timer = setInterval(() => void checkOnce(), everyMs);
       timer.unref();
+      await begin();
     },
     async lostBefore(atMs) {
       if (!timer) return false; // not started: no marker to read yet
