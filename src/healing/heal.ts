@@ -2,6 +2,7 @@ import { JOB_EVENT_TYPE } from '../agent/index.js';
 import type { Deps } from '../deps.js';
 import { DIGEST_KINDS } from '../digests.js';
 import type { QueueInspector } from '../queue/engine.js';
+import { classifySlackError } from '../slack/errors.js';
 import type { DigestMachinery } from '../visitors/index.js';
 import { installationOf } from '../workspace-ref.js';
 import { healJob } from './jobs.js';
@@ -20,6 +21,8 @@ export interface Healed {
   schedulers: number;
   /** Items that failed this time (a channel, a job, a subscription, the schedulers, a workspace): tried again. */
   failed: number;
+  /** Slack answered 429: its Retry-After, which the next try waits at least (not counted in what was healed). */
+  slackWaitMs?: number;
 }
 
 /** The visitors' digest schedulers and subscriptions, given by the composition (`digestMachinery`). */
@@ -33,7 +36,8 @@ export const NOTHING_HEALED: Healed = { channels: 0, jobs: 0, subscriptions: 0, 
  * start of. Each job status message whose record is missing is bound and polled again (`healJob`), each channel
  * whose subscription of a kind is missing gets it back from its newest digest of that kind, and every subscription without a scheduler
  * gets one. Each item is healed on its own: one that fails is logged and counted (`failed`) and the others go on;
- * a channel healed in full is added to `done`, so a later try skips it. The schedulers are made whatever failed.
+ * a channel healed in full is added to `done`, so a later try skips it. A Slack 429 ends the reading (the rest is
+ * left to the next try, which waits its Retry-After). The schedulers are made whatever failed.
  * `stillOurs` is asked between channels (the caller's claim); its failure ends the heal.
  */
 export async function healWorkspace(
@@ -46,8 +50,12 @@ export async function healWorkspace(
   const healed = { ...NOTHING_HEALED };
   const failed = (item: Record<string, unknown>, error: unknown) => {
     healed.failed++;
+    const failure = classifySlackError(error);
+    if (failure.kind === 'rate_limited') healed.slackWaitMs = Math.max(healed.slackWaitMs ?? 0, failure.retryAfterMs);
     deps.log.warn('store.heal_item_failed', { ...item, error });
   };
+  // After a 429 the workspace's other reads would be refused too: they wait for the next try.
+  const limited = () => healed.slackWaitMs !== undefined;
   // Slack's `ts` is wall-clock time: the window is on the same clock, whatever clock features read.
   const jobsSinceMs = Date.now() - deps.config.jobMaxAgeMs;
   const sinceMs = Math.min(jobsSinceMs, Date.now() - DIGEST_LOOKBACK_MS);
@@ -62,6 +70,7 @@ export async function healWorkspace(
   const threadsOf = { botUserId, sinceMs: jobsSinceMs };
   const doneKey = (channel: string) => `${installationOf(deps.workspace)}:${channel}`;
   for (const channel of channels) {
+    if (limited()) break;
     if (done.has(doneKey(channel))) continue;
     await stillOurs();
     const before = healed.failed;
@@ -71,6 +80,7 @@ export async function healWorkspace(
       const statuses = posts.filter((p) => p.eventType === JOB_EVENT_TYPE);
       for (const ts of threads) statuses.push(...(await witnessedInThread(deps.slack, channel, ts, JOB_STATUS)));
       for (const status of statuses) {
+        if (limited()) break;
         const result = await healJob(deps, status).catch((error: unknown) => failed({ channel, ts: status.ts }, error));
         if (result === 'healed') healed.jobs++;
       }
@@ -98,13 +108,15 @@ export async function healWorkspace(
   return healed;
 }
 
-/** Two workspaces' counts together. */
+/** Two workspaces' counts together (the longer wait Slack asked for). */
 export function added(a: Healed, b: Healed): Healed {
+  const slackWaitMs = Math.max(a.slackWaitMs ?? 0, b.slackWaitMs ?? 0);
   return {
     channels: a.channels + b.channels,
     jobs: a.jobs + b.jobs,
     subscriptions: a.subscriptions + b.subscriptions,
     schedulers: a.schedulers + b.schedulers,
     failed: a.failed + b.failed,
+    ...(slackWaitMs > 0 && { slackWaitMs }),
   };
 }

@@ -68,6 +68,8 @@ export async function healLoss(
   let beganAtMs: number | undefined;
   while (!deps.stopping?.aborted) {
     let claimed = false;
+    // Slack's Retry-After, when it answered 429: the next try waits at least that long.
+    let slackWaitMs = 0;
     try {
       if (await healedSince(deps, lostAtMs)) return NOTHING_HEALED;
       claimed = await store.claims.claim(keys.healing(), instanceId, HEAL_CLAIM_MS);
@@ -84,7 +86,8 @@ export async function healLoss(
         // Many workspaces: their installations were in the store too, so no workspace is left to heal.
         const impossible = workspaces.length === 0 && deps.config.oauth !== undefined;
         const healed = impossible ? NOTHING_HEALED : await healAll(deps, engine, digests, workspaces, done);
-        total = added(total, { ...healed, failed: 0 });
+        const { slackWaitMs: asked = 0, ...counts } = healed;
+        total = added(total, { ...counts, failed: 0 });
         if (healed.failed === 0) {
           await store.kv.set(keys.healed(), beganAtMs); // kept as long as the marker: a restart finds it healed
           await store.claims.release(keys.healing(), instanceId);
@@ -93,14 +96,15 @@ export async function healLoss(
           return total;
         }
         await store.claims.release(keys.healing(), instanceId);
-        log.warn('store.heal_retry', { retry_in_ms: waitMs, failed: healed.failed });
+        slackWaitMs = asked;
+        log.warn('store.heal_retry', { retry_in_ms: Math.max(waitMs, slackWaitMs), failed: healed.failed });
       }
     } catch (error) {
       if (claimed) await releaseAfterFailure(deps);
       log.warn('store.heal_retry', { retry_in_ms: waitMs, error });
     }
     // A stop ends the wait early; the loop then ends.
-    await sleep(waitMs, undefined, { signal: deps.stopping }).catch(() => undefined);
+    await sleep(Math.max(waitMs, slackWaitMs), undefined, { signal: deps.stopping }).catch(() => undefined);
     waitMs = Math.min(waitMs * 2, HEAL_RETRY_MAX_MS);
   }
   return NOTHING_HEALED;

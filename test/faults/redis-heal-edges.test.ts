@@ -10,6 +10,11 @@ import { FAST_POLL, LONG_JOB_MS } from './support.js';
 
 const PR = 'https://github.com/acme/docs/pull/88';
 
+/** Channels the bot is in besides the test's own: more than one minute of Tier 3 reads. */
+const CHANNELS = 80;
+/** Slack's minute, shortened for the stand-in: a 429's Retry-After (up to 6 s) is more than the client waits itself. */
+const MINUTE_MS = 6_000;
+
 const count = (logs: string, event: string) => logs.match(new RegExp(`"event":"${event}"`, 'g'))?.length ?? 0;
 
 describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, () => {
@@ -43,4 +48,28 @@ describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, ()
     const prPosts = () => h.threadPosts(rootTs).filter((c) => String(c.args.text).includes(PR));
     await eventually(() => prPosts().length === 1, 10_000, 'the PR in its thread');
   });
+
+  it('many channels under Slack’s Tier 3: a 429 on a channel’s history pauses the heal for its Retry-After, not a 429 for every channel left', async () => {
+    const app = await h.boot({ redisUrl: proxy.url });
+    const { jobId, rootTs } = await h.startJob('Document the retry policy');
+    for (let i = 0; i < CHANNELS; i++) h.slack.workspace.channels.push({ id: `C${1000 + i}MANY`, name: `many-${i}` });
+    h.slack.rateLimits.reset();
+    h.slack.rateLimits.enable({ windowScale: MINUTE_MS / 60_000 });
+
+    await dropNamespace(h.namespace);
+    await eventually(() => count(app.logs(), 'store.healed') === 1, 60_000, 'healed');
+    const history = h.slack.rateLimits.report()['conversations.history'];
+    expect(history?.calls).toBeGreaterThan(50); // more than one (scaled) minute's worth, so Slack pushed back
+    expect(history?.ratelimited).toBeLessThanOrEqual(3);
+    expect(count(app.logs(), 'store.job_healed')).toBe(1);
+    const retry = app
+      .logs()
+      .split('\n')
+      .find((line) => line.includes('"event":"store.heal_retry"'));
+    expect(JSON.parse(retry ?? '{}').retry_in_ms).toBeGreaterThan(1_000); // Slack's Retry-After, not the first 1 s
+    h.slack.rateLimits.disable();
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    const prPosts = () => h.threadPosts(rootTs).filter((c) => String(c.args.text).includes(PR));
+    await eventually(() => prPosts().length === 1, 10_000, 'the PR in its thread');
+  }, 90_000);
 });
