@@ -36,6 +36,8 @@ export function startHealing(
   options: HealOptions = {},
 ): void {
   let healing = Promise.resolve();
+  // A stopping instance lets its claim go at once (a heal under way stops at its next channel): another heals now.
+  deps.stopping?.addEventListener('abort', () => void releaseAfterFailure(deps), { once: true });
   loss.onLost((lostAtMs) => {
     healing = healing
       .then(() => healLoss(deps, engine, lostAtMs, digests, options))
@@ -124,6 +126,7 @@ async function healAll(
   done: Set<string>,
 ): Promise<Healed> {
   const stillOurs = async () => {
+    deps.stopping?.throwIfAborted();
     if (!(await deps.store.claims.renew(keys.healing(), deps.instanceId, HEAL_CLAIM_MS)))
       throw new Error('another instance took the healing over');
   };

@@ -1,7 +1,8 @@
+import { createClient } from '@keyv/redis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
 import { useHarness } from '../support/harness.js';
-import { dropNamespace, redisAvailable, redisStore } from '../support/redis.js';
+import { dropNamespace, redisAvailable, redisStore, TEST_REDIS_URL } from '../support/redis.js';
 import { type RedisProxy, startRedisProxy } from '../support/redis-proxy.js';
 import { eventually } from '../support/test-app.js';
 import { FAST_POLL, LONG_JOB_MS } from './support.js';
@@ -72,4 +73,40 @@ describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, ()
     const prPosts = () => h.threadPosts(rootTs).filter((c) => String(c.args.text).includes(PR));
     await eventually(() => prPosts().length === 1, 10_000, 'the PR in its thread');
   }, 90_000);
+
+  it('a healer stopped midway (SIGTERM, a deploy) lets its claim go: another instance heals at once, not a minute later', async () => {
+    const apps = [await h.boot({ redisUrl: proxy.url }), await h.boot({ redisUrl: proxy.url })];
+    const { jobId, rootTs } = await h.startJob('Document the retry policy', { app: apps[0] });
+    for (let i = 0; i < 8; i++) h.slack.workspace.channels.push({ id: `C${2000 + i}SLOW`, name: `slow-${i}` });
+    // Reading each of those channels back takes a second: the heal is under way for a while.
+    h.slack.fail('conversations.history', { delayMs: 1_000 }, 8, (args) => String(args.channel).endsWith('SLOW'));
+
+    await dropNamespace(h.namespace);
+    const holder = await eventually(
+      async () => {
+        const owner = await redisGet(`${h.namespace}:${keys.healing()}`);
+        return apps.find((app) => app.app.deps.instanceId === owner);
+      },
+      15_000,
+      'one instance healing',
+    );
+    await holder.stop();
+    const stoppedAt = Date.now();
+    const other = apps.find((app) => app !== holder) as (typeof apps)[number];
+    await eventually(() => count(other.logs(), 'store.healed') === 1, 30_000, 'healed by the other');
+    expect(Date.now() - stoppedAt).toBeLessThan(30_000);
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    const prPosts = () => h.threadPosts(rootTs).filter((c) => String(c.args.text).includes(PR));
+    await eventually(() => prPosts().length === 1, 10_000, 'the PR in its thread');
+  }, 90_000);
 });
+
+async function redisGet(key: string): Promise<string | null> {
+  const client = createClient({ url: TEST_REDIS_URL });
+  await client.connect();
+  try {
+    return await client.get(key);
+  } finally {
+    await client.close();
+  }
+}
