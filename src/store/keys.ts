@@ -116,6 +116,8 @@ export const keys = {
    * persistence, a failover to an empty replica, `FLUSHDB`). Never expires.
    */
   storeMarker: () => 'store:marker',
+  /** The one instance writing the first marker on an empty store (instances starting together). */
+  storeMarking: () => 'store:marking',
   /** The one instance rebuilding what the store lost from Slack and the service (see `healing/`). */
   healing: () => 'store:healing',
   /** The loss (its `lostAtMs`) the last completed healing rebuilt from: instances waiting for it are done then. */

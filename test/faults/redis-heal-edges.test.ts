@@ -4,7 +4,8 @@ import { keys } from '../../src/store/keys.js';
 import { useHarness } from '../support/harness.js';
 import { dropNamespace, redisAvailable, redisStore, TEST_REDIS_URL } from '../support/redis.js';
 import { type RedisProxy, startRedisProxy } from '../support/redis-proxy.js';
-import { eventually } from '../support/test-app.js';
+import { settle } from '../support/steps.js';
+import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
 import { FAST_POLL, LONG_JOB_MS } from './support.js';
 
 // Healing at its edges: Redis misbehaving as the loss watch starts, or as a loss is being healed.
@@ -99,6 +100,46 @@ describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, ()
     const prPosts = () => h.threadPosts(rootTs).filter((c) => String(c.args.text).includes(PR));
     await eventually(() => prPosts().length === 1, 10_000, 'the PR in its thread');
   }, 90_000);
+  it('flushed again while the first loss is being healed: the second loss is healed too, the PR posted once', async () => {
+    const app = await h.boot({ redisUrl: proxy.url });
+    const { jobId, rootTs } = await h.startJob('Document the retry policy');
+    for (let i = 0; i < 4; i++) h.slack.workspace.channels.push({ id: `C${3000 + i}SLOW`, name: `slow-${i}` });
+    h.slack.fail('conversations.history', { delayMs: 1_000 }, 4, (args) => String(args.channel).endsWith('SLOW'));
+
+    await dropNamespace(h.namespace);
+    await eventually(() => count(app.logs(), 'store.job_healed') === 1, 15_000, 'the job healed');
+    await dropNamespace(h.namespace); // the heal goes on through the slow channels
+    await eventually(() => count(app.logs(), 'store.data_lost') === 2, 15_000, 'the second loss noticed');
+    await eventually(() => count(app.logs(), 'store.job_healed') === 2, 30_000, 'the job healed again');
+    const record = () => app.app.deps.store.jobs.get({ project: TEST_PROJECT_ID, jobId });
+    expect(await record()).toMatchObject({ round: 0, ended: null });
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    const prPosts = () => h.threadPosts(rootTs).filter((c) => String(c.args.text).includes(PR));
+    await eventually(() => prPosts().length === 1, 10_000, 'the PR in its thread');
+    await settle(1_500);
+    expect(prPosts()).toHaveLength(1);
+  }, 90_000);
+  it('an instance that starts on the emptied store before a running one noticed the loss: the loss is still noticed and healed', async () => {
+    const running = await h.boot({ redisUrl: proxy.url });
+    const { jobId, rootTs } = await h.startJob('Document the retry policy', { app: running });
+    proxy.pause(); // the running instance does not get to read the marker before the next one starts
+    await dropNamespace(h.namespace);
+    const started = await h.boot(); // straight to Redis: it finds no marker
+    await proxy.resume();
+
+    const logs = () => running.logs() + started.logs();
+    await eventually(() => count(logs(), 'store.data_lost') === 1, 15_000, 'the loss noticed');
+    await eventually(() => count(logs(), 'store.healed') === 1, 15_000, 'healed');
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    const prPosts = () => h.threadPosts(rootTs).filter((c) => String(c.args.text).includes(PR));
+    await eventually(() => prPosts().length === 1, 10_000, 'the PR in its thread');
+  });
+
+  it('instances starting together on an empty store: one first start, no loss', async () => {
+    const apps = await Promise.all([h.boot(), h.boot(), h.boot({ redisUrl: proxy.url })]);
+    await settle(11_000); // two checks of each
+    for (const app of apps) expect(app.logs()).not.toContain('"event":"store.data_lost"');
+  }, 30_000);
 });
 
 async function redisGet(key: string): Promise<string | null> {

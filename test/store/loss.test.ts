@@ -81,4 +81,35 @@ describe.each(storesOnly)('the store’s data-loss marker ($kind store)', ({ red
       second.stop();
     },
   );
+
+  it.skipIf(!available)(
+    'a marker written afresh by an instance that started on the emptied store is a loss too; starting together is not',
+    async () => {
+      const logs = captureLogs();
+      store = await createStore({ redisUrl, namespace, log: logs.log });
+      const metrics = createMetrics();
+      let now = 3_000_000;
+      const watch = () => watchStoreLoss(store as Store, { log: logs.log, metrics, now: () => now });
+      // Two instances starting at once on an empty store: one first start, the other reads it.
+      const [first, second] = [watch(), watch()];
+      await Promise.all([first.start(), second.start()]);
+      expect(await first.lostBefore(now - 1)).toBe(false);
+      expect(await second.lostBefore(now - 1)).toBe(false);
+      expect(logs.lines.filter((line) => line.includes('"store.data_lost"'))).toEqual([]);
+
+      // Emptied; a third instance starts on it before the others' next check.
+      await store.kv.delete(keys.storeMarker());
+      await store.claims.takeOver(keys.storeMarking(), 'flush', 60_000); // FLUSHDB takes every key
+      await store.claims.release(keys.storeMarking(), 'flush');
+      now += 5_000;
+      const third = watch();
+      await third.start();
+      expect(await store.kv.get(keys.storeMarker())).toEqual({ sinceMs: now }); // as on a first start
+      expect(await first.lostBefore(now - 1)).toBe(true);
+      expect(await second.lostBefore(now - 1)).toBe(true);
+      expect(await third.lostBefore(now - 1)).toBe(true); // it learns the loss from the others
+      expect(logs.lines.filter((line) => line.includes('"store.data_lost"'))).toHaveLength(1);
+      for (const w of [first, second, third]) w.stop();
+    },
+  );
 });
