@@ -7,8 +7,16 @@
  * decoded here, so it comes back byte for byte). A failure is `attempts|errorBytes|<error><json>`.
  */
 
-/** Helpers every script shares. */
+/**
+ * Helpers every script shares. Leases are dated by Redis' own clock (`TIME`), as a script runs: a script a worker
+ * sent before Redis hung runs when it answers, and dated by the worker's clock it would find the leases it set
+ * itself lapsed and count a take-over each (a hang of a few lock periods failed the steps of a worker that lived).
+ */
 const COMMON = `
+local function serverNow()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
 local function apply(command, key, list)
   if #list > 0 then redis.call(command, key, unpack(list)) end
 end
@@ -49,22 +57,23 @@ return 1
  * while the job is still held by the claim that ran it (a job taken over meanwhile is the new holder's). A claimed
  * job is leased until `leaseUntil`; one whose lease lapsed (its worker died or hung) is taken over, counted against
  * its step, and failed without running past `maxTakeovers`.
- * KEYS: due, lease, jobs, failed, failures. ARGV: now, leaseUntil, limit, token, maxTakeovers, failedKeep,
- * failedMinAt, stalledError, n, then n × (id, token, kind: again|retry|back|done|fail, dueAt, entry or failure).
+ * KEYS: due, lease, jobs, failed, failures. ARGV: lockMs, limit, token, maxTakeovers, failedKeep, failedMinAt,
+ * stalledError, n, then n × (id, token, kind: again|retry|back|done|fail, dueAt, entry or failure).
  * Returns { settled flags, claimed (id, entry, tookOver), unrun (id, tries, json), next due or lease end }.
  */
 export const CYCLE = `${COMMON}
-local now = tonumber(ARGV[1])
-local n = tonumber(ARGV[9])
+local now = serverNow()
+local leaseUntil = now + tonumber(ARGV[1])
+local n = tonumber(ARGV[8])
 local settled = {}
 local fscores, frecords = {}, {}
 if n > 0 then
   local ids = {}
-  for i = 1, n do ids[i] = ARGV[9 + (i - 1) * 5 + 1] end
+  for i = 1, n do ids[i] = ARGV[8 + (i - 1) * 5 + 1] end
   local current = redis.call('HMGET', KEYS[3], unpack(ids))
   local unlease, hdel, hset, zdue = {}, {}, {}, {}
   for i = 1, n do
-    local base = 9 + (i - 1) * 5
+    local base = 8 + (i - 1) * 5
     local id, token, kind, at, payload = ARGV[base + 1], ARGV[base + 2], ARGV[base + 3], ARGV[base + 4], ARGV[base + 5]
     local holder = current[i] and select(4, split(current[i]))
     settled[i] = holder == token and 1 or 0
@@ -85,7 +94,7 @@ if n > 0 then
   apply('HSET', KEYS[3], hset)
   apply('ZADD', KEYS[1], zdue)
 end
-local limit = tonumber(ARGV[3])
+local limit = tonumber(ARGV[2])
 local claimed, unrun = {}, {}
 if limit > 0 then
   local ids = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, limit)
@@ -104,16 +113,16 @@ if limit > 0 then
       if entries[i] then
         local tries, takeovers, readyAt, _, json = split(entries[i])
         takeovers = tonumber(takeovers) + (tookOver and 1 or 0)
-        if takeovers > tonumber(ARGV[5]) then
+        if takeovers > tonumber(ARGV[4]) then
           unlease[#unlease + 1] = id; hdel[#hdel + 1] = id
           fscores[#fscores + 1] = now; fscores[#fscores + 1] = id
           frecords[#frecords + 1] = id
-          frecords[#frecords + 1] = tries .. '|' .. #ARGV[8] .. '|' .. ARGV[8] .. json
+          frecords[#frecords + 1] = tries .. '|' .. #ARGV[7] .. '|' .. ARGV[7] .. json
           unrun[#unrun + 1] = { id, tries, json }
         else
-          local entry = tries .. '|' .. takeovers .. '|' .. readyAt .. '|' .. ARGV[4] .. '|' .. json
+          local entry = tries .. '|' .. takeovers .. '|' .. readyAt .. '|' .. ARGV[3] .. '|' .. json
           hset[#hset + 1] = id; hset[#hset + 1] = entry
-          lease[#lease + 1] = ARGV[2]; lease[#lease + 1] = id
+          lease[#lease + 1] = leaseUntil; lease[#lease + 1] = id
           claimed[#claimed + 1] = { id, entry, tookOver and 1 or 0 }
         end
       elseif tookOver then
@@ -127,7 +136,7 @@ if limit > 0 then
     apply('ZADD', KEYS[2], lease)
   end
 end
-if #fscores > 0 then fail(KEYS[4], KEYS[5], ARGV[6], ARGV[7], fscores, frecords) end
+if #fscores > 0 then fail(KEYS[4], KEYS[5], ARGV[5], ARGV[6], fscores, frecords) end
 local nextAt = ''
 if #claimed < limit then
   local due = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
@@ -138,15 +147,16 @@ end
 return { settled, claimed, unrun, nextAt }
 `;
 
-/** Extends the leases still held by their claims. KEYS: lease, jobs. ARGV: leaseUntil, then (id, token) pairs. */
+/** Extends the leases still held by their claims. KEYS: lease, jobs. ARGV: lockMs, then (id, token) pairs. */
 export const RENEW = `${COMMON}
+local leaseUntil = serverNow() + tonumber(ARGV[1])
 local ids, tokens = {}, {}
 for i = 2, #ARGV, 2 do ids[#ids + 1] = ARGV[i]; tokens[#tokens + 1] = ARGV[i + 1] end
 local entries = redis.call('HMGET', KEYS[2], unpack(ids))
 local lease = {}
 for i, id in ipairs(ids) do
   if entries[i] and select(4, split(entries[i])) == tokens[i] then
-    lease[#lease + 1] = ARGV[1]; lease[#lease + 1] = id
+    lease[#lease + 1] = leaseUntil; lease[#lease + 1] = id
   end
 end
 if #lease > 0 then redis.call('ZADD', KEYS[1], 'XX', unpack(lease)) end

@@ -119,8 +119,8 @@ export function stepScripts(redis: Redis): Redis {
 }
 
 export interface CycleArgs {
-  now: number;
-  leaseUntil: number;
+  /** How long a claimed job is leased, from when Redis runs the cycle. */
+  lockMs: number;
   limit: number;
   token: string;
   maxTakeovers: number;
@@ -138,8 +138,7 @@ export async function cycle(redis: Redis, keys: StepKeys, args: CycleArgs): Prom
     keys.jobs,
     keys.failed,
     keys.failures,
-    args.now,
-    args.leaseUntil,
+    args.lockMs,
     args.limit,
     args.token,
     args.maxTakeovers,

@@ -134,7 +134,7 @@ class StepWorker implements LaneWorker {
     const now = Date.now();
     const limit = this.#stopping ? 0 : definition.concurrency - this.#running.size;
     const token = `${this.#name}.${++this.#claims}`;
-    const claim = { now, leaseUntil: now + timings.lockDurationMs, limit, token, maxTakeovers: MAX_TAKEOVERS };
+    const claim = { lockMs: timings.lockDurationMs, limit, token, maxTakeovers: MAX_TAKEOVERS };
     let result: CycleResult;
     try {
       result = await cycle(this.#redis, this.#keys, {
@@ -246,7 +246,7 @@ class StepWorker implements LaneWorker {
     for (const item of long) item.leasedAt = now;
     const pairs = long.flatMap((item) => [item.id, item.entry.token]);
     stepScripts(this.#redis)
-      .stepRenew(this.#keys.lease, this.#keys.jobs, now + lockDurationMs, ...pairs)
+      .stepRenew(this.#keys.lease, this.#keys.jobs, lockDurationMs, ...pairs)
       .catch((error: Error) => this.#errors.error(error));
   }
 }

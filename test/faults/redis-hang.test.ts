@@ -3,11 +3,13 @@ import { USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { redisAvailable, redisStore } from '../support/redis.js';
 import { type RedisProxy, startRedisProxy } from '../support/redis-proxy.js';
+import { settle } from '../support/steps.js';
 import { oauthEnv, Workspaces } from '../support/tenants.js';
 import { eventually } from '../support/test-app.js';
 import { FAST_POLL, LONG_JOB_MS } from './support.js';
 
 const KEY = 'mint_acme_4f1c2d9e8b7aAAAA';
+const PR = 'https://github.com/acme/docs/pull/404';
 /** The bot promises the person an answer this soon after the ack, whatever Redis does. */
 const ANSWER_WITHIN_MS = 3_000;
 
@@ -47,6 +49,25 @@ describe.skipIf(!redisAvailable)('a Redis that hangs', () => {
     await eventually(async () => (await healthz()) === 200, 8_000, '/healthz 200 once Redis answers');
     await h.startJob('After the hang');
   });
+
+  it('a hang of many queue lock periods while jobs are tracked and end: each PR posted once, tracking never stopped', async () => {
+    const jobs = [];
+    for (const channel of ['C100HANG', 'C200HANG', 'C300HANG']) jobs.push(await h.startJob('Document it', { channel }));
+    proxy.pause();
+    for (const { jobId } of jobs) h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    // A failover's hang, 12 times QUEUE_LOCK_MS: the worker's looks for due work time out and wait in the socket.
+    await settle(12 * Number(FAST_POLL.QUEUE_LOCK_MS));
+    await proxy.resume();
+
+    for (const { rootTs } of jobs) await eventually(() => h.threadPosts(rootTs).length > 0, 20_000, 'the PR');
+    await settle(2_000); // a second post, or a stop, would have come by now
+    for (const { rootTs } of jobs) {
+      expect(h.threadPosts(rootTs)).toHaveLength(1);
+      expect(String(h.threadPosts(rootTs)[0]?.args.text)).toContain(PR);
+    }
+    expect(h.app.logs()).not.toContain('"event":"tracking.stopped"');
+    expect(h.app.logs()).not.toContain('"event":"queue.job_failed"');
+  }, 60_000);
 
   it('a DM while Redis hangs is answered privately with its text within 3 s, not left without a word', async () => {
     proxy.pause();
