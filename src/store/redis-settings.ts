@@ -25,7 +25,7 @@ export async function checkRedisSettings(
   client: Pick<RedisClientType, 'configGet'>,
   log: Logger,
   allowEviction = false,
-): Promise<void> {
+): Promise<string | undefined> {
   let settings: Record<string, string>;
   try {
     settings = {
@@ -35,7 +35,7 @@ export async function checkRedisSettings(
     };
   } catch (error) {
     log.debug('store.redis_settings_unread', { error });
-    return;
+    return undefined;
   }
   const policy = settings['maxmemory-policy'];
   if (policy !== undefined && policy !== SAFE_POLICY) {
@@ -51,6 +51,49 @@ export async function checkRedisSettings(
         'Redis keeps nothing across a restart (appendonly no, no save points): a restart loses running jobs’ tracking. Turn on AOF (appendonly yes) or RDB snapshots (docs/operating.md#redis).',
     });
   }
+  return policy;
+}
+
+/** How often maxmemory-policy is read again while the app runs. */
+const POLICY_EVERY_MS = 60_000;
+
+/**
+ * Reads maxmemory-policy again every minute: an operator may change it while the app runs (CONFIG SET), which no
+ * start then refuses. A change to a policy that evicts is logged `store.redis_evicts` (error; warn when
+ * REDIS_ALLOW_EVICTION), and back to noeviction `store.redis_no_eviction` (info). `policy` is the one read at start.
+ */
+export function watchEvictionPolicy(
+  client: Pick<RedisClientType, 'configGet'>,
+  log: Logger,
+  {
+    policy,
+    allowEviction = false,
+    everyMs = POLICY_EVERY_MS,
+  }: { policy: string; allowEviction?: boolean; everyMs?: number },
+): () => void {
+  let seen = policy;
+  let reading = false;
+  const read = async () => {
+    if (reading) return;
+    reading = true;
+    try {
+      const now = (await client.configGet('maxmemory-policy'))['maxmemory-policy'];
+      if (now === undefined || now === seen) return;
+      seen = now;
+      if (now === SAFE_POLICY) return log.info('store.redis_no_eviction', { maxmemory_policy: now });
+      (allowEviction ? log.warn : log.error)('store.redis_evicts', {
+        maxmemory_policy: now,
+        message: `Redis' maxmemory-policy was changed to ${now} while the app runs: under memory pressure running jobs lose their tracking and outcomes are never posted. Run CONFIG SET maxmemory-policy ${SAFE_POLICY} (docs/operating.md#redis).`,
+      });
+    } catch {
+      // a Redis that does not answer is the health check's to report; the next read tries again.
+    } finally {
+      reading = false;
+    }
+  };
+  const timer = setInterval(() => void read(), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** host:port/db without credentials, for messages. */

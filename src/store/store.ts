@@ -11,7 +11,7 @@ import { RedisJobStore } from './jobs-redis.js';
 import { keys, namespaced } from './keys.js';
 import { migrateV1 } from './migrate-v1.js';
 import { connectNodeRedis } from './node-redis.js';
-import { checkRedisSettings, describeRedisUrl } from './redis-settings.js';
+import { checkRedisSettings, describeRedisUrl, watchEvictionPolicy } from './redis-settings.js';
 
 const CONNECT_TIMEOUT_MS = 5_000;
 /**
@@ -56,6 +56,8 @@ export interface StoreOptions {
   legacyProject?: string;
   /** REDIS_ALLOW_EVICTION: start on a Redis whose maxmemory-policy may evict keys (with a warning). */
   allowEviction?: boolean;
+  /** How often maxmemory-policy is read again while the store is open (tests shorten it). */
+  settingsEveryMs?: number;
 }
 
 export async function createStore({
@@ -64,6 +66,7 @@ export async function createStore({
   log,
   legacyProject,
   allowEviction = false,
+  settingsEveryMs,
 }: StoreOptions): Promise<Store> {
   if (!redisUrl) {
     log.warn('store.memory', {
@@ -73,11 +76,15 @@ export async function createStore({
     return createMemoryStore(namespace);
   }
   const client = await connectRedis(redisUrl, log);
-  await checkRedisSettings(client, log, allowEviction).catch(async (error: unknown) => {
+  const policy = await checkRedisSettings(client, log, allowEviction).catch(async (error: unknown) => {
     // the settings error is what is thrown; the close is best effort.
     await client.close().catch(() => {});
     throw error;
   });
+  // A Redis that refuses CONFIG GET (managed) cannot be watched either.
+  const everyMs = settingsEveryMs;
+  const unwatch =
+    policy === undefined ? () => {} : watchEvictionPolicy(client, log, { policy, allowEviction, everyMs });
   let closed = false;
   const root = redisStore(client, namespace, () => closed);
   if (legacyProject) await migrateV1(client, root.kv, namespace, legacyProject, log);
@@ -85,6 +92,7 @@ export async function createStore({
     ...root,
     async close() {
       closed = true;
+      unwatch();
       // closing on a stop: a connection that fails to close goes with the process.
       await client.close().catch(() => {});
     },

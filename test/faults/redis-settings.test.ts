@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createStore } from '../../src/store/store.js';
 import { runEntryPoint } from '../support/app-process.js';
 import { captureLogs } from '../support/logs.js';
+import { eventually } from '../support/wait.js';
 import { redisServerAvailable, useRedisServer } from './support.js';
 
 // Issue 20: the app needs a Redis that keeps its data and never evicts its keys; start-up says so when it does not.
@@ -55,6 +56,28 @@ describe.skipIf(!redisServerAvailable)('Redis settings checked at start', () => 
       message: expect.stringContaining('maxmemory-policy noeviction'),
     });
     expect(seen.find((e) => e.event === 'store.redis_not_persistent')).toMatchObject({ level: 'warn' });
+  });
+
+  it('a policy changed to one that evicts while the app runs is logged at error, once; back to noeviction at info', async () => {
+    await redis().command(['CONFIG', 'SET', 'maxmemory-policy', 'noeviction']);
+    const logs = captureLogs();
+    const store = await createStore({ redisUrl: redis().url, log: logs.log, settingsEveryMs: 50 });
+    const seen = (event: string) =>
+      logs.lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e.event === event);
+    try {
+      await redis().command(['CONFIG', 'SET', 'maxmemory-policy', 'volatile-lru']);
+      await eventually(() => seen('store.redis_evicts').length > 0, 3_000, 'the change logged');
+      expect(seen('store.redis_evicts')[0]).toMatchObject({
+        level: 'error',
+        maxmemory_policy: 'volatile-lru',
+        message: expect.stringContaining('CONFIG SET maxmemory-policy noeviction'),
+      });
+      await redis().command(['CONFIG', 'SET', 'maxmemory-policy', 'noeviction']);
+      await eventually(() => seen('store.redis_no_eviction').length > 0, 3_000, 'the way back logged');
+      expect(seen('store.redis_evicts')).toHaveLength(1);
+    } finally {
+      await store.close();
+    }
   });
 
   it('says nothing when Redis keeps its data and never evicts', async () => {
