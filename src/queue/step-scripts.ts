@@ -7,6 +7,9 @@
  * decoded here, so it comes back byte for byte). A failure is `attempts|errorBytes|<error><json>`.
  */
 
+/** Why an entry this release does not read (another release wrote it in another form) failed: its lane goes on. */
+export const UNREADABLE_ERROR = 'its entry no longer reads: another version of the app wrote it';
+
 /**
  * Helpers every script shares. Leases are dated by Redis' own clock (`TIME`), as a script runs: a script a worker
  * sent before Redis hung runs when it answers, and dated by the worker's clock it would find the leases it set
@@ -56,12 +59,14 @@ return 1
  * One round trip of a worker: settles the steps it finished, then claims up to `limit` due jobs. A settle applies only
  * while the job is still held by the claim that ran it (a job taken over meanwhile is the new holder's). A claimed
  * job is leased until `leaseUntil`; one whose lease lapsed (its worker died or hung) is taken over, counted against
- * its step, and failed without running past `maxTakeovers`.
+ * its step, and failed without running past `maxTakeovers`; one whose entry does not read fails at once.
  * KEYS: due, lease, jobs, failed, failures. ARGV: lockMs, limit, token, maxTakeovers, failedKeep, failedMinAt,
  * stalledError, n, then n × (id, token, kind: again|retry|back|done|fail, dueAt, entry or failure).
- * Returns { settled flags, claimed (id, entry, tookOver), unrun (id, tries, json), next due or lease end }.
+ * Returns { settled flags, claimed (id, entry, tookOver), unrun (id, tries, json), next due or lease end, ids of
+ * unreadable entries }.
  */
 export const CYCLE = `${COMMON}
+local UNREADABLE = '${UNREADABLE_ERROR}'
 local now = serverNow()
 local leaseUntil = now + tonumber(ARGV[1])
 local n = tonumber(ARGV[8])
@@ -95,7 +100,7 @@ if n > 0 then
   apply('ZADD', KEYS[1], zdue)
 end
 local limit = tonumber(ARGV[2])
-local claimed, unrun = {}, {}
+local claimed, unrun, unreadable = {}, {}, {}
 if limit > 0 then
   local ids = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, limit)
   local stalled = #ids
@@ -110,8 +115,15 @@ if limit > 0 then
     for i, id in ipairs(ids) do
       local tookOver = i <= stalled
       if not tookOver then undue[#undue + 1] = id end
-      if entries[i] then
-        local tries, takeovers, readyAt, _, json = split(entries[i])
+      local tries, takeovers, readyAt, _, json
+      if entries[i] then tries, takeovers, readyAt, _, json = split(entries[i]) end
+      if entries[i] and not json then
+        unlease[#unlease + 1] = id; hdel[#hdel + 1] = id
+        fscores[#fscores + 1] = now; fscores[#fscores + 1] = id
+        frecords[#frecords + 1] = id
+        frecords[#frecords + 1] = '0|' .. #UNREADABLE .. '|' .. UNREADABLE .. entries[i]
+        unreadable[#unreadable + 1] = id
+      elseif entries[i] then
         takeovers = tonumber(takeovers) + (tookOver and 1 or 0)
         if takeovers > tonumber(ARGV[4]) then
           unlease[#unlease + 1] = id; hdel[#hdel + 1] = id
@@ -144,7 +156,7 @@ if #claimed < limit then
   local soonest = math.min(tonumber(due[2] or '1e300'), tonumber(lease[2] or '1e300'))
   if soonest < 1e300 then nextAt = tostring(soonest) end
 end
-return { settled, claimed, unrun, nextAt }
+return { settled, claimed, unrun, nextAt, unreadable }
 `;
 
 /** Extends the leases still held by their claims. KEYS: lease, jobs. ARGV: lockMs, then (id, token) pairs. */

@@ -89,6 +89,8 @@ export interface CycleResult {
   claimed: [id: string, entry: string, tookOver: number][];
   unrun: [id: string, tries: string, json: string][];
   nextAt: string;
+  /** Due or lapsed jobs whose entry did not read (`UNREADABLE_ERROR`): failed. */
+  unreadable: string[];
 }
 
 type Args = (string | number)[];
@@ -97,7 +99,9 @@ type Args = (string | number)[];
 // step-adder.ts.
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    stepCycle(...args: Args): Result<[number[], CycleResult['claimed'], CycleResult['unrun'], string], Context>;
+    stepCycle(
+      ...args: Args
+    ): Result<[number[], CycleResult['claimed'], CycleResult['unrun'], string, string[]], Context>;
     stepRenew(...args: Args): Result<number, Context>;
     stepRetryFailed(...args: Args): Result<number, Context>;
     stepDiscard(...args: Args): Result<number, Context>;
@@ -132,7 +136,7 @@ export interface CycleArgs {
 
 export async function cycle(redis: Redis, keys: StepKeys, args: CycleArgs): Promise<CycleResult> {
   const settleArgs = args.settles.flatMap((s) => [s.id, s.token, s.kind, s.dueAt, s.payload]);
-  const [settled, claimed, unrun, nextAt] = await stepScripts(redis).stepCycle(
+  const [settled, claimed, unrun, nextAt, unreadable] = await stepScripts(redis).stepCycle(
     keys.due,
     keys.lease,
     keys.jobs,
@@ -148,5 +152,5 @@ export async function cycle(redis: Redis, keys: StepKeys, args: CycleArgs): Prom
     args.settles.length,
     ...settleArgs,
   );
-  return { settled, claimed, unrun, nextAt };
+  return { settled, claimed, unrun, nextAt, unreadable };
 }

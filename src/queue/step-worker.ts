@@ -5,6 +5,7 @@ import { errorText, HANDED_BACK, parseData, retryDelayMs, runProcessor, untilAbo
 import { reconnectDelayMs, throttledErrors } from './redis-connection.js';
 import type { LaneWorker, LaneWorkerOptions } from './redis-worker.js';
 import { failedKept } from './step-lane.js';
+import { UNREADABLE_ERROR } from './step-scripts.js';
 import {
   type CycleResult,
   cycle,
@@ -154,6 +155,10 @@ class StepWorker implements LaneWorker {
       if (held === 0) log.warn('queue.step_superseded', { lane: this.#lane, job_id: settle?.id, kind: settle?.kind });
     });
     for (const [id, tries, json] of result.unrun) this.#unrun(id, tries, json);
+    for (const id of result.unreadable) {
+      const failure = { attempt: 0, error: new Error(UNREADABLE_ERROR), retryInMs: undefined, durationMs: 0 };
+      this.#options.tracker.failed(this.#lane, id, failure);
+    }
     for (const [id, text, tookOver] of result.claimed) {
       if (tookOver)
         log.warn('queue.job_stalled', { lane: this.#lane, job_id: id, message: 'Its lease lapsed: taken over' });

@@ -5,7 +5,7 @@ import { createEngine } from '../../src/queue/create.js';
 import { defineLane, type Engine, QueueUnavailableError } from '../../src/queue/engine.js';
 import { createRedisEngine } from '../../src/queue/redis.js';
 import { queuePrefix } from '../../src/queue/redis-connection.js';
-import { stepWakeChannel } from '../../src/queue/step-store.js';
+import { stepKeys, stepWakeChannel } from '../../src/queue/step-store.js';
 import { captureLogs } from '../support/logs.js';
 import { dropNamespace, redisAvailable, TEST_REDIS_URL, testNamespace } from '../support/redis.js';
 import { type Connect, expectUnreachableRefused, expectWrongPasswordRefused } from '../support/redis-refusals.js';
@@ -103,6 +103,30 @@ describe.skipIf(!redisAvailable)('BullMQ engine', () => {
       await older.lane(lanes.work).add({ n: 1 }, { id: 'old-shape' });
       const failed = await eventually(async () => (await newer.failed('work'))[0], 8_000, 'the failure');
       expect(failed).toMatchObject({ id: 'old-shape', attempts: 1, error: expect.stringContaining('count') });
+    });
+
+    it('on the step scheduler, an entry another version wrote in a form this one does not read fails alone; the lane goes on', async () => {
+      const logs = captureLogs();
+      const steps = { redisUrl: TEST_REDIS_URL, namespace, log: logs.log, stepLanes: STEP_TEST_LANES };
+      const worker = await createRedisEngine({ ...steps, timings: TEST_TIMINGS });
+      opened.push(worker);
+      const ran: number[] = [];
+      worker.work(lanes.work, async ({ n }) => {
+        ran.push(n);
+      });
+      // Due now, in the lane's keys (step-store.ts), as no release of this one writes it.
+      const keys = stepKeys(queuePrefix(namespace), lanes.work.name);
+      const redis = await createClient({ url: TEST_REDIS_URL }).connect();
+      await redis.hSet(keys.jobs, 'other-form', 'v9;{"n":9}');
+      await redis.zAdd(keys.due, { score: Date.now(), value: 'other-form' });
+      await redis.close();
+      await worker.lane(lanes.work).add({ n: 1 }, { id: 'fits' });
+
+      await eventually(() => ran.includes(1), 5_000, 'the lane’s other job run');
+      const failed = await eventually(async () => (await worker.failed('work'))[0], 5_000, 'the failure');
+      expect(failed).toMatchObject({ id: 'other-form', error: expect.stringContaining('no longer reads') });
+      expect(logs.text()).toContain('"event":"queue.job_failed"');
+      expect(ran).toEqual([1]);
     });
 
     it('on the step scheduler, a worker claims what a web instance adds at once, not at its next idle look', async () => {
