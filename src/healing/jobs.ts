@@ -13,7 +13,7 @@ export type JobHealDeps = Pick<
 
 /**
  * What healing did with one root message: `healed` (its record is back and its round polled), `known` (the store
- * still has it), `ended` (the service says it ended and its thread holds an outcome: nothing is missing), `gone` (the
+ * still has it; a round not ended has its poll added again), `ended` (the service says it ended and its thread holds an outcome: nothing is missing), `gone` (the
  * service no longer has it), `old` (started before the job age limit), `other` (not a job of this app's projects),
  * `unhealable` (the service refuses its project's key: an operator has to act, healing the rest goes on).
  */
@@ -32,7 +32,12 @@ export async function healJob(
   if (!binding || !deps.projects.knows(binding.project)) return 'other';
   if (deps.now() - binding.createdAtMs > deps.config.jobMaxAgeMs) return 'old';
   const ref = { project: binding.project, jobId: binding.jobId };
-  if (await deps.store.jobs.get(ref)) return 'known';
+  const known = await deps.store.jobs.get(ref);
+  if (known) {
+    // Its poll again (one job if it has one): a heal ended between binding it and adding its poll left it without.
+    if (!known.ended) await deps.tracker.track({ ...ref, round: known.round });
+    return 'known';
+  }
   const answer = await deps.mintlify.getJob(binding.project, binding.jobId);
   if (!answer.ok) {
     const { code } = answer.failure;

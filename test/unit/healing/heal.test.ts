@@ -173,8 +173,19 @@ describe('healing: what the store lost is rebuilt from Slack and the service', (
     await deps.slack.chat.update({ channel: CHANNEL_ID, ts, text: 'x', metadata: jobMetadata(lost) });
 
     expect(await heal()).toMatchObject({ jobs: 0 });
-    expect(tracked).toEqual([]);
+    // Only the known job's round has its poll added again, as it stands (one job on the engine if it has one).
+    expect(tracked).toEqual([{ project: 'proj_test', jobId: known.jobId }]);
+    expect(await deps.store.jobs.get({ project: 'proj_test', jobId: known.jobId })).toMatchObject({ round: 0 });
     expect(await deps.store.jobs.get({ project: 'proj_test', jobId: ended.jobId })).toBeUndefined();
+  });
+
+  it('a job an interrupted heal bound again before adding its poll (a stop, a crash) gets its poll from the next heal', async () => {
+    const { deps, tracked } = unit();
+    const { jobId, binding } = await rootOfJob('Bound, never polled');
+    // What healJob's rebind left when the process ended before `track`.
+    await deps.store.jobs.rebind(binding, { status: 'active' }, binding.createdAtMs);
+    await heal();
+    expect(tracked).toEqual([{ project: 'proj_test', jobId }]);
   });
 
   it('an ended job whose outcome never reached its thread is bound, so its poll posts it', async () => {
