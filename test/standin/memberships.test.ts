@@ -118,4 +118,12 @@ describe('Slack stand-in: users.conversations and history with metadata', () => 
     ).rejects.toMatchObject({ data: { error: 'not_in_channel' } });
     expect(slack.messages.filter((m) => ['C567NOBOT', 'D0ALICEBOB', 'C678OLD'].includes(m.channel))).toEqual([]);
   });
+
+  it('refuses an ephemeral where the bot cannot post, as its method reference lists (not only a post)', async () => {
+    const refusal = (channel: string) => bot().chat.postEphemeral({ channel, user: 'U123ALICE', text: 'Only you' });
+    await expect(refusal('C567NOBOT')).rejects.toMatchObject({ data: { error: 'not_in_channel' } });
+    await expect(refusal('D0ALICEBOB')).rejects.toMatchObject({ data: { error: 'channel_not_found' } });
+    await expect(refusal('C678OLD')).rejects.toMatchObject({ data: { error: 'is_archived' } });
+    expect(slack.ephemerals.filter((m) => ['C567NOBOT', 'D0ALICEBOB', 'C678OLD'].includes(m.channel))).toEqual([]);
+  });
 });

@@ -17,9 +17,9 @@ export function invalidBlocks(
 }
 
 /**
- * Why the bot cannot post in `channel`, as chat.postMessage and files.completeUploadExternal answer: an archived
- * channel is `is_archived`; one the bot is not in `not_in_channel`, but a DM or group DM it is not part of is hidden
- * from it, `channel_not_found`.
+ * Why the bot cannot post in `channel`, as chat.postMessage, chat.postEphemeral and files.completeUploadExternal
+ * answer: an archived channel is `is_archived`; one the bot is not in `not_in_channel`, but a DM or group DM it is
+ * not part of is hidden from it, `channel_not_found`.
  */
 export function postRefusal(tenant: Tenant, channel: string): Answer | undefined {
   const found = tenant.channel(channel);
@@ -80,6 +80,9 @@ function postEphemeral({ args, tenant, slack }: MethodCall): Answer {
   if (said === undefined && args.blocks === undefined) return refuse('no_text');
   const bad = invalidBlocks(args.blocks, 'message', slack.refusedBlocks);
   if (bad) return bad;
+  // Slack's method reference lists the same refusals for an ephemeral: the bot must be in the conversation too.
+  const refused = postRefusal(tenant, String(args.channel));
+  if (refused) return refused;
   const message: EphemeralMessage = {
     channel: String(args.channel),
     user: String(args.user),
