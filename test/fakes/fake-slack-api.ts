@@ -46,7 +46,8 @@ export type EventEnvelope = Record<string, unknown> & { event_id: string; event:
 /**
  * `user` writes `typed` in `channel` (in `threadTs`'s thread, when given): the stand-in stores it in its wire form
  * and this returns the events Slack delivers for it: a `message`, plus an `app_mention` (same ts and client_msg_id,
- * its own event_id) when it mentions the bot outside a DM. The test delivers them (and redelivers them).
+ * its own event_id) when it mentions the bot outside a DM; none where the bot is not in the conversation. The test
+ * delivers them (and redelivers them).
  */
 export function say(
   slack: SlackStandin,
@@ -75,7 +76,8 @@ export function say(
   const events = [envelope(slack, { ...message, ...base })];
   const mentionsBot = stored.text.includes(`<@${slack.workspace.botUserId}>`);
   if (!isDm && mentionsBot) events.unshift(envelope(slack, { type: 'app_mention', ...base }));
-  return { ts: stored.ts, text: stored.text, events };
+  // Slack sends nothing of a conversation the bot is not in (a DM between two people): as people.says.
+  return { ts: stored.ts, text: stored.text, events: slack.tenant().botIn(channel) ? events : [] };
 }
 
 function envelope(slack: SlackStandin, event: Record<string, unknown>): EventEnvelope {

@@ -126,4 +126,21 @@ describe('Slack stand-in: users.conversations and history with metadata', () => 
     await expect(refusal('C678OLD')).rejects.toMatchObject({ data: { error: 'is_archived' } });
     expect(slack.ephemerals.filter((m) => ['C567NOBOT', 'D0ALICEBOB', 'C678OLD'].includes(m.channel))).toEqual([]);
   });
+
+  it('sends message events only from conversations the bot is in: its own DM, not a DM between two people', () => {
+    // message.im is for "messages directed to your bot user in direct message conversations" (app_mention's
+    // reference); a mention where the app is not party to the conversation sends no event.
+    slack.workspace.channels.push({ id: 'D567ALICEBOB', name: 'directmessage', directMessage: true });
+    const types = (said: { events: { event: Record<string, unknown> }[] }) => said.events.map((e) => e.event.type);
+    const bot = `<@${slack.workspace.botUserId}>`;
+    for (const dm of ['D567ALICEBOB', 'D0ALICEBOB']) {
+      const said = slack.people.says('U123ALICE', dm, `${bot} lunch?`);
+      expect(types(said)).toEqual([]);
+      expect(types(slack.people.edits('U123ALICE', dm, said.ts, 'dinner?'))).toEqual([]);
+      expect(types(slack.people.deletes('U123ALICE', dm, said.ts))).toEqual([]);
+    }
+    expect(types(slack.people.says('U123ALICE', 'C567NOBOT', `${bot} Document the CLI`))).toEqual([]);
+    const own = slack.people.says('U123ALICE', 'DU123ALICE', 'Document the CLI');
+    expect(own.events.map((e) => e.event)).toMatchObject([{ type: 'message', channel_type: 'im' }]);
+  });
 });

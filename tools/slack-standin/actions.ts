@@ -56,7 +56,10 @@ export class PeopleActions {
       where,
     );
     const linkShared = linkSharedEvent(this.slack, tenant, stored);
-    const events = [...this.stamped(tenant, messageEvents(tenant, stored)), ...(linkShared ? [linkShared] : [])];
+    const events = [
+      ...this.stamped(tenant, this.sent(tenant, messageEvents(tenant, stored))),
+      ...(linkShared ? [linkShared] : []),
+    ];
     return { ts: stored.ts, text: stored.text ?? '', events };
   }
 
@@ -83,7 +86,7 @@ export class PeopleActions {
       ...(where.threadTs && { thread_ts: where.threadTs }),
     };
     tenant.messages.push(stored);
-    return { ts: stored.ts, events: [botMessageEvent(tenant, stored)] };
+    return { ts: stored.ts, events: this.sent(tenant, [botMessageEvent(tenant, stored)]) };
   }
 
   /**
@@ -95,7 +98,7 @@ export class PeopleActions {
     const stored = tenant.messages.find((m) => m.channel === channel && m.ts === ts && m.user === user);
     if (!stored?.user) throw new Error(`${user} wrote no message ${ts} in ${channel}`);
     const edit = { text: messageWire(typed, tenant.workspace), edited: { user, ts: eventTs() } };
-    const events = editEvents(tenant, { ...stored, user }, edit);
+    const events = this.sent(tenant, editEvents(tenant, { ...stored, user }, edit));
     Object.assign(stored, edit);
     return { events };
   }
@@ -112,7 +115,7 @@ export class PeopleActions {
     const replied = tenant.messages.some((m) => m.channel === channel && m.thread_ts === ts && m.ts !== ts);
     if (replied) tenant.messages[at] = { channel, ts, thread_ts: ts, ...TOMBSTONE };
     else tenant.messages.splice(at, 1);
-    return { events: [deleteEvent(tenant, stored, replied)] };
+    return { events: this.sent(tenant, [deleteEvent(tenant, stored, replied)]) };
   }
 
   /**
@@ -151,7 +154,8 @@ export class PeopleActions {
     const text = where.text === undefined ? '' : messageWire(where.text, tenant.workspace);
     const message = { channel, ts: this.slack.nextTs(), user, text, subtype: 'file_share', files: objects };
     const said = this.store(tenant, message, where);
-    return { ts: said.ts, text, files: objects, events: this.stamped(tenant, messageEvents(tenant, said)) };
+    const events = this.stamped(tenant, this.sent(tenant, messageEvents(tenant, said)));
+    return { ts: said.ts, text, files: objects, events };
   }
 
   private upload(tenant: Tenant, user: string, channel: string, file: SharedFile): UploadedFile {
@@ -281,6 +285,15 @@ export class PeopleActions {
       streaming_message_ts: streaming,
     };
     return [eventEnvelope(tenant, { ...event, event_ts: this.slack.nextTs() })];
+  }
+
+  /**
+   * What Slack sends the app of a conversation's messages: nothing where the bot is not in it (message.im is for the
+   * bot's own DMs; app_mention's reference: no event where the app is not party to the conversation).
+   */
+  private sent(tenant: Tenant, events: EventEnvelope[]): EventEnvelope[] {
+    const channel = events[0]?.event.channel;
+    return typeof channel === 'string' && !tenant.botIn(channel) ? [] : events;
   }
 
   /** agent_view: a person's DM message carries what they were looking at as they wrote it (`app_context`). */

@@ -188,6 +188,15 @@ export class Tenant {
     return !!this.channel(channel) || (channel.startsWith('D') && !!this.person(channel.slice(1)));
   }
 
+  /**
+   * Whether the bot is in `channel`, so Slack sends the app its messages (`message.*`, `app_mention`): not in a DM
+   * between two people nor where it is listed `botMember: false`. An id the workspace does not list counts as in.
+   */
+  botIn(channel: string): boolean {
+    const found = this.channel(channel);
+    return !found || (found.directMessage !== true && found.botMember !== false);
+  }
+
   message(channel: string, ts: string): StoredMessage | undefined {
     return this.messages.find((m) => m.channel === channel && m.ts === ts);
   }
