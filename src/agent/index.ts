@@ -17,7 +17,7 @@ export {
 } from './job-messages.js';
 export { bindingFromMetadata, JOB_EVENT_TYPE } from './job-metadata.js';
 export { errors as agentErrors } from './messages.js';
-export { AWAITING_TAKE_UP } from './my-jobs.js';
+export { AWAITING_TAKE_UP, MY_JOBS_LISTED, MY_JOBS_WORDS } from './my-jobs.js';
 export { HOURLY_LIMIT } from './quota.js';
 export { firstEvent, type SeenDeps } from './redelivery.js';
 export { CommandStartSchema } from './requests.js';

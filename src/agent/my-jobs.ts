@@ -7,7 +7,7 @@ import { formatElapsed, jobStatus } from './job-messages.js';
 import { errors, paneCopy } from './messages.js';
 
 /** How many of a person's jobs `my jobs` lists, newest first, and how much of each prompt. */
-const MY_JOBS = 10;
+export const MY_JOBS_LISTED = 10;
 const PROMPT_CHARS = 150;
 
 /** `my jobs` (the pane's suggested prompt): the person's newest jobs, as App Home lists them. */
@@ -23,7 +23,7 @@ export async function myJobs(
   text: string,
 ): Promise<Message> {
   try {
-    const refs = await deps.store.jobs.forUser(userId, MY_JOBS);
+    const refs = await deps.store.jobs.forUser(userId, MY_JOBS_LISTED);
     const records = await Promise.all(refs.map((ref) => deps.store.jobs.get(ref)));
     const mine = records.filter((record): record is JobRecord => record?.userId === userId);
     if (mine.length === 0) return { text: paneCopy.noJobs };

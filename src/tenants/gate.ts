@@ -1,5 +1,13 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import { firstEvent, JOB_EVENT_TYPE, leaveProcessing, steers, toIncoming } from '../agent/index.js';
+import {
+  firstEvent,
+  JOB_EVENT_TYPE,
+  leaveProcessing,
+  MY_JOBS_LISTED,
+  MY_JOBS_WORDS,
+  steers,
+  toIncoming,
+} from '../agent/index.js';
 import type { Deps } from '../deps.js';
 import { decodeSlackText } from '../slack/decode.js';
 import { slackErrorCode } from '../slack/errors.js';
@@ -26,6 +34,8 @@ type Request =
   | { kind: 'command'; text: string }
   /** A mention, a DM, a click or a shortcut: answered privately where the person is. */
   | { kind: 'private'; audience: Audience; text: string }
+  /** `my jobs` in the bot's DM: the agent lists the person's jobs when they have some (`listsJobs`), as Home does. */
+  | { kind: 'jobs'; audience: Audience; text: string }
   /** A session's Stop: answered privately in its thread, and the session leaves `processing` (Slack leaves it to the app). */
   | { kind: 'stop'; audience: Audience & { threadTs: string } }
   /** A form submitted (opened before a Disconnect): answered on its `field`, the form left open with the text. */
@@ -84,11 +94,9 @@ function eventRequest(event: PayloadEvent, botUserId: string | undefined, eventI
   }
   if (!incoming || !spoken) return { kind: 'ignore' };
   const { userId, channel, threadTs, wireText } = incoming;
-  return {
-    kind: 'private',
-    audience: { userId, channel, ...(threadTs && { threadTs }) },
-    text: decodeSlackText(wireText),
-  };
+  const text = decodeSlackText(wireText);
+  const dm = type === 'message' && MY_JOBS_WORDS.test(text);
+  return { kind: dm ? 'jobs' : 'private', audience: { userId, channel, ...(threadTs && { threadTs }) }, text };
 }
 
 /**
@@ -110,12 +118,27 @@ async function followsUpJob(deps: Deps, reply: Extract<Request, { kind: 'reply' 
 }
 
 /**
+ * Whether `my jobs` goes on to the agent: the person started jobs here (before a Disconnect), which the store still
+ * holds and lists without Mintlify. With none (or the store not answering) the gate says how to connect instead of
+ * the agent's "send me an instruction", which cannot start a job here.
+ */
+async function listsJobs(deps: Deps, userId: string): Promise<boolean> {
+  const mine = async () => {
+    const refs = await deps.store.jobs.forUser(userId, MY_JOBS_LISTED);
+    const records = await Promise.all(refs.map((ref) => deps.store.jobs.get(ref)));
+    return records.some((record) => record?.userId === userId);
+  };
+  // the store guard counts the failure; the person is told how to connect.
+  return mine().catch(() => false);
+}
+
+/**
  * Before a workspace connects Mintlify, `/agent`, mentions, DMs, `/visitors` (and any leftover button) get one
  * private answer: not connected yet (or any more), who can connect it, and the person's text to run again; a form
  * left open across a Disconnect is answered on its field and stays open. App Home, the connect modal, uninstalls
  * and showing or ending a digest (`/visitors digest [off]`, `/insights digest [off]`) go on, and so does a reply in a
- * channel's thread, which the agent answers when the thread is a job's (but see `followsUpJob`). Registered only
- * when the app serves many workspaces.
+ * channel's thread, which the agent answers when the thread is a job's (but see `followsUpJob`), and `my jobs` in the
+ * bot's DM from a person with jobs (`listsJobs`). Registered only when the app serves many workspaces.
  */
 export function notConnectedGate(root: Pick<Deps, 'workspaces'>): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
@@ -132,6 +155,7 @@ export function notConnectedGate(root: Pick<Deps, 'workspaces'>): Middleware<Any
       : changes.some((c) => c.change === 'disconnected')
         ? 'disconnected'
         : 'not_yet';
+    if (request.kind === 'jobs' && (await listsJobs(deps, request.audience.userId))) return args.next();
     if (request.kind === 'reply') {
       if (!(await followsUpJob(deps, request, why))) return args.next();
       if (!(await firstEvent(deps, { eventId: request.eventId, retryNum: args.context.retryNum }))) return;

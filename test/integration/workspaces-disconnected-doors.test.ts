@@ -127,6 +127,36 @@ describe.each(storesOnly)('many workspaces: the doors after Disconnect ($label)'
     expect(h.sim.requests.filter((r) => r.method === 'POST')).toEqual([]);
   });
 
+  it('lists a person’s earlier jobs for `my jobs` in their DM after Disconnect, as App Home does', async () => {
+    await connected();
+    const job = await h.startJob('Document the retry policy', { user: ALICE, channel: CHANNEL_ID, fields });
+    await disconnect();
+    await eventually(() => h.threadPosts(job.rootTs)[0], 5_000, 'the note in the thread');
+    const asked = h.sim.requests.length;
+    await h.deliver(h.slack.people.says(ALICE, `D${ALICE}`, 'my jobs').events);
+    const said = () => h.slack.callsTo('chat.postMessage').filter((c) => c.args.channel === `D${ALICE}`);
+    const list = await eventually(() => said()[0], 5_000, 'the list');
+    expect(String(list.args.text)).toContain('Your newest Mintlify agent jobs');
+    expect(String(list.args.text)).toContain('>Document the retry policy');
+    await settle(300);
+    expect(said()).toHaveLength(1);
+    expect(h.slack.callsTo('chat.postEphemeral')).toEqual([]);
+    expect(h.sim.requests.length).toBe(asked);
+  });
+
+  it('answers `my jobs` of a person without jobs, never connected: how to connect, not “send me an instruction”', async () => {
+    await h.boot({ env: oauthEnv(h) });
+    ws.prepare();
+    await ws.install('T1', ALICE);
+    await h.deliver(h.slack.people.says(ALICE, `D${ALICE}`, 'my jobs').events);
+    const answer = await eventually(() => h.slack.callsTo('chat.postEphemeral')[0], 5_000, 'the answer');
+    expect(String(answer.args.text)).toContain('Mintlify is not connected to this workspace yet');
+    expect(String(answer.args.text)).not.toContain('Send me an instruction');
+    await settle(300);
+    expect(h.slack.callsTo('chat.postEphemeral')).toHaveLength(1);
+    expect(h.slack.callsTo('chat.postMessage')).toEqual([]);
+  });
+
   it('answers Stop pressed after Disconnect, before the job’s next poll noticed it', async () => {
     h.slack.view = 'agent_view';
     // Polls far apart: the job is still followed when Stop is pressed.
