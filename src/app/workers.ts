@@ -86,6 +86,8 @@ export async function adoptTrackedJobs(deps: Deps, { retryMs = ADOPT_RETRY_MS }:
   const { store, log, instanceId } = deps;
   const since = deps.now();
   let waitMs = retryMs;
+  // A stopping instance lets its claim go at once (an adoption under way ends at its next job): another adopts now.
+  deps.stopping?.addEventListener('abort', () => void releaseClaim(deps), { once: true });
   while (!deps.stopping?.aborted) {
     let claimed = false;
     try {
@@ -102,8 +104,8 @@ export async function adoptTrackedJobs(deps: Deps, { retryMs = ADOPT_RETRY_MS }:
       }
     } catch (error) {
       // the store guard counts the failure; the claim lapses by its TTL.
-      if (claimed) await store.claims.release(keys.adoptTracking(), instanceId).catch(() => {});
-      log.warn('tracking.adopt_retry', { retry_in_ms: waitMs, error });
+      if (claimed) await releaseClaim(deps);
+      if (!deps.stopping?.aborted) log.warn('tracking.adopt_retry', { retry_in_ms: waitMs, error });
     }
     // aborted by a stop: the loop ends on `stopping.aborted`.
     await sleep(waitMs, undefined, { signal: deps.stopping }).catch(() => {});
@@ -116,6 +118,7 @@ async function adoptAll(deps: Deps): Promise<number> {
   let adopted = 0;
   for (const project of deps.projects.all) {
     for (const jobId of await deps.store.jobs.active(project)) {
+      deps.stopping?.throwIfAborted();
       const record = await deps.store.jobs.get({ project, jobId });
       if (!record || record.ended) continue;
       await deps.tracker.track({ project, jobId, round: record.round });
@@ -123,4 +126,10 @@ async function adoptAll(deps: Deps): Promise<number> {
     }
   }
   return adopted;
+}
+
+async function releaseClaim(deps: Deps): Promise<void> {
+  await deps.store.claims
+    .release(keys.adoptTracking(), deps.instanceId)
+    .catch((error: unknown) => deps.log.warn('tracking.adopt_release_failed', { error }));
 }

@@ -6,6 +6,12 @@ import { useAgentUnit } from './agent/support.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Tries `claim` for a moment: a release under way (one Redis round trip) lands within it. */
+async function eventuallyClaimed(claim: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 5; i++) if (await claim()) return;
+  expect.fail('the claim was still held');
+}
+
 /** Fast retries for the tests; the claim as the app takes it unless a test shortens it. */
 const FAST = { retryMs: 10 };
 
@@ -81,6 +87,41 @@ describe('adoptTrackedJobs: what the previous release tracked is taken over at s
     const second = adoptTrackedJobs({ ...deps, instanceId: 'second' }, FAST);
     expect(await first).toBe(1);
     expect(await second).toBe(0);
+  });
+
+  it('an instance stopped midway (SIGTERM, a deploy) lets its claim go at once and ends at its next job', async () => {
+    const { deps } = unit();
+    await activeJobs('job_a', 'job_b', 'job_c');
+    const stopping = new AbortController();
+    const track = deps.tracker.track;
+    let tracks = 0;
+    let stopped = () => {};
+    const stoppedMidway = new Promise<void>((resolve) => {
+      stopped = resolve;
+    });
+    const first = adoptTrackedJobs(
+      {
+        ...deps,
+        instanceId: 'first',
+        stopping: stopping.signal,
+        tracker: {
+          // The stop arrives as the first job is being adopted, which then takes a while yet.
+          track: async (ref) => {
+            tracks++;
+            stopping.abort();
+            stopped();
+            await sleep(100);
+            await track(ref);
+          },
+        },
+      },
+      FAST,
+    );
+    await stoppedMidway;
+    // Another instance takes the adoption over now, not when the claim lapses a minute later.
+    await eventuallyClaimed(() => deps.store.claims.claim('tracking:adopt', 'other', 60_000));
+    expect(await first).toBe(0);
+    expect(tracks).toBe(1);
   });
 
   it('stops trying when the app stops', async () => {
