@@ -24,14 +24,18 @@ export function createDispatch(deps: () => Deps, work: Work): Dispatch {
       log.error('queue.unavailable', { op: 'dispatch', kind, error });
       return task.unavailable?.(deps(), data, 'store');
     }
-    if (served && (await served(lane)) === false) {
+    const noWorker = async () => {
       log.warn('queue.no_worker', {
         lane,
         kind,
         message: 'No worker takes this lane: its work waits. Start ROLE=worker processes on this Redis.',
       });
       await task.unavailable?.(deps(), data, 'no_worker');
-    }
+    };
+    // Told later, when the lane was served a moment ago but its last worker has left since.
+    const noWorkerSince = () =>
+      noWorker().catch((error: unknown) => log.warn('queue.no_worker_unanswered', { lane, kind, error }));
+    if (served && (await served(lane, noWorkerSince)) === false) await noWorker();
   };
 }
 

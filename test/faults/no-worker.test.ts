@@ -43,6 +43,18 @@ describe('ROLE=web with no worker running (Redis)', () => {
     expect(await consumers(web.metricsUrl, 'polls')).toBe(0);
   }, 60_000); // a real process starts in 8–15 s on a loaded 2-core machine
 
+  it('a command queued in the seconds after the last worker left (its lane still remembered as served) is told within 10 s too', async () => {
+    const web = await h.boot({ env: { ROLE: 'web' } });
+    const worker = await h.boot({ env: { ROLE: 'worker' } });
+    await h.startJob('Document the first thing', { app: web }); // the web finds the lane served and remembers it
+    await worker.stop();
+    const { responseId } = await h.command('/agent Document the retry policy', { app: web });
+    const answer = await h.answer(responseId, 0, 10_000);
+    expect(text(answer)).toContain('no worker is running');
+    expect(text(answer)).toContain('Document the retry policy');
+    expect(web.logs()).toContain('"event":"queue.no_worker"');
+  });
+
   it('a worker starting later runs a fresh command and answers one older than the bound as expired', async () => {
     let webClockMs = -(TASK_MAX_AGE_MS + 60_000); // the first command is queued "11 minutes ago"
     const web = await h.boot({ env: { ROLE: 'web' }, now: () => Date.now() + webClockMs });
