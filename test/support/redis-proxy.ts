@@ -26,6 +26,11 @@ export interface RedisProxy {
    * connections, and other commands, go on. `undefined` stops it.
    */
   dropCommandsWith(text: string | undefined): void;
+  /**
+   * Redis slow to answer one kind of command: while set, bytes a client sends containing `text` reach Redis `ms`
+   * later, and that connection's later bytes after them (Redis answers a connection in order). `undefined` stops it.
+   */
+  slowCommandsWith(text: string | undefined, ms?: number): void;
   /** Connections open now. */
   connectionCount(): number;
   /** Connections accepted since the start. */
@@ -38,6 +43,9 @@ interface Pair {
   client: Socket;
   upstream: Socket;
   held: { to: Socket; chunk: Buffer }[];
+  /** Bytes to Redis held back by {@link RedisProxy.slowCommandsWith}, sent in order. */
+  slowed: number;
+  sending: Promise<void>;
 }
 
 export async function startRedisProxy(targetUrl: string = TEST_REDIS_URL): Promise<RedisProxy> {
@@ -50,11 +58,12 @@ export async function startRedisProxy(targetUrl: string = TEST_REDIS_URL): Promi
   let port = 0;
   let closing: Promise<void> | undefined;
   let dropping: string | undefined;
+  let slowing: { text: string; ms: number } | undefined;
 
   function onConnection(client: Socket): void {
     accepted += 1;
     const upstream = netConnect(upstreamAddress);
-    const pair: Pair = { client, upstream, held: [] };
+    const pair: Pair = { client, upstream, held: [], slowed: 0, sending: Promise.resolve() };
     pairs.add(pair);
     const forward = (to: Socket) => (chunk: Buffer) => {
       if (to === upstream && dropping !== undefined && chunk.includes(dropping)) {
@@ -64,7 +73,18 @@ export async function startRedisProxy(targetUrl: string = TEST_REDIS_URL): Promi
       } else if (paused) pair.held.push({ to, chunk });
       else to.write(chunk);
     };
-    client.on('data', forward(upstream));
+    const toUpstream = forward(upstream);
+    client.on('data', (chunk: Buffer) => {
+      const delayMs = slowing && chunk.includes(slowing.text) ? slowing.ms : 0;
+      if (delayMs === 0 && pair.slowed === 0) return toUpstream(chunk);
+      pair.slowed++;
+      pair.sending = pair.sending
+        .then(() => new Promise((resolve) => setTimeout(resolve, delayMs)))
+        .then(() => {
+          pair.slowed--;
+          if (!upstream.destroyed) toUpstream(chunk);
+        });
+    });
     upstream.on('data', forward(client));
     const end = () => {
       pairs.delete(pair);
@@ -124,6 +144,9 @@ export async function startRedisProxy(targetUrl: string = TEST_REDIS_URL): Promi
     refuse: stopListening,
     dropCommandsWith: (text) => {
       dropping = text;
+    },
+    slowCommandsWith: (text, ms = 1_000) => {
+      slowing = text === undefined ? undefined : { text, ms };
     },
     connectionCount: () => pairs.size,
     acceptedCount: () => accepted,
