@@ -40,8 +40,17 @@ export type SlackFailure =
   | { kind: 'misconfigured'; code: string }
   | { kind: 'final'; code: string };
 
+/** A read for an earlier post that Slack cut short (`slack/witness.ts`): whether it was posted is not known yet. */
+export const WITNESS_UNREAD = 'witness_unread';
 /** Slack's documented transient errors: "it's possible some aspect of the operation succeeded". */
-const TRANSIENT = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'ratelimited']);
+const TRANSIENT = new Set([
+  'internal_error',
+  'fatal_error',
+  'service_unavailable',
+  'request_timeout',
+  'ratelimited',
+  WITNESS_UNREAD,
+]);
 /** Slack's answers that mean this token will never work: an admin must change it (or reinstall the app). */
 export const TOKEN_REFUSED: ReadonlySet<string> = new Set([
   'invalid_auth',

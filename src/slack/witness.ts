@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import { classifySlackError, WITNESS_UNREAD } from './errors.js';
 
 /** Pages of a thread read when looking for an earlier post (200 messages each). */
 const MAX_THREAD_PAGES = 10;
@@ -9,6 +10,19 @@ export interface Where {
   channel: string;
   /** Look in this thread; unset: among the channel's latest top-level messages. */
   threadTs?: string | undefined;
+}
+
+/**
+ * Slack would not give the whole conversation now (a page refused with a 429, or more pages than are read): whether
+ * it holds the message is not known. A transient failure (`classifySlackError`), never "not there": the caller looks
+ * again before it posts, rather than post a second time or forget that an earlier attempt may have posted.
+ */
+export class WitnessUnreadError extends Error {
+  override name = 'WitnessUnreadError';
+  readonly code = WITNESS_UNREAD;
+  constructor(why: string) {
+    super(`Slack did not give the whole conversation (${why}): whether it holds the message is not known`);
+  }
 }
 
 /** A message found by its metadata: its `ts` and its `event_payload`. */
@@ -52,26 +66,36 @@ export async function findWitnessed(
   };
 
   if (!where.threadTs) {
-    const history = await slack.conversations.history({
-      channel: where.channel,
-      include_all_metadata: true,
-      limit: CHANNEL_WINDOW,
-    });
+    const history = await unless429(
+      slack.conversations.history({ channel: where.channel, include_all_metadata: true, limit: CHANNEL_WINDOW }),
+    );
     return hit(history.messages);
   }
   let cursor: string | undefined;
   for (let page = 0; page < MAX_THREAD_PAGES; page++) {
-    const replies = await slack.conversations.replies({
-      channel: where.channel,
-      ts: where.threadTs,
-      include_all_metadata: true,
-      limit: 200,
-      ...(cursor && { cursor }),
-    });
+    const replies = await unless429(
+      slack.conversations.replies({
+        channel: where.channel,
+        ts: where.threadTs,
+        include_all_metadata: true,
+        limit: 200,
+        ...(cursor && { cursor }),
+      }),
+    );
     const found = hit(replies.messages);
     if (found) return found;
     cursor = replies.response_metadata?.next_cursor || undefined;
     if (!cursor) return undefined;
   }
   return undefined;
+}
+
+/** A read Slack refused with a 429 (the first page or a later one) did not say the message is not there. */
+async function unless429<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    if (classifySlackError(error).kind === 'rate_limited') throw new WitnessUnreadError('ratelimited');
+    throw error;
+  }
 }

@@ -97,6 +97,19 @@ describe.each(storeKinds)('tracking that cannot lose, repeat or loop ($label)', 
     expect(h.slack.callsTo('conversations.replies').length).toBeGreaterThan(0);
   });
 
+  it('a 5xx after Slack stored the outcome, then a 429 on the thread read: the read is tried again, never skipped', async () => {
+    await h.boot();
+    const { jobId, rootTs } = await h.startJob('Stored, then 503, then a refused read');
+    h.slack.fail('chat.postMessage', { status: 503, afterStoring: true }, 1, (args) => args.thread_ts === rootTs);
+    // Longer than the client waits out itself (rate-wait.ts): the witness read gets the 429 back.
+    h.slack.fail('conversations.replies', { status: 429, retryAfterSec: 4 }, 1, (args) => args.ts === rootTs);
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    await eventually(() => h.lastRootUpdate(rootTs).includes('Pull request ready'), 12_000, 'the round ended');
+    await sleep(400);
+    expect(outcomes(rootTs)).toHaveLength(1);
+    expect(h.threadPosts(rootTs)).toHaveLength(1); // the read that was refused was made again, not skipped
+  });
+
   it('a hung outcome post times out, is found or retried, and never duplicates', async () => {
     const app = await h.boot({ slackTimeoutMs: 300 });
     const { jobId, rootTs } = await h.startJob('Hung post');
