@@ -110,6 +110,22 @@ describe.each(storeKinds)('tracking that cannot lose, repeat or loop ($label)', 
     expect(h.threadPosts(rootTs)).toHaveLength(1); // the read that was refused was made again, not skipped
   });
 
+  it('a 5xx after Slack stored the outcome in a thread past one page, whose next page is refused (a non-Marketplace app): never posted twice', async () => {
+    await h.boot();
+    const { jobId, rootTs } = await h.startJob('Stored, then 503, in a long thread');
+    for (let i = 1; i <= 20; i++) h.say(USER_ID, CHANNEL_ID, `note ${i}`, { threadTs: rootTs });
+    // 15 messages a page and one read a "minute" of 4.8 s: past what the client waits out itself (rate-wait.ts).
+    h.slack.rateLimits.enable({ conversations: 'non-marketplace', windowScale: 0.08 });
+    h.slack.rateLimits.set('chat.postMessage', []); // the root and the outcome within a second: not this test's 429
+    h.slack.fail('chat.postMessage', { status: 503, afterStoring: true }, 1, (args) => args.thread_ts === rootTs);
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    await eventually(() => outcomes(rootTs).length > 0, 6_000, 'the outcome stored');
+    await eventually(() => h.slack.rateLimits.report()['conversations.replies']?.ratelimited, 6_000, 'page 2 refused');
+    await sleep(6_000); // past the read's Retry-After: an attempt that forgot the earlier one would have posted
+    expect(outcomes(rootTs)).toHaveLength(1);
+    expect(h.threadPosts(rootTs)).toHaveLength(1);
+  }, 20_000);
+
   it('a hung outcome post times out, is found or retried, and never duplicates', async () => {
     const app = await h.boot({ slackTimeoutMs: 300 });
     const { jobId, rootTs } = await h.startJob('Hung post');
