@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { classifySlackError, WITNESS_UNREAD } from './errors.js';
 
-/** Pages of a thread read when looking for an earlier post (200 messages each). */
+/** Pages of a thread read when looking for an earlier post (200 messages each); a longer thread is not known. */
 const MAX_THREAD_PAGES = 10;
 /** Latest messages of a channel read when looking for a top-level post that went out moments ago. */
 const CHANNEL_WINDOW = 50;
@@ -87,7 +87,7 @@ export async function findWitnessed(
     cursor = replies.response_metadata?.next_cursor || undefined;
     if (!cursor) return undefined;
   }
-  return undefined;
+  throw new WitnessUnreadError(`more than ${MAX_THREAD_PAGES} pages`);
 }
 
 /** A read Slack refused with a 429 (the first page or a later one) did not say the message is not there. */

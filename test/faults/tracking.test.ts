@@ -126,6 +126,18 @@ describe.each(storeKinds)('tracking that cannot lose, repeat or loop ($label)', 
     expect(h.threadPosts(rootTs)).toHaveLength(1);
   }, 20_000);
 
+  it('a 5xx after Slack stored the outcome past the pages a read looks through (2,000 replies): never posted twice', async () => {
+    await h.boot();
+    const { jobId, rootTs } = await h.startJob('Stored, then 503, in a very long thread');
+    for (let i = 1; i <= 2_000; i++) h.say(USER_ID, CHANNEL_ID, `note ${i}`, { threadTs: rootTs });
+    h.slack.fail('chat.postMessage', { status: 503, afterStoring: true }, 1, (args) => args.thread_ts === rootTs);
+    h.sim.endJob(jobId, { status: 'completed', prLink: PR });
+    await eventually(() => h.slack.callsTo('conversations.replies').length >= 10, 6_000, 'the thread read');
+    await sleep(1_000);
+    expect(outcomes(rootTs)).toHaveLength(1);
+    expect(h.threadPosts(rootTs)).toHaveLength(1);
+  });
+
   it('a hung outcome post times out, is found or retried, and never duplicates', async () => {
     const app = await h.boot({ slackTimeoutMs: 300 });
     const { jobId, rootTs } = await h.startJob('Hung post');
