@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { JOB_EVENT_TYPE } from '../agent/index.js';
 import type { Deps } from '../deps.js';
 import { DIGEST_KINDS } from '../digests.js';
@@ -36,8 +37,9 @@ export const NOTHING_HEALED: Healed = { channels: 0, jobs: 0, subscriptions: 0, 
  * start of. Each job status message whose record is missing is bound and polled again (`healJob`), each channel
  * whose subscription of a kind is missing gets it back from its newest digest of that kind, and every subscription without a scheduler
  * gets one. Each item is healed on its own: one that fails is logged and counted (`failed`) and the others go on;
- * a channel healed in full is added to `done`, so a later try skips it. A Slack 429 ends the reading (the rest is
- * left to the next try, which waits its Retry-After). The schedulers are made whatever failed.
+ * a channel healed in full is added to `done`, so a later try skips it. A Slack 429 on reading a channel or a thread
+ * is waited out there (`WaitOut`); one elsewhere ends the reading (the rest is left to the next try, which waits its
+ * Retry-After). The schedulers are made whatever failed.
  * `stillOurs` is asked between channels (the caller's claim); its failure ends the heal.
  */
 export async function healWorkspace(
@@ -68,6 +70,11 @@ export async function healWorkspace(
     failed({ item: 'channels' }, error);
   }
   const threadsOf = { botUserId, sinceMs: jobsSinceMs };
+  const waitOut = async (ms: number) => {
+    await stillOurs();
+    await sleep(ms, undefined, deps.stopping ? { signal: deps.stopping } : undefined);
+    await stillOurs();
+  };
   const doneKey = (channel: string) => `${installationOf(deps.workspace)}:${channel}`;
   for (const channel of channels) {
     if (limited()) break;
@@ -75,13 +82,17 @@ export async function healWorkspace(
     await stillOurs();
     const before = healed.failed;
     try {
-      const { posts, threads } = await witnessedIn(deps.slack, channel, { sinceMs, eventTypes: WITNESSED, threadsOf });
+      const reading = { sinceMs, eventTypes: WITNESSED, threadsOf, waitOut };
+      const { posts, threads } = await witnessedIn(deps.slack, channel, reading);
       // A job's status is the root of its thread, or a reply in a thread it joined (a mention).
       const statuses = posts.filter((p) => p.eventType === JOB_EVENT_TYPE);
-      for (const ts of threads) statuses.push(...(await witnessedInThread(deps.slack, channel, ts, JOB_STATUS)));
+      for (const ts of threads)
+        statuses.push(...(await witnessedInThread(deps.slack, channel, ts, JOB_STATUS, waitOut)));
       for (const status of statuses) {
         if (limited()) break;
-        const result = await healJob(deps, status).catch((error: unknown) => failed({ channel, ts: status.ts }, error));
+        const result = await healJob(deps, status, waitOut).catch((error: unknown) =>
+          failed({ channel, ts: status.ts }, error),
+        );
         if (result === 'healed') healed.jobs++;
       }
       // Newest first: the channel's last digest of each kind says how it is subscribed now.

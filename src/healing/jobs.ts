@@ -2,6 +2,7 @@ import { bindingFromMetadata, OUTCOME_EVENT_TYPE, observationOf, outcomeOf } fro
 import type { Deps } from '../deps.js';
 import { logFailure } from '../mintlify/failure.js';
 import type { JobBinding } from '../store/jobs.js';
+import { paced, type WaitOut } from './witnesses.js';
 
 /** Pages of a job's thread read for the outcomes it already holds (200 replies each). */
 const MAX_THREAD_PAGES = 10;
@@ -27,6 +28,7 @@ export type JobHealing = 'healed' | 'known' | 'ended' | 'gone' | 'old' | 'other'
 export async function healJob(
   deps: JobHealDeps,
   post: { channel: string; ts: string; payload: unknown },
+  waitOut: WaitOut,
 ): Promise<JobHealing> {
   const binding = bindingFromMetadata(post.payload, post.channel, post.ts);
   if (!binding || !deps.projects.knows(binding.project)) return 'other';
@@ -49,7 +51,7 @@ export async function healJob(
     }
     throw new Error(`the service did not say how job ${binding.jobId} is (${code})`);
   }
-  const posted = await postedRounds(deps, binding);
+  const posted = await postedRounds(deps, binding, waitOut);
   const ended = outcomeOf(answer.value, { prLink: null, round: 0 }) !== undefined;
   if (ended && posted.length > 0) return 'ended';
   const round = posted.length > 0 ? Math.max(...posted) + 1 : 0;
@@ -64,17 +66,19 @@ export async function healJob(
 }
 
 /** The rounds whose outcome the job's thread holds (Slack is the witness of what was posted). */
-async function postedRounds(deps: Pick<Deps, 'slack'>, binding: JobBinding): Promise<number[]> {
+async function postedRounds(deps: Pick<Deps, 'slack'>, binding: JobBinding, waitOut: WaitOut): Promise<number[]> {
   const rounds: number[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_THREAD_PAGES; page++) {
-    const replies = await deps.slack.conversations.replies({
-      channel: binding.channel,
-      ts: binding.threadTs,
-      include_all_metadata: true,
-      limit: 200,
-      ...(cursor && { cursor }),
-    });
+    const replies = await paced(waitOut, () =>
+      deps.slack.conversations.replies({
+        channel: binding.channel,
+        ts: binding.threadTs,
+        include_all_metadata: true,
+        limit: 200,
+        ...(cursor && { cursor }),
+      }),
+    );
     for (const message of replies.messages ?? []) {
       const { event_type, event_payload } = (message.metadata ?? {}) as {
         event_type?: string;

@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import { classifySlackError } from '../slack/errors.js';
 
 /**
  * The app's own messages that carry metadata, read back from every channel the bot is a member of: what Slack still
@@ -46,6 +47,26 @@ export async function memberChannels(slack: WebClient): Promise<string[]> {
   return channels;
 }
 
+/**
+ * Waits out a Slack 429's `Retry-After` (ms) before a read is made again, while the heal is still this instance's.
+ * A non-Marketplace app reads history and replies once a minute, 15 messages a page: a heal that gave up at each
+ * 429 and began the channel again next time would read its first page for ever.
+ */
+export type WaitOut = (ms: number) => Promise<void>;
+
+/** `read`, made again after each 429 it meets (Slack did nothing), so a long conversation is read page by page. */
+export async function paced<T>(waitOut: WaitOut, read: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      const failure = classifySlackError(error);
+      if (failure.kind !== 'rate_limited') throw error;
+      await waitOut(failure.retryAfterMs);
+    }
+  }
+}
+
 /** Threads worth opening: the bot replied in them, or their first message mentions it (a job it joined). */
 export interface ThreadsOf {
   botUserId: string;
@@ -68,18 +89,25 @@ export interface ChannelWitnesses {
 export async function witnessedIn(
   slack: WebClient,
   channel: string,
-  { sinceMs, eventTypes, threadsOf }: { sinceMs: number; eventTypes: ReadonlySet<string>; threadsOf: ThreadsOf },
+  {
+    sinceMs,
+    eventTypes,
+    threadsOf,
+    waitOut,
+  }: { sinceMs: number; eventTypes: ReadonlySet<string>; threadsOf: ThreadsOf; waitOut: WaitOut },
 ): Promise<ChannelWitnesses> {
   const found: ChannelWitnesses = { posts: [], threads: [] };
   let cursor: string | undefined;
   for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
-    const history = await slack.conversations.history({
-      channel,
-      oldest: (sinceMs / 1000).toFixed(6),
-      include_all_metadata: true,
-      limit: HISTORY_PAGE,
-      ...(cursor && { cursor }),
-    });
+    const history = await paced(waitOut, () =>
+      slack.conversations.history({
+        channel,
+        oldest: (sinceMs / 1000).toFixed(6),
+        include_all_metadata: true,
+        limit: HISTORY_PAGE,
+        ...(cursor && { cursor }),
+      }),
+    );
     for (const message of (history.messages ?? []) as Message[]) {
       const post = witnessed(channel, message, eventTypes);
       if (post) found.posts.push(post);
@@ -97,17 +125,20 @@ export async function witnessedInThread(
   channel: string,
   threadTs: string,
   eventTypes: ReadonlySet<string>,
+  waitOut: WaitOut,
 ): Promise<WitnessedPost[]> {
   const found: WitnessedPost[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_HISTORY_PAGES; page++) {
-    const replies = await slack.conversations.replies({
-      channel,
-      ts: threadTs,
-      include_all_metadata: true,
-      limit: HISTORY_PAGE,
-      ...(cursor && { cursor }),
-    });
+    const replies = await paced(waitOut, () =>
+      slack.conversations.replies({
+        channel,
+        ts: threadTs,
+        include_all_metadata: true,
+        limit: HISTORY_PAGE,
+        ...(cursor && { cursor }),
+      }),
+    );
     for (const message of (replies.messages ?? []) as Message[]) {
       const post = message.ts !== threadTs && witnessed(channel, message, eventTypes);
       if (post) found.push(post);

@@ -51,7 +51,7 @@ describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, ()
     await eventually(() => prPosts().length === 1, 10_000, 'the PR in its thread');
   });
 
-  it('many channels under Slack’s Tier 3: a 429 on a channel’s history pauses the heal for its Retry-After, not a 429 for every channel left', async () => {
+  it('many channels under Slack’s Tier 3: a 429 on a channel’s history pauses the heal there for its Retry-After, not a 429 for every channel left', async () => {
     const app = await h.boot({ redisUrl: proxy.url });
     const { jobId, rootTs } = await h.startJob('Document the retry policy');
     for (let i = 0; i < CHANNELS; i++) h.slack.workspace.channels.push({ id: `C${1000 + i}MANY`, name: `many-${i}` });
@@ -64,11 +64,7 @@ describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, ()
     expect(history?.calls).toBeGreaterThan(50); // more than one (scaled) minute's worth, so Slack pushed back
     expect(history?.ratelimited).toBeLessThanOrEqual(3);
     expect(count(app.logs(), 'store.job_healed')).toBe(1);
-    const retry = app
-      .logs()
-      .split('\n')
-      .find((line) => line.includes('"event":"store.heal_retry"'));
-    expect(JSON.parse(retry ?? '{}').retry_in_ms).toBeGreaterThan(1_000); // Slack's Retry-After, not the first 1 s
+    expect(count(app.logs(), 'store.heal_retry')).toBe(0); // each Retry-After waited out where it was met
     h.slack.rateLimits.disable();
     h.sim.endJob(jobId, { status: 'completed', prLink: PR });
     const prPosts = () => h.threadPosts(rootTs).filter((c) => String(c.args.text).includes(PR));

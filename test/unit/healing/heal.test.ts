@@ -255,6 +255,20 @@ describe('healing: what the store lost is rebuilt from Slack and the service', (
     expect(ids).toEqual([`digest/${CHANNEL_ID}`, `insights-digest/${CHANNEL_ID}`]);
   });
 
+  it('a non-Marketplace app (one read a minute, 15 messages a page) heals a channel longer than a page, page by page', async () => {
+    const { slack, tracked } = unit();
+    const { jobId } = await rootOfJob('Older than a page of history');
+    for (let i = 1; i <= 20; i++)
+      await unit().deps.slack.chat.postMessage({ channel: CHANNEL_ID, text: `chatter ${i}` });
+    // A "minute" of 3.6 s: a Retry-After (4 s) longer than the client waits out itself (rate-wait.ts).
+    slack.rateLimits.enable({ conversations: 'non-marketplace', windowScale: 0.06 });
+    slack.rateLimits.set('chat.postMessage', []);
+    expect(await heal()).toMatchObject({ jobs: 1 });
+    expect(tracked).toEqual([{ project: 'proj_test', jobId }]);
+    expect(slack.rateLimits.report()['conversations.history']?.ratelimited).toBeGreaterThan(0);
+    expect(unit().logs.text()).not.toContain('"event":"store.heal_retry"'); // waited out, not begun again
+  }, 30_000);
+
   it('waits while another instance heals and is done when it records the loss healed', async () => {
     const { deps, tracked } = unit();
     await rootOfJob('Healed elsewhere');
