@@ -5,15 +5,13 @@ import { useHarness } from '../support/harness.js';
 import { dropNamespace, redisAvailable, redisStore, TEST_REDIS_URL } from '../support/redis.js';
 import { type RedisProxy, startRedisProxy } from '../support/redis-proxy.js';
 import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
-import { FAST_POLL, LONG_JOB_MS, runningJobs } from './support.js';
+import { countEvents as count, FAST_POLL, LONG_JOB_MS, runningJobs } from './support.js';
 
 // The adoption of tracked jobs at start (workers.ts) when the instance adopting them is stopped midway.
 
 const PR = 'https://github.com/acme/docs/pull/91';
 /** Tracked jobs to adopt: at 0.3 s each, more than a stop's 8 s. */
 const JOBS = 40;
-
-const count = (logs: string, event: string) => logs.match(new RegExp(`"event":"${event}"`, 'g'))?.length ?? 0;
 
 describe.skipIf(!redisAvailable)('adopting tracked jobs at start, stopped midway', () => {
   const h = useHarness({ store: redisStore, simulator: { jobDurationMs: LONG_JOB_MS }, env: FAST_POLL });

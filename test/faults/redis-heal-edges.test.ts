@@ -6,7 +6,7 @@ import { dropNamespace, redisAvailable, redisStore, TEST_REDIS_URL } from '../su
 import { type RedisProxy, startRedisProxy } from '../support/redis-proxy.js';
 import { settle } from '../support/steps.js';
 import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
-import { FAST_POLL, LONG_JOB_MS } from './support.js';
+import { countEvents as count, FAST_POLL, LONG_JOB_MS } from './support.js';
 
 // Healing at its edges: Redis misbehaving as the loss watch starts, or as a loss is being healed.
 
@@ -16,8 +16,6 @@ const PR = 'https://github.com/acme/docs/pull/88';
 const CHANNELS = 80;
 /** Slack's minute, shortened for the stand-in: a 429's Retry-After (up to 6 s) is more than the client waits itself. */
 const MINUTE_MS = 6_000;
-
-const count = (logs: string, event: string) => logs.match(new RegExp(`"event":"${event}"`, 'g'))?.length ?? 0;
 
 describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, () => {
   const h = useHarness({ store: redisStore, simulator: { jobDurationMs: LONG_JOB_MS }, env: FAST_POLL });

@@ -19,6 +19,10 @@ export const LONG_JOB_MS = 120_000;
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** How many log lines of `logs` (one JSON object a line) are `event`. */
+export const countEvents = (logs: string, event: string) =>
+  logs.match(new RegExp(`"event":"${event}"`, 'g'))?.length ?? 0;
+
 /**
  * `n` jobs running in the simulator, each with its root message in a channel of its own (chat.postMessage's one
  * message a second per channel is not what this is about) unless `channel` names one for all, tracked by the app.
