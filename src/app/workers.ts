@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { deliverRound } from '../agent/tracking/deliver.js';
 import { pollRound } from '../agent/tracking/poll.js';
 import { refreshRoot } from '../agent/tracking/root-message.js';
@@ -9,6 +8,7 @@ import { LANES, type LaneDefinitions, TASK_LANES, type TaskEnvelope } from '../l
 import type { Engine, JobMeta, Processor } from '../queue/engine.js';
 import { isLastTry } from '../queue/job-rules.js';
 import { keys } from '../store/keys.js';
+import { onOneInstance } from '../store/one-instance.js';
 import { installationOf, unlessGone, type WorkspaceRef } from '../workspace-ref.js';
 import { answerUnrun, runTask, type Work } from './dispatch.js';
 
@@ -64,54 +64,31 @@ export function startWorkers(engine: Engine, deps: Deps, work: Work, lanes: Lane
   );
 }
 
-/** One instance takes the active jobs over at a time, under this claim, released when it is done. */
-const ADOPT_CLAIM_MS = 60_000;
-/** After a failed try, or while another instance adopts: the first wait, doubled up to ADOPT_RETRY_MAX_MS. */
-const ADOPT_RETRY_MS = 1_000;
-const ADOPT_RETRY_MAX_MS = 60_000;
-
-export interface AdoptOptions {
-  /** The first wait between tries (tests shorten it). */
-  retryMs?: number;
-}
+/** How long a completed adoption is remembered: an instance that started while it ran finds it done. */
+const ADOPTED_KEPT_MS = 60_000;
 
 /**
  * Every job the store says is still tracked (its project's active index) gets its round's poll. This is how an
  * upgrade from the release that polled from the index loses nothing, and it costs nothing for jobs already on the
- * engine: adding a round's poll again is one job. Run at start, in the background, until it completes (a store or
- * queue error midway is tried again) or the app stops. An instance that finds another adopting waits: done when the
- * other completes, taking over when the other died midway (its claim lapses).
+ * engine: adding a round's poll again is one job. Run at start, in the background, on one instance at a time
+ * (`onOneInstance`: a store or queue error midway is tried again, a stop lets the claim go) until it completes.
  */
-export async function adoptTrackedJobs(deps: Deps, { retryMs = ADOPT_RETRY_MS }: AdoptOptions = {}): Promise<number> {
-  const { store, log, instanceId } = deps;
+export async function adoptTrackedJobs(deps: Deps, { retryMs }: { retryMs?: number } = {}): Promise<number> {
   const since = deps.now();
-  let waitMs = retryMs;
-  // A stopping instance lets its claim go at once (an adoption under way ends at its next job): another adopts now.
-  deps.stopping?.addEventListener('abort', () => void releaseClaim(deps), { once: true });
-  while (!deps.stopping?.aborted) {
-    let claimed = false;
-    try {
-      // Another instance completed it since this one started (asked first: its claim is released when done).
-      const doneAt = await store.kv.get<number>(keys.trackingAdopted());
-      if (doneAt !== undefined && doneAt > since) return 0;
-      claimed = await store.claims.claim(keys.adoptTracking(), instanceId, ADOPT_CLAIM_MS);
-      if (claimed) {
-        const adopted = await adoptAll(deps);
-        await store.kv.set(keys.trackingAdopted(), deps.now(), ADOPT_CLAIM_MS);
-        await store.claims.release(keys.adoptTracking(), instanceId);
-        log.info('tracking.adopted', { jobs: adopted });
-        return adopted;
-      }
-    } catch (error) {
-      // the store guard counts the failure; the claim lapses by its TTL.
-      if (claimed) await releaseClaim(deps);
-      if (!deps.stopping?.aborted) log.warn('tracking.adopt_retry', { retry_in_ms: waitMs, error });
-    }
-    // aborted by a stop: the loop ends on `stopping.aborted`.
-    await sleep(waitMs, undefined, { signal: deps.stopping }).catch(() => {});
-    waitMs = Math.min(waitMs * 2, ADOPT_RETRY_MAX_MS);
-  }
-  return 0;
+  const adopted = await onOneInstance(deps, {
+    key: keys.adoptTracking(),
+    event: 'tracking.adopt',
+    retryMs,
+    // Another instance completed it since this one started.
+    doneElsewhere: async () => ((await deps.store.kv.get<number>(keys.trackingAdopted())) ?? 0) > since,
+    work: async () => {
+      const jobs = await adoptAll(deps);
+      await deps.store.kv.set(keys.trackingAdopted(), deps.now(), ADOPTED_KEPT_MS);
+      deps.log.info('tracking.adopted', { jobs });
+      return { done: jobs };
+    },
+  });
+  return adopted ?? 0;
 }
 
 async function adoptAll(deps: Deps): Promise<number> {
@@ -126,10 +103,4 @@ async function adoptAll(deps: Deps): Promise<number> {
     }
   }
   return adopted;
-}
-
-async function releaseClaim(deps: Deps): Promise<void> {
-  await deps.store.claims
-    .release(keys.adoptTracking(), deps.instanceId)
-    .catch((error: unknown) => deps.log.warn('tracking.adopt_release_failed', { error }));
 }

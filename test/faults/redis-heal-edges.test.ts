@@ -90,6 +90,7 @@ describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, ()
     const other = apps.find((app) => app !== holder) as (typeof apps)[number];
     await eventually(() => count(other.logs(), 'store.healed') === 1, 30_000, 'healed by the other');
     expect(Date.now() - stoppedAt).toBeLessThan(30_000);
+    expect(count(holder.logs(), 'store.heal_retry')).toBe(0); // a stop is not a failure
     h.sim.endJob(jobId, { status: 'completed', prLink: PR });
     const prPosts = () => h.threadPosts(rootTs).filter((c) => String(c.args.text).includes(PR));
     await eventually(() => prPosts().length === 1, 10_000, 'the PR in its thread');

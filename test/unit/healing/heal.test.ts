@@ -279,6 +279,18 @@ describe('healing: what the store lost is rebuilt from Slack and the service', (
     expect(tracked).toEqual([]);
   });
 
+  it('a healer stopped midway (SIGTERM, a deploy) lets its claim go at once and stops without a retry', async () => {
+    const { deps, slack } = unit();
+    await rootOfJob('Stopped while healing');
+    const stopping = new AbortController();
+    // The stop arrives as the heal reads the channel's history back.
+    slack.fail('conversations.history', { storeThen: () => stopping.abort() }, 1);
+    const healed = healLoss({ ...deps, stopping: stopping.signal }, unit().engine, LOST_AT, digestMachinery, FAST);
+    expect(await healed).toMatchObject({ jobs: 0 });
+    expect(await deps.store.claims.claim(keys.healing(), 'other', 60_000)).toBe(true); // let go, not lapsing
+    expect(unit().logs.text()).not.toContain('"event":"store.heal_retry"'); // a stop is not a failure
+  });
+
   it('a failure midway (the service not answering) is tried again until it completes', async () => {
     const { deps, sim, tracked } = unit();
     const { jobId } = await rootOfJob('Service blips');
