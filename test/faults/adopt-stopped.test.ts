@@ -1,11 +1,10 @@
 import { createClient } from '@keyv/redis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
 import { useHarness } from '../support/harness.js';
-import { dropNamespace, redisAvailable, redisStore, TEST_REDIS_URL } from '../support/redis.js';
-import { type RedisProxy, startRedisProxy } from '../support/redis-proxy.js';
+import { redisAvailable, redisStore, TEST_REDIS_URL } from '../support/redis.js';
 import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
-import { countEvents as count, FAST_POLL, LONG_JOB_MS, runningJobs } from './support.js';
+import { countEvents as count, FAST_POLL, LONG_JOB_MS, runningJobs, useRedisProxy } from './support.js';
 
 // The adoption of tracked jobs at start (workers.ts) when the instance adopting them is stopped midway.
 
@@ -15,17 +14,7 @@ const JOBS = 40;
 
 describe.skipIf(!redisAvailable)('adopting tracked jobs at start, stopped midway', () => {
   const h = useHarness({ store: redisStore, simulator: { jobDurationMs: LONG_JOB_MS }, env: FAST_POLL });
-  let proxy: RedisProxy;
-
-  beforeEach(async () => {
-    proxy = await startRedisProxy();
-  });
-  afterEach(async () => {
-    proxy.slowCommandsWith(undefined);
-    await h.stopApps();
-    await proxy.close();
-    await dropNamespace(h.namespace);
-  });
+  const proxy = useRedisProxy(h);
 
   it('an instance stopped while it adopts (SIGTERM, a deploy) lets its claim go: another adopts at once, not a minute later', async () => {
     const jobs = await runningJobs(await h.boot(), JOBS);
@@ -33,8 +22,8 @@ describe.skipIf(!redisAvailable)('adopting tracked jobs at start, stopped midway
 
     // Reading each job's record takes the adopting instance a while, well under the store's 2 s guard (a command
     // that timed out would release the claim on its own): its adoption is under way longer than its stop takes.
-    proxy.slowCommandsWith(keys.job({ project: TEST_PROJECT_ID, jobId: '' }), 300);
-    const adopting = await h.boot({ redisUrl: proxy.url });
+    proxy().slowCommandsWith(keys.job({ project: TEST_PROJECT_ID, jobId: '' }), 300);
+    const adopting = await h.boot({ redisUrl: proxy().url });
     const owner = `${h.namespace}:${keys.adoptTracking()}`;
     await eventually(
       async () => (await redisGet(owner)) === adopting.app.deps.instanceId,

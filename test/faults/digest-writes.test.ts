@@ -1,10 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { redisAvailable, redisStore } from '../support/redis.js';
-import { type RedisProxy, startRedisProxy } from '../support/redis-proxy.js';
 import { settle } from '../support/steps.js';
 import { eventually, type TestApp } from '../support/test-app.js';
+import { useRedisProxy } from './support.js';
 
 /** Occurrences this often (at once on subscribing): few enough that none runs while a scheduler's write is dropped. */
 const EVERY_MS = 3_000;
@@ -18,29 +18,23 @@ const EVERY_MS = 3_000;
 describe.skipIf(!redisAvailable)('a digest whose scheduler write Redis drops', () => {
   let time = 0;
   const h = useHarness({ store: redisStore, start: { now: () => time, digestEveryMs: EVERY_MS } });
-  let proxy: RedisProxy;
+  const proxy = useRedisProxy(h);
   let app: TestApp;
 
   beforeEach(async () => {
     time = Date.parse('2026-11-23T08:59:30Z'); // a Monday
-    proxy = await startRedisProxy();
-    app = await h.boot({ redisUrl: proxy.url });
+    app = await h.boot({ redisUrl: proxy().url });
     h.slack.zones.set(USER_ID, 'UTC');
-  });
-  afterEach(async () => {
-    proxy.dropCommandsWith(undefined);
-    await h.stopApps();
-    await proxy.close();
   });
 
   const digestPosts = () => h.postsSaying(CHANNEL_ID, 'visitors digest');
   /** Every command carrying this channel's scheduler (its id) is lost while `during` runs. */
   async function schedulerDropped<T>(during: () => Promise<T>): Promise<T> {
-    proxy.dropCommandsWith(`digest/${CHANNEL_ID}`);
+    proxy().dropCommandsWith(`digest/${CHANNEL_ID}`);
     try {
       return await during();
     } finally {
-      proxy.dropCommandsWith(undefined);
+      proxy().dropCommandsWith(undefined);
     }
   }
 

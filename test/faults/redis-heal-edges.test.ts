@@ -1,12 +1,11 @@
 import { createClient } from '@keyv/redis';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
 import { useHarness } from '../support/harness.js';
 import { dropNamespace, redisAvailable, redisStore, TEST_REDIS_URL } from '../support/redis.js';
-import { type RedisProxy, startRedisProxy } from '../support/redis-proxy.js';
 import { settle } from '../support/steps.js';
 import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
-import { countEvents as count, FAST_POLL, LONG_JOB_MS } from './support.js';
+import { countEvents as count, FAST_POLL, LONG_JOB_MS, useRedisProxy } from './support.js';
 
 // Healing at its edges: Redis misbehaving as the loss watch starts, or as a loss is being healed.
 
@@ -19,22 +18,12 @@ const MINUTE_MS = 6_000;
 
 describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, () => {
   const h = useHarness({ store: redisStore, simulator: { jobDurationMs: LONG_JOB_MS }, env: FAST_POLL });
-  let proxy: RedisProxy;
-
-  beforeEach(async () => {
-    proxy = await startRedisProxy();
-  });
-  afterEach(async () => {
-    proxy.dropCommandsWith(undefined);
-    await h.stopApps();
-    await proxy.close();
-    await dropNamespace(h.namespace);
-  });
+  const proxy = useRedisProxy(h);
 
   it('a marker read Redis drops as the app starts still leaves the app watching for a loss, and healing it', async () => {
-    proxy.dropCommandsWith('store:marker'); // Redis drops the start's look at the marker (a blip, a failover)
-    const app = await h.boot({ redisUrl: proxy.url });
-    proxy.dropCommandsWith(undefined);
+    proxy().dropCommandsWith('store:marker'); // Redis drops the start's look at the marker (a blip, a failover)
+    const app = await h.boot({ redisUrl: proxy().url });
+    proxy().dropCommandsWith(undefined);
     expect(app.logs()).toContain('"op":"store.marker"');
     const { jobId, rootTs } = await h.startJob('Document the retry policy');
     // The watch starts at its next check (every 5 s), before a loss it can notice.
@@ -50,7 +39,7 @@ describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, ()
   });
 
   it('many channels under Slack’s Tier 3: a 429 on a channel’s history pauses the heal there for its Retry-After, not a 429 for every channel left', async () => {
-    const app = await h.boot({ redisUrl: proxy.url });
+    const app = await h.boot({ redisUrl: proxy().url });
     const { jobId, rootTs } = await h.startJob('Document the retry policy');
     for (let i = 0; i < CHANNELS; i++) h.slack.workspace.channels.push({ id: `C${1000 + i}MANY`, name: `many-${i}` });
     h.slack.rateLimits.reset();
@@ -70,7 +59,7 @@ describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, ()
   }, 90_000);
 
   it('a healer stopped midway (SIGTERM, a deploy) lets its claim go: another instance heals at once, not a minute later', async () => {
-    const apps = [await h.boot({ redisUrl: proxy.url }), await h.boot({ redisUrl: proxy.url })];
+    const apps = [await h.boot({ redisUrl: proxy().url }), await h.boot({ redisUrl: proxy().url })];
     const { jobId, rootTs } = await h.startJob('Document the retry policy', { app: apps[0] });
     for (let i = 0; i < 8; i++) h.slack.workspace.channels.push({ id: `C${2000 + i}SLOW`, name: `slow-${i}` });
     // Reading each of those channels back takes a second: the heal is under way for a while.
@@ -96,7 +85,7 @@ describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, ()
     await eventually(() => prPosts().length === 1, 10_000, 'the PR in its thread');
   }, 90_000);
   it('flushed again while the first loss is being healed: the second loss is healed too, the PR posted once', async () => {
-    const app = await h.boot({ redisUrl: proxy.url });
+    const app = await h.boot({ redisUrl: proxy().url });
     const { jobId, rootTs } = await h.startJob('Document the retry policy');
     for (let i = 0; i < 4; i++) h.slack.workspace.channels.push({ id: `C${3000 + i}SLOW`, name: `slow-${i}` });
     h.slack.fail('conversations.history', { delayMs: 1_000 }, 4, (args) => String(args.channel).endsWith('SLOW'));
@@ -115,12 +104,12 @@ describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, ()
     expect(prPosts()).toHaveLength(1);
   }, 90_000);
   it('an instance that starts on the emptied store before a running one noticed the loss: the loss is still noticed and healed', async () => {
-    const running = await h.boot({ redisUrl: proxy.url });
+    const running = await h.boot({ redisUrl: proxy().url });
     const { jobId, rootTs } = await h.startJob('Document the retry policy', { app: running });
-    proxy.pause(); // the running instance does not get to read the marker before the next one starts
+    proxy().pause(); // the running instance does not get to read the marker before the next one starts
     await dropNamespace(h.namespace);
     const started = await h.boot(); // straight to Redis: it finds no marker
-    await proxy.resume();
+    await proxy().resume();
 
     const logs = () => running.logs() + started.logs();
     await eventually(() => count(logs(), 'store.data_lost') === 1, 15_000, 'the loss noticed');
@@ -131,7 +120,7 @@ describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, ()
   });
 
   it('instances starting together on an empty store: one first start, no loss', async () => {
-    const apps = await Promise.all([h.boot(), h.boot(), h.boot({ redisUrl: proxy.url })]);
+    const apps = await Promise.all([h.boot(), h.boot(), h.boot({ redisUrl: proxy().url })]);
     await settle(11_000); // two checks of each
     for (const app of apps) expect(app.logs()).not.toContain('"event":"store.data_lost"');
   }, 30_000);

@@ -5,9 +5,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@keyv/redis';
-import { beforeEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
 import { USER_ID } from '../fixtures/slack.js';
+import type { Harness } from '../support/harness.js';
+import { dropNamespace } from '../support/redis.js';
+import { type RedisProxy, startRedisProxy } from '../support/redis-proxy.js';
 import { TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
 
 /** Fast polling, and a short queue lock so a dead instance's jobs move to a live one within about 1.5 s. */
@@ -311,5 +314,34 @@ export function useRedisServer(): () => RedisServer {
   return () => {
     if (!redis) throw new Error('useRedisServer(): the server only runs inside a test');
     return redis;
+  };
+}
+
+/**
+ * A Redis proxy (support/redis-proxy.ts) in front of the shared test Redis for each test of the suite: boot an app
+ * with `redisUrl: proxy().url` to make its Redis misbehave. Call after `useHarness`: as the test ends every fault is
+ * cleared (held bytes go on, nothing is dropped or slowed), so the harness stops its apps on a Redis that answers;
+ * then the proxy closes and `h`'s namespace is dropped (an app that reached Redis only through the proxy wrote there
+ * without the harness knowing).
+ */
+export function useRedisProxy(h: Harness): () => RedisProxy {
+  let proxy: RedisProxy | undefined;
+  beforeEach(async () => {
+    const started = await startRedisProxy();
+    proxy = started;
+    // Runs after every afterEach hook, the harness's teardown included.
+    return async () => {
+      await started.close();
+      await dropNamespace(h.namespace);
+    };
+  });
+  afterEach(async () => {
+    proxy?.dropCommandsWith(undefined);
+    proxy?.slowCommandsWith(undefined);
+    await proxy?.resume();
+  });
+  return () => {
+    if (!proxy) throw new Error('useRedisProxy(): the proxy only runs inside a test');
+    return proxy;
   };
 }
