@@ -88,8 +88,11 @@ export type LaneSchedule = z.infer<typeof scheduleSchema>;
 /** The adding side of a lane: what the web role holds. */
 export interface Lane<D> {
   readonly name: string;
-  /** Rejects with the schema's error for data that is not the lane's, with QueueUnavailableError when Redis is not. */
-  add(data: D, options?: AddOptions): Promise<void>;
+  /**
+   * Resolves with the job's id (the one given, or the fresh one made). Rejects with the schema's error for data that
+   * is not the lane's, with QueueUnavailableError when Redis is not.
+   */
+  add(data: D, options?: AddOptions): Promise<string>;
   /** Creates or replaces scheduler `id`: one job per occurrence, whatever the number of instances. */
   schedule(id: string, schedule: LaneSchedule, data: D): Promise<void>;
   /** Removes the scheduler and its next occurrence; false when there was none. */
@@ -144,6 +147,11 @@ export interface QueueInspector {
    * waits until a worker starts. A Redis that refuses CLIENT LIST reads as 1 (unknown, assumed served).
    */
   consumers(lane: string): Promise<number>;
+  /**
+   * Of `ids`, the jobs that wait for a worker now (due or delayed: not running, not done, not failed), with their
+   * data, in one read (on Redis one round trip, however many ids).
+   */
+  queued(lane: string, ids: readonly string[]): Promise<Map<string, unknown>>;
   /** Newest first. */
   failed(lane: string, limit?: number): Promise<FailedJob[]>;
   schedules(lane: string): Promise<ScheduleInfo[]>;

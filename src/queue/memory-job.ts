@@ -1,4 +1,4 @@
-import type { FailedJob } from './engine.js';
+import type { FailedJob, LaneSchedule } from './engine.js';
 import { FAILED_KEPT, summarise } from './job-rules.js';
 
 /** One job: its data as the JSON text it would be on Redis. Waiting or delayed is only whether `readyAt` passed. */
@@ -15,6 +15,13 @@ export interface Job {
   scheduler: string;
   error?: string;
   failedAt?: number;
+}
+
+/** A job scheduler: one pending occurrence at a time, as BullMQ keeps one delayed job per scheduler. */
+export interface Scheduler {
+  schedule: LaneSchedule;
+  json: string;
+  next: Job | undefined;
 }
 
 /**

@@ -10,19 +10,12 @@ import {
   type ScheduleInfo,
 } from './engine.js';
 import { encodeData, errorText, HANDED_BACK, retryDelayMs, runProcessor, untilAborted } from './job-rules.js';
-import { FailedJobs, flat, heapPop, heapPush, type Job } from './memory-job.js';
+import { FailedJobs, flat, heapPop, heapPush, type Job, type Scheduler } from './memory-job.js';
 import { firstOccurrence, nextOccurrence } from './occurrences.js';
 import type { LaneTotals } from './tracker.js';
 
 /** setTimeout fires at once beyond this (~24.8 days): a later due time re-arms on the way. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** A job scheduler: one pending occurrence at a time, as BullMQ keeps one delayed job per scheduler. */
-interface Scheduler {
-  schedule: LaneSchedule;
-  json: string;
-  next: Job | undefined;
-}
 
 /**
  * One lane in process. Every queued job is in one min-heap on its due time with a single timer for the earliest, so
@@ -73,6 +66,12 @@ export class MemoryLane {
     for (const job of this.#jobs.values())
       if (!this.#running.has(job)) counts[job.readyAt <= now ? 'waiting' : 'delayed']++;
     return counts;
+  }
+
+  /** Of `ids`, the jobs queued and not running, with their data. */
+  queued(ids: readonly string[]): Map<string, unknown> {
+    const jobs = ids.flatMap((id) => this.#jobs.get(id) ?? []).filter((job) => !this.#running.has(job));
+    return new Map(jobs.map((job) => [job.id, JSON.parse(job.json)]));
   }
 
   schedule(id: string, schedule: LaneSchedule, json: string): void {

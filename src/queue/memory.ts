@@ -81,7 +81,9 @@ function memoryLaneHandle<S extends z.ZodType>(
     name: definition.name,
     async add(data, options = {}) {
       open();
-      lane.add(encodeData(definition, data), checkAddOptions(options));
+      const checked = checkAddOptions(options);
+      // No new job: the id given is queued or running already (the same work).
+      return lane.add(encodeData(definition, data), checked)?.id ?? String(checked.id);
     },
     async schedule(id, schedule, data) {
       open();
@@ -99,6 +101,7 @@ function memoryInspector(lanes: Map<string, MemoryLane>): QueueInspector {
     lanes: async () => [...lanes.keys()].sort(),
     counts: async (name) => lanes.get(name)?.counts() ?? { waiting: 0, delayed: 0, active: 0, failed: 0 },
     consumers: async (name) => (lanes.get(name)?.working ? 1 : 0),
+    queued: async (name, ids) => lanes.get(name)?.queued(ids) ?? new Map(),
     failed: async (name, limit = 50) => lanes.get(name)?.failed(limit) ?? [],
     schedules: async (name) => lanes.get(name)?.schedules() ?? [],
     retry: async (name, id) => lanes.get(name)?.retry(id) ?? false,

@@ -60,6 +60,7 @@ export function createRedisInspector(
     lanes: bull.lanes,
     counts: (lane) => of(lane).counts(lane),
     consumers: (lane) => of(lane).consumers(lane),
+    queued: (lane, ids) => of(lane).queued(lane, ids),
     failed: (lane, limit) => of(lane).failed(lane, limit),
     schedules: (lane) => of(lane).schedules(lane),
     retry: (lane, id) => of(lane).retry(lane, id),
@@ -84,6 +85,7 @@ function bullInspector(connection: Redis, prefix: string, queueFor: (lane: strin
     lanes: () => guarded(() => laneNames(connection, prefix)),
     counts: (lane) => guarded(() => laneCounts(queueFor(lane))),
     consumers: (lane) => guarded(() => queueFor(lane).getWorkersCount()),
+    queued: (lane, ids) => guarded(() => queuedJobs(connection, queueFor(lane), ids)),
     failed: (lane, limit = 50) =>
       guarded(async () => {
         const jobs = await queueFor(lane).getFailed(0, limit - 1);
@@ -106,6 +108,25 @@ function bullInspector(connection: Redis, prefix: string, queueFor: (lane: strin
       }),
     discard: (lane, match) => guarded(() => discardMatching(queueFor(lane), match)),
   };
+}
+
+/**
+ * Of `ids`, the jobs that wait, with their data, in one round trip: a job's hash holds its data until it completes
+ * (removed) and `finishedOn` once it failed; a running one is in the active list.
+ */
+async function queuedJobs(connection: Redis, queue: Queue, ids: readonly string[]): Promise<Map<string, unknown>> {
+  const queued = new Map<string, unknown>();
+  if (ids.length === 0) return queued;
+  const reads = connection.multi();
+  for (const id of ids) reads.hmget(queue.toKey(id), 'data', 'finishedOn').lpos(queue.toKey('active'), id);
+  const replies = (await reads.exec()) ?? [];
+  ids.forEach((id, i) => {
+    const [[jobError, fields] = [], [activeError, position] = []] = replies.slice(2 * i, 2 * i + 2);
+    if (jobError || activeError) throw jobError ?? activeError;
+    const [data, finishedOn] = (fields ?? []) as (string | null)[];
+    if (data && finishedOn === null && position === null) queued.set(id, JSON.parse(data));
+  });
+  return queued;
 }
 
 /** Jobs read per page while looking for the ones to discard. */

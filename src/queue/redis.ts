@@ -170,11 +170,12 @@ function redisLane<S extends z.ZodType>(
     async add(data, options = {}) {
       const parsed = parseData(definition, data);
       const { id, delayMs } = checkAddOptions(options);
-      await guarded(async () => {
+      return guarded(async () => {
         // A job that failed for good gives its id up to new work (BullMQ would keep the failed job and drop the add).
         // Two adds racing here still leave one job: BullMQ's add is a no-op for an id that exists.
         if (id !== undefined && (await queue.getJobState(id)) === 'failed') await queue.remove(id);
-        await queue.add(definition.name, parsed, { ...jobOptions, jobId: id, delay: delayMs });
+        const job = await queue.add(definition.name, parsed, { ...jobOptions, jobId: id, delay: delayMs });
+        return String(job.id);
       });
     },
     async schedule(id, schedule, data) {

@@ -49,6 +49,7 @@ export function stepLane<S extends z.ZodType>(
       marked = true;
       await adder.add(keys, { id, entry, dueAt }, definition.name, wake);
       worker?.wake?.();
+      return id;
     },
     schedule: () => Promise.reject(new Error(`Lane ${definition.name} runs steps: it takes no schedulers`)),
     unschedule: async () => false,
@@ -74,6 +75,18 @@ export function stepInspector(connection: Redis, prefix: string): StepInspector 
       const list = String(await connection.client('LIST'));
       const name = `name=${stepClientName(prefix, lane)} `;
       return list.split('\n').filter((line) => line.includes(name)).length;
+    }),
+    queued: guarded(async (lane, ids: readonly string[]) => {
+      const queued = new Map<string, unknown>();
+      if (ids.length === 0) return queued;
+      const entries = await connection.hmget(stepKeys(prefix, lane).jobs, ...ids);
+      ids.forEach((id, i) => {
+        const text = entries[i];
+        const entry = text ? parseEntry(text) : undefined;
+        // A running job's entry holds its claim's token.
+        if (entry?.token === '') queued.set(id, JSON.parse(entry.json));
+      });
+      return queued;
     }),
     failed: guarded(async (lane, limit = 50) => {
       const keys = stepKeys(prefix, lane);

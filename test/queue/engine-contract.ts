@@ -476,6 +476,33 @@ export function engineContract(factory: EngineFactory): void {
     });
   }
 
+  describe('which jobs still wait', () => {
+    it('tells which of the given ids wait for a worker, with their data: not a running, done or unknown one', async () => {
+      const lane = engine.lane(lanes.slow);
+      expect(await lane.add({ n: 1 }, { id: 'first' })).toBe('first');
+      const second = await lane.add({ n: 2 }); // a fresh id, as the add names it
+      expect(await lane.add({ n: 9 }, { id: 'first' })).toBe('first'); // the same work: its first data kept
+      expect(await lane.add({ n: 3 }, { id: 'later', delayMs: 60_000 })).toBe('later');
+      expect(await engine.queued('slow', ['first', second, 'later', 'unknown'])).toEqual(
+        new Map<string, unknown>([
+          ['first', { n: 1 }],
+          [second, { n: 2 }],
+          ['later', { n: 3 }],
+        ]),
+      );
+      const door = gate();
+      engine.work(lanes.slow, async () => door.wait());
+      await eventually(async () => (await engine.counts('slow')).active === 1, 8_000, 'one running');
+      const waiting = await engine.queued('slow', ['first', second]);
+      expect(waiting.size).toBe(1); // the running one is no longer waiting
+      door.open();
+      await eventually(async () => (await engine.counts('slow')).waiting === 0, 8_000, 'both done');
+      await eventually(async () => (await engine.counts('slow')).active === 0, 8_000, 'both done');
+      expect(await engine.queued('slow', ['first', second, 'later'])).toEqual(new Map([['later', { n: 3 }]]));
+      expect(await engine.queued('slow', [])).toEqual(new Map());
+    });
+  });
+
   describe('stats', () => {
     it('counts waiting, delayed, active and failed jobs, and measures how long started jobs waited', async () => {
       const lane = engine.lane(lanes.slow);

@@ -55,7 +55,7 @@ describe('the tracker while the queue’s connection is being re-made', () => {
       ) => {
         calls.push(data);
         if (calls.length <= failures) throw new QueueUnavailableError('Connection is closed.');
-        await deps.lanes.polls.add(data, options);
+        return deps.lanes.polls.add(data, options);
       },
     };
     return { lane, calls };
