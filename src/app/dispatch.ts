@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { Deps, Dispatch } from '../deps.js';
 import { type TaskEnvelope, TaskEnvelopeSchema } from '../lanes.js';
+import type { Logger } from '../log.js';
+import type { Unserved } from '../queue/consumers.js';
 import { QueueUnavailableError, type UnstartedJob } from '../queue/engine.js';
 import { type RunnableTask, TASK_MAX_AGE_MS, TaskDeferred, type TaskRun } from '../task.js';
 
@@ -9,7 +11,8 @@ export type Work = ReadonlyMap<string, RunnableTask>;
 
 /**
  * Hands a door's work to its task's lane. When the lane cannot take it (Redis does not answer), the person is told
- * so at once, with their text, instead of hearing nothing; so too when no worker takes the lane (the web role alone).
+ * so at once, with their text, instead of hearing nothing; so too when no worker takes the lane (the web role alone),
+ * or, within seconds, when the lane's last worker left just before and their job still waits (`answerNoWorker`).
  */
 export function createDispatch(deps: () => Deps, work: Work): Dispatch {
   return async <S extends z.ZodType>(handle: { kind: string; schema: S }, data: z.infer<S>) => {
@@ -17,26 +20,38 @@ export function createDispatch(deps: () => Deps, work: Work): Dispatch {
     if (!task) throw new Error(`unknown task kind ${handle.kind}`);
     const { kind, lane } = task;
     const { lanes, workspace, now, served, log } = deps();
+    let id: string;
     try {
-      await lanes.tasks[lane].add({ kind, workspace, data, queuedAt: now() });
+      id = await lanes.tasks[lane].add({ kind, workspace, data, queuedAt: now() });
     } catch (error) {
       if (!(error instanceof QueueUnavailableError)) throw error;
       log.error('queue.unavailable', { op: 'dispatch', kind, error });
       return task.unavailable?.(deps(), data, 'store');
     }
-    const noWorker = async () => {
-      log.warn('queue.no_worker', {
-        lane,
-        kind,
-        message: 'No worker takes this lane: its work waits. Start ROLE=worker processes on this Redis.',
-      });
+    if (served && (await served(lane, id)) === false) {
+      warnNoWorker(log, lane, kind);
       await task.unavailable?.(deps(), data, 'no_worker');
-    };
-    // Told later, when the lane was served a moment ago but its last worker has left since.
-    const noWorkerSince = () =>
-      noWorker().catch((error: unknown) => log.warn('queue.no_worker_unanswered', { lane, kind, error }));
-    if (served && (await served(lane, noWorkerSince)) === false) await noWorker();
+    }
   };
+}
+
+/**
+ * For `servedLanes`: tells the person behind a job still waiting in a lane whose last worker left since the web last
+ * saw one, from the job as the lane holds it (the web keeps only its id meanwhile, not the command).
+ */
+export function answerNoWorker(deps: () => Deps, work: Work): Unserved {
+  return async (lane, job) => {
+    warnNoWorker(deps().log, lane, TaskEnvelopeSchema.safeParse(job).data?.kind);
+    await answerUnrun(deps(), work, job, 'no_worker');
+  };
+}
+
+function warnNoWorker(log: Logger, lane: string, kind: string | undefined): void {
+  log.warn('queue.no_worker', {
+    lane,
+    kind,
+    message: 'No worker takes this lane: its work waits. Start ROLE=worker processes on this Redis.',
+  });
 }
 
 /**
@@ -79,14 +94,14 @@ export async function runTask(
 /**
  * Tells the person behind a handed-on task that was not run why (`restarting`: the in-process queue stopped with it
  * waiting; `failed`: its worker kept dying, so the engine failed it without running it: what a dead `run` left is
- * finished first, see `RunnableTask.resume`). Work of a workspace that removed the app, or whose store does not
- * answer, has nobody left to tell here.
+ * finished first, see `RunnableTask.resume`; `no_worker`: it waits in a lane no worker takes). Work of a workspace
+ * that removed the app, or whose store does not answer, has nobody left to tell here.
  */
 export async function answerUnrun(
   deps: Deps,
   work: Work,
   job: unknown,
-  why: 'restarting' | 'failed',
+  why: 'restarting' | 'failed' | 'no_worker',
   run?: TaskRun,
 ): Promise<void> {
   const envelope = TaskEnvelopeSchema.safeParse(job);

@@ -19,7 +19,7 @@ import type { Tenancy } from '../tenants/tenancy.js';
 import { tenantWorkspaces, type WorkspaceParts } from '../tenants/workspaces.js';
 import { singleWorkspace } from '../workspace.js';
 import { SINGLE_WORKSPACE as SINGLE } from '../workspace-ref.js';
-import { createDispatch, type Work } from './dispatch.js';
+import { answerNoWorker, createDispatch, type Work } from './dispatch.js';
 
 export interface Parts {
   log: Logger;
@@ -98,7 +98,12 @@ export function buildDeps(config: Config, options: WiringOptions, parts: Parts):
     quota: createQuota(store),
     tracker: createTracker({ config, now, workspace: SINGLE }, lanes.polls),
     lanes,
-    ...(config.role === 'web' && { served: servedLanes(engine) }),
+    ...(config.role === 'web' && {
+      served: servedLanes(
+        engine,
+        answerNoWorker(() => deps, work),
+      ),
+    }),
     workspace: SINGLE,
     workspaces: tenancy
       ? tenantWorkspaces({

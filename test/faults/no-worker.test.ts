@@ -4,6 +4,7 @@ import { TASK_MAX_AGE_MS } from '../../src/task.js';
 import { useHarness } from '../support/harness.js';
 import { redisStore } from '../support/redis.js';
 import { metricsUrlOf } from '../support/test-app.js';
+import { eventually, sleep } from '../support/wait.js';
 
 // Issue 30, defect 5: with ROLE=web and no worker running, /agent was acknowledged and then nothing; when a worker
 // started hours later, the stale commands ran with no age limit. Now the person hears within 10 s that their
@@ -53,6 +54,25 @@ describe('ROLE=web with no worker running (Redis)', () => {
     expect(text(answer)).toContain('no worker is running');
     expect(text(answer)).toContain('Document the retry policy');
     expect(web.logs()).toContain('"event":"queue.no_worker"');
+  });
+
+  it('of the commands queued in those seconds, one the leaving worker ran is not told; one still waiting is, within 10 s', async () => {
+    const web = await h.boot({ env: { ROLE: 'web' } });
+    const worker = await h.boot({ env: { ROLE: 'worker' } });
+    await h.startJob('Document the first thing', { app: web }); // the web finds the lane served and remembers it
+    const ran = await h.command('/agent Document the taken thing', { app: web });
+    await eventually(
+      () => JSON.stringify(h.creates()).includes('Document the taken thing'),
+      8_000,
+      'the worker ran it',
+    );
+    await worker.stop();
+    const { responseId } = await h.command('/agent Document the retry policy', { app: web });
+    const answer = await h.answer(responseId, 0, 10_000);
+    expect(text(answer)).toContain('no worker is running');
+    expect(text(answer)).toContain('Document the retry policy');
+    await sleep(500); // both would be told by the same look
+    expect(h.answers(ran.responseId).map(text).join('\n')).not.toContain('no worker is running');
   });
 
   it('a worker starting later runs a fresh command and answers one older than the bound as expired', async () => {
