@@ -5,11 +5,18 @@ import { classifySlackError, WITNESS_UNREAD } from './errors.js';
 const MAX_THREAD_PAGES = 10;
 /** Latest messages of a channel read when looking for a top-level post that went out moments ago. */
 const CHANNEL_WINDOW = 50;
+/** How far Slack's clock (a message's `ts`) may be behind this host's when `since` is read. */
+const CLOCK_MARGIN_MS = 60_000;
 
 export interface Where {
   channel: string;
   /** Look in this thread; unset: among the channel's latest top-level messages. */
   threadTs?: string | undefined;
+  /**
+   * When the post that may be there was first attempted (ms, this host's clock): only messages from shortly before
+   * then are read (Slack's `oldest`), so a long thread is read in one page. Unset: the whole thread.
+   */
+  since?: number | undefined;
 }
 
 /**
@@ -65,9 +72,16 @@ export async function findWitnessed(
     return undefined;
   };
 
+  // `inclusive`: a message stored at exactly `oldest` is read too. A thread's parent comes first whatever the bounds.
+  const bounds = where.since === undefined ? {} : { oldest: slackTs(where.since - CLOCK_MARGIN_MS), inclusive: true };
   if (!where.threadTs) {
     const history = await unless429(
-      slack.conversations.history({ channel: where.channel, include_all_metadata: true, limit: CHANNEL_WINDOW }),
+      slack.conversations.history({
+        channel: where.channel,
+        include_all_metadata: true,
+        limit: CHANNEL_WINDOW,
+        ...bounds,
+      }),
     );
     return hit(history.messages);
   }
@@ -79,6 +93,7 @@ export async function findWitnessed(
         ts: where.threadTs,
         include_all_metadata: true,
         limit: 200,
+        ...bounds,
         ...(cursor && { cursor }),
       }),
     );
@@ -89,6 +104,9 @@ export async function findWitnessed(
   }
   throw new WitnessUnreadError(`more than ${MAX_THREAD_PAGES} pages`);
 }
+
+/** A time (ms) as a Slack `ts`: seconds, and microseconds after the dot. */
+const slackTs = (ms: number) => (ms / 1000).toFixed(6);
 
 /** A read Slack refused with a 429 (the first page or a later one) did not say the message is not there. */
 async function unless429<T>(read: Promise<T>): Promise<T> {

@@ -53,6 +53,7 @@ export function inOneShape(r: JobRecord): JobRecord {
     roundStartedAtMs: r.roundStartedAtMs,
     ended: r.ended,
     attempt: r.attempt,
+    attemptAtMs: r.attemptAtMs,
     rev: r.rev,
   };
   return shaped;
@@ -121,13 +122,14 @@ export class MemoryJobStore implements JobStore {
     return this.#end(ref, round, why, undefined, by);
   }
 
-  async beginPost(ref: JobRef, round: number): Promise<PostPermit> {
+  async beginPost(ref: JobRef, round: number, atMs: number): Promise<PostPermit> {
     const record = this.#read(ref);
     if (!record) return { ok: false, reason: 'missing' };
     if (record.round !== round) return { ok: false, reason: 'superseded' };
     if (record.ended) return { ok: false, reason: 'ended' };
-    this.#write({ ...record, attempt: round });
-    return { ok: true, earlierAttempt: record.attempt === round };
+    if (record.attempt === round) return { ok: true, earlierAttempt: true, atMs: record.attemptAtMs };
+    this.#write({ ...record, attempt: round, attemptAtMs: atMs });
+    return { ok: true, earlierAttempt: false };
   }
 
   async abandonPost(ref: JobRef, round: number): Promise<void> {

@@ -80,15 +80,18 @@ redis.call('HINCRBY', KEYS[1], 'rev', 1)
 redis.call('SREM', KEYS[2], ARGV[4])
 return {1, unpack(redis.call('HGETALL', KEYS[1]))}`;
 
-/** KEYS: job · ARGV: round · → 'missing' | 'superseded' | 'ended' | 'first' | 'again' */
+/**
+ * KEYS: job · ARGV: round, atMs · → {'missing' | 'superseded' | 'ended' | 'first'} | {'again', the first attempt's
+ * atMs ('' in older records)}
+ */
 const BEGIN_POST = `
-local cur = redis.call('HMGET', KEYS[1], 'round', 'ended', 'attempt')
-if not cur[1] then return 'missing' end
-if cur[1] ~= ARGV[1] then return 'superseded' end
-if cur[2] and cur[2] ~= '' then return 'ended' end
-redis.call('HSET', KEYS[1], 'attempt', ARGV[1])
-if cur[3] == ARGV[1] then return 'again' end
-return 'first'`;
+local cur = redis.call('HMGET', KEYS[1], 'round', 'ended', 'attempt', 'attemptAtMs')
+if not cur[1] then return {'missing'} end
+if cur[1] ~= ARGV[1] then return {'superseded'} end
+if cur[2] and cur[2] ~= '' then return {'ended'} end
+if cur[3] == ARGV[1] then return {'again', cur[4] or ''} end
+redis.call('HSET', KEYS[1], 'attempt', ARGV[1], 'attemptAtMs', ARGV[2])
+return {'first'}`;
 
 /** KEYS: job · ARGV: round · forgets the round's post attempt (Slack refused it outright). */
 const ABANDON_POST = `
@@ -198,12 +201,13 @@ export class RedisJobStore implements JobStore {
     return this.#end(ref, round, why, undefined, by);
   }
 
-  async beginPost(ref: JobRef, round: number): Promise<PostPermit> {
-    const answer = (await this.client.eval(BEGIN_POST, {
+  async beginPost(ref: JobRef, round: number, atMs: number): Promise<PostPermit> {
+    const [answer, earlierAtMs] = (await this.client.eval(BEGIN_POST, {
       keys: [this.#at(keys.job(ref))],
-      arguments: [String(round)],
-    })) as 'missing' | 'superseded' | 'ended' | 'first' | 'again';
-    if (answer === 'first' || answer === 'again') return { ok: true, earlierAttempt: answer === 'again' };
+      arguments: [String(round), String(atMs)],
+    })) as ['missing' | 'superseded' | 'ended' | 'first' | 'again', string?];
+    if (answer === 'first') return { ok: true, earlierAttempt: false };
+    if (answer === 'again') return { ok: true, earlierAttempt: true, atMs: Number(earlierAtMs) || undefined };
     return { ok: false, reason: answer };
   }
 

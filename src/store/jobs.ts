@@ -98,6 +98,11 @@ export const JobRecordSchema = JobBindingSchema.extend({
     .union([z.literal(''), z.coerce.number().int()])
     .nullish()
     .transform((v) => (typeof v === 'number' ? v : null)),
+  /**
+   * When the first unconfirmed attempt of `attempt`'s round began (ms): Slack stored nothing of it before, so the
+   * thread is read from then on. Unset in older records: the whole thread is read.
+   */
+  attemptAtMs: z.preprocess((v) => v || undefined, z.coerce.number().optional()),
   /** Bumped by every change the root message shows, so concurrent updaters can converge on the latest. */
   rev: z.coerce.number().int().min(0),
 });
@@ -126,9 +131,13 @@ export interface JobObservation {
 /** A transition that compares the round first: `ok: false` when the job moved on (or is gone) meanwhile. */
 export type Transition = { ok: true; record: JobRecord } | { ok: false; record: JobRecord | undefined };
 
-/** Whether an outcome post of a round may go ahead, and whether an earlier attempt may already have posted it. */
+/**
+ * Whether an outcome post of a round may go ahead, and whether an earlier attempt may already have posted it (and
+ * when the first such attempt began, unless its record is older than that time being kept).
+ */
 export type PostPermit =
-  | { ok: true; earlierAttempt: boolean }
+  | { ok: true; earlierAttempt: false }
+  | { ok: true; earlierAttempt: true; atMs: number | undefined }
   | { ok: false; reason: 'ended' | 'superseded' | 'missing' };
 
 export class CorruptJobError extends Error {
@@ -184,8 +193,11 @@ export interface JobStore {
    * only, so whoever gets it tells the person.
    */
   stopTracking(ref: JobRef, round: number, why?: StoppedKind, stoppedBy?: string): Promise<Transition>;
-  /** Marks round `round`'s outcome post as started; says whether an earlier attempt may have posted it already. */
-  beginPost(ref: JobRef, round: number): Promise<PostPermit>;
+  /**
+   * Marks round `round`'s outcome post as started at `atMs` (an earlier unconfirmed attempt keeps its own time); says
+   * whether an earlier attempt may have posted it already.
+   */
+  beginPost(ref: JobRef, round: number, atMs: number): Promise<PostPermit>;
   /** Slack refused round `round`'s post outright (a 429: nothing was posted): the next attempt need not look. */
   abandonPost(ref: JobRef, round: number): Promise<void>;
   /**

@@ -54,7 +54,7 @@ export function say(
   user: string,
   channel: string,
   typed: string,
-  options: { threadTs?: string; files?: { id: string; name: string }[] } = {},
+  options: Parameters<SlackStandin['postAs']>[3] = {},
 ): { ts: string; text: string; events: EventEnvelope[] } {
   const stored = slack.postAs(user, channel, typed, options);
   const isDm = channel.startsWith('D');

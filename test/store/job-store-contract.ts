@@ -80,7 +80,7 @@ export function jobStoreContract(current: () => Store): void {
 
     it('starts a new round on a follow-up: round + 1, active again, outcome and attempt cleared', async () => {
       await jobs().create(binding(), { status: 'active' }, 1);
-      await jobs().beginPost(ref(), 0);
+      await jobs().beginPost(ref(), 0, 10);
       await jobs().endRound(ref(), 0, 'pull_request', 'https://github.com/acme/docs/pull/1');
       const next = await jobs().startRound(binding(), 50);
       expect(next).toMatchObject({ round: 1, status: 'active', ended: null, attempt: null, roundStartedAtMs: 50 });
@@ -148,7 +148,7 @@ export function jobStoreContract(current: () => Store): void {
 
     it('never ends a round that a follow-up replaced while its outcome was being posted', async () => {
       await jobs().create(binding(), { status: 'active' }, 1);
-      expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: true, earlierAttempt: false });
+      expect(await jobs().beginPost(ref(), 0, 10)).toEqual({ ok: true, earlierAttempt: false });
       await jobs().startRound(binding(), 20); // the follow-up lands mid-post
       const stale = await jobs().endRound(ref(), 0, 'pull_request', 'https://github.com/acme/docs/pull/1');
       expect(stale.ok).toBe(false);
@@ -204,25 +204,29 @@ export function jobStoreContract(current: () => Store): void {
       });
     });
 
-    it('says whether an earlier attempt may already have posted the round’s outcome', async () => {
-      expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: false, reason: 'missing' });
+    it('says whether an earlier attempt may already have posted the round’s outcome, and since when', async () => {
+      expect(await jobs().beginPost(ref(), 0, 10)).toEqual({ ok: false, reason: 'missing' });
       await jobs().create(binding(), { status: 'active' }, 1);
-      expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: true, earlierAttempt: false });
-      expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: true, earlierAttempt: true });
-      expect(await jobs().beginPost(ref(), 1)).toEqual({ ok: false, reason: 'superseded' });
+      expect(await jobs().beginPost(ref(), 0, 10)).toEqual({ ok: true, earlierAttempt: false });
+      expect(await jobs().beginPost(ref(), 0, 20)).toEqual({ ok: true, earlierAttempt: true, atMs: 10 });
+      // The first attempt's time is kept: Slack may hold its post, stored before the later attempts began.
+      expect(await jobs().beginPost(ref(), 0, 30)).toEqual({ ok: true, earlierAttempt: true, atMs: 10 });
+      expect(await jobs().beginPost(ref(), 1, 40)).toEqual({ ok: false, reason: 'superseded' });
       await jobs().endRound(ref(), 0, 'no_changes');
-      expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: false, reason: 'ended' });
+      expect(await jobs().beginPost(ref(), 0, 50)).toEqual({ ok: false, reason: 'ended' });
       await jobs().startRound(binding(), 3);
-      expect(await jobs().beginPost(ref(), 1)).toEqual({ ok: true, earlierAttempt: false });
+      expect(await jobs().beginPost(ref(), 1, 60)).toEqual({ ok: true, earlierAttempt: false });
+      expect(await jobs().beginPost(ref(), 1, 70)).toEqual({ ok: true, earlierAttempt: true, atMs: 60 });
     });
 
     it('forgets an attempt Slack refused outright (a 429: nothing posted), and only for its round', async () => {
       await jobs().create(binding(), { status: 'active' }, 1);
-      await jobs().beginPost(ref(), 0);
+      await jobs().beginPost(ref(), 0, 10);
       await jobs().abandonPost(ref(), 1); // another round's: no change
-      expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: true, earlierAttempt: true });
+      expect(await jobs().beginPost(ref(), 0, 20)).toEqual({ ok: true, earlierAttempt: true, atMs: 10 });
       await jobs().abandonPost(ref(), 0);
-      expect(await jobs().beginPost(ref(), 0)).toEqual({ ok: true, earlierAttempt: false });
+      expect(await jobs().beginPost(ref(), 0, 30)).toEqual({ ok: true, earlierAttempt: false });
+      expect(await jobs().beginPost(ref(), 0, 40)).toEqual({ ok: true, earlierAttempt: true, atMs: 30 });
       await jobs().abandonPost({ project: 'proj_a', jobId: 'nobody' }, 0); // no record: nothing to forget
     });
 

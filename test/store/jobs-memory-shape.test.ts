@@ -51,6 +51,7 @@ describe('the memory job store’s records', () => {
       unsureTs: '1.3',
       stoppedBy: 'U2',
       attempt: 2,
+      attemptAtMs: 9,
       rev: 4,
     };
     expect(inOneShape(record)).toStrictEqual(record);

@@ -220,6 +220,9 @@ describe.skipIf(!redisAvailable)('redis store, state written by version 0.1', ()
         statusTs: '1.1',
         attempt: 1, // its outcome was marked posted: the poster reads the thread before posting again
       });
+      // Marked without the time it began: the poster reads the whole thread.
+      const marked = { project: 'proj_v1', jobId: 'job-live' };
+      expect(await store.jobs.beginPost(marked, 1, 5)).toEqual({ ok: true, earlierAttempt: true, atMs: undefined });
       expect(await store.jobs.get({ project: 'proj_v1', jobId: 'job-done' })).toMatchObject({
         ended: 'pull_request',
         prLink: 'https://github.com/acme/docs/pull/1',

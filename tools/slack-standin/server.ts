@@ -256,17 +256,18 @@ export class SlackStandin {
   /**
    * A person writes `typed` in `channel` of the default workspace (in the thread of `threadTs`, when given): stored
    * as Slack stores it (its wire text, files with their permalinks), so `conversations.replies` reads it back. For
-   * the events Slack sends with it, and other workspaces, see `people.says`.
+   * the events Slack sends with it, and other workspaces, see `people.says`. `at` (ms): written then, for a
+   * conversation with a past (its messages before anything stored since).
    */
   postAs(
     user: string,
     channel: string,
     typed: string,
-    options: { threadTs?: string; files?: { id: string; name: string }[] } = {},
+    options: { threadTs?: string; files?: { id: string; name: string }[]; at?: number } = {},
   ): StoredMessage & { text: string } {
     const message = {
       channel,
-      ts: this.nextTs(),
+      ts: options.at === undefined ? this.nextTs() : tsAt(options.at * 1000),
       user,
       text: messageWire(typed, this.workspace),
       ...(options.threadTs && { thread_ts: options.threadTs }),
@@ -290,14 +291,16 @@ export class SlackStandin {
    */
   nextTs(): string {
     this.lastTsMicros = Math.max(Date.now() * 1000, this.lastTsMicros + 1);
-    const seconds = Math.floor(this.lastTsMicros / 1_000_000);
-    return `${seconds}.${String(this.lastTsMicros % 1_000_000).padStart(6, '0')}`;
+    return tsAt(this.lastTsMicros);
   }
 
   nextId(): number {
     return ++this.seq;
   }
 }
+
+/** A message ts for a time in microseconds: seconds, and microseconds after the dot. */
+const tsAt = (micros: number) => `${Math.floor(micros / 1_000_000)}.${String(micros % 1_000_000).padStart(6, '0')}`;
 
 export async function startSlackStandin(
   workspace?: Workspace,

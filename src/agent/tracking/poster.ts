@@ -16,7 +16,7 @@ import type { Outcome } from './outcome.js';
  * |---|---|---|
  * | claim `posting:<project>:<job>:<round>` | a peer holds it | `busy`: look again later |
  * | mark the attempt on the record | the round moved on or already ended | `superseded` / `posted` |
- * | an earlier attempt was marked | read the thread; a message with this job and round in its metadata | `posted` |
+ * | an earlier attempt was marked | read the thread since it began; a message with this job and round in its metadata | `posted` |
  * | post with `metadata` | Slack answered ok | `posted` |
  * |  | 429 | `retry` after its Retry-After (nothing was posted) |
  * |  | 5xx, timeout, network, `internal_error` | `retry`; the next attempt reads the thread first (Slack may have stored it) |
@@ -51,7 +51,7 @@ export async function deliverOutcome(deps: PosterDeps, record: JobRecord, outcom
   // was lost); the lease lets only this instance poll the job, so it is ours to continue.
   if (!(await store.claims.renew(claim, instanceId, POSTING_CLAIM_MS))) return { kind: 'busy' };
   try {
-    const permit = await store.jobs.beginPost(ref, record.round);
+    const permit = await store.jobs.beginPost(ref, record.round, deps.now());
     if (!permit.ok) return permit.reason === 'ended' ? { kind: 'posted', found: true } : { kind: 'superseded' };
     try {
       // Waiting out a 429 first: nothing is posted now, so there is nothing to look for yet (an earlier attempt
@@ -61,7 +61,9 @@ export async function deliverOutcome(deps: PosterDeps, record: JobRecord, outcom
         if (permit.earlierAttempt) return { kind: 'retry', code: 'ratelimited', retryAfterMs: coolingMs };
         return await notPosted(deps, ref, record.round, coolingMs);
       }
-      if (permit.earlierAttempt && (await postedEarlier(deps, record))) return { kind: 'posted', found: true };
+      if (permit.earlierAttempt && (await postedEarlier(deps, record, permit.atMs))) {
+        return { kind: 'posted', found: true };
+      }
       // Reading the thread took time: the claim must be ours for the whole post.
       if (!(await store.claims.renew(claim, instanceId, POSTING_CLAIM_MS))) return { kind: 'busy' };
       await slack.chat.postMessage({
@@ -106,9 +108,12 @@ async function notPosted(deps: PosterDeps, ref: JobRef, round: number, retryAfte
   return { kind: 'retry', code: 'ratelimited', retryAfterMs };
 }
 
-/** Whether the thread already holds this round's outcome (an earlier attempt's answer was lost). */
-async function postedEarlier(deps: PosterDeps, record: JobRecord): Promise<boolean> {
-  const where = { channel: record.channel, threadTs: record.threadTs };
+/**
+ * Whether the thread already holds this round's outcome (an earlier attempt's answer was lost), read from when that
+ * attempt began (`sinceMs`; the whole thread for a record that does not keep it).
+ */
+async function postedEarlier(deps: PosterDeps, record: JobRecord, sinceMs: number | undefined): Promise<boolean> {
+  const where = { channel: record.channel, threadTs: record.threadTs, since: sinceMs };
   const ts = await findPosted(deps.slack, where, OUTCOME_EVENT_TYPE, (payload) => {
     return (
       payload.job_id === record.jobId && payload.project === record.project && Number(payload.round) === record.round

@@ -69,6 +69,26 @@ describe('deliverOutcome', () => {
     expect(posts()).toBe(2); // the root message and the one outcome post
   });
 
+  it('after a 5xx in a thread of 40 replies a non-Marketplace app reads 15 a page, once a minute: finds the outcome in one read', async () => {
+    const { deps, slack } = unit();
+    // A thread people wrote in over the last hour; the job was started in it.
+    const hourAgo = Date.now() - 3_600_000;
+    const thread = slack.postAs(USER_ID, CHANNEL_ID, 'Where do we say how retries work?', { at: hourAgo });
+    for (let i = 1; i <= 40; i++) {
+      slack.postAs(USER_ID, CHANNEL_ID, `note ${i}`, { threadTs: thread.ts, at: hourAgo + i * 80_000 });
+    }
+    const record = await boundJob(deps, { threadTs: thread.ts });
+    slack.rateLimits.enable({ conversations: 'non-marketplace' });
+    slack.rateLimits.set('chat.postMessage', []); // the root and the outcome within a second: not this test's 429
+    slack.fail('chat.postMessage', { status: 500, afterStoring: true });
+    expect(await deliverOutcome(deps, record, PR)).toEqual({ kind: 'retry', code: 'http_500' });
+    expect(await deliverOutcome(deps, record, PR)).toEqual({ kind: 'posted', found: true });
+    expect(outcomes(record)).toHaveLength(1);
+    const links = slack.messages.filter((m) => m.thread_ts === thread.ts && readable(m).includes(PR.prLink));
+    expect(links).toHaveLength(1);
+    expect(slack.rateLimits.report()['conversations.replies']).toMatchObject({ calls: 1, ratelimited: 0 });
+  });
+
   /** Slack answers `refused`'s post with a 429 (Retry-After 1 s); `record` waits it out, then is delivered. */
   async function pastA429(deps: AgentUnit['deps'], refused: JobRecord, record: JobRecord) {
     unit().slack.fail('chat.postMessage', { status: 429, retryAfterSec: 1 });
