@@ -39,10 +39,10 @@ export type RootPost = { ok: true; ts: string; card?: true } | { ok: false; code
 /**
  * Posts a job's root message before the job exists ("Starting…"). A short 429 is waited out (Slack did nothing);
  * after a 5xx or a timeout the conversation is read for the message (Slack may have stored it), so there is never
- * a second one.
+ * a second one: only what came since the first attempt, one page even in a long thread.
  */
 export async function postRootMessage(
-  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'workspace' | 'config'>,
+  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'workspace' | 'config' | 'now'>,
   input: RootRequest,
 ): Promise<RootPost> {
   const requestId = randomUUID();
@@ -59,6 +59,7 @@ export async function postRootMessage(
     ...message,
     metadata: { event_type: REQUEST_EVENT_TYPE, event_payload: { request_id: requestId } },
   };
+  const since = deps.now();
   for (let attempt = 1; ; attempt++) {
     try {
       const posted = await deps.slack.chat.postMessage(args);
@@ -70,9 +71,8 @@ export async function postRootMessage(
         continue;
       }
       if (failure.kind === 'transient') {
-        const found = await findPosted(deps.slack, where, REQUEST_EVENT_TYPE, (p) => p.request_id === requestId).catch(
-          () => undefined,
-        );
+        const ours = (p: Record<string, unknown>) => p.request_id === requestId;
+        const found = await findPosted(deps.slack, { ...where, since }, REQUEST_EVENT_TYPE, ours).catch(() => undefined);
         if (found) return { ok: true, ts: found };
       }
       return { ok: false, code: failure.code, notInChannel: isNotInChannel(error) };

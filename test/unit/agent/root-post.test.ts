@@ -72,6 +72,24 @@ describe('postRootMessage', () => {
     expect(slack.callsTo(read)).toHaveLength(1);
   });
 
+  it('after a 5xx in a thread of 40 replies a non-Marketplace app reads 15 a page, once a minute: finds it in one read', async () => {
+    const { slack } = unit();
+    // A thread people wrote in over the last hour; the job is asked for in it.
+    const hourAgo = Date.now() - 3_600_000;
+    const thread = slack.postAs(USER_ID, CHANNEL_ID, 'Where do we say how retries work?', { at: hourAgo });
+    for (let i = 1; i <= 40; i++) {
+      slack.postAs(USER_ID, CHANNEL_ID, `note ${i}`, { threadTs: thread.ts, at: hourAgo + i * 80_000 });
+    }
+    slack.rateLimits.enable({ conversations: 'non-marketplace' });
+    slack.fail('chat.postMessage', { status: 503, afterStoring: true });
+    const posted = await post(thread.ts);
+    const roots = slack.messages.filter((m) => readable(m).includes('Starting…'));
+    expect(roots).toHaveLength(1);
+    expect(posted).toEqual({ ok: true, ts: roots[0]?.ts });
+    expect(posts()).toBe(1);
+    expect(slack.rateLimits.report()['conversations.replies']).toMatchObject({ calls: 1, ratelimited: 0 });
+  });
+
   it('after a 5xx with nothing stored, fails without posting again (the caller says so)', async () => {
     const { slack } = unit();
     slack.fail('chat.postMessage', { status: 500 });
