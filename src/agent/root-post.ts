@@ -72,7 +72,8 @@ export async function postRootMessage(
       }
       if (failure.kind === 'transient') {
         const ours = (p: Record<string, unknown>) => p.request_id === requestId;
-        const found = await findPosted(deps.slack, { ...where, since }, REQUEST_EVENT_TYPE, ours).catch(() => undefined);
+        const lookIn = { ...where, since };
+        const found = await findPosted(deps.slack, lookIn, REQUEST_EVENT_TYPE, ours).catch(() => undefined);
         if (found) return { ok: true, ts: found };
       }
       return { ok: false, code: failure.code, notInChannel: isNotInChannel(error) };

@@ -126,6 +126,30 @@ describe.each(storeKinds)('tracking that cannot lose, repeat or loop ($label)', 
     expect(h.threadPosts(rootTs)).toHaveLength(1);
   }, 20_000);
 
+  it('a 5xx after Slack stored the outcome in a thread of 40 replies (a non-Marketplace app): found in one read, the PR link there once', async () => {
+    const app = await h.boot();
+    // A thread people wrote in over the last hour; someone asks the agent in it.
+    const hourAgo = Date.now() - 3_600_000;
+    const thread = h.say(USER_ID, CHANNEL_ID, 'Where do we say how retries work?', { at: hourAgo });
+    for (let i = 1; i <= 40; i++) {
+      h.say(USER_ID, CHANNEL_ID, `note ${i}`, { threadTs: thread.ts, at: hourAgo + i * 80_000 });
+    }
+    await h.deliver(h.say(USER_ID, CHANNEL_ID, '@Mintlify document the retry policy', { threadTs: thread.ts }).events);
+    const ref = await h.jobOf(CHANNEL_ID, thread.ts);
+    // From now on one read a minute, 15 messages a page (the start's own reads are not this test's).
+    h.slack.rateLimits.reset();
+    h.slack.rateLimits.enable({ conversations: 'non-marketplace' });
+    h.slack.rateLimits.set('chat.postMessage', []); // the root and the outcome within a second: not this test's 429
+    h.slack.fail('chat.postMessage', { status: 503, afterStoring: true }, 1, (args) => args.thread_ts === thread.ts);
+    h.sim.endJob(ref.jobId, { status: 'completed', prLink: PR });
+    const ended = () => app.app.deps.store.jobs.get(ref).then((r) => r?.ended === 'pull_request' || undefined);
+    await eventually(ended, 8_000, 'the round ended');
+    await sleep(400);
+    expect(outcomes(thread.ts)).toHaveLength(1);
+    expect(h.slack.messages.filter((m) => m.thread_ts === thread.ts && JSON.stringify(m).includes(PR))).toHaveLength(1);
+    expect(h.slack.rateLimits.report()['conversations.replies']).toMatchObject({ calls: 1, ratelimited: 0 });
+  });
+
   it('a 5xx after Slack stored the outcome past the pages a read looks through (2,000 replies): never posted twice', async () => {
     await h.boot();
     const { jobId, rootTs } = await h.startJob('Stored, then 503, in a very long thread');
