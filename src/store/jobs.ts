@@ -100,7 +100,7 @@ export const JobRecordSchema = JobBindingSchema.extend({
     .transform((v) => (typeof v === 'number' ? v : null)),
   /**
    * When the first unconfirmed attempt of `attempt`'s round began (ms): Slack stored nothing of it before, so the
-   * thread is read from then on. Unset in older records: the whole thread is read.
+   * thread is read from shortly before then. Unset in older records: the whole thread is read.
    */
   attemptAtMs: z.preprocess((v) => v || undefined, z.coerce.number().optional()),
   /** Bumped by every change the root message shows, so concurrent updaters can converge on the latest. */
