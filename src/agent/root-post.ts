@@ -42,7 +42,7 @@ export type RootPost = { ok: true; ts: string; card?: true } | { ok: false; code
  * a second one: only what came since the first attempt, one page even in a long thread.
  */
 export async function postRootMessage(
-  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'workspace' | 'config' | 'now'>,
+  deps: Pick<Deps, 'slack' | 'store' | 'log' | 'workspace' | 'config'>,
   input: RootRequest,
 ): Promise<RootPost> {
   const requestId = randomUUID();
@@ -59,7 +59,8 @@ export async function postRootMessage(
     ...message,
     metadata: { event_type: REQUEST_EVENT_TYPE, event_payload: { request_id: requestId } },
   };
-  const since = deps.now();
+  // Slack's clock is the wall clock (its `ts`), whatever clock the app's decisions run on.
+  const since = Date.now();
   for (let attempt = 1; ; attempt++) {
     try {
       const posted = await deps.slack.chat.postMessage(args);

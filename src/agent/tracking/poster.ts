@@ -51,7 +51,8 @@ export async function deliverOutcome(deps: PosterDeps, record: JobRecord, outcom
   // was lost); the lease lets only this instance poll the job, so it is ours to continue.
   if (!(await store.claims.renew(claim, instanceId, POSTING_CLAIM_MS))) return { kind: 'busy' };
   try {
-    const permit = await store.jobs.beginPost(ref, record.round, deps.now());
+    // Slack's clock is the wall clock (its `ts`), whatever clock the app's decisions run on.
+    const permit = await store.jobs.beginPost(ref, record.round, Date.now());
     if (!permit.ok) return permit.reason === 'ended' ? { kind: 'posted', found: true } : { kind: 'superseded' };
     try {
       // Waiting out a 429 first: nothing is posted now, so there is nothing to look for yet (an earlier attempt
