@@ -101,6 +101,11 @@ describe.each(['HTTP', 'Socket Mode'])('Slack stand-in: uninstalls, delivered ov
     const postIn = (team: string) => org.apiCall('chat.postMessage', { channel: 'C2DOCS', text: 'hi', team_id: team });
     await expect(postIn('T5')).rejects.toMatchObject({ data: { error: 'team_access_not_granted' } });
     await expect(postIn('T6')).resolves.toMatchObject({ ok: true });
+    // Named by its channel or person alone, as the app's posts and look-ups are.
+    const refused = { data: { error: 'team_access_not_granted' } };
+    await expect(org.chat.postMessage({ channel: 'C5DOCS', text: 'hi' })).rejects.toMatchObject(refused);
+    await expect(org.users.info({ user: 'U5LEO' })).rejects.toMatchObject(refused);
+    await expect(org.chat.postMessage({ channel: 'C6DOCS', text: 'hi' })).resolves.toMatchObject({ ok: true });
   });
 
   it('auth.teams.list: the workspaces the org token reaches, paged; taken out and added back', async () => {

@@ -11,8 +11,8 @@ const APP_TOKEN_METHODS = new Set(['apps.connections.open']);
  * The workspace a Web API call acts in, from its token (an `Authorization: Bearer` header or a `token` argument), or
  * Slack's refusal: `not_authed` without one, `invalid_auth` for one Slack never issued, the refusal of a revoked one
  * (`token_revoked`, `account_inactive`), `not_allowed_token_type` for the wrong kind. An org-wide token acts in the
- * workspace its `team_id` names (`team_access_not_granted` once the install was taken out of it), else the one holding
- * the channel or person the call is about, else the first.
+ * workspace its `team_id` names, else the one holding the channel or person the call is about, else the first; a call
+ * naming (or only about) a workspace the install was taken out of is refused there with `team_access_not_granted`.
  */
 export function routeToken(
   slack: SlackStandin,
@@ -45,9 +45,10 @@ export function routeToken(
   const named = slack.tenants.get(String(args.team_id ?? ''));
   if (named?.workspace.enterpriseId === org.id && named.orgInstall !== org) return refuse('team_access_not_granted');
   const about = [args.channel, args.channel_id, args.user, args.user_id, args.users].map((v) => String(v ?? ''));
-  const tenant =
-    tenants.find((t) => t.teamId === args.team_id) ??
-    tenants.find((t) => about.some((id) => id && (t.holds(id) || !!t.person(id.split(',')[0] ?? '')))) ??
-    first;
+  const isAbout = (t: Tenant) => about.some((id) => id && (t.holds(id) || !!t.person(id.split(',')[0] ?? '')));
+  const reached = tenants.find((t) => t.teamId === args.team_id) ?? tenants.find(isAbout);
+  const left = (t: Tenant) => t.workspace.enterpriseId === org.id && t.orgInstall !== org && isAbout(t);
+  if (!reached && [...slack.tenants.values()].some(left)) return refuse('team_access_not_granted');
+  const tenant = reached ?? first;
   return { tenant, org, scopes: state.scopes };
 }
