@@ -29,17 +29,18 @@ export interface Installs {
   installState?: InstallState;
   /**
    * This process's removals: `app_uninstalled`, `tokens_revoked`, `team_access_revoked`, and Slack refusing a
-   * workspace's token on any call its clients make, each believed once Slack confirms it.
+   * workspace's token (or an org-wide one a workspace) on any call its clients make, each believed once Slack
+   * confirms it.
    */
   removals(root: Deps, queues: Pick<QueueInspector, 'lanes' | 'discard' | 'schedules'>): Removals;
-  /** One workspace: what the app's own clients call when Slack refuses the bot token. */
-  tokenRefused?: () => void;
+  /** One workspace: what the app's own clients call when Slack refuses the bot token (Slack's code). */
+  tokenRefused?: (code: string) => void;
 }
 
 /** Removals into `target`, which the refusals the clients hear feed too. */
 function removalsInto(root: Deps, target: RemovalTarget, refusals: TokenRefusals): Removals {
   const removals = createRemovals(root, target);
-  refusals.start((ref) => removals.believe({ reason: 'token_refused', refs: [ref] }));
+  refusals.start((ref, reason) => removals.believe({ reason, refs: [ref] }));
   return removals;
 }
 
@@ -71,9 +72,9 @@ export async function installsOf(
   const installState = watchInstallState(parts.store, parts.log);
   probes.check('slack_installed', installState.installed);
   // Known once Slack accepted the token at start; a refusal before then is the start's own check.
-  const tokenRefused = () => {
+  const tokenRefused = (code: string) => {
     const me = installState.identity();
-    if (me) refusals.seen({ teamId: me.teamId });
+    if (me) refusals.seen({ teamId: me.teamId }, code);
   };
   const removals = (root: Deps) => removalsInto(root, singleRemoval(installState), refusals);
   return { installState, removals, tokenRefused };

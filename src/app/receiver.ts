@@ -35,7 +35,7 @@ export function transportFor(
     probes: Probes;
     many: ManyWorkspaces | undefined;
     store: Store;
-    tokenRefused: (() => void) | undefined;
+    tokenRefused: ((code: string) => void) | undefined;
   },
 ): SlackTransport {
   return createSlackTransport(config, parts.log, {

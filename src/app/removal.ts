@@ -6,18 +6,20 @@ import { gate } from '../slack/gate.js';
 import { quote } from '../slack/mrkdwn.js';
 import { removalEventOf } from '../slack/payload.js';
 import { NOT_LISTED, type TeamLists, teamLists, unlisted } from '../slack/team-lists.js';
+import type { RefusalReason } from '../slack/token-refusals.js';
 import { type WorkspaceRef, workspaceOf } from '../workspace-ref.js';
 
 /**
- * A removal event, or `token_refused`: Slack refused the token on a call the app made (`token-refusals.ts`), or
- * `team_access_granted`: an org-wide install added back to workspaces it was taken out of.
+ * A removal event, or a refusal on a call the app made (`token-refusals.ts`): `token_refused`, the token, or
+ * `team_access_not_granted`, an org-wide token in one workspace; or `team_access_granted`: an org-wide install added
+ * back to workspaces it was taken out of.
  */
 export type RemovalReason =
   | 'app_uninstalled'
   | 'tokens_revoked'
   | 'team_access_revoked'
   | 'team_access_granted'
-  | 'token_refused';
+  | RefusalReason;
 
 /** What Slack's `team_access_*` events change, once `auth.teams.list` confirms it: a workspace out, or back. */
 export type TeamAccess = 'revoked' | 'granted';
@@ -99,7 +101,7 @@ export async function confirmation(
   const served = await target.served(ref);
   if (!served) return { why: 'not_served' };
   if (claim.botUsers && !claim.botUsers.includes(served.botUserId)) return { why: 'other_bot' };
-  const teamAccess = claim.reason === 'team_access_revoked' || claim.reason === 'team_access_granted';
+  const teamAccess = claim.reason.startsWith('team_access_');
   const ask = teamAccess ? (token?: string) => unlisted(lists, token, ref.teamId) : refusalOf.bind(null, slack);
   let token = served.token;
   let code = await ask(token);
@@ -116,6 +118,7 @@ export async function confirmation(
   const listed = code === undefined;
   switch (claim.reason) {
     case 'team_access_revoked':
+    case 'team_access_not_granted':
       return listed ? { why: 'still_reachable' } : { teamAccess: 'revoked' };
     case 'team_access_granted':
       return listed ? { teamAccess: 'granted' } : { why: 'not_reachable' };
@@ -174,8 +177,9 @@ export interface Removals {
 /**
  * A removal event (`app_uninstalled`, `tokens_revoked` for the app's bot user, `team_access_revoked`), or Slack
  * refusing a token on a call, stops the app only for a workspace it serves, and only once `auth.test` with that
- * workspace's token says the token is gone: a replayed or stray event (Slack's published example names team
- * T1H9RESGL) or a passing refusal changes nothing. With many workspaces, everything that workspace stored is
+ * workspace's token says the token is gone (`auth.teams.list` with the organisation's, that it no longer reaches the
+ * workspace, for `team_access_*`): a replayed or stray event (Slack's published example names team T1H9RESGL) or a
+ * passing refusal changes nothing. With many workspaces, everything that workspace stored is
  * deleted; with one, every instance stops.
  */
 export function createRemovals(root: Pick<Deps, 'log' | 'slack'>, target: RemovalTarget): Removals {

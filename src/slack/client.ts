@@ -14,14 +14,15 @@ export const SLACK_TIMEOUT_MS = 10_000;
  * retrying (the poster, after reading the thread). A 429 is honoured for every call: posts, root updates and App
  * Home get it back at once and wait it out in their lane (`Again`); any other call waits a short `Retry-After` out
  * inside the client (`rate-wait.ts`). Every call has a deadline so a hung request cannot hold a worker or a stop.
- * `tokenRefused` hears Slack refusing the client's token, whichever call met it (`token-refusals.ts`).
+ * `tokenRefused` hears Slack refusing the client's token (or an org-wide one a workspace), whichever call met it, with
+ * Slack's code (`token-refusals.ts`).
  */
 export function slackClientOptions(
   config: Config,
   metrics: Metrics,
   log: Logger,
   timeoutMs = SLACK_TIMEOUT_MS,
-  tokenRefused?: () => void,
+  tokenRefused?: (code: string) => void,
 ) {
   return {
     slackApiUrl: config.slack.apiUrl,
@@ -43,7 +44,7 @@ export function createSlackClient(
   log: Logger,
   timeoutMs?: number,
   token = config.slack.botToken,
-  tokenRefused?: () => void,
+  tokenRefused?: (code: string) => void,
 ): WebClient {
   return new WebClient(token || undefined, slackClientOptions(config, metrics, log, timeoutMs, tokenRefused));
 }

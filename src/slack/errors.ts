@@ -62,6 +62,11 @@ export const TOKEN_REFUSED: ReadonlySet<string> = new Set([
   'user_removed_from_team',
   'not_allowed_token_type',
 ]);
+/**
+ * An org-wide token refused in one of its organisation's workspaces: an org admin may have taken the install out of
+ * it (`team_access_revoked`, an event that can be lost or not subscribed to), which `auth.teams.list` confirms.
+ */
+export const TEAM_ACCESS_NOT_GRANTED = 'team_access_not_granted';
 /** The token or its scopes are refused: nothing works until an admin acts. */
 const MISCONFIGURED: ReadonlySet<string> = new Set([...TOKEN_REFUSED, 'missing_scope']);
 

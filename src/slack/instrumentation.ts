@@ -2,14 +2,14 @@ import { setImmediate as afterPendingIo } from 'node:timers/promises';
 import type { App } from '@slack/bolt';
 import type { Logger } from '../log.js';
 import type { Metrics, RequestOutcome } from '../metrics.js';
-import { TOKEN_REFUSED } from './errors.js';
+import { TEAM_ACCESS_NOT_GRANTED, TOKEN_REFUSED } from './errors.js';
 
 /**
  * The `fetch` the Slack Web API client uses, counting failed calls by method and error, and telling
- * `tokenRefused` when Slack refused the client's token. Slack answers most refusals with HTTP 200 and `ok: false`,
- * so the body is read (from a copy) too.
+ * `tokenRefused` when Slack refused the client's token, or an org-wide token in a workspace (`team_access_not_granted`),
+ * with Slack's code. Slack answers most refusals with HTTP 200 and `ok: false`, so the body is read (from a copy) too.
  */
-export function observingFetch(apiUrl: string, metrics: Metrics, tokenRefused?: () => void) {
+export function observingFetch(apiUrl: string, metrics: Metrics, tokenRefused?: (code: string) => void) {
   return async (url: string | URL, init?: RequestInit): Promise<Response> => {
     const href = String(url);
     // Upload URLs are absolute and per file: one label for all of them.
@@ -30,8 +30,9 @@ export function observingFetch(apiUrl: string, metrics: Metrics, tokenRefused?: 
         // a body that is not JSON is counted by its HTTP status alone.
         .catch(() => undefined)) as { ok?: unknown; error?: unknown } | undefined;
       if (body?.ok === false) {
-        metrics.slackApiError(method, String(body.error));
-        if (TOKEN_REFUSED.has(String(body.error))) tokenRefused?.();
+        const code = String(body.error);
+        metrics.slackApiError(method, code);
+        if (TOKEN_REFUSED.has(code) || code === TEAM_ACCESS_NOT_GRANTED) tokenRefused?.(code);
       }
     }
     return response;

@@ -23,8 +23,8 @@ export interface SlackTransportOptions {
   onListening?: (port: number) => void;
   /** Many workspaces (OAuth mode): each request's installation, instead of the one bot token. */
   authorize?: Authorize<boolean> | undefined;
-  /** One workspace: Slack refused the bot token, on any call of Bolt's clients. */
-  tokenRefused?: (() => void) | undefined;
+  /** One workspace: Slack refused the bot token, on any call of Bolt's clients (Slack's code). */
+  tokenRefused?: ((code: string) => void) | undefined;
 }
 
 export interface SlackTransport {

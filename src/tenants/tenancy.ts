@@ -56,7 +56,7 @@ export function createTenancy(
     botToken: botTokenOf(provider),
     renew: renewalOf(createSlackClient(config, metrics, log, parts.slackTimeoutMs, ''), config.oauth, installations),
     slackFor: (token, ref) =>
-      createSlackClient(config, metrics, log, parts.slackTimeoutMs, token, () => parts.refusals.seen(ref)),
+      createSlackClient(config, metrics, log, parts.slackTimeoutMs, token, (code) => parts.refusals.seen(ref, code)),
     checkClient: (apiKey) =>
       createMintlifyClient({
         apiUrl: config.mintlify.apiUrl,

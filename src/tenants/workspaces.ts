@@ -82,10 +82,13 @@ export function tenantWorkspaces(options: TenantOptions): Workspaces {
       // Each project connected before is former unless still served (the log names each, and channels' others).
       const former = connectionLog.changes.flatMap((change) => [change.project ?? [], change.routed ?? []].flat());
       const projects = createProjects(mintlify, former);
+      // An org-wide install's client is each workspace's: Slack refusing the organisation's token in one of them
+      // (`team_access_not_granted`) is heard for that one (`token-refusals.ts`).
+      const client = ref.enterpriseId ? `${tenant}/${ref.teamId}` : tenant;
       return options.build({
         workspace: ref,
         store: store.scoped(tenant),
-        slack: slackClients(tenant, await options.botToken(ref, installation), (token) => options.slackFor(token, ref)),
+        slack: slackClients(client, await options.botToken(ref, installation), (token) => options.slackFor(token, ref)),
         mintlify: mintlifyClients(tenant, [apiKey, ...projects.all].join(' '), () =>
           options.mintlifyFor(projects.keyFor),
         ),

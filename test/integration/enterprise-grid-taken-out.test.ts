@@ -79,6 +79,35 @@ describe.each(storeKinds)('Enterprise Grid: the org-wide install taken out of a 
     expect(h.app.logs()).not.toContain('"level":"error"');
   });
 
+  it('taken out of West with no event: the /agent a person runs there takes West out, once; East goes on', async () => {
+    const lists = () => h.slack.callsTo('auth.teams.list').length;
+    const before = lists();
+    h.slack.installs.revokeTeamAccess(UMBRELLA.id, ['T5']); // its event lost (or not subscribed)
+    await h.command('/agent Document the west office', WEST);
+    await h.command('/agent Document the west office, again', WEST);
+    await eventually(takenOut, 8_000, 'West taken out');
+    expect(h.app.logs()).toMatch(/"event":"slack\.workspace_taken_out".*"team":"T5"/);
+    const { ack } = await h.command('/agent Document the <retry> policy', WEST);
+    expect(String(ack?.text)).toContain('an admin of your organisation took the app out of it');
+    await settle(500);
+    expect(h.app.logs().split('"event":"slack.workspace_taken_out"')).toHaveLength(2); // once
+    expect(lists() - before).toBe(1);
+    expect(h.app.logs()).not.toContain('"event":"slack.workspace_removed"');
+    await h.startJob('Document the east office', EAST);
+    expect(h.app.logs()).not.toContain('"level":"error"');
+  });
+
+  it('Slack refusing West once with team_access_not_granted while it still lists West: nothing is taken out', async () => {
+    h.slack.fail('chat.postMessage', { error: 'team_access_not_granted' }, 1, (args) => args.channel === 'C5DOCS');
+    await h.command('/agent Document the west office', WEST);
+    const weighed =
+      /"event":"slack\.removal_ignored".*"reason":"team_access_not_granted".*"team":"T5".*"still_reachable"/;
+    await eventually(() => weighed.test(h.app.logs()), 8_000, 'the refusal weighed');
+    await settle(300);
+    expect(takenOut()).toBe(false);
+    await h.startJob('Document the west office', WEST);
+  });
+
   // Schedulers rebuilt at a start, from records an older release left: only a shared store outlives the restart.
   if (store.kind === 'redis')
     it('West’s digest rebuilt at start from an older record ends when West is taken out; added back, it is set up again', async () => {
