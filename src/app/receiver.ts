@@ -43,6 +43,7 @@ export function transportFor(
     metrics: parts.metrics,
     probes: parts.probes,
     authorize: parts.many && markingGone(parts.many.installer.authorize, parts.many.tenancy.installations, parts.store),
+    replays: parts.store.claims,
     tokenRefused: parts.tokenRefused,
     ...(options.slackTimeoutMs && { timeoutMs: options.slackTimeoutMs }),
     ...(options.slackRetry && { retry: options.slackRetry }),

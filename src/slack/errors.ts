@@ -1,3 +1,9 @@
+/** A signed request sent again: its ack was sent, and it goes no further (`replays.ts`). Logged where it is found. */
+export class ReplayedRequestError extends Error {
+  override name = 'ReplayedRequestError';
+  readonly code = 'slack_request_replayed';
+}
+
 /** The Slack Web API error string (`not_in_channel`, `ratelimited`, …) of a failed call, or the SDK's own code. */
 export function slackErrorCode(error: unknown): string {
   const e = error as { data?: { error?: unknown }; code?: unknown; statusCode?: unknown } | undefined;

@@ -2,7 +2,7 @@ import { setImmediate as afterPendingIo } from 'node:timers/promises';
 import type { App } from '@slack/bolt';
 import type { Logger } from '../log.js';
 import type { Metrics, RequestOutcome } from '../metrics.js';
-import { TEAM_ACCESS_NOT_GRANTED, TOKEN_REFUSED } from './errors.js';
+import { ReplayedRequestError, TEAM_ACCESS_NOT_GRANTED, TOKEN_REFUSED } from './errors.js';
 
 /**
  * The `fetch` the Slack Web API client uses, counting failed calls by method and error, and telling
@@ -54,6 +54,7 @@ export function requestKind(body: Record<string, unknown>): string {
  * and from `endsAtAck` (after-ack.ts), whose failures after the ack come when Bolt has already let the request go.
  */
 export function listenerFailed(deps: { log: Pick<Logger, 'error'>; metrics: Metrics }, kind: string, error: unknown) {
+  if (error instanceof ReplayedRequestError) return; // not a failure: logged where it was found (`replays.ts`)
   const { name, code, message } = error as Error & { code?: string };
   deps.log.error('slack.listener_error', { kind, name, code, error: message });
   deps.metrics.listenerError(kind);
@@ -69,6 +70,7 @@ export function listenerFailed(deps: { log: Pick<Logger, 'error'>; metrics: Metr
 export function observeRequests(bolt: App, log: Logger, metrics: Metrics): void {
   const failed = new WeakSet<object>();
   bolt.error(async ({ error, body }: { error: Error & { code?: string }; body: unknown }) => {
+    if (error instanceof ReplayedRequestError) return;
     const known = typeof body === 'object' && body !== null;
     if (known) failed.add(body);
     listenerFailed({ log, metrics }, known ? requestKind(body as Record<string, unknown>) : 'unknown', error);

@@ -5,8 +5,10 @@ import type { Probes } from '../app/probes.js';
 import type { Config } from '../config/config.js';
 import { type Logger, toSlackLogger } from '../log.js';
 import type { Metrics } from '../metrics.js';
+import type { Claims } from '../store/claims.js';
 import { slackClientOptions } from './client.js';
 import { observeRequests } from './instrumentation.js';
+import { refuseReplays, signatureOf } from './replays.js';
 import { patientSocket } from './socket-mode.js';
 import { DEFAULT_RETRY, type RetryOptions, untilAccepted } from './token-check.js';
 
@@ -23,6 +25,11 @@ export interface SlackTransportOptions {
   onListening?: (port: number) => void;
   /** Many workspaces (OAuth mode): each request's installation, instead of the one bot token. */
   authorize?: Authorize<boolean> | undefined;
+  /**
+   * Where the signatures of the requests received over HTTP are claimed, so that one sent again is not run (none:
+   * the benchmark's bare Bolt).
+   */
+  replays?: Pick<Claims, 'claim'>;
   /** One workspace: Slack refused the bot token, on any call of Bolt's clients (Slack's code). */
   tokenRefused?: ((code: string) => void) | undefined;
 }
@@ -64,6 +71,7 @@ export function createSlackTransport(config: Config, log: Logger, options: Slack
         signingSecret: slack.signingSecret ?? '',
         logger,
         customRoutes: probes.routes.map((route) => ({ ...route, method: ['GET'] })),
+        customPropertiesExtractor: signatureOf,
       });
   if (http) refuseRequestsDatedAhead(http, log);
   const bolt = new App({
@@ -76,6 +84,8 @@ export function createSlackTransport(config: Config, log: Logger, options: Slack
     // The error handler gets the request's body too (slack/instrumentation.ts marks that request failed).
     extendedErrorHandler: true,
   });
+  // First: its ack is the one a listener calls, so the signature is claimed once the timed ack was sent.
+  if (options.replays) refuseReplays(bolt, options.replays, log);
   observeRequests(bolt, log, metrics);
   const connection = socket && patientSocket(socket, log, retry, stopping.signal);
   if (connection) probes.check('socket_mode', connection.connected);

@@ -47,6 +47,8 @@ export const keys = {
   slackCooldown: (method: string) => `slack:cooldown:${method}`,
   /** The app's own budget of calls to a Slack method (rate-limiter-flexible adds the workspace after it). */
   slackBudget: (name: string) => `slack:budget:${name}`,
+  /** A signed request Slack sent, by its signature: one sent again is a replay (`slack/replays.ts`). */
+  slackSignature: (signature: string) => `slack:signature:${signature}`,
   /** A Slack event already handled (`event_id`), and a message already handled (`client_msg_id`). */
   seenEvent: (scope: string, eventId: string) => `event:${scope}:${eventId}`,
   seenMessage: (scope: string, clientMsgId: string) => `message:${scope}:${clientMsgId}`,

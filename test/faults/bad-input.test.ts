@@ -99,6 +99,40 @@ describe('bad input sweep', () => {
     });
   });
 
+  describe('replay: a signed request captured and sent again', () => {
+    const now = () => Math.floor(Date.now() / 1000);
+    const started = () => h.sim.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/job'));
+    const signed = (fields: Record<string, string>) => {
+      const body = new URLSearchParams(fields).toString();
+      const at = now();
+      const headers = { 'x-slack-request-timestamp': String(at), 'x-slack-signature': slackSignature(body, at) };
+      return () =>
+        fetch(`${h.app.url}/slack/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+          body,
+        });
+    };
+
+    it('an /agent sent again with the same body and signature, within five minutes, starts no second job', async () => {
+      const send = signed(slashCommand({ text: 'Document the replay policy' }));
+      expect((await send()).status).toBe(200);
+      await eventually(() => started().length === 1, 5_000, 'the job started');
+      expect((await send()).status).toBe(200); // acknowledged, as Slack's request would be
+      await sleep(500);
+      expect(started()).toHaveLength(1);
+      expect(h.app.logs()).toMatch(/"event":"slack\.request_replayed".*"kind":"\/agent"/);
+      expect(h.app.logs()).not.toMatch(/"event":"slack\.listener_error".*"kind":"\/agent"/);
+    });
+
+    it('the same /agent typed twice (two requests Slack signed) starts two jobs', async () => {
+      for (const send of [0, 1].map(() => signed(slashCommand({ text: 'Document the twice policy' })))) {
+        expect((await send()).status).toBe(200);
+      }
+      await eventually(() => started().length === 2, 5_000, 'both jobs started');
+    });
+  });
+
   describe('malformed bodies (correctly signed)', () => {
     const cases: [string, string | Buffer, string][] = [
       ['truncated JSON', '{"type":"event_callback","event":{', 'application/json'],
