@@ -25,7 +25,7 @@ export const signatureOf = (req: IncomingMessage) => ({ [SIGNATURE]: req.headers
  * (its latency is Slack's 3 seconds, and benchmarked). A replay is acknowledged as the request was, logged
  * (`slack.request_replayed`), and its ack throws `ReplayedRequestError`, which stops the listener there. Events are
  * left as they are: Slack's retries carry a new signature and the same `event_id`, by which their doors handle each
- * once (`agent/redelivery.ts`). Socket Mode's requests come signed by no one and cannot be replayed from outside.
+ * once (`agent/redelivery.ts`). Socket Mode's requests come unsigned over the app's own connection: nothing to replay.
  */
 export function refuseReplays(bolt: App, claims: Pick<Claims, 'claim'>, log: Logger): void {
   const process = bolt.processEvent.bind(bolt);
