@@ -23,6 +23,8 @@ export function startRefusalAnswer(refusal: StartRefusal, prompt: string, deps: 
       return errors.interrupted(prompt);
     case 'not_in_channel':
       return refusal.directMessage ? errors.notInConversation(prompt) : errors.notInChannel(prompt);
+    case 'post_restricted':
+      return postRestrictedAnswer(refusal.slackError, prompt);
     case 'slack_failed':
       return errors.slackFailed(prompt);
     case 'service':
@@ -63,6 +65,13 @@ export function unservedRatingAnswer(project: string, origin: ProjectOrigin): Me
 const secretAnswer = (prompt: string): Message =>
   withPrompt(
     ':closed_lock_with_key: Part of this looks like a Mintlify admin key or a Slack token, so I did not send it to the agent or post it. Take it out and try again. If others can see your message, delete it and replace the key.',
+    prompt,
+  );
+
+/** The channel's posting settings refused the root (`POST_RESTRICTED`): trying again will not help. */
+const postRestrictedAnswer = (slackError: string, prompt: string): Message =>
+  withPrompt(
+    `:warning: Slack does not let me post in this channel (${inlineCode(slackError, 60)}), so I didn't start the job: its settings let only some members post here, or only in threads. Run the command in another channel I'm in, or in my Messages tab (open Mintlify under Apps).`,
     prompt,
   );
 

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
 import { describeFailure, type FailedResult, logFailure, mayHaveRun } from '../mintlify/failure.js';
+import { POST_RESTRICTED } from '../slack/errors.js';
 import type { JobBinding, JobRecord, ThreadKind } from '../store/jobs.js';
 import { persist } from '../store/retry.js';
 import type { FileContext } from './file-context.js';
@@ -36,6 +37,8 @@ export type StartRefusal =
   | { code: 'store_unavailable' }
   | { code: 'not_in_channel'; directMessage: boolean }
   | { code: 'slack_failed' }
+  /** The channel's posting settings refuse the bot's post (`POST_RESTRICTED`): trying again will not help. */
+  | { code: 'post_restricted'; slackError: string }
   | { code: 'service'; failed: FailedResult }
   /** The job runs, but its thread could not be bound: its result will not be posted there. */
   | { code: 'untracked' }
@@ -87,6 +90,7 @@ export async function startJob(deps: StartJobDeps, input: StartJobInput): Promis
   if (!posted.ok) {
     await refundCreate(deps, project);
     log.warn('slack.post_failed', { op: 'agent.root', channel, slack_error: posted.code });
+    if (POST_RESTRICTED.has(posted.code)) return refused({ code: 'post_restricted', slackError: posted.code });
     if (!posted.notInChannel) return refused({ code: 'slack_failed' });
     // A direct message between people (D…) cannot be fixed with /invite.
     return refused({ code: 'not_in_channel', directMessage: channel.startsWith('D') });

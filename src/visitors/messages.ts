@@ -1,4 +1,4 @@
-import { FILES_REFUSED, NOT_IN_CHANNEL } from '../slack/errors.js';
+import { FILES_REFUSED, NOT_IN_CHANNEL, POST_RESTRICTED } from '../slack/errors.js';
 import { type Message, section } from '../slack/message.js';
 import { escapeMrkdwn, inlineCode, truncate, userMention } from '../slack/mrkdwn.js';
 import { todayNumber, UTC } from '../zone.js';
@@ -128,7 +128,7 @@ export const errorCopy = {
   notInDirectMessage:
     'I can’t post in a direct message I’m not part of. To share it, run the command in a channel I’m in, or in your DM with me.',
   postRestricted: (code: string) =>
-    `Slack does not let me post in this channel (${inlineCode(code, 60)}): only some members may post here. Run the command in another channel to share it.`,
+    `Slack does not let me post in this channel (${inlineCode(code, 60)}): its settings let only some members post here, or only in threads. Run the command in another channel to share it.`,
   filesRefused: (code: string) =>
     `Slack refused the file (${inlineCode(code, 60)}): this workspace’s settings limit file uploads, or its file storage is full, so trying again won’t help until a Slack admin changes that.`,
   postFailed: (code: string) => `I couldn’t post to this conversation (${inlineCode(code, 60)}). Please try again.`,
@@ -145,7 +145,7 @@ export function refusalText(code: string, channel: string): string | undefined {
   if (code === 'is_archived') return errorCopy.archived;
   if (NOT_IN_CHANNEL.has(code) || code === 'invalid_channel')
     return channel.startsWith('D') ? errorCopy.notInDirectMessage : errorCopy.notInChannel;
-  if (code === 'restricted_action' || code === 'posting_to_channel_denied') return errorCopy.postRestricted(code);
+  if (POST_RESTRICTED.has(code)) return errorCopy.postRestricted(code);
   if (FILES_REFUSED.has(code)) return errorCopy.filesRefused(code);
   return undefined;
 }

@@ -135,6 +135,22 @@ export function agentJobs(store: StoreKind): void {
     expect(h.sim.requests).toHaveLength(0);
   });
 
+  // Slack's chat.postMessage reference: a read-only channel takes no post from the app, a thread-only channel no
+  // top-level one. Trying again cannot help, so the person hears why and where to run it instead.
+  it.each([
+    ['read_only', 'C0ANNOUNCE'],
+    ['thread_only', 'C0THREADS'],
+  ] as const)(
+    'in a channel whose posting is restricted (%s) says so, never "try again", and starts nothing',
+    async (posting, channel) => {
+      h.slack.workspace.channels.push({ id: channel, name: 'announcements', posting });
+      const reply = await answerTo('Fix the broken links', { channel });
+      expect(reply.args.text).toContain('does not let me post');
+      expect(reply.args.text).not.toMatch(/try again/i);
+      expect(h.sim.requests).toHaveLength(0);
+    },
+  );
+
   it('on 429 from the service tells the user when to retry, echoes the prompt and withdraws the root message', async () => {
     failNextCreate({ kind: 'rate-limit', retryAfterSec: 1800 });
     const reply = await answerTo('Rewrite the auth guide');

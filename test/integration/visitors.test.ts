@@ -273,6 +273,14 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
     expect(said).not.toMatch(/try again/i);
   });
 
+  it('Share in a read-only channel (Slack: restricted_action_read_only_channel) says so, not "try again"', async () => {
+    h.slack.workspace.channels.push({ id: 'C0ANNOUNCE', name: 'announcements', posting: 'read_only' });
+    const said = textOf(await clickIn('C0ANNOUNCE', ACTION_IDS.share, FIRST_WEEK_OF_NOVEMBER));
+    expect(said).toContain('does not let me post');
+    expect(said).not.toMatch(/try again/i);
+    expect(h.slack.messages.filter((m) => m.channel === 'C0ANNOUNCE')).toHaveLength(0);
+  });
+
   // Slack did nothing on a 429: the work goes back to its lane for Slack's Retry-After and is done then, once.
   const inChannel = () => h.slack.messages.filter((m) => m.channel === CHANNEL_ID && !m.thread_ts);
 

@@ -45,6 +45,11 @@ export interface StandinChannel {
   /** An archived channel: `is_archived`, refused with `is_archived` on a post, and left out of `users.conversations` with `exclude_archived`. */
   archived?: boolean;
   /**
+   * Who may post, as Slack's chat.postMessage reference names its refusals: `read_only` takes no post from the app
+   * (`restricted_action_read_only_channel`), `thread_only` no top-level post (`restricted_action_thread_only_channel`).
+   */
+  posting?: 'read_only' | 'thread_only';
+  /**
    * A group DM (`mpim`, named `mpdm-…`; new ones have `C…` ids like channels): reading it needs the `mpim:` scopes,
    * and one the bot is not in is `channel_not_found` to it (adding the bot makes a new group DM).
    */

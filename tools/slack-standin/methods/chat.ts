@@ -29,6 +29,16 @@ export function postRefusal(tenant: Tenant, channel: string): Answer | undefined
   return undefined;
 }
 
+/** A channel whose posting permissions refuse this post (chat.postMessage's `restricted_action_*` errors). */
+function restrictedPost(tenant: Tenant, args: MethodCall['args']): Answer | undefined {
+  const posting = tenant.channel(String(args.channel))?.posting;
+  if (posting === 'read_only') return refuse('restricted_action_read_only_channel');
+  if (posting === 'thread_only' && typeof args.thread_ts !== 'string') {
+    return refuse('restricted_action_thread_only_channel');
+  }
+  return undefined;
+}
+
 export function withoutChannel({ channel: _, ...message }: StoredMessage) {
   return { type: 'message', ...message };
 }
@@ -38,7 +48,7 @@ function postMessage({ args, tenant, slack }: MethodCall): Answer {
   if (said === undefined && args.blocks === undefined) return refuse('no_text');
   const bad = invalidBlocks(args.blocks, 'message', slack.refusedBlocks);
   if (bad) return bad;
-  const refused = postRefusal(tenant, String(args.channel));
+  const refused = postRefusal(tenant, String(args.channel)) ?? restrictedPost(tenant, args);
   if (refused) return refused;
   const { botUserId, botId } = tenant.workspace;
   const message: StoredMessage = {
