@@ -13,8 +13,10 @@ const EventSchema = z.looseObject({
   user: id,
   channel: id,
   thread_ts: id,
-  /** A reply's: who wrote its thread's root. */
+  /** A reply's: who wrote its thread's root. A reply also sent to the channel (`thread_broadcast`) has none. */
   parent_user_id: id,
+  /** A `thread_broadcast`'s thread root, whose `user` wrote it (docs.slack.dev, events/message/thread_broadcast). */
+  root: part({ user: id }),
   user_team: id,
   team: id,
   channel_type: text,

@@ -87,7 +87,8 @@ function eventRequest(event: PayloadEvent, botUserId: string | undefined, eventI
   // A reply in a channel's thread is the bot's business only in a job's thread, maybe of a project disconnected
   // since: the agent tells, after the ack (handle-turn.ts). One in a thread the bot started is looked at here.
   if (incoming?.threadTs && !spoken && !incoming.mentionsBot) {
-    if (!botUserId || event.parent_user_id !== botUserId) return { kind: 'pass' };
+    const rootAuthor = event.parent_user_id ?? event.root?.user;
+    if (!botUserId || rootAuthor !== botUserId) return { kind: 'pass' };
     const { userId, channel, threadTs, wireText, files } = incoming;
     const audience = { userId, channel, threadTs };
     return { kind: 'reply', audience, text: decodeSlackText(wireText), files, eventId };

@@ -105,6 +105,17 @@ describe.each(storesOnly)('many workspaces: installed again after a removal ($la
     expect(h.followUps()).toHaveLength(0);
   });
 
+  // Slack's thread_broadcast names no `parent_user_id`, only its `root`: seen, the reply was ignored without a word.
+  it('a reply also sent to the channel, in the thread of a job from before, is told the same', async () => {
+    const job = await reinstalled();
+    const where = { threadTs: job.rootTs, broadcast: true };
+    await h.deliver(h.slack.people.says(ALICE, CHANNEL_ID, 'Mention the headers too', where).events);
+    const answer = await eventually(() => ephemerals()[0], 5_000, 'the answer to the reply');
+    expect(answer.args).toMatchObject({ channel: CHANNEL_ID, user: ALICE, thread_ts: job.rootTs });
+    expect(String(answer.args.text)).toContain('Mintlify is not connected to this workspace yet');
+    expect(h.followUps()).toHaveLength(0);
+  });
+
   it('a reply that follows up no job stays unanswered: under a post of the bot that is no job’s, a person’s, emoji', async () => {
     const job = await reinstalled();
     const tenant = h.slack.tenant('T1');

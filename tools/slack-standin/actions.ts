@@ -33,6 +33,8 @@ export interface SharedFile {
 
 interface Where {
   threadTs?: string;
+  /** A reply also sent to the channel ("Also send to #channel"): Slack's `thread_broadcast`. */
+  broadcast?: boolean;
   /** The workspace it happens in; by default the one holding the channel. */
   teamId?: string;
 }
@@ -327,7 +329,10 @@ export class PeopleActions {
 
   private store(tenant: Tenant, message: StoredMessage & { user: string }, where: Where) {
     const authorTeam = tenant.author(message.user)?.teamId ?? tenant.teamId;
-    const thread = where.threadTs && { thread_ts: where.threadTs };
+    const thread = where.threadTs && {
+      thread_ts: where.threadTs,
+      ...(where.broadcast && { subtype: 'thread_broadcast' }),
+    };
     const stored = { ...message, team: authorTeam, client_msg_id: randomUUID(), ...thread };
     tenant.messages.push(stored);
     return stored;

@@ -78,13 +78,17 @@ export function messageEvents(tenant: Tenant, stored: StoredMessage & { user: st
     ...(stored.thread_ts && { thread_ts: stored.thread_ts }),
     ...(stored.files && { files: shared ? stored.files.map(slackConnectFile) : stored.files }),
   };
-  // A reply names who wrote its thread's root (`parent_user_id`, as @slack/types' message events have it).
+  // A reply names who wrote its thread's root (`parent_user_id`, as @slack/types' message events have it); one also
+  // sent to the channel carries the root itself instead, and no `parent_user_id` (docs.slack.dev,
+  // events/message/thread_broadcast; @slack/types' ThreadBroadcastMessageEvent).
   const root = stored.thread_ts !== undefined && stored.thread_ts !== stored.ts ? rootOf(tenant, stored) : undefined;
+  const broadcast = stored.subtype === 'thread_broadcast';
   const message = {
     type: 'message',
     ...(stored.subtype && { subtype: stored.subtype }),
     ...base,
-    ...(root?.user && { parent_user_id: root.user }),
+    ...(root?.user && !broadcast && { parent_user_id: root.user }),
+    ...(root && broadcast && { root: broadcastRoot(tenant, root) }),
     channel_type: type,
   };
   const events = [eventEnvelope(tenant, message, shared)];
@@ -114,6 +118,23 @@ export function botMessageEvent(tenant: Tenant, stored: StoredMessage): EventEnv
 /** The root of the thread `reply` was written in, as stored. */
 function rootOf(tenant: Tenant, reply: StoredMessage): StoredMessage | undefined {
   return tenant.messages.find((m) => m.channel === reply.channel && m.ts === reply.thread_ts);
+}
+
+/** A thread's root as a `thread_broadcast` carries it: the message, with its thread's counts. */
+function broadcastRoot(tenant: Tenant, root: StoredMessage) {
+  const { channel, ...message } = root;
+  const replies = tenant.messages.filter((m) => m.channel === channel && m.thread_ts === root.ts && m.ts !== root.ts);
+  const users = [...new Set(replies.flatMap((m) => (m.user ? [m.user] : [])))];
+  return {
+    type: 'message',
+    ...message,
+    thread_ts: root.ts,
+    reply_count: replies.length,
+    reply_users_count: users.length,
+    latest_reply: replies.at(-1)?.ts ?? root.ts,
+    reply_users: users,
+    is_locked: false,
+  };
 }
 
 /**
