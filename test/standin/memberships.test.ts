@@ -119,6 +119,30 @@ describe('Slack stand-in: users.conversations and history with metadata', () => 
     expect(slack.messages.filter((m) => ['C567NOBOT', 'D0ALICEBOB', 'C678OLD'].includes(m.channel))).toEqual([]);
   });
 
+  it('refuses a post its posting settings forbid: any in a read-only channel, a top-level one in a thread-only one', async () => {
+    slack.workspace.channels.push(
+      { id: 'C0ANNOUNCE', name: 'announcements', posting: 'read_only' },
+      { id: 'C0THREADS', name: 'threads-only', posting: 'thread_only' },
+    );
+    const post = (channel: string, thread_ts?: string) =>
+      bot().chat.postMessage({ channel, text: 'Report', ...(thread_ts && { thread_ts }) });
+    await expect(post('C0ANNOUNCE')).rejects.toMatchObject({ data: { error: 'restricted_action_read_only_channel' } });
+    await expect(post('C0THREADS')).rejects.toMatchObject({ data: { error: 'restricted_action_thread_only_channel' } });
+    const root = slack.people.says('U123ALICE', 'C0THREADS', 'Where is the report?');
+    expect((await post('C0THREADS', root.ts)).ok).toBe(true);
+  });
+
+  it('sends a reply also sent to the channel as thread_broadcast: its root, and no parent_user_id', () => {
+    const root = slack.people.says('U123ALICE', 'C123DOCS', 'Release notes');
+    const said = slack.people.says('U456BOB', 'C123DOCS', 'Shipped', { threadTs: root.ts, broadcast: true });
+    const event = said.events.at(-1)?.event as Record<string, unknown>;
+    expect(event).toMatchObject({ subtype: 'thread_broadcast', thread_ts: root.ts });
+    expect(event.root).toMatchObject({ user: 'U123ALICE', ts: root.ts, thread_ts: root.ts, reply_count: 1 });
+    expect(event).not.toHaveProperty('parent_user_id');
+    const plain = slack.people.says('U456BOB', 'C123DOCS', 'Also', { threadTs: root.ts }).events.at(-1)?.event;
+    expect(plain).toMatchObject({ parent_user_id: 'U123ALICE' });
+  });
+
   it('refuses an ephemeral where the bot cannot post, as its method reference lists (not only a post)', async () => {
     const refusal = (channel: string) => bot().chat.postEphemeral({ channel, user: 'U123ALICE', text: 'Only you' });
     await expect(refusal('C567NOBOT')).rejects.toMatchObject({ data: { error: 'not_in_channel' } });
