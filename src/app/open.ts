@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Config } from '../config/config.js';
 import { STEP_LANES } from '../lanes.js';
 import type { Logger } from '../log.js';
@@ -34,13 +35,16 @@ export async function openStore(
   options.stop?.throwIfAborted(); // stopped while loading: nothing is open yet
   const opened =
     options.store ??
-    (await createStore({
-      redisUrl: config.redisUrl,
-      log,
-      namespace: config.storeNamespace,
-      legacyProject: config.mintlify.projectId,
-      allowEviction: config.redisAllowEviction,
-    }));
+    (await untilStopped(
+      createStore({
+        redisUrl: config.redisUrl,
+        log,
+        namespace: config.storeNamespace,
+        legacyProject: config.mintlify.projectId,
+        allowEviction: config.redisAllowEviction,
+      }),
+      options.stop,
+    ));
   const deadlineMs = opened.kind === 'redis' ? REDIS_COMMAND_TIMEOUT_MS : undefined;
   const store = guardStore(opened, { onError: metrics.storeError, ...(deadlineMs && { deadlineMs }) });
   // Many workspaces: a wrong SETTINGS_ENCRYPTION_KEY stops the start here, not every request later.
@@ -53,4 +57,17 @@ export async function openStore(
     });
   }
   return store;
+}
+
+/**
+ * The store being opened, or the stop's reason as soon as a stop comes: a Redis that does not answer would otherwise
+ * hold the stop for its connect timeout. A store that opens after the stop is closed then.
+ */
+async function untilStopped(opening: Promise<Store>, stop: AbortSignal | undefined): Promise<Store> {
+  if (!stop) return opening;
+  const stopped = once(stop, 'abort').then(() => {
+    void opening.then((store) => store.close()).catch(() => {});
+    throw stop.reason;
+  });
+  return Promise.race([opening, stopped]);
 }

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { STOP_DEADLINE_MS } from '../../src/app/stopping.js';
 import { ACTION_IDS } from '../../src/visitors/blocks.js';
@@ -96,5 +97,36 @@ describe('a stop while Slack has not answered the start yet', { timeout: 90_000 
     expect(Date.now() - stoppedAt).toBeLessThan(3_000);
     expect(output).toContain('"event":"app.stopping"');
     expect(output).not.toContain('"event":"app.started"');
+  });
+});
+
+describe('a stop while Redis has not answered the start yet', { timeout: 60_000 }, () => {
+  const h = useHarness();
+
+  it('stops at once and cleanly (exit 0) on SIGTERM, as it does while Slack has not answered', async () => {
+    // A Redis that takes the connection and never answers (a black-holed network, a paused server).
+    const connected: Socket[] = [];
+    const silent = createServer((socket) => connected.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const child = spawnEntryPoint(h.appEnv({ REDIS_URL: `redis://127.0.0.1:${port}/0` }));
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      await eventually(() => connected.length > 0, 30_000, 'the app connecting to Redis');
+      const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+      const stoppedAt = Date.now();
+      child.kill('SIGTERM');
+      const [code, signal] = await exited;
+      expect({ code, signal }, output).toEqual({ code: 0, signal: null });
+      expect(Date.now() - stoppedAt).toBeLessThan(1_500);
+      expect(output).toContain('"event":"app.stopped","during":"start"');
+    } finally {
+      for (const socket of connected) socket.destroy();
+      silent.close();
+    }
   });
 });
