@@ -16,6 +16,7 @@ import {
   port,
   portProblems,
   positiveInt,
+  projectIdField,
   projectIdProblem,
   url,
 } from './env-fields.js';
@@ -70,9 +71,7 @@ export const EnvSchema = z
     MINTLIFY_API_KEY: optional.refine((v) => v === undefined || !apiKeyProblem(v), {
       message: API_KEY_EXPECTED,
     }),
-    MINTLIFY_PROJECT_ID: optional.refine((v) => v === undefined || !projectIdProblem(v), {
-      message: 'expected a project id (letters, digits, _ or -)',
-    }),
+    MINTLIFY_PROJECT_ID: projectIdField,
     MINTLIFY_API_URL: url(DEFAULT_MINTLIFY_API_URL),
     MINTLIFY_CHANNEL_PROJECTS: pairList('channel id:project id, e.g. C0AAA:proj_b', CHANNEL_ID, projectIdProblem),
     MINTLIFY_API_KEYS: pairList('project id:admin key, e.g. proj_b:mint_…', PROJECT_ID, apiKeyProblem),
@@ -109,7 +108,8 @@ export const EnvSchema = z
           ctx.addIssue({ code: 'custom', path: [name], message: STILL_EXAMPLE });
         }
       }
-      if (env.ROLE !== 'all' && !env.REDIS_URL) {
+      // Only a ROLE that parsed: an unknown one already has its problem.
+      if ((env.ROLE === 'web' || env.ROLE === 'worker') && !env.REDIS_URL) {
         ctx.addIssue({
           code: 'custom',
           path: ['ROLE'],

@@ -114,8 +114,18 @@ export const docsUrlFields = {
 export function docsSites(projectId: string | undefined, own: string | undefined, others: Record<string, string>) {
   return { ...(projectId && own && { [projectId]: own }), ...others };
 }
+/** `MINTLIFY_PROJECT_ID`, as the app and `npm run queues` read it. */
+export const projectIdField = optional.superRefine((id, ctx) => {
+  const problem = id === undefined ? undefined : projectIdProblem(id);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+/** A key pasted where a project id goes would be shown wherever the project is named (metrics, Slack, the queues). */
 export const projectIdProblem = (id: string) =>
-  PROJECT_ID.test(id) ? undefined : 'expected a project id (letters, digits, _ or -)';
+  id.startsWith('mint_')
+    ? 'this is an admin API key (mint_…): it goes in MINTLIFY_API_KEY; here the project id from the dashboard'
+    : PROJECT_ID.test(id)
+      ? undefined
+      : 'expected a project id (letters, digits, _ or -)';
 /**
  * An admin key is sent as a Bearer token (the admin API's security scheme), so it has that token's characters
  * (RFC 6750 `b64token`), which are also every character the log redaction (`log.ts`) hides after `mint_`.

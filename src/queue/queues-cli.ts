@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_STORE_NAMESPACE, setVariables } from '../config/config.js';
+import { projectIdField } from '../config/env-fields.js';
 import { isOAuthMode } from '../config/oauth-config.js';
 import { STEP_LANES } from '../lanes.js';
 import { createLogger } from '../log.js';
@@ -25,7 +26,7 @@ const envSchema = z.object({
     .trim()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'expected 1–64 letters, digits, dots, dashes or underscores')
     .default(DEFAULT_STORE_NAMESPACE),
-  MINTLIFY_PROJECT_ID: z.string().trim().optional(),
+  MINTLIFY_PROJECT_ID: projectIdField,
   SLACK_CLIENT_ID: z.string().trim().optional(),
 });
 

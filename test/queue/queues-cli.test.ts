@@ -70,6 +70,13 @@ describe('npm run queues', () => {
     expect(`${result.out}${result.err}`).not.toContain('hunter2pw');
   });
 
+  it('refuses an admin key put in MINTLIFY_PROJECT_ID, as the app does, without printing it', async () => {
+    const result = await queues([], { REDIS_URL: 'redis://127.0.0.1:1', MINTLIFY_PROJECT_ID: 'mint_secret4242' });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('MINTLIFY_PROJECT_ID: this is an admin API key');
+    expect(`${result.out}${result.err}`).not.toContain('secret4242');
+  });
+
   it('reads a blank variable as unset, as the app does (.env.example leaves STORE_NAMESPACE= blank)', async () => {
     const blank = { STORE_NAMESPACE: '', SLACK_CLIENT_ID: '', SLACK_BOT_TOKEN: '' };
     const result = await queues([], { REDIS_URL: 'redis://127.0.0.1:1', MINTLIFY_PROJECT_ID: 'p', ...blank });
