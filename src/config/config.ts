@@ -18,6 +18,7 @@ import {
   positiveInt,
   projectIdField,
   projectIdProblem,
+  redisUrlField,
   url,
 } from './env-fields.js';
 import { isOAuthMode, type OAuthConfig, oauthConfig, oauthProblems } from './oauth-config.js';
@@ -77,7 +78,7 @@ export const EnvSchema = z
     MINTLIFY_API_KEYS: pairList('project id:admin key, e.g. proj_b:mint_…', PROJECT_ID, apiKeyProblem),
     MINTLIFY_DOCS_URL: docsUrlFields.own,
     MINTLIFY_DOCS_URLS: docsUrlFields.others,
-    REDIS_URL: optional.pipe(z.url({ protocol: /^rediss?$/, error: 'expected redis:// or rediss:// URL' }).optional()),
+    REDIS_URL: redisUrlField,
     REDIS_ALLOW_EVICTION: flag,
     STORE_NAMESPACE: z
       .string()

@@ -114,6 +114,10 @@ export const docsUrlFields = {
 export function docsSites(projectId: string | undefined, own: string | undefined, others: Record<string, string>) {
   return { ...(projectId && own && { [projectId]: own }), ...others };
 }
+/** `REDIS_URL`, as the app and `npm run queues` read it. */
+export const redisUrlField = optional.pipe(
+  z.url({ protocol: /^rediss?$/, error: 'expected redis:// or rediss:// URL' }).optional(),
+);
 /** `MINTLIFY_PROJECT_ID`, as the app and `npm run queues` read it. */
 export const projectIdField = optional.superRefine((id, ctx) => {
   const problem = id === undefined ? undefined : projectIdProblem(id);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_STORE_NAMESPACE, setVariables } from '../config/config.js';
-import { projectIdField } from '../config/env-fields.js';
+import { projectIdField, redisUrlField } from '../config/env-fields.js';
 import { isOAuthMode } from '../config/oauth-config.js';
 import { STEP_LANES } from '../lanes.js';
 import { createLogger } from '../log.js';
@@ -20,7 +20,7 @@ Reads REDIS_URL, STORE_NAMESPACE and MINTLIFY_PROJECT_ID (SLACK_CLIENT_ID in OAu
 const FAILED_SHOWN = 20;
 
 const envSchema = z.object({
-  REDIS_URL: z.string().trim().optional(),
+  REDIS_URL: redisUrlField,
   STORE_NAMESPACE: z
     .string()
     .trim()

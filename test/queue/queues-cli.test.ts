@@ -70,6 +70,14 @@ describe('npm run queues', () => {
     expect(`${result.out}${result.err}`).not.toContain('hunter2pw');
   });
 
+  it('refuses a REDIS_URL that is not redis:// or rediss://, as the app does, before trying to reach it', async () => {
+    const result = await queues([], {
+      REDIS_URL: 'http://ops:hunter2pw@redis.internal:6379',
+      MINTLIFY_PROJECT_ID: 'p',
+    });
+    expect(result).toEqual({ code: 2, out: '', err: 'REDIS_URL: expected redis:// or rediss:// URL' });
+  });
+
   it('refuses an admin key put in MINTLIFY_PROJECT_ID, as the app does, without printing it', async () => {
     const result = await queues([], { REDIS_URL: 'redis://127.0.0.1:1', MINTLIFY_PROJECT_ID: 'mint_secret4242' });
     expect(result.code).toBe(2);
