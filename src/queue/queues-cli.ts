@@ -80,6 +80,11 @@ export async function runQueuesCommand(args: string[], env: NodeJS.ProcessEnv, i
       io.out(await report(inspector));
       return 0;
     }
+    const lanes = await inspector.lanes();
+    if (!lanes.includes(lane ?? '')) {
+      io.err(`No lane ${lane} under this namespace. Its lanes: ${lanes.join(', ') || 'none yet'}.`);
+      return 1;
+    }
     const done =
       action === 'retry' ? await inspector.retry(lane ?? '', id ?? '') : await inspector.remove(lane ?? '', id ?? '');
     if (!done) io.err(`No failed job ${id} in lane ${lane}.`);

@@ -164,6 +164,13 @@ describe('npm run queues', () => {
         out: '',
         err: 'No failed job refused/1 in lane once.',
       });
+      const lanes = (await seeded.lanes()).join(', ');
+      expect(await queues(['retry', 'onse', 'refused/1'], env)).toEqual({
+        code: 1,
+        out: '',
+        err: `No lane onse under this namespace. Its lanes: ${lanes}.`,
+      });
+      expect((await seeded.lanes()).join(', ')).toBe(lanes); // a mistyped lane leaves nothing behind in Redis
     });
   });
 });
