@@ -51,7 +51,7 @@ export const EXAMPLE_VALUES: Readonly<Record<string, string>> = {
   MINTLIFY_API_KEY: 'mint_...',
   MINTLIFY_PROJECT_ID: 'your-project-id',
 };
-const STILL_EXAMPLE = 'still the example value from .env.example: put in your own';
+export const STILL_EXAMPLE = 'still the example value from .env.example: put in your own';
 /** Every variable the app reads, with its parser: docs/configuration.md documents each (test/unit/config-docs.test.ts). */
 export const EnvSchema = z
   .object({

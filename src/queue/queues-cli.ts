@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_STORE_NAMESPACE, setVariables } from '../config/config.js';
+import { DEFAULT_STORE_NAMESPACE, EXAMPLE_VALUES, STILL_EXAMPLE, setVariables } from '../config/config.js';
 import { projectIdField, redisUrlField } from '../config/env-fields.js';
 import { isOAuthMode } from '../config/oauth-config.js';
 import { STEP_LANES } from '../lanes.js';
@@ -64,6 +64,10 @@ export async function runQueuesCommand(args: string[], env: NodeJS.ProcessEnv, i
       'MINTLIFY_PROJECT_ID (or, in OAuth mode, SLACK_CLIENT_ID): required, as the app has it (its queues on Redis ' +
         'live under it)',
     );
+    return 2;
+  }
+  if (deployment === EXAMPLE_VALUES.MINTLIFY_PROJECT_ID) {
+    io.err(`MINTLIFY_PROJECT_ID: ${STILL_EXAMPLE}`);
     return 2;
   }
   const namespace = queueNamespace(store, deployment);

@@ -85,6 +85,15 @@ describe('npm run queues', () => {
     expect(`${result.out}${result.err}`).not.toContain('secret4242');
   });
 
+  it('refuses the project id .env.example ships with, as the app does, instead of looking under it', async () => {
+    const result = await queues([], { REDIS_URL: 'redis://127.0.0.1:1', MINTLIFY_PROJECT_ID: 'your-project-id' });
+    expect(result).toEqual({
+      code: 2,
+      out: '',
+      err: 'MINTLIFY_PROJECT_ID: still the example value from .env.example: put in your own',
+    });
+  });
+
   it('reads a blank variable as unset, as the app does (.env.example leaves STORE_NAMESPACE= blank)', async () => {
     const blank = { STORE_NAMESPACE: '', SLACK_CLIENT_ID: '', SLACK_BOT_TOKEN: '' };
     const result = await queues([], { REDIS_URL: 'redis://127.0.0.1:1', MINTLIFY_PROJECT_ID: 'p', ...blank });
