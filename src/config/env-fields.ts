@@ -126,7 +126,7 @@ export const projectIdField = optional.superRefine((id, ctx) => {
 /** A key pasted where a project id goes would be shown wherever the project is named (metrics, Slack, the queues). */
 export const projectIdProblem = (id: string) =>
   id.startsWith('mint_')
-    ? 'this is an admin API key (mint_…): it goes in MINTLIFY_API_KEY; here the project id from the dashboard'
+    ? 'an admin API key (mint_…) is not a project id: the key has its own place (MINTLIFY_API_KEY, or the Connect form’s key field); here goes the project id from the dashboard'
     : PROJECT_ID.test(id)
       ? undefined
       : 'expected a project id (letters, digits, _ or -)';

@@ -81,7 +81,7 @@ describe('npm run queues', () => {
   it('refuses an admin key put in MINTLIFY_PROJECT_ID, as the app does, without printing it', async () => {
     const result = await queues([], { REDIS_URL: 'redis://127.0.0.1:1', MINTLIFY_PROJECT_ID: 'mint_secret4242' });
     expect(result.code).toBe(2);
-    expect(result.err).toContain('MINTLIFY_PROJECT_ID: this is an admin API key');
+    expect(result.err).toContain('MINTLIFY_PROJECT_ID: an admin API key (mint_…) is not a project id');
     expect(`${result.out}${result.err}`).not.toContain('secret4242');
   });
 
