@@ -1,4 +1,4 @@
-import type { ChatStartStreamResponse } from '@slack/web-api';
+import type { ChatStartStreamResponse, ChatUpdateArguments } from '@slack/web-api';
 import type { Deps } from '../deps.js';
 import { classifySlackError, slackErrorCode } from '../slack/errors.js';
 import type { Message } from '../slack/message.js';
@@ -15,7 +15,8 @@ import { sessionStatusOf } from './session/status.js';
 // job is created, then stopped as soon as the job exists, with the job's metadata (chat.stopStream takes `metadata`;
 // a message still streaming carries none, and healing and re-adoption read the job from it) and the session status
 // the job's thread shows (stopStream sets it, `active` unless told). From then on every phase rewrites the same message
-// with chat.update, metadata included, which also outlives Slack's expiry of streams (`message_not_in_streaming_state`).
+// with chat.update, metadata included, which also outlives Slack's expiry of streams (`message_not_in_streaming_state`);
+// Slack refuses that update while the message still streams (`streaming_state_conflict`).
 
 const STREAM_GONE = new Set(['message_not_in_streaming_state']);
 /** A stream is stopped within seconds of its start (the job created, or not); its mark outlives that by far. */
@@ -59,7 +60,7 @@ export async function startPlanCard(
 
 /** A root is marked in the store from its start until its stream is stopped (or found expired). */
 async function mark(deps: Pick<Deps, 'store' | 'log'>, channel: string, ts: string): Promise<void> {
-  // A mark the store did not keep: the card is rewritten with chat.update from the first refresh on.
+  // A mark the store did not keep: the first refresh's chat.update is refused while it streams (`rewriteStopped`).
   await deps.store.kv
     .set(keys.planCard(channel, ts), 'stream', STREAM_MARK_TTL_MS)
     .catch((error) => deps.log.warn('store.unavailable', { op: 'agent.plan_card', error }));
@@ -128,5 +129,23 @@ export async function refreshPlanCard(
       await unmark(deps, at.channel, at.ts);
     }
   }
-  await deps.slack.chat.update({ ...at, ...planCardMessage(record, options), metadata: jobMetadata(record) });
+  await rewriteStopped(deps, { ...at, ...planCardMessage(record, options), metadata: jobMetadata(record) });
+}
+
+/**
+ * chat.update of a root, which Slack refuses while the message still streams (`streaming_state_conflict`): a stream
+ * whose mark the store did not keep is stopped bare first, then rewritten. Throws Slack's other failures.
+ */
+export async function rewriteStopped(
+  deps: Pick<Deps, 'slack' | 'log'>,
+  update: ChatUpdateArguments & { channel: string; ts: string },
+): Promise<void> {
+  try {
+    await deps.slack.chat.update(update);
+  } catch (error) {
+    if (slackErrorCode(error) !== 'streaming_state_conflict') throw error;
+    deps.log.info('agent.plan_card_stopped_late', { channel: update.channel, ts: update.ts });
+    await deps.slack.chat.stopStream({ channel: update.channel, ts: update.ts });
+    await deps.slack.chat.update(update);
+  }
 }

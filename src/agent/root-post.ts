@@ -9,7 +9,7 @@ import type { JobRecord } from '../store/jobs.js';
 import type { FileContext } from './file-context.js';
 import { type PendingJob, rootMessage } from './job-messages.js';
 import { jobMetadata } from './job-metadata.js';
-import { refreshPlanCard, startPlanCard, stopStreaming } from './plan-stream.js';
+import { refreshPlanCard, rewriteStopped, startPlanCard, stopStreaming } from './plan-stream.js';
 import { steerOf } from './steering.js';
 import type { ThreadContext } from './thread-context.js';
 
@@ -131,11 +131,11 @@ export async function markRootUnknown(
 ): Promise<void> {
   const pending = { ...input, contextNote: contextNoteOf(input) ?? input.contextNote };
   const message = rootMessage(pending, { showProject: input.showProject, unknown: status });
-  // A plan card still streaming is finished first: an update is only documented for a message that is not.
+  // A plan card still streaming is finished first: Slack refuses an update while it streams (streaming_state_conflict).
   await stopStreaming(deps, input.channel, statusTs, { card });
-  await deps.slack.chat
-    .update({ channel: input.channel, ts: statusTs, ...message })
-    .catch((e) => deps.log.warn('slack.update_failed', { op: 'agent.root', slack_error: slackErrorCode(e) }));
+  await rewriteStopped(deps, { channel: input.channel, ts: statusTs, ...message }).catch((e) =>
+    deps.log.warn('slack.update_failed', { op: 'agent.root', slack_error: slackErrorCode(e) }),
+  );
 }
 
 /** The service refused the job: its root goes. */

@@ -142,7 +142,7 @@ describe.each(storeKinds)('the plan card ($label)', (store) => {
     expect((await h.answer()).args.text).toContain('cannot tell whether the job started');
     const rootTs = h.slack.tenant().messages.find((m) => !m.thread_ts)?.ts;
     expect(h.slack.callsTo('chat.stopStream').map((c) => c.args.ts)).toEqual([rootTs]);
-    // Stopped first, then rewritten: an update is documented only for a message no longer streaming.
+    // Stopped first, then rewritten: Slack refuses an update while the message streams (streaming_state_conflict).
     const order = h.slack.calls.map((c) => c.method).filter((m) => m === 'chat.stopStream' || m === 'chat.update');
     expect(order).toEqual(['chat.stopStream', 'chat.update']);
     expect(JSON.stringify(blocksOf(h, rootTs ?? ''))).toContain('Status unknown');
@@ -167,6 +167,26 @@ describe.each(storeKinds)('the plan card ($label)', (store) => {
       expect(h.slack.callsTo('chat.stopStream').map((c) => c.args.ts)).toEqual([rootTs]);
       const card = JSON.stringify(blocksOf(h, rootTs));
       expect(card).toMatch(/Started as job .+, but I cannot follow it here/);
+    });
+
+  // About the card, not the topology: once.
+  if (store.kind === 'memory')
+    it('when the store did not keep the stream’s mark, the card is still stopped and rewritten with its job', async () => {
+      await h.boot(DEFAULTS);
+      // The one write that says the root still streams is lost: the first refresh takes the card for a rewrite.
+      for (const { kv } of h.app.instances.map((instance) => instance.deps.store)) {
+        const set = kv.set.bind(kv);
+        kv.set = (key, ...rest) =>
+          key.startsWith('plancard:')
+            ? Promise.reject(new StoreUnavailableError('The store did not answer kv.set'))
+            : set(key, ...rest);
+      }
+      const { rootTs, jobId } = await startCard(h, 'Document the limits');
+      // Slack refuses to rewrite a message still streaming (chat.update: streaming_state_conflict).
+      await eventually(() => metadataOf(h, rootTs)?.event_payload.job_id === jobId, 8_000, 'the job on the card');
+      expect(h.slack.streamShown(CHANNEL_ID, rootTs)).toBe('final');
+      await eventually(() => task(h, rootTs, 'working')?.status === 'in_progress', 5_000, 'the agent working');
+      expect(h.slack.tenant().messages.filter((m) => !m.thread_ts)).toHaveLength(1);
     });
 
   it('a stop Slack refuses for what it carries (invalid_arguments) still ends the stream: the card rewritten at once', async () => {

@@ -148,6 +148,16 @@ describe('Slack stand-in: streamed messages', () => {
     expect(slack.tenant().agentSession(DOCS, second.ts as string)?.statuses).toEqual(['processing', 'active']);
   });
 
+  it('refuses chat.update on a message still streaming (streaming_state_conflict); once stopped it rewrites it', async () => {
+    const { ts } = await start();
+    const update = () => refusal(client.chat.update({ channel: DOCS, ts: ts as string, text: 'Done' }));
+    expect(await update()).toBe('streaming_state_conflict');
+    expect(slack.streamShown(DOCS, ts as string)).toBe('streaming');
+    await client.chat.stopStream({ channel: DOCS, ts: ts as string });
+    expect(await update()).toBe('ok');
+    expect(slack.tenant().message(DOCS, ts as string)?.text).toBe('Done');
+  });
+
   it('expires a stream whose appends stop for streamExpiryMs, shown broken; chat.update rewrites it final', async () => {
     slack.streamExpiryMs = 60_000;
     const { ts } = await start();

@@ -65,6 +65,27 @@ describe('Slack stand-in: Web API', () => {
     });
   });
 
+  it('refuses chat.update as Slack does: another’s message, an archived channel, text over 4,000 characters', async () => {
+    const refusal = (args: { channel: string; ts: string; text: string }) =>
+      client.chat.update(args).then(
+        () => 'ok',
+        (error: { data?: { error?: string } }) => error.data?.error,
+      );
+    const theirs = slack.people.says('U456BOB', 'C123DOCS', 'Our docs need a glossary').ts;
+    expect(await refusal({ channel: 'C123DOCS', ts: theirs, text: 'edited by the bot' })).toBe('cant_update_message');
+    const ts = await postRoot('Working…');
+    expect(await refusal({ channel: 'C123DOCS', ts, text: 'x'.repeat(4_001) })).toBe('msg_too_long');
+    expect(await refusal({ channel: 'C123DOCS', ts, text: 'x'.repeat(4_000) })).toBe('ok');
+    const { ts: archivedTs } = await client.chat.postMessage({ channel: 'C345RANDOM', text: 'Working…' });
+    const random = slack.workspace.channels.find((c) => c.id === 'C345RANDOM');
+    if (random) random.archived = true;
+    try {
+      expect(await refusal({ channel: 'C345RANDOM', ts: String(archivedTs), text: 'Done' })).toBe('is_inactive');
+    } finally {
+      if (random) random.archived = false;
+    }
+  });
+
   it('refuses Block Kit over Slack’s limits with invalid_blocks, naming each problem', async () => {
     const long = 'x'.repeat(BLOCK_KIT_LIMITS.sectionText + 1);
     const cases: unknown[][] = [

@@ -2,6 +2,7 @@ import { blockKitProblems, type RefusedBlocks, type Surface } from '../block-kit
 import type { EphemeralMessage, StoredMessage, Tenant } from '../tenant.js';
 import { type Answer, type Handler, type MethodCall, ok, refuse, text } from './answer.js';
 import { hidden } from './conversations.js';
+import { streamShown } from './streams.js';
 
 /** Slack's `invalid_blocks`, one `[ERROR] … [json-pointer:…]` line per problem; undefined when Slack accepts them. */
 export function invalidBlocks(
@@ -70,17 +71,31 @@ function postMessage({ args, tenant, slack }: MethodCall): Answer {
   return ok({ channel: message.channel, ts: message.ts, message: withoutChannel(message) });
 }
 
+/** chat.update's `msg_too_long`: "The `text` field cannot exceed 4,000 characters." */
+export const UPDATE_MAX_TEXT = 4_000;
+
+/**
+ * chat.update refuses (its method reference) a message the app did not post (`cant_update_message`), one in an
+ * archived channel (`is_inactive`), text over 4,000 characters (`msg_too_long`), and a message "currently streaming
+ * text" (`streaming_state_conflict`): a stream must be stopped, or have expired, before it is rewritten.
+ */
 function update({ args, tenant, slack }: MethodCall): Answer {
   const bad = invalidBlocks(args.blocks, 'message', slack.refusedBlocks);
   if (bad) return bad;
   const message = tenant.message(String(args.channel), String(args.ts));
   if (!message) return refuse('message_not_found');
+  if (message.bot_id !== tenant.workspace.botId) return refuse('cant_update_message');
+  if (tenant.channel(message.channel)?.archived) return refuse('is_inactive');
   const said = text(args.text);
+  if (said !== undefined && said.length > UPDATE_MAX_TEXT) return refuse('msg_too_long');
+  const stream = tenant.streams.get(`${message.channel}/${message.ts}`);
+  if (stream && streamShown(stream, slack.now(), slack.streamExpiryMs) === 'streaming') {
+    return refuse('streaming_state_conflict');
+  }
   if (said !== undefined) message.text = said;
   if (args.blocks !== undefined) message.blocks = args.blocks;
   if (args.metadata !== undefined) message.metadata = args.metadata;
   // An update is what finishes a stream Slack expired (its stop is refused then): the message is final.
-  const stream = tenant.streams.get(`${message.channel}/${message.ts}`);
   if (stream) stream.stopped = true;
   return ok({ channel: message.channel, ts: message.ts, text: message.text ?? '', message: withoutChannel(message) });
 }
