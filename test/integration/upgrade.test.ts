@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { createStore } from '../../src/store/store.js';
 import { jobBinding } from '../fixtures/job.js';
-import { CHANNEL_ID, USER_ID } from '../fixtures/slack.js';
+import { CHANNEL_ID } from '../fixtures/slack.js';
 import { useHarness } from '../support/harness.js';
 import { captureLogs } from '../support/logs.js';
 import { redisAvailable, redisStore, TEST_REDIS_URL } from '../support/redis.js';
@@ -21,7 +21,7 @@ describe.skipIf(!redisAvailable)(
 
     it('on first start, adopts the jobs the previous release tracked and posts the PR once', async () => {
       // What the previous release left behind: the thread, the job at Mintlify, the record and the index. No queue.
-      const root = h.slack.postAs(USER_ID, CHANNEL_ID, 'Working on it: Document the upgrade');
+      const root = h.slack.postAs(h.slack.workspace.botUserId, CHANNEL_ID, 'Working on it: Document the upgrade');
       const created = await fetch(`${h.sim.url}/v2/agent/${TEST_PROJECT_ID}/job`, {
         method: 'POST',
         headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
@@ -44,6 +44,12 @@ describe.skipIf(!redisAvailable)(
       expect(upgraded.output()).toMatch(/"event":"tracking\.adopted","jobs":1/);
       await settle(1_000);
       expect(posts()).toHaveLength(1);
+      // Its root, the bot's, is rewritten by the new release.
+      await eventually(
+        () => h.slack.tenant().message(CHANNEL_ID, root.ts)?.text?.startsWith('Pull request ready'),
+        5_000,
+        'the root rewritten',
+      );
     });
   },
 );

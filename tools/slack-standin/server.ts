@@ -269,6 +269,8 @@ export class SlackStandin {
       channel,
       ts: options.at === undefined ? this.nextTs() : tsAt(options.at * 1000),
       user,
+      // The bot's own message carries its bot_id, as Slack's do (chat.update takes only the app's messages).
+      ...(user === this.workspace.botUserId && { bot_id: this.workspace.botId }),
       text: messageWire(typed, this.workspace),
       ...(options.threadTs && { thread_ts: options.threadTs }),
       ...(options.files && {
