@@ -86,6 +86,26 @@ describe('Slack stand-in: Web API', () => {
     }
   });
 
+  it('keeps the bot’s reactions on a message: already_reacted twice, no_reaction for one it never added', async () => {
+    const refusal = (call: Promise<unknown>) =>
+      call.then(
+        () => 'ok',
+        (error: { data?: { error?: string } }) => error.data?.error,
+      );
+    const { ts } = slack.people.says('U456BOB', 'C123DOCS', 'Can someone document the CLI?');
+    const at = { channel: 'C123DOCS', timestamp: ts };
+    expect(await refusal(client.reactions.add({ ...at, name: 'eyes' }))).toBe('ok');
+    expect(await refusal(client.reactions.add({ ...at, name: 'eyes' }))).toBe('already_reacted');
+    const history = await client.conversations.history({ channel: 'C123DOCS', limit: 1 });
+    expect(history.messages?.[0]?.reactions).toEqual([{ name: 'eyes', users: ['UBOT'], count: 1 }]);
+    expect(await refusal(client.reactions.remove({ ...at, name: 'white_check_mark' }))).toBe('no_reaction');
+    expect(await refusal(client.reactions.remove({ ...at, name: 'eyes' }))).toBe('ok');
+    expect(slack.tenant().message('C123DOCS', ts)?.reactions).toBeUndefined();
+    expect(await refusal(client.reactions.add({ channel: 'C123DOCS', timestamp: '1.000001', name: 'eyes' }))).toBe(
+      'message_not_found',
+    );
+  });
+
   it('refuses Block Kit over Slack’s limits with invalid_blocks, naming each problem', async () => {
     const long = 'x'.repeat(BLOCK_KIT_LIMITS.sectionText + 1);
     const cases: unknown[][] = [

@@ -48,6 +48,8 @@ export interface StoredMessage {
   /** Another app's post (`bot_message`): the name it posts under, and its legacy attachments. */
   username?: string;
   attachments?: Record<string, unknown>[];
+  /** Emoji reactions (`reactions.add`), as Slack's message object lists them. */
+  reactions?: { name: string; users: string[]; count: number }[];
 }
 
 /** A message only one person sees (`chat.postEphemeral`). */

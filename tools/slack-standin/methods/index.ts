@@ -5,6 +5,7 @@ import { chatMethods } from './chat.js';
 import { conversationMethods } from './conversations.js';
 import { fileMethods } from './files.js';
 import { identityMethods } from './identity.js';
+import { reactionMethods } from './reactions.js';
 import { streamMethods } from './streams.js';
 import { unfurlMethods } from './unfurl.js';
 import { viewMethods } from './views.js';
@@ -20,4 +21,5 @@ export const METHODS: Record<string, Handler> = {
   ...assistantMethods,
   ...agentMethods,
   ...unfurlMethods,
+  ...reactionMethods,
 };
