@@ -148,6 +148,19 @@ describe('Slack stand-in: streamed messages', () => {
     expect(slack.tenant().agentSession(DOCS, second.ts as string)?.statuses).toEqual(['processing', 'active']);
   });
 
+  it('refuses to start a stream where a post is refused: an archived channel, one the bot is not in', async () => {
+    const random = slack.workspace.channels.find((c) => c.id === 'C345RANDOM');
+    if (!random) throw new Error('the default workspace lists #random');
+    const startIn = () => refusal(client.chat.startStream({ channel: 'C345RANDOM', ...recipient } as never));
+    random.archived = true;
+    expect(await startIn()).toBe('is_archived');
+    random.archived = false;
+    random.botMember = false;
+    expect(await startIn()).toBe('not_in_channel');
+    random.botMember = true;
+    expect(await startIn()).toBe('ok');
+  });
+
   it('refuses chat.update on a message still streaming (streaming_state_conflict); once stopped it rewrites it', async () => {
     const { ts } = await start();
     const update = () => refusal(client.chat.update({ channel: DOCS, ts: ts as string, text: 'Done' }));

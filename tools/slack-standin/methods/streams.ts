@@ -3,7 +3,7 @@ import { TASK_STATUSES } from '../plan-blocks.js';
 import type { SessionStatus, StoredMessage, Tenant } from '../tenant.js';
 import { SESSION_STATUSES } from './agents.js';
 import { type Answer, type Handler, type MethodCall, missing, ok, refuse, text } from './answer.js';
-import { invalidBlocks, withoutChannel } from './chat.js';
+import { invalidBlocks, postRefusal, withoutChannel } from './chat.js';
 
 // Streamed messages (docs.slack.dev chat.startStream, chat.appendStream, chat.stopStream): a message the app writes
 // in steps, as `markdown_text` and chunks (`markdown_text`, `task_update`, `plan_update`, `blocks`), until it stops
@@ -136,7 +136,9 @@ function startStream({ args, tenant, slack }: MethodCall): Answer {
   if (!slack.streaming) return refuse('feature_not_enabled');
   const channel = String(args.channel);
   if (!tenant.holds(channel)) return refuse('channel_not_found');
-  if (tenant.channel(channel)?.botMember === false) return refuse('not_in_channel');
+  // Its method reference lists a post's refusals too: hidden, archived (`is_archived`), not a member.
+  const refused = postRefusal(tenant, channel);
+  if (refused) return refused;
   // "Required when streaming to channels": a DM has one person to stream to.
   if (!channel.startsWith('D')) {
     if (!text(args.recipient_user_id)) return refuse('missing_recipient_user_id');
@@ -149,8 +151,8 @@ function startStream({ args, tenant, slack }: MethodCall): Answer {
     return invalid('[ERROR] task_display_mode must be timeline or plan [json-pointer:/task_display_mode]');
   const threadTs = text(args.thread_ts);
   if (threadTs && !tenant.message(channel, threadTs)) return refuse('invalid_thread_ts');
-  const refused = contentRefusal(args);
-  if (refused) return refused;
+  const unfit = contentRefusal(args);
+  if (unfit) return unfit;
   const { botUserId, botId } = tenant.workspace;
   const message: StoredMessage = {
     channel,
