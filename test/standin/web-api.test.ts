@@ -106,6 +106,14 @@ describe('Slack stand-in: Web API', () => {
     );
   });
 
+  it('truncates a post’s text past 40,000 characters, with Slack’s message_truncated warning', async () => {
+    const posted = await client.chat.postMessage({ channel: 'C123DOCS', text: 'a'.repeat(40_001) });
+    expect(posted).toMatchObject({ warning: 'message_truncated' });
+    expect(slack.tenant().message('C123DOCS', String(posted.ts))?.text).toHaveLength(40_000);
+    const fits = await client.chat.postMessage({ channel: 'C123DOCS', text: 'a'.repeat(40_000) });
+    expect(fits.warning).toBeUndefined();
+  });
+
   it('refuses Block Kit over Slack’s limits with invalid_blocks, naming each problem', async () => {
     const long = 'x'.repeat(BLOCK_KIT_LIMITS.sectionText + 1);
     const cases: unknown[][] = [

@@ -44,9 +44,17 @@ export function withoutChannel({ channel: _, ...message }: StoredMessage) {
   return { type: 'message', ...message };
 }
 
+/**
+ * chat.postMessage's `message_truncated` warning: "The `text` field of a message should have no more than 40,000
+ * characters. We truncate really long messages."
+ */
+export const MESSAGE_MAX_TEXT = 40_000;
+const TRUNCATED = { warning: 'message_truncated', response_metadata: { warnings: ['message_truncated'] } };
+
 function postMessage({ args, tenant, slack }: MethodCall): Answer {
-  const said = text(args.text);
-  if (said === undefined && args.blocks === undefined) return refuse('no_text');
+  const typed = text(args.text);
+  if (typed === undefined && args.blocks === undefined) return refuse('no_text');
+  const said = typed?.slice(0, MESSAGE_MAX_TEXT);
   const bad = invalidBlocks(args.blocks, 'message', slack.refusedBlocks);
   if (bad) return bad;
   const refused = postRefusal(tenant, String(args.channel)) ?? restrictedPost(tenant, args);
@@ -68,7 +76,13 @@ function postMessage({ args, tenant, slack }: MethodCall): Answer {
     const thread = tenant.assistantThread(message.channel, message.thread_ts);
     if (thread) delete thread.status;
   }
-  return ok({ channel: message.channel, ts: message.ts, message: withoutChannel(message) });
+  const truncated = typed !== undefined && typed.length > MESSAGE_MAX_TEXT;
+  return ok({
+    channel: message.channel,
+    ts: message.ts,
+    message: withoutChannel(message),
+    ...(truncated && TRUNCATED),
+  });
 }
 
 /** chat.update's `msg_too_long`: "The `text` field cannot exceed 4,000 characters." */
