@@ -93,6 +93,19 @@ describe('Slack stand-in: users.conversations and history with metadata', () => 
     expect(newer.messages?.map((m) => m.text)).toEqual(['Later']);
   });
 
+  it('refuses the history of a channel the bot is not in (not_in_channel), of a DM not its own (channel_not_found)', async () => {
+    const refusal = (channel: string) =>
+      bot()
+        .conversations.history({ channel })
+        .then(
+          () => 'ok',
+          (error: { data?: { error?: string } }) => error.data?.error,
+        );
+    expect(await refusal('C567NOBOT')).toBe('not_in_channel');
+    expect(await refusal('D0ALICEBOB')).toBe('channel_not_found');
+    expect(await refusal('C123DOCS')).toBe('ok');
+  });
+
   it('a message with replies carries its thread in the history: reply_count, reply_users, latest_reply', async () => {
     const parent = slack.people.says('U123ALICE', 'C234GENERAL', 'Who documents the webhooks?');
     const reply = await bot().chat.postMessage({ channel: 'C234GENERAL', thread_ts: parent.ts, text: 'On it' });

@@ -75,8 +75,12 @@ function read({ method, args, tenant, slack }: MethodCall): Answer {
   const withMetadata = flag(args.include_all_metadata);
   const channel = String(args.channel);
   if (hidden(tenant.channel(channel))) return refuse('channel_not_found');
-  const bounded = inBounds(args);
   const replies = method === 'conversations.replies';
+  // History's reference: "Only user tokens can access public channels they are not in" (replies lists no such code).
+  if (!replies && tenant.channel(channel)?.botMember === false) {
+    return refuse(channel.startsWith('D') ? 'channel_not_found' : 'not_in_channel');
+  }
+  const bounded = inBounds(args);
   const all = tenant.messages
     .filter((m) => m.channel === channel)
     .filter((m) => (replies ? m.ts === args.ts || (m.thread_ts === args.ts && bounded(m)) : !m.thread_ts && bounded(m)))
