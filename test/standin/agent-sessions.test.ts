@@ -55,6 +55,8 @@ describe('Slack stand-in: agent sessions', () => {
     expect(await refusal(setStatus({ status: 'processing', title: 'x'.repeat(201) }))).toBe('invalid_arguments');
     expect(await refusal(setStatus({ status: 'processing', channel_id: 'C999NOPE' }))).toBe('channel_not_found');
     expect(await refusal(setStatus({ status: 'processing', thread_ts: '1.000001' }))).toBe('invalid_thread_ts');
+    slack.workspace.channels.push({ id: 'C567NOBOT', name: 'no-bot', botMember: false });
+    expect(await refusal(setStatus({ status: 'processing', channel_id: 'C567NOBOT' }))).toBe('not_authorized');
     expect(await refusal(setStatus({ status: 'processing', initiator_user_id: 'U999NOBODY' }))).toBe('user_not_found');
     slack.acceptToken('xoxb-no-chat', 'bot', 'T1', ['assistant:write']);
     const narrow = new webApi.WebClient('xoxb-no-chat', { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 } });

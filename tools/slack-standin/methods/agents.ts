@@ -1,5 +1,6 @@
 import type { AgentSession, SessionStatus } from '../tenant.js';
 import { type Answer, type Handler, type MethodCall, missing, ok, refuse } from './answer.js';
+import { hidden } from './conversations.js';
 
 // Agent sessions (docs.slack.dev/ai/agent-sessions, agents.sessions.setStatus and .rename): one per thread, with a
 // lifecycle status, a title for recall, and Slack's own Stop button while it is `processing`. Only an app declared
@@ -17,7 +18,7 @@ const invalid = (message: string) => refuse('invalid_arguments', { response_meta
 /**
  * The thread the call names, as Slack checks it: `thread_ts` required (`thread_ts_required`: a thread-based session
  * in a channel or DM), `channel_id` too, an unknown channel `channel_not_found`, a thread root that is not there
- * `invalid_thread_ts`; an app that is not an agent has no sessions (`feature_disabled`, Slack's "the agent tasks
+ * `invalid_thread_ts`, a channel the bot is not in `not_authorized`; an app that is not an agent has no sessions (`feature_disabled`, Slack's "the agent tasks
  * feature is not enabled for this workspace").
  */
 function placeOf(
@@ -30,7 +31,9 @@ function placeOf(
   if (slack.view !== 'agent_view') return refuse('feature_disabled');
   const channel = String(args.channel_id);
   const threadTs = String(args.thread_ts);
-  if (!tenant.holds(channel)) return refuse('channel_not_found');
+  if (!tenant.holds(channel) || hidden(tenant.channel(channel))) return refuse('channel_not_found');
+  // "The caller is not a member of the specified channel."
+  if (tenant.channel(channel)?.botMember === false) return refuse('not_authorized');
   if (!tenant.message(channel, threadTs)) return refuse('invalid_thread_ts');
   return { channel, threadTs };
 }
