@@ -228,7 +228,7 @@ describe('Slack stand-in: Web API', () => {
     ).rejects.toMatchObject({ data: { error: 'invalid_blocks' } });
   });
 
-  it('refuses a Home over 250 kB with view_too_large, counting its JSON in UTF-8 bytes', async () => {
+  it('refuses a view over 250 kB with view_too_large, a Home or a modal, counting its JSON in UTF-8 bytes', async () => {
     const home = (text: string) => ({
       type: 'home' as const,
       blocks: Array.from({ length: 100 }, () => ({
@@ -238,6 +238,15 @@ describe('Slack stand-in: Web API', () => {
     });
     await client.views.publish({ user_id: 'U123ALICE', view: home('x'.repeat(2_400)) });
     await expect(client.views.publish({ user_id: 'U123ALICE', view: home('👍'.repeat(700)) })).rejects.toMatchObject({
+      data: { error: 'view_too_large' },
+    });
+    // A modal too: views.open, push and update list the same refusal.
+    const modal = {
+      ...home('👍'.repeat(700)),
+      type: 'modal' as const,
+      title: { type: 'plain_text' as const, text: 'Ask' },
+    };
+    await expect(client.views.open({ trigger_id: '1.2.abc', view: modal })).rejects.toMatchObject({
       data: { error: 'view_too_large' },
     });
   });

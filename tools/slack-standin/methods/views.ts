@@ -26,8 +26,8 @@ function viewProblems(body: Json): string[] {
 }
 
 /**
- * `views.publish` refuses a view "greater than 250kb" (its method reference: `view_too_large`); taken here as 250,000
- * bytes of the view's JSON, the stricter reading.
+ * Every views method refuses a view "greater than 250kb" (views.open, push, update and publish references:
+ * `view_too_large`); taken here as 250,000 bytes of the view's JSON, the stricter reading.
  */
 export const VIEW_MAX_BYTES = 250_000;
 
@@ -36,8 +36,7 @@ function view({ method, args, tenant, slack }: MethodCall): Answer {
   const body = (args.view ?? {}) as Json;
   const bad = invalidBlocks(body.blocks ?? [], 'view');
   if (bad) return bad;
-  if (method === 'views.publish' && Buffer.byteLength(JSON.stringify(body)) > VIEW_MAX_BYTES)
-    return refuse('view_too_large');
+  if (Buffer.byteLength(JSON.stringify(body)) > VIEW_MAX_BYTES) return refuse('view_too_large');
   const problems = viewProblems(body);
   if (problems.length) return refuse('invalid_arguments', { response_metadata: { messages: problems } });
   const existing = method === 'views.update' ? tenant.views.find((v) => v.id === args.view_id) : undefined;
