@@ -114,6 +114,28 @@ describe('Slack stand-in: Web API', () => {
     expect(fits.warning).toBeUndefined();
   });
 
+  it('takes metadata with event_type and event_payload only; chat.update keeps it unless given, clears it with {}', async () => {
+    const refusal = (call: Promise<unknown>) =>
+      call.then(
+        () => 'ok',
+        (error: { data?: { error?: string } }) => error.data?.error,
+      );
+    const post = (metadata: unknown) =>
+      refusal(client.chat.postMessage({ channel: 'C123DOCS', text: 'x', metadata } as never));
+    expect(await post({ event_type: 'job' })).toBe('invalid_metadata_schema');
+    expect(await post('{not json')).toBe('invalid_metadata_format');
+    const metadata = { event_type: 'job', event_payload: { id: '1' } };
+    const { ts } = await client.chat.postMessage({ channel: 'C123DOCS', text: 'Working…', metadata });
+    const at = { channel: 'C123DOCS', ts: String(ts) };
+    await client.chat.update({ ...at, text: 'Still working' });
+    expect(slack.tenant().message(at.channel, at.ts)?.metadata).toEqual(metadata);
+    expect(await refusal(client.chat.update({ ...at, text: 'x', metadata: { event_payload: {} } } as never))).toBe(
+      'invalid_metadata_schema',
+    );
+    await client.chat.update({ ...at, text: 'Done', metadata: {} } as never);
+    expect(slack.tenant().message(at.channel, at.ts)?.metadata).toBeUndefined();
+  });
+
   it('refuses Block Kit over Slack’s limits with invalid_blocks, naming each problem', async () => {
     const long = 'x'.repeat(BLOCK_KIT_LIMITS.sectionText + 1);
     const cases: unknown[][] = [

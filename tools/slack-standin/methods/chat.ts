@@ -2,7 +2,7 @@ import { blockKitProblems, type RefusedBlocks, type Surface } from '../block-kit
 import type { EphemeralMessage, StoredMessage, Tenant } from '../tenant.js';
 import { type Answer, type Handler, type MethodCall, ok, refuse, text } from './answer.js';
 import { hidden } from './conversations.js';
-import { streamShown } from './streams.js';
+import { metadataOf, streamShown } from './streams.js';
 
 /** Slack's `invalid_blocks`, one `[ERROR] … [json-pointer:…]` line per problem; undefined when Slack accepts them. */
 export function invalidBlocks(
@@ -40,6 +40,10 @@ function restrictedPost(tenant: Tenant, args: MethodCall['args']): Answer | unde
   return undefined;
 }
 
+const isEmptyObject = (value: unknown) =>
+  (typeof value === 'string' && value.trim() === '{}') ||
+  (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0);
+
 export function withoutChannel({ channel: _, ...message }: StoredMessage) {
   return { type: 'message', ...message };
 }
@@ -57,6 +61,8 @@ function postMessage({ args, tenant, slack }: MethodCall): Answer {
   const said = typed?.slice(0, MESSAGE_MAX_TEXT);
   const bad = invalidBlocks(args.blocks, 'message', slack.refusedBlocks);
   if (bad) return bad;
+  const meta = metadataOf(args.metadata);
+  if ('body' in meta) return meta;
   const refused = postRefusal(tenant, String(args.channel)) ?? restrictedPost(tenant, args);
   if (refused) return refused;
   const { botUserId, botId } = tenant.workspace;
@@ -68,7 +74,7 @@ function postMessage({ args, tenant, slack }: MethodCall): Answer {
     ...(said !== undefined && { text: said }),
     ...(args.blocks !== undefined && { blocks: args.blocks }),
     ...(typeof args.thread_ts === 'string' && { thread_ts: args.thread_ts }),
-    ...(args.metadata !== undefined && { metadata: args.metadata }),
+    ...meta,
   };
   tenant.messages.push(message);
   // The app's reply in an assistant thread clears the status it set there.
@@ -106,9 +112,14 @@ function update({ args, tenant, slack }: MethodCall): Answer {
   if (stream && streamShown(stream, slack.now(), slack.streamExpiryMs) === 'streaming') {
     return refuse('streaming_state_conflict');
   }
+  // "To remove previous metadata, include an empty object"; without it the message keeps its metadata.
+  const clears = isEmptyObject(args.metadata);
+  const meta = clears ? {} : metadataOf(args.metadata);
+  if ('body' in meta) return meta;
   if (said !== undefined) message.text = said;
   if (args.blocks !== undefined) message.blocks = args.blocks;
-  if (args.metadata !== undefined) message.metadata = args.metadata;
+  if (clears) delete message.metadata;
+  if (meta.metadata) message.metadata = meta.metadata;
   // An update is what finishes a stream Slack expired (its stop is refused then): the message is final.
   if (stream) stream.stopped = true;
   return ok({ channel: message.channel, ts: message.ts, text: message.text ?? '', message: withoutChannel(message) });

@@ -220,8 +220,11 @@ function appendStream(call: MethodCall): Answer {
   return ok({ channel: found.message.channel, ts: found.message.ts });
 }
 
-/** What stopStream's `metadata` holds ("JSON object with event_type and event_payload fields"), or why not. */
-function metadataOf(value: unknown): { metadata?: Json } | Answer {
+/**
+ * What a message's `metadata` holds ("JSON object with event_type and event_payload fields", chat.postMessage,
+ * chat.update, chat.stopStream), or why not.
+ */
+export function metadataOf(value: unknown): { metadata?: Json } | Answer {
   if (value === undefined) return {};
   let parsed: unknown = value;
   if (typeof value === 'string') {
