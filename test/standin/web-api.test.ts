@@ -273,6 +273,31 @@ describe('Slack stand-in: Web API', () => {
     });
   });
 
+  it('takes a trigger it sent once, within three seconds: exchanged_trigger_id, expired_trigger_id after', async () => {
+    let clock = 1_000_000;
+    const timed = await startSlackStandin(undefined, 0, { now: () => clock });
+    try {
+      const bot = new webApi.WebClient(timed.workspace.botToken, {
+        slackApiUrl: timed.apiUrl,
+        retryConfig: { retries: 0 },
+      });
+      const modal = { type: 'modal' as const, title: { type: 'plain_text' as const, text: 'Ask' }, blocks: [] };
+      const open = (trigger_id: string) =>
+        bot.views.open({ trigger_id, view: modal }).then(
+          () => 'ok',
+          (error: { data?: { error?: string } }) => error.data?.error,
+        );
+      const first = timed.trigger();
+      expect(await open(first)).toBe('ok');
+      expect(await open(first)).toBe('exchanged_trigger_id');
+      const late = timed.trigger();
+      clock += 3_001;
+      expect(await open(late)).toBe('expired_trigger_id');
+    } finally {
+      await timed.close();
+    }
+  });
+
   it('refuses a modal whose title, close or submit is over 24 characters, or whose private_metadata is over 3,000', async () => {
     const text = (chars: number) => ({ type: 'plain_text' as const, text: 'x'.repeat(chars) });
     const modal = { type: 'modal' as const, title: text(24), close: text(24), submit: text(24), blocks: [] };

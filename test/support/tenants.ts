@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { keyFingerprint } from '../../tools/simulator/server.js';
 import { eventEnvelope, type InstallChoice, otherWorkspace, type Tenant } from '../../tools/slack-standin/index.js';
@@ -98,7 +97,7 @@ export class Workspaces {
       user: { id: userId, team_id: teamId },
       api_app_id: 'A1',
       token: 'legacy-verification-token',
-      trigger_id: `trigger-${randomUUID()}`,
+      trigger_id: this.h.slack.trigger(),
       ...payload,
     };
     return this.h.interact(full);

@@ -36,7 +36,7 @@ export function feedbackClick(slack: SlackStandin, click: FeedbackClick): Json {
     user: { id: click.user, team_id: presserTeam },
     api_app_id: appId,
     token: 'legacy-verification-token',
-    trigger_id: `trigger-${randomUUID()}`,
+    trigger_id: slack.trigger(),
     container: { type: 'message', message_ts: stored.ts, channel_id: stored.channel, is_ephemeral: false },
     channel: { id: stored.channel },
     message: { type: 'message', ...stored },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -69,6 +70,11 @@ export class SlackStandin {
   streaming = true;
   /** How long a stream stays open without an append (Slack gives no figure): then `message_not_in_streaming_state`. */
   streamExpiryMs = DEFAULT_STREAM_EXPIRY_MS;
+  /**
+   * The `trigger_id`s the stand-in sent (`trigger()`): when, and whether a view was opened with it. Slack's triggers
+   * "expire in three seconds" and "may only be used once" (api.slack.com/docs/triggers).
+   */
+  readonly triggers = new Map<string, { at: number; used: boolean }>();
   url = '';
   /** How files' bytes go out (a test slows it down); each download, with the bytes sent before the client hung up. */
   fileServing: FileServing = { chunkBytes: 64 * 1024, pauseMs: 0 };
@@ -279,6 +285,13 @@ export class SlackStandin {
     };
     this.messages.push(message);
     return message;
+  }
+
+  /** A fresh `trigger_id` for a payload the stand-in sends, which views.open and views.push then check. */
+  trigger(): string {
+    const id = `${this.nextId()}.${Math.floor(this.now() / 1000)}.${randomUUID().replaceAll('-', '').slice(0, 32)}`;
+    this.triggers.set(id, { at: this.now(), used: false });
+    return id;
   }
 
   /** What `chat.getPermalink` answers for a message of the default workspace, and (given a name) a file's link. */

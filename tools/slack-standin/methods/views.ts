@@ -31,8 +31,27 @@ function viewProblems(body: Json): string[] {
  */
 export const VIEW_MAX_BYTES = 250_000;
 
+/** A trigger's life (api.slack.com/docs/triggers): "Triggers expire in three seconds." */
+export const TRIGGER_TTL_MS = 3_000;
+
+/**
+ * views.open and views.push exchange a trigger: one the stand-in sent is refused once used (`exchanged_trigger_id`)
+ * or past three seconds (`expired_trigger_id`). A trigger a test made up itself is taken as it comes.
+ */
+function triggerRefusal({ args, slack }: MethodCall): Answer | undefined {
+  const trigger = slack.triggers.get(String(args.trigger_id));
+  if (!trigger) return undefined;
+  if (trigger.used) return refuse('exchanged_trigger_id');
+  if (slack.now() - trigger.at > TRIGGER_TTL_MS) return refuse('expired_trigger_id');
+  return undefined;
+}
+
 /** `views.open`/`push` (a modal), `views.publish` (a person's App Home) and `views.update`, with views' 100 blocks. */
-function view({ method, args, tenant, slack }: MethodCall): Answer {
+function view(call: MethodCall): Answer {
+  const { method, args, tenant, slack } = call;
+  const exchanges = method === 'views.open' || method === 'views.push';
+  const stale = exchanges ? triggerRefusal(call) : undefined;
+  if (stale) return stale;
   const body = (args.view ?? {}) as Json;
   const bad = invalidBlocks(body.blocks ?? [], 'view');
   if (bad) return bad;
@@ -49,6 +68,8 @@ function view({ method, args, tenant, slack }: MethodCall): Answer {
   };
   stored.view = body;
   if (!existing) tenant.views.push(stored);
+  const trigger = exchanges ? slack.triggers.get(String(args.trigger_id)) : undefined;
+  if (trigger) trigger.used = true;
   return ok({ view: { id: stored.id, team_id: tenant.teamId, app_id: tenant.workspace.appId, ...body } });
 }
 
