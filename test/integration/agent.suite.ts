@@ -156,6 +156,9 @@ export function agentJobs(store: StoreKind): void {
     const reply = await answerTo('Rewrite the auth guide');
     expect(reply.args.text).toContain('next slot opens in 30 minutes');
     expect(h.slack.callsTo('chat.delete')).toHaveLength(1);
+    // Gone from the channel: no root left saying it started.
+    const rootTs = String(h.slack.callsTo('chat.delete')[0]?.args.ts);
+    expect(h.slack.tenant().message(String(h.slack.callsTo('chat.delete')[0]?.args.channel), rootTs)).toBeUndefined();
   });
 
   it('on a 429 that names no wait (the documents give none) says so, never an invented time', async () => {

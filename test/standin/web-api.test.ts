@@ -136,6 +136,23 @@ describe('Slack stand-in: Web API', () => {
     expect(slack.tenant().message(at.channel, at.ts)?.metadata).toBeUndefined();
   });
 
+  it('deletes the app’s own message (chat.delete), not another’s; a thread root with replies stays a tombstone', async () => {
+    const refusal = (ts: string) =>
+      client.chat.delete({ channel: 'C123DOCS', ts }).then(
+        () => 'ok',
+        (error: { data?: { error?: string } }) => error.data?.error,
+      );
+    const alone = await postRoot('Starting…');
+    expect(await refusal(alone)).toBe('ok');
+    expect(slack.tenant().message('C123DOCS', alone)).toBeUndefined();
+    expect(await refusal(alone)).toBe('message_not_found');
+    expect(await refusal(slack.people.says('U456BOB', 'C123DOCS', 'Mine').ts)).toBe('cant_delete_message');
+    const root = await postRoot('Working…');
+    await client.chat.postMessage({ channel: 'C123DOCS', thread_ts: root, text: 'a reply' });
+    expect(await refusal(root)).toBe('ok');
+    expect(slack.tenant().message('C123DOCS', root)).toMatchObject({ subtype: 'tombstone' });
+  });
+
   it('refuses Block Kit over Slack’s limits with invalid_blocks, naming each problem', async () => {
     const long = 'x'.repeat(BLOCK_KIT_LIMITS.sectionText + 1);
     const cases: unknown[][] = [

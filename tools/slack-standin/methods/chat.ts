@@ -1,4 +1,5 @@
 import { blockKitProblems, type RefusedBlocks, type Surface } from '../block-kit.js';
+import { TOMBSTONE } from '../events.js';
 import type { EphemeralMessage, StoredMessage, Tenant } from '../tenant.js';
 import { type Answer, type Handler, type MethodCall, ok, refuse, text } from './answer.js';
 import { hidden } from './conversations.js';
@@ -151,7 +152,25 @@ function getPermalink({ args, tenant }: MethodCall): Answer {
   return ok({ channel, permalink: tenant.permalink(channel, String(args.message_ts)) });
 }
 
+/**
+ * chat.delete of the app's own message (its method reference: `message_not_found`, `cant_delete_message` for
+ * another's): gone, or a thread root with replies left as Slack's tombstone.
+ */
+function remove({ args, tenant }: MethodCall): Answer {
+  const channel = String(args.channel);
+  const ts = String(args.ts);
+  const at = tenant.messages.findIndex((m) => m.channel === channel && m.ts === ts && !m.hidden);
+  const message = tenant.messages[at];
+  if (!message) return refuse('message_not_found');
+  if (message.bot_id !== tenant.workspace.botId) return refuse('cant_delete_message');
+  const replied = tenant.messages.some((m) => m.channel === channel && m.thread_ts === ts && m.ts !== ts);
+  if (replied) tenant.messages[at] = { channel, ts, thread_ts: ts, ...TOMBSTONE };
+  else tenant.messages.splice(at, 1);
+  return ok({ channel, ts });
+}
+
 export const chatMethods: Record<string, Handler> = {
+  'chat.delete': remove,
   'chat.postMessage': postMessage,
   'chat.update': update,
   'chat.postEphemeral': postEphemeral,
