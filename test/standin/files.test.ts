@@ -24,7 +24,7 @@ describe('Slack stand-in: files people share', () => {
   });
   afterAll(() => slack.close());
 
-  it('files.getUploadURLExternal records `alt_txt` as Slack documents it, ignores `alt_text`, refuses over 1,000', async () => {
+  it('files.getUploadURLExternal records `alt_txt` as Slack documents it, ignores `alt_text`, refuses over 1,000 or no length', async () => {
     const client = bot();
     const args = (alt: Record<string, string>) =>
       ({ filename: 'chart.png', length: PNG.length, ...alt }) as webApi.FilesGetUploadURLExternalArguments;
@@ -34,6 +34,14 @@ describe('Slack stand-in: files people share', () => {
     expect(slack.files.find((f) => f.id === ignored.file_id)).not.toHaveProperty('altText');
     await expect(client.files.getUploadURLExternal(args({ alt_txt: 'x'.repeat(1_001) }))).rejects.toMatchObject({
       data: { error: 'alt_txt_too_large' },
+    });
+    // Its required `length`: an empty file is refused.
+    const empty = { filename: 'empty.csv', length: 0 } as webApi.FilesGetUploadURLExternalArguments;
+    await expect(client.files.getUploadURLExternal(empty)).rejects.toMatchObject({
+      data: { error: 'missing_argument' },
+    });
+    await expect(client.apiCall('files.getUploadURLExternal', { filename: 'chart.png' })).rejects.toMatchObject({
+      data: { error: 'invalid_arguments' },
     });
   });
 

@@ -1,12 +1,16 @@
 import { fileObject } from '../files.js';
 import type { UploadedFile } from '../tenant.js';
-import { type Answer, type Handler, type MethodCall, ok, refuse } from './answer.js';
+import { type Answer, type Handler, type MethodCall, missing, ok, refuse } from './answer.js';
 import { postRefusal } from './chat.js';
 
 const MAX_ALT_TXT = 1_000;
 
 /** Step 1 of `files.uploadV2`: a file id and where to send the bytes. */
 function getUploadUrl({ args, tenant, slack }: MethodCall): Answer {
+  // `filename` and `length` are required; "missing_argument: … Typically only occurs when the length provided is 0".
+  const absent = ['filename', 'length'].filter((k) => args[k] === undefined || args[k] === '');
+  if (absent.length) return missing(...absent);
+  if (Number(args.length) === 0) return refuse('missing_argument');
   // Slack documents `alt_txt` (at most 1,000 characters) and ignores arguments it does not know, `alt_text` among them.
   const altText = typeof args.alt_txt === 'string' ? args.alt_txt : undefined;
   if (altText && altText.length > MAX_ALT_TXT) return refuse('alt_txt_too_large');
