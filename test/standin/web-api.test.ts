@@ -94,6 +94,8 @@ describe('Slack stand-in: Web API', () => {
       );
     const { ts } = slack.people.says('U456BOB', 'C123DOCS', 'Can someone document the CLI?');
     const at = { channel: 'C123DOCS', timestamp: ts };
+    expect(await refusal(client.reactions.remove({ ...at, name: 'eyes' }))).toBe('no_reaction');
+    expect(slack.tenant().message('C123DOCS', ts)).not.toHaveProperty('reactions');
     expect(await refusal(client.reactions.add({ ...at, name: 'eyes' }))).toBe('ok');
     expect(await refusal(client.reactions.add({ ...at, name: 'eyes' }))).toBe('already_reacted');
     const history = await client.conversations.history({ channel: 'C123DOCS', limit: 1 });

@@ -1,4 +1,3 @@
-import type { StoredMessage } from '../tenant.js';
 import { type Answer, type Handler, type MethodCall, missing, ok, refuse, text } from './answer.js';
 
 /**
@@ -14,7 +13,7 @@ function react({ method, args, tenant }: MethodCall): Answer {
   if (!message) return refuse('message_not_found');
   const name = String(args.name).replace(/^:|:$/g, '');
   const me = tenant.workspace.botUserId;
-  const reactions = (message.reactions ??= []);
+  const reactions = message.reactions ?? [];
   const reaction = reactions.find((r) => r.name === name);
   const mine = reaction?.users.includes(me) === true;
   if (method === 'reactions.remove') {
@@ -30,7 +29,7 @@ function react({ method, args, tenant }: MethodCall): Answer {
   if (reaction) {
     reaction.users.push(me);
     reaction.count += 1;
-  } else reactions.push({ name, users: [me], count: 1 } satisfies NonNullable<StoredMessage['reactions']>[number]);
+  } else message.reactions = [...reactions, { name, users: [me], count: 1 }];
   return ok();
 }
 
