@@ -15,7 +15,8 @@ describe('startFromTurn', () => {
     startFromTurn(unit().deps, turn, { channel: turn.channel, userId: turn.userId, threadTs: turn.threadTs });
   const prompts = () => createdPrompts(unit().sim);
   // Posted through the Web API, as only the bot's messages are (`postAs` stores what people write).
-  const rootOf = (threadTs: string) => unit().slack.messages.find((m) => m.bot_id && m.thread_ts === threadTs);
+  // The app's latest post in the thread (a test may have put an earlier one of the bot's there).
+  const rootOf = (threadTs: string) => unit().slack.messages.findLast((m) => m.bot_id && m.thread_ts === threadTs);
 
   it.each([
     ['a bare mention', '', 'Ask the Mintlify agent to work on the docs'],
