@@ -26,6 +26,12 @@ const PROFILE_FLAGS = process.env.BENCH_ACK_PROFILE_DIR
  * each collection, its pause and reason, and the spaces after it) with their log, as `<role>-<kind>-<rate>-<variant>.log`.
  */
 const GC_TRACE_DIR = process.env.BENCH_ACK_GC_TRACE;
+/**
+ * BENCH_ACK_HEAP_PROFILE_DIR: both app processes sample what they allocate over the measured runs (V8's sampling heap
+ * profiler, freed objects included) and write it there as `<role>-<kind>-<rate>-<variant>.heapprofile`; the cell then
+ * says the bytes allocated per request. The sampling costs CPU: take CPU and latency from a run without it.
+ */
+const HEAP_PROFILE_DIR = process.env.BENCH_ACK_HEAP_PROFILE_DIR;
 const GC_TRACE_FLAGS = GC_TRACE_DIR ? ['--trace-gc', '--trace-gc-verbose'] : [];
 const gcTraceFile = (cell: string, variant: Variant) =>
   GC_TRACE_DIR ? join(GC_TRACE_DIR, `${cell}-${variant}.log`) : undefined;
@@ -85,6 +91,8 @@ export interface AckCell {
   bareCpuMsPerRequest: number;
   /** Full (mark-compact) collections during the measured runs: each stops the process for a few ms. */
   fullGcs: Record<Variant, number>;
+  /** With BENCH_ACK_HEAP_PROFILE_DIR: bytes allocated per request over the measured runs (sampled estimate). */
+  bytesPerRequest?: Record<Variant, number>;
 }
 
 function summarise(results: LoadResult[]): AckSummary {
@@ -168,6 +176,8 @@ async function cell(
       ours: { ms: 0, requests: 0, fullGcs: 0 },
       bare: { ms: 0, requests: 0, fullGcs: 0 },
     };
+    if (HEAP_PROFILE_DIR)
+      await Promise.all([targets.ours.call('heapSampling', {}), targets.bare.call('heapSampling', {})]);
     for (const variant of RUN_ORDER) {
       const before = await targets[variant].call<TargetStats>('stats');
       const { result, stats } = await fire(variant, rate, RUN_MS);
@@ -176,6 +186,13 @@ async function cell(
       cpu[variant].requests += result.sent;
       cpu[variant].fullGcs += fullGcs(stats) - fullGcs(before);
     }
+    const sampled = async (variant: Variant) =>
+      (await targets[variant].call<number>('heapSampling', {
+        file: join(HEAP_PROFILE_DIR ?? '', `${name}-${variant}.heapprofile`),
+      })) / cpu[variant].requests;
+    const bytesPerRequest = HEAP_PROFILE_DIR
+      ? { ours: Math.round(await sampled('ours')), bare: Math.round(await sampled('bare')) }
+      : undefined;
     const o = summarise(runs.ours);
     const b = summarise(runs.bare);
     const runP99s = {
@@ -194,6 +211,7 @@ async function cell(
       oursCpuMsPerRequest: round(cpu.ours.ms / cpu.ours.requests),
       bareCpuMsPerRequest: round(cpu.bare.ms / cpu.bare.requests),
       fullGcs: { ours: cpu.ours.fullGcs, bare: cpu.bare.fullGcs },
+      ...(bytesPerRequest && { bytesPerRequest }),
     };
   } finally {
     await Promise.allSettled([targets.ours.close(), targets.bare.close(), worker?.close()]);
@@ -231,7 +249,8 @@ export async function runAck(progress: (line: string) => void, roles: AckRole[] 
                 `bare p50 ${c.bare.p50Ms} p99 ${c.bare.p99Ms} ms  ratio ${c.ratioP99}  ` +
                 `run p99s ours [${c.runP99s.ours.join(', ')}] bare [${c.runP99s.bare.join(', ')}]  ` +
                 `median ${c.verdict.oursMs} vs ${c.verdict.bareMs}, allowance ${c.verdict.allowanceMs}: ${c.verdict.pass ? 'pass' : 'MISS'}  cpu/req ours ${c.oursCpuMsPerRequest} bare ${c.bareCpuMsPerRequest} ms  ` +
-                `full GCs ours ${c.fullGcs.ours} bare ${c.fullGcs.bare}${failed}`,
+                `full GCs ours ${c.fullGcs.ours} bare ${c.fullGcs.bare}${failed}` +
+                (c.bytesPerRequest ? `  bytes/req ours ${c.bytesPerRequest.ours} bare ${c.bytesPerRequest.bare}` : ''),
             );
           }
         }

@@ -6,7 +6,8 @@
 
 // First, as in src/index.ts: the heap policy of the role this process was started for (ROLE, bench/lib/dist.ts).
 import '../src/app/heap-first.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { type RunningApp, startApp } from '../src/app/app.js';
 import { createProbes } from '../src/app/probes.js';
@@ -59,6 +60,7 @@ let polls = 0;
 let recorded: [string, number][] | undefined;
 let ours: RunningApp | undefined;
 let bare: SlackTransport | undefined;
+let heapSession: Session | undefined;
 
 const gcKinds: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
@@ -271,6 +273,35 @@ serve(
         logs: { ...logs },
         polls,
       };
+    },
+
+    /**
+     * Starts V8's sampling heap profiler, counting objects the collector has freed too (what a request allocates,
+     * not what it keeps), or stops it, writes the profile to `file` and returns the bytes it estimates were allocated.
+     */
+    async heapSampling({ file }: { file?: string }) {
+      if (!file) {
+        heapSession = new Session();
+        heapSession.connect();
+        await heapSession.post('HeapProfiler.startSampling', {
+          samplingInterval: 4096,
+          includeObjectsCollectedByMinorGC: true,
+          includeObjectsCollectedByMajorGC: true,
+        });
+        return 0;
+      }
+      if (!heapSession) throw new Error('not sampling');
+      const { profile } = await heapSession.post('HeapProfiler.stopSampling');
+      heapSession.disconnect();
+      heapSession = undefined;
+      writeFileSync(file, JSON.stringify(profile));
+      let bytes = 0;
+      const add = (node: typeof profile.head) => {
+        bytes += node.selfSize;
+        for (const child of node.children) add(child);
+      };
+      add(profile.head);
+      return bytes;
     },
 
     /** Starts recording polls, or stops and returns what was recorded. */
