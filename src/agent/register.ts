@@ -1,6 +1,7 @@
-import type { App, BlockAction, FeedbackButtonsAction, ViewSubmitAction } from '@slack/bolt';
+import type { BlockAction, FeedbackButtonsAction, ViewSubmitAction } from '@slack/bolt';
 import type { Deps } from '../deps.js';
 import { endsAtAck } from '../slack/after-ack.js';
+import type { Doors } from '../slack/router.js';
 import type { ReportBeside } from '../visitors/index.js';
 import { inWorkspace } from '../workspace.js';
 import { contextChanged, messagesTabOpened } from './doors/agent-view.js';
@@ -20,7 +21,7 @@ import { SHORTCUT_ID } from './shortcut-modal.js';
  * (`assistant_view`) and the Messages tab as the agent's home (`agent_view`): both are served, whichever the
  * manifest declares.
  */
-export function registerAgent(app: App, root: Deps, reportBeside: ReportBeside): void {
+export function registerAgent(app: Doors, root: Deps, reportBeside: ReportBeside): void {
   // Middleware, ahead of every listener: it takes the pane's events and every person's message in a DM thread.
   app.assistant(assistantPane(root, reportBeside));
   app.command('/agent', endsAtAck(root, inWorkspace(root, agentCommand)));

@@ -7,6 +7,7 @@ import { registerInsights } from '../insights/register.js';
 import type { Logger } from '../log.js';
 import type { Metrics } from '../metrics.js';
 import { accessMiddleware } from '../slack/access.js';
+import { createRouter } from '../slack/router.js';
 import { createSlackTransport, type SlackTransport } from '../slack/transport.js';
 import type { Store } from '../store/store.js';
 import { ownOrganisation } from '../tenants/own-organisation.js';
@@ -52,16 +53,18 @@ export function transportFor(
 }
 
 export function registerDoors(transport: SlackTransport, deps: Deps, installs: Installs, removals: Removals): void {
+  const doors = createRouter(transport.bolt);
   if (installs.many) {
-    transport.bolt.use(storeDownGate(deps.log));
-    transport.bolt.use(ownOrganisation(installs.many.tenancy.installations, deps.log));
+    doors.use(storeDownGate(deps.log));
+    doors.use(ownOrganisation(installs.many.tenancy.installations, deps.log));
   }
-  transport.bolt.use(accessMiddleware(deps.config, deps.log));
-  registerRemoval(transport.bolt, deps.log, removals);
-  if (installs.many) registerTenancy(transport.bolt, deps, installs.many.tenancy, { publishHome });
-  registerAgent(transport.bolt, deps, reportBeside);
-  registerHome(transport.bolt, deps);
-  registerVisitors(transport.bolt, deps);
-  registerInsights(transport.bolt, deps, digestReading);
-  registerUnfurls(transport.bolt, deps);
+  doors.use(accessMiddleware(deps.config, deps.log));
+  registerRemoval(doors, deps.log, removals);
+  if (installs.many) registerTenancy(doors, deps, installs.many.tenancy, { publishHome });
+  registerAgent(doors, deps, reportBeside);
+  registerHome(doors, deps);
+  registerVisitors(doors, deps);
+  registerInsights(doors, deps, digestReading);
+  registerUnfurls(doors, deps);
+  doors.mount();
 }

@@ -1,10 +1,11 @@
-import type { App, Context } from '@slack/bolt';
+import type { Context } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Deps } from '../deps.js';
 import { slackErrorCode } from '../slack/errors.js';
 import { gate } from '../slack/gate.js';
 import { quote } from '../slack/mrkdwn.js';
 import { removalEventOf } from '../slack/payload.js';
+import type { Doors } from '../slack/router.js';
 import { NOT_LISTED, type TeamLists, teamLists, unlisted } from '../slack/team-lists.js';
 import type { RefusalReason } from '../slack/token-refusals.js';
 import { type WorkspaceRef, workspaceOf } from '../workspace-ref.js';
@@ -215,12 +216,13 @@ export function createRemovals(root: Pick<Deps, 'log' | 'slack'>, target: Remova
 }
 
 /** The removal events, and the answer a removed workspace's requests get. */
-export function registerRemoval(app: App, log: Deps['log'], removals: Removals): void {
+export function registerRemoval(app: Doors, log: Deps['log'], removals: Removals): void {
   app.use(removedGate(removals.target, log));
   const heard = async ({ event, context }: { event: unknown; context: Context }) => {
     const claim = claimOf(event, context);
     if (claim) await removals.believe(claim);
   };
-  // One listener for the four: Bolt runs every request through each listener's chain (BENCHMARKS §1b).
-  app.event(/^(app_uninstalled|tokens_revoked|team_access_revoked|team_access_granted)$/, heard);
+  for (const type of ['app_uninstalled', 'tokens_revoked', 'team_access_revoked', 'team_access_granted']) {
+    app.event(type, heard);
+  }
 }

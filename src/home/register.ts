@@ -1,5 +1,6 @@
-import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Deps } from '../deps.js';
+import type { Doors } from '../slack/router.js';
 import { inWorkspace } from '../workspace.js';
 import { homeTasks } from './home-tasks.js';
 
@@ -15,6 +16,6 @@ export async function homeOpened(deps: Pick<Deps, 'dispatch'>, { event }: HomeOp
  * whenever one of their jobs changes state while Home is the tab they last opened (`homeFollowsJob`, which every
  * role's deps carry: jobs change where the work runs, not where Slack's requests arrive).
  */
-export function registerHome(app: App, deps: Pick<Deps, 'dispatch' | 'workspaces'>): void {
+export function registerHome(app: Doors, deps: Pick<Deps, 'dispatch' | 'workspaces'>): void {
   app.event('app_home_opened', inWorkspace(deps, homeOpened));
 }

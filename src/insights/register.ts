@@ -1,5 +1,6 @@
-import type { App, BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
+import type { BlockAction, ButtonAction, ViewSubmitAction } from '@slack/bolt';
 import type { Deps } from '../deps.js';
+import type { Doors } from '../slack/router.js';
 import type { DigestReading } from '../visitors/index.js';
 import { inWorkspace } from '../workspace.js';
 import { ACTION_IDS } from './blocks.js';
@@ -10,7 +11,7 @@ import { DRAFT_CALLBACK } from './draft-modal.js';
 import { COMMAND } from './messages.js';
 
 /** `/insights`, its rows' Draft a fix buttons, Next →, Download CSV, and the Draft a fix form. */
-export function registerInsights(app: App, deps: Deps, reading: DigestReading): void {
+export function registerInsights(app: Doors, deps: Deps, reading: DigestReading): void {
   // `/insights digest …` is read as `/visitors digest …` is: the visitors' reading, given by the composition.
   app.command(
     COMMAND,

@@ -1,5 +1,6 @@
-import type { App, BlockAction, ViewSubmitAction } from '@slack/bolt';
+import type { BlockAction, ViewSubmitAction } from '@slack/bolt';
 import type { Deps } from '../deps.js';
+import type { Doors } from '../slack/router.js';
 import { inWorkspace } from '../workspace.js';
 import { CONNECT_IDS } from './connect/view.js';
 import { type ConnectOptions, disconnect, openConnect, submitConnect } from './doors/connect.js';
@@ -11,7 +12,7 @@ import type { Tenancy } from './tenancy.js';
  * Mintlify, and App Home's connect, change and disconnect (the modal checks the key before saving it); `home`
  * publishes the person's Home after a change.
  */
-export function registerTenancy(app: App, root: Deps, tenancy: Tenancy, home: Pick<ConnectOptions, 'publishHome'>) {
+export function registerTenancy(app: Doors, root: Deps, tenancy: Tenancy, home: Pick<ConnectOptions, 'publishHome'>) {
   app.use(notConnectedGate(root));
   app.action<BlockAction>(CONNECT_IDS.open, inWorkspace(root, openConnect));
   app.action<BlockAction>(CONNECT_IDS.disconnect, inWorkspace(root, disconnect(home)));
