@@ -14,6 +14,14 @@ export interface AccessRule {
 
 export type Verdict = { allowed: true } | { allowed: false; reason: 'user' | 'channel' | 'external' };
 
+/** The four verdicts, made once: every request gets one (frozen, as requests share them). */
+const ALLOWED: Verdict = Object.freeze({ allowed: true });
+const REFUSED = {
+  user: Object.freeze({ allowed: false, reason: 'user' }),
+  channel: Object.freeze({ allowed: false, reason: 'channel' }),
+  external: Object.freeze({ allowed: false, reason: 'external' }),
+} as const satisfies Record<string, Verdict>;
+
 /** Who sent a request and from where, whatever its surface (command, event, click, shortcut). */
 export interface Requester {
   userId?: string | undefined;
@@ -30,12 +38,10 @@ export function verdictFor(
   rule: AccessRule,
   { userId, channel, external = false }: { userId: string; channel: string; external?: boolean },
 ): Verdict {
-  if (external && !rule.allowExternal) return { allowed: false, reason: 'external' };
-  if (rule.allowedUsers.length > 0 && !rule.allowedUsers.includes(userId)) return { allowed: false, reason: 'user' };
-  if (rule.allowedChannels.length > 0 && !rule.allowedChannels.includes(channel)) {
-    return { allowed: false, reason: 'channel' };
-  }
-  return { allowed: true };
+  if (external && !rule.allowExternal) return REFUSED.external;
+  if (rule.allowedUsers.length > 0 && !rule.allowedUsers.includes(userId)) return REFUSED.user;
+  if (rule.allowedChannels.length > 0 && !rule.allowedChannels.includes(channel)) return REFUSED.channel;
+  return ALLOWED;
 }
 
 /** The person and the conversation of any payload Slack sends. */
@@ -60,15 +66,15 @@ export type EnterpriseOf = (userId: string) => Promise<string | undefined>;
  * install's or one workspace's): there a person of another workspace is external only when Slack says they belong
  * to another enterprise, or to none; asked only then, and external when Slack does not say.
  */
-export async function isExternal(
-  { userId, teamId }: Requester,
-  context: Context,
-  enterpriseOf: EnterpriseOf,
-): Promise<boolean> {
-  if (!teamId || !context.teamId || teamId === context.teamId) return false;
-  if (!context.enterpriseId || !userId) return true;
-  return (await enterpriseOf(userId)) !== context.enterpriseId;
+export async function isExternal(requester: Requester, context: Context, enterpriseOf: EnterpriseOf): Promise<boolean> {
+  if (!ofAnotherTeam(requester, context)) return false;
+  if (!context.enterpriseId || !requester.userId) return true;
+  return (await enterpriseOf(requester.userId)) !== context.enterpriseId;
 }
+
+/** Whether the person's own team is known and another than the request's workspace (only then may they be external). */
+const ofAnotherTeam = ({ teamId }: Requester, context: Context) =>
+  !!teamId && !!context.teamId && teamId !== context.teamId;
 
 /** `EnterpriseOf` through the request's Web API client; `undefined` (so external) when Slack does not answer. */
 export function enterpriseThrough(client: WebClient, log: Logger): EnterpriseOf {
@@ -92,17 +98,20 @@ const ACCESS = 'access';
 const TEAMLESS_EVENTS = new Set(['agent_session_stopped', 'link_shared']);
 
 /**
- * The requester with their team, asked of Slack (`users.info`) for an event that does not say it, where it decides
- * (people of another organisation are not allowed). Slack not saying counts as another organisation's.
+ * Whether the requester's team is asked of Slack: for an event that does not say it, where it decides (people of
+ * another organisation are not allowed).
  */
-async function withTeam(
-  requester: Requester,
-  body: unknown,
-  { rule, client, log }: { rule: AccessRule; client: WebClient; log: Logger },
-): Promise<Requester> {
-  if (rule.allowExternal || requester.teamId || !requester.userId) return requester;
+function teamAsked(rule: AccessRule, requester: Requester, body: unknown): requester is Requester & { userId: string } {
+  if (rule.allowExternal || requester.teamId || !requester.userId) return false;
   const { type, event } = payloadOf(body);
-  if (type !== 'event_callback' || !TEAMLESS_EVENTS.has(String(event?.type))) return requester;
+  return type === 'event_callback' && TEAMLESS_EVENTS.has(String(event?.type));
+}
+
+/** The requester with their team, asked of Slack (`users.info`). Slack not saying counts as another organisation's. */
+async function withTeam(
+  requester: Requester & { userId: string },
+  { client, log }: { client: WebClient; log: Logger },
+): Promise<Requester> {
   try {
     const { user } = await client.users.info({ user: requester.userId });
     return { ...requester, teamId: user?.team_id ?? UNKNOWN_TEAM };
@@ -139,10 +148,14 @@ export async function submissionVerdict(
 export function accessMiddleware(rule: AccessRule, log: Logger): Middleware<AnyMiddlewareArgs> {
   return async (args) => {
     const { body, context, next } = args;
-    const requester = await withTeam(requesterOf(body), body, { rule, client: args.client, log });
+    let requester = requesterOf(body);
+    // Slack is asked, and the asking built, only where it decides: on every request this ran before any listener.
+    if (teamAsked(rule, requester, body)) requester = await withTeam(requester, { client: args.client, log });
     const { userId, channel } = requester;
     if (userId && channel) {
-      const external = await isExternal(requester, context, enterpriseThrough(args.client, log));
+      const external =
+        ofAnotherTeam(requester, context) &&
+        (await isExternal(requester, context, enterpriseThrough(args.client, log)));
       context[ACCESS] = verdictFor(rule, { userId, channel, external });
     }
     await next();
@@ -151,5 +164,5 @@ export function accessMiddleware(rule: AccessRule, log: Logger): Middleware<AnyM
 
 /** The verdict the middleware left for this request; refused when there was nobody or nowhere to judge. */
 export function accessOf(context: Context): Verdict {
-  return (context[ACCESS] as Verdict | undefined) ?? { allowed: false, reason: 'user' };
+  return (context[ACCESS] as Verdict | undefined) ?? REFUSED.user;
 }
