@@ -68,15 +68,31 @@ export function configuredSecrets(config: Config): string[] {
   ].filter((secret): secret is string => Boolean(secret));
 }
 
+/** What a value becomes in a line: hidden by its field's name, an Error as its name, message and code, a BigInt as text. */
+function lineValue(key: string, value: unknown): unknown {
+  if (SECRET_KEYS.test(key)) return '[redacted]';
+  if (value instanceof Error)
+    return { name: value.name, message: value.message, code: (value as { code?: unknown }).code };
+  if (typeof value === 'bigint') return value.toString();
+  return value;
+}
+
+/**
+ * Whether `lineValue` would change no field: flat fields (a request's kind and times) of no secret's name. Those are
+ * written without it, which JSON.stringify would otherwise call back for every field: every request writes a line.
+ */
+function plain(fields: Fields): boolean {
+  for (const key in fields) {
+    const value = fields[key];
+    if ((typeof value === 'object' && value !== null) || typeof value === 'bigint' || SECRET_KEYS.test(key))
+      return false;
+  }
+  return true;
+}
+
 function serialise(fields: Fields): string {
   try {
-    return JSON.stringify(fields, (key, value: unknown) => {
-      if (SECRET_KEYS.test(key)) return '[redacted]';
-      if (value instanceof Error)
-        return { name: value.name, message: value.message, code: (value as { code?: unknown }).code };
-      if (typeof value === 'bigint') return value.toString();
-      return value;
-    });
+    return plain(fields) ? JSON.stringify(fields) : JSON.stringify(fields, lineValue);
   } catch (error) {
     // A circular field must not turn a log call into a crash: keep the event, say why the fields are missing.
     const { time, level, event } = fields;

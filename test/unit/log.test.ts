@@ -93,6 +93,23 @@ describe('createLogger', () => {
     expect(parsed()[0]).toMatchObject({ [key]: '[redacted]', headers: { [key]: '[redacted]' } });
   });
 
+  it('hides a secret-named field and writes a BigInt as text in a line of flat fields too', () => {
+    const { log, parsed, text } = capture();
+    log.info('slack.request', { kind: '/visitors', response_url: 'https://hooks.example/T1/B1/abc', rows: 2n });
+    expect(text()).not.toContain('hooks.example');
+    expect(parsed()[0]).toMatchObject({ kind: '/visitors', response_url: '[redacted]', rows: '2' });
+    log.info('slack.request', { kind: '/visitors', ack_ms: 0.4, outcome: 'ok', duration_ms: 1, gone: undefined });
+    expect(parsed()[1]).toEqual({
+      time: expect.any(String),
+      level: 'info',
+      event: 'slack.request',
+      kind: '/visitors',
+      ack_ms: 0.4,
+      outcome: 'ok',
+      duration_ms: 1,
+    });
+  });
+
   it('keeps fields that only name secrets in passing (counts)', () => {
     const { log, parsed } = capture();
     log.info('secrets.checked', { sealed_with_earlier_keys: 2, tokens_checked: 3 });
