@@ -13,7 +13,7 @@ import { answerAtDoor, type DoorDeps, projectOf } from './door-kit.js';
 
 export type ButtonArgs = Pick<SlackActionMiddlewareArgs<BlockAction<ButtonAction>>, 'ack' | 'action' | 'body'>;
 
-/** The action ids of the report's buttons: one Bolt listener takes them all (each listener costs every request). */
+/** The action ids of the report's buttons, old ones included: one door takes them all. */
 export const REPORT_BUTTON = /^visitors\./;
 
 /** What each button asks for, by its action id. */
