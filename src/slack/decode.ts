@@ -15,7 +15,10 @@ export function mentionedUsers(text: string): string[] {
   return [...new Set(Array.from(text.matchAll(USER_ID), (m) => m[1] as string))];
 }
 
-export function decodeSlackText(text: string, names: UserNames = new Map()): string {
+/** No names known: made once, as every command's and message's text is decoded, some several times. */
+const NO_NAMES: UserNames = new Map();
+
+export function decodeSlackText(text: string, names: UserNames = NO_NAMES): string {
   return unescapeEntities(text.replace(MARKUP, (_, inner: string) => decodeMarkup(inner, names)));
 }
 

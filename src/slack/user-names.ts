@@ -6,7 +6,9 @@ import { lookUpPerson, type PersonDeps } from './people.js';
  * store). A name that cannot be looked up (no `users:read`, Slack down) stays `@U…`: the text still goes through.
  */
 export async function decodeWithNames(deps: PersonDeps, text: string): Promise<string> {
-  return decodeSlackText(text, await displayNames(deps, mentionedUsers(text)));
+  const mentioned = mentionedUsers(text);
+  // Most instructions name nobody: no lookup to set up (every /agent decodes its instruction so).
+  return decodeSlackText(text, mentioned.length > 0 ? await displayNames(deps, mentioned) : undefined);
 }
 
 /** Display names of `ids` (cached); ids that cannot be looked up are left out. */
