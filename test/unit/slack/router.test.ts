@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createRouter } from '../../../src/slack/router.js';
 
 /** A Bolt app on a receiver that receives nothing, with a router on it; `errors`: what Bolt's error handler saw. */
-function routed() {
+function boltApp() {
   const receiver: Receiver = { init: () => {}, start: async () => undefined, stop: async () => undefined };
   // With the bot's ids given, Bolt authorizes without calling auth.test: nothing leaves the process.
   const app = new App({
@@ -15,7 +15,12 @@ function routed() {
   });
   const errors: { code?: string; message: string }[] = [];
   app.error(async (error) => void errors.push(error));
-  const doors = createRouter(app);
+  return { app, errors, doors: createRouter(app) };
+}
+
+/** One door of each kind the app has mounted, each noting in `ran` that it ran; `send`: a request into Bolt. */
+function routed() {
+  const { app, errors, doors } = boltApp();
   const ran: string[] = [];
   const door = (name: string) => async () => void ran.push(name);
   doors.command('/agent', door('agent'));
@@ -130,17 +135,7 @@ describe('the doors router', () => {
 
 describe('several doors on one event', () => {
   it('fail as Bolt’s listeners do: one failure as it is, more as one MultipleListenerError', async () => {
-    const receiver: Receiver = { init: () => {}, start: async () => undefined, stop: async () => undefined };
-    const app = new App({
-      token: 'xoxb-test',
-      botId: 'B1',
-      botUserId: 'UBOT',
-      receiver,
-      tokenVerificationEnabled: false,
-    });
-    const errors: { code?: string; message: string }[] = [];
-    app.error(async (error) => void errors.push(error));
-    const doors = createRouter(app);
+    const { app, errors, doors } = boltApp();
     const broke = (why: string) => async () => {
       throw new Error(why);
     };
