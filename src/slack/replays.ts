@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { setTimeout as after } from 'node:timers/promises';
 import type { App } from '@slack/bolt';
 import type { Logger } from '../log.js';
 import type { Claims } from '../store/claims.js';
@@ -11,6 +12,12 @@ import { requestKind } from './instrumentation.js';
  * ahead is refused: `transport.ts`), so a captured request can be sent again for ten minutes at most.
  */
 const REPLAYABLE_MS = 10 * 60_000;
+
+/**
+ * How long the claim may take before the request goes on unchecked: a store that hangs would otherwise add its whole
+ * deadline to the request's own, and the person would hear "storage unavailable" after Slack's 3 seconds, not within.
+ */
+const CHECK_WITHIN_MS = 250;
 
 /** The request's custom property (the HTTP receiver's `customPropertiesExtractor`) holding its signature. */
 const SIGNATURE = 'slackSignature';
@@ -36,11 +43,15 @@ export function refuseReplays(bolt: App, claims: Pick<Claims, 'claim'>, log: Log
     const ack: typeof event.ack = async (response) => {
       await event.ack(response);
       // Once per request: a listener acking twice is not its own replay.
-      first ??= claims.claim(keys.slackSignature(signature), 'request', REPLAYABLE_MS).catch((error: unknown) => {
-        // Without the store a replay cannot be told: the request goes on, as what it runs needs the store too.
-        log.error('store.degraded', { op: 'slack.replay_guard', error });
-        return true;
-      });
+      // Without the store (an error, or no answer soon) a replay cannot be told: the request goes on, as what it runs
+      // needs the store too and says so.
+      first ??= Promise.race([
+        claims.claim(keys.slackSignature(signature), 'request', REPLAYABLE_MS).catch((error: unknown) => {
+          log.error('store.degraded', { op: 'slack.replay_guard', error });
+          return true;
+        }),
+        after(CHECK_WITHIN_MS, true, { ref: false }),
+      ]);
       if (await first) return;
       log.warn('slack.request_replayed', { kind: requestKind(event.body) });
       throw new ReplayedRequestError('a signed request was sent again; it was acknowledged and not run');
