@@ -1,5 +1,6 @@
 import { type ProjectOrigin, projectOrigin } from '../config/projects.js';
 import type { Deps } from '../deps.js';
+import { POSTING_SUSPENDED } from '../slack/errors.js';
 import type { Message } from '../slack/message.js';
 import { inlineCode } from '../slack/mrkdwn.js';
 import type { FollowUpRefusal } from './follow-up.js';
@@ -71,7 +72,9 @@ const secretAnswer = (prompt: string): Message =>
 /** The channel's posting settings refused the root (`POST_RESTRICTED`): trying again will not help. */
 const postRestrictedAnswer = (slackError: string, prompt: string): Message =>
   withPrompt(
-    `:warning: Slack does not let me post in this channel (${inlineCode(slackError, 60)}), so I didn't start the job: its settings let only some members post here, or only in threads. Run the command in another channel I'm in, or in my Messages tab (open Mintlify under Apps).`,
+    slackError === POSTING_SUSPENDED
+      ? `:warning: Slack's administrators have suspended my posting (${inlineCode(slackError, 60)}), so I didn't start the job: nothing I post would arrive. A Slack admin of your organisation can lift it.`
+      : `:warning: Slack does not let me post in this channel (${inlineCode(slackError, 60)}), so I didn't start the job: its settings let only some members post here, or only in threads. Run the command in another channel I'm in, or in my Messages tab (open Mintlify under Apps).`,
     prompt,
   );
 

@@ -21,6 +21,12 @@ export function isNotInChannel(error: unknown): boolean {
 export const NOT_IN_CHANNEL = new Set(['not_in_channel', 'channel_not_found', 'is_archived']);
 
 /**
+ * Slack's common error "Administrators have suspended the ability to post a message" (Enterprise Key Management): no
+ * retry helps until they lift it. Among `POST_RESTRICTED`, with words of its own.
+ */
+export const POSTING_SUSPENDED = 'ekm_access_denied';
+
+/**
  * Slack's refusals of a post that the conversation's posting settings decide (chat.postMessage's reference:
  * `restricted_action`, a workspace preference; `…_read_only_channel`, no post at all; `…_thread_only_channel`, no
  * top-level post; `…_non_threadable_channel`, no reply): trying again will not help.
@@ -31,6 +37,7 @@ export const POST_RESTRICTED: ReadonlySet<string> = new Set([
   'restricted_action_thread_only_channel',
   'restricted_action_non_threadable_channel',
   'posting_to_channel_denied',
+  POSTING_SUSPENDED,
 ]);
 
 /**

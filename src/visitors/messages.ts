@@ -1,4 +1,4 @@
-import { FILES_REFUSED, NOT_IN_CHANNEL, POST_RESTRICTED } from '../slack/errors.js';
+import { FILES_REFUSED, NOT_IN_CHANNEL, POST_RESTRICTED, POSTING_SUSPENDED } from '../slack/errors.js';
 import { type Message, section } from '../slack/message.js';
 import { escapeMrkdwn, inlineCode, truncate, userMention } from '../slack/mrkdwn.js';
 import { todayNumber, UTC } from '../zone.js';
@@ -128,7 +128,9 @@ export const errorCopy = {
   notInDirectMessage:
     'I can’t post in a direct message I’m not part of. To share it, run the command in a channel I’m in, or in your DM with me.',
   postRestricted: (code: string) =>
-    `Slack does not let me post in this channel (${inlineCode(code, 60)}): its settings let only some members post here, or only in threads. Run the command in another channel to share it.`,
+    code === POSTING_SUSPENDED
+      ? `Slack’s administrators have suspended my posting (${inlineCode(code, 60)}), so it was not shared. A Slack admin of your organisation can lift it.`
+      : `Slack does not let me post in this channel (${inlineCode(code, 60)}): its settings let only some members post here, or only in threads. Run the command in another channel to share it.`,
   filesRefused: (code: string) =>
     `Slack refused the file (${inlineCode(code, 60)}): this workspace’s settings limit file uploads, or its file storage is full, so trying again won’t help until a Slack admin changes that.`,
   postFailed: (code: string) => `I couldn’t post to this conversation (${inlineCode(code, 60)}). Please try again.`,

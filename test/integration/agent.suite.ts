@@ -151,6 +151,15 @@ export function agentJobs(store: StoreKind): void {
     },
   );
 
+  it('where Slack\'s administrators suspended the bot\'s posting (ekm_access_denied) says so, never "try again", and starts nothing', async () => {
+    h.slack.fail('chat.postMessage', { error: 'ekm_access_denied' }, 1);
+    const reply = await answerTo('Fix the broken links');
+    expect(reply.args.text).toContain('administrators have suspended');
+    expect(reply.args.text).toContain('Fix the broken links');
+    expect(reply.args.text).not.toMatch(/try again/i);
+    expect(h.sim.requests).toHaveLength(0);
+  });
+
   it('on 429 from the service tells the user when to retry, echoes the prompt and withdraws the root message', async () => {
     failNextCreate({ kind: 'rate-limit', retryAfterSec: 1800 });
     const reply = await answerTo('Rewrite the auth guide');

@@ -281,6 +281,13 @@ describe.each(storeKinds)('/visitors ($label)', (store) => {
     expect(h.slack.messages.filter((m) => m.channel === 'C0ANNOUNCE')).toHaveLength(0);
   });
 
+  it('Share where Slack\'s administrators suspended the bot\'s posting (ekm_access_denied) says so, not "try again"', async () => {
+    h.slack.fail('chat.postMessage', { error: 'ekm_access_denied' }, 1, (args) => args.channel === CHANNEL_ID);
+    const said = textOf(await clickIn(CHANNEL_ID, ACTION_IDS.share, FIRST_WEEK_OF_NOVEMBER));
+    expect(said).toContain('administrators have suspended');
+    expect(said).not.toMatch(/try again/i);
+  });
+
   // Slack did nothing on a 429: the work goes back to its lane for Slack's Retry-After and is done then, once.
   const inChannel = () => h.slack.messages.filter((m) => m.channel === CHANNEL_ID && !m.thread_ts);
 
