@@ -1,10 +1,9 @@
-import { createClient } from '@keyv/redis';
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
 import { useHarness } from '../support/harness.js';
-import { redisAvailable, redisStore, TEST_REDIS_URL } from '../support/redis.js';
+import { redisAvailable, redisStore } from '../support/redis.js';
 import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
-import { countEvents as count, FAST_POLL, LONG_JOB_MS, runningJobs, useRedisProxy } from './support.js';
+import { countEvents as count, FAST_POLL, LONG_JOB_MS, redisGet, runningJobs, useRedisProxy } from './support.js';
 
 // The adoption of tracked jobs at start (workers.ts) when the instance adopting them is stopped midway.
 
@@ -42,13 +41,3 @@ describe.skipIf(!redisAvailable)('adopting tracked jobs at start, stopped midway
     for (const { rootTs } of jobs) await eventually(() => prPosts(rootTs).length === 1, 10_000, 'the PR in its thread');
   }, 90_000);
 });
-
-async function redisGet(key: string): Promise<string | null> {
-  const client = createClient({ url: TEST_REDIS_URL });
-  await client.connect();
-  try {
-    return await client.get(key);
-  } finally {
-    await client.close();
-  }
-}

@@ -1,11 +1,10 @@
-import { createClient } from '@keyv/redis';
 import { describe, expect, it } from 'vitest';
 import { keys } from '../../src/store/keys.js';
 import { useHarness } from '../support/harness.js';
-import { dropNamespace, redisAvailable, redisStore, TEST_REDIS_URL } from '../support/redis.js';
+import { dropNamespace, redisAvailable, redisStore } from '../support/redis.js';
 import { settle } from '../support/steps.js';
 import { eventually, TEST_PROJECT_ID } from '../support/test-app.js';
-import { countEvents as count, FAST_POLL, LONG_JOB_MS, useRedisProxy } from './support.js';
+import { countEvents as count, FAST_POLL, LONG_JOB_MS, redisGet, useRedisProxy } from './support.js';
 
 // Healing at its edges: Redis misbehaving as the loss watch starts, or as a loss is being healed.
 
@@ -125,13 +124,3 @@ describe.skipIf(!redisAvailable)('healing at its edges', { timeout: 60_000 }, ()
     for (const app of apps) expect(app.logs()).not.toContain('"event":"store.data_lost"');
   }, 30_000);
 });
-
-async function redisGet(key: string): Promise<string | null> {
-  const client = createClient({ url: TEST_REDIS_URL });
-  await client.connect();
-  try {
-    return await client.get(key);
-  } finally {
-    await client.close();
-  }
-}

@@ -9,7 +9,7 @@ import { afterEach, beforeEach } from 'vitest';
 import type { SlackCall } from '../fakes/fake-slack-api.js';
 import { USER_ID } from '../fixtures/slack.js';
 import type { Harness } from '../support/harness.js';
-import { dropNamespace } from '../support/redis.js';
+import { dropNamespace, TEST_REDIS_URL } from '../support/redis.js';
 import { type RedisProxy, startRedisProxy } from '../support/redis-proxy.js';
 import { TEST_PROJECT_ID, type TestApp } from '../support/test-app.js';
 
@@ -344,4 +344,15 @@ export function useRedisProxy(h: Harness): () => RedisProxy {
     if (!proxy) throw new Error('useRedisProxy(): the proxy only runs inside a test');
     return proxy;
   };
+}
+
+/** One key's value, read on the shared test Redis by a client of its own (what a deployment left there). */
+export async function redisGet(key: string): Promise<string | null> {
+  const client = createClient({ url: TEST_REDIS_URL });
+  await client.connect();
+  try {
+    return await client.get(key);
+  } finally {
+    await client.close();
+  }
 }
