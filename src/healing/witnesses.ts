@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { classifySlackError } from '../slack/errors.js';
+import { slackTs } from '../slack/witness.js';
 
 /**
  * The app's own messages that carry metadata, read back from every channel the bot is a member of: what Slack still
@@ -102,7 +103,7 @@ export async function witnessedIn(
     const history = await paced(waitOut, () =>
       slack.conversations.history({
         channel,
-        oldest: (sinceMs / 1000).toFixed(6),
+        oldest: slackTs(sinceMs),
         include_all_metadata: true,
         limit: HISTORY_PAGE,
         ...(cursor && { cursor }),

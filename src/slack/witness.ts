@@ -105,8 +105,8 @@ export async function findWitnessed(
   throw new WitnessUnreadError(`more than ${MAX_THREAD_PAGES} pages`);
 }
 
-/** A time (ms) as a Slack `ts`: seconds, and microseconds after the dot. */
-const slackTs = (ms: number) => (ms / 1000).toFixed(6);
+/** A time (ms) as a Slack `ts` (an `oldest` bound): seconds, and microseconds after the dot. */
+export const slackTs = (ms: number) => (ms / 1000).toFixed(6);
 
 /** A read Slack refused with a 429 (the first page or a later one) did not say the message is not there. */
 async function unless429<T>(read: Promise<T>): Promise<T> {
